@@ -1,0 +1,287 @@
+/* Counts sets and the counts-file parser. */
+#include "arch/counts.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_FIELDS 12
+#define LINE_MAX_LEN 1024
+
+void counts_init(struct counts *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void counts_free(struct counts *c)
+{
+	free(c->v);
+	counts_init(c);
+}
+
+static struct count_entry *find_exact(struct counts *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcasecmp(c->v[i].name, name) == 0)
+			return &c->v[i];
+	return NULL;
+}
+
+static struct count_entry *append(struct counts *c, const char *name)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+		struct count_entry *v = realloc(c->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		c->v = v;
+		c->cap = cap;
+	}
+	struct count_entry *e = &c->v[c->n++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->coverage = 1.0;
+	e->sources = 1;
+	return e;
+}
+
+struct count_entry *counts_add(struct counts *c, const char *name, double value,
+			       double period)
+{
+	struct count_entry *e = find_exact(c, name);
+	double count = period > 0 ? value * period : value;
+
+	if (!e) {
+		e = append(c, name);
+		if (!e)
+			return NULL;
+		e->period = period;
+	} else if (e->period != period) {
+		e->period = 0; /* mixed periods: only the normalized count stays meaningful */
+	}
+	e->value += count;
+	if (period > 0)
+		e->samples += value;
+	return e;
+}
+
+/* --- parsing ----------------------------------------------------------- */
+
+/* Splits on commas, except inside perf's PMU/.../ event syntax. */
+static int split_fields(char *line, char **f)
+{
+	int n = 0;
+	bool in_pmu = false;
+
+	f[n++] = line;
+	for (char *p = line; *p; p++) {
+		if (*p == '/')
+			in_pmu = !in_pmu;
+		else if (*p == ',' && !in_pmu) {
+			if (n == MAX_FIELDS)
+				return -1;
+			*p = '\0';
+			f[n++] = p + 1;
+		}
+	}
+	return n;
+}
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static bool parse_number(const char *s, double *out)
+{
+	char *end;
+
+	if (!*s)
+		return false;
+	double v = strtod(s, &end);
+	if (*trim(end) || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+static int fail(char *err, size_t errsz, const char *fname, int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int fail(char *err, size_t errsz, const char *fname, int line, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(err, errsz, "%s:%d: %s", fname, line, msg);
+	return -1;
+}
+
+static bool looks_like_perf_stat(char **f, int n)
+{
+	double v;
+
+	return n >= 3 && (f[0][0] == '<' || parse_number(f[0], &v));
+}
+
+/* perf stat -x, : VALUE,UNIT,EVENT,RUNTIME,PERCENT,... (already scaled). */
+static int parse_perf_stat(struct counts *c, char **f, int n, const char *fname, int ln,
+			   char *err, size_t errsz)
+{
+	const char *name = trim(f[2]);
+	double v = 0, pct;
+
+	if (!*name)
+		return fail(err, errsz, fname, ln, "no event name in perf stat line");
+	if (f[0][0] == '<') {
+		struct count_entry *e = find_exact(c, name);
+		if (!e && !(e = append(c, name)))
+			return fail(err, errsz, fname, ln, "out of memory");
+		e->not_counted = true;
+		e->coverage = 0;
+		return 0;
+	}
+	parse_number(f[0], &v);
+	if (v < 0)
+		return fail(err, errsz, fname, ln, "negative count for %s", name);
+	/* perf prints clocks in msec; the kernel counts them in ns. */
+	if (strcmp(trim(f[1]), "msec") == 0)
+		v *= 1e6;
+	struct count_entry *e = counts_add(c, name, v, 0);
+	if (!e)
+		return fail(err, errsz, fname, ln, "out of memory");
+	if (n >= 5 && parse_number(f[4], &pct) && pct >= 0 && pct <= 100)
+		e->coverage = pct / 100.0;
+	return 0;
+}
+
+/* Ours: EVENT,VALUE[,PERIOD]. */
+static int parse_ours(struct counts *c, char **f, int n, const char *fname, int ln,
+		      char *err, size_t errsz)
+{
+	const char *name = trim(f[0]);
+	double v, period = 0;
+
+	if (n < 2 || n > 3)
+		return fail(err, errsz, fname, ln,
+			    "expected EVENT,VALUE[,PERIOD], got '%s'", name);
+	if (!*name)
+		return fail(err, errsz, fname, ln, "missing event name");
+	if (strlen(name) >= COUNT_NAME_MAX)
+		return fail(err, errsz, fname, ln, "event name too long");
+	if (!parse_number(trim(f[1]), &v))
+		return fail(err, errsz, fname, ln, "value '%s' is not a number", trim(f[1]));
+	if (v < 0)
+		return fail(err, errsz, fname, ln, "negative count for %s", name);
+	if (n == 3 && (!parse_number(trim(f[2]), &period) || period <= 0))
+		return fail(err, errsz, fname, ln, "period '%s' is not a positive number",
+			    trim(f[2]));
+	if (!counts_add(c, name, v, period))
+		return fail(err, errsz, fname, ln, "out of memory");
+	return 0;
+}
+
+int counts_parse(struct counts *c, const char *buf, size_t len, const char *fname,
+		 char *err, size_t errsz)
+{
+	char line[LINE_MAX_LEN], *f[MAX_FIELDS];
+	size_t pos = 0, before = c->n;
+	int ln = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		ln++;
+		if (l >= sizeof(line))
+			return fail(err, errsz, fname, ln, "line too long");
+		memcpy(line, buf + pos, l);
+		line[l] = '\0';
+		pos += l + (nl ? 1 : 0);
+		if (memchr(line, '\0', l))
+			return fail(err, errsz, fname, ln, "binary data");
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		char *s = trim(line);
+		if (!*s)
+			continue;
+		int n = split_fields(s, f);
+		if (n < 0)
+			return fail(err, errsz, fname, ln, "too many fields");
+		int rc = looks_like_perf_stat(f, n)
+			 ? parse_perf_stat(c, f, n, fname, ln, err, errsz)
+			 : parse_ours(c, f, n, fname, ln, err, errsz);
+		if (rc < 0)
+			return rc;
+	}
+	if (c->n == before) {
+		snprintf(err, errsz, "%s: no event counts in file", fname);
+		return -1;
+	}
+	return 0;
+}
+
+void counts_merge(struct counts *dst, const struct counts *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		const struct count_entry *s = &src->v[i];
+		struct count_entry *d = find_exact(dst, s->name);
+		if (!d) {
+			d = append(dst, s->name);
+			if (!d)
+				return;
+			*d = *s;
+			continue;
+		}
+		if (s->not_counted)
+			continue;
+		if (d->not_counted) {
+			*d = *s;
+			continue;
+		}
+		/* running mean over the files that measured it */
+		double k = d->sources;
+		d->value = (d->value * k + s->value) / (k + 1);
+		d->samples = (d->samples * k + s->samples) / (k + 1);
+		d->coverage = (d->coverage * k + s->coverage) / (k + 1);
+		if (d->period != s->period)
+			d->period = 0;
+		d->sources++;
+	}
+}
+
+static bool same_event(const struct arch_model *model, const char *a, const char *b)
+{
+	char ca[256], cb[256];
+
+	if (strcasecmp(a, b) == 0)
+		return true;
+	if (model) {
+		const struct arch_event *ea = model_lookup(model, a);
+		if (ea)
+			return ea == model_lookup(model, b);
+	}
+	return event_canon(a, ca, sizeof(ca)) && event_canon(b, cb, sizeof(cb)) &&
+	       strcmp(ca, cb) == 0;
+}
+
+const struct count_entry *counts_find(const struct counts *c,
+				      const struct arch_model *model, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (same_event(model, c->v[i].name, name))
+			return &c->v[i];
+	return NULL;
+}

@@ -1,0 +1,53 @@
+/* A set of event counts: what a tree is computed from.
+ *
+ * Filled from counts files (EVENT,VALUE[,PERIOD] lines or `perf stat -x,`
+ * output) or from a profile.  Values are normalized event counts: a sample
+ * count with a PERIOD becomes samples x period before any arithmetic, as the
+ * AMD paper (section 3) and the Core2 slides require. */
+#ifndef ARCH_COUNTS_H
+#define ARCH_COUNTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arch/model.h"
+
+#define COUNT_NAME_MAX 160
+
+struct count_entry {
+	char name[COUNT_NAME_MAX];  /* as first written */
+	double value;               /* normalized event count */
+	double samples;             /* samples when a period was given, else 0 */
+	double period;              /* sampling period, 0 if VALUE was a count */
+	double coverage;            /* fraction of the time it was counted (1 = all) */
+	bool not_counted;           /* perf stat said <not counted> / <not supported> */
+	int sources;                /* files merged into this entry */
+};
+
+struct counts {
+	struct count_entry *v;
+	size_t n, cap;
+};
+
+void counts_init(struct counts *c);
+void counts_free(struct counts *c);
+
+/* Adds or accumulates one entry; duplicates within one source are summed. */
+struct count_entry *counts_add(struct counts *c, const char *name, double value,
+			       double period);
+
+/* Parses BUF (one counts file named FNAME).  On error returns -1 and writes
+ * "FNAME:LINE: what" into ERR. */
+int counts_parse(struct counts *c, const char *buf, size_t len, const char *fname,
+		 char *err, size_t errsz);
+
+/* Merges SRC (another file) into DST: an event measured in several files is
+ * averaged over them, since each file is a measurement of the same run length
+ * (one group per run). */
+void counts_merge(struct counts *dst, const struct counts *src);
+
+/* The entry that denotes the same event as NAME under MODEL, or NULL. */
+const struct count_entry *counts_find(const struct counts *c,
+				      const struct arch_model *model, const char *name);
+
+#endif

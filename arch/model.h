@@ -1,0 +1,85 @@
+/* CPU models: counter inventories, event aliases, constraints.
+ *
+ * Pure data plus lookups.  libpfm4 does the encoding (engine/pfm.c); what it
+ * lacks lives here: the papers' event names, per-event counter constraints,
+ * family-dependent unit masks, IA-64 events, write widths.  Every row cites
+ * where its numbers come from. */
+#ifndef ARCH_MODEL_H
+#define ARCH_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum arch_tree {
+	TREE_NONE = -1,
+	TREE_CORE2,
+	TREE_IA64,
+	TREE_AMD,
+	TREE_SW,
+	TREE_COUNT
+};
+
+/* Vendor encoding of an x86 event: PERFEVTSEL fields. */
+struct arch_code {
+	uint16_t sel;   /* event select (AMD up to 12 bits) */
+	uint8_t umask;
+	uint8_t cmask;
+	bool inv;
+	bool edge;
+};
+
+/* One event of a model under the name the papers use. */
+struct arch_event {
+	const char *name;       /* paper name: RS_UOPS_DISPATCHED.CYCLES_NONE, Ret_instructions */
+	const char *pfm;        /* libpfm4 string for this model (NULL: not in libpfm4) */
+	struct arch_code code;  /* vendor values, checked against libpfm4 by tests */
+	uint8_t counters;       /* bitmask of generic counters it may use; 0 = any */
+	int8_t fixed;           /* fixed counter it may use instead, or -1 */
+	uint32_t sav;           /* recommended sample-after value, 0 = none */
+	const char *desc;
+};
+
+struct arch_model {
+	const char *name;       /* our model name: core, amd64_k8, amd64_fam10h, ia64, perf */
+	const char *pmu_prefix; /* libpfm4 PMU names it covers (prefix match) */
+	const char *pfm_force;  /* PMU to force in libpfm4 for encodings, NULL if none */
+	const char *desc;
+	enum arch_tree tree;    /* the tree this model's events feed */
+	int n_generic;
+	int n_fixed;
+	int write_bytes;        /* AMD System_write transfer size: 8 (K8) or 16 (Fam10h) */
+	const char *cycles;     /* reference event carried in every group */
+	const char *ilp_event;  /* dispatch event swept with cmask=1..width+1, inv=1 */
+	int dispatch_width;     /* maximum uops dispatched per cycle */
+	const struct arch_event *const *tables; /* searched in order, NULL-terminated */
+};
+
+const struct arch_model *model_find(const char *name);
+const struct arch_model *model_for_tree(enum arch_tree tree);
+const struct arch_model *model_at(size_t i);   /* NULL past the end */
+
+/* Finds the row of MODEL that NAME denotes: a paper name, a libpfm4 string
+ * (case, order of unit masks and modifier spelling do not matter) or a raw
+ * x86 code "rHEX".  NULL if none. */
+const struct arch_event *model_lookup(const struct arch_model *model, const char *name);
+
+/* Canonical spelling of an event string for matching: upper case, unit masks
+ * sorted, modifiers as :C=n:E=1:I=1, privilege modifiers dropped, a paper's
+ * EVENT.UMASK turned into EVENT:UMASK.  Returns false if it does not fit. */
+bool event_canon(const char *name, char *out, size_t outsz);
+
+/* Decodes "r<hex>" (perf's raw syntax) into vendor fields. */
+bool event_raw_decode(const char *name, struct arch_code *code);
+
+/* Iterates over every row of a model. */
+typedef void (*model_visit_fn)(const struct arch_event *ev, void *arg);
+void model_foreach(const struct arch_model *model, model_visit_fn fn, void *arg);
+
+/* Whether EV may be placed on generic counter IDX. */
+bool event_fits_counter(const struct arch_event *ev, int idx);
+
+const char *tree_name(enum arch_tree tree);
+enum arch_tree tree_from_name(const char *name);
+
+#endif

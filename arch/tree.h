@@ -1,0 +1,115 @@
+/* Metric trees: data (nodes with ids, units, inputs) plus formulas over
+ * normalized event counts.  A node whose inputs are missing is "not
+ * measured", never 0; nonsense (negative components, a component larger
+ * than its parent, parts that do not add up) is flagged, not hidden. */
+#ifndef ARCH_TREE_H
+#define ARCH_TREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/counts.h"
+#include "arch/model.h"
+#include "arch/penalty.h"
+
+#define TREE_MAX_INPUTS 64
+#define TREE_MAX_NODES 96
+#define TREE_MAX_NEEDS 8
+/* Sampling and multiplexing noise allowed before a check fires. */
+#define TREE_TOLERANCE 0.05
+
+enum arch_unit {
+	UNIT_NONE,
+	UNIT_CYCLES,
+	UNIT_RATIO,
+	UNIT_PERCENT,
+	UNIT_MBPS,
+	UNIT_SECONDS,
+	UNIT_UOPS_PER_CYCLE,
+	UNIT_COUNT,
+	UNIT_PER_SECOND,
+	UNIT_MFLOPS,
+};
+
+struct tree_ctx {
+	const struct arch_model *model;  /* resolves event names */
+	const struct penalties *pen;
+	double clock_hz;                 /* 0: not given */
+};
+
+/* Node flags. */
+#define TN_GROUP 0x01     /* a heading without a value */
+#define TN_PART 0x02      /* a component of its parent (checked against it) */
+#define TN_REMAINDER 0x04 /* parent minus its measured TN_PART siblings */
+#define TN_STRICT 0x08    /* remainder needs every sibling measured */
+#define TN_SIGNED 0x10    /* may be negative without being nonsense */
+#define TN_OVERLAP 0x20   /* not prioritized: may overlap its siblings */
+#define TN_EXACT 0x40     /* its TN_PART children must add up to it */
+#define TN_CLOCK 0x80     /* needs the clock frequency */
+
+struct tree_input_def {
+	const char *name;  /* event (paper name), or what a derived input needs */
+	bool derived;      /* computed by tree_def.derive, not read from counts */
+};
+
+struct tree_node_def {
+	const char *id;     /* dotted path: the contract */
+	const char *label;
+	enum arch_unit unit;
+	unsigned flags;
+	uint8_t needs[TREE_MAX_NEEDS];  /* input indices (1-based), 0 ends */
+	double (*eval)(const double *in, const struct tree_ctx *ctx);
+	const char *same_as;  /* id of a node it must equal within tolerance */
+	const char *source;   /* paper and equation */
+};
+
+struct tree_def {
+	enum arch_tree id;
+	const char *name;
+	const char *title;
+	const struct tree_input_def *inputs;  /* index 0 unused */
+	int n_inputs;
+	const struct tree_node_def *nodes;
+	int n_nodes;
+	/* Fills derived inputs (NAN when they cannot be had). */
+	void (*derive)(double *in, const struct tree_ctx *ctx);
+};
+
+enum node_state { NODE_VALUE, NODE_MISSING, NODE_HEADING };
+
+#define WARN_NEGATIVE 0x01        /* a component below zero */
+#define WARN_EXCEEDS_PARENT 0x02  /* a component above its parent */
+#define WARN_SUM 0x04             /* exact parts do not add up */
+#define WARN_MISMATCH 0x08        /* differs from the node it must equal */
+#define WARN_OVERCOUNT 0x10       /* remainder below zero: penalties over-count */
+
+struct node_value {
+	enum node_state state;
+	double value;
+	double pct_parent;   /* NAN when not meaningful */
+	unsigned warn;
+	uint64_t missing;    /* bit i: input i missing */
+	bool no_clock;       /* missing because --clock-hz was not given */
+	int parent;          /* node index, -1 for a root */
+	int depth;
+};
+
+struct tree_result {
+	const struct tree_def *def;
+	struct node_value v[TREE_MAX_NODES];
+	double in[TREE_MAX_INPUTS];
+};
+
+const struct tree_def *tree_def_get(enum arch_tree tree);
+void tree_eval(const struct tree_def *def, const struct counts *c,
+	       const struct tree_ctx *ctx, struct tree_result *out);
+int tree_node_index(const struct tree_def *def, const char *id);
+/* Value of node ID, NAN if not measured or unknown. */
+double tree_value(const struct tree_result *r, const char *id);
+/* How many of the tree's event inputs the counts provide. */
+int tree_inputs_present(const struct tree_result *r);
+const char *unit_name(enum arch_unit unit);
+/* One line naming what a warning means. */
+const char *warn_text(unsigned warn_bit);
+
+#endif

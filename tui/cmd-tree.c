@@ -1,0 +1,295 @@
+/* cyctop tree: the metric tree of counts files as text, csv or json. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/tree.h"
+#include "engine/counts-file.h"
+#include "tui/cmd.h"
+#include "tui/format.h"
+
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+
+struct tree_opts {
+	enum arch_tree tree;
+	const struct arch_model *model;
+	double clock_hz;
+	const char *penalties;
+	enum out_format format;
+};
+
+static int parse_format(const char *s, enum out_format *f)
+{
+	if (strcmp(s, "text") == 0)
+		*f = OUT_TEXT;
+	else if (strcmp(s, "csv") == 0)
+		*f = OUT_CSV;
+	else if (strcmp(s, "json") == 0)
+		*f = OUT_JSON;
+	else
+		return -1;
+	return 0;
+}
+
+static void print_warnings(FILE *out, unsigned warn, const char *sep)
+{
+	for (unsigned bit = 1; bit <= WARN_OVERCOUNT; bit <<= 1)
+		if (warn & bit)
+			fprintf(out, "%s%s", sep, warn_text(bit));
+}
+
+static void print_text(const struct tree_result *r, const struct tree_ctx *ctx)
+{
+	char val[64], miss[1024];
+	const struct tree_def *def = r->def;
+
+	printf("%s  (model %s, penalties %s", def->title, ctx->model->name, ctx->pen->name);
+	if (ctx->clock_hz > 0)
+		printf(", clock %.0f Hz", ctx->clock_hz);
+	printf(")\n");
+	for (int i = 0; i < def->n_nodes; i++) {
+		const struct node_value *v = &r->v[i];
+		const struct tree_node_def *nd = &def->nodes[i];
+		int indent = 2 * v->depth;
+		printf("%*s%-*s", indent, "", 44 - indent, nd->id);
+		if (v->state == NODE_HEADING) {
+			printf("  %s\n", nd->label);
+			continue;
+		}
+		if (v->state == NODE_MISSING) {
+			printf(" %18s  not measured: needs %s\n", "-",
+			       fmt_missing(miss, sizeof(miss), r, i));
+			continue;
+		}
+		printf(" %18s %-10s", fmt_value(val, sizeof(val), v->value, nd->unit),
+		       unit_name(nd->unit));
+		if (isfinite(v->pct_parent))
+			printf(" %6.1f%%", v->pct_parent);
+		else
+			printf("        ");
+		printf("  %s", nd->label);
+		if (v->warn) {
+			printf("  [!");
+			print_warnings(stdout, v->warn, " ");
+			printf("]");
+		}
+		printf("\n");
+	}
+}
+
+static void print_csv(const struct tree_result *r)
+{
+	const struct tree_def *def = r->def;
+
+	printf("id,value,unit\n");
+	for (int i = 0; i < def->n_nodes; i++) {
+		const struct node_value *v = &r->v[i];
+		const struct tree_node_def *nd = &def->nodes[i];
+		if (v->state == NODE_HEADING)
+			continue;
+		if (v->state == NODE_MISSING)
+			printf("%s,not measured,%s\n", nd->id, unit_name(nd->unit));
+		else
+			printf("%s,%.10g,%s\n", nd->id, v->value, unit_name(nd->unit));
+	}
+}
+
+static void print_json_missing(const struct tree_result *r, int i)
+{
+	int first = 1;
+
+	printf("\"missing\": [");
+	for (int k = 1; k < r->def->n_inputs && k < 64; k++) {
+		if (!(r->v[i].missing & (1ull << k)))
+			continue;
+		printf("%s", first ? "" : ", ");
+		fmt_json_string(stdout, r->def->inputs[k].name);
+		first = 0;
+	}
+	if (r->v[i].no_clock)
+		printf("%s\"--clock-hz\"", first ? "" : ", ");
+	printf("]");
+}
+
+static void print_json(const struct tree_result *r, const struct tree_ctx *ctx)
+{
+	const struct tree_def *def = r->def;
+
+	printf("{\"tree\": \"%s\", \"model\": \"%s\", \"penalties\": ", def->name,
+	       ctx->model->name);
+	fmt_json_string(stdout, ctx->pen->name);
+	printf(", \"clock_hz\": ");
+	fmt_json_number(stdout, ctx->clock_hz > 0 ? ctx->clock_hz : NAN);
+	printf(", \"nodes\": [");
+	for (int i = 0; i < def->n_nodes; i++) {
+		const struct node_value *v = &r->v[i];
+		const struct tree_node_def *nd = &def->nodes[i];
+		printf("%s\n  {\"id\": \"%s\", \"label\": ", i ? "," : "", nd->id);
+		fmt_json_string(stdout, nd->label);
+		printf(", \"unit\": \"%s\", \"value\": ", unit_name(nd->unit));
+		fmt_json_number(stdout, v->state == NODE_VALUE ? v->value : NAN);
+		printf(", \"percent_of_parent\": ");
+		fmt_json_number(stdout, v->pct_parent);
+		printf(", \"measured\": %s, ", v->state == NODE_VALUE ? "true" : "false");
+		print_json_missing(r, i);
+		printf(", \"warnings\": [");
+		for (unsigned bit = 1, n = 0; bit <= WARN_OVERCOUNT; bit <<= 1)
+			if (v->warn & bit)
+				printf("%s\"%s\"", n++ ? ", " : "", warn_text(bit));
+		printf("]}");
+	}
+	printf("\n]}\n");
+}
+
+/* Warnings go to stderr too, so csv consumers see them without a 4th column. */
+static void report_warnings(const struct tree_result *r)
+{
+	for (int i = 0; i < r->def->n_nodes; i++) {
+		if (!r->v[i].warn)
+			continue;
+		fprintf(stderr, "cyctop: warning: %s:", r->def->nodes[i].id);
+		print_warnings(stderr, r->v[i].warn, " ");
+		fprintf(stderr, "\n");
+	}
+}
+
+/* Without --arch: the hardware tree most of whose events the counts hold. */
+static enum arch_tree guess_tree(const struct counts *c, const struct tree_ctx *base)
+{
+	enum arch_tree best = TREE_NONE;
+	int best_n = 0;
+	static struct tree_result r;
+
+	for (int t = 0; t < TREE_COUNT; t++) {
+		struct tree_ctx ctx = *base;
+		ctx.model = model_for_tree((enum arch_tree)t);
+		tree_eval(tree_def_get((enum arch_tree)t), c, &ctx, &r);
+		int n = tree_inputs_present(&r);
+		if (n > best_n) {
+			best_n = n;
+			best = (enum arch_tree)t;
+		}
+	}
+	return best;
+}
+
+static int parse_args(int argc, char **argv, struct tree_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "clock-hz", required_argument, NULL, 'c' },
+		{ "penalties", required_argument, NULL, 'p' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+	char *end;
+
+	memset(o, 0, sizeof(*o));
+	o->tree = TREE_NONE;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "a:m:f:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			o->tree = tree_from_name(optarg);
+			if (o->tree == TREE_NONE || o->tree == TREE_SW) {
+				if (strcmp(optarg, "sw") != 0) {
+					cmd_error("unknown --arch '%s' (core2, ia64, amd or sw)", optarg);
+					return -1;
+				}
+			}
+			break;
+		case 'm':
+			o->model = model_find(optarg);
+			if (!o->model) {
+				cmd_error("unknown model '%s' (cyctop list models)", optarg);
+				return -1;
+			}
+			break;
+		case 'c':
+			o->clock_hz = strtod(optarg, &end);
+			if (*end || !(o->clock_hz > 0)) {
+				cmd_error("--clock-hz '%s' is not a positive frequency in Hz", optarg);
+				return -1;
+			}
+			break;
+		case 'p':
+			o->penalties = optarg;
+			break;
+		case 'f':
+			if (parse_format(optarg, &o->format) < 0) {
+				cmd_error("unknown --format '%s' (text, csv or json)", optarg);
+				return -1;
+			}
+			break;
+		case 'h':
+			printf("usage: cyctop %s\n", cmd_tree_entry.usage);
+			exit(0);
+		default:
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		cmd_error("tree: no counts file given (usage: cyctop %s)", cmd_tree_entry.usage);
+		return -1;
+	}
+	if (o->model && o->tree != TREE_NONE && o->model->tree != o->tree) {
+		cmd_error("model %s does not feed the %s tree", o->model->name, tree_name(o->tree));
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_tree_exec(int argc, char **argv)
+{
+	struct tree_opts o;
+	struct penalties pen;
+	struct counts c;
+	char err[512];
+	static struct tree_result r;
+
+	if (parse_args(argc, argv, &o) < 0)
+		return EXIT_USAGE;
+	if (penalties_load(&pen, o.penalties, err, sizeof(err)) < 0) {
+		cmd_error("%s", err);
+		return 1;
+	}
+	counts_init(&c);
+	if (counts_load_files(&c, argv + optind, argc - optind, err, sizeof(err)) < 0) {
+		cmd_error("%s", err);
+		counts_free(&c);
+		return 1;
+	}
+	struct tree_ctx ctx = { .model = o.model, .pen = &pen, .clock_hz = o.clock_hz };
+	if (o.tree == TREE_NONE)
+		o.tree = o.model ? o.model->tree : guess_tree(&c, &ctx);
+	if (o.tree == TREE_NONE) {
+		cmd_error("%s: none of its events belongs to a known tree (give --arch)",
+			  argv[optind]);
+		counts_free(&c);
+		return 1;
+	}
+	if (!ctx.model)
+		ctx.model = model_for_tree(o.tree);
+	tree_eval(tree_def_get(o.tree), &c, &ctx, &r);
+	if (o.format == OUT_TEXT)
+		print_text(&r, &ctx);
+	else if (o.format == OUT_CSV)
+		print_csv(&r);
+	else
+		print_json(&r, &ctx);
+	report_warnings(&r);
+	counts_free(&c);
+	return 0;
+}
+
+const struct cmd_entry cmd_tree_entry = {
+	"tree",
+	"tree [--arch core2|ia64|amd|sw] [--model PMU] [--clock-hz HZ] "
+	"[--penalties desktop|server|FILE] [--format text|csv|json] COUNTS-FILE...",
+	cmd_tree_exec,
+};

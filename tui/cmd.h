@@ -1,0 +1,19 @@
+/* Subcommands, one file each (cmd-*.c), dispatched by name from cyctop.c. */
+#ifndef TUI_CMD_H
+#define TUI_CMD_H
+
+#define EXIT_USAGE 2
+
+struct cmd_entry {
+	const char *name;
+	const char *usage;
+	int (*exec)(int argc, char **argv);
+};
+
+extern const struct cmd_entry cmd_tree_entry;
+extern const struct cmd_entry cmd_list_entry;
+
+/* "cyctop: <message>" on stderr, one line. */
+void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

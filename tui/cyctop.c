@@ -1,0 +1,54 @@
+/* cyctop: a top-like profiler built on hardware performance counters and on
+ * cycle accounting.  This file dispatches to the subcommands. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/cmd.h"
+
+static const struct cmd_entry *const commands[] = {
+	&cmd_tree_entry,
+	&cmd_list_entry,
+};
+
+void cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("cyctop: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: cyctop COMMAND [OPTIONS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  cyctop %s\n", commands[i]->usage);
+	fprintf(out, "\nSee cyctop(1) and README.md.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("%s\n", PACKAGE_STRING);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i]->name) == 0)
+			return commands[i]->exec(argc - 1, argv + 1);
+	cmd_error("unknown command '%s' (cyctop --help)", argv[1]);
+	return EXIT_USAGE;
+}
