@@ -1,0 +1,123 @@
+#!/bin/sh
+# cyctop's single entry point on a Debian machine.
+#   ./build.sh demo    install what is missing, build, run cyctop on its demo
+#   ./build.sh check   install what is missing, build, run every test
+#                      (warnings as errors, then again under ASan + UBSan,
+#                      then make distcheck)
+#   ./build.sh build | deps | bench
+set -eu
+
+top=$(cd "$(dirname "$0")" && pwd)
+cd "$top"
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+# Debian packages the build and the tests need.
+PACKAGES="build-essential autoconf automake pkg-config libncurses-dev libpfm4-dev
+libunwind-dev libdw-dev libelf-dev libcapstone-dev libcmocka-dev tmux gawk"
+
+say() { printf 'build.sh: %s\n' "$*"; }
+
+deps() {
+	missing=""
+	for p in $PACKAGES; do
+		dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+	done
+	command -v perf >/dev/null 2>&1 || missing="$missing linux-perf"
+	[ -z "$missing" ] && return 0
+	say "installing:$missing"
+	if [ "$(id -u)" -eq 0 ]; then
+		SUDO=""
+	elif command -v sudo >/dev/null 2>&1; then
+		SUDO="sudo"
+	else
+		say "need root to install:$missing"
+		exit 1
+	fi
+	$SUDO apt-get update -qq
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+}
+
+configure_in() { # DIR [configure options]
+	dir=$1
+	shift
+	[ -x configure ] && [ configure -nt configure.ac ] && [ configure -nt Makefile.am ] ||
+		autoreconf -fi >/dev/null 2>&1
+	mkdir -p "$dir"
+	if [ ! -f "$dir/Makefile" ] || [ "$dir/config.status" -ot configure ]; then
+		(cd "$dir" && ../configure -q "$@")
+	fi
+}
+
+build() {
+	configure_in build --enable-werror
+	make -s -C build -j"$JOBS"
+}
+
+# Runs make check in DIR, prints failed tests' logs and a summary line.
+run_tests() { # DIR LABEL
+	dir=$1 label=$2
+	rc=0
+	log="$dir/test-suite.log"
+	rm -f "$log"
+	make -s -C "$dir" -j"$JOBS" check >"$dir/check.out" 2>&1 || rc=$?
+	if [ -f "$log" ]; then
+		pass=$(awk '/^# PASS:/ {print $3}' "$log")
+		fail=$(awk '/^# (FAIL|ERROR|XPASS):/ {s += $3} END {print s + 0}' "$log")
+		skip=$(awk '/^# SKIP:/ {print $3}' "$log")
+	else
+		pass=0 fail=1 skip=0
+	fi
+	if [ "$rc" -ne 0 ]; then
+		tail -n 60 "$dir/check.out"
+		[ -f "$log" ] && cat "$log"
+		[ "$fail" -gt 0 ] || fail=1
+	fi
+	printf '%s: %s passed, %s failed, %s skipped\n' "$label" "${pass:-0}" "$fail" "${skip:-0}"
+	TOTAL_PASS=$((TOTAL_PASS + ${pass:-0}))
+	TOTAL_FAIL=$((TOTAL_FAIL + fail))
+}
+
+check() {
+	TOTAL_PASS=0 TOTAL_FAIL=0
+	build
+	run_tests build "tests (-Werror)"
+	configure_in build-san --enable-werror --enable-sanitizers
+	make -s -C build-san -j"$JOBS"
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		run_tests build-san "tests (ASan+UBSan)"
+	if [ "${SKIP_DISTCHECK:-0}" != 1 ]; then
+		if make -s -C build distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror \
+			>build/distcheck.out 2>&1; then
+			say "make distcheck: ok"
+		else
+			tail -n 60 build/distcheck.out
+			say "make distcheck: FAILED"
+			TOTAL_FAIL=$((TOTAL_FAIL + 1))
+		fi
+	fi
+	printf 'all: %s passed, %s failed\n' "$TOTAL_PASS" "$TOTAL_FAIL"
+	[ "$TOTAL_FAIL" -eq 0 ]
+}
+
+demo() {
+	build
+	for f in examples/*.counts; do
+		say "cyctop tree $f"
+		./build/cyctop tree --clock-hz 2.2e9 "$f"
+		echo
+	done
+}
+
+cmd=${1:-demo}
+case "$cmd" in
+deps) deps ;;
+build) deps && build ;;
+demo) deps && demo ;;
+check) deps && check ;;
+bench) deps && build && ./bench/run ;;
+*)
+	echo "usage: ./build.sh [demo|check|build|deps|bench]" >&2
+	exit 2
+	;;
+esac
