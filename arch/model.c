@@ -2,6 +2,7 @@
 #include "arch/model.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,10 @@ const struct arch_model *model_find(const char *name)
 	for (size_t i = 0; (m = model_at(i)) != NULL; i++) {
 		if (strcasecmp(name, m->name) == 0)
 			return m;
-		if (strncasecmp(name, m->pmu_prefix, strlen(m->pmu_prefix)) == 0)
+		/* whole words only: "core" covers core, not libpfm4's coreduo */
+		size_t pl = strlen(m->pmu_prefix);
+		if (strncasecmp(name, m->pmu_prefix, pl) == 0 &&
+		    (name[pl] == '\0' || name[pl] == '_'))
 			return m;
 	}
 	return NULL;
@@ -141,7 +145,7 @@ bool event_canon(const char *name, char *out, size_t outsz)
 		const char *key = modifier_key(parts[i]);
 		char *end;
 		long v = strtol(eq + 1, &end, 0);
-		if (*end)
+		if (*end || end == eq + 1)
 			return false;
 		if (strcmp(key, "C") == 0)
 			cmask = v;
@@ -171,8 +175,9 @@ bool event_raw_decode(const char *name, struct arch_code *code)
 
 	if (!name || (name[0] != 'r' && name[0] != 'R') || !isxdigit((unsigned char)name[1]))
 		return false;
+	errno = 0;
 	unsigned long long v = strtoull(name + 1, &end, 16);
-	if (*end && *end != ':')
+	if ((*end && *end != ':') || errno == ERANGE)
 		return false;
 	/* PERFEVTSEL layout; AMD keeps event select bits 11:8 in 35:32. */
 	code->sel = (uint16_t)((v & 0xff) | ((v >> 24) & 0xf00));

@@ -142,13 +142,31 @@ size_t preset_size(const struct preset *p)
 	return n;
 }
 
+/* The first model of P's family that has every event of P (amd-l3 and
+ * amd-flops exist only on Fam10h, not on the family's first model, K8). */
+static const struct arch_model *model_for_preset(const struct preset *p)
+{
+	const struct arch_model *m;
+
+	for (size_t i = 0; (m = model_at(i)) != NULL; i++) {
+		size_t k, n = preset_size(p);
+		if (m->tree != p->tree)
+			continue;
+		for (k = 0; k < n && model_lookup(m, p->events[k].name); k++)
+			;
+		if (k == n)
+			return m;
+	}
+	return model_for_tree(p->tree);
+}
+
 int preset_resolve(const struct preset *p, const struct arch_model *model,
 		   const struct arch_event **rows, uint32_t *savs, char *err, size_t errsz)
 {
 	size_t n = preset_size(p);
 
 	if (model->tree != p->tree) {
-		const struct arch_model *want = model_for_tree(p->tree);
+		const struct arch_model *want = model_for_preset(p);
 		snprintf(err, errsz, "preset @%s is for %s, not for the %s model", p->name,
 			 want ? want->desc : tree_name(p->tree), model->name);
 		return -1;

@@ -87,8 +87,10 @@ static void derive(double *in, const struct tree_ctx *ctx)
 		in[I_SECONDS] = in[I_DURATION] / 1e9;
 	else if (!isnan(in[I_CLOCKS]) && ctx->clock_hz > 0)
 		in[I_SECONDS] = in[I_CLOCKS] / ctx->clock_hz;
-	/* two controllers: DRAM_accesses = DRAM_accesses_0 + DRAM_accesses_1 */
-	in[I_DRAM_TOTAL] = first(sum2(in[I_DRAM0], in[I_DRAM1]), first(in[I_DRAM], in[I_DRAM0]));
+	/* two controllers: DRAM_accesses = DRAM_accesses_0 + DRAM_accesses_1;
+	 * DRAM_accesses (0xE0/0x07) is the DCT0 event, so it stands for _0 */
+	double dct0 = first(in[I_DRAM0], in[I_DRAM]);
+	in[I_DRAM_TOTAL] = first(sum2(dct0, in[I_DRAM1]), dct0);
 	/* the refill method is preferred; the miss event is the simplified one */
 	in[I_DC_MISSES] = first(sum2(in[I_DC_L2], in[I_DC_SYS]), in[I_DC_MISSES_EV]);
 	in[I_IC_MISSES] = first(sum2(in[I_IC_L2], in[I_IC_SYS]), in[I_IC_MISSES_EV]);
