@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tui/cmd.h"
+#include "tui/top.h"
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_tree_entry,
@@ -26,7 +27,10 @@ void cmd_error(const char *fmt, ...)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: cyctop COMMAND [OPTIONS]\n\ncommands:\n");
+	fprintf(out, "usage: cyctop [OPTIONS] -- COMMAND [ARGS...]   watch a command\n"
+		     "       cyctop [OPTIONS] -p PID                 watch a running process\n"
+		     "       cyctop demo                             watch the bundled demo workloads\n"
+		     "(cyctop -b --help lists the watch options)\n\nother commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  cyctop %s\n", commands[i]->usage);
 	fprintf(out, "\nSee cyctop(1) and README.md.\n");
@@ -49,6 +53,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i]->name) == 0)
 			return commands[i]->exec(argc - 1, argv + 1);
+	if (strcmp(argv[1], "demo") == 0)
+		return demo_main(argc - 1, argv + 1);
+	if (argv[1][0] == '-')
+		return top_main(argc, argv);
 	cmd_error("unknown command '%s' (cyctop --help)", argv[1]);
 	return EXIT_USAGE;
 }

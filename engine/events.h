@@ -1,0 +1,43 @@
+/* The events of a session: parsed from -e (libpfm4 strings, paper names,
+ * @presets, EVENT/SAV), encoded through libpfm4, with the host's fallbacks. */
+#ifndef ENGINE_EVENTS_H
+#define ENGINE_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+#include "arch/model.h"
+
+#define EVENTS_MAX 32
+#define EVENT_NAME_MAX 160
+
+struct ev_spec {
+	char name[EVENT_NAME_MAX];   /* what the user asked for (paper name if known) */
+	char pfm[EVENT_NAME_MAX];    /* the libpfm4 string encoded */
+	uint64_t sav;                /* sample-after value (period) */
+	struct perf_event_attr attr; /* encoded, without sampling settings */
+	bool software;
+};
+
+struct ev_list {
+	struct ev_spec ev[EVENTS_MAX];
+	int n;
+	const struct arch_model *model;  /* the host's model ("perf" without a PMU) */
+	char notice[256];                /* one line for the user, or empty */
+};
+
+/* The host's model: its core PMU per libpfm4, or "perf" when it has none. */
+const struct arch_model *events_host_model(void);
+
+/* Parses LIST ("cycles,page-faults/1", "@big4", ...) for MODEL into OUT.
+ * Returns 0, or -1 with one line naming the culprit in ERR. */
+int events_parse(const char *list, const struct arch_model *model, struct ev_list *out,
+		 char *err, size_t errsz);
+
+/* The default SAV of an event without one: 1 kHz for clocks, every event for
+ * rare software events, the model table's value or 2,000,000 for hardware. */
+uint64_t events_default_sav(const struct ev_spec *ev, const struct arch_model *model);
+
+#endif

@@ -1,0 +1,184 @@
+#include "engine/record.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+struct cursor {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static uint64_t take64(struct cursor *c)
+{
+	uint64_t v = 0;
+
+	if (c->end - c->p < 8) {
+		c->bad = true;
+		return 0;
+	}
+	memcpy(&v, c->p, 8);
+	c->p += 8;
+	return v;
+}
+
+static void take2x32(struct cursor *c, uint32_t *a, uint32_t *b)
+{
+	uint64_t v = take64(c);
+
+	*a = (uint32_t)v;   /* little-endian pair, as the kernel writes it */
+	*b = (uint32_t)(v >> 32);
+}
+
+/* A NUL-terminated string padded to 8 bytes, followed by the trailer. */
+static const char *take_string(struct cursor *c)
+{
+	const char *s = (const char *)c->p;
+	const unsigned char *nul = memchr(c->p, '\0', (size_t)(c->end - c->p));
+
+	if (!nul) {
+		c->bad = true;
+		return "";
+	}
+	size_t len = (size_t)(nul - c->p) + 1;
+	len = (len + 7) & ~(size_t)7;
+	if ((size_t)(c->end - c->p) < len) {
+		/* the padding is cut: accept the string, nothing may follow */
+		c->p = c->end;
+		return s;
+	}
+	c->p += len;
+	return s;
+}
+
+static int decode_sample(struct cursor *c, uint64_t st, struct rec_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		s->id = take64(c);
+	if (st & PERF_SAMPLE_IP)
+		s->ip = take64(c);
+	if (st & PERF_SAMPLE_TID)
+		take2x32(c, &s->pid, &s->tid);
+	if (st & PERF_SAMPLE_TIME)
+		s->time = take64(c);
+	if (st & PERF_SAMPLE_ADDR)
+		s->addr = take64(c);
+	if (st & PERF_SAMPLE_ID)
+		s->id = take64(c);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		(void)take64(c);
+	if (st & PERF_SAMPLE_CPU) {
+		uint32_t res;
+		take2x32(c, &s->cpu, &res);
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		s->period = take64(c);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		s->nr_ips = take64(c);
+		if (c->bad || s->nr_ips > (uint64_t)(c->end - c->p) / 8)
+			return -1;
+		s->ips = (const uint64_t *)(const void *)c->p;
+		c->p += s->nr_ips * 8;
+	}
+	return c->bad ? -1 : 0;
+}
+
+/* sample_id_all trailer for our sample_type: TID, TIME, ID, STREAM_ID, CPU,
+ * IDENTIFIER (in that order). */
+static void decode_trailer(struct cursor *c, uint64_t st, struct record *r)
+{
+	uint32_t a, b;
+
+	if (st & PERF_SAMPLE_TID)
+		take2x32(c, &a, &b);
+	if (st & PERF_SAMPLE_TIME)
+		(void)take64(c);
+	if (st & PERF_SAMPLE_ID)
+		r->sid_id = take64(c);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		(void)take64(c);
+	if (st & PERF_SAMPLE_CPU)
+		take2x32(c, &a, &b);
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		r->sid_id = take64(c);
+}
+
+static void decode_mmap(struct cursor *c, uint32_t type, struct rec_mmap *m)
+{
+	take2x32(c, &m->pid, &m->tid);
+	m->addr = take64(c);
+	m->len = take64(c);
+	m->pgoff = take64(c);
+	m->prot = PROT_EXEC;
+	m->flags = 0;
+	if (type == PERF_RECORD_MMAP2) {
+		(void)take64(c); /* maj, min */
+		(void)take64(c); /* ino */
+		(void)take64(c); /* ino_generation */
+		take2x32(c, &m->prot, &m->flags);
+	}
+	m->filename = take_string(c);
+}
+
+int record_decode(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all,
+		  struct record *out)
+{
+	struct cursor c = { (const unsigned char *)(hdr + 1),
+			    (const unsigned char *)hdr + hdr->size, false };
+
+	memset(out, 0, sizeof(*out));
+	out->type = hdr->type;
+	out->misc = hdr->misc;
+	if (hdr->size < sizeof(*hdr))
+		return -1;
+	switch (hdr->type) {
+	case PERF_RECORD_SAMPLE:
+		if (st & ~(uint64_t)RECORD_SAMPLE_TYPES)
+			return -1;
+		return decode_sample(&c, st, &out->u.sample);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		decode_mmap(&c, hdr->type, &out->u.mmap);
+		break;
+	case PERF_RECORD_COMM:
+		take2x32(&c, &out->u.comm.pid, &out->u.comm.tid);
+		out->u.comm.comm = take_string(&c);
+		out->u.comm.exec = (hdr->misc & PERF_RECORD_MISC_COMM_EXEC) != 0;
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		take2x32(&c, &out->u.task.pid, &out->u.task.ppid);
+		take2x32(&c, &out->u.task.tid, &out->u.task.ptid);
+		out->u.task.time = take64(&c);
+		break;
+	case PERF_RECORD_LOST:
+		out->u.lost.id = take64(&c);
+		out->u.lost.lost = take64(&c);
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		out->u.throttle.time = take64(&c);
+		out->u.throttle.id = take64(&c);
+		(void)take64(&c); /* stream_id */
+		out->u.throttle.unthrottle = hdr->type == PERF_RECORD_UNTHROTTLE;
+		break;
+	default:
+		return 0; /* known to exist, not needed: skipped by size */
+	}
+	if (sample_id_all && !c.bad)
+		decode_trailer(&c, st, out);
+	return c.bad ? -1 : 0;
+}
+
+uint64_t record_peek_id(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all)
+{
+	uint64_t id = 0;
+
+	if (!(st & PERF_SAMPLE_IDENTIFIER) || hdr->size < sizeof(*hdr) + 8)
+		return 0;
+	if (hdr->type == PERF_RECORD_SAMPLE)
+		memcpy(&id, hdr + 1, 8);
+	else if (sample_id_all)
+		memcpy(&id, (const unsigned char *)hdr + hdr->size - 8, 8);
+	return id;
+}

@@ -1,0 +1,33 @@
+/* A live watch: the target, its events, the rings, the profile. */
+#ifndef ENGINE_SESSION_H
+#define ENGINE_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "engine/events.h"
+#include "engine/profile.h"
+
+struct session_opts {
+	char *const *argv;     /* launch this command ... */
+	pid_t pid;             /* ... or attach to this process */
+	const char *events;    /* -e list; NULL: "cycles" (cpu-clock without a PMU) */
+	size_t ring_pages;     /* data pages per CPU ring (a power of two); 0: 64 */
+};
+
+struct session;
+
+/* Opens everything and starts the target.  NULL with one line in ERR. */
+struct session *session_open(const struct session_opts *o, char *err, size_t errsz);
+/* Waits up to TIMEOUT_MS for data, then processes what the rings hold.
+ * Returns true once the target has ended and the rings are drained. */
+bool session_poll(struct session *s, int timeout_ms);
+/* An immutable snapshot; the live window restarts. */
+struct snapshot *session_snapshot(struct session *s);
+const struct ev_list *session_events(const struct session *s);
+/* Stops watching: a launched command is terminated, an attached process left
+ * running; everything is closed. */
+void session_close(struct session *s);
+
+#endif

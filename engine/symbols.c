@@ -1,0 +1,768 @@
+/* Symbols and source lines through elfutils libdwfl (see symbols.h).
+ *
+ * Layout:
+ *  - struct mapping: one executable mapping of the address space, in an array
+ *    sorted by start (mappings never overlap: a new one punches a hole).
+ *    Mappings are resolved to a module lazily, on their first lookup, so an
+ *    attach or a fork followed by exec costs no ELF work.
+ *  - struct module: one ELF reported to the symtab's Dwfl, once per distinct
+ *    (path, load bias).  Modules outlive symtab_clear so that the strings
+ *    handed out stay valid as long as the symtab (and exec of the same binary
+ *    at the same bias reuses it).  Each module holds its sorted function
+ *    table and a hash table caching the answer for every IP looked up.
+ *  - mapping names are interned in a pool that also lives as long as the
+ *    symtab, for the same reason. */
+#include "engine/symbols.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct func {
+	uint64_t start, end;  /* runtime addresses, [start, end) */
+	const char *name;     /* owned by libdw (the ELF's string table) */
+	int rank;             /* among aliases at one address, lower is preferred */
+};
+
+/* The cached answer for one IP of a module. */
+struct ip_entry {
+	uint64_t ip;
+	const struct func *func;  /* NULL: no function symbol covers ip */
+	const char *file;         /* source line, valid when src_done */
+	int line;
+	bool used, src_done;
+};
+
+struct module {
+	const char *path;  /* interned */
+	uint64_t bias;
+	Dwfl_Module *dwmod;
+	struct func *funcs;
+	size_t nfuncs;
+	bool funcs_built;
+	struct ip_entry *cache;  /* open addressing, linear probing */
+	size_t cache_cap, cache_used;
+	struct module *next;
+};
+
+struct mapping {
+	uint64_t start, end, pgoff;
+	const char *name;     /* interned */
+	struct module *mod;   /* NULL if not resolved yet or not an ELF */
+	bool resolved;
+};
+
+struct strpool {
+	char **slots;
+	size_t cap, used;
+};
+
+struct symtab {
+	Dwfl *dwfl;
+	struct mapping *maps;
+	size_t nmaps, maps_cap;
+	struct module *mods;
+	struct strpool names;
+	int vdso_fd;  /* memfd with our vDSO image; -1 not made yet, -2 failed */
+};
+
+/* "-" skips the CRC check of debuglink files (build-ids are checked
+ * anyway); ".debug" is relative to the binary's directory. */
+static char debuginfo_dirs[] = "-:.debug:/usr/lib/debug";
+static char *debuginfo_path = debuginfo_dirs;
+
+/* Every ELF is reported with dwfl_report_elf, so find_elf is only a
+ * formality; find_debuginfo finds separate debuginfo by build-id and
+ * debuglink. */
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/* ---- string pool ---------------------------------------------------- */
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;  /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static int pool_grow(struct strpool *p)
+{
+	size_t cap = p->cap ? p->cap * 2 : 64;
+	char **slots = calloc(cap, sizeof(*slots));
+
+	if (!slots)
+		return -1;
+	for (size_t i = 0; i < p->cap; i++) {
+		if (!p->slots[i])
+			continue;
+		size_t j = hash_str(p->slots[i]) & (cap - 1);
+		while (slots[j])
+			j = (j + 1) & (cap - 1);
+		slots[j] = p->slots[i];
+	}
+	free(p->slots);
+	p->slots = slots;
+	p->cap = cap;
+	return 0;
+}
+
+static const char *intern(struct strpool *p, const char *s)
+{
+	if (p->used * 2 >= p->cap && pool_grow(p) < 0)
+		return NULL;
+	size_t i = hash_str(s) & (p->cap - 1);
+	while (p->slots[i]) {
+		if (strcmp(p->slots[i], s) == 0)
+			return p->slots[i];
+		i = (i + 1) & (p->cap - 1);
+	}
+	p->slots[i] = strdup(s);
+	if (!p->slots[i])
+		return NULL;
+	p->used++;
+	return p->slots[i];
+}
+
+static void pool_free(struct strpool *p)
+{
+	for (size_t i = 0; i < p->cap; i++)
+		free(p->slots[i]);
+	free(p->slots);
+}
+
+/* ---- function tables ------------------------------------------------ */
+
+static int leading_underscores(const char *s)
+{
+	int n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Which alias names an address: real sizes beat size-0 labels, the public
+ * name beats its __internal aliases (getpid over __getpid, clock_gettime
+ * over __vdso_clock_gettime), then global beats weak beats local. */
+static int symbol_rank(const GElf_Sym *sym, const char *name)
+{
+	int bind = GELF_ST_BIND(sym->st_info);
+	int b = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
+	int u = leading_underscores(name);
+
+	return (sym->st_size == 0) * 1000 + (u > 9 ? 9 : u) * 10 + b;
+}
+
+static bool is_function(const GElf_Sym *sym, const char *name, GElf_Word shndx)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	/* Undefined symbols are imports (value 0 or a PLT slot); shndx -1
+	 * means a non-allocated section. */
+	return name && name[0] && (type == STT_FUNC || type == STT_GNU_IFUNC) &&
+	       shndx != SHN_UNDEF && shndx != (GElf_Word)-1;
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);  /* qsort is not stable */
+}
+
+/* Reads the module's functions: .symtab of the file or of its separate
+ * debuginfo, else .dynsym (libdwfl picks). */
+static size_t collect_funcs(Dwfl_Module *dm, struct func **out)
+{
+	int n = dwfl_module_getsymtab(dm);
+	size_t k = 0;
+
+	*out = NULL;
+	if (n <= 0 || !(*out = malloc((size_t)n * sizeof(**out))))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(dm, i, &sym, &addr, &shndx, NULL, NULL);
+		if (!is_function(&sym, name, shndx))
+			continue;
+		(*out)[k++] = (struct func){ addr, addr + sym.st_size, name,
+					     symbol_rank(&sym, name) };
+	}
+	return k;
+}
+
+/* Sorts, keeps the best alias per address, and extends size-0 symbols to
+ * the next symbol (or the module's end). */
+static size_t finish_funcs(struct func *f, size_t n, uint64_t mod_end)
+{
+	size_t k = 0;
+
+	qsort(f, n, sizeof(*f), func_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || f[k - 1].start != f[i].start)
+			f[k++] = f[i];
+	for (size_t i = 0; i < k; i++) {
+		uint64_t next = i + 1 < k ? f[i + 1].start : mod_end;
+		if (f[i].end == f[i].start)
+			f[i].end = next > f[i].start ? next : f[i].start + 1;
+	}
+	return k;
+}
+
+static void build_funcs(struct module *mod)
+{
+	Dwarf_Addr lo, hi;
+
+	mod->funcs_built = true;
+	mod->nfuncs = collect_funcs(mod->dwmod, &mod->funcs);
+	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
+	mod->nfuncs = finish_funcs(mod->funcs, mod->nfuncs, hi);
+}
+
+static const struct func *find_func(struct module *mod, uint64_t ip)
+{
+	size_t lo = 0, hi;
+
+	if (!mod->funcs_built)
+		build_funcs(mod);
+	hi = mod->nfuncs;
+	while (lo < hi) {  /* first function starting after ip */
+		size_t mid = lo + (hi - lo) / 2;
+		if (mod->funcs[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || ip >= mod->funcs[lo - 1].end)
+		return NULL;
+	return &mod->funcs[lo - 1];
+}
+
+/* ---- per-IP cache --------------------------------------------------- */
+
+static size_t hash_ip(uint64_t ip, size_t cap)
+{
+	return (size_t)((ip * 0x9E3779B97F4A7C15ULL) >> 32) & (cap - 1);
+}
+
+static int cache_grow(struct module *mod)
+{
+	size_t cap = mod->cache_cap ? mod->cache_cap * 2 : 256;
+	struct ip_entry *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < mod->cache_cap; i++) {
+		if (!mod->cache[i].used)
+			continue;
+		size_t j = hash_ip(mod->cache[i].ip, cap);
+		while (t[j].used)
+			j = (j + 1) & (cap - 1);
+		t[j] = mod->cache[i];
+	}
+	free(mod->cache);
+	mod->cache = t;
+	mod->cache_cap = cap;
+	return 0;
+}
+
+/* The cache entry of IP, created (with its function) on first use.  NULL
+ * only when out of memory. */
+static struct ip_entry *cache_get(struct module *mod, uint64_t ip)
+{
+	if (mod->cache_used * 2 >= mod->cache_cap && cache_grow(mod) < 0)
+		return NULL;
+	size_t i = hash_ip(ip, mod->cache_cap);
+	while (mod->cache[i].used) {
+		if (mod->cache[i].ip == ip)
+			return &mod->cache[i];
+		i = (i + 1) & (mod->cache_cap - 1);
+	}
+	struct ip_entry *e = &mod->cache[i];
+	*e = (struct ip_entry){ .ip = ip, .func = find_func(mod, ip), .used = true };
+	mod->cache_used++;
+	return e;
+}
+
+static void fill_srcline(struct module *mod, struct ip_entry *e)
+{
+	Dwfl_Line *l = dwfl_module_getsrc(mod->dwmod, e->ip);
+
+	e->src_done = true;
+	e->file = l ? dwfl_lineinfo(l, NULL, &e->line, NULL, NULL, NULL) : NULL;
+	if (e->line <= 0)
+		e->file = NULL;
+}
+
+/* ---- modules -------------------------------------------------------- */
+
+/* The PT_LOAD segment mapped at file offset PGOFF: the executable one if
+ * several share that page (non-separated code layouts). */
+static bool find_segment(Elf *elf, uint64_t pgoff, GElf_Phdr *out)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	size_t n;
+	bool found = false;
+
+	if (elf_getphdrnum(elf, &n) != 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		/* The mapping starts at the page holding p_offset. */
+		if (pgoff < ph.p_offset - ph.p_offset % page || pgoff >= ph.p_offset + ph.p_filesz)
+			continue;
+		if (!found || (ph.p_flags & PF_X)) {
+			*out = ph;
+			found = true;
+		}
+		if (ph.p_flags & PF_X)
+			break;
+	}
+	return found;
+}
+
+/* Load bias of the ELF open on FD mapped at START from offset PGOFF:
+ * file offset pgoff lies at vaddr p_vaddr + (pgoff - p_offset) and at
+ * runtime address start.  False if FD is no executable or shared ELF. */
+static bool elf_load_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	bool ok = elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) &&
+		  (eh.e_type == ET_EXEC || eh.e_type == ET_DYN) && find_segment(elf, pgoff, &ph);
+
+	if (ok)  /* unsigned wrap-around is intended: pgoff may be < p_offset */
+		*bias = start - (ph.p_vaddr + (pgoff - ph.p_offset));
+	elf_end(elf);
+	return ok;
+}
+
+static struct module *find_module(const struct symtab *st, const char *path, uint64_t bias)
+{
+	for (struct module *m = st->mods; m; m = m->next)
+		if (m->path == path && m->bias == bias)  /* interned: pointer compare */
+			return m;
+	return NULL;
+}
+
+/* Reports the ELF on FD (ownership passes to the Dwfl, or FD is closed). */
+static struct module *report_module(struct symtab *st, const char *path, int fd, uint64_t bias)
+{
+	struct module *mod = calloc(1, sizeof(*mod));
+
+	if (!mod) {
+		close(fd);
+		return NULL;
+	}
+	dwfl_report_begin_add(st->dwfl);
+	/* add_p_vaddr: BASE is the bias, not the address of the first segment. */
+	mod->dwmod = dwfl_report_elf(st->dwfl, path, path, fd, bias, true);
+	dwfl_report_end(st->dwfl, NULL, NULL);
+	if (!mod->dwmod) {
+		close(fd);  /* libdwfl closes only the fds it opened itself */
+		free(mod);
+		return NULL;
+	}
+	mod->path = path;
+	mod->bias = bias;
+	mod->next = st->mods;
+	st->mods = mod;
+	return mod;
+}
+
+/* The module for mapping M of the ELF open on FD (consumed) named PATH. */
+static struct module *module_from_fd(struct symtab *st, const struct mapping *m, int fd,
+				     const char *path)
+{
+	uint64_t bias;
+	struct module *mod;
+
+	if (fd < 0)
+		return NULL;
+	if (!elf_load_bias(fd, m->start, m->pgoff, &bias)) {
+		close(fd);
+		return NULL;
+	}
+	mod = find_module(st, path, bias);
+	if (mod) {
+		close(fd);
+		return mod;
+	}
+	return report_module(st, path, fd, bias);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Only real files are opened: not "//anon", memfds (their path is not in
+ * the file system), deleted files (the path may now name another build). */
+static bool is_file_path(const char *name)
+{
+	return name[0] == '/' && strncmp(name, "//anon", 6) != 0 &&
+	       strncmp(name, "/memfd:", 7) != 0 && !ends_with(name, " (deleted)");
+}
+
+/* Regular files only: opening a device or fifo could block or act. */
+static int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat sb;
+
+	if (fd >= 0 && (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* ---- /proc/PID/maps ------------------------------------------------- */
+
+struct maps_line {
+	uint64_t start, end, pgoff;
+	char perms[5];
+	const char *path;  /* points into the line; "" for anonymous */
+};
+
+static bool parse_maps_line(char *line, struct maps_line *ml)
+{
+	int n = -1;
+
+	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %4s %" SCNx64 " %*s %*u %n", &ml->start,
+		   &ml->end, ml->perms, &ml->pgoff, &n) < 4 || n < 0)
+		return false;
+	/* The path keeps inner spaces; only the newline goes. */
+	line[strcspn(line, "\n")] = '\0';
+	ml->path = line + n;
+	return true;
+}
+
+/* The end of our own mapping that starts at START. */
+static bool self_mapping_end(uint64_t start, uint64_t *end)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && getline(&line, &cap, f) > 0) {
+		struct maps_line ml;
+		if (parse_maps_line(line, &ml) && ml.start == start) {
+			*end = ml.end;
+			found = true;
+		}
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* ---- vDSO ----------------------------------------------------------- */
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* The kernel maps the same vDSO image into every process (of our ABI), so
+ * our own copy, in a memfd, stands for the target's.  The mapping covers
+ * the whole image (section headers and .dynsym included). */
+static int vdso_memfd(void)
+{
+	uint64_t base = getauxval(AT_SYSINFO_EHDR), end;
+	int fd;
+
+	if (!base || !self_mapping_end(base, &end) || end <= base)
+		return -1;
+	fd = memfd_create("cyctop-vdso", MFD_CLOEXEC);
+	if (fd >= 0 && write_all(fd, (const char *)(uintptr_t)base, end - base) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* A fresh descriptor of the vDSO image: each Dwfl module closes its own. */
+static int vdso_fd(struct symtab *st)
+{
+	if (st->vdso_fd == -1) {
+		st->vdso_fd = vdso_memfd();
+		if (st->vdso_fd < 0)
+			st->vdso_fd = -2;
+	}
+	return st->vdso_fd < 0 ? -1 : fcntl(st->vdso_fd, F_DUPFD_CLOEXEC, 0);
+}
+
+static void resolve_mapping(struct symtab *st, struct mapping *m)
+{
+	m->resolved = true;
+	if (strcmp(m->name, "[vdso]") == 0)
+		m->mod = module_from_fd(st, m, vdso_fd(st), m->name);
+	else if (is_file_path(m->name))
+		m->mod = module_from_fd(st, m, open_regular(m->name), m->name);
+}
+
+/* ---- mapping table -------------------------------------------------- */
+
+/* Index of the first mapping that ends after ADDR (mappings do not
+ * overlap, so their ends are sorted like their starts). */
+static size_t first_ending_after(const struct symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nmaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->maps[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int maps_reserve(struct symtab *st, size_t extra)
+{
+	if (st->nmaps + extra <= st->maps_cap)
+		return 0;
+	size_t cap = st->maps_cap ? st->maps_cap * 2 : 64;
+	while (cap < st->nmaps + extra)
+		cap *= 2;
+	struct mapping *m = realloc(st->maps, cap * sizeof(*m));
+	if (!m)
+		return -1;
+	st->maps = m;
+	st->maps_cap = cap;
+	return 0;
+}
+
+/* Capacity must have been reserved. */
+static void maps_insert_at(struct symtab *st, size_t i, const struct mapping *m)
+{
+	memmove(&st->maps[i + 1], &st->maps[i], (st->nmaps - i) * sizeof(*m));
+	st->maps[i] = *m;
+	st->nmaps++;
+}
+
+static void maps_remove_at(struct symtab *st, size_t i)
+{
+	st->nmaps--;
+	memmove(&st->maps[i], &st->maps[i + 1], (st->nmaps - i) * sizeof(st->maps[0]));
+}
+
+/* Keeps the part of M from NEW_START on; the bias stays the same. */
+static void trim_front(struct mapping *m, uint64_t new_start)
+{
+	m->pgoff += new_start - m->start;
+	m->start = new_start;
+}
+
+/* Removes [start, end) from the table, as a new mmap over it does.  Needs
+ * one free slot for a split. */
+static void maps_punch(struct symtab *st, uint64_t start, uint64_t end)
+{
+	size_t i = first_ending_after(st, start);
+
+	while (i < st->nmaps && st->maps[i].start < end) {
+		struct mapping *m = &st->maps[i];
+		if (m->start < start && m->end > end) {
+			maps_insert_at(st, i + 1, m);
+			st->maps[i].end = start;
+			trim_front(&st->maps[i + 1], end);
+			return;
+		}
+		if (m->start < start) {
+			m->end = start;
+			i++;
+		} else if (m->end > end) {
+			trim_front(m, end);
+			return;
+		} else {
+			maps_remove_at(st, i);
+		}
+	}
+}
+
+/* ---- public API ----------------------------------------------------- */
+
+struct symtab *symtab_new(void)
+{
+	struct symtab *st;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return NULL;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	st->vdso_fd = -1;
+	st->dwfl = dwfl_begin(&dwfl_callbacks);
+	if (!st->dwfl) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+void symtab_free(struct symtab *st)
+{
+	if (!st)
+		return;
+	for (struct module *m = st->mods, *next; m; m = next) {
+		next = m->next;
+		free(m->funcs);
+		free(m->cache);
+		free(m);
+	}
+	dwfl_end(st->dwfl);  /* closes the ELF files and frees libdw's caches */
+	if (st->vdso_fd >= 0)
+		close(st->vdso_fd);
+	free(st->maps);
+	pool_free(&st->names);
+	free(st);
+}
+
+int symtab_add_map(struct symtab *st, const char *path, uint64_t start, uint64_t end,
+		   uint64_t pgoff)
+{
+	struct mapping m = { .start = start, .end = end, .pgoff = pgoff };
+
+	if (!st || !path || end <= start) {
+		errno = EINVAL;
+		return -1;
+	}
+	m.name = intern(&st->names, path[0] ? path : "[anon]");
+	if (!m.name || maps_reserve(st, 2) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	maps_punch(st, start, end);
+	maps_insert_at(st, first_ending_after(st, start), &m);
+	return 0;
+}
+
+int symtab_add_proc_maps(struct symtab *st, int pid)
+{
+	char fname[64], *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	FILE *f;
+
+	snprintf(fname, sizeof(fname), "/proc/%d/maps", pid);
+	f = fopen(fname, "re");
+	if (!f)
+		return -1;
+	while (rc == 0 && getline(&line, &cap, f) > 0) {
+		struct maps_line ml;
+		if (parse_maps_line(line, &ml) && ml.perms[2] == 'x')
+			rc = symtab_add_map(st, ml.path, ml.start, ml.end, ml.pgoff);
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+int symtab_copy_maps(struct symtab *dst, const struct symtab *src)
+{
+	/* DST has its own Dwfl: only the mapping records are copied, and each
+	 * is resolved again lazily in DST. */
+	for (size_t i = 0; i < src->nmaps; i++) {
+		const struct mapping *m = &src->maps[i];
+		if (symtab_add_map(dst, m->name, m->start, m->end, m->pgoff) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void symtab_clear(struct symtab *st)
+{
+	/* Modules and names stay: strings already returned remain valid. */
+	st->nmaps = 0;
+}
+
+static struct mapping *find_mapping(struct symtab *st, uint64_t ip)
+{
+	size_t i = first_ending_after(st, ip);
+	struct mapping *m;
+
+	if (i >= st->nmaps || st->maps[i].start > ip)
+		return NULL;
+	m = &st->maps[i];
+	if (!m->resolved)
+		resolve_mapping(st, m);
+	return m;
+}
+
+bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out)
+{
+	struct mapping *m = find_mapping(st, ip);
+	const struct func *f = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (!m)
+		return false;
+	out->module = m->name;
+	out->module_base = m->mod ? m->mod->bias : m->start - m->pgoff;
+	if (m->mod) {
+		struct ip_entry *e = cache_get(m->mod, ip);
+		f = e ? e->func : find_func(m->mod, ip);
+	}
+	if (f) {
+		out->name = f->name;
+		out->start = f->start;
+		out->size = f->end - f->start;
+	}
+	return true;
+}
+
+bool symtab_srcline(struct symtab *st, uint64_t ip, const char **file, int *line)
+{
+	struct mapping *m = find_mapping(st, ip);
+	struct ip_entry *e;
+
+	if (!m || !m->mod || !(e = cache_get(m->mod, ip)))
+		return false;
+	if (!e->src_done)
+		fill_srcline(m->mod, e);
+	if (!e->file)
+		return false;
+	*file = e->file;
+	*line = e->line;
+	return true;
+}

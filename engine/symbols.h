@@ -1,0 +1,50 @@
+/* Symbols and source lines through elfutils libdwfl.
+ *
+ * One symtab per address space.  Modules are added as they are mapped (MMAP2
+ * records, or /proc/PID/maps lines on attach).  Each ELF file is opened once;
+ * its function symbols are sorted once into a table searched by binary
+ * search, and results are cached per address, so the cost of symbolization
+ * does not grow with the number of samples. */
+#ifndef ENGINE_SYMBOLS_H
+#define ENGINE_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct symtab;
+
+struct sym_info {
+	const char *name;    /* function, or NULL when unknown */
+	uint64_t start;      /* runtime address of the function (0 if unknown) */
+	uint64_t size;
+	const char *module;  /* path of the mapping ("[vdso]", "[anon]", ...), NULL if none */
+	uint64_t module_base;/* runtime address where the module's vaddr 0 lies (load bias) */
+};
+
+struct symtab *symtab_new(void);
+void symtab_free(struct symtab *st);
+
+/* Records that PATH is mapped executable at [START, END) from file offset
+ * PGOFF.  Anonymous, "[heap]", "//anon" etc. mappings are kept so that their
+ * addresses report the mapping as module with an unknown function. */
+int symtab_add_map(struct symtab *st, const char *path, uint64_t start, uint64_t end,
+		   uint64_t pgoff);
+
+/* Adds every executable mapping of /proc/PID/maps. */
+int symtab_add_proc_maps(struct symtab *st, int pid);
+
+/* Copies every mapping of SRC into DST (fork). */
+int symtab_copy_maps(struct symtab *dst, const struct symtab *src);
+
+/* Drops every mapping (exec). */
+void symtab_clear(struct symtab *st);
+
+/* The function and module containing IP.  Returns false when IP lies in no
+ * known mapping (then module is NULL too).  Strings live as long as ST. */
+bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out);
+
+/* Source file and line of IP from DWARF (separate debuginfo by build-id or
+ * debuglink too).  Returns false when there is no line information. */
+bool symtab_srcline(struct symtab *st, uint64_t ip, const char **file, int *line);
+
+#endif

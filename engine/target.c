@@ -1,0 +1,242 @@
+#include "engine/target.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/sys.h"
+
+static void read_comm(pid_t pid, char *buf, size_t sz)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	buf[0] = '\0';
+	f = sys_fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)sz, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+static void child_wait_and_exec(int go, int errfd, char *const argv[])
+{
+	char c;
+	int e;
+
+	/* EOF without a byte: the parent gave up, do not run the command */
+	if (sys_read(go, &c, 1) != 1)
+		_exit(127);
+	sys_execvp(argv[0], argv);
+	e = errno;
+	if (sys_write(errfd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int target_launch(struct target *t, char *const argv[], char *err, size_t errsz)
+{
+	int go[2], ef[2];
+
+	memset(t, 0, sizeof(*t));
+	t->go_fd = t->err_fd = -1;
+	if (!argv || !argv[0] || !argv[0][0]) {
+		snprintf(err, errsz, "no command given after --");
+		return -1;
+	}
+	if (sys_pipe2(go, O_CLOEXEC) < 0 || sys_pipe2(ef, O_CLOEXEC) < 0) {
+		snprintf(err, errsz, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid_t pid = sys_fork();
+	if (pid < 0) {
+		snprintf(err, errsz, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		sys_close(go[1]);
+		sys_close(ef[0]);
+		child_wait_and_exec(go[0], ef[1], argv);
+	}
+	sys_close(go[0]);
+	sys_close(ef[1]);
+	t->pid = pid;
+	t->launched = true;
+	t->go_fd = go[1];
+	t->err_fd = ef[0];
+	snprintf(t->comm, sizeof(t->comm), "%s", strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1
+								    : argv[0]);
+	return 0;
+}
+
+int target_start(struct target *t, char *err, size_t errsz)
+{
+	int e = 0;
+	const char *cmd = t->comm;
+
+	if (sys_write(t->go_fd, "g", 1) != 1) {
+		snprintf(err, errsz, "cannot start '%s': %s", cmd, strerror(errno));
+		return -1;
+	}
+	sys_close(t->go_fd);
+	t->go_fd = -1;
+	ssize_t n = sys_read(t->err_fd, &e, sizeof(e));
+	sys_close(t->err_fd);
+	t->err_fd = -1;
+	if (n == (ssize_t)sizeof(e)) {
+		int st;
+		sys_waitpid(t->pid, &st, 0);
+		t->ended = true;
+		snprintf(err, errsz, "cannot run '%s': %s", cmd, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+static bool proc_exists(pid_t pid)
+{
+	char path[64];
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = sys_opendir(path);
+	if (d)
+		closedir(d);
+	return d != NULL;
+}
+
+int target_attach(struct target *t, pid_t pid, char *err, size_t errsz)
+{
+	memset(t, 0, sizeof(*t));
+	t->go_fd = t->err_fd = -1;
+	if (pid <= 0) {
+		snprintf(err, errsz, "invalid pid %d", (int)pid);
+		return -1;
+	}
+	if (sys_kill(pid, 0) < 0 && errno == ESRCH) {
+		snprintf(err, errsz, "no process with pid %d", (int)pid);
+		return -1;
+	}
+	if (!proc_exists(pid)) {
+		snprintf(err, errsz, "no process with pid %d", (int)pid);
+		return -1;
+	}
+	t->pid = pid;
+	read_comm(pid, t->comm, sizeof(t->comm));
+	return 0;
+}
+
+int target_tids(pid_t pid, pid_t *tids, int max)
+{
+	char path[64];
+	struct dirent *de;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = sys_opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) != NULL && n < max)
+		if (isdigit((unsigned char)de->d_name[0]))
+			tids[n++] = (pid_t)atoi(de->d_name);
+	closedir(d);
+	return n;
+}
+
+static void set_status(struct target *t, int st)
+{
+	t->ended = true;
+	t->status_known = true;
+	t->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* An attached process is not our child: its exit code can be read from
+ * /proc/PID/stat while it is a zombie (field 52), if we are quick enough. */
+static void read_zombie_status(struct target *t)
+{
+	char path[64], buf[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)t->pid);
+	f = sys_fopen(path, "r");
+	if (!f) {
+		t->ended = true;
+		return;
+	}
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || (p[2] != 'Z' && p[2] != 'X'))
+		return; /* still running */
+	t->ended = true;
+	int field = 3;
+	for (char *tok = strtok(p + 2, " "); tok; tok = strtok(NULL, " "), field++)
+		if (field == 52) {
+			set_status(t, atoi(tok));
+			return;
+		}
+}
+
+bool target_poll_end(struct target *t)
+{
+	int st;
+
+	if (t->ended)
+		return true;
+	if (t->launched) {
+		pid_t r = sys_waitpid(t->pid, &st, WNOHANG);
+		if (r == t->pid)
+			set_status(t, st);
+		else if (r < 0 && errno == ECHILD)
+			t->ended = true;
+		return t->ended;
+	}
+	read_zombie_status(t);
+	return t->ended;
+}
+
+static bool wait_until_reaped(struct target *t, int ms)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	for (int waited = 0; waited < ms; waited += 10) {
+		if (target_poll_end(t))
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return target_poll_end(t);
+}
+
+void target_finish(struct target *t)
+{
+	int st;
+
+	if (t->go_fd >= 0) {
+		sys_close(t->go_fd); /* a child still waiting exits on EOF */
+		t->go_fd = -1;
+	}
+	if (t->err_fd >= 0) {
+		sys_close(t->err_fd);
+		t->err_fd = -1;
+	}
+	if (!t->launched || t->ended)
+		return;
+	sys_kill(t->pid, SIGTERM);
+	if (wait_until_reaped(t, 2000))
+		return;
+	sys_kill(t->pid, SIGKILL);
+	if (sys_waitpid(t->pid, &st, 0) == t->pid)
+		set_status(t, st);
+	t->ended = true;
+}

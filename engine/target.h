@@ -1,0 +1,35 @@
+/* What is watched: a command cyctop launches, or a process it attaches to. */
+#ifndef ENGINE_TARGET_H
+#define ENGINE_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct target {
+	pid_t pid;
+	bool launched;
+	int go_fd;          /* launched: writing releases the child into exec */
+	int err_fd;         /* launched: the child's exec errno, closed on success */
+	bool ended;
+	bool status_known;
+	int status;         /* shell-style: exit code, or 128 + signal */
+	char comm[64];
+};
+
+/* Forks a child that waits before exec'ing ARGV, so that events can be
+ * opened on it first (with enable_on_exec). */
+int target_launch(struct target *t, char *const argv[], char *err, size_t errsz);
+/* Releases the child; reports a failed exec ("cannot run 'x': ..."). */
+int target_start(struct target *t, char *err, size_t errsz);
+/* Checks that PID exists and may be watched. */
+int target_attach(struct target *t, pid_t pid, char *err, size_t errsz);
+/* The thread ids of PID (from /proc/PID/task); at most MAX. */
+int target_tids(pid_t pid, pid_t *tids, int max);
+/* Whether the target has ended; fills status when it can be known. */
+bool target_poll_end(struct target *t);
+/* A launched command still running is terminated (TERM, then KILL) and
+ * reaped; an attached process is left alone. */
+void target_finish(struct target *t);
+
+#endif

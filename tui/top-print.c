@@ -1,0 +1,196 @@
+/* Batch output of the hotspot table: text, csv and the batch JSON contract. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/format.h"
+#include "tui/top.h"
+
+static uint64_t row_samples(const struct snap_func *f, int ev, int window)
+{
+	return window ? f->window[ev] : f->samples[ev];
+}
+
+static int row_visible(const struct snapshot *s, const struct snap_func *f, int window)
+{
+	for (int e = 0; e < s->n_events; e++)
+		if (row_samples(f, e, window))
+			return 1;
+	return 0;
+}
+
+/* The rows in the order shown: by the first event, cumulative or window. */
+static const struct snap_func **ordered(const struct snapshot *s, int window);
+
+static void print_text(FILE *out, const struct snapshot *s, int window)
+{
+	fprintf(out, "cyctop %.1fs  pid %d (%s)  PMU %s  lost %llu  throttled %llu%s\n",
+		s->time, s->pid, s->command, s->pmu, (unsigned long long)s->lost,
+		(unsigned long long)s->throttled, window ? "  [window]" : "");
+	for (int e = 0; e < s->n_events; e++) {
+		const struct snap_event *ev = &s->ev[e];
+		fprintf(out, "  %-24s sav %-10llu samples %-10llu count %-14.6g coverage %5.1f%%\n",
+			ev->name, (unsigned long long)ev->sav,
+			(unsigned long long)(window ? ev->window : ev->samples), ev->count,
+			100.0 * ev->coverage);
+	}
+	for (int e = 0; e < s->n_events; e++)
+		fprintf(out, "%12.12s%%", s->ev[e].name);
+	fprintf(out, "  %-32s %s\n", "FUNCTION", "MODULE");
+	const struct snap_func **order = ordered(s, window);
+	for (size_t i = 0; order && i < s->n_funcs; i++) {
+		const struct snap_func *f = order[i];
+		if (!row_visible(s, f, window))
+			continue;
+		for (int e = 0; e < s->n_events; e++)
+			fprintf(out, "%12.2f ", snapshot_percent(s, f, e, window));
+		fprintf(out, "  %-32s %s\n", f->name, f->module);
+	}
+	free(order);
+	if (s->ended) {
+		if (s->exit_status >= 0)
+			fprintf(out, "target %d exited with status %d\n", s->pid, s->exit_status);
+		else
+			fprintf(out, "target %d exited (status unknown: not our child)\n", s->pid);
+	}
+	fprintf(out, "\n");
+}
+
+static void print_csv(FILE *out, const struct snapshot *s, int window, int first)
+{
+	if (first) {
+		fprintf(out, "time,function,module");
+		for (int e = 0; e < s->n_events; e++)
+			fprintf(out, ",%s:samples,%s:percent", s->ev[e].name, s->ev[e].name);
+		fprintf(out, "\n");
+	}
+	const struct snap_func **order = ordered(s, window);
+	for (size_t i = 0; order && i < s->n_funcs; i++) {
+		const struct snap_func *f = order[i];
+		if (!row_visible(s, f, window))
+			continue;
+		/* names with commas or quotes are quoted, csv-style */
+		fprintf(out, "%.3f,\"", s->time);
+		for (const char *p = f->name; *p; p++)
+			fprintf(out, *p == '"' ? "\"\"" : "%c", *p);
+		fprintf(out, "\",\"");
+		for (const char *p = f->module; *p; p++)
+			fprintf(out, *p == '"' ? "\"\"" : "%c", *p);
+		fprintf(out, "\"");
+		for (int e = 0; e < s->n_events; e++)
+			fprintf(out, ",%llu,%.4f", (unsigned long long)row_samples(f, e, window),
+				snapshot_percent(s, f, e, window));
+		fprintf(out, "\n");
+	}
+	free(order);
+}
+
+static void print_json_events(FILE *out, const struct snapshot *s, int window)
+{
+	fprintf(out, "\"events\": [");
+	for (int e = 0; e < s->n_events; e++) {
+		const struct snap_event *ev = &s->ev[e];
+		fprintf(out, "%s{\"name\": ", e ? ", " : "");
+		fmt_json_string(out, ev->name);
+		fprintf(out, ", \"sav\": %llu, \"samples\": %llu, \"count\": ",
+			(unsigned long long)ev->sav,
+			(unsigned long long)(window ? ev->window : ev->samples));
+		fmt_json_number(out, ev->counted ? ev->count : NAN);
+		fprintf(out, ", \"coverage\": ");
+		fmt_json_number(out, ev->coverage);
+		fprintf(out, "}");
+	}
+	fprintf(out, "]");
+}
+
+static void print_json_func(FILE *out, const struct snapshot *s, const struct snap_func *f,
+			    int window)
+{
+	fprintf(out, "{\"name\": ");
+	fmt_json_string(out, f->name);
+	fprintf(out, ", \"module\": ");
+	fmt_json_string(out, f->module);
+	fprintf(out, ", \"samples\": {");
+	for (int e = 0; e < s->n_events; e++) {
+		fprintf(out, "%s", e ? ", " : "");
+		fmt_json_string(out, s->ev[e].name);
+		fprintf(out, ": %llu", (unsigned long long)row_samples(f, e, window));
+	}
+	fprintf(out, "}, \"percent\": {");
+	for (int e = 0; e < s->n_events; e++) {
+		fprintf(out, "%s", e ? ", " : "");
+		fmt_json_string(out, s->ev[e].name);
+		fprintf(out, ": %.4f", snapshot_percent(s, f, e, window));
+	}
+	fprintf(out, "}}");
+}
+
+static void print_json(FILE *out, const struct snapshot *s, int window)
+{
+	int n = 0;
+
+	fprintf(out, "{\"time\": %.3f, \"target\": {\"pid\": %d, \"command\": ", s->time, s->pid);
+	fmt_json_string(out, s->command);
+	fprintf(out, "}, ");
+	print_json_events(out, s, window);
+	fprintf(out, ", \"lost\": %llu, \"throttled\": %llu, \"window\": %s, \"functions\": [",
+		(unsigned long long)s->lost, (unsigned long long)s->throttled,
+		window ? "true" : "false");
+	const struct snap_func **order = ordered(s, window);
+	for (size_t i = 0; order && i < s->n_funcs; i++) {
+		if (!row_visible(s, order[i], window))
+			continue;
+		fprintf(out, "%s", n++ ? ", " : "");
+		print_json_func(out, s, order[i], window);
+	}
+	free(order);
+	fprintf(out, "]");
+	if (s->ended) {
+		fprintf(out, ", \"ended\": true, \"exit_status\": ");
+		if (s->exit_status >= 0)
+			fprintf(out, "%d", s->exit_status);
+		else
+			fprintf(out, "null");
+	}
+	fprintf(out, "}\n");
+}
+
+static int sort_window;
+
+static int by_first_event(const void *a, const void *b)
+{
+	const struct snap_func *x = *(const struct snap_func *const *)a;
+	const struct snap_func *y = *(const struct snap_func *const *)b;
+	uint64_t nx = row_samples(x, 0, sort_window), ny = row_samples(y, 0, sort_window);
+
+	if (nx != ny)
+		return nx < ny ? 1 : -1;
+	int c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->module, y->module);
+}
+
+static const struct snap_func **ordered(const struct snapshot *s, int window)
+{
+	const struct snap_func **order = malloc((s->n_funcs + 1) * sizeof(*order));
+
+	if (!order)
+		return NULL;
+	for (size_t i = 0; i < s->n_funcs; i++)
+		order[i] = &s->funcs[i];
+	sort_window = window;
+	if (s->n_events > 0)
+		qsort(order, s->n_funcs, sizeof(*order), by_first_event);
+	return order;
+}
+
+void top_print(FILE *out, const struct snapshot *s, enum top_format fmt, int window,
+	       int first)
+{
+	if (fmt == TOP_TEXT)
+		print_text(out, s, window);
+	else if (fmt == TOP_CSV)
+		print_csv(out, s, window, first);
+	else
+		print_json(out, s, window);
+	fflush(out);
+}

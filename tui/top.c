@@ -1,0 +1,294 @@
+/* cyctop [OPTIONS] -- COMMAND | -p PID: option parsing and the batch loop. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/session.h"
+#include "tui/cmd.h"
+#include "tui/top.h"
+
+struct top_opts {
+	struct session_opts s;
+	int batch;
+	double delay;
+	long iterations;   /* 0: until the target ends */
+	enum top_format format;
+	int window;
+	enum arch_tree tree;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end || !*s || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static const char usage_text[] =
+	"usage: cyctop [OPTIONS] -- COMMAND [ARGS...]\n"
+	"       cyctop [OPTIONS] -p PID\n"
+	"       cyctop tree|list|demo ... (cyctop --help)\n"
+	"options:\n"
+	"  -e, --events LIST     libpfm4 events, paper names or @presets; EVENT/SAV sets the\n"
+	"                        sample-after value (default: cycles, or cpu-clock without a PMU)\n"
+	"  -p, --pid PID         attach to a running process (all its threads)\n"
+	"  -b, --batch           print the hotspot table every --delay seconds\n"
+	"  -d, --delay SECS      refresh interval (default 1)\n"
+	"  -n, --iterations N    batch: number of tables (default: until the target ends)\n"
+	"      --format F        batch output: text, csv or json\n"
+	"      --window          batch: the last interval instead of the cumulative profile\n"
+	"  -a, --arch TREE       core2, ia64, amd, sw or auto: the tree the tree view opens with\n";
+
+static int parse_top_args(int argc, char **argv, struct top_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "events", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "batch", no_argument, NULL, 'b' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "window", no_argument, NULL, 'w' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long v;
+	char *end;
+	int ch;
+
+	memset(o, 0, sizeof(*o));
+	o->delay = 1.0;
+	o->tree = TREE_NONE;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'e':
+			o->s.events = optarg;
+			break;
+		case 'p':
+			if (parse_long(optarg, 1, INT_MAX, &v) < 0) {
+				cmd_error("invalid pid '%s'", optarg);
+				return -1;
+			}
+			o->s.pid = (pid_t)v;
+			break;
+		case 'b':
+			o->batch = 1;
+			break;
+		case 'd':
+			o->delay = strtod(optarg, &end);
+			if (*end || !(o->delay >= 0.05) || o->delay > 3600) {
+				cmd_error("--delay '%s' is not a number of seconds in [0.05, 3600]",
+					  optarg);
+				return -1;
+			}
+			break;
+		case 'n':
+			if (parse_long(optarg, 1, LONG_MAX, &o->iterations) < 0) {
+				cmd_error("--iterations '%s' is not a positive number", optarg);
+				return -1;
+			}
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") == 0)
+				o->format = TOP_TEXT;
+			else if (strcmp(optarg, "csv") == 0)
+				o->format = TOP_CSV;
+			else if (strcmp(optarg, "json") == 0)
+				o->format = TOP_JSON;
+			else {
+				cmd_error("unknown --format '%s' (text, csv or json)", optarg);
+				return -1;
+			}
+			break;
+		case 'w':
+			o->window = 1;
+			break;
+		case 'a':
+			o->tree = tree_from_name(optarg);
+			if (o->tree == TREE_NONE && strcmp(optarg, "auto") != 0) {
+				cmd_error("unknown --arch '%s' (core2, ia64, amd, sw or auto)", optarg);
+				return -1;
+			}
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		default:
+			fputs(usage_text, stderr);
+			return -1;
+		}
+	}
+	if (optind < argc)
+		o->s.argv = argv + optind;
+	if (o->s.argv && o->s.pid) {
+		cmd_error("give either -p PID or -- COMMAND, not both");
+		return -1;
+	}
+	if (!o->s.argv && !o->s.pid) {
+		cmd_error(optind > 1 && strcmp(argv[optind - 1], "--") == 0
+			  ? "no command given after --"
+			  : "nothing to watch: give -- COMMAND or -p PID (cyctop --help)");
+		return -1;
+	}
+	return 0;
+}
+
+static int emit(struct session *s, const struct top_opts *o, int first, int *ended)
+{
+	struct snapshot *snap = session_snapshot(s);
+
+	if (!snap) {
+		cmd_error("out of memory taking a snapshot");
+		return -1;
+	}
+	*ended = snap->ended;
+	top_print(stdout, snap, o->format, o->window, first);
+	snapshot_free(snap);
+	return 0;
+}
+
+/* Refreshes every --delay seconds until the target ends, N tables were
+ * printed, or a signal arrives; the last table always covers the end. */
+static int run_batch(struct session *s, const struct top_opts *o)
+{
+	double next = now_s() + o->delay;
+	long printed = 0;
+	int ended = 0, first = 1;
+
+	while (!stop_signal) {
+		double left = next - now_s();
+		int ms = left > 0 ? (int)(left * 1000) + 1 : 0;
+		bool done = session_poll(s, ms > 100 ? 100 : ms);
+		if (!done && now_s() < next)
+			continue;
+		if (emit(s, o, first, &ended) < 0)
+			return 1;
+		first = 0;
+		printed++;
+		next += o->delay;
+		if (done || ended || (o->iterations && printed >= o->iterations))
+			return 0;
+	}
+	session_poll(s, 0);
+	return emit(s, o, first, &ended) < 0 ? 1 : 0;
+}
+
+static int watch(struct top_opts *o)
+{
+	char err[512];
+
+	install_signals();
+	struct session *s = session_open(&o->s, err, sizeof(err));
+	if (!s) {
+		cmd_error("%s", err);
+		return 1;
+	}
+	if (session_events(s)->notice[0])
+		cmd_error("%s", session_events(s)->notice);
+	int rc = run_batch(s, o);
+	session_close(s);
+	return rc;
+}
+
+int top_main(int argc, char **argv)
+{
+	struct top_opts o;
+
+	if (parse_top_args(argc, argv, &o) < 0)
+		return EXIT_USAGE;
+	if (!o.batch) {
+		cmd_error("the interactive views are not built yet: use -b (batch mode)");
+		return EXIT_USAGE;
+	}
+	return watch(&o);
+}
+
+/* The demo workloads live next to cyctop in the build tree, or in
+ * pkglibexecdir once installed. */
+static int demo_path(char *buf, size_t sz)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n > 0) {
+		self[n] = '\0';
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(buf, sz, "%s/workloads/cyctop-demo", self);
+			if (access(buf, X_OK) == 0)
+				return 0;
+		}
+	}
+	snprintf(buf, sz, "%s/cyctop-demo", PKGLIBEXECDIR);
+	return access(buf, X_OK) == 0 ? 0 : -1;
+}
+
+int demo_main(int argc, char **argv)
+{
+	char path[PATH_MAX + 32];
+	char secs[] = "12";
+	char kernel[] = "all";
+	char *dargv[] = { path, kernel, secs, NULL };
+	struct top_opts o;
+
+	if (argc > 1) {
+		cmd_error("demo: takes no arguments");
+		return EXIT_USAGE;
+	}
+	if (demo_path(path, sizeof(path)) < 0) {
+		cmd_error("demo: the workload program cyctop-demo is not installed (%s)", path);
+		return 1;
+	}
+	memset(&o, 0, sizeof(o));
+	o.s.argv = dargv;
+	o.batch = 1;
+	o.delay = 2.0;
+	o.format = TOP_TEXT;
+	o.window = 1;
+	return watch(&o);
+}

@@ -1,0 +1,20 @@
+/* The main command: watch a launched command or an attached process, in
+ * batch mode (-b) or, later, the interactive views. */
+#ifndef TUI_TOP_H
+#define TUI_TOP_H
+
+#include <stdio.h>
+
+#include "engine/profile.h"
+
+enum top_format { TOP_TEXT, TOP_CSV, TOP_JSON };
+
+int top_main(int argc, char **argv);
+/* cyctop demo: the bundled workloads, watched. */
+int demo_main(int argc, char **argv);
+
+/* Prints one refresh of the hotspot table (pure formatting). */
+void top_print(FILE *out, const struct snapshot *s, enum top_format fmt, int window,
+	       int first);
+
+#endif
