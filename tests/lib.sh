@@ -57,3 +57,41 @@ done_ok() {
 	printf 'PASS: %s (%d checks)\n' "$(basename "$0")" "$CHECKS"
 	exit 0
 }
+
+# wait_for COND-COMMAND TIMEOUT-SECONDS DESC: poll, never a bare sleep
+wait_for() {
+	_t=0
+	while ! eval "$1"; do
+		_t=$((_t + 1))
+		[ "$_t" -le $(($2 * 20)) ] || fail "timed out waiting for: $3"
+		sleep 0.05
+	done
+}
+
+# jq-like helpers on cyctop's batch JSON (one object per line), via python3
+json_last() { # FILE PYTHON-EXPRESSION over o (the last object)
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+lines = [l for l in open(sys.argv[1]) if l.strip()]
+o = json.loads(lines[-1])
+def pct(name, ev):
+    return sum(f["percent"].get(ev, 0) for f in o["functions"] if f["name"] == name)
+def samples(name, ev):
+    return sum(f["samples"].get(ev, 0) for f in o["functions"] if f["name"] == name)
+def event(ev):
+    return [e for e in o["events"] if e["name"] == ev][0]
+print(eval(sys.argv[2]))
+PY
+}
+
+# perf report's percentage of SYMBOL in perf.data FILE (0 if absent)
+perf_pct() { # FILE SYMBOL
+	perf report -i "$1" --stdio --sort symbol 2>/dev/null |
+		awk -v s="$2" '$1 ~ /%$/ && $3 == s { sub("%", "", $1); print $1; f = 1 } END { if (!f) print 0 }'
+}
+
+# expect_true PYTHON-BOOL-RESULT DESC
+expect_true() {
+	[ "$1" = "True" ] || fail "$2"
+	ok
+}

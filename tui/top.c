@@ -79,7 +79,8 @@ static const char usage_text[] =
 	"  -n, --iterations N    batch: number of tables (default: until the target ends)\n"
 	"      --format F        batch output: text, csv or json\n"
 	"      --window          batch: the last interval instead of the cumulative profile\n"
-	"  -a, --arch TREE       core2, ia64, amd, sw or auto: the tree the tree view opens with\n";
+	"  -a, --arch TREE       core2, ia64, amd, sw or auto: the tree the tree view opens with\n"
+	"  -m, --mmap-pages N    data pages of each CPU's sample ring, a power of two (default 64)\n";
 
 static int parse_top_args(int argc, char **argv, struct top_opts *o)
 {
@@ -92,6 +93,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "window", no_argument, NULL, 'w' },
 		{ "arch", required_argument, NULL, 'a' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -103,7 +105,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	o->delay = 1.0;
 	o->tree = TREE_NONE;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:m:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
 			o->s.events = optarg;
@@ -146,6 +148,13 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			break;
 		case 'w':
 			o->window = 1;
+			break;
+		case 'm':
+			if (parse_long(optarg, 1, 1 << 20, &v) < 0 || (v & (v - 1))) {
+				cmd_error("--mmap-pages '%s' is not a power of two", optarg);
+				return -1;
+			}
+			o->s.ring_pages = (size_t)v;
 			break;
 		case 'a':
 			o->tree = tree_from_name(optarg);

@@ -1,0 +1,78 @@
+#!/bin/sh
+# Live sampling of real child processes with software events, in batch mode:
+# known shares against perf on the same workload, two events at once, and
+# ring pressure reported as lost samples.
+. "$SRCDIR/tests/lib.sh"
+
+MIX="$WORKLOADS/mix"
+FAULTS="$WORKLOADS/faults"
+
+# 60/30/10 of identical loops: about 3000 samples of cpu-clock, so one
+# standard deviation of a share is under 1 point; 5 points is > 5 sigma.
+run "$CYCTOP" -b --format json -e cpu-clock -- "$MIX" 3
+expect_rc 0 "watch mix"
+cp "$TMP/out" "$TMP/mix.json"
+n=$(json_last "$TMP/mix.json" 'event("cpu-clock")["samples"]')
+[ "$n" -gt 1500 ] || fail "too few samples: $n"
+ok
+for f in work_60:60 work_30:30 work_10:10; do
+	name=${f%:*} want=${f#*:}
+	expect_true "$(json_last "$TMP/mix.json" "abs(pct('$name','cpu-clock') - $want) < 5")" \
+		"$name share $(json_last "$TMP/mix.json" "pct('$name','cpu-clock')") vs $want"
+done
+expect_true "$(json_last "$TMP/mix.json" 'o["ended"] and o["exit_status"] == 0')" "exit status"
+expect_true "$(json_last "$TMP/mix.json" 'o["functions"][0]["name"] == "work_60"')" "sorted"
+expect_true "$(json_last "$TMP/mix.json" 'abs(event("cpu-clock")["coverage"] - 1) < 0.01')" \
+	"coverage 1 without multiplexing"
+
+# The same workload under perf record: the shares agree.
+if perf record -q -e cpu-clock -o "$TMP/perf.data" -- "$MIX" 3 >/dev/null 2>&1; then
+	for name in work_60 work_30 work_10; do
+		p=$(perf_pct "$TMP/perf.data" "$name")
+		expect_true "$(json_last "$TMP/mix.json" "abs(pct('$name','cpu-clock') - $p) < 6")" \
+			"$name: cyctop $(json_last "$TMP/mix.json" "pct('$name','cpu-clock')") vs perf $p"
+	done
+fi
+
+# Two events: page faults land where pages are touched, CPU where loops run.
+PAGES=20000
+run "$CYCTOP" -b --format json -e cpu-clock,page-faults -- "$FAULTS" $PAGES 1.0
+expect_rc 0 "watch faults"
+cp "$TMP/out" "$TMP/faults.json"
+expect_true "$(json_last "$TMP/faults.json" 'pct("touch_pages","page-faults") > 90')" \
+	"page faults in touch_pages: $(json_last "$TMP/faults.json" 'pct("touch_pages","page-faults")')"
+expect_true "$(json_last "$TMP/faults.json" 'pct("spin","cpu-clock") > 70')" \
+	"cpu-clock in spin: $(json_last "$TMP/faults.json" 'pct("spin","cpu-clock")')"
+expect_true "$(json_last "$TMP/faults.json" "$PAGES <= samples('touch_pages','page-faults') <= $PAGES + 50")" \
+	"one page-fault sample per touched page: $(json_last "$TMP/faults.json" 'samples("touch_pages","page-faults")')"
+expect_true "$(json_last "$TMP/faults.json" "$PAGES <= event('page-faults')['count'] < $PAGES + 2000")" \
+	"page-fault count"
+
+# csv and text carry the same table
+run "$CYCTOP" -b --format csv -e cpu-clock -- "$MIX" 1
+expect_rc 0 "csv"
+expect_out "time,function,module,cpu-clock:samples,cpu-clock:percent" "csv header"
+expect_out '"work_60"' "csv row"
+run "$CYCTOP" -b -d 0.5 -- "$MIX" 1
+expect_rc 0 "text"
+expect_err "no hardware PMU on this host: counting cpu-clock instead of cycles" "fallback notice"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "notice is not one line"
+ok
+expect_out "target " "exit reported"
+expect_out "exited with status 0" "exit status in text"
+
+# -n stops after N tables and terminates the launched command.
+run "$CYCTOP" -b -n 2 -d 0.2 --format json -- "$MIX" 30
+expect_rc 0 "-n 2"
+[ "$(grep -c '"time"' "$TMP/out")" -eq 2 ] || fail "-n 2 printed $(grep -c '"time"' "$TMP/out") tables"
+ok
+pgrep -f "$MIX 30" >/dev/null && fail "launched command left running after -n"
+ok
+
+# Ring pressure: a 1-page ring at 100 kHz overflows; the loss is reported.
+run "$CYCTOP" -b --format json -m 1 -e cpu-clock/10000 -- "$MIX" 1
+expect_rc 0 "ring pressure"
+expect_true "$(json_last "$TMP/out" 'o["lost"] > 0 or o["throttled"] > 0')" \
+	"lost/throttled not reported: $(tail -n 1 "$TMP/out" | head -c 300)"
+
+done_ok

@@ -1,0 +1,36 @@
+# Workload programs (included from the top-level Makefile.am).
+#
+# Installed in $(pkglibexecdir): used by "cyctop demo" and by the tests.
+# Every program gets -O2 -g whatever CFLAGS says first, and
+# -fno-inline-functions-called-once, so that the named kernels stay real,
+# separate functions with their own .symtab entries (the sources also mark
+# them noipa/noinline). libplugin.so is a plain PROGRAMS target linked with
+# -shared (no libtool); the threads workload dlopen()s it.
+
+WORKLOAD_CFLAGS = $(AM_CFLAGS) -O2 -g -fno-inline-functions-called-once
+
+pkglibexec_PROGRAMS = \
+	workloads/cyctop-demo \
+	workloads/mix \
+	workloads/faults \
+	workloads/threads \
+	workloads/libplugin.so
+
+workloads_cyctop_demo_SOURCES = workloads/demo.c workloads/common.h
+workloads_cyctop_demo_CFLAGS = $(WORKLOAD_CFLAGS)
+workloads_cyctop_demo_LDADD = $(M_LIBS)
+
+workloads_mix_SOURCES = workloads/mix.c workloads/common.h
+workloads_mix_CFLAGS = $(WORKLOAD_CFLAGS)
+
+workloads_faults_SOURCES = workloads/faults.c workloads/common.h
+workloads_faults_CFLAGS = $(WORKLOAD_CFLAGS)
+
+workloads_threads_SOURCES = workloads/threads.c workloads/common.h
+workloads_threads_CFLAGS = $(WORKLOAD_CFLAGS) -pthread
+workloads_threads_LDFLAGS = $(AM_LDFLAGS) -pthread
+workloads_threads_LDADD = -ldl
+
+workloads_libplugin_so_SOURCES = workloads/plugin.c workloads/common.h
+workloads_libplugin_so_CFLAGS = $(WORKLOAD_CFLAGS) -fPIC
+workloads_libplugin_so_LDFLAGS = $(AM_LDFLAGS) -shared -fPIC
