@@ -145,9 +145,14 @@ static int parse_perf_stat(struct counts *c, char **f, int n, const char *fname,
 
 	if (!*name)
 		return fail(err, errsz, fname, ln, "no event name in perf stat line");
+	if (strlen(name) >= COUNT_NAME_MAX)
+		return fail(err, errsz, fname, ln, "event name too long");
 	if (f[0][0] == '<') {
-		struct count_entry *e = find_exact(c, name);
-		if (!e && !(e = append(c, name)))
+		/* adds nothing to a duplicate that did count */
+		if (find_exact(c, name))
+			return 0;
+		struct count_entry *e = append(c, name);
+		if (!e)
 			return fail(err, errsz, fname, ln, "out of memory");
 		e->not_counted = true;
 		e->coverage = 0;
@@ -162,6 +167,10 @@ static int parse_perf_stat(struct counts *c, char **f, int n, const char *fname,
 	struct count_entry *e = counts_add(c, name, v, 0);
 	if (!e)
 		return fail(err, errsz, fname, ln, "out of memory");
+	if (e->not_counted) {  /* a <not counted> duplicate before this line */
+		e->not_counted = false;
+		e->coverage = 1.0;
+	}
 	if (n >= 5 && parse_number(f[4], &pct) && pct >= 0 && pct <= 100)
 		e->coverage = pct / 100.0;
 	return 0;

@@ -170,12 +170,15 @@ static int symbol_rank(const GElf_Sym *sym, const char *name)
 
 static bool is_function(const GElf_Sym *sym, const char *name, GElf_Word shndx)
 {
-	int type = GELF_ST_TYPE(sym->st_info);
+	int type;
 
+	if (!name || !name[0])  /* NULL: unreadable entry, SYM is unset */
+		return false;
+	type = GELF_ST_TYPE(sym->st_info);
 	/* Undefined symbols are imports (value 0 or a PLT slot); shndx -1
 	 * means a non-allocated section. */
-	return name && name[0] && (type == STT_FUNC || type == STT_GNU_IFUNC) &&
-	       shndx != SHN_UNDEF && shndx != (GElf_Word)-1;
+	return (type == STT_FUNC || type == STT_GNU_IFUNC) && shndx != SHN_UNDEF &&
+	       shndx != (GElf_Word)-1;
 }
 
 static int func_cmp(const void *a, const void *b)
@@ -218,6 +221,8 @@ static size_t finish_funcs(struct func *f, size_t n, uint64_t mod_end)
 {
 	size_t k = 0;
 
+	if (n == 0)
+		return 0;
 	qsort(f, n, sizeof(*f), func_cmp);
 	for (size_t i = 0; i < n; i++)
 		if (k == 0 || f[k - 1].start != f[i].start)
@@ -238,6 +243,11 @@ static void build_funcs(struct module *mod)
 	mod->nfuncs = collect_funcs(mod->dwmod, &mod->funcs);
 	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
 	mod->nfuncs = finish_funcs(mod->funcs, mod->nfuncs, hi);
+	if (mod->nfuncs > 0) {  /* most symbols are not functions: give back */
+		struct func *f = realloc(mod->funcs, mod->nfuncs * sizeof(*f));
+		if (f)
+			mod->funcs = f;
+	}
 }
 
 static const struct func *find_func(struct module *mod, uint64_t ip)
@@ -702,6 +712,8 @@ int symtab_copy_maps(struct symtab *dst, const struct symtab *src)
 {
 	/* DST has its own Dwfl: only the mapping records are copied, and each
 	 * is resolved again lazily in DST. */
+	if (dst == src)
+		return 0;
 	for (size_t i = 0; i < src->nmaps; i++) {
 		const struct mapping *m = &src->maps[i];
 		if (symtab_add_map(dst, m->name, m->start, m->end, m->pgoff) < 0)

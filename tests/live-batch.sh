@@ -39,14 +39,18 @@ PAGES=20000
 run "$CYCTOP" -b --format json -e cpu-clock,page-faults -- "$FAULTS" $PAGES 1.0
 expect_rc 0 "watch faults"
 cp "$TMP/out" "$TMP/faults.json"
-expect_true "$(json_last "$TMP/faults.json" 'pct("touch_pages","page-faults") > 90')" \
-	"page faults in touch_pages: $(json_last "$TMP/faults.json" 'pct("touch_pages","page-faults")')"
+# touch_pages leads the page faults (a sanitizer runtime faults elsewhere too)
+expect_true "$(json_last "$TMP/faults.json" '[f for f in o["functions"] if f["samples"]["page-faults"] == max(g["samples"]["page-faults"] for g in o["functions"])][0]["name"] == "touch_pages"')" \
+	"touch_pages is not the top page-fault function"
 expect_true "$(json_last "$TMP/faults.json" 'pct("spin","cpu-clock") > 70')" \
 	"cpu-clock in spin: $(json_last "$TMP/faults.json" 'pct("spin","cpu-clock")')"
 expect_true "$(json_last "$TMP/faults.json" "$PAGES <= samples('touch_pages','page-faults') <= $PAGES + 50")" \
 	"one page-fault sample per touched page: $(json_last "$TMP/faults.json" 'samples("touch_pages","page-faults")')"
-expect_true "$(json_last "$TMP/faults.json" "$PAGES <= event('page-faults')['count'] < $PAGES + 2000")" \
-	"page-fault count"
+# The count is the touched pages plus what start-up costs without them.
+run "$CYCTOP" -b --format json -e page-faults -- "$FAULTS" 0 0
+base=$(json_last "$TMP/out" "int(event('page-faults')['count'])")
+expect_true "$(json_last "$TMP/faults.json" "abs(event('page-faults')['count'] - $base - $PAGES) < 200")" \
+	"page-fault count $(json_last "$TMP/faults.json" "event('page-faults')['count']") vs $PAGES + start-up $base"
 
 # csv and text carry the same table
 run "$CYCTOP" -b --format csv -e cpu-clock -- "$MIX" 1

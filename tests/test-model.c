@@ -1,7 +1,690 @@
+/* CPU models (arch/model.c, arch/model-*.c): model lookup, event-name
+ * canonicalization, raw codes, counter inventories and constraints.
+ *
+ * Sources of the expected values:
+ * - Core2 names: Levinthal, Core2 cycle accounting (seeds/000) and the VTune
+ *   slides (seeds/002); event select / unit mask: Intel SDM vol. 3B.
+ * - Core2 constraints: Linux arch/x86/events/intel/core.c,
+ *   intel_core2_event_constraints: FIXED_EVENT_CONSTRAINT(0x00c0, 0),
+ *   (0x003c, 1), (0x0300, 2); INTEL_EVENT_CONSTRAINT 0x10/0x14/0x18/0xa1/
+ *   0xc9/0xcb on PMC0 (mask 0x1), 0x11/0x12/0x13/0x19 on PMC1 (mask 0x2).
+ * - AMD: Drongowski, Basic Performance Measurements for AMD Athlon 64, AMD
+ *   Opteron and AMD Phenom Processors (seeds/004), sections 4.2-4.6. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
 #include <cmocka.h>
-static void t(void **s){(void)s;}
-int main(void){const struct CMUnitTest x[]={cmocka_unit_test(t)};return cmocka_run_group_tests(x,NULL,NULL);}
+
+#include "arch/model.h"
+
+static const struct arch_model *must_find(const char *name)
+{
+	const struct arch_model *m = model_find(name);
+
+	if (!m) {
+		fprintf(stderr, "no model %s\n", name);
+		fail();
+	}
+	return m;
+}
+
+static const struct arch_event *must_lookup(const struct arch_model *m, const char *name)
+{
+	const struct arch_event *ev = model_lookup(m, name);
+
+	if (!ev) {
+		fprintf(stderr, "%s: no row for %s\n", m->name, name);
+		fail();
+	}
+	return ev;
+}
+
+/* The row's primary name: what precedes the first '|'. */
+static void primary(const struct arch_event *ev, char *out, size_t sz)
+{
+	size_t n = strcspn(ev->name, "|");
+
+	snprintf(out, sz, "%.*s", (int)n, ev->name);
+}
+
+static void assert_primary(const struct arch_event *ev, const char *want)
+{
+	char p[128];
+
+	assert_non_null(ev);
+	primary(ev, p, sizeof(p));
+	assert_string_equal(p, want);
+}
+
+/* --- model_find / model_for_tree ---------------------------------------- */
+
+static void test_find_our_names(void **state)
+{
+	static const char *const names[] = { "core", "amd64_k8", "amd64_fam10h", "ia64", "perf" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_string_equal(must_find(names[i])->name, names[i]);
+	/* case does not matter */
+	assert_ptr_equal(model_find("CORE"), model_find("core"));
+	assert_ptr_equal(model_find("AMD64_Fam10h"), model_find("amd64_fam10h"));
+	/* model_at enumerates exactly these, then NULL */
+	size_t n = 0;
+	while (model_at(n))
+		n++;
+	assert_int_equal(n, 5);
+}
+
+static void test_find_libpfm4_pmu_names(void **state)
+{
+	(void)state;
+	assert_string_equal(must_find("core")->pfm_force, "core");
+	assert_string_equal(must_find("amd64_k8_revg")->name, "amd64_k8");
+	assert_string_equal(must_find("amd64_k8_revb")->name, "amd64_k8");
+	assert_string_equal(must_find("amd64_fam10h_barcelona")->name, "amd64_fam10h");
+	assert_string_equal(must_find("amd64_fam10h_shanghai")->name, "amd64_fam10h");
+	assert_string_equal(must_find("amd64_fam10h_istanbul")->name, "amd64_fam10h");
+	/* each model forces a PMU that maps back to it */
+	for (size_t i = 0; model_at(i); i++) {
+		const struct arch_model *m = model_at(i);
+		if (m->pfm_force)
+			assert_ptr_equal(model_find(m->pfm_force), m);
+	}
+}
+
+static void test_find_unknown(void **state)
+{
+	(void)state;
+	assert_null(model_find("pentium4"));
+	assert_null(model_find("nhm"));
+	assert_null(model_find("amd64_fam15h_interlagos"));
+	assert_null(model_find("amd64_k7"));
+	assert_null(model_find(""));
+	assert_null(model_find("cor"));
+	/* libpfm4's Intel Core Duo/Solo PMU (i386 builds) is not Core2: no
+	 * fixed counters, other events.  A bare prefix match took it for "core". */
+	assert_null(model_find("coreduo"));
+	assert_null(model_find("corei7"));
+}
+
+static void test_model_for_tree(void **state)
+{
+	(void)state;
+	assert_string_equal(model_for_tree(TREE_CORE2)->name, "core");
+	assert_string_equal(model_for_tree(TREE_IA64)->name, "ia64");
+	assert_int_equal(model_for_tree(TREE_AMD)->tree, TREE_AMD);
+	assert_string_equal(model_for_tree(TREE_SW)->name, "perf");
+	assert_null(model_for_tree(TREE_NONE));
+	assert_null(model_for_tree(TREE_COUNT));
+	for (size_t i = 0; model_at(i); i++)
+		assert_int_equal(model_for_tree(model_at(i)->tree)->tree, model_at(i)->tree);
+}
+
+/* --- event_canon ---------------------------------------------------------- */
+
+static void assert_canon(const char *in, const char *want)
+{
+	char out[256];
+
+	if (!event_canon(in, out, sizeof(out))) {
+		fprintf(stderr, "event_canon(%s) failed\n", in);
+		fail();
+	}
+	if (strcmp(out, want) != 0) {
+		fprintf(stderr, "event_canon(%s) = %s, want %s\n", in, out, want);
+		fail();
+	}
+}
+
+static void assert_canon_rejects(const char *in)
+{
+	char out[256];
+
+	if (event_canon(in, out, sizeof(out))) {
+		fprintf(stderr, "event_canon(%s) accepted: %s\n", in, out);
+		fail();
+	}
+}
+
+static void test_canon_case_and_umask_order(void **state)
+{
+	(void)state;
+	assert_canon("inst_retired:any_p", "INST_RETIRED:ANY_P");
+	assert_canon("Ret_instructions", "RET_INSTRUCTIONS");
+	assert_canon("DATA_CACHE_REFILLS:L2_SHARED:L2_EXCLUSIVE:L2_OWNED:L2_MODIFIED",
+		     "DATA_CACHE_REFILLS:L2_EXCLUSIVE:L2_MODIFIED:L2_OWNED:L2_SHARED");
+	assert_canon("data_cache_refills:l2_modified:l2_owned:l2_exclusive:l2_shared",
+		     "DATA_CACHE_REFILLS:L2_EXCLUSIVE:L2_MODIFIED:L2_OWNED:L2_SHARED");
+	assert_canon("BUS_TRANS_ANY:ALL_AGENTS:BOTH_CORES", "BUS_TRANS_ANY:ALL_AGENTS:BOTH_CORES");
+	assert_canon("bus_trans_any:both_cores:all_agents", "BUS_TRANS_ANY:ALL_AGENTS:BOTH_CORES");
+}
+
+static void test_canon_modifier_spellings(void **state)
+{
+	static const char *const same[] = {
+		"RS_UOPS_DISPATCHED:c=1:i=1",
+		"RS_UOPS_DISPATCHED:i=1:c=1",
+		"RS_UOPS_DISPATCHED:cmask=1:inv=1",
+		"rs_uops_dispatched:INV=1:CMASK=1",
+		"RS_UOPS_DISPATCHED:cmask=1:i=1",
+		"RS_UOPS_DISPATCHED:c=0x1:inv=1",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		assert_canon(same[i], "RS_UOPS_DISPATCHED:C=1:I=1");
+	/* modifiers in a fixed order C, E, I after the sorted unit masks */
+	assert_canon("X:e=1", "X:E=1");
+	assert_canon("X:edge=1", "X:E=1");
+	assert_canon("X:i=1:edge=1:cmask=2:B:A", "X:A:B:C=2:E=1:I=1");
+	assert_canon("X:inv=1:e=1:c=2", "X:C=2:E=1:I=1");
+	assert_canon("X:c=0x10", "X:C=16");
+	/* zero values are the defaults */
+	assert_canon("X:c=0:i=0:e=0", "X");
+}
+
+static void test_canon_drops_privilege(void **state)
+{
+	(void)state;
+	assert_canon("INST_RETIRED:ANY_P:u", "INST_RETIRED:ANY_P");
+	assert_canon("INST_RETIRED:k:ANY_P", "INST_RETIRED:ANY_P");
+	assert_canon("RS_UOPS_DISPATCHED:c=1:i=1:u=1:k=0", "RS_UOPS_DISPATCHED:C=1:I=1");
+	/* libpfm4's fully qualified modifiers */
+	assert_canon("CPU_CLK_UNHALTED:CORE_P:e=0:i=0:c=0:u=1:k=0:excl=0:mg=0:mh=1",
+		     "CPU_CLK_UNHALTED:CORE_P");
+	assert_canon("RS_UOPS_DISPATCHED:period=2000000:precise=1", "RS_UOPS_DISPATCHED");
+}
+
+static void test_canon_paper_dot_form(void **state)
+{
+	(void)state;
+	assert_canon("MEM_LOAD_RETIRED.L2_LINE_MISS", "MEM_LOAD_RETIRED:L2_LINE_MISS");
+	assert_canon("mem_load_retired.l2_line_miss", "MEM_LOAD_RETIRED:L2_LINE_MISS");
+	assert_canon("BUS_MEMORY.ALL.SELF", "BUS_MEMORY:ALL:SELF");
+	assert_canon("BUS_TRANS_ANY.SELF.BOTH_CORES", "BUS_TRANS_ANY:BOTH_CORES:SELF");
+	/* dot form with modifiers after a colon */
+	assert_canon("RS_UOPS_DISPATCHED.CYCLES_NONE:u", "RS_UOPS_DISPATCHED:CYCLES_NONE");
+	/* the paper form and the libpfm4 form of one event agree */
+	char a[256], b[256];
+	assert_true(event_canon("LOAD_BLOCK.OVERLAP_STORE", a, sizeof(a)));
+	assert_true(event_canon("load_block:overlap_store:u", b, sizeof(b)));
+	assert_string_equal(a, b);
+}
+
+static void test_canon_rejects_garbage(void **state)
+{
+	char out[8];
+
+	(void)state;
+	assert_canon_rejects("RS_UOPS_DISPATCHED:c=x");
+	assert_canon_rejects("RS_UOPS_DISPATCHED:cmask=1x");
+	assert_canon_rejects("RS_UOPS_DISPATCHED:i=yes");
+	assert_canon_rejects("RS_UOPS_DISPATCHED:e=1.5");
+	assert_canon_rejects("RS_UOPS_DISPATCHED:c=");
+	assert_canon_rejects("RS_UOPS_DISPATCHED:frobnicate=1");
+	assert_canon_rejects("");
+	assert_false(event_canon(NULL, out, sizeof(out)));
+	/* too long for the buffer */
+	assert_false(event_canon("INST_RETIRED:ANY_P", out, sizeof(out)));
+	char big[400];
+	memset(big, 'A', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_canon_rejects(big);
+	/* more parts than it keeps */
+	assert_canon_rejects("X:A:B:C:D:E1:F:G:H:I1:J:K:L:M:N:O:P:Q:R");
+}
+
+/* --- event_raw_decode ----------------------------------------------------- */
+
+static void test_raw_decode(void **state)
+{
+	struct arch_code c;
+
+	(void)state;
+	/* RS_UOPS_DISPATCHED:c=1:i=1 as the Core2 paper writes it */
+	memset(&c, 0xff, sizeof(c));
+	assert_true(event_raw_decode("r18000a0", &c));
+	assert_int_equal(c.sel, 0xa0);
+	assert_int_equal(c.umask, 0x00);
+	assert_int_equal(c.cmask, 1);
+	assert_true(c.inv);
+	assert_false(c.edge);
+
+	/* with USR (16), INT (20) and EN (22) set: those bits are ignored */
+	memset(&c, 0xff, sizeof(c));
+	assert_true(event_raw_decode("r1d100a0", &c));
+	assert_int_equal(c.sel, 0xa0);
+	assert_int_equal(c.umask, 0x00);
+	assert_int_equal(c.cmask, 1);
+	assert_true(c.inv);
+	assert_false(c.edge);
+
+	/* AMD extended event select: bits 35:32 are select bits 11:8 */
+	memset(&c, 0xff, sizeof(c));
+	assert_true(event_raw_decode("r40000f7e0", &c));
+	assert_int_equal(c.sel, 0x4e0);
+	assert_int_equal(c.umask, 0xf7);
+	assert_int_equal(c.cmask, 0);
+	assert_false(c.inv);
+	assert_false(c.edge);
+
+	/* edge (bit 18), upper-case R, a unit mask */
+	assert_true(event_raw_decode("R4023c", &c));
+	assert_int_equal(c.sel, 0x3c);
+	assert_int_equal(c.umask, 0x02);
+	assert_true(c.edge);
+	assert_false(c.inv);
+	assert_int_equal(c.cmask, 0);
+
+	/* modifiers after the code are allowed */
+	assert_true(event_raw_decode("r1e42:u", &c));
+	assert_int_equal(c.sel, 0x42);
+	assert_int_equal(c.umask, 0x1e);
+}
+
+static void test_raw_decode_rejects(void **state)
+{
+	struct arch_code c;
+
+	(void)state;
+	assert_false(event_raw_decode("RS_UOPS_DISPATCHED", &c));
+	assert_false(event_raw_decode("Ret_instructions", &c));
+	assert_false(event_raw_decode("cycles", &c));
+	assert_false(event_raw_decode("r", &c));
+	assert_false(event_raw_decode("rxyz", &c));
+	assert_false(event_raw_decode("r18000a0x", &c));
+	assert_false(event_raw_decode("18000a0", &c));
+	assert_false(event_raw_decode("", &c));
+	assert_false(event_raw_decode(NULL, &c));
+	/* more than 64 bits is not a config */
+	assert_false(event_raw_decode("r1ffffffffffffffff", &c));
+}
+
+/* --- model_lookup --------------------------------------------------------- */
+
+static void test_lookup_paper_names(void **state)
+{
+	const struct arch_model *core = must_find("core"), *k8 = must_find("amd64_k8");
+
+	(void)state;
+	assert_primary(model_lookup(core, "RS_UOPS_DISPATCHED.CYCLES_NONE"),
+		       "RS_UOPS_DISPATCHED.CYCLES_NONE");
+	assert_primary(model_lookup(core, "CPU_CLK_UNHALTED.CORE"), "CPU_CLK_UNHALTED.CORE");
+	assert_primary(model_lookup(core, "mem_load_retired.l2_line_miss"),
+		       "MEM_LOAD_RETIRED.L2_LINE_MISS");
+	assert_primary(model_lookup(k8, "Ret_instructions"), "Ret_instructions");
+	assert_primary(model_lookup(k8, "dc_refills_l2"), "DC_refills_L2");
+	/* each ILP sweep row under its own name */
+	for (int k = 2; k <= 7; k++) {
+		char name[64];
+		snprintf(name, sizeof(name), "RS_UOPS_DISPATCHED:cmask=%d:inv=1", k);
+		const struct arch_event *ev = must_lookup(core, name);
+		assert_int_equal(ev->code.cmask, k);
+		assert_true(ev->code.inv);
+	}
+	assert_null(model_lookup(core, "NO_SUCH_EVENT"));
+	assert_null(model_lookup(core, "Ret_instructions"));
+	assert_null(model_lookup(k8, "RS_UOPS_DISPATCHED.CYCLES_NONE"));
+}
+
+static void test_lookup_alternate_names(void **state)
+{
+	const struct arch_model *core = must_find("core"), *ia64 = must_find("ia64"),
+				*perf = must_find("perf");
+
+	(void)state;
+	assert_primary(model_lookup(core, "LOAD_BLOCK.STORE_OVERLAP"), "LOAD_BLOCK.OVERLAP_STORE");
+	assert_primary(model_lookup(core, "LOAD_BLOCKS.OVERLAP_STORE"), "LOAD_BLOCK.OVERLAP_STORE");
+	assert_primary(model_lookup(core, "ILD_STALLS"), "ILD_STALL");
+	assert_primary(model_lookup(core, "ild_stalls"), "ILD_STALL");
+	assert_primary(model_lookup(core, "RS_UOPS_DISPATCH.CYCLES_NONE"),
+		       "RS_UOPS_DISPATCHED.CYCLES_NONE");
+	assert_primary(model_lookup(core, "INST_RETIRED.ANY"), "INST_RETIRED.ANY_P");
+	assert_primary(model_lookup(core, "MEM_LOAD_RETIRED.L1_LINE_MISS"),
+		       "MEM_LOAD_RETIRED.L1D_LINE_MISS");
+	assert_primary(model_lookup(core, "LOAD_BLOCKS.ADR"), "LOAD_BLOCK.STA");
+	assert_primary(model_lookup(ia64, "CPU_OP_CYCLES_ALL"), "CPU_CYCLES");
+	assert_primary(model_lookup(perf, "cs"), "context-switches");
+	assert_primary(model_lookup(perf, "cpu-cycles"), "cycles");
+	/* a part of an alternate is no name */
+	assert_null(model_lookup(core, "LOAD_BLOCK"));
+	assert_null(model_lookup(core, "ILD_STAL"));
+}
+
+static void test_lookup_libpfm4_strings(void **state)
+{
+	const struct arch_model *core = must_find("core"), *k8 = must_find("amd64_k8"),
+				*f10 = must_find("amd64_fam10h");
+
+	(void)state;
+	static const char *const stalls[] = {
+		"RS_UOPS_DISPATCHED:c=1:i=1",
+		"RS_UOPS_DISPATCHED:i=1:c=1",
+		"rs_uops_dispatched:inv=1:cmask=1",
+		"RS_UOPS_DISPATCHED:cmask=1:inv=1:u",
+		"RS_UOPS_DISPATCHED:e=0:i=1:c=1:u=1:k=0:excl=0:mg=0:mh=1",
+	};
+	for (size_t i = 0; i < sizeof(stalls) / sizeof(stalls[0]); i++)
+		assert_primary(model_lookup(core, stalls[i]), "RS_UOPS_DISPATCHED.CYCLES_NONE");
+	assert_primary(model_lookup(core, "RS_UOPS_DISPATCHED:c=1"),
+		       "RS_UOPS_DISPATCHED.CYCLES_ANY");
+	assert_primary(model_lookup(core, "RS_UOPS_DISPATCHED:c=4:i=1"),
+		       "RS_UOPS_DISPATCHED:cmask=4:inv=1");
+	assert_primary(model_lookup(core, "cpu_clk_unhalted:core_p"), "CPU_CLK_UNHALTED.CORE");
+	assert_primary(model_lookup(core, "BUS_TRANS_BURST:ALL_AGENTS:BOTH_CORES"),
+		       "BUS_TRANS_BURST.ALL_AGENTS");
+	assert_primary(model_lookup(k8, "data_cache_refills:l2_modified:l2_owned:l2_exclusive:"
+					"l2_shared"), "DC_refills_L2");
+	assert_primary(model_lookup(k8, "RETIRED_INSTRUCTIONS"), "Ret_instructions");
+	assert_primary(model_lookup(f10, "L3_CACHE_MISSES:ALL_CORES:ANY_READ"), "L3_misses");
+	assert_primary(model_lookup(f10, "DRAM_ACCESSES_PAGE:DCT1_PAGE_CONFLICT:DCT1_PAGE_MISS:"
+					 "DCT1_PAGE_HIT"), "DRAM_accesses_1");
+	/* a different modifier is a different event */
+	assert_null(model_lookup(core, "RS_UOPS_DISPATCHED:c=1:i=1:e=1"));
+	assert_null(model_lookup(core, "RS_UOPS_DISPATCHED:c=8:i=1"));
+	assert_null(model_lookup(k8, "DATA_CACHE_REFILLS:L2_SHARED"));
+}
+
+static void test_lookup_raw_codes(void **state)
+{
+	const struct arch_model *core = must_find("core"), *k8 = must_find("amd64_k8"),
+				*f10 = must_find("amd64_fam10h"), *perf = must_find("perf");
+
+	(void)state;
+	assert_primary(model_lookup(core, "r18000a0"), "RS_UOPS_DISPATCHED.CYCLES_NONE");
+	assert_primary(model_lookup(core, "r1d100a0"), "RS_UOPS_DISPATCHED.CYCLES_NONE");
+	assert_primary(model_lookup(core, "r10000a0"), "RS_UOPS_DISPATCHED.CYCLES_ANY");
+	assert_primary(model_lookup(core, "r38000a0"), "RS_UOPS_DISPATCHED:cmask=3:inv=1");
+	assert_primary(model_lookup(core, "r8cb"), "MEM_LOAD_RETIRED.L2_LINE_MISS");
+	assert_primary(model_lookup(core, "r3c"), "CPU_CLK_UNHALTED.CORE");
+	assert_primary(model_lookup(k8, "r1e42"), "DC_refills_L2");
+	assert_primary(model_lookup(k8, "rfcb"), "Ret_MMX_FP");
+	assert_primary(model_lookup(f10, "r7cb"), "Ret_MMX_FP");
+	assert_primary(model_lookup(f10, "r40000f7e0"), "L3_requests");
+	assert_primary(model_lookup(f10, "r40000f7e1"), "L3_misses");
+	/* the family decides: K8's Ret_MMX_FP is 0x0F, not 0x07 */
+	assert_null(model_lookup(k8, "r7cb"));
+	assert_null(model_lookup(k8, "r40000f7e0"));
+	/* a code no row has */
+	assert_null(model_lookup(core, "r18000a1"));
+	/* raw codes mean nothing for software events */
+	assert_null(model_lookup(perf, "r0"));
+}
+
+/* --- inventories and constraints ------------------------------------------ */
+
+static void test_inventories(void **state)
+{
+	(void)state;
+	const struct arch_model *core = must_find("core");
+	assert_int_equal(core->n_generic, 2);
+	assert_int_equal(core->n_fixed, 3);
+	assert_int_equal(core->tree, TREE_CORE2);
+	assert_int_equal(must_find("amd64_k8")->n_generic, 4);
+	assert_int_equal(must_find("amd64_k8")->n_fixed, 0);
+	assert_int_equal(must_find("amd64_fam10h")->n_generic, 4);
+	assert_int_equal(must_find("amd64_fam10h")->n_fixed, 0);
+	assert_int_equal(must_find("ia64")->n_generic, 4);
+	assert_int_equal(must_find("ia64")->n_fixed, 0);
+	assert_null(must_find("ia64")->pfm_force);
+	/* the reference cycle event of every model is one of its rows */
+	for (size_t i = 0; model_at(i); i++)
+		must_lookup(model_at(i), model_at(i)->cycles);
+	assert_string_equal(core->ilp_event, "RS_UOPS_DISPATCHED");
+	must_lookup(core, core->ilp_event);
+}
+
+static void test_core2_constraints(void **state)
+{
+	const struct arch_model *core = must_find("core");
+	const struct arch_event *ev;
+
+	(void)state;
+	static const char *const pmc0_only[] = {
+		"MEM_LOAD_RETIRED.L1D_MISS", "MEM_LOAD_RETIRED.L1D_LINE_MISS",
+		"MEM_LOAD_RETIRED.L2_MISS", "MEM_LOAD_RETIRED.L2_LINE_MISS",
+		"MEM_LOAD_RETIRED.DTLB_MISS", "IDLE_DURING_DIV",
+	};
+	for (size_t i = 0; i < sizeof(pmc0_only) / sizeof(pmc0_only[0]); i++) {
+		ev = must_lookup(core, pmc0_only[i]);
+		assert_true(event_fits_counter(ev, 0));
+		assert_false(event_fits_counter(ev, 1));
+		assert_int_equal(ev->fixed, -1);
+	}
+	ev = must_lookup(core, "FP_ASSIST");
+	assert_false(event_fits_counter(ev, 0));
+	assert_true(event_fits_counter(ev, 1));
+
+	ev = must_lookup(core, "CPU_CLK_UNHALTED.CORE");
+	assert_int_equal(ev->fixed, 1);
+	assert_true(event_fits_counter(ev, 0));
+	assert_true(event_fits_counter(ev, 1));
+	ev = must_lookup(core, "INST_RETIRED.ANY_P");
+	assert_int_equal(ev->fixed, 0);
+	assert_true(event_fits_counter(ev, 0));
+	assert_true(event_fits_counter(ev, 1));
+
+	ev = must_lookup(core, "RS_UOPS_DISPATCHED.CYCLES_NONE");
+	assert_true(event_fits_counter(ev, 0));
+	assert_true(event_fits_counter(ev, 1));
+	assert_int_equal(ev->fixed, -1);
+	/* CPU_CLK_UNHALTED.BUS is 0x3c with umask 1: not the fixed counter's event */
+	assert_int_equal(must_lookup(core, "CPU_CLK_UNHALTED.BUS")->fixed, -1);
+}
+
+/* Every Core2 row against the kernel's table, by event select. */
+static void check_core2_row(const struct arch_event *ev, void *arg)
+{
+	int *n = arg;
+	uint8_t want = 0;
+	int fixed = -1;
+
+	switch (ev->code.sel) {
+	case 0x10: case 0x14: case 0x18: case 0xa1: case 0xc9: case 0xcb:
+		want = 0x1;
+		break;
+	case 0x11: case 0x12: case 0x13: case 0x19:
+		want = 0x2;
+		break;
+	default:
+		break;
+	}
+	if (ev->code.sel == 0xc0 && ev->code.umask == 0 && !ev->code.cmask)
+		fixed = 0;
+	if (ev->code.sel == 0x3c && ev->code.umask == 0 && !ev->code.cmask)
+		fixed = 1;
+	if (ev->counters != want || ev->fixed != fixed) {
+		fprintf(stderr, "%s: counters 0x%x fixed %d, want 0x%x fixed %d\n", ev->name,
+			ev->counters, ev->fixed, want, fixed);
+		fail();
+	}
+	(*n)++;
+}
+
+static void check_unconstrained(const struct arch_event *ev, void *arg)
+{
+	int *n = arg;
+
+	if (ev->counters != 0 || ev->fixed != -1) {
+		fprintf(stderr, "%s: counters 0x%x fixed %d\n", ev->name, ev->counters, ev->fixed);
+		fail();
+	}
+	for (int c = 0; c < 4; c++)
+		assert_true(event_fits_counter(ev, c));
+	(*n)++;
+}
+
+static void test_constraint_tables(void **state)
+{
+	int n = 0;
+
+	(void)state;
+	model_foreach(must_find("core"), check_core2_row, &n);
+	assert_true(n > 40);
+	/* AMD K8/Fam10h and IA-64 rows: any of the 4 counters */
+	n = 0;
+	model_foreach(must_find("amd64_k8"), check_unconstrained, &n);
+	model_foreach(must_find("amd64_fam10h"), check_unconstrained, &n);
+	model_foreach(must_find("ia64"), check_unconstrained, &n);
+	assert_true(n > 60);
+}
+
+/* --- AMD family-dependent rows --------------------------------------------- */
+
+static void assert_umask(const struct arch_model *m, const char *name, unsigned sel,
+			 unsigned umask)
+{
+	const struct arch_event *ev = must_lookup(m, name);
+
+	if (ev->code.sel != sel || ev->code.umask != umask) {
+		fprintf(stderr, "%s %s: sel 0x%x umask 0x%02x, want 0x%x 0x%02x\n", m->name,
+			name, ev->code.sel, ev->code.umask, sel, umask);
+		fail();
+	}
+}
+
+static void test_amd_family_rows(void **state)
+{
+	const struct arch_model *k8 = must_find("amd64_k8"), *f10 = must_find("amd64_fam10h");
+
+	(void)state;
+	assert_umask(k8, "DTLB_L1M_L2H", 0x45, 0x00);
+	assert_umask(f10, "DTLB_L1M_L2H", 0x45, 0x07);
+	assert_umask(k8, "DTLB_L1M_L2M", 0x46, 0x00);
+	assert_umask(f10, "DTLB_L1M_L2M", 0x46, 0x07);
+	assert_umask(k8, "ITLB_L1M_L2M", 0x85, 0x00);
+	assert_umask(f10, "ITLB_L1M_L2M", 0x85, 0x03);
+	assert_umask(k8, "Ret_MMX_FP", 0xcb, 0x0f);
+	assert_umask(f10, "Ret_MMX_FP", 0xcb, 0x07);
+	/* common rows are the same on both */
+	assert_umask(k8, "DC_refills_L2", 0x42, 0x1e);
+	assert_umask(f10, "DC_refills_L2", 0x42, 0x1e);
+	assert_umask(k8, "CPU_clocks", 0x76, 0x00);
+	assert_umask(f10, "Ret_instructions", 0xc0, 0x00);
+	assert_umask(k8, "DRAM_accesses", 0xe0, 0x07);
+
+	assert_int_equal(k8->write_bytes, 8);
+	assert_int_equal(f10->write_bytes, 16);
+
+	/* Fam10h only: second DRAM controller, L3, SSE FLOPS */
+	static const char *const f10_only[] = {
+		"DRAM_accesses_0", "DRAM_accesses_1", "L3_requests", "L3_misses",
+		"SSE_SP_FLOPS", "SSE_DP_FLOPS",
+	};
+	for (size_t i = 0; i < sizeof(f10_only) / sizeof(f10_only[0]); i++) {
+		assert_null(model_lookup(k8, f10_only[i]));
+		must_lookup(f10, f10_only[i]);
+	}
+	assert_umask(f10, "DRAM_accesses_0", 0xe0, 0x07);
+	assert_umask(f10, "DRAM_accesses_1", 0xe0, 0x38);
+	assert_umask(f10, "L3_requests", 0x4e0, 0xf7);
+	assert_umask(f10, "L3_misses", 0x4e1, 0xf7);
+	assert_umask(f10, "SSE_SP_FLOPS", 0x03, 0x47);
+	assert_umask(f10, "SSE_DP_FLOPS", 0x03, 0x78);
+}
+
+/* --- table hygiene -------------------------------------------------------- */
+
+struct hygiene {
+	const char *names[256];
+	int n;
+	const struct arch_model *model;
+};
+
+static void check_row(const struct arch_event *ev, void *arg)
+{
+	struct hygiene *h = arg;
+	char p[128];
+
+	assert_non_null(ev->name);
+	assert_true(ev->name[0] != '\0');
+	assert_non_null(ev->desc);
+	assert_true(ev->desc[0] != '\0');
+	/* no empty alternate */
+	assert_null(strstr(ev->name, "||"));
+	assert_true(ev->name[strlen(ev->name) - 1] != '|');
+	primary(ev, p, sizeof(p));
+	for (int i = 0; i < h->n; i++) {
+		char q[128];
+		size_t n = strcspn(h->names[i], "|");
+		snprintf(q, sizeof(q), "%.*s", (int)n, h->names[i]);
+		if (strcasecmp(p, q) == 0) {
+			fprintf(stderr, "%s: two rows named %s\n", h->model->name, p);
+			fail();
+		}
+	}
+	/* every name of the row finds this row */
+	for (const char *s = ev->name; *s;) {
+		size_t n = strcspn(s, "|");
+		char alt[128];
+		snprintf(alt, sizeof(alt), "%.*s", (int)n, s);
+		if (model_lookup(h->model, alt) != ev) {
+			fprintf(stderr, "%s: %s does not find its row\n", h->model->name, alt);
+			fail();
+		}
+		s += n + (s[n] == '|');
+	}
+	/* x86 hardware rows carry a libpfm4 string; IA-64 has none */
+	if (h->model->pfm_force)
+		assert_non_null(ev->pfm);
+	if (h->model->tree == TREE_IA64)
+		assert_null(ev->pfm);
+	assert_true(h->n < (int)(sizeof(h->names) / sizeof(h->names[0])));
+	h->names[h->n++] = ev->name;
+}
+
+static void test_table_hygiene(void **state)
+{
+	(void)state;
+	for (size_t i = 0; model_at(i); i++) {
+		struct hygiene h = { .n = 0, .model = model_at(i) };
+		model_foreach(h.model, check_row, &h);
+		assert_true(h.n > 0);
+		assert_non_null(h.model->desc);
+		assert_non_null(h.model->cycles);
+	}
+}
+
+static void test_tree_names(void **state)
+{
+	(void)state;
+	for (int t = 0; t < TREE_COUNT; t++)
+		assert_int_equal(tree_from_name(tree_name((enum arch_tree)t)), t);
+	assert_string_equal(tree_name(TREE_CORE2), "core2");
+	assert_string_equal(tree_name(TREE_NONE), "none");
+	assert_int_equal(tree_from_name("AMD"), TREE_AMD);
+	assert_int_equal(tree_from_name("k8"), TREE_NONE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_find_our_names),
+		cmocka_unit_test(test_find_libpfm4_pmu_names),
+		cmocka_unit_test(test_find_unknown),
+		cmocka_unit_test(test_model_for_tree),
+		cmocka_unit_test(test_canon_case_and_umask_order),
+		cmocka_unit_test(test_canon_modifier_spellings),
+		cmocka_unit_test(test_canon_drops_privilege),
+		cmocka_unit_test(test_canon_paper_dot_form),
+		cmocka_unit_test(test_canon_rejects_garbage),
+		cmocka_unit_test(test_raw_decode),
+		cmocka_unit_test(test_raw_decode_rejects),
+		cmocka_unit_test(test_lookup_paper_names),
+		cmocka_unit_test(test_lookup_alternate_names),
+		cmocka_unit_test(test_lookup_libpfm4_strings),
+		cmocka_unit_test(test_lookup_raw_codes),
+		cmocka_unit_test(test_inventories),
+		cmocka_unit_test(test_core2_constraints),
+		cmocka_unit_test(test_constraint_tables),
+		cmocka_unit_test(test_amd_family_rows),
+		cmocka_unit_test(test_table_hygiene),
+		cmocka_unit_test(test_tree_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -92,7 +92,7 @@ static void print_csv(const struct tree_result *r)
 		if (v->state == NODE_MISSING)
 			printf("%s,not measured,%s\n", nd->id, unit_name(nd->unit));
 		else
-			printf("%s,%.10g,%s\n", nd->id, v->value, unit_name(nd->unit));
+			printf("%s,%.15g,%s\n", nd->id, v->value, unit_name(nd->unit));
 	}
 }
 

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tui/cmd.h"
@@ -38,6 +39,10 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	/* libdwfl would ask debuginfod servers for every module without local
+	 * debuginfo, over the network, on the sampling path: opt-in only. */
+	if (!getenv("CYCTOP_DEBUGINFOD"))
+		unsetenv("DEBUGINFOD_URLS");
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -1,6 +1,7 @@
 #include "tui/format.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *fmt_grouped(char *buf, size_t sz, double v)
@@ -66,10 +67,17 @@ void fmt_json_string(FILE *out, const char *s)
 
 void fmt_json_number(FILE *out, double v)
 {
-	if (isfinite(v))
-		fprintf(out, "%.10g", v);
-	else
+	char buf[32];
+
+	if (!isfinite(v)) {
 		fputs("null", out);
+		return;
+	}
+	/* every digit of a count: %.15g when it reads back exactly, else %.17g */
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	fputs(buf, out);
 }
 
 const char *fmt_missing(char *buf, size_t sz, const struct tree_result *r, int i)
@@ -81,11 +89,16 @@ const char *fmt_missing(char *buf, size_t sz, const struct tree_result *r, int i
 		if (!(r->v[i].missing & (1ull << k)))
 			continue;
 		int n = snprintf(buf + o, sz - o, "%s%s", o ? ", " : "", r->def->inputs[k].name);
-		if (n < 0 || (size_t)n >= sz - o)
-			break;
+		if (n < 0 || (size_t)n >= sz - o) {
+			buf[o] = '\0';  /* whole names only */
+			return buf;
+		}
 		o += (size_t)n;
 	}
-	if (r->v[i].no_clock && o < sz)
-		snprintf(buf + o, sz - o, "%s--clock-hz", o ? ", " : "");
+	if (r->v[i].no_clock) {
+		int n = snprintf(buf + o, sz - o, "%s--clock-hz", o ? ", " : "");
+		if (n < 0 || (size_t)n >= sz - o)
+			buf[o] = '\0';
+	}
 	return buf;
 }

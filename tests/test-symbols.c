@@ -1,0 +1,649 @@
+/* Tests of engine/symbols.c on this test process itself and the system's
+ * libraries: no fixture binaries, so nothing depends on how they were built. */
+#include "engine/symbols.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+/* The function the tests symbolize.  Not static and noclone so that its
+ * symbol keeps this exact name at -O2. */
+int symtest_target(int x);
+static const int target_first_line = __LINE__ + 1;
+__attribute__((noinline, noclone)) int symtest_target(int x)
+{
+	volatile int acc = x;
+
+	for (int i = 0; i < x; i++)
+		acc += i * 3 + (acc >> 2);
+	return acc;
+}
+static const int target_last_line = __LINE__ - 1;
+
+/* Through a volatile pointer: the address the code really runs at. */
+static int (*volatile target_ptr)(int) = symtest_target;
+
+static uint64_t target_ip(void)
+{
+	return (uint64_t)(uintptr_t)target_ptr;
+}
+
+static const char *self_exe(void)
+{
+	static char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	assert_true(n > 0);
+	path[n] = '\0';
+	return path;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* This process's mapping that contains ADDR, from /proc/self/maps. */
+static void self_mapping(uint64_t addr, uint64_t *start, uint64_t *end, uint64_t *pgoff)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+	bool found = false;
+
+	assert_non_null(f);
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64, start, end, pgoff) == 3)
+			found = *start <= addr && addr < *end;
+	}
+	fclose(f);
+	assert_true(found);
+}
+
+static int setup_self(void **state)
+{
+	struct symtab *st = symtab_new();
+
+	if (!st || symtab_add_proc_maps(st, getpid()) != 0)
+		return -1;
+	*state = st;
+	return 0;
+}
+
+static int setup_empty(void **state)
+{
+	*state = symtab_new();
+	return *state ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	symtab_free(*state);
+	return 0;
+}
+
+static void test_own_function(void **state)
+{
+	struct symtab *st = *state;
+	struct sym_info si, mid;
+	uint64_t ip = target_ip();
+
+	assert_true(symtab_lookup(st, ip, &si));
+	assert_non_null(si.name);
+	assert_string_equal(si.name, "symtest_target");
+	assert_non_null(si.module);
+	assert_string_equal(si.module, self_exe());
+	assert_true(si.size > 0);
+	assert_true(si.start <= ip && ip < si.start + si.size);
+	assert_int_equal(si.start, ip);
+
+	/* An address in the middle of the function. */
+	assert_true(symtab_lookup(st, si.start + si.size / 2, &mid));
+	assert_non_null(mid.name);
+	assert_string_equal(mid.name, "symtest_target");
+	assert_int_equal(mid.start, si.start);
+	assert_int_equal(mid.size, si.size);
+	/* Bias: the module's vaddr 0 lies at or below the function. */
+	assert_true(si.module_base <= si.start);
+}
+
+static void test_libc_function(void **state)
+{
+	struct symtab *st = *state;
+	struct sym_info si;
+	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	void *fn;
+
+	assert_non_null(libc);
+	fn = dlsym(libc, "getpid");  /* libc's own, not a sanitizer interceptor */
+	assert_non_null(fn);
+	assert_true(symtab_lookup(st, (uint64_t)(uintptr_t)fn, &si));
+	assert_non_null(si.module);
+	assert_non_null(strstr(base_name(si.module), "libc"));
+	assert_non_null(si.name);
+	assert_string_equal(si.name, "getpid");  /* over its alias __getpid */
+	assert_int_equal(si.start, (uint64_t)(uintptr_t)fn);
+	dlclose(libc);
+}
+
+/* Whether the ELF file at PATH has a .symtab section of its own. */
+static bool file_has_symtab(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	bool found = false;
+
+	assert_true(fd >= 0);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(elf);
+	while (!found && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		found = gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB;
+	}
+	elf_end(elf);
+	close(fd);
+	return found;
+}
+
+/* libcmocka is shipped stripped (.dynsym only) and has no debug package
+ * installed: the exported name must still come out. */
+static void test_stripped_library(void **state)
+{
+	struct symtab *st = *state;
+	struct sym_info si;
+	void *lib = dlopen("libcmocka.so.0", RTLD_NOW | RTLD_NOLOAD);
+	void *fn;
+
+	assert_non_null(lib);
+	fn = dlsym(lib, "_cmocka_run_group_tests");
+	assert_non_null(fn);
+	assert_true(symtab_lookup(st, (uint64_t)(uintptr_t)fn, &si));
+	assert_non_null(si.module);
+	assert_non_null(strstr(base_name(si.module), "libcmocka"));
+	if (file_has_symtab(si.module))
+		print_message("note: %s has a .symtab here; .dynsym fallback not exercised\n",
+			      si.module);
+	assert_non_null(si.name);
+	assert_string_equal(si.name, "_cmocka_run_group_tests");
+	assert_int_equal(si.start, (uint64_t)(uintptr_t)fn);
+	dlclose(lib);
+}
+
+/* glibc's handle of the vDSO; NULL (test skipped) only when the process
+ * has none, as under valgrind. */
+static void *open_vdso(void)
+{
+	void *vdso;
+
+	if (getauxval(AT_SYSINFO_EHDR) == 0)
+		return NULL;
+	vdso = dlopen("linux-vdso.so.1", RTLD_NOW | RTLD_NOLOAD);
+	assert_non_null(vdso);
+	return vdso;
+}
+
+static void test_vdso(void **state)
+{
+	struct symtab *st = *state;
+	struct sym_info si;
+	void *vdso = open_vdso();
+	void *fn;
+
+	if (!vdso)
+		skip();
+	fn = dlvsym(vdso, "__vdso_clock_gettime", "LINUX_2.6");
+	assert_non_null(fn);
+	assert_true(symtab_lookup(st, (uint64_t)(uintptr_t)fn, &si));
+	assert_non_null(si.module);
+	assert_string_equal(si.module, "[vdso]");
+	assert_non_null(si.name);
+	assert_non_null(strstr(si.name, "clock_gettime"));
+	assert_int_equal(si.start, (uint64_t)(uintptr_t)fn);
+	assert_true(si.size > 0);
+	dlclose(vdso);
+}
+
+static void test_anonymous(void **state)
+{
+	struct symtab *st = *state;
+	struct sym_info si;
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, (size_t)page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	uint64_t a = (uint64_t)(uintptr_t)p;
+
+	assert_true(p != MAP_FAILED);
+	assert_int_equal(symtab_add_map(st, "//anon", a, a + (uint64_t)page, 0), 0);
+	assert_true(symtab_lookup(st, a + 16, &si));
+	assert_null(si.name);
+	assert_string_equal(si.module, "//anon");
+	assert_false(symtab_srcline(st, a + 16, &(const char *){ NULL }, &(int){ 0 }));
+
+	/* Outside any mapping. */
+	assert_false(symtab_lookup(st, a + (uint64_t)page, &si));
+	assert_null(si.module);
+	assert_null(si.name);
+	assert_false(symtab_lookup(st, a - 1, &si));
+	munmap(p, (size_t)page);
+}
+
+static void expect_nameless(struct symtab *st, uint64_t ip, const char *module)
+{
+	struct sym_info si;
+
+	assert_true(symtab_lookup(st, ip, &si));
+	assert_non_null(si.module);
+	assert_string_equal(si.module, module);
+	assert_null(si.name);
+}
+
+static void test_pseudo_mappings(void **state)
+{
+	struct symtab *st = *state;
+	const char *names[] = { "[heap]", "[stack]", "[anon:jit]", "/memfd:jit (deleted)",
+				"anon_inode:[perf_event]" };
+	uint64_t a = 0x100000;
+
+	assert_int_equal(symtab_add_map(st, "", a, a + 0x1000, 0), 0);
+	expect_nameless(st, a, "[anon]");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		a += 0x10000;
+		assert_int_equal(symtab_add_map(st, names[i], a, a + 0x1000, 0), 0);
+		expect_nameless(st, a + 0x800, names[i]);
+	}
+}
+
+/* The symbols of the synthetic ELF, as vaddrs (its PT_LOAD maps file
+ * offset 0 at vaddr 0).  Locals come first, as in any symbol table. */
+static const struct {
+	const char *name;
+	uint64_t value, size;
+	int bind, type;
+	bool undef;
+} synth[] = {
+	{ "gamma", 0x1200, 0, STB_LOCAL, STT_FUNC, false },       /* size 0: to resolver */
+	{ "alpha", 0x1000, 0, STB_WEAK, STT_FUNC, false },        /* preferred alias */
+	{ "__alpha", 0x1000, 0, STB_GLOBAL, STT_FUNC, false },
+	{ "beta", 0x1100, 0x10, STB_GLOBAL, STT_FUNC, false },
+	{ "table", 0x1180, 0x40, STB_GLOBAL, STT_OBJECT, false }, /* not a function */
+	{ "resolver", 0x1300, 0x20, STB_GLOBAL, STT_GNU_IFUNC, false },
+	{ "imported", 0, 0, STB_GLOBAL, STT_FUNC, true },         /* undefined: ignored */
+	{ "omega", 0x1800, 0, STB_GLOBAL, STT_FUNC, false },      /* size 0: to the end */
+};
+#define NSYNTH (sizeof(synth) / sizeof(synth[0]))
+
+/* An ET_DYN header with one R+X PT_LOAD: file offset 0 at vaddr 0. */
+static Elf *begin_elf(int fd, unsigned shstrndx)
+{
+	GElf_Ehdr eh;
+	GElf_Phdr ph = { .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_filesz = 0x2000,
+			 .p_memsz = 0x2000, .p_align = 0x1000 };
+	Elf *elf;
+
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_WRITE, NULL);
+	assert_non_null(elf);
+	assert_non_null(gelf_newehdr(elf, ELFCLASS64));
+	assert_non_null(gelf_getehdr(elf, &eh));
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_type = ET_DYN;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_shstrndx = shstrndx;
+	assert_true(gelf_update_ehdr(elf, &eh));
+	assert_non_null(gelf_newphdr(elf, 1));
+	assert_true(gelf_update_phdr(elf, 0, &ph));
+	return elf;
+}
+
+static void add_section(Elf *elf, GElf_Shdr *sh, void *buf, size_t size, Elf_Type type)
+{
+	Elf_Scn *scn = elf_newscn(elf);
+	Elf_Data *d;
+
+	assert_non_null(scn);
+	d = elf_newdata(scn);
+	assert_non_null(d);
+	d->d_buf = buf;
+	d->d_size = size;
+	d->d_type = type;
+	d->d_align = type == ELF_T_SYM ? 8 : 1;
+	d->d_version = EV_CURRENT;
+	assert_true(gelf_update_shdr(scn, sh));
+}
+
+/* Sections 1 to 4: .text, .symtab, .strtab, .shstrtab. */
+static void write_symbols(Elf *elf)
+{
+	static char text[0x1000];
+	static char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
+	char strtab[256] = "";
+	size_t strsz = 1;
+	GElf_Sym syms[NSYNTH + 1];
+	GElf_Shdr sh_text = { .sh_name = 1, .sh_type = SHT_PROGBITS, .sh_addr = 0x1000,
+			      .sh_flags = SHF_ALLOC | SHF_EXECINSTR, .sh_addralign = 1 };
+	GElf_Shdr sh_sym = { .sh_name = 7, .sh_type = SHT_SYMTAB, .sh_link = 3, .sh_info = 2,
+			     .sh_entsize = sizeof(GElf_Sym), .sh_addralign = 8 };
+	GElf_Shdr sh_str = { .sh_name = 15, .sh_type = SHT_STRTAB, .sh_addralign = 1 };
+	GElf_Shdr sh_shstr = { .sh_name = 23, .sh_type = SHT_STRTAB, .sh_addralign = 1 };
+
+	memset(syms, 0, sizeof(syms));
+	for (size_t i = 0; i < NSYNTH; i++) {
+		syms[i + 1] = (GElf_Sym){ .st_name = (GElf_Word)strsz,
+					  .st_info = GELF_ST_INFO(synth[i].bind, synth[i].type),
+					  .st_shndx = synth[i].undef ? SHN_UNDEF : 1,
+					  .st_value = synth[i].value, .st_size = synth[i].size };
+		strcpy(strtab + strsz, synth[i].name);
+		strsz += strlen(synth[i].name) + 1;
+	}
+	add_section(elf, &sh_text, text, sizeof(text), ELF_T_BYTE);
+	add_section(elf, &sh_sym, syms, sizeof(syms), ELF_T_SYM);
+	add_section(elf, &sh_str, strtab, strsz, ELF_T_BYTE);
+	add_section(elf, &sh_shstr, shstr, sizeof(shstr), ELF_T_BYTE);
+	assert_true(elf_update(elf, ELF_C_WRITE) > 0);
+}
+
+enum temp_kind { TEMP_TEXT, TEMP_BARE_ELF, TEMP_SYM_ELF };
+
+/* A temporary file: text, an ELF without any symbol table, or the ELF of
+ * synth[]. */
+static void make_temp(char *path, enum temp_kind kind)
+{
+	int fd;
+	Elf *elf;
+
+	strcpy(path, "/tmp/cyctop-symtest-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	if (kind == TEMP_TEXT) {
+		assert_int_equal(write(fd, "not an ELF file\n", 16), 16);
+	} else {
+		elf = begin_elf(fd, kind == TEMP_SYM_ELF ? 4 : 0);
+		if (kind == TEMP_SYM_ELF)
+			write_symbols(elf);
+		else
+			assert_true(elf_update(elf, ELF_C_WRITE) > 0);
+		elf_end(elf);
+	}
+	close(fd);
+}
+
+static void expect_func(struct symtab *st, uint64_t ip, const char *name, uint64_t start,
+			uint64_t size)
+{
+	struct sym_info si;
+
+	assert_true(symtab_lookup(st, ip, &si));
+	assert_non_null(si.name);
+	assert_string_equal(si.name, name);
+	assert_int_equal(si.start, start);
+	assert_int_equal(si.size, size);
+}
+
+/* The function table on a known symbol table: aliases, size-0 symbols,
+ * gaps, non-functions, undefined symbols, IFUNCs. */
+static void test_synthetic_symbols(void **state)
+{
+	struct symtab *st = *state;
+	char path[64];
+	uint64_t a = 0x300000;
+	struct sym_info si;
+
+	make_temp(path, TEMP_SYM_ELF);
+	assert_int_equal(symtab_add_map(st, path, a, a + 0x2000, 0), 0);
+	expect_func(st, a + 0x1000, "alpha", a + 0x1000, 0x100);
+	expect_func(st, a + 0x10ff, "alpha", a + 0x1000, 0x100);
+	expect_func(st, a + 0x1108, "beta", a + 0x1100, 0x10);
+	expect_nameless(st, a + 0x1110, path);
+	expect_nameless(st, a + 0x1180, path);
+	expect_func(st, a + 0x1250, "gamma", a + 0x1200, 0x100);
+	expect_func(st, a + 0x1310, "resolver", a + 0x1300, 0x20);
+	expect_nameless(st, a + 0x1340, path);
+	expect_func(st, a + 0x1fff, "omega", a + 0x1800, 0x800);
+	expect_nameless(st, a + 0x800, path);
+	assert_true(symtab_lookup(st, a + 0x1000, &si));
+	assert_int_equal(si.module_base, a);
+	unlink(path);
+}
+
+static void test_bad_files(void **state)
+{
+	struct symtab *st = *state;
+	const char *paths[] = { "/nonexistent/cyctop/libnothing.so", "/usr/lib/libgone.so (deleted)",
+				"/tmp", "/dev/null", "/dev/zero (deleted)" };
+	char text[64], bare[64];
+	uint64_t a = 0x200000;
+
+	make_temp(text, TEMP_TEXT);
+	make_temp(bare, TEMP_BARE_ELF);
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++, a += 0x10000) {
+		assert_int_equal(symtab_add_map(st, paths[i], a, a + 0x1000, 0), 0);
+		expect_nameless(st, a + 8, paths[i]);
+	}
+	assert_int_equal(symtab_add_map(st, text, a, a + 0x1000, 0), 0);
+	expect_nameless(st, a + 8, text);
+	a += 0x10000;
+	assert_int_equal(symtab_add_map(st, bare, a, a + 0x1000, 0), 0);
+	expect_nameless(st, a + 8, bare);
+	assert_false(symtab_srcline(st, a + 8, &(const char *){ NULL }, &(int){ 0 }));
+	/* Our own binary at an offset none of its segments covers. */
+	a += 0x10000;
+	assert_int_equal(symtab_add_map(st, self_exe(), a, a + 0x1000, 0x40000000), 0);
+	expect_nameless(st, a + 8, self_exe());
+	unlink(text);
+	unlink(bare);
+}
+
+static void test_srcline(void **state)
+{
+	struct symtab *st = *state;
+	const char *file = NULL;
+	int line = 0;
+	struct sym_info si;
+
+	assert_true(symtab_srcline(st, target_ip(), &file, &line));
+	assert_non_null(file);
+	assert_string_equal(base_name(file), "test-symbols.c");
+	assert_in_range(line, target_first_line, target_last_line);
+
+	/* Somewhere inside: still this function's lines. */
+	assert_true(symtab_lookup(st, target_ip(), &si));
+	assert_true(symtab_srcline(st, si.start + si.size / 2, &file, &line));
+	assert_string_equal(base_name(file), "test-symbols.c");
+	assert_in_range(line, target_first_line, target_last_line);
+}
+
+/* Both lookups give the same function (or none). */
+static bool same_function(const struct sym_info *a, const struct sym_info *b)
+{
+	if (!a->name || !b->name)
+		return a->name == b->name;
+	return strcmp(a->name, b->name) == 0 && a->start == b->start && a->size == b->size;
+}
+
+/* The test binary mapped again at another address: the bias follows the
+ * mapping start, and the part of a mapping split by a later one keeps it. */
+static void test_bias_and_split(void **state)
+{
+	struct symtab *ref = *state, *cut = symtab_new();
+	uint64_t start, end, pgoff, ip = target_ip(), fake = 0x10000000000ULL;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), hole = fake + page, delta;
+	struct sym_info a, b;
+	int named_after_hole = 0;
+
+	self_mapping(ip, &start, &end, &pgoff);
+	assert_true(end - start >= 3 * page);
+	delta = fake - start;
+	assert_int_equal(symtab_add_map(ref, self_exe(), fake, fake + (end - start), pgoff), 0);
+	assert_true(symtab_lookup(ref, ip + delta, &a));
+	assert_string_equal(a.module, self_exe());
+	assert_non_null(a.name);
+	assert_string_equal(a.name, "symtest_target");
+	assert_int_equal(a.start, ip + delta);
+
+	assert_non_null(cut);
+	assert_int_equal(symtab_add_map(cut, self_exe(), fake, fake + (end - start), pgoff), 0);
+	assert_int_equal(symtab_add_map(cut, "//anon", hole, hole + page, 0), 0);
+	for (uint64_t x = fake; x < fake + (end - start); x += 16) {
+		assert_true(symtab_lookup(ref, x, &a));
+		assert_true(symtab_lookup(cut, x, &b));
+		if (x >= hole && x < hole + page) {
+			assert_string_equal(b.module, "//anon");
+			continue;
+		}
+		assert_string_equal(b.module, self_exe());
+		assert_true(same_function(&a, &b));
+		named_after_hole += x >= hole + page && b.name != NULL;
+	}
+	assert_true(named_after_hole > 0);
+	symtab_free(cut);
+}
+
+static void test_overlap(void **state)
+{
+	struct symtab *st = *state;
+	struct sym_info si;
+
+	assert_int_equal(symtab_add_map(st, "/a", 0x10000, 0x13000, 0), 0);
+	assert_int_equal(symtab_add_map(st, "/b", 0x11000, 0x12000, 0), 0);
+	expect_nameless(st, 0x10800, "/a");
+	expect_nameless(st, 0x11800, "/b");
+	expect_nameless(st, 0x12800, "/a");
+	assert_false(symtab_lookup(st, 0x13000, &si));
+	assert_int_equal(symtab_add_map(st, "/c", 0xf000, 0x14000, 0), 0);
+	expect_nameless(st, 0xf000, "/c");
+	expect_nameless(st, 0x11800, "/c");
+	expect_nameless(st, 0x13fff, "/c");
+	assert_false(symtab_lookup(st, 0x14000, &si));
+	assert_int_equal(symtab_add_map(st, "/d", 0x20000, 0x20000, 0), -1);
+	assert_int_equal(symtab_add_proc_maps(st, -1), -1);
+}
+
+static void test_copy_clear(void **state)
+{
+	struct symtab *st = *state, *child = symtab_new();
+	struct sym_info before, copied, after;
+
+	assert_non_null(child);
+	assert_true(symtab_lookup(st, target_ip(), &before));
+	assert_int_equal(symtab_copy_maps(child, st), 0);
+	assert_true(symtab_lookup(child, target_ip(), &copied));
+	assert_string_equal(copied.name, before.name);
+	assert_string_equal(copied.module, before.module);
+	assert_int_equal(copied.start, before.start);
+	assert_int_equal(copied.size, before.size);
+
+	symtab_clear(st);
+	assert_false(symtab_lookup(st, target_ip(), &after));
+	/* Strings returned before the clear stay valid. */
+	assert_string_equal(before.name, "symtest_target");
+	assert_string_equal(before.module, self_exe());
+	/* The copy is independent of the source. */
+	assert_true(symtab_lookup(child, target_ip(), &copied));
+	assert_string_equal(copied.name, "symtest_target");
+	symtab_free(child);
+
+	/* Exec: new mappings after the clear work again. */
+	assert_int_equal(symtab_add_proc_maps(st, getpid()), 0);
+	assert_true(symtab_lookup(st, target_ip(), &after));
+	assert_string_equal(after.name, "symtest_target");
+}
+
+static void test_cache(void **state)
+{
+	struct symtab *st = *state;
+	struct sym_info a, b;
+	const char *f1, *f2;
+	int l1, l2;
+
+	assert_true(symtab_lookup(st, target_ip() + 1, &a));
+	assert_true(symtab_lookup(st, target_ip() + 1, &b));
+	assert_ptr_equal(a.name, b.name);
+	assert_ptr_equal(a.module, b.module);
+	assert_int_equal(a.start, b.start);
+	assert_true(symtab_srcline(st, target_ip(), &f1, &l1));
+	assert_true(symtab_srcline(st, target_ip(), &f2, &l2));
+	assert_ptr_equal(f1, f2);
+	assert_int_equal(l1, l2);
+}
+
+static int count_fds(void)
+{
+	int n = 0;
+
+	for (int fd = 0; fd < 1024; fd++)
+		n += fcntl(fd, F_GETFD) != -1;
+	return n;
+}
+
+/* ASan does not see descriptors: every ELF, debuginfo and vDSO memfd
+ * descriptor must be closed by symtab_free. */
+static void test_no_fd_leak(void **state)
+{
+	int before = count_fds();
+	struct symtab *st = symtab_new();
+	struct sym_info si;
+	void *vdso = open_vdso();
+	const char *file;
+	int line;
+
+	uint64_t start, end, pgoff, page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	(void)state;
+	assert_non_null(st);
+	assert_int_equal(symtab_add_proc_maps(st, getpid()), 0);
+	/* Two pieces of one mapping share a module: the second piece's
+	 * descriptor is closed at once. */
+	self_mapping(target_ip(), &start, &end, &pgoff);
+	assert_int_equal(symtab_add_map(st, "//anon", start + page, start + 2 * page, 0), 0);
+	assert_true(symtab_lookup(st, start, &si));
+	assert_true(symtab_lookup(st, end - 1, &si));
+	assert_true(symtab_lookup(st, target_ip(), &si));
+	assert_true(symtab_srcline(st, target_ip(), &file, &line));
+	assert_true(symtab_lookup(st, (uint64_t)(uintptr_t)dlsym(RTLD_DEFAULT, "getppid"), &si));
+	if (vdso) {
+		assert_true(symtab_lookup(st, (uint64_t)(uintptr_t)dlsym(vdso, "__vdso_time"), &si));
+		assert_non_null(si.name);
+		dlclose(vdso);
+	}
+	assert_true(count_fds() > before);
+	symtab_free(st);
+	assert_int_equal(count_fds(), before);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_own_function, setup_self, teardown),
+		cmocka_unit_test_setup_teardown(test_libc_function, setup_self, teardown),
+		cmocka_unit_test_setup_teardown(test_stripped_library, setup_self, teardown),
+		cmocka_unit_test_setup_teardown(test_vdso, setup_self, teardown),
+		cmocka_unit_test_setup_teardown(test_anonymous, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_pseudo_mappings, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_files, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_synthetic_symbols, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_srcline, setup_self, teardown),
+		cmocka_unit_test_setup_teardown(test_bias_and_split, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_overlap, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_clear, setup_self, teardown),
+		cmocka_unit_test_setup_teardown(test_cache, setup_self, teardown),
+		cmocka_unit_test(test_no_fd_leak),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
