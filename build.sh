@@ -103,6 +103,8 @@ check() {
 
 demo() {
 	build
+	say "cyctop demo: the bundled workloads, watched live (12 s)"
+	./build/cyctop demo
 	for f in examples/*.counts; do
 		say "cyctop tree $f"
 		./build/cyctop tree --clock-hz 2.2e9 "$f"

@@ -10,6 +10,12 @@ struct func_row {
 	uint64_t window[EVENTS_MAX];
 };
 
+struct ip_row {
+	uint64_t ip;
+	const struct func_row *fn;
+	uint64_t n[];               /* [n_events] */
+};
+
 struct strpool {
 	char **slot;
 	size_t cap, n;
@@ -21,6 +27,8 @@ struct profile {
 	struct strpool pool;
 	struct func_row **rows;      /* open addressing on (name, module) pointers */
 	size_t cap, n;
+	struct ip_row **ips;         /* open addressing on the address */
+	size_t ipcap, nips;
 	uint64_t lost, throttled, undecodable;
 };
 
@@ -101,6 +109,9 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->cap; i++)
 		free(p->rows[i]);
 	free(p->rows);
+	for (size_t i = 0; i < p->ipcap; i++)
+		free(p->ips[i]);
+	free(p->ips);
 	for (size_t i = 0; i < p->pool.cap; i++)
 		free(p->pool.slot[i]);
 	free(p->pool.slot);
@@ -151,13 +162,64 @@ static struct func_row *row_get(struct profile *p, const char *name, const char 
 	return r;
 }
 
-void profile_add(struct profile *p, int ev, const char *name, const char *module, uint64_t n)
+static uint64_t hash_ip(uint64_t ip)
+{
+	return (ip ^ (ip >> 29)) * 0xbf58476d1ce4e5b9ull;
+}
+
+static int ips_grow(struct profile *p)
+{
+	size_t cap = p->ipcap ? p->ipcap * 2 : 1024;
+	struct ip_row **v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < p->ipcap; i++) {
+		if (!p->ips[i])
+			continue;
+		size_t j = hash_ip(p->ips[i]->ip) & (cap - 1);
+		while (v[j])
+			j = (j + 1) & (cap - 1);
+		v[j] = p->ips[i];
+	}
+	free(p->ips);
+	p->ips = v;
+	p->ipcap = cap;
+	return 0;
+}
+
+/* An address belongs to the function it was first symbolized in. */
+static struct ip_row *ip_get(struct profile *p, uint64_t ip, const struct func_row *fn)
+{
+	if ((p->nips + 1) * 2 > p->ipcap && ips_grow(p) < 0)
+		return NULL;
+	size_t j = hash_ip(ip) & (p->ipcap - 1);
+	while (p->ips[j]) {
+		if (p->ips[j]->ip == ip)
+			return p->ips[j];
+		j = (j + 1) & (p->ipcap - 1);
+	}
+	struct ip_row *r = calloc(1, sizeof(*r) + (size_t)p->n_events * sizeof(uint64_t));
+	if (!r)
+		return NULL;
+	r->ip = ip;
+	r->fn = fn;
+	p->ips[j] = r;
+	p->nips++;
+	return r;
+}
+
+void profile_add(struct profile *p, int ev, uint64_t ip, const char *name, const char *module,
+		 uint64_t n)
 {
 	if (ev < 0 || ev >= p->n_events)
 		return;
 	struct func_row *r = row_get(p, name ? name : "[unknown]", module ? module : "[unknown]");
 	if (!r)
 		return;
+	struct ip_row *ir = ip_get(p, ip, r);
+	if (ir)
+		ir->n[ev] += n;
 	r->samples[ev] += n;
 	r->window[ev] += n;
 	p->ev[ev].samples += n;
@@ -187,6 +249,48 @@ static int first_event_desc(const void *a, const void *b)
 		return x->samples[0] < y->samples[0] ? 1 : -1;
 	int c = strcmp(x->name, y->name);
 	return c ? c : strcmp(x->module, y->module);
+}
+
+static int module_desc(const void *a, const void *b)
+{
+	const struct snap_module *x = a, *y = b;
+
+	if (x->samples[0] != y->samples[0])
+		return x->samples[0] < y->samples[0] ? 1 : -1;
+	return strcmp(x->module, y->module);
+}
+
+/* Module totals, summed from the function rows (one extra allocation,
+ * freed with the snapshot through s->modules). */
+static int add_modules(struct snapshot *s)
+{
+	size_t ne = (size_t)s->n_events, n = 0;
+	struct snap_module *m = calloc(s->n_funcs + 1, sizeof(*m) + 2 * ne * sizeof(uint64_t));
+
+	if (!m)
+		return -1;
+	uint64_t *counters = (uint64_t *)(m + s->n_funcs + 1);
+	for (size_t i = 0; i < s->n_funcs; i++) {
+		const struct snap_func *f = &s->funcs[i];
+		size_t j = 0;
+		while (j < n && strcmp(m[j].module, f->module) != 0)
+			j++;
+		if (j == n) {
+			m[n].module = f->module;
+			m[n].samples = counters + 2 * ne * n;
+			m[n].window = m[n].samples + ne;
+			n++;
+		}
+		for (size_t e = 0; e < ne; e++) {
+			m[j].samples[e] += f->samples[e];
+			m[j].window[e] += f->window[e];
+		}
+	}
+	if (ne > 0)
+		qsort(m, n, sizeof(*m), module_desc);
+	s->modules = m;
+	s->n_modules = n;
+	return 0;
 }
 
 /* One allocation holds the rows, their counters and the strings, so a
@@ -233,6 +337,10 @@ struct snapshot *profile_snapshot(struct profile *p, double now, double window_s
 	s->n_funcs = k;
 	if (ne > 0)
 		qsort(s->funcs, k, sizeof(s->funcs[0]), first_event_desc);
+	if (add_modules(s) < 0) {
+		free(s);
+		return NULL;
+	}
 	for (int e = 0; e < p->n_events; e++)
 		p->ev[e].window = 0;
 	return s;
@@ -240,7 +348,48 @@ struct snapshot *profile_snapshot(struct profile *p, double now, double window_s
 
 void snapshot_free(struct snapshot *s)
 {
+	if (s)
+		free(s->modules);
 	free(s);
+}
+
+static int ip_asc(const void *a, const void *b)
+{
+	const struct snap_ip *x = a, *y = b;
+
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+struct ip_counts *profile_ip_counts(struct profile *p, const char *name, const char *module)
+{
+	size_t ne = (size_t)p->n_events, n = 0;
+	const struct func_row *fn = NULL;
+
+	for (size_t i = 0; i < p->cap && !fn; i++)
+		if (p->rows[i] && strcmp(p->rows[i]->name, name) == 0 &&
+		    strcmp(p->rows[i]->module, module) == 0)
+			fn = p->rows[i];
+	for (size_t i = 0; fn && i < p->ipcap; i++)
+		n += p->ips[i] && p->ips[i]->fn == fn;
+	struct ip_counts *c = calloc(1, sizeof(*c) + n * (sizeof(struct snap_ip) +
+							  ne * sizeof(uint64_t)));
+	if (!c)
+		return NULL;
+	c->n_events = p->n_events;
+	c->ips = (struct snap_ip *)(c + 1);
+	uint64_t *counters = (uint64_t *)(c->ips + n);
+	for (size_t i = 0; fn && i < p->ipcap; i++) {
+		const struct ip_row *r = p->ips[i];
+		if (!r || r->fn != fn)
+			continue;
+		struct snap_ip *d = &c->ips[c->n++];
+		d->ip = r->ip;
+		d->samples = counters;
+		counters += ne;
+		memcpy(d->samples, r->n, ne * sizeof(uint64_t));
+	}
+	qsort(c->ips, c->n, sizeof(*c->ips), ip_asc);
+	return c;
 }
 
 double snapshot_percent(const struct snapshot *s, const struct snap_func *f, int ev,

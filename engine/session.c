@@ -131,7 +131,7 @@ static void handle_sample(struct session *s, const struct rec_sample *smp)
 		if (!symtab_lookup(sp->st, smp->ip, &si))
 			si.name = NULL, si.module = "[unknown]";
 	}
-	profile_add(s->prof, ev, si.name, si.module, 1);
+	profile_add(s->prof, ev, smp->ip, si.name, si.module, 1);
 }
 
 static void handle_task(struct session *s, const struct record *r)
@@ -467,6 +467,11 @@ struct snapshot *session_snapshot(struct session *s)
 		 pfm_host_pmu() ? pfm_host_pmu() : "none (software events only)");
 	snprintf(snap->notice, sizeof(snap->notice), "%s", s->events.notice);
 	return snap;
+}
+
+struct ip_counts *session_ip_counts(struct session *s, const char *name, const char *module)
+{
+	return profile_ip_counts(s->prof, name, module);
 }
 
 const struct ev_list *session_events(const struct session *s)

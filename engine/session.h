@@ -26,6 +26,8 @@ bool session_poll(struct session *s, int timeout_ms);
 /* An immutable snapshot; the live window restarts. */
 struct snapshot *session_snapshot(struct session *s);
 const struct ev_list *session_events(const struct session *s);
+/* Per-address samples of one function (an immutable copy; free()). */
+struct ip_counts *session_ip_counts(struct session *s, const char *name, const char *module);
 /* Stops watching: a launched command is terminated, an attached process left
  * running; everything is closed. */
 void session_close(struct session *s);

@@ -144,6 +144,19 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 		print_json_func(out, s, order[i], window);
 	}
 	free(order);
+	fprintf(out, "], \"modules\": [");
+	for (size_t i = 0; i < s->n_modules; i++) {
+		const struct snap_module *m = &s->modules[i];
+		fprintf(out, "%s{\"module\": ", i ? ", " : "");
+		fmt_json_string(out, m->module);
+		fprintf(out, ", \"samples\": {");
+		for (int e = 0; e < s->n_events; e++) {
+			fprintf(out, "%s", e ? ", " : "");
+			fmt_json_string(out, s->ev[e].name);
+			fprintf(out, ": %llu", (unsigned long long)(window ? m->window[e] : m->samples[e]));
+		}
+		fprintf(out, "}}");
+	}
 	fprintf(out, "]");
 	if (s->ended) {
 		fprintf(out, ", \"ended\": true, \"exit_status\": ");
