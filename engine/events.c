@@ -52,13 +52,13 @@ static int add_event(struct ev_list *out, const char *name, const char *pfm, uin
 	struct ev_spec *ev;
 	char fstr[512], perr[256];
 
+	for (int i = 0; i < out->n; i++)
+		if (strcmp(out->ev[i].pfm, pfm) == 0)
+			return 0; /* a preset and an explicit event may overlap */
 	if (out->n == EVENTS_MAX) {
 		snprintf(err, errsz, "too many events (at most %d)", EVENTS_MAX);
 		return -1;
 	}
-	for (int i = 0; i < out->n; i++)
-		if (strcmp(out->ev[i].pfm, pfm) == 0)
-			return 0; /* a preset and an explicit event may overlap */
 	ev = &out->ev[out->n];
 	memset(ev, 0, sizeof(*ev));
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
@@ -126,6 +126,10 @@ static int parse_one(struct ev_list *out, char *item, char *err, size_t errsz)
 	/* EVENT/SAV; perf's PMU/.../ syntax has its slash last too, so only a
 	 * number after the last slash is a SAV. */
 	if (slash && slash[1] && strspn(slash + 1, "0123456789") == strlen(slash + 1)) {
+		if (slash == item) {
+			snprintf(err, errsz, "event '%s': no event name before the /SAV", item);
+			return -1;
+		}
 		errno = 0;
 		sav = strtoull(slash + 1, NULL, 10);
 		if (errno || sav == 0) {
@@ -174,10 +178,17 @@ int events_parse(const char *list, const struct arch_model *model, struct ev_lis
 		return -1;
 	}
 	strcpy(buf, list);
-	char *save = NULL;
-	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+	/* not strtok: "a,,b" has an empty item, a typo to report */
+	for (char *item = buf, *next; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
 		while (isspace((unsigned char)*item))
 			item++;
+		if (!*item) {
+			snprintf(err, errsz, "empty event name in the event list '%s'", list);
+			return -1;
+		}
 		if (parse_one(out, item, err, errsz) < 0)
 			return -1;
 	}

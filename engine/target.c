@@ -54,13 +54,23 @@ int target_launch(struct target *t, char *const argv[], char *err, size_t errsz)
 		snprintf(err, errsz, "no command given after --");
 		return -1;
 	}
-	if (sys_pipe2(go, O_CLOEXEC) < 0 || sys_pipe2(ef, O_CLOEXEC) < 0) {
+	if (sys_pipe2(go, O_CLOEXEC) < 0) {
 		snprintf(err, errsz, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (sys_pipe2(ef, O_CLOEXEC) < 0) {
+		snprintf(err, errsz, "pipe: %s", strerror(errno));
+		sys_close(go[0]);
+		sys_close(go[1]);
 		return -1;
 	}
 	pid_t pid = sys_fork();
 	if (pid < 0) {
 		snprintf(err, errsz, "fork: %s", strerror(errno));
+		sys_close(go[0]);
+		sys_close(go[1]);
+		sys_close(ef[0]);
+		sys_close(ef[1]);
 		return -1;
 	}
 	if (pid == 0) {

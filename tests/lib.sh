@@ -63,7 +63,10 @@ wait_for() {
 	_t=0
 	while ! eval "$1"; do
 		_t=$((_t + 1))
-		[ "$_t" -le $(($2 * 20)) ] || fail "timed out waiting for: $3"
+		if [ "$_t" -gt $(($2 * 20)) ]; then
+			command -v screen_dump >/dev/null 2>&1 && screen_dump >&2
+			fail "timed out waiting for: $3"
+		fi
 		sleep 0.05
 	done
 }

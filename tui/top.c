@@ -15,6 +15,7 @@
 #include "engine/session.h"
 #include "tui/cmd.h"
 #include "tui/top.h"
+#include "tui/tui.h"
 
 struct top_opts {
 	struct session_opts s;
@@ -24,6 +25,9 @@ struct top_opts {
 	enum top_format format;
 	int window;
 	enum arch_tree tree;
+	const char *theme;
+	char **files;      /* -i: counts files */
+	int nfiles;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -80,7 +84,9 @@ static const char usage_text[] =
 	"      --format F        batch output: text, csv or json\n"
 	"      --window          batch: the last interval instead of the cumulative profile\n"
 	"  -a, --arch TREE       core2, ia64, amd, sw or auto: the tree the tree view opens with\n"
-	"  -m, --mmap-pages N    data pages of each CPU's sample ring, a power of two (default 64)\n";
+	"  -m, --mmap-pages N    data pages of each CPU's sample ring, a power of two (default 64)\n"
+	"  -i, --input FILE...   open counts files in the tree and ILP views\n"
+	"      --theme NAME      a theme (default, light, mono, high-contrast) or a path\n";
 
 static int parse_top_args(int argc, char **argv, struct top_opts *o)
 {
@@ -94,6 +100,8 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "window", no_argument, NULL, 'w' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "theme", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -105,7 +113,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	o->delay = 1.0;
 	o->tree = TREE_NONE;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:m:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:m:i:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
 			o->s.events = optarg;
@@ -163,6 +171,13 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 				return -1;
 			}
 			break;
+		case 'i':
+			o->files = argv + optind - 1;
+			o->nfiles = 1;
+			break;
+		case 'T':
+			o->theme = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(0);
@@ -170,6 +185,19 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			fputs(usage_text, stderr);
 			return -1;
 		}
+	}
+	if (o->files) {
+		/* -i FILE [FILE...]: the remaining arguments are more files */
+		o->nfiles += argc - optind;
+		if (o->s.pid || (optind > 1 && strcmp(argv[optind - 1], "--") == 0)) {
+			cmd_error("-i takes files, not -p or a command");
+			return -1;
+		}
+		if (o->batch) {
+			cmd_error("-i with -b: use cyctop tree for counts files in batch");
+			return -1;
+		}
+		return 0;
 	}
 	if (optind < argc)
 		o->s.argv = argv + optind;
@@ -226,11 +254,23 @@ static int run_batch(struct session *s, const struct top_opts *o)
 	return emit(s, o, first, &ended) < 0 ? 1 : 0;
 }
 
+static int run_tui(struct session *s, const struct top_opts *o)
+{
+	struct tui_opts to = { s, o->files, o->nfiles, o->tree, o->delay, o->theme };
+
+	return tui_run(&to);
+}
+
 static int watch(struct top_opts *o)
 {
 	char err[512];
 
-	install_signals();
+	if (o->batch)
+		install_signals();
+	else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		cmd_error("the interactive view needs a terminal: use -b for batch output");
+		return EXIT_USAGE;
+	}
 	struct session *s = session_open(&o->s, err, sizeof(err));
 	if (!s) {
 		cmd_error("%s", err);
@@ -238,7 +278,7 @@ static int watch(struct top_opts *o)
 	}
 	if (session_events(s)->notice[0])
 		cmd_error("%s", session_events(s)->notice);
-	int rc = run_batch(s, o);
+	int rc = o->batch ? run_batch(s, o) : run_tui(s, o);
 	session_close(s);
 	return rc;
 }
@@ -249,10 +289,8 @@ int top_main(int argc, char **argv)
 
 	if (parse_top_args(argc, argv, &o) < 0)
 		return EXIT_USAGE;
-	if (!o.batch) {
-		cmd_error("the interactive views are not built yet: use -b (batch mode)");
-		return EXIT_USAGE;
-	}
+	if (o.files)
+		return run_tui(NULL, &o);
 	return watch(&o);
 }
 
@@ -295,9 +333,10 @@ int demo_main(int argc, char **argv)
 	}
 	memset(&o, 0, sizeof(o));
 	o.s.argv = dargv;
-	o.batch = 1;
 	o.delay = 2.0;
-	o.format = TOP_TEXT;
 	o.window = 1;
+	o.tree = TREE_NONE;
+	/* without a terminal (CI, a pipe) the demo prints tables instead */
+	o.batch = !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO);
 	return watch(&o);
 }

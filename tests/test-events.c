@@ -1,0 +1,314 @@
+/* Event lists (engine/events.c) on the host's model.
+ *
+ * These tests are for a host without a hardware PMU (the VMs this project
+ * is developed on: only software events count); on a host with one they are
+ * skipped, except events_default_sav which needs no host. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "arch/model.h"
+#include "engine/events.h"
+#include "engine/pfm.h"
+
+static const struct arch_model *host;
+
+static int group_setup(void **state)
+{
+	char err[256];
+
+	(void)state;
+	if (pfm_setup(NULL, err, sizeof(err)) != 0) {
+		fprintf(stderr, "pfm_setup: %s\n", err);
+		return -1;
+	}
+	host = events_host_model();
+	return host ? 0 : -1;
+}
+
+static void need_pmu_less_host(void)
+{
+	if (pfm_host_pmu()) {
+		fprintf(stderr, "host has PMU %s: test is for PMU-less hosts\n", pfm_host_pmu());
+		skip();
+	}
+	assert_string_equal(host->name, "perf");
+}
+
+static void parse_ok(const char *list, struct ev_list *l)
+{
+	char err[256] = "";
+
+	if (events_parse(list, host, l, err, sizeof(err)) != 0) {
+		fprintf(stderr, "events_parse(\"%s\"): %s\n", list, err);
+		fail();
+	}
+	assert_ptr_equal(l->model, host);
+}
+
+/* Parsing LIST fails with one line containing every one of WHAT (NULL-ended). */
+static void parse_fails(const char *list, ...)
+{
+	struct ev_list l;
+	char err[256] = "";
+	va_list ap;
+	const char *what;
+
+	if (events_parse(list, host, &l, err, sizeof(err)) == 0) {
+		fprintf(stderr, "events_parse(\"%s\") accepted (%d events)\n", list, l.n);
+		fail();
+	}
+	if (!err[0] || strchr(err, '\n')) {
+		fprintf(stderr, "events_parse(\"%s\"): error not one line: '%s'\n", list, err);
+		fail();
+	}
+	va_start(ap, list);
+	while ((what = va_arg(ap, const char *)) != NULL)
+		if (!strstr(err, what)) {
+			fprintf(stderr, "events_parse(\"%s\"): error '%s' lacks '%s'\n", list, err,
+				what);
+			va_end(ap);
+			fail();
+		}
+	va_end(ap);
+}
+
+static void test_cpu_clock(void **state)
+{
+	struct ev_list l;
+
+	(void)state;
+	need_pmu_less_host();
+	parse_ok("cpu-clock", &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.ev[0].name, "cpu-clock");
+	assert_true(l.ev[0].software);
+	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(l.ev[0].attr.config, PERF_COUNT_SW_CPU_CLOCK);
+	assert_int_equal(l.ev[0].attr.size, sizeof(struct perf_event_attr));
+	assert_int_equal(l.ev[0].sav, 1000000);
+	assert_string_equal(l.notice, "");
+}
+
+static void test_sav_suffix(void **state)
+{
+	struct ev_list l;
+
+	(void)state;
+	need_pmu_less_host();
+	parse_ok("page-faults/1", &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.ev[0].name, "page-faults");
+	assert_int_equal(l.ev[0].attr.config, PERF_COUNT_SW_PAGE_FAULTS);
+	assert_int_equal(l.ev[0].sav, 1);
+
+	parse_ok("cpu-clock/250000,task-clock", &l);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.ev[0].sav, 250000);
+	assert_string_equal(l.ev[1].name, "task-clock");
+	assert_int_equal(l.ev[1].attr.config, PERF_COUNT_SW_TASK_CLOCK);
+	assert_int_equal(l.ev[1].sav, 1000000);
+
+	/* an alias resolves to the table's primary name */
+	parse_ok("faults", &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.ev[0].name, "page-faults");
+	assert_int_equal(l.ev[0].sav, 1);
+}
+
+static void test_cycles_fallback(void **state)
+{
+	struct ev_list l;
+
+	(void)state;
+	need_pmu_less_host();
+	parse_ok("cycles", &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.ev[0].name, "cpu-clock");
+	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(l.ev[0].attr.config, PERF_COUNT_SW_CPU_CLOCK);
+	assert_int_equal(l.ev[0].sav, 1000000);
+	assert_non_null(strstr(l.notice, "no hardware PMU"));
+	assert_non_null(strstr(l.notice, "cycles"));
+
+	/* the fallback and an explicit cpu-clock are one event */
+	parse_ok("cycles,cpu-clock", &l);
+	assert_int_equal(l.n, 1);
+}
+
+static void test_sw_preset(void **state)
+{
+	static const char *const want[] = { "cpu-clock", "task-clock", "page-faults",
+					    "context-switches" };
+	struct ev_list l;
+
+	(void)state;
+	need_pmu_less_host();
+	parse_ok("@sw", &l);
+	assert_int_equal(l.n, 4);
+	for (int i = 0; i < 4; i++) {
+		assert_string_equal(l.ev[i].name, want[i]);
+		assert_true(l.ev[i].software);
+		assert_int_equal(l.ev[i].attr.type, PERF_TYPE_SOFTWARE);
+	}
+	assert_int_equal(l.ev[0].sav, 1000000);
+	assert_int_equal(l.ev[2].sav, 1);
+}
+
+static void test_duplicates_collapse(void **state)
+{
+	struct ev_list l;
+
+	(void)state;
+	need_pmu_less_host();
+	parse_ok("cpu-clock,cpu-clock", &l);
+	assert_int_equal(l.n, 1);
+	parse_ok("page-faults,faults,page-faults/7", &l);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.ev[0].sav, 1);   /* the first one wins */
+	parse_ok("@sw,cpu-clock,page-faults", &l);
+	assert_int_equal(l.n, 4);
+	parse_ok("page-faults,@sw", &l);
+	assert_int_equal(l.n, 4);
+	assert_string_equal(l.ev[0].name, "page-faults");
+	assert_string_equal(l.ev[1].name, "cpu-clock");
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	need_pmu_less_host();
+	parse_fails("cpu-clock/0", "cpu-clock/0", "sample-after", NULL);
+	parse_fails("page-faults,cpu-clock/0", "cpu-clock/0", NULL);
+	parse_fails("/5", "/5", NULL);
+	parse_fails("", "empty event list", NULL);
+	/* left to right: the first culprit is the unknown event a */
+	parse_fails("a,,b", "'a'", "unknown event", NULL);
+	parse_fails("cpu-clock,,b", "empty event name", "cpu-clock,,b", NULL);
+	parse_fails("cpu-clock,,page-faults", "empty event name", "cpu-clock,,page-faults", NULL);
+	parse_fails("cpu-clock,", "empty event name", NULL);
+	parse_fails(",cpu-clock", "empty event name", NULL);
+	parse_fails("cpu-clock, ", "empty event name", NULL);
+	parse_fails("no_such_event", "no_such_event", "unknown event", NULL);
+	parse_fails("cpu-clock,no_such_event", "no_such_event", NULL);
+	parse_fails("cpu-clock/99999999999999999999999", "cpu-clock/99999999999999999999999",
+		    NULL);
+	parse_fails("@no_such_preset", "no_such_preset", NULL);
+	parse_fails("@sw/5", "@sw", NULL);
+}
+
+static void test_hardware_event_of_core_model(void **state)
+{
+	(void)state;
+	need_pmu_less_host();
+	parse_fails("RS_UOPS_DISPATCHED.CYCLES_NONE", "RS_UOPS_DISPATCHED.CYCLES_NONE",
+		    "hardware event", "core model", "no hardware PMU", NULL);
+	parse_fails("cpu-clock,CPU_CLK_UNHALTED.CORE", "CPU_CLK_UNHALTED.CORE", "hardware event",
+		    "core model", NULL);
+}
+
+static void test_core_preset_refused(void **state)
+{
+	(void)state;
+	need_pmu_less_host();
+	parse_fails("@big4", "@big4", "Core2", "perf model", NULL);
+	parse_fails("cpu-clock,@big4", "@big4", NULL);
+}
+
+/* Distinct libpfm4 strings that the perf table does not alias to one row. */
+static size_t distinct_list(char *buf, size_t sz, int n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, sz - len, "%sperf::cpu-clock:period=%d",
+					i ? "," : "", i + 1);
+	assert_true(len < sz);
+	return len;
+}
+
+static void test_too_many_events(void **state)
+{
+	char list[2048];
+	struct ev_list l;
+
+	(void)state;
+	need_pmu_less_host();
+	distinct_list(list, sizeof(list), EVENTS_MAX);
+	parse_ok(list, &l);
+	assert_int_equal(l.n, EVENTS_MAX);
+
+	/* a duplicate of an event already in a full list still collapses */
+	size_t len = strlen(list);
+	snprintf(list + len, sizeof(list) - len, ",perf::cpu-clock:period=1");
+	parse_ok(list, &l);
+	assert_int_equal(l.n, EVENTS_MAX);
+
+	distinct_list(list, sizeof(list), EVENTS_MAX + 1);
+	parse_fails(list, "too many events", NULL);
+}
+
+static void test_default_sav(void **state)
+{
+	struct ev_spec ev;
+	const struct arch_model *core = model_find("core");
+	const struct arch_model *perf = model_find("perf");
+
+	(void)state;
+	assert_non_null(core);
+	assert_non_null(perf);
+	memset(&ev, 0, sizeof(ev));
+	ev.attr.type = PERF_TYPE_SOFTWARE;
+	ev.attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	snprintf(ev.name, sizeof(ev.name), "cpu-clock");
+	assert_int_equal(events_default_sav(&ev, perf), 1000000);   /* 1 kHz in ns */
+	ev.attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	assert_int_equal(events_default_sav(&ev, perf), 1000000);
+	/* counts of rare events: every event */
+	ev.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	assert_int_equal(events_default_sav(&ev, perf), 1);
+	ev.attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	assert_int_equal(events_default_sav(&ev, perf), 1);
+	ev.attr.config = PERF_COUNT_SW_CPU_MIGRATIONS;
+	assert_int_equal(events_default_sav(&ev, perf), 1);
+
+	/* hardware: the model table's value, else 2,000,000 */
+	ev.attr.type = PERF_TYPE_RAW;
+	ev.attr.config = 0x3c;
+	snprintf(ev.name, sizeof(ev.name), "MEM_LOAD_RETIRED.L2_LINE_MISS");
+	const struct arch_event *row = model_lookup(core, ev.name);
+	assert_non_null(row);
+	assert_true(row->sav > 0 && row->sav != 2000000);
+	assert_int_equal(events_default_sav(&ev, core), row->sav);
+	snprintf(ev.name, sizeof(ev.name), "NOT_IN_ANY_TABLE");
+	assert_int_equal(events_default_sav(&ev, core), 2000000);
+	ev.attr.type = PERF_TYPE_HARDWARE;
+	ev.attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	snprintf(ev.name, sizeof(ev.name), "cycles");
+	assert_int_equal(events_default_sav(&ev, perf), 2000000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpu_clock),
+		cmocka_unit_test(test_sav_suffix),
+		cmocka_unit_test(test_cycles_fallback),
+		cmocka_unit_test(test_sw_preset),
+		cmocka_unit_test(test_duplicates_collapse),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_hardware_event_of_core_model),
+		cmocka_unit_test(test_core_preset_refused),
+		cmocka_unit_test(test_too_many_events),
+		cmocka_unit_test(test_default_sav),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, NULL);
+}

@@ -1,0 +1,508 @@
+/* The profile (engine/profile.c): aggregation per (function, module),
+ * windows, immutable snapshots that own their strings. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "engine/profile.h"
+
+static void assert_near(double got, double want)
+{
+	if (fabs(got - want) > 1e-9 * fabs(want) + 1e-12) {
+		fprintf(stderr, "got %.12g, want %.12g\n", got, want);
+		fail();
+	}
+}
+
+/* A distinct address per (name, module), as symbolization would give. */
+static uint64_t ip_of(const char *name, const char *module)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (const char *s = name ? name : ""; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	for (const char *s = module ? module : ""; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static void add(struct profile *p, int ev, const char *name, const char *module, uint64_t n)
+{
+	profile_add(p, ev, ip_of(name, module), name, module, n);
+}
+
+static struct profile *new_profile(void)
+{
+	struct ev_list l;
+	struct profile *p;
+
+	memset(&l, 0, sizeof(l));
+	l.n = 2;
+	snprintf(l.ev[0].name, sizeof(l.ev[0].name), "cpu-clock");
+	l.ev[0].sav = 1000000;
+	l.ev[0].software = true;
+	snprintf(l.ev[1].name, sizeof(l.ev[1].name), "page-faults");
+	l.ev[1].sav = 1;
+	l.ev[1].software = true;
+	p = profile_new(&l);
+	assert_non_null(p);
+	return p;
+}
+
+static const struct snap_func *find(const struct snapshot *s, const char *name,
+				    const char *module)
+{
+	for (size_t i = 0; i < s->n_funcs; i++)
+		if (strcmp(s->funcs[i].name, name) == 0 && strcmp(s->funcs[i].module, module) == 0)
+			return &s->funcs[i];
+	return NULL;
+}
+
+static const struct snap_func *must_find(const struct snapshot *s, const char *name,
+					 const char *module)
+{
+	const struct snap_func *f = find(s, name, module);
+
+	if (!f) {
+		fprintf(stderr, "no row %s in %s\n", name, module);
+		fail();
+	}
+	return f;
+}
+
+static void test_events_copied(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+
+	(void)state;
+	s = profile_snapshot(p, 1.5, 0.5);
+	assert_non_null(s);
+	assert_int_equal(s->n_events, 2);
+	assert_string_equal(s->ev[0].name, "cpu-clock");
+	assert_int_equal(s->ev[0].sav, 1000000);
+	assert_string_equal(s->ev[1].name, "page-faults");
+	assert_int_equal(s->ev[1].sav, 1);
+	assert_near(s->time, 1.5);
+	assert_near(s->window_seconds, 0.5);
+	assert_int_equal(s->n_funcs, 0);
+	assert_int_equal(s->ev[0].samples, 0);
+	assert_near(s->ev[0].coverage, 1.0);
+	snapshot_free(s);
+	profile_free(p);
+}
+
+static void test_sorted_by_first_event(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+
+	(void)state;
+	add(p, 0, "middle", "/bin/app", 5);
+	add(p, 0, "hot", "/bin/app", 3);
+	add(p, 0, "hot", "/bin/app", 7);          /* 10 */
+	add(p, 0, "memcpy", "/lib/libc.so.6", 5); /* ties with middle */
+	add(p, 0, "cold", "/lib/libm.so.6", 1);
+	/* the second event does not influence the order */
+	add(p, 1, "cold", "/lib/libm.so.6", 1000);
+	add(p, 1, "faulty", "/bin/app", 50);      /* 0 samples of event 0 */
+	s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->n_funcs, 5);
+	assert_string_equal(s->funcs[0].name, "hot");
+	assert_string_equal(s->funcs[1].name, "memcpy");  /* tie at 5: by name */
+	assert_string_equal(s->funcs[2].name, "middle");
+	assert_string_equal(s->funcs[3].name, "cold");
+	assert_string_equal(s->funcs[4].name, "faulty");
+	assert_string_equal(s->funcs[0].module, "/bin/app");
+	assert_string_equal(s->funcs[1].module, "/lib/libc.so.6");
+	assert_int_equal(s->funcs[0].samples[0], 10);
+	assert_int_equal(s->funcs[3].samples[0], 1);
+	assert_int_equal(s->funcs[3].samples[1], 1000);
+	assert_int_equal(s->funcs[4].samples[0], 0);
+	assert_int_equal(s->funcs[4].samples[1], 50);
+	assert_int_equal(s->ev[0].samples, 21);
+	assert_int_equal(s->ev[1].samples, 1050);
+	/* non-increasing order throughout */
+	for (size_t i = 1; i < s->n_funcs; i++)
+		assert_true(s->funcs[i - 1].samples[0] >= s->funcs[i].samples[0]);
+	snapshot_free(s);
+	profile_free(p);
+}
+
+static void test_windows(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s1, *s2, *s3;
+
+	(void)state;
+	add(p, 0, "a", "m", 4);
+	add(p, 0, "b", "m", 1);
+	add(p, 1, "a", "m", 2);
+	s1 = profile_snapshot(p, 1, 1);
+	assert_int_equal(s1->ev[0].samples, 5);
+	assert_int_equal(s1->ev[0].window, 5);
+	assert_int_equal(s1->ev[1].window, 2);
+	assert_int_equal(must_find(s1, "a", "m")->window[0], 4);
+	assert_int_equal(must_find(s1, "a", "m")->window[1], 2);
+
+	add(p, 0, "b", "m", 6);
+	s2 = profile_snapshot(p, 2, 1);
+	assert_int_equal(s2->ev[0].samples, 11);   /* cumulative keeps growing */
+	assert_int_equal(s2->ev[0].window, 6);     /* the window restarted */
+	assert_int_equal(s2->ev[1].samples, 2);
+	assert_int_equal(s2->ev[1].window, 0);
+	const struct snap_func *a = must_find(s2, "a", "m"), *b = must_find(s2, "b", "m");
+	assert_int_equal(a->samples[0], 4);
+	assert_int_equal(a->window[0], 0);
+	assert_int_equal(a->window[1], 0);
+	assert_int_equal(b->samples[0], 7);
+	assert_int_equal(b->window[0], 6);
+	assert_string_equal(s2->funcs[0].name, "b");  /* now the hottest */
+
+	/* an empty window */
+	s3 = profile_snapshot(p, 3, 1);
+	assert_int_equal(s3->ev[0].samples, 11);
+	assert_int_equal(s3->ev[0].window, 0);
+	for (size_t i = 0; i < s3->n_funcs; i++) {
+		assert_int_equal(s3->funcs[i].window[0], 0);
+		assert_int_equal(s3->funcs[i].window[1], 0);
+	}
+	assert_near(snapshot_percent(s3, must_find(s3, "b", "m"), 0, true), 0.0);
+
+	/* earlier snapshots are unchanged (immutable copies) */
+	assert_int_equal(s1->ev[0].samples, 5);
+	assert_int_equal(must_find(s1, "b", "m")->samples[0], 1);
+	assert_int_equal(must_find(s1, "b", "m")->window[0], 1);
+	snapshot_free(s1);
+	snapshot_free(s2);
+	snapshot_free(s3);
+	profile_free(p);
+}
+
+static void test_percent(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+
+	(void)state;
+	add(p, 0, "a", "m", 3);
+	add(p, 0, "b", "m", 1);
+	s = profile_snapshot(p, 1, 1);
+	snapshot_free(s);
+	add(p, 0, "b", "m", 3);
+	add(p, 1, "a", "m", 2);
+	s = profile_snapshot(p, 2, 1);
+	const struct snap_func *a = must_find(s, "a", "m"), *b = must_find(s, "b", "m");
+	assert_near(snapshot_percent(s, a, 0, false), 100.0 * 3 / 7);
+	assert_near(snapshot_percent(s, b, 0, false), 100.0 * 4 / 7);
+	assert_near(snapshot_percent(s, a, 0, true), 0.0);
+	assert_near(snapshot_percent(s, b, 0, true), 100.0);
+	assert_near(snapshot_percent(s, a, 1, false), 100.0);
+	assert_near(snapshot_percent(s, b, 1, false), 0.0);
+	assert_near(snapshot_percent(s, a, 1, true), 100.0);
+	snapshot_free(s);
+	profile_free(p);
+}
+
+static void test_same_name_two_modules(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+
+	(void)state;
+	add(p, 0, "init", "/bin/app", 2);
+	add(p, 0, "init", "/lib/libfoo.so", 3);
+	add(p, 0, "init", "/bin/app", 1);
+	s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->n_funcs, 2);
+	assert_int_equal(must_find(s, "init", "/bin/app")->samples[0], 3);
+	assert_int_equal(must_find(s, "init", "/lib/libfoo.so")->samples[0], 3);
+	/* equal counts and names: ordered by module */
+	assert_string_equal(s->funcs[0].module, "/bin/app");
+	assert_string_equal(s->funcs[1].module, "/lib/libfoo.so");
+	snapshot_free(s);
+	profile_free(p);
+
+	/* many modules with one function name: rows collide in the table */
+	enum { NMOD = 600 };
+	char mod[32];
+	p = new_profile();
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < NMOD; i++) {
+			snprintf(mod, sizeof(mod), "/lib/lib%d.so", i);
+			add(p, 0, "init", mod, (uint64_t)i + 1);
+		}
+	s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->n_funcs, NMOD);
+	assert_int_equal(s->n_modules, NMOD);
+	for (int i = 0; i < NMOD; i++) {
+		snprintf(mod, sizeof(mod), "/lib/lib%d.so", i);
+		assert_int_equal(must_find(s, "init", mod)->samples[0], 2 * ((uint64_t)i + 1));
+	}
+	snapshot_free(s);
+	profile_free(p);
+}
+
+static void test_unknown_names(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+
+	(void)state;
+	add(p, 0, NULL, "/bin/app", 2);
+	add(p, 0, "[unknown]", "/bin/app", 1);  /* the same row */
+	add(p, 0, "f", NULL, 4);
+	s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->n_funcs, 2);
+	assert_int_equal(must_find(s, "[unknown]", "/bin/app")->samples[0], 3);
+	assert_int_equal(must_find(s, "f", "[unknown]")->samples[0], 4);
+	snapshot_free(s);
+	profile_free(p);
+}
+
+static void test_bad_event_index_ignored(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+
+	(void)state;
+	add(p, 2, "x", "m", 1);
+	add(p, -1, "x", "m", 1);
+	add(p, EVENTS_MAX, "x", "m", 1);
+	profile_set_count(p, 2, 1, 1, 1);
+	profile_set_count(p, -1, 1, 1, 1);
+	s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->n_funcs, 0);
+	assert_int_equal(s->ev[0].samples + s->ev[1].samples, 0);
+	assert_false(s->ev[2].counted);
+	snapshot_free(s);
+	profile_free(p);
+}
+
+/* The snapshot owns its strings: it outlives the profile and the callers'
+ * buffers. */
+static void test_strings_owned(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+	char name[64], module[64];
+
+	(void)state;
+	snprintf(name, sizeof(name), "transient_symbol");
+	snprintf(module, sizeof(module), "/tmp/dlopened.so");
+	add(p, 0, name, module, 9);
+	memset(name, 'X', sizeof(name) - 1);
+	memset(module, 'Y', sizeof(module) - 1);
+	/* the profile interned its own copy: a new buffer with the same text
+	 * lands in the same row */
+	snprintf(name, sizeof(name), "transient_symbol");
+	snprintf(module, sizeof(module), "/tmp/dlopened.so");
+	add(p, 0, name, module, 1);
+	memset(name, 'Z', sizeof(name) - 1);
+	memset(module, 'Z', sizeof(module) - 1);
+	s = profile_snapshot(p, 1, 1);
+	profile_free(p);
+	assert_int_equal(s->n_funcs, 1);
+	assert_string_equal(s->funcs[0].name, "transient_symbol");
+	assert_string_equal(s->funcs[0].module, "/tmp/dlopened.so");
+	assert_int_equal(s->funcs[0].samples[0], 10);
+	/* and they live inside the snapshot's single allocation */
+	assert_true(s->funcs[0].name > (const char *)s);
+	assert_true(s->funcs[0].module > (const char *)s);
+	snapshot_free(s);
+}
+
+static void test_counters(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+
+	(void)state;
+	profile_add_lost(p, 5);
+	profile_add_lost(p, 7);
+	profile_add_throttle(p);
+	profile_add_throttle(p);
+	profile_add_throttle(p);
+	profile_add_undecodable(p);
+	s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->lost, 12);
+	assert_int_equal(s->throttled, 3);
+	assert_int_equal(s->undecodable, 1);
+	snapshot_free(s);
+	profile_add_lost(p, 1);
+	s = profile_snapshot(p, 2, 1);
+	assert_int_equal(s->lost, 13);   /* cumulative */
+	assert_int_equal(s->throttled, 3);
+	snapshot_free(s);
+	profile_free(p);
+}
+
+static void test_set_count(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+
+	(void)state;
+	profile_set_count(p, 0, 1000, 2e9, 5e8);   /* ran a quarter of the time */
+	profile_set_count(p, 1, 42, 1e9, 1e9);     /* never multiplexed */
+	s = profile_snapshot(p, 1, 1);
+	assert_near(s->ev[0].count, 4000);
+	assert_near(s->ev[0].coverage, 0.25);
+	assert_true(s->ev[0].counted);
+	assert_near(s->ev[1].count, 42);
+	assert_near(s->ev[1].coverage, 1.0);
+	assert_true(s->ev[1].counted);
+	snapshot_free(s);
+
+	profile_set_count(p, 0, 0, 1e9, 0);        /* enabled, never ran */
+	profile_set_count(p, 1, 0, 0, 0);          /* not even enabled */
+	s = profile_snapshot(p, 2, 1);
+	assert_false(s->ev[0].counted);
+	assert_near(s->ev[0].count, 0);
+	assert_near(s->ev[0].coverage, 0);
+	assert_false(s->ev[1].counted);
+	assert_near(s->ev[1].count, 0);
+	assert_true(isfinite(s->ev[1].coverage));
+	assert_near(s->ev[1].coverage, 0);
+	snapshot_free(s);
+	profile_free(p);
+}
+
+/* Module totals: sums of their functions, sorted like the functions. */
+static void test_modules(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+
+	(void)state;
+	add(p, 0, "main", "/bin/app", 2);
+	add(p, 0, "loop", "/bin/app", 3);
+	add(p, 0, "memcpy", "/lib/libc.so.6", 10);
+	add(p, 1, "memcpy", "/lib/libc.so.6", 4);
+	add(p, 0, "sin", "/lib/libm.so.6", 5);
+	add(p, 0, "cos", "/lib/libm.so.6", 0);
+	s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->n_modules, 3);
+	assert_string_equal(s->modules[0].module, "/lib/libc.so.6");
+	assert_int_equal(s->modules[0].samples[0], 10);
+	assert_int_equal(s->modules[0].samples[1], 4);
+	/* 5 and 5: by name */
+	assert_string_equal(s->modules[1].module, "/bin/app");
+	assert_int_equal(s->modules[1].samples[0], 5);
+	assert_int_equal(s->modules[1].window[0], 5);
+	assert_string_equal(s->modules[2].module, "/lib/libm.so.6");
+	assert_int_equal(s->modules[2].samples[0], 5);
+	snapshot_free(s);
+
+	add(p, 0, "loop", "/bin/app", 20);
+	s = profile_snapshot(p, 2, 1);
+	profile_free(p);   /* the snapshot stands alone */
+	assert_string_equal(s->modules[0].module, "/bin/app");
+	assert_int_equal(s->modules[0].samples[0], 25);
+	assert_int_equal(s->modules[0].window[0], 20);
+	assert_int_equal(s->modules[1].window[0], 0);
+	snapshot_free(s);
+}
+
+/* Per-address samples of one function, sorted by address. */
+static void test_ip_counts(void **state)
+{
+	struct profile *p = new_profile();
+	struct ip_counts *c;
+
+	(void)state;
+	profile_add(p, 0, 0x1010, "f", "/bin/app", 2);
+	profile_add(p, 0, 0x1000, "f", "/bin/app", 1);
+	profile_add(p, 0, 0x1010, "f", "/bin/app", 3);
+	profile_add(p, 1, 0x1000, "f", "/bin/app", 7);
+	profile_add(p, 0, 0x2000, "g", "/bin/app", 9);
+	profile_add(p, 0, 0x1004, "f", "/lib/other.so", 9);  /* same name, other module */
+	c = profile_ip_counts(p, "f", "/bin/app");
+	assert_non_null(c);
+	assert_int_equal(c->n_events, 2);
+	assert_int_equal(c->n, 2);
+	assert_int_equal(c->ips[0].ip, 0x1000);
+	assert_int_equal(c->ips[0].samples[0], 1);
+	assert_int_equal(c->ips[0].samples[1], 7);
+	assert_int_equal(c->ips[1].ip, 0x1010);
+	assert_int_equal(c->ips[1].samples[0], 5);
+	assert_int_equal(c->ips[1].samples[1], 0);
+	free(c);
+
+	c = profile_ip_counts(p, "nosuch", "/bin/app");
+	assert_non_null(c);
+	assert_int_equal(c->n, 0);
+	free(c);
+	profile_free(p);
+}
+
+/* Enough rows and strings to grow both hash tables several times. */
+static void test_many_functions(void **state)
+{
+	enum { N = 5000 };
+	struct profile *p = new_profile();
+	struct snapshot *s;
+	static const char *const mods[] = { "/bin/big", "/lib/a.so", "/lib/b.so" };
+	char name[32];
+	uint64_t total = 0;
+
+	(void)state;
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < N; i++) {
+			snprintf(name, sizeof(name), "func_%d", i);
+			add(p, 0, name, mods[i % 3], (uint64_t)i + 1);
+			add(p, 1, name, mods[i % 3], 1);
+			total += (uint64_t)i + 1;
+		}
+	s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->n_funcs, N);
+	assert_int_equal(s->ev[0].samples, total);
+	assert_int_equal(s->ev[1].samples, 2 * N);
+	static bool seen[N];
+	memset(seen, 0, sizeof(seen));
+	for (size_t k = 0; k < s->n_funcs; k++) {
+		const struct snap_func *f = &s->funcs[k];
+		int i;
+		assert_int_equal(sscanf(f->name, "func_%d", &i), 1);
+		assert_true(i >= 0 && i < N);
+		assert_false(seen[i]);
+		seen[i] = true;
+		assert_string_equal(f->module, mods[i % 3]);
+		assert_int_equal(f->samples[0], 2 * ((uint64_t)i + 1));
+		assert_int_equal(f->samples[1], 2);
+		assert_int_equal(f->window[0], 2 * ((uint64_t)i + 1));
+	}
+	/* descending: func_4999 first */
+	assert_string_equal(s->funcs[0].name, "func_4999");
+	assert_string_equal(s->funcs[N - 1].name, "func_0");
+	snapshot_free(s);
+	profile_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_events_copied),
+		cmocka_unit_test(test_sorted_by_first_event),
+		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_percent),
+		cmocka_unit_test(test_same_name_two_modules),
+		cmocka_unit_test(test_unknown_names),
+		cmocka_unit_test(test_bad_event_index_ignored),
+		cmocka_unit_test(test_strings_owned),
+		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_set_count),
+		cmocka_unit_test(test_modules),
+		cmocka_unit_test(test_ip_counts),
+		cmocka_unit_test(test_many_functions),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

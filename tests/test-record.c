@@ -1,0 +1,668 @@
+/* The record decoder (engine/record.c).
+ *
+ * Records are built byte by byte as the kernel lays them out
+ * (include/uapi/linux/perf_event.h, enum perf_event_type): the header, the
+ * fields, strings padded to 8 bytes, then the sample_id_all trailer (TID,
+ * TIME, ID, STREAM_ID, CPU, IDENTIFIER).  Every record is decoded from a heap
+ * buffer of exactly hdr->size bytes so that a sanitizer build catches any
+ * read past the end; every truncation of every valid record must fail. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <cmocka.h>
+
+#include "engine/record.h"
+
+#define ST_BASIC (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		  PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+/* what the engine uses for non-sample records' trailers */
+#define ST_TRAILER (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME)
+
+struct rb {
+	unsigned char buf[1024];
+	size_t n;
+	uint32_t type;
+	uint16_t misc;
+};
+
+static void rb_start(struct rb *b, uint32_t type, uint16_t misc)
+{
+	memset(b, 0, sizeof(*b));
+	b->type = type;
+	b->misc = misc;
+	b->n = sizeof(struct perf_event_header);
+}
+
+static void put_bytes(struct rb *b, const void *p, size_t len)
+{
+	assert_true(b->n + len <= sizeof(b->buf));
+	memcpy(b->buf + b->n, p, len);
+	b->n += len;
+}
+
+static void put64(struct rb *b, uint64_t v)
+{
+	put_bytes(b, &v, 8);
+}
+
+static void put32x2(struct rb *b, uint32_t lo, uint32_t hi)
+{
+	put_bytes(b, &lo, 4);
+	put_bytes(b, &hi, 4);
+}
+
+/* NUL-terminated, zero-padded to a multiple of 8, as the kernel does */
+static void put_str(struct rb *b, const char *s)
+{
+	size_t len = strlen(s) + 1, padded = (len + 7) & ~(size_t)7;
+
+	put_bytes(b, s, len);
+	while (len++ < padded)
+		b->buf[b->n++] = 0;
+}
+
+/* TID, TIME, IDENTIFIER: the trailer for ST_TRAILER */
+static void put_trailer(struct rb *b, uint32_t pid, uint32_t tid, uint64_t time, uint64_t id)
+{
+	put32x2(b, pid, tid);
+	put64(b, time);
+	put64(b, id);
+}
+
+/* A heap copy of exactly hdr->size bytes. */
+static struct perf_event_header *rb_finish(struct rb *b)
+{
+	struct perf_event_header *h = malloc(b->n);
+
+	assert_non_null(h);
+	assert_true(b->n <= UINT16_MAX);
+	memcpy(h, b->buf, b->n);
+	h->type = b->type;
+	h->misc = b->misc;
+	h->size = (uint16_t)b->n;
+	return h;
+}
+
+static void decode_ok(const struct perf_event_header *h, uint64_t st, bool sid,
+		      struct record *r)
+{
+	if (record_decode(h, st, sid, r) != 0) {
+		fprintf(stderr, "record type %u size %u rejected\n", h->type, h->size);
+		fail();
+	}
+	assert_int_equal(r->type, h->type);
+	assert_int_equal(r->misc, h->misc);
+}
+
+/* Every prefix of H from a bare header to size-1 bytes, in a buffer of
+ * exactly that size, is malformed: -1, and no read past the end. */
+static void check_truncations(const struct perf_event_header *h, uint64_t st, bool sid)
+{
+	for (size_t sz = sizeof(*h); sz < h->size; sz++) {
+		struct perf_event_header *t = malloc(sz);
+		struct record r;
+
+		assert_non_null(t);
+		memcpy(t, h, sz);
+		t->size = (uint16_t)sz;
+		if (record_decode(t, st, sid, &r) != -1) {
+			fprintf(stderr, "record type %u truncated to %zu of %u bytes accepted\n",
+				h->type, sz, h->size);
+			free(t);
+			fail();
+		}
+		(void)record_peek_id(t, st, sid); /* must not read past the end either */
+		free(t);
+	}
+}
+
+static void test_sample_basic(void **state)
+{
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	rb_start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	put64(&b, 0x1111);                 /* IDENTIFIER */
+	put64(&b, 0x401234);               /* IP */
+	put32x2(&b, 4242, 4243);           /* pid, tid */
+	put64(&b, 987654321);              /* TIME */
+	put64(&b, 1000000);                /* PERIOD */
+	struct perf_event_header *h = rb_finish(&b);
+	assert_int_equal(h->size, 48);
+
+	decode_ok(h, ST_BASIC, true, &r);
+	assert_int_equal(r.u.sample.id, 0x1111);
+	assert_int_equal(r.u.sample.ip, 0x401234);
+	assert_int_equal(r.u.sample.pid, 4242);
+	assert_int_equal(r.u.sample.tid, 4243);
+	assert_int_equal(r.u.sample.time, 987654321);
+	assert_int_equal(r.u.sample.period, 1000000);
+	assert_int_equal(r.u.sample.nr_ips, 0);
+	assert_null(r.u.sample.ips);
+	assert_int_equal(r.sid_id, 0); /* no trailer on samples */
+	check_truncations(h, ST_BASIC, true);
+	check_truncations(h, ST_BASIC, false);
+	free(h);
+}
+
+static void test_sample_all_fields(void **state)
+{
+	const uint64_t st = ST_BASIC | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+			    PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	rb_start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	put64(&b, 77);                     /* IDENTIFIER */
+	put64(&b, 0x7f0000001000);         /* IP */
+	put32x2(&b, 100, 101);             /* pid, tid */
+	put64(&b, 5);                      /* TIME */
+	put64(&b, 0xdeadbeef0);            /* ADDR */
+	put64(&b, 77);                     /* ID (same as IDENTIFIER) */
+	put64(&b, 78);                     /* STREAM_ID */
+	put32x2(&b, 1, 0);                 /* cpu, res */
+	put64(&b, 250);                    /* PERIOD */
+	put64(&b, 3);                      /* callchain nr */
+	put64(&b, PERF_CONTEXT_USER);
+	put64(&b, 0x7f0000001000);
+	put64(&b, 0x7f0000002000);
+	struct perf_event_header *h = rb_finish(&b);
+
+	decode_ok(h, st, true, &r);
+	assert_int_equal(r.u.sample.id, 77);
+	assert_int_equal(r.u.sample.ip, 0x7f0000001000);
+	assert_int_equal(r.u.sample.pid, 100);
+	assert_int_equal(r.u.sample.tid, 101);
+	assert_int_equal(r.u.sample.time, 5);
+	assert_int_equal(r.u.sample.addr, 0xdeadbeef0);
+	assert_int_equal(r.u.sample.cpu, 1);
+	assert_int_equal(r.u.sample.period, 250);
+	assert_int_equal(r.u.sample.nr_ips, 3);
+	assert_non_null(r.u.sample.ips);
+	/* points into the record */
+	assert_true((const unsigned char *)r.u.sample.ips > (const unsigned char *)h);
+	assert_true((const unsigned char *)(r.u.sample.ips + 3) <=
+		    (const unsigned char *)h + h->size);
+	assert_int_equal(r.u.sample.ips[0], PERF_CONTEXT_USER);
+	assert_int_equal(r.u.sample.ips[1], 0x7f0000001000);
+	assert_int_equal(r.u.sample.ips[2], 0x7f0000002000);
+	check_truncations(h, st, true);
+	free(h);
+}
+
+/* Each optional field alone after IP moves the later ones: the decoder must
+ * honour the layout order for every subset. */
+static void test_sample_variants(void **state)
+{
+	static const uint64_t extra[] = { PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
+					  PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
+					  PERF_SAMPLE_CALLCHAIN };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+		uint64_t st = ST_BASIC | extra[i];
+		struct rb b;
+		struct record r;
+
+		rb_start(&b, PERF_RECORD_SAMPLE, 0);
+		put64(&b, 9);                      /* IDENTIFIER */
+		put64(&b, 0x1000 + i);             /* IP */
+		put32x2(&b, 10, 11);
+		put64(&b, 12);                     /* TIME */
+		if (st & PERF_SAMPLE_ADDR)
+			put64(&b, 0xabc);
+		if (st & PERF_SAMPLE_ID)
+			put64(&b, 9);
+		if (st & PERF_SAMPLE_STREAM_ID)
+			put64(&b, 0x5555);
+		if (st & PERF_SAMPLE_CPU)
+			put32x2(&b, 3, 0);
+		put64(&b, 13);                     /* PERIOD */
+		if (st & PERF_SAMPLE_CALLCHAIN) {
+			put64(&b, 1);
+			put64(&b, 0x1000 + i);
+		}
+		struct perf_event_header *h = rb_finish(&b);
+		decode_ok(h, st, true, &r);
+		assert_int_equal(r.u.sample.id, 9);
+		assert_int_equal(r.u.sample.ip, 0x1000 + i);
+		assert_int_equal(r.u.sample.pid, 10);
+		assert_int_equal(r.u.sample.tid, 11);
+		assert_int_equal(r.u.sample.time, 12);
+		assert_int_equal(r.u.sample.period, 13);
+		assert_int_equal(r.u.sample.addr, (st & PERF_SAMPLE_ADDR) ? 0xabc : 0);
+		assert_int_equal(r.u.sample.cpu, (st & PERF_SAMPLE_CPU) ? 3 : 0);
+		assert_int_equal(r.u.sample.nr_ips, (st & PERF_SAMPLE_CALLCHAIN) ? 1 : 0);
+		if (st & PERF_SAMPLE_CALLCHAIN)
+			assert_int_equal(r.u.sample.ips[0], 0x1000 + i);
+		check_truncations(h, st, true);
+		free(h);
+	}
+}
+
+static void test_sample_callchain_too_long(void **state)
+{
+	const uint64_t st = ST_BASIC | PERF_SAMPLE_CALLCHAIN;
+	static const uint64_t nrs[] = { 3, 1000, UINT64_MAX, UINT64_MAX / 8 + 1 };
+	struct record r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++) {
+		struct rb b;
+
+		rb_start(&b, PERF_RECORD_SAMPLE, 0);
+		put64(&b, 1);
+		put64(&b, 2);
+		put32x2(&b, 3, 4);
+		put64(&b, 5);
+		put64(&b, 6);
+		put64(&b, nrs[i]);        /* claims more entries than follow */
+		put64(&b, 0x1000);
+		put64(&b, 0x2000);
+		struct perf_event_header *h = rb_finish(&b);
+		assert_int_equal(record_decode(h, st, true, &r), -1);
+		free(h);
+	}
+}
+
+static void test_sample_unsupported_type(void **state)
+{
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	rb_start(&b, PERF_RECORD_SAMPLE, 0);
+	put64(&b, 1);
+	put64(&b, 2);
+	put32x2(&b, 3, 4);
+	put64(&b, 5);
+	put64(&b, 6);
+	put64(&b, 0);   /* room for anything */
+	put64(&b, 0);
+	struct perf_event_header *h = rb_finish(&b);
+	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_RAW, true, &r), -1);
+	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_READ, true, &r), -1);
+	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_REGS_USER, true, &r), -1);
+	/* the same record is fine without the bit */
+	assert_int_equal(record_decode(h, ST_BASIC, true, &r), 0);
+	free(h);
+}
+
+static struct perf_event_header *make_mmap2(const char *file, bool trailer)
+{
+	struct rb b;
+
+	rb_start(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	put32x2(&b, 500, 501);             /* pid, tid */
+	put64(&b, 0x555555554000);         /* addr */
+	put64(&b, 0x21000);                /* len */
+	put64(&b, 0x3000);                 /* pgoff */
+	put32x2(&b, 8, 1);                 /* maj, min */
+	put64(&b, 123456);                 /* ino */
+	put64(&b, 7);                      /* ino_generation */
+	put32x2(&b, PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	put_str(&b, file);
+	if (trailer)
+		put_trailer(&b, 500, 501, 999, 0x42);
+	return rb_finish(&b);
+}
+
+static void test_mmap2(void **state)
+{
+	/* filename lengths 1..17 cover every padding amount */
+	const char *files[] = { "/usr/lib/x86_64-linux-gnu/libc.so.6", "/bin/ls", "/a/b/c/d",
+				"[vdso]", "/tmp/x", "a", "/0123456789abcdef" };
+	struct record r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct perf_event_header *h = make_mmap2(files[i], true);
+		assert_int_equal(h->size % 8, 0);
+		decode_ok(h, ST_TRAILER, true, &r);
+		assert_int_equal(r.u.mmap.pid, 500);
+		assert_int_equal(r.u.mmap.tid, 501);
+		assert_int_equal(r.u.mmap.addr, 0x555555554000);
+		assert_int_equal(r.u.mmap.len, 0x21000);
+		assert_int_equal(r.u.mmap.pgoff, 0x3000);
+		assert_int_equal(r.u.mmap.prot, PROT_READ | PROT_EXEC);
+		assert_int_equal(r.u.mmap.flags, MAP_PRIVATE);
+		assert_string_equal(r.u.mmap.filename, files[i]);
+		assert_int_equal(r.sid_id, 0x42);
+		assert_int_equal(record_peek_id(h, ST_TRAILER, true), 0x42);
+		check_truncations(h, ST_TRAILER, true);
+		free(h);
+
+		/* without sample_id_all: no trailer, no id */
+		h = make_mmap2(files[i], false);
+		decode_ok(h, ST_TRAILER, false, &r);
+		assert_string_equal(r.u.mmap.filename, files[i]);
+		assert_int_equal(r.sid_id, 0);
+		assert_int_equal(record_peek_id(h, ST_TRAILER, false), 0);
+		free(h);
+	}
+}
+
+/* A full trailer with every field: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER. */
+static void test_mmap2_full_trailer(void **state)
+{
+	const uint64_t st = ST_BASIC | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU;
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	rb_start(&b, PERF_RECORD_MMAP2, 0);
+	put32x2(&b, 1, 2);
+	put64(&b, 0x1000);
+	put64(&b, 0x2000);
+	put64(&b, 0);
+	put32x2(&b, 0, 0);
+	put64(&b, 0);
+	put64(&b, 0);
+	put32x2(&b, PROT_EXEC, 0);
+	put_str(&b, "/lib/ld.so");
+	put32x2(&b, 1, 2);      /* TID */
+	put64(&b, 3);           /* TIME */
+	put64(&b, 0x99);        /* ID */
+	put64(&b, 0x98);        /* STREAM_ID */
+	put32x2(&b, 1, 0);      /* CPU */
+	put64(&b, 0x99);        /* IDENTIFIER */
+	struct perf_event_header *h = rb_finish(&b);
+	decode_ok(h, st, true, &r);
+	assert_string_equal(r.u.mmap.filename, "/lib/ld.so");
+	assert_int_equal(r.sid_id, 0x99);
+	assert_int_equal(record_peek_id(h, st, true), 0x99);
+	check_truncations(h, st, true);
+	free(h);
+}
+
+/* A trailer with ID but no IDENTIFIER: the id comes from ID. */
+static void test_trailer_id_only(void **state)
+{
+	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID;
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	rb_start(&b, PERF_RECORD_COMM, 0);
+	put32x2(&b, 1, 2);
+	put_str(&b, "comm");
+	put32x2(&b, 1, 2);      /* TID */
+	put64(&b, 3);           /* TIME */
+	put64(&b, 0x77);        /* ID */
+	struct perf_event_header *h = rb_finish(&b);
+	decode_ok(h, st, true, &r);
+	assert_string_equal(r.u.comm.comm, "comm");
+	assert_int_equal(r.sid_id, 0x77);
+	assert_int_equal(record_peek_id(h, st, true), 0);  /* no IDENTIFIER */
+	check_truncations(h, st, true);
+	free(h);
+}
+
+static void test_mmap_old(void **state)
+{
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	rb_start(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
+	put32x2(&b, 600, 601);
+	put64(&b, 0x400000);
+	put64(&b, 0x1000);
+	put64(&b, 0);
+	put_str(&b, "/usr/bin/old");
+	put_trailer(&b, 600, 601, 1, 0x43);
+	struct perf_event_header *h = rb_finish(&b);
+	decode_ok(h, ST_TRAILER, true, &r);
+	assert_int_equal(r.u.mmap.pid, 600);
+	assert_int_equal(r.u.mmap.tid, 601);
+	assert_int_equal(r.u.mmap.addr, 0x400000);
+	assert_int_equal(r.u.mmap.len, 0x1000);
+	assert_int_equal(r.u.mmap.pgoff, 0);
+	assert_int_equal(r.u.mmap.prot, PROT_EXEC);
+	assert_int_equal(r.u.mmap.flags, 0);
+	assert_string_equal(r.u.mmap.filename, "/usr/bin/old");
+	assert_int_equal(r.sid_id, 0x43);
+	check_truncations(h, ST_TRAILER, true);
+	free(h);
+}
+
+static void test_filename_without_nul(void **state)
+{
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	rb_start(&b, PERF_RECORD_MMAP2, 0);
+	put32x2(&b, 1, 1);
+	put64(&b, 0x1000);
+	put64(&b, 0x1000);
+	put64(&b, 0);
+	put32x2(&b, 0, 0);
+	put64(&b, 0);
+	put64(&b, 0);
+	put32x2(&b, PROT_EXEC, 0);
+	put_bytes(&b, "/abcdefghijklmno", 16);   /* no NUL up to the end */
+	struct perf_event_header *h = rb_finish(&b);
+	assert_int_equal(record_decode(h, ST_TRAILER, false, &r), -1);
+	free(h);
+
+	rb_start(&b, PERF_RECORD_COMM, 0);
+	put32x2(&b, 1, 1);
+	put_bytes(&b, "abcdefgh", 8);
+	h = rb_finish(&b);
+	assert_int_equal(record_decode(h, ST_TRAILER, false, &r), -1);
+	free(h);
+}
+
+static void test_comm(void **state)
+{
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	for (int exec = 0; exec < 2; exec++) {
+		rb_start(&b, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+		put32x2(&b, 700, 701);
+		put_str(&b, "worker-thread");
+		put_trailer(&b, 700, 701, 55, 0x44);
+		struct perf_event_header *h = rb_finish(&b);
+		decode_ok(h, ST_TRAILER, true, &r);
+		assert_int_equal(r.u.comm.pid, 700);
+		assert_int_equal(r.u.comm.tid, 701);
+		assert_string_equal(r.u.comm.comm, "worker-thread");
+		assert_int_equal(r.u.comm.exec, exec != 0);
+		assert_int_equal(r.sid_id, 0x44);
+		assert_int_equal(record_peek_id(h, ST_TRAILER, true), 0x44);
+		check_truncations(h, ST_TRAILER, true);
+		free(h);
+	}
+}
+
+static void test_fork_exit(void **state)
+{
+	static const uint32_t types[] = { PERF_RECORD_FORK, PERF_RECORD_EXIT };
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		rb_start(&b, types[i], 0);
+		put32x2(&b, 800, 1);       /* pid, ppid */
+		put32x2(&b, 802, 801);     /* tid, ptid */
+		put64(&b, 123456789);
+		put_trailer(&b, 800, 802, 123456789, 0x45 + i);
+		struct perf_event_header *h = rb_finish(&b);
+		decode_ok(h, ST_TRAILER, true, &r);
+		assert_int_equal(r.u.task.pid, 800);
+		assert_int_equal(r.u.task.ppid, 1);
+		assert_int_equal(r.u.task.tid, 802);
+		assert_int_equal(r.u.task.ptid, 801);
+		assert_int_equal(r.u.task.time, 123456789);
+		assert_int_equal(r.sid_id, 0x45 + i);
+		check_truncations(h, ST_TRAILER, true);
+		free(h);
+
+		/* without sample_id_all the record ends after time */
+		rb_start(&b, types[i], 0);
+		put32x2(&b, 800, 1);
+		put32x2(&b, 802, 801);
+		put64(&b, 123456789);
+		h = rb_finish(&b);
+		decode_ok(h, ST_TRAILER, false, &r);
+		assert_int_equal(r.u.task.time, 123456789);
+		assert_int_equal(r.sid_id, 0);
+		check_truncations(h, ST_TRAILER, false);
+		free(h);
+	}
+}
+
+static void test_lost(void **state)
+{
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	rb_start(&b, PERF_RECORD_LOST, 0);
+	put64(&b, 0x46);       /* id */
+	put64(&b, 1234);       /* lost */
+	put_trailer(&b, 1, 1, 2, 0x46);
+	struct perf_event_header *h = rb_finish(&b);
+	decode_ok(h, ST_TRAILER, true, &r);
+	assert_int_equal(r.u.lost.id, 0x46);
+	assert_int_equal(r.u.lost.lost, 1234);
+	assert_int_equal(r.sid_id, 0x46);
+	check_truncations(h, ST_TRAILER, true);
+	free(h);
+}
+
+static void test_throttle(void **state)
+{
+	static const uint32_t types[] = { PERF_RECORD_THROTTLE, PERF_RECORD_UNTHROTTLE };
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		rb_start(&b, types[i], 0);
+		put64(&b, 31337);      /* time */
+		put64(&b, 0x47);       /* id */
+		put64(&b, 0x48);       /* stream_id */
+		put_trailer(&b, 1, 1, 31337, 0x47);
+		struct perf_event_header *h = rb_finish(&b);
+		decode_ok(h, ST_TRAILER, true, &r);
+		assert_int_equal(r.u.throttle.time, 31337);
+		assert_int_equal(r.u.throttle.id, 0x47);
+		assert_int_equal(r.u.throttle.unthrottle, i == 1);
+		assert_int_equal(r.sid_id, 0x47);
+		check_truncations(h, ST_TRAILER, true);
+		free(h);
+	}
+}
+
+static void test_unknown_type_skipped(void **state)
+{
+	static const uint32_t types[] = { PERF_RECORD_SWITCH, PERF_RECORD_KSYMBOL, 200, 0xffff };
+	struct record r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		struct rb b;
+		rb_start(&b, types[i], 0);
+		put64(&b, 1);
+		put64(&b, 2);
+		struct perf_event_header *h = rb_finish(&b);
+		assert_int_equal(record_decode(h, ST_TRAILER, true, &r), 0);
+		assert_int_equal(r.type, types[i]);
+		free(h);
+	}
+}
+
+static void test_header_too_small(void **state)
+{
+	struct perf_event_header *h = calloc(1, sizeof(*h));
+	struct record r;
+
+	(void)state;
+	assert_non_null(h);
+	for (uint16_t sz = 0; sz < sizeof(*h); sz++) {
+		h->type = PERF_RECORD_SAMPLE;
+		h->size = sz;
+		assert_int_equal(record_decode(h, ST_BASIC, true, &r), -1);
+		h->type = PERF_RECORD_MMAP2;
+		assert_int_equal(record_decode(h, ST_TRAILER, true, &r), -1);
+		assert_int_equal(record_peek_id(h, ST_TRAILER, true), 0);
+	}
+	free(h);
+}
+
+static void test_peek_id(void **state)
+{
+	struct rb b;
+
+	(void)state;
+	/* SAMPLE: the first u64 */
+	rb_start(&b, PERF_RECORD_SAMPLE, 0);
+	put64(&b, 0xaaaa);
+	put64(&b, 0x1);
+	put32x2(&b, 1, 1);
+	put64(&b, 0xbbbb);
+	put64(&b, 0xcccc);
+	struct perf_event_header *h = rb_finish(&b);
+	assert_int_equal(record_peek_id(h, ST_BASIC, true), 0xaaaa);
+	assert_int_equal(record_peek_id(h, ST_BASIC, false), 0xaaaa);
+	/* without IDENTIFIER there is no fixed place: 0 */
+	assert_int_equal(record_peek_id(h, ST_BASIC & ~(uint64_t)PERF_SAMPLE_IDENTIFIER, true), 0);
+	free(h);
+
+	/* other records: the last u64, only with sample_id_all */
+	rb_start(&b, PERF_RECORD_COMM, 0);
+	put32x2(&b, 1, 1);
+	put_str(&b, "x");
+	put_trailer(&b, 1, 1, 0xdddd, 0xeeee);
+	h = rb_finish(&b);
+	assert_int_equal(record_peek_id(h, ST_TRAILER, true), 0xeeee);
+	assert_int_equal(record_peek_id(h, ST_TRAILER, false), 0);
+	free(h);
+
+	/* a bare header has no id */
+	h = calloc(1, sizeof(*h));
+	assert_non_null(h);
+	h->type = PERF_RECORD_SAMPLE;
+	h->size = sizeof(*h);
+	assert_int_equal(record_peek_id(h, ST_BASIC, true), 0);
+	h->type = PERF_RECORD_COMM;
+	assert_int_equal(record_peek_id(h, ST_TRAILER, true), 0);
+	free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sample_basic),
+		cmocka_unit_test(test_sample_all_fields),
+		cmocka_unit_test(test_sample_variants),
+		cmocka_unit_test(test_sample_callchain_too_long),
+		cmocka_unit_test(test_sample_unsupported_type),
+		cmocka_unit_test(test_mmap2),
+		cmocka_unit_test(test_mmap2_full_trailer),
+		cmocka_unit_test(test_trailer_id_only),
+		cmocka_unit_test(test_mmap_old),
+		cmocka_unit_test(test_filename_without_nul),
+		cmocka_unit_test(test_comm),
+		cmocka_unit_test(test_fork_exit),
+		cmocka_unit_test(test_lost),
+		cmocka_unit_test(test_throttle),
+		cmocka_unit_test(test_unknown_type_skipped),
+		cmocka_unit_test(test_header_too_small),
+		cmocka_unit_test(test_peek_id),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

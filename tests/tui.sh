@@ -1,0 +1,149 @@
+#!/bin/sh
+# The interactive views under tmux: hotspots on a live workload matching the
+# batch shares, filter and pause, the three trees on counts files matching
+# `cyctop tree`, the ILP histogram, resize, themes, and the terminal restored
+# after q, SIGTERM and the target's end.
+. "$SRCDIR/tests/lib.sh"
+command -v tmux >/dev/null 2>&1 || fail "tmux is required (build.sh installs it)"
+
+N=0
+SOCK="cyctop-test-$$-$N"
+T() { tmux -L "$SOCK" "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+screen() { T capture-pane -p -t main; }
+screen_dump() { echo "--- screen ---"; screen; echo "--- end ---"; }
+# wait_screen TEXT DESC: poll the pane until TEXT shows
+wait_screen() {
+	_want=$1
+	wait_for 'screen | grep -qF -- "$_want"' 20 "$2"
+	ok
+}
+start() { # COLS ROWS: a shell in a fresh tmux server (a new socket each time)
+	T kill-server 2>/dev/null || true
+	N=$((N + 1))
+	SOCK="cyctop-test-$$-$N"
+	T -f /dev/null new-session -d -s main -x "$1" -y "$2" -e LANG=C.UTF-8 sh
+	T send-keys -t main "PS1='READY\$ '" Enter
+	wait_screen 'READY$' "shell prompt"
+}
+type_line() {
+	T send-keys -t main "$1" Enter
+}
+
+# Hotspots on a live workload, shares like the batch mode's (60/30/10).
+start 120 40
+type_line "'$CYCTOP' -d 0.5 -- '$WORKLOADS/mix' 60; echo EXIT-\$?"
+wait_screen "work_60" "hotspot table"
+wait_for 'screen | grep -q "samples [0-9][0-9][0-9][0-9]"' 30 "1000 samples"
+pct=$(screen | awk '$2 == "work_60" { sub("%", "", $1); print $1 }')
+awk -v p="$pct" 'BEGIN { exit !(p > 52 && p < 68) }' || fail "work_60 at $pct%"
+ok
+# filter: only work_3* stays
+T send-keys -t main / w o r k _ 3 Enter
+wait_for '! screen | grep -q "work_60"' 10 "filter hides work_60"
+ok
+screen | grep -q "work_30" || fail "filter kept work_30"
+ok
+T send-keys -t main / C-u Enter
+# sort by the function column: alphabetical
+T send-keys -t main '>'
+wait_screen ">FUNCTION" "sort column moved"
+first=$(screen | awk '/^ +[0-9.]+% work_/ { print $2; exit }')
+[ "$first" = "work_10" ] || fail "sorted by name, first row $first"
+ok
+# pause: the elapsed time stops moving
+T send-keys -t main ' '
+wait_screen "[paused]" "paused"
+a=$(screen | head -n 1)
+b=$a
+wait_for '[ "$(screen | head -n 1)" = "$a" ]' 5 "stable while paused"
+ok
+T send-keys -t main ' '
+wait_for '[ "$(screen | head -n 1)" != "$b" ]' 10 "refreshing again"
+ok
+# help lists every key
+T send-keys -t main '?'
+wait_screen "cycle Core2 -> IA-64 -> AMD" "help"
+T send-keys -t main Escape
+wait_screen "FUNCTION" "back to hotspots"
+# resize to 40x10 and back: still drawing, no crash
+T resize-window -t main -x 40 -y 10
+wait_for 'screen | grep -q "cyctop"' 10 "draws at 40x10"
+ok
+T resize-window -t main -x 120 -y 40
+wait_screen "MODULE" "draws again at 120x40"
+# q restores the terminal: the shell runs the next command
+T send-keys -t main q
+wait_screen "EXIT-0" "exit after q"
+type_line "echo AFTER-Q"
+wait_screen "AFTER-Q" "shell usable after q"
+pgrep -f "$WORKLOADS/mix 60" >/dev/null && fail "launched command left running after q"
+ok
+
+# SIGTERM restores the terminal too.
+type_line "clear; '$CYCTOP' -- '$WORKLOADS/mix' 60; echo TERM-\$?"
+wait_screen "work_60" "second watch"
+pkill -TERM -f "^$CYCTOP -- $WORKLOADS/mix 60" || fail "no cyctop to signal"
+wait_screen "TERM-0" "exit after SIGTERM"
+type_line "echo AFTER-TERM"
+wait_screen "AFTER-TERM" "shell usable after SIGTERM"
+
+# The target's end ends the watch and prints the final table.
+type_line "clear; '$CYCTOP' -- '$WORKLOADS/mix' 1; echo END-\$?"
+wait_screen "END-0" "exit at the target's end"
+screen | grep -q "exited with status 0" || fail "final table with the exit status"
+ok
+
+# Trees on counts files: the values of cyctop tree; t cycles all of them.
+start 130 45
+type_line "'$CYCTOP' -i '$EX/ia64-handmade.counts'"
+wait_screen "IA-64 back-end bubbles" "ia64 tree"
+want=$("$CYCTOP" tree --format text "$EX/ia64-handmade.counts" | awk '$1 == "cycles.unstalled" { print $2 }')
+wait_screen "$want" "unstalled value as cyctop tree prints it ($want)"
+T send-keys -t main t
+wait_screen "AMD basic measurements" "t cycles to amd"
+T send-keys -t main t
+wait_screen "Software events" "t cycles to the software tree"
+T send-keys -t main t
+wait_screen "Core2 cycle accounting" "t cycles to core2"
+screen | grep -q "not measured: CPU_CLK_UNHALTED.CORE \[not in the counts files\]" ||
+	fail "missing events said exactly"
+ok
+T send-keys -t main t
+wait_screen "IA-64 back-end bubbles" "back to ia64"
+T send-keys -t main q
+wait_screen 'READY$' "prompt after the tree view"
+
+type_line "clear; '$CYCTOP' -i '$EX/amd-matmul-dtlb.counts'"
+wait_screen "AMD basic measurements" "amd tree"
+wait_screen "0.5394" "dtlb.l1_miss_ratio as in the paper"
+T send-keys -t main q
+
+# The ILP view shows the sweep's bins and mean.
+type_line "clear; '$CYCTOP' -i '$EX/core2-handmade.counts'"
+wait_screen "Core2 cycle accounting" "core2 tree"
+wait_screen "cycles.stalls.l2_miss" "core2 nodes"
+T send-keys -t main i
+wait_screen "0 uops        420,000,000 cycles   42.0%" "ILP bin 0"
+wait_screen "6 uops         10,000,000 cycles    1.0%" "ILP bin 6"
+wait_screen "mean 1.530 uops/cycle" "ILP mean"
+T send-keys -t main q
+wait_screen 'READY$' "prompt after ILP"
+
+# Themes: each loads; a broken file is reported with its line.
+for th in default light mono high-contrast; do
+	run "$CYCTOP" --theme "$SRCDIR/themes/$th.theme" -i "$EX/ia64-handmade.counts" </dev/null
+	expect_rc 2 "theme $th (no terminal)"
+	grep -q "theme\|line" "$TMP/err" && grep -q "unknown" "$TMP/err" && fail "theme $th: $(cat "$TMP/err")"
+	ok
+done
+printf 'header = cyan default\nhot = purple default\n' >"$TMP/bad.theme"
+type_line "clear; '$CYCTOP' --theme '$TMP/bad.theme' -i '$EX/ia64-handmade.counts' 2>'$TMP/theme.err'"
+wait_screen "bad.theme:2: unknown colour 'purple'" "broken theme reported in the status line"
+T send-keys -t main q
+wait_screen 'READY$' "prompt after the bad theme"
+grep -q "bad.theme:2: unknown colour 'purple' (using the default theme)" "$TMP/theme.err" ||
+	fail "broken theme on stderr: $(cat "$TMP/theme.err")"
+ok
+
+done_ok

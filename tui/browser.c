@@ -1,0 +1,36 @@
+#include "tui/browser.h"
+
+#include <curses.h>
+
+void browser_clamp(struct browser *b)
+{
+	if (b->height < 1)
+		b->height = 1;
+	if (b->sel >= b->nr)
+		b->sel = b->nr - 1;
+	if (b->sel < 0)
+		b->sel = 0;
+	if (b->top > b->sel)
+		b->top = b->sel;
+	if (b->sel >= b->top + b->height)
+		b->top = b->sel - b->height + 1;
+	if (b->top > b->nr - b->height)
+		b->top = b->nr - b->height;
+	if (b->top < 0)
+		b->top = 0;
+}
+
+bool browser_key(struct browser *b, int key)
+{
+	switch (key) {
+	case KEY_UP: case 'k': b->sel--; break;
+	case KEY_DOWN: case 'j': b->sel++; break;
+	case KEY_PPAGE: b->sel -= b->height; break;
+	case KEY_NPAGE: b->sel += b->height; break;
+	case KEY_HOME: case 'g': b->sel = 0; break;
+	case KEY_END: case 'G': b->sel = b->nr - 1; break;
+	default: return false;
+	}
+	browser_clamp(b);
+	return true;
+}

@@ -1,0 +1,20 @@
+/* A generic list browser (perf's ui_browser): a selection, a scroll offset
+ * and the keys that move them; every list view draws through it. */
+#ifndef TUI_BROWSER_H
+#define TUI_BROWSER_H
+
+#include <stdbool.h>
+
+struct browser {
+	int nr;       /* rows */
+	int top;      /* first row shown */
+	int sel;      /* selected row */
+	int height;   /* rows on screen, set by the view before drawing */
+};
+
+/* Handles up/down/PgUp/PgDn/Home/End; true when KEY was one of them. */
+bool browser_key(struct browser *b, int key);
+/* Keeps SEL and TOP valid after NR or HEIGHT changed. */
+void browser_clamp(struct browser *b);
+
+#endif

@@ -1,0 +1,282 @@
+/* The interactive loop: keys, refreshes, prompts; the views draw. */
+#include "config.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/counts-file.h"
+#include "tui/cmd.h"
+#include "tui/top.h"
+#include "tui/tui.h"
+#include "tui/ui.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+const struct arch_model *tui_tree_model(const struct tui *t, enum arch_tree tree)
+{
+	return t->model && t->model->tree == tree ? t->model : model_for_tree(tree);
+}
+
+/* Why an input is missing: this host cannot count it, or it was not collected. */
+const char *tui_missing_reason(const struct tui *t, const char *event)
+{
+	if (!t->sess)
+		return "not in the counts files";
+	return model_lookup(t->model, event) ? "not collected: add it with -e"
+					      : "not on this host's PMU";
+}
+
+/* Live: the tree reads the counting-mode totals of the snapshot's events. */
+static void counts_from_snapshot(struct tui *t)
+{
+	counts_free(&t->counts);
+	counts_init(&t->counts);
+	for (int e = 0; t->snap && e < t->snap->n_events; e++)
+		if (t->snap->ev[e].counted)
+			counts_add(&t->counts, t->snap->ev[e].name, t->snap->ev[e].count, 0);
+	/* the OS time reference the trees accept, as perf stat names it */
+	if (t->snap)
+		counts_add(&t->counts, "duration_time", t->snap->time * 1e9, 0);
+}
+
+void tui_eval_tree(struct tui *t)
+{
+	struct tree_ctx ctx = { tui_tree_model(t, t->tree_id), &t->pen, t->clock_hz };
+
+	tree_eval(tree_def_get(t->tree_id), &t->counts, &ctx, &t->tres);
+}
+
+static void take_snapshot(struct tui *t)
+{
+	struct snapshot *s = session_snapshot(t->sess);
+
+	if (!s)
+		return;
+	snapshot_free(t->snap);
+	t->snap = s;
+	counts_from_snapshot(t);
+	tui_eval_tree(t);
+}
+
+static void draw_status(struct tui *t)
+{
+	char line[700];
+
+	ui_set(EL_STATUS);
+	if (t->prompt != PROMPT_NONE)
+		snprintf(line, sizeof(line), "%s %s_", t->prompt == PROMPT_FILTER ? "filter:" : "delay (s):",
+			 t->input);
+	else if (t->message[0])
+		snprintf(line, sizeof(line), "%s", t->message);
+	else
+		snprintf(line, sizeof(line), "%s%s", t->view->hints, t->paused ? "  [paused]" : "");
+	ui_text(LINES - 1, 0, COLS, line, true);
+	ui_set(EL_DEFAULT);
+}
+
+static void draw(struct tui *t)
+{
+	erase();
+	if (LINES >= 2 && COLS >= 10)
+		t->view->draw(t, 0, LINES - 1);
+	if (LINES >= 1)
+		draw_status(t);
+	refresh();
+}
+
+static void finish_prompt(struct tui *t)
+{
+	if (t->prompt == PROMPT_FILTER) {
+		snprintf(t->filter, sizeof(t->filter), "%s", t->input);
+	} else if (t->prompt == PROMPT_DELAY) {
+		char *end;
+		double d = strtod(t->input, &end);
+		if (*end || !(d >= 0.1 && d <= 3600))
+			snprintf(t->message, sizeof(t->message), "delay '%s' ignored: give 0.1 to 3600 s",
+				 t->input);
+		else
+			t->delay = d;
+	}
+	t->prompt = PROMPT_NONE;
+}
+
+static void prompt_key(struct tui *t, int key)
+{
+	size_t n = strlen(t->input);
+
+	if (key == 27) {
+		t->prompt = PROMPT_NONE;
+	} else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		finish_prompt(t);
+	} else if (key == 21) { /* Ctrl-U, as in a shell */
+		t->input[0] = '\0';
+	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+		if (n)
+			t->input[n - 1] = '\0';
+	} else if (key >= 32 && key < 127 && n + 1 < sizeof(t->input)) {
+		t->input[n] = (char)key;
+		t->input[n + 1] = '\0';
+	}
+}
+
+static void cycle_theme(struct tui *t)
+{
+	char err[512];
+
+	t->theme_idx = theme_names[t->theme_idx + 1] ? t->theme_idx + 1 : 0;
+	if (theme_load(&t->theme, theme_names[t->theme_idx], err, sizeof(err)) < 0)
+		snprintf(t->message, sizeof(t->message), "%s", err);
+	else
+		snprintf(t->message, sizeof(t->message), "theme %s", t->theme.name);
+	ui_apply_theme(&t->theme);
+}
+
+static void switch_view(struct tui *t, const struct view_ops *v)
+{
+	if (t->view != v)
+		t->prev = t->view;
+	t->view = v;
+}
+
+/* Keys every view shares; a view's own keys come first. */
+static void global_key(struct tui *t, int key)
+{
+	if (t->view->key(t, key))
+		return;
+	switch (key) {
+	case 'q': t->quit = true; break;
+	case 27: switch_view(t, &view_hotspots); break;
+	case '?': case 'h': case KEY_F(1): switch_view(t, &view_help); break;
+	case 't': switch_view(t, &view_tree); break;
+	case 'i': switch_view(t, &view_ilp); break;
+	case 'T': cycle_theme(t); break;
+	case ' ': if (t->sess) t->paused = !t->paused; break;
+	case 'd':
+		if (t->sess) {
+			t->prompt = PROMPT_DELAY;
+			t->input[0] = '\0';
+		}
+		break;
+	case KEY_RESIZE: break;
+	default: break;
+	}
+}
+
+static void handle_key(struct tui *t, int key)
+{
+	if (key != ERR && key != KEY_RESIZE)
+		t->message[0] = '\0';
+	if (t->prompt != PROMPT_NONE)
+		prompt_key(t, key);
+	else
+		global_key(t, key);
+}
+
+static int open_files(struct tui *t, const struct tui_opts *o)
+{
+	char err[512];
+
+	if (counts_load_files(&t->counts, o->files, o->nfiles, err, sizeof(err)) < 0) {
+		cmd_error("%s", err);
+		return -1;
+	}
+	snprintf(t->source, sizeof(t->source), "%s%s", o->files[0], o->nfiles > 1 ? " ..." : "");
+	if (t->tree_id == TREE_NONE) {
+		int best = -1;
+		for (int tr = 0; tr < TREE_COUNT; tr++) {
+			t->tree_id = (enum arch_tree)tr;
+			tui_eval_tree(t);
+			if (tree_inputs_present(&t->tres) > best) {
+				best = tree_inputs_present(&t->tres);
+				t->model = model_for_tree(t->tree_id);
+			}
+		}
+		t->tree_id = t->model->tree;
+	}
+	tui_eval_tree(t);
+	return 0;
+}
+
+static void init_state(struct tui *t, const struct tui_opts *o)
+{
+	char err[512];
+
+	memset(t, 0, sizeof(*t));
+	counts_init(&t->counts);
+	t->sess = o->sess;
+	t->delay = o->delay > 0 ? o->delay : 1.0;
+	t->tree_id = o->tree;
+	t->view = t->prev = o->sess ? &view_hotspots : &view_tree;
+	penalties_default(&t->pen, 0);
+	if (theme_load(&t->theme, o->theme, err, sizeof(err)) < 0) {
+		cmd_error("%s (using the default theme)", err);
+		snprintf(t->message, sizeof(t->message), "%s (using the default theme)", err);
+	}
+	for (int i = 0; theme_names[i]; i++)
+		if (strcmp(theme_names[i], t->theme.name) == 0)
+			t->theme_idx = i;
+}
+
+static void run_loop(struct tui *t)
+{
+	double next = now_s();
+	bool ended = false;
+
+	timeout(100);
+	while (!t->quit && !ui_pending_signal()) {
+		if (t->sess && !ended) {
+			ended = session_poll(t->sess, 0);
+			if (!t->paused && (ended || now_s() >= next)) {
+				take_snapshot(t);
+				next = now_s() + t->delay;
+			}
+			if (ended)
+				break;
+		}
+		draw(t);
+		handle_key(t, getch());
+	}
+}
+
+int tui_run(const struct tui_opts *o)
+{
+	static struct tui t;
+	int rc = 0;
+
+	init_state(&t, o);
+	if (o->nfiles && open_files(&t, o) < 0)
+		return 1;
+	if (t.sess) {
+		t.model = session_events(t.sess)->model;
+		if (t.tree_id == TREE_NONE)
+			t.tree_id = t.model->tree;
+		take_snapshot(&t);
+	}
+	ui_install_signals();
+	if (ui_open(&t.theme) < 0) {
+		cmd_error("the interactive view needs a terminal: use -b for batch output");
+		rc = EXIT_USAGE;
+	} else {
+		run_loop(&t);
+		ui_close();
+	}
+	if (t.sess && rc == 0) {
+		take_snapshot(&t);
+		if (t.snap)
+			top_print(stdout, t.snap, TOP_TEXT, 0, 1);
+	}
+	snapshot_free(t.snap);
+	free(t.rows);
+	counts_free(&t.counts);
+	return rc;
+}

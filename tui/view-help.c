@@ -1,0 +1,51 @@
+/* Help: every key. */
+#include <curses.h>
+
+#include "tui/tui.h"
+#include "tui/ui.h"
+
+static const char *const help_lines[] = {
+	"cyctop keys",
+	"",
+	"  q               quit (a launched command is terminated, an attached one left running)",
+	"  ? h F1          this help;  Esc  back to the hotspots",
+	"  Up Down j k     move;  PgUp PgDn  page;  Home End g G  first / last",
+	"  < > , .         hotspots: sort by the previous / next column",
+	"  /               hotspots: filter functions and modules by a substring (Enter, Esc)",
+	"  space           pause / resume refreshing (collection goes on)",
+	"  w               hotspots: live window (last interval) / cumulative",
+	"  s               hotspots: samples / percent",
+	"  d               refresh interval in seconds",
+	"  t               the metric tree; in it, cycle Core2 -> IA-64 -> AMD -> software",
+	"  Enter + -       tree: fold / unfold the selected node",
+	"  i               ILP histogram (uops dispatched per cycle)",
+	"  T               next theme (default, light, mono, high-contrast)",
+	"",
+	"Tree: values, units, percent of parent and a bar; the bottleneck path (the largest",
+	"part taking 30% or more of its parent, from the root down) is highlighted; a metric",
+	"whose events are missing says which and why; '!' marks a flagged value.",
+};
+
+static void draw_help(struct tui *t, int y, int rows)
+{
+	(void)t;
+	for (size_t i = 0; i < sizeof(help_lines) / sizeof(help_lines[0]) && y < rows; i++, y++) {
+		ui_set(i == 0 ? EL_HEADER_VALUE : EL_DEFAULT);
+		ui_text(y, 0, COLS, help_lines[i], true);
+	}
+	ui_set(EL_DEFAULT);
+}
+
+static bool key_help(struct tui *t, int key)
+{
+	(void)t;
+	(void)key;
+	return false;
+}
+
+const struct view_ops view_help = {
+	"help",
+	"Esc back  q quit",
+	draw_help,
+	key_help,
+};

@@ -1,0 +1,179 @@
+/* Hotspots: a header with the target and events, a table of functions with
+ * one column per event, sortable and filterable. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tui/tui.h"
+#include "tui/ui.h"
+
+#define EVCOL 11
+
+static const struct tui *sort_ctx;
+
+static uint64_t cell(const struct tui *t, const struct snap_func *f, int e)
+{
+	return t->window ? f->window[e] : f->samples[e];
+}
+
+static int compare_rows(const void *a, const void *b)
+{
+	const struct tui *t = sort_ctx;
+	const struct snap_func *x = &t->snap->funcs[*(const int *)a];
+	const struct snap_func *y = &t->snap->funcs[*(const int *)b];
+	int ne = t->snap->n_events;
+
+	if (t->sort < ne) {
+		uint64_t nx = cell(t, x, t->sort), ny = cell(t, y, t->sort);
+		if (nx != ny)
+			return nx < ny ? 1 : -1;
+	} else if (t->sort == ne + 1) {
+		int c = strcmp(x->module, y->module);
+		if (c)
+			return c;
+	}
+	return strcmp(x->name, y->name);
+}
+
+static bool row_shown(const struct tui *t, const struct snap_func *f)
+{
+	bool any = false;
+
+	for (int e = 0; e < t->snap->n_events; e++)
+		any |= cell(t, f, e) != 0;
+	return any && (!t->filter[0] || strcasestr(f->name, t->filter) ||
+		       strcasestr(f->module, t->filter));
+}
+
+static void build_rows(struct tui *t)
+{
+	free(t->rows);
+	t->rows = NULL;
+	t->nrows = 0;
+	if (!t->snap || !(t->rows = malloc((t->snap->n_funcs + 1) * sizeof(int))))
+		return;
+	for (size_t i = 0; i < t->snap->n_funcs; i++)
+		if (row_shown(t, &t->snap->funcs[i]))
+			t->rows[t->nrows++] = (int)i;
+	sort_ctx = t;
+	qsort(t->rows, (size_t)t->nrows, sizeof(int), compare_rows);
+}
+
+static int draw_header(struct tui *t, int y, int rows)
+{
+	const struct snapshot *s = t->snap;
+	char line[512];
+
+	ui_set(EL_HEADER);
+	snprintf(line, sizeof(line), "cyctop  pid %d (%s)  %.1fs  PMU %s  %s", s->pid, s->command,
+		 s->time, s->pmu, t->window ? "window" : "cumulative");
+	ui_text(y++, 0, COLS, line, true);
+	for (int e = 0; e < s->n_events && y < rows - 2; e++) {
+		const struct snap_event *ev = &s->ev[e];
+		snprintf(line, sizeof(line), "  %-22s sav %-9llu samples %-9llu coverage %5.1f%%",
+			 ev->name, (unsigned long long)ev->sav,
+			 (unsigned long long)(t->window ? ev->window : ev->samples),
+			 100.0 * ev->coverage);
+		ui_text(y++, 0, COLS, line, true);
+	}
+	if (y < rows - 2) {
+		ui_set(s->lost || s->throttled ? EL_WARNING : EL_HEADER);
+		snprintf(line, sizeof(line), "  lost %llu  throttled %llu  functions %d%s%s",
+			 (unsigned long long)s->lost, (unsigned long long)s->throttled, t->nrows,
+			 t->filter[0] ? "  filter: " : "", t->filter);
+		ui_text(y++, 0, COLS, line, true);
+	}
+	return y;
+}
+
+static void draw_columns(struct tui *t, int y)
+{
+	char buf[64];
+	int x = 0, ne = t->snap->n_events;
+
+	ui_set(EL_COLUMN);
+	ui_text(y, 0, COLS, "", true);
+	for (int e = 0; e < ne && x + EVCOL < COLS; e++, x += EVCOL) {
+		snprintf(buf, sizeof(buf), "%c%.9s%s", t->sort == e ? '>' : ' ', t->snap->ev[e].name,
+			 t->show_samples ? "" : "%");
+		ui_text(y, x, EVCOL, buf, true);
+	}
+	snprintf(buf, sizeof(buf), "%cFUNCTION", t->sort == ne ? '>' : ' ');
+	ui_text(y, x, 34, buf, true);
+	snprintf(buf, sizeof(buf), "%cMODULE", t->sort == ne + 1 ? '>' : ' ');
+	ui_text(y, x + 34, COLS - x - 34, buf, true);
+}
+
+static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selected)
+{
+	char buf[64];
+	int x = 0;
+
+	for (int e = 0; e < t->snap->n_events && x + EVCOL < COLS; e++, x += EVCOL) {
+		double pct = snapshot_percent(t->snap, f, e, t->window);
+		if (t->show_samples)
+			snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)cell(t, f, e));
+		else
+			snprintf(buf, sizeof(buf), "%9.2f%%", pct);
+		ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
+		ui_text(y, x, EVCOL, buf, true);
+	}
+	ui_set(selected ? EL_SELECTED : EL_DEFAULT);
+	ui_text(y, x, 34, f->name, true);
+	ui_text(y, x + 34, COLS - x - 34, f->module, true);
+}
+
+static void draw_hotspots(struct tui *t, int y, int rows)
+{
+	if (!t->snap) {
+		ui_text(y, 0, COLS, "waiting for the first samples...", true);
+		return;
+	}
+	build_rows(t);
+	y = draw_header(t, y, rows);
+	if (y >= rows)
+		return;
+	draw_columns(t, y++);
+	t->hot.nr = t->nrows;
+	t->hot.height = rows - y;
+	browser_clamp(&t->hot);
+	for (int i = t->hot.top; i < t->nrows && y < rows; i++, y++)
+		draw_row(t, y, &t->snap->funcs[t->rows[i]], i == t->hot.sel);
+	if (t->nrows == 0 && y < rows)
+		ui_text(y, 0, COLS, t->filter[0] ? "no function matches the filter" : "no samples yet",
+			true);
+	ui_set(EL_DEFAULT);
+}
+
+static bool key_hotspots(struct tui *t, int key)
+{
+	int ncols = t->snap ? t->snap->n_events + 2 : 2;
+
+	if (browser_key(&t->hot, key))
+		return true;
+	switch (key) {
+	case '<': case ',': t->sort = (t->sort + ncols - 1) % ncols; return true;
+	case '>': case '.': t->sort = (t->sort + 1) % ncols; return true;
+	case 'w': t->window = !t->window; return true;
+	case 's': t->show_samples = !t->show_samples; return true;
+	case '/':
+		t->prompt = PROMPT_FILTER;
+		snprintf(t->input, sizeof(t->input), "%s", t->filter);
+		return true;
+	case '\n': case '\r': case KEY_ENTER:
+		snprintf(t->message, sizeof(t->message),
+			 "the asm view is not built yet (use perf annotate meanwhile)");
+		return true;
+	default:
+		return false;
+	}
+}
+
+const struct view_ops view_hotspots = {
+	"hotspots",
+	"q quit  ? help  / filter  < > sort  space pause  w window  s samples  d delay  t tree  i ILP",
+	draw_hotspots,
+	key_hotspots,
+};

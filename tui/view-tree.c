@@ -1,0 +1,166 @@
+/* The metric tree: expandable, values with units, percent of parent, bars,
+ * the bottleneck path marked, and what is missing said exactly. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/format.h"
+#include "tui/tui.h"
+#include "tui/ui.h"
+
+#define BOTTLENECK_PCT 30.0
+
+static bool folded(const struct tui *t, int i)
+{
+	return (t->folded[i / 64] >> (i % 64)) & 1;
+}
+
+static bool hidden(const struct tui *t, int i)
+{
+	for (int p = t->tres.v[i].parent; p >= 0; p = t->tres.v[p].parent)
+		if (folded(t, p))
+			return true;
+	return false;
+}
+
+static bool has_children(const struct tree_result *r, int i)
+{
+	return i + 1 < r->def->n_nodes && r->v[i + 1].parent == i;
+}
+
+/* The largest measured part of each marked node, from the roots down, when
+ * it takes at least BOTTLENECK_PCT of its parent. */
+static bool bottleneck(const struct tree_result *r, int i)
+{
+	const struct node_value *v = &r->v[i];
+	int p = v->parent;
+
+	if (p < 0 || v->state != NODE_VALUE || !(v->pct_parent >= BOTTLENECK_PCT))
+		return false;
+	if (!(r->def->nodes[i].flags & TN_PART))
+		return false;
+	for (int j = p + 1; j < r->def->n_nodes; j++)
+		if (r->v[j].parent == p && r->v[j].state == NODE_VALUE &&
+		    (r->def->nodes[j].flags & TN_PART) && r->v[j].value > v->value)
+			return false;
+	return r->v[p].parent < 0 || bottleneck(r, p);
+}
+
+static int visible_nodes(struct tui *t, int *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->tres.def->n_nodes; i++)
+		if (!hidden(t, i))
+			out[n++] = i;
+	return n;
+}
+
+static void missing_text(struct tui *t, int i, char *buf, size_t sz)
+{
+	const struct tree_result *r = &t->tres;
+	size_t o = (size_t)snprintf(buf, sz, "not measured: ");
+
+	for (int k = 1; k < r->def->n_inputs && k < 64 && o < sz; k++)
+		if (r->v[i].missing & (1ull << k))
+			o += (size_t)snprintf(buf + o, sz - o, "%s [%s]; ", r->def->inputs[k].name,
+					      r->def->inputs[k].derived ? "derived"
+						      : tui_missing_reason(t, r->def->inputs[k].name));
+	if (r->v[i].no_clock && o < sz)
+		snprintf(buf + o, sz - o, "the clock frequency");
+}
+
+static void draw_node(struct tui *t, int y, int i, bool sel)
+{
+	const struct tree_result *r = &t->tres;
+	const struct node_value *v = &r->v[i];
+	const struct tree_node_def *nd = &r->def->nodes[i];
+	char line[1024], val[64];
+	int indent = 2 * v->depth, idw = COLS > 90 ? 46 : COLS / 2;
+
+	snprintf(line, sizeof(line), "%*s%s %s", indent, "",
+		 has_children(r, i) ? (folded(t, i) ? "+" : "-") : " ", nd->id);
+	ui_set(sel ? EL_SELECTED : bottleneck(r, i) ? EL_BOTTLENECK : EL_DEFAULT);
+	ui_text(y, 0, idw, line, true);
+	if (v->state == NODE_HEADING) {
+		ui_text(y, idw, COLS - idw, nd->label, true);
+		return;
+	}
+	if (v->state == NODE_MISSING) {
+		missing_text(t, i, line, sizeof(line));
+		ui_set(sel ? EL_SELECTED : EL_MISSING);
+		ui_text(y, idw, COLS - idw, line, true);
+		return;
+	}
+	snprintf(line, sizeof(line), "%16s %-10s", fmt_value(val, sizeof(val), v->value, nd->unit),
+		 unit_name(nd->unit));
+	if (isfinite(v->pct_parent))
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), " %6.1f%%", v->pct_parent);
+	ui_set(sel ? EL_SELECTED : v->warn ? EL_WARNING : EL_DEFAULT);
+	ui_text(y, idw, COLS - idw, line, true);
+	int bx = idw + 37;
+	if (isfinite(v->pct_parent) && bx + 4 < COLS) {
+		ui_set(EL_BAR);
+		ui_bar(y, bx, COLS - bx > 30 ? 30 : COLS - bx, v->pct_parent / 100.0);
+	}
+	if (v->warn && bx + 32 < COLS) {
+		ui_set(EL_WARNING);
+		ui_text(y, bx + 31, COLS - bx - 31, "!", false);
+	}
+}
+
+static void draw_tree(struct tui *t, int y, int rows)
+{
+	int vis[TREE_MAX_NODES];
+	char line[512];
+	const struct arch_model *m = tui_tree_model(t, t->tree_id);
+
+	if (!t->tres.def)
+		tui_eval_tree(t);
+	ui_set(EL_HEADER);
+	snprintf(line, sizeof(line), "%s  (model %s; %s; %d of its events present)",
+		 t->tres.def->title, m->name, t->sess ? "live counts" : t->source,
+		 tree_inputs_present(&t->tres));
+	ui_text(y++, 0, COLS, line, true);
+	if (y >= rows)
+		return;
+	int n = visible_nodes(t, vis);
+	t->tree.nr = n;
+	t->tree.height = rows - y;
+	browser_clamp(&t->tree);
+	for (int k = t->tree.top; k < n && y < rows; k++, y++)
+		draw_node(t, y, vis[k], k == t->tree.sel);
+	ui_set(EL_DEFAULT);
+}
+
+static bool key_tree(struct tui *t, int key)
+{
+	int vis[TREE_MAX_NODES];
+
+	if (browser_key(&t->tree, key))
+		return true;
+	if (key == 't') {
+		t->tree_id = (enum arch_tree)((t->tree_id + 1) % TREE_COUNT);
+		memset(t->folded, 0, sizeof(t->folded));
+		t->tree.sel = t->tree.top = 0;
+		tui_eval_tree(t);
+		return true;
+	}
+	if (key == '\n' || key == '\r' || key == KEY_ENTER || key == '+' || key == '-') {
+		int n = visible_nodes(t, vis);
+		if (t->tree.sel < n && has_children(&t->tres, vis[t->tree.sel])) {
+			int i = vis[t->tree.sel];
+			t->folded[i / 64] ^= 1ull << (i % 64);
+		}
+		return true;
+	}
+	return false;
+}
+
+const struct view_ops view_tree = {
+	"tree",
+	"q quit  ? help  t next tree  Enter fold/unfold  i ILP  Esc hotspots  T theme",
+	draw_tree,
+	key_tree,
+};
