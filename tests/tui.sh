@@ -5,6 +5,9 @@
 # after q, SIGTERM and the target's end.
 . "$SRCDIR/tests/lib.sh"
 command -v tmux >/dev/null 2>&1 || fail "tmux is required (build.sh installs it)"
+# tmux daemonizes through /dev/null; a sandbox that replaced it with a file
+# makes every tmux test fail in a confusing way, so say it plainly.
+[ -c /dev/null ] || fail "/dev/null is not a character device (mknod -m 666 /dev/null c 1 3)"
 
 N=0
 SOCK="cyctop-test-$$-$N"

@@ -12,6 +12,7 @@ static const char *const help_lines[] = {
 	"  Up Down j k     move;  PgUp PgDn  page;  Home End g G  first / last",
 	"  < > , .         hotspots: sort by the previous / next column",
 	"  /               hotspots: filter functions and modules by a substring (Enter, Esc)",
+	"  m               hotspots: zoom into the selected function's module (again: all)",
 	"  space           pause / resume refreshing (collection goes on)",
 	"  w               hotspots: live window (last interval) / cumulative",
 	"  s               hotspots: samples / percent",

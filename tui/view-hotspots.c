@@ -158,6 +158,15 @@ static bool key_hotspots(struct tui *t, int key)
 	case '>': case '.': t->sort = (t->sort + 1) % ncols; return true;
 	case 'w': t->window = !t->window; return true;
 	case 's': t->show_samples = !t->show_samples; return true;
+	case 'm':
+		/* zoom into the selected row's module; again: every module */
+		if (t->filter[0])
+			t->filter[0] = '\0';
+		else if (t->snap && t->hot.sel < t->nrows)
+			snprintf(t->filter, sizeof(t->filter), "%s",
+				 t->snap->funcs[t->rows[t->hot.sel]].module);
+		t->hot.sel = t->hot.top = 0;
+		return true;
 	case '/':
 		t->prompt = PROMPT_FILTER;
 		snprintf(t->input, sizeof(t->input), "%s", t->filter);
@@ -173,7 +182,7 @@ static bool key_hotspots(struct tui *t, int key)
 
 const struct view_ops view_hotspots = {
 	"hotspots",
-	"q quit  ? help  / filter  < > sort  space pause  w window  s samples  d delay  t tree  i ILP",
+	"q quit  ? help  / filter  m module  < > sort  space pause  w window  s samples  d delay  t tree  i ILP",
 	draw_hotspots,
 	key_hotspots,
 };
