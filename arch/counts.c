@@ -1,6 +1,8 @@
 /* Counts sets and the counts-file parser. */
 #include "arch/counts.h"
 
+#include "arch/lines.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -206,23 +208,22 @@ int counts_parse(struct counts *c, const char *buf, size_t len, const char *fnam
 		 char *err, size_t errsz)
 {
 	char line[LINE_MAX_LEN], *f[MAX_FIELDS];
-	size_t pos = 0, before = c->n;
-	int ln = 0;
+	struct line_reader lr;
+	size_t before = c->n;
 
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t l = nl ? (size_t)(nl - (buf + pos)) : len - pos;
-		ln++;
-		if (l >= sizeof(line))
+	lines_init(&lr, buf, len);
+	if (memchr(buf, '\0', len)) {
+		/* report the line holding the first NUL byte */
+		const char *nul = memchr(buf, '\0', len);
+		int ln = 1;
+		for (const char *p = buf; p < nul; p++)
+			ln += *p == '\n';
+		return fail(err, errsz, fname, ln, "binary data");
+	}
+	while (lines_next(&lr, line, sizeof(line), true)) {
+		int ln = lr.number;
+		if (lr.too_long)
 			return fail(err, errsz, fname, ln, "line too long");
-		memcpy(line, buf + pos, l);
-		line[l] = '\0';
-		pos += l + (nl ? 1 : 0);
-		if (memchr(line, '\0', l))
-			return fail(err, errsz, fname, ln, "binary data");
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
 		char *s = trim(line);
 		if (!*s)
 			continue;

@@ -1,5 +1,7 @@
 #include "arch/penalty.h"
 
+#include "arch/lines.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -55,23 +57,15 @@ int penalties_parse(struct penalties *p, const char *buf, size_t len, const char
 		    char *err, size_t errsz)
 {
 	char line[512];
-	size_t pos = 0;
-	int ln = 0;
+	struct line_reader lr;
 
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t l = nl ? (size_t)(nl - (buf + pos)) : len - pos;
-		ln++;
-		if (l >= sizeof(line)) {
+	lines_init(&lr, buf, len);
+	while (lines_next(&lr, line, sizeof(line), true)) {
+		int ln = lr.number;
+		if (lr.too_long) {
 			snprintf(err, errsz, "%s:%d: line too long", fname, ln);
 			return -1;
 		}
-		memcpy(line, buf + pos, l);
-		line[l] = '\0';
-		pos += l + (nl ? 1 : 0);
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
 		char *key = line;
 		while (isspace((unsigned char)*key))
 			key++;

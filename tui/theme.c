@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "arch/lines.h"
 #include "engine/counts-file.h"
 
 const char *const theme_names[] = { "default", "light", "mono", "high-contrast", NULL };
@@ -135,25 +136,16 @@ int theme_parse(struct theme *t, const char *buf, size_t len, const char *fname,
 		size_t errsz)
 {
 	char line[256];
-	size_t pos = 0;
-	int ln = 0;
+	struct line_reader lr;
 
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t l = nl ? (size_t)(nl - (buf + pos)) : len - pos;
-		ln++;
-		if (l >= sizeof(line)) {
-			snprintf(err, errsz, "%s:%d: line too long", fname, ln);
+	lines_init(&lr, buf, len);
+	while (lines_next(&lr, line, sizeof(line), true)) {
+		if (lr.too_long) {
+			snprintf(err, errsz, "%s:%d: line too long", fname, lr.number);
 			return -1;
 		}
-		memcpy(line, buf + pos, l);
-		line[l] = '\0';
-		pos += l + (nl ? 1 : 0);
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
 		char *s = trim(line);
-		if (*s && parse_line(t, s, fname, ln, err, errsz) < 0)
+		if (*s && parse_line(t, s, fname, lr.number, err, errsz) < 0)
 			return -1;
 	}
 	return 0;

@@ -16,6 +16,7 @@
 #include "tui/cmd.h"
 #include "tui/top.h"
 #include "tui/tui.h"
+#include "tui/ui.h"
 
 struct top_opts {
 	struct session_opts s;
@@ -29,26 +30,6 @@ struct top_opts {
 	char **files;      /* -i: counts files */
 	int nfiles;
 };
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
 
 static double now_s(void)
 {
@@ -236,7 +217,7 @@ static int run_batch(struct session *s, const struct top_opts *o)
 	long printed = 0;
 	int ended = 0, first = 1;
 
-	while (!stop_signal) {
+	while (!ui_pending_signal()) {
 		double left = next - now_s();
 		int ms = left > 0 ? (int)(left * 1000) + 1 : 0;
 		bool done = session_poll(s, ms > 100 ? 100 : ms);
@@ -266,7 +247,7 @@ static int watch(struct top_opts *o)
 	char err[512];
 
 	if (o->batch)
-		install_signals();
+		ui_install_signals();
 	else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		cmd_error("the interactive view needs a terminal: use -b for batch output");
 		return EXIT_USAGE;

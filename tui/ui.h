@@ -17,7 +17,8 @@ void ui_set(enum theme_el el);        /* attribute for what follows */
 void ui_text(int y, int x, int w, const char *s, bool pad);
 /* A horizontal bar of FRACTION (0..1) of W cells. */
 void ui_bar(int y, int x, int w, double fraction);
-/* Blocks the signals that end cyctop and reports the one that came. */
+/* Catches the signals that end cyctop (INT, TERM, HUP; PIPE ignored) so
+ * every loop can stop cleanly, restoring the terminal; batch mode too. */
 void ui_install_signals(void);
 int ui_pending_signal(void);
 
