@@ -1,15 +1,63 @@
 /* Hotspots: a header with the target and events, a table of functions with
  * one column per event, sortable and filterable. */
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "arch/derived.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
 
 #define EVCOL 11
+#define MAX_DERIVED 4
+
+/* A derived column shown: which snapshot events feed it. */
+struct shown_col {
+	const struct derived_col *col;
+	int num, den;
+};
+
+static int event_index(const struct snapshot *s, const struct arch_model *m, const char *name)
+{
+	const struct arch_event *want = model_lookup(m, name);
+
+	for (int e = 0; want && e < s->n_events; e++)
+		if (model_lookup(m, s->ev[e].name) == want)
+			return e;
+	return -1;
+}
+
+/* The active tree's derived columns whose two events were sampled. */
+static int derived_columns(const struct tui *t, struct shown_col *out)
+{
+	const struct arch_model *m = tui_tree_model(t, t->tree_id);
+	const struct derived_col *c;
+	int n = 0;
+
+	for (size_t i = 0; (c = derived_at(i)) != NULL && n < MAX_DERIVED; i++) {
+		if (c->tree != t->tree_id)
+			continue;
+		int a = event_index(t->snap, m, c->num), b = event_index(t->snap, m, c->den);
+		if (a >= 0 && b >= 0)
+			out[n++] = (struct shown_col){ c, a, b };
+	}
+	return n;
+}
+
+static double derived_cell(const struct tui *t, const struct snap_func *f,
+			   const struct shown_col *sc)
+{
+	const struct snap_event *ev = t->snap->ev;
+	double num = (double)(t->window ? f->window[sc->num] : f->samples[sc->num]) *
+		     (double)ev[sc->num].sav;
+	double den = (double)(t->window ? f->window[sc->den] : f->samples[sc->den]) *
+		     (double)ev[sc->den].sav;
+
+	return derived_value(sc->col, num, den);
+}
 
 static const struct tui *sort_ctx;
 
@@ -88,7 +136,7 @@ static int draw_header(struct tui *t, int y, int rows)
 	return y;
 }
 
-static void draw_columns(struct tui *t, int y)
+static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int nd)
 {
 	char buf[64];
 	int x = 0, ne = t->snap->n_events;
@@ -100,13 +148,16 @@ static void draw_columns(struct tui *t, int y)
 			 t->show_samples ? "" : "%");
 		ui_text(y, x, EVCOL, buf, true);
 	}
+	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL)
+		ui_text(y, x, EVCOL, dc[d].col->label, true);
 	snprintf(buf, sizeof(buf), "%cFUNCTION", t->sort == ne ? '>' : ' ');
 	ui_text(y, x, 34, buf, true);
 	snprintf(buf, sizeof(buf), "%cMODULE", t->sort == ne + 1 ? '>' : ' ');
 	ui_text(y, x + 34, COLS - x - 34, buf, true);
 }
 
-static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selected)
+static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selected,
+		     const struct shown_col *dc, int nd)
 {
 	char buf[64];
 	int x = 0;
@@ -121,6 +172,14 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 		ui_text(y, x, EVCOL, buf, true);
 	}
 	ui_set(selected ? EL_SELECTED : EL_DEFAULT);
+	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
+		double v = derived_cell(t, f, &dc[d]);
+		if (isnan(v))
+			snprintf(buf, sizeof(buf), "%10s", "-");
+		else
+			snprintf(buf, sizeof(buf), "%10.2f", v);
+		ui_text(y, x, EVCOL, buf, true);
+	}
 	ui_text(y, x, 34, f->name, true);
 	ui_text(y, x + 34, COLS - x - 34, f->module, true);
 }
@@ -135,12 +194,14 @@ static void draw_hotspots(struct tui *t, int y, int rows)
 	y = draw_header(t, y, rows);
 	if (y >= rows)
 		return;
-	draw_columns(t, y++);
+	struct shown_col dc[MAX_DERIVED];
+	int nd = derived_columns(t, dc);
+	draw_columns(t, y++, dc, nd);
 	t->hot.nr = t->nrows;
 	t->hot.height = rows - y;
 	browser_clamp(&t->hot);
 	for (int i = t->hot.top; i < t->nrows && y < rows; i++, y++)
-		draw_row(t, y, &t->snap->funcs[t->rows[i]], i == t->hot.sel);
+		draw_row(t, y, &t->snap->funcs[t->rows[i]], i == t->hot.sel, dc, nd);
 	if (t->nrows == 0 && y < rows)
 		ui_text(y, 0, COLS, t->filter[0] ? "no function matches the filter" : "no samples yet",
 			true);
