@@ -93,16 +93,6 @@ static int split_fields(char *line, char **f)
 	return n;
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 static bool parse_number(const char *s, double *out)
 {
 	char *end;
@@ -110,7 +100,7 @@ static bool parse_number(const char *s, double *out)
 	if (!*s)
 		return false;
 	double v = strtod(s, &end);
-	if (*trim(end) || !isfinite(v))
+	if (*lines_trim(end) || !isfinite(v))
 		return false;
 	*out = v;
 	return true;
@@ -142,7 +132,7 @@ static bool looks_like_perf_stat(char **f, int n)
 static int parse_perf_stat(struct counts *c, char **f, int n, const char *fname, int ln,
 			   char *err, size_t errsz)
 {
-	const char *name = trim(f[2]);
+	const char *name = lines_trim(f[2]);
 	double v = 0, pct;
 
 	if (!*name)
@@ -164,7 +154,7 @@ static int parse_perf_stat(struct counts *c, char **f, int n, const char *fname,
 	if (v < 0)
 		return fail(err, errsz, fname, ln, "negative count for %s", name);
 	/* perf prints clocks in msec; the kernel counts them in ns. */
-	if (strcmp(trim(f[1]), "msec") == 0)
+	if (strcmp(lines_trim(f[1]), "msec") == 0)
 		v *= 1e6;
 	struct count_entry *e = counts_add(c, name, v, 0);
 	if (!e)
@@ -182,7 +172,7 @@ static int parse_perf_stat(struct counts *c, char **f, int n, const char *fname,
 static int parse_ours(struct counts *c, char **f, int n, const char *fname, int ln,
 		      char *err, size_t errsz)
 {
-	const char *name = trim(f[0]);
+	const char *name = lines_trim(f[0]);
 	double v, period = 0;
 
 	if (n < 2 || n > 3)
@@ -192,13 +182,13 @@ static int parse_ours(struct counts *c, char **f, int n, const char *fname, int 
 		return fail(err, errsz, fname, ln, "missing event name");
 	if (strlen(name) >= COUNT_NAME_MAX)
 		return fail(err, errsz, fname, ln, "event name too long");
-	if (!parse_number(trim(f[1]), &v))
-		return fail(err, errsz, fname, ln, "value '%s' is not a number", trim(f[1]));
+	if (!parse_number(lines_trim(f[1]), &v))
+		return fail(err, errsz, fname, ln, "value '%s' is not a number", lines_trim(f[1]));
 	if (v < 0)
 		return fail(err, errsz, fname, ln, "negative count for %s", name);
-	if (n == 3 && (!parse_number(trim(f[2]), &period) || period <= 0))
+	if (n == 3 && (!parse_number(lines_trim(f[2]), &period) || period <= 0))
 		return fail(err, errsz, fname, ln, "period '%s' is not a positive number",
-			    trim(f[2]));
+			    lines_trim(f[2]));
 	if (!counts_add(c, name, v, period))
 		return fail(err, errsz, fname, ln, "out of memory");
 	return 0;
@@ -224,7 +214,7 @@ int counts_parse(struct counts *c, const char *buf, size_t len, const char *fnam
 		int ln = lr.number;
 		if (lr.too_long)
 			return fail(err, errsz, fname, ln, "line too long");
-		char *s = trim(line);
+		char *s = lines_trim(line);
 		if (!*s)
 			continue;
 		int n = split_fields(s, f);

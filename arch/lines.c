@@ -1,5 +1,6 @@
 #include "arch/lines.h"
 
+#include <ctype.h>
 #include <string.h>
 
 void lines_init(struct line_reader *r, const char *buf, size_t len)
@@ -30,4 +31,14 @@ bool lines_next(struct line_reader *r, char *line, size_t sz, bool strip_comment
 			*hash = '\0';
 	}
 	return true;
+}
+
+char *lines_trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
 }

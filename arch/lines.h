@@ -18,4 +18,7 @@ void lines_init(struct line_reader *r, const char *buf, size_t len);
  * STRIP_COMMENT) into LINE.  False at the end of the buffer. */
 bool lines_next(struct line_reader *r, char *line, size_t sz, bool strip_comment);
 
+/* S without leading and trailing white space (trailing cut in place). */
+char *lines_trim(char *s);
+
 #endif

@@ -66,9 +66,7 @@ int penalties_parse(struct penalties *p, const char *buf, size_t len, const char
 			snprintf(err, errsz, "%s:%d: line too long", fname, ln);
 			return -1;
 		}
-		char *key = line;
-		while (isspace((unsigned char)*key))
-			key++;
+		char *key = lines_trim(line);
 		if (!*key)
 			continue;
 		char *comma = strchr(key, ',');
@@ -77,8 +75,7 @@ int penalties_parse(struct penalties *p, const char *buf, size_t len, const char
 			return -1;
 		}
 		*comma = '\0';
-		for (char *e = comma; e > key && isspace((unsigned char)e[-1]);)
-			*--e = '\0';
+		key = lines_trim(key);
 		int id = find_key(key);
 		if (id < 0) {
 			snprintf(err, errsz, "%s:%d: unknown penalty '%.60s' (known: l2_hit, "

@@ -110,12 +110,20 @@ static void space_refresh(struct space *sp)
 
 /* --- records ------------------------------------------------------------ */
 
+static int by_id(const void *a, const void *b)
+{
+	const struct evfd *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Per sample: the fds are sorted by id once they are all open. */
 static int event_of(const struct session *s, uint64_t id)
 {
-	for (int i = 0; i < s->nfds; i++)
-		if (s->fds[i].id == id)
-			return s->fds[i].ev;
-	return -1;
+	struct evfd key = { .id = id };
+	const struct evfd *f = bsearch(&key, s->fds, (size_t)s->nfds, sizeof(key), by_id);
+
+	return f ? f->ev : -1;
 }
 
 static void handle_sample(struct session *s, const struct rec_sample *smp)
@@ -395,6 +403,7 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 		if (attach_threads(s, err, errsz) < 0)
 			goto fail;
 	}
+	qsort(s->fds, (size_t)s->nfds, sizeof(*s->fds), by_id);
 	for (int c = 0; c < s->ncpus; c++)
 		s->pfds[c] = (struct pollfd){ s->rings[c].base ? s->rings[c].fd : -1, POLLIN, 0 };
 	s->t0 = s->last_snap = (double)now_ns() / 1e9;

@@ -196,11 +196,9 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 		switch (ch) {
 		case 'a':
 			o->tree = tree_from_name(optarg);
-			if (o->tree == TREE_NONE || o->tree == TREE_SW) {
-				if (strcmp(optarg, "sw") != 0) {
-					cmd_error("unknown --arch '%s' (core2, ia64, amd or sw)", optarg);
-					return -1;
-				}
+			if (o->tree == TREE_NONE) {
+				cmd_error("unknown --arch '%s' (core2, ia64, amd or sw)", optarg);
+				return -1;
 			}
 			break;
 		case 'm':

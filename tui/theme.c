@@ -1,6 +1,5 @@
 #include "tui/theme.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,16 +80,6 @@ static int parse_attr(const char *s, unsigned *attrs)
 	return -1;
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 /* ELEMENT = FG BG [ATTR...] */
 static int parse_line(struct theme *t, char *line, const char *fname, int ln, char *err,
 		      size_t errsz)
@@ -103,7 +92,7 @@ static int parse_line(struct theme *t, char *line, const char *fname, int ln, ch
 		return -1;
 	}
 	*eq = '\0';
-	char *name = trim(line);
+	char *name = lines_trim(line);
 	for (int i = 0; i < EL_COUNT; i++)
 		if (strcmp(name, el_names[i]) == 0)
 			el = i;
@@ -144,7 +133,7 @@ int theme_parse(struct theme *t, const char *buf, size_t len, const char *fname,
 			snprintf(err, errsz, "%s:%d: line too long", fname, lr.number);
 			return -1;
 		}
-		char *s = trim(line);
+		char *s = lines_trim(line);
 		if (*s && parse_line(t, s, fname, lr.number, err, errsz) < 0)
 			return -1;
 	}

@@ -64,6 +64,7 @@ static void take_snapshot(struct tui *t)
 		return;
 	snapshot_free(t->snap);
 	t->snap = s;
+	t->rows_key.snap = NULL; /* the next snapshot may reuse the freed address */
 	counts_from_snapshot(t);
 	tui_eval_tree(t);
 }

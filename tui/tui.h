@@ -47,6 +47,12 @@ struct tui {
 	bool quit;
 	int *rows;                   /* hotspot rows after filter and sort */
 	int nrows;
+	struct {                     /* what rows were built from: rebuilt on change only */
+		const struct snapshot *snap;
+		int sort;
+		bool window;
+		char filter[64];
+	} rows_key;
 	enum prompt prompt;
 	char input[64];
 };

@@ -95,8 +95,21 @@ static bool row_shown(const struct tui *t, const struct snap_func *f)
 		       strcasestr(f->module, t->filter));
 }
 
+static bool rows_current(struct tui *t)
+{
+	return t->rows && t->rows_key.snap == t->snap && t->rows_key.sort == t->sort &&
+	       t->rows_key.window == t->window && strcmp(t->rows_key.filter, t->filter) == 0;
+}
+
+/* Filtering and sorting happen when their inputs change, not per redraw. */
 static void build_rows(struct tui *t)
 {
+	if (rows_current(t))
+		return;
+	t->rows_key.snap = t->snap;
+	t->rows_key.sort = t->sort;
+	t->rows_key.window = t->window;
+	snprintf(t->rows_key.filter, sizeof(t->rows_key.filter), "%s", t->filter);
 	free(t->rows);
 	t->rows = NULL;
 	t->nrows = 0;
