@@ -123,6 +123,7 @@ const struct arch_model model_amd64_k8 = {
 	.write_bytes = 8,
 	.cycles = "CPU_clocks",
 	.ilp_event = NULL,
+	.inst_event = "Ret_instructions",
 	.dispatch_width = 3,
 	.tables = k8_tables,
 };
@@ -138,6 +139,7 @@ const struct arch_model model_amd64_fam10h = {
 	.write_bytes = 16,
 	.cycles = "CPU_clocks",
 	.ilp_event = NULL,
+	.inst_event = "Ret_instructions",
 	.dispatch_width = 3,
 	.tables = fam10h_tables,
 };

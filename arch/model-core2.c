@@ -123,6 +123,10 @@ const struct arch_model model_core2 = {
 	.write_bytes = 0,
 	.cycles = "CPU_CLK_UNHALTED.CORE",
 	.ilp_event = "RS_UOPS_DISPATCHED",
+	/* Core2 paper, "Estimating Penalties"; cache-line article (seeds/003). */
+	.stall_event = "RS_UOPS_DISPATCHED.CYCLES_NONE",
+	.inst_event = "INST_RETIRED.ANY_P",
+	.bus_event = "BUS_TRANS_BURST.SELF",
 	.dispatch_width = 6,
 	.tables = core2_tables,
 };

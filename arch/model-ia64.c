@@ -40,6 +40,9 @@ const struct arch_model model_ia64 = {
 	.write_bytes = 0,
 	.cycles = "CPU_CYCLES",
 	.ilp_event = NULL,
+	/* IA-64 paper: stalls are BACK_END_BUBBLE.ALL cycles. */
+	.stall_event = "BACK_END_BUBBLE.ALL",
+	.inst_event = "IA64_INST_RETIRED",
 	.dispatch_width = 6,
 	.tables = ia64_tables,
 };

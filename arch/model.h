@@ -52,6 +52,10 @@ struct arch_model {
 	const char *cycles;     /* reference event carried in every group */
 	const char *ilp_event;  /* dispatch event swept with cmask=1..width+1, inv=1 */
 	int dispatch_width;     /* maximum uops dispatched per cycle */
+	/* The asm view's references (NULL when the model has none): */
+	const char *stall_event; /* stall cycles to set penalty cycles against */
+	const char *inst_event;  /* retired instructions, for loop iterations */
+	const char *bus_event;   /* cache lines over the bus, for bus efficiency */
 	const struct arch_event *const *tables; /* searched in order, NULL-terminated */
 };
 

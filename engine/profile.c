@@ -16,6 +16,23 @@ struct ip_row {
 	uint64_t n[];               /* [n_events] */
 };
 
+/* A thread's samples.  Its window restarts lazily (see window_of). */
+struct thread_row {
+	uint32_t tid;
+	uint32_t epoch;
+	bool ended;
+	char comm[PROFILE_COMM_MAX];
+	uint64_t n[];               /* samples[n_events], then window[n_events] */
+};
+
+/* The samples of one function in one thread: what a thread zoom shows. */
+struct cell {
+	const struct func_row *fn;
+	uint32_t tid;
+	uint32_t epoch;
+	uint64_t n[];               /* samples[n_events], then window[n_events] */
+};
+
 struct strpool {
 	char **slot;
 	size_t cap, n;
@@ -29,8 +46,26 @@ struct profile {
 	size_t cap, n;
 	struct ip_row **ips;         /* open addressing on the address */
 	size_t ipcap, nips;
+	struct thread_row **threads; /* open addressing on the tid */
+	size_t tcap, nthreads, max_threads;
+	struct thread_row *other;    /* the threads past max_threads, together */
+	struct cell **cells;         /* open addressing on (function, tid) */
+	size_t ccap, ncells, max_cells;
+	struct thread_row *last_thread; /* samples come in runs of one thread */
+	struct cell *last_cell;
+	uint32_t epoch;              /* snapshots taken: older windows are empty */
+	uint32_t filter;             /* the thread snapshots show; 0: all */
 	uint64_t lost, throttled, undecodable;
 };
+
+/* Bounds of the per-thread data.  A (function, thread) cell of one event
+ * takes 32 bytes and two table slots, malloc adds its own: CELL_BYTES_MAX
+ * (not counting malloc's part) keeps some 700,000 of them. */
+#define THREADS_MAX_DEFAULT 32768
+#define CELL_BYTES_MAX (32u << 20)
+#define OTHER_THREADS "[other threads]"
+#define OTHER_FUNCS "[other functions]"
+#define OTHER_FUNCS_MODULE "[per-thread table full]"
 
 static uint64_t hash_str(const char *s)
 {
@@ -99,6 +134,9 @@ struct profile *profile_new(const struct ev_list *events)
 		p->ev[i].sav = events->ev[i].sav;
 		p->ev[i].coverage = 1.0;
 	}
+	p->max_threads = THREADS_MAX_DEFAULT;
+	p->max_cells = CELL_BYTES_MAX / (sizeof(struct cell) + 2 * (size_t)p->n_events *
+					 sizeof(uint64_t) + 2 * sizeof(struct cell *));
 	return p;
 }
 
@@ -112,6 +150,13 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->ipcap; i++)
 		free(p->ips[i]);
 	free(p->ips);
+	for (size_t i = 0; i < p->tcap; i++)
+		free(p->threads[i]);
+	free(p->threads);
+	free(p->other);
+	for (size_t i = 0; i < p->ccap; i++)
+		free(p->cells[i]);
+	free(p->cells);
 	for (size_t i = 0; i < p->pool.cap; i++)
 		free(p->pool.slot[i]);
 	free(p->pool.slot);
@@ -209,8 +254,178 @@ static struct ip_row *ip_get(struct profile *p, uint64_t ip, const struct func_r
 	return r;
 }
 
-void profile_add(struct profile *p, int ev, uint64_t ip, const char *name, const char *module,
-		 uint64_t n)
+/* Windows restart lazily: a snapshot bumps p->epoch instead of visiting
+ * every per-thread row, and a row's window counts only while its epoch is
+ * current.  N holds samples[n_events] then window[n_events]. */
+static uint64_t *window_of(const struct profile *p, uint64_t *n, uint32_t *epoch)
+{
+	size_t ne = (size_t)p->n_events;
+
+	if (*epoch != p->epoch) {
+		memset(n + ne, 0, ne * sizeof(*n));
+		*epoch = p->epoch;
+	}
+	return n + ne;
+}
+
+static void copy_window(const struct profile *p, uint64_t *dst, const uint64_t *n,
+			uint32_t epoch)
+{
+	size_t ne = (size_t)p->n_events;
+
+	if (epoch == p->epoch)
+		memcpy(dst, n + ne, ne * sizeof(*dst));
+	else
+		memset(dst, 0, ne * sizeof(*dst));
+}
+
+static struct thread_row *thread_new(const struct profile *p, uint32_t tid)
+{
+	struct thread_row *t = calloc(1, sizeof(*t) + 2 * (size_t)p->n_events * sizeof(uint64_t));
+
+	if (t) {
+		t->tid = tid;
+		t->epoch = p->epoch;
+	}
+	return t;
+}
+
+static int threads_grow(struct profile *p)
+{
+	size_t cap = p->tcap ? p->tcap * 2 : 64;
+	struct thread_row **v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < p->tcap; i++) {
+		if (!p->threads[i])
+			continue;
+		size_t j = hash_ip(p->threads[i]->tid) & (cap - 1);
+		while (v[j])
+			j = (j + 1) & (cap - 1);
+		v[j] = p->threads[i];
+	}
+	free(p->threads);
+	p->threads = v;
+	p->tcap = cap;
+	return 0;
+}
+
+static struct thread_row **thread_slot(const struct profile *p, uint32_t tid)
+{
+	size_t j = hash_ip(tid) & (p->tcap - 1);
+
+	while (p->threads[j] && p->threads[j]->tid != tid)
+		j = (j + 1) & (p->tcap - 1);
+	return &p->threads[j];
+}
+
+static struct thread_row *thread_find(const struct profile *p, uint32_t tid)
+{
+	if (tid == PROFILE_TID_OTHER)
+		return p->other;
+	return p->tcap ? *thread_slot(p, tid) : NULL;
+}
+
+/* Past max_threads, every new thread lands in the one shared row. */
+static struct thread_row *thread_other(struct profile *p)
+{
+	if (!p->other && (p->other = thread_new(p, PROFILE_TID_OTHER)) != NULL)
+		snprintf(p->other->comm, sizeof(p->other->comm), "%s", OTHER_THREADS);
+	return p->other;
+}
+
+static struct thread_row *thread_get(struct profile *p, uint32_t tid)
+{
+	struct thread_row *t = thread_find(p, tid);
+
+	if (t)
+		return t;
+	if (tid == PROFILE_TID_OTHER || p->nthreads >= p->max_threads)
+		return thread_other(p);
+	if ((p->nthreads + 1) * 2 > p->tcap && threads_grow(p) < 0)
+		return NULL;
+	struct thread_row **slot = thread_slot(p, tid);
+	if ((*slot = thread_new(p, tid)) != NULL)
+		p->nthreads++;
+	return *slot;
+}
+
+static uint64_t hash_cell(const struct func_row *fn, uint32_t tid)
+{
+	return hash_ptrs(fn, (const void *)(uintptr_t)tid);
+}
+
+static int cells_grow(struct profile *p)
+{
+	size_t cap = p->ccap ? p->ccap * 2 : 1024;
+	struct cell **v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < p->ccap; i++) {
+		if (!p->cells[i])
+			continue;
+		size_t j = hash_cell(p->cells[i]->fn, p->cells[i]->tid) & (cap - 1);
+		while (v[j])
+			j = (j + 1) & (cap - 1);
+		v[j] = p->cells[i];
+	}
+	free(p->cells);
+	p->cells = v;
+	p->ccap = cap;
+	return 0;
+}
+
+/* NULL when out of memory or past max_cells: the thread's own row still
+ * counts the sample, the zoomed table shows it as OTHER_FUNCS. */
+static struct cell *cell_get(struct profile *p, const struct func_row *fn, uint32_t tid)
+{
+	if (p->ncells < p->max_cells && (p->ncells + 1) * 2 > p->ccap && cells_grow(p) < 0)
+		return NULL;
+	if (!p->ccap)
+		return NULL;
+	size_t j = hash_cell(fn, tid) & (p->ccap - 1);
+	while (p->cells[j]) {
+		if (p->cells[j]->fn == fn && p->cells[j]->tid == tid)
+			return p->cells[j];
+		j = (j + 1) & (p->ccap - 1);
+	}
+	if (p->ncells >= p->max_cells)
+		return NULL;
+	struct cell *c = calloc(1, sizeof(*c) + 2 * (size_t)p->n_events * sizeof(uint64_t));
+	if (!c)
+		return NULL;
+	c->fn = fn;
+	c->tid = tid;
+	c->epoch = p->epoch;
+	p->cells[j] = c;
+	p->ncells++;
+	return c;
+}
+
+static void add_to_thread(struct profile *p, const struct func_row *fn, uint32_t tid, int ev,
+			  uint64_t n)
+{
+	struct thread_row *t = p->last_thread;
+	struct cell *c = p->last_cell;
+
+	if (!t || t->tid != tid)
+		t = p->last_thread = thread_get(p, tid);
+	if (!t)
+		return;
+	t->n[ev] += n;
+	window_of(p, t->n, &t->epoch)[ev] += n;
+	if (!c || c->fn != fn || c->tid != t->tid)
+		c = p->last_cell = cell_get(p, fn, t->tid);
+	if (!c)
+		return;
+	c->n[ev] += n;
+	window_of(p, c->n, &c->epoch)[ev] += n;
+}
+
+void profile_add(struct profile *p, int ev, uint32_t tid, uint64_t ip, const char *name,
+		 const char *module, uint64_t n)
 {
 	if (ev < 0 || ev >= p->n_events)
 		return;
@@ -224,6 +439,50 @@ void profile_add(struct profile *p, int ev, uint64_t ip, const char *name, const
 	r->window[ev] += n;
 	p->ev[ev].samples += n;
 	p->ev[ev].window += n;
+	add_to_thread(p, r, tid, ev, n);
+}
+
+void profile_set_thread_name(struct profile *p, uint32_t tid, const char *comm)
+{
+	struct thread_row *t = thread_get(p, tid);
+
+	if (t && t != p->other)
+		snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
+}
+
+/* A reused tid starts a new life: the name and the end are the new thread's
+ * (its samples add to the old ones). */
+void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid)
+{
+	const struct thread_row *parent = thread_find(p, parent_tid);
+	struct thread_row *t = thread_get(p, tid);
+
+	if (!t || t == p->other)
+		return;
+	t->ended = false;
+	if (parent && parent != t && parent != p->other)
+		memcpy(t->comm, parent->comm, sizeof(t->comm));
+}
+
+void profile_thread_exit(struct profile *p, uint32_t tid)
+{
+	struct thread_row *t = tid == PROFILE_TID_OTHER ? NULL : thread_find(p, tid);
+
+	if (t)
+		t->ended = true;
+}
+
+void profile_set_thread_filter(struct profile *p, uint32_t tid)
+{
+	p->filter = tid;
+}
+
+void profile_set_limits(struct profile *p, size_t max_threads, size_t max_cells)
+{
+	if (max_threads)
+		p->max_threads = max_threads;
+	if (max_cells)
+		p->max_cells = max_cells;
 }
 
 void profile_add_lost(struct profile *p, uint64_t lost) { p->lost += lost; }
@@ -293,18 +552,190 @@ static int add_modules(struct snapshot *s)
 	return 0;
 }
 
-/* One allocation holds the rows, their counters and the strings, so a
- * snapshot is freed (and shared) as a unit. */
-struct snapshot *profile_snapshot(struct profile *p, double now, double window_seconds)
+/* One allocation holds the snapshot, N function rows, their counters and
+ * STRBYTES of strings, so a snapshot is freed (and shared) as a unit. */
+static struct snapshot *snapshot_alloc(const struct profile *p, size_t n, size_t strbytes,
+				       char **str)
 {
-	size_t strbytes = 0, ne = (size_t)p->n_events;
+	size_t ne = (size_t)p->n_events;
+	struct snapshot *s = calloc(1, sizeof(*s) + n * sizeof(struct snap_func) +
+					n * 2 * ne * sizeof(uint64_t) + strbytes);
+
+	if (!s)
+		return NULL;
+	s->funcs = (struct snap_func *)(s + 1);
+	uint64_t *counters = (uint64_t *)(s->funcs + n);
+	for (size_t i = 0; i < n; i++) {
+		s->funcs[i].samples = counters + 2 * ne * i;
+		s->funcs[i].window = s->funcs[i].samples + ne;
+	}
+	*str = (char *)(counters + n * 2 * ne);
+	return s;
+}
+
+static const char *copy_str(char **str, const char *src)
+{
+	size_t n = strlen(src) + 1;
+	char *d = memcpy(*str, src, n);
+
+	*str += n;
+	return d;
+}
+
+static struct snapshot *process_funcs(const struct profile *p)
+{
+	size_t strbytes = 0, ne = (size_t)p->n_events, k = 0;
+	char *str;
 
 	for (size_t i = 0; i < p->cap; i++)
 		if (p->rows[i])
 			strbytes += strlen(p->rows[i]->name) + strlen(p->rows[i]->module) + 2;
-	size_t size = sizeof(struct snapshot) + p->n * sizeof(struct snap_func) +
-		      p->n * 2 * ne * sizeof(uint64_t) + strbytes;
-	struct snapshot *s = calloc(1, size);
+	struct snapshot *s = snapshot_alloc(p, p->n, strbytes, &str);
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < p->cap; i++) {
+		const struct func_row *r = p->rows[i];
+		if (!r)
+			continue;
+		struct snap_func *f = &s->funcs[k++];
+		memcpy(f->samples, r->samples, ne * sizeof(uint64_t));
+		memcpy(f->window, r->window, ne * sizeof(uint64_t));
+		f->name = copy_str(&str, r->name);
+		f->module = copy_str(&str, r->module);
+	}
+	s->n_funcs = k;
+	return s;
+}
+
+/* The samples of thread T that no cell holds (past max_cells), as one row. */
+static void add_untracked_row(const struct profile *p, struct snapshot *s,
+			      const struct thread_row *t, char **str)
+{
+	size_t ne = (size_t)p->n_events;
+	struct snap_func *rest = &s->funcs[s->n_funcs];
+	bool any = false;
+
+	copy_window(p, rest->window, t->n, t->epoch);
+	for (size_t e = 0; e < ne; e++) {
+		rest->samples[e] = t->n[e];
+		for (size_t i = 0; i < s->n_funcs; i++) {
+			rest->samples[e] -= s->funcs[i].samples[e];
+			rest->window[e] -= s->funcs[i].window[e];
+		}
+		any |= rest->samples[e] != 0;
+	}
+	if (!any)
+		return;
+	rest->name = copy_str(str, OTHER_FUNCS);
+	rest->module = copy_str(str, OTHER_FUNCS_MODULE);
+	s->n_funcs++;
+}
+
+/* The functions of one thread: a scan of the cells, paid only when zoomed. */
+static struct snapshot *thread_funcs(const struct profile *p, uint32_t tid)
+{
+	size_t n = 0, strbytes = sizeof(OTHER_FUNCS) + sizeof(OTHER_FUNCS_MODULE);
+	size_t ne = (size_t)p->n_events;
+	char *str;
+
+	for (size_t i = 0; i < p->ccap; i++) {
+		const struct cell *c = p->cells[i];
+		if (c && c->tid == tid) {
+			n++;
+			strbytes += strlen(c->fn->name) + strlen(c->fn->module) + 2;
+		}
+	}
+	struct snapshot *s = snapshot_alloc(p, n + 1, strbytes, &str);
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < p->ccap; i++) {
+		const struct cell *c = p->cells[i];
+		if (!c || c->tid != tid)
+			continue;
+		struct snap_func *f = &s->funcs[s->n_funcs++];
+		memcpy(f->samples, c->n, ne * sizeof(uint64_t));
+		copy_window(p, f->window, c->n, c->epoch);
+		f->name = copy_str(&str, c->fn->name);
+		f->module = copy_str(&str, c->fn->module);
+	}
+	const struct thread_row *t = thread_find(p, tid);
+	if (t)
+		add_untracked_row(p, s, t, &str);
+	return s;
+}
+
+static bool thread_sampled(const struct profile *p, const struct thread_row *t)
+{
+	for (int e = 0; e < p->n_events; e++)
+		if (t->n[e])
+			return true;
+	return false;
+}
+
+static int thread_desc(const void *a, const void *b)
+{
+	const struct snap_thread *x = a, *y = b;
+
+	if (x->samples[0] != y->samples[0])
+		return x->samples[0] < y->samples[0] ? 1 : -1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static void copy_thread(const struct profile *p, struct snap_thread *d,
+			const struct thread_row *t, uint64_t *counters)
+{
+	size_t ne = (size_t)p->n_events;
+
+	d->tid = t->tid;
+	memcpy(d->comm, t->comm, sizeof(d->comm));
+	d->ended = t->ended;
+	d->samples = counters;
+	d->window = counters + ne;
+	memcpy(d->samples, t->n, ne * sizeof(uint64_t));
+	copy_window(p, d->window, t->n, t->epoch);
+}
+
+/* The threads with samples (one extra allocation, freed with the snapshot
+ * through s->threads). */
+static int add_threads(const struct profile *p, struct snapshot *s)
+{
+	size_t ne = (size_t)p->n_events, n = 0;
+
+	for (size_t i = 0; i < p->tcap; i++)
+		n += p->threads[i] && thread_sampled(p, p->threads[i]);
+	n += p->other && thread_sampled(p, p->other);
+	struct snap_thread *v = calloc(n + 1, sizeof(*v) + 2 * ne * sizeof(uint64_t));
+	if (!v)
+		return -1;
+	uint64_t *counters = (uint64_t *)(v + n + 1);
+	for (size_t i = 0; i <= p->tcap; i++) {
+		const struct thread_row *t = i < p->tcap ? p->threads[i] : p->other;
+		if (!t || !thread_sampled(p, t))
+			continue;
+		copy_thread(p, &v[s->n_threads++], t, counters);
+		counters += 2 * ne;
+	}
+	if (ne > 0)
+		qsort(v, s->n_threads, sizeof(*v), thread_desc);
+	s->threads = v;
+	return 0;
+}
+
+/* Only once the snapshot is complete: a failed one loses no window. */
+static void restart_windows(struct profile *p)
+{
+	for (size_t i = 0; i < p->cap; i++)
+		if (p->rows[i])
+			memset(p->rows[i]->window, 0, sizeof(p->rows[i]->window));
+	for (int e = 0; e < p->n_events; e++)
+		p->ev[e].window = 0;
+	p->epoch++;
+}
+
+struct snapshot *profile_snapshot(struct profile *p, double now, double window_seconds)
+{
+	struct snapshot *s = p->filter ? thread_funcs(p, p->filter) : process_funcs(p);
+
 	if (!s)
 		return NULL;
 	s->time = now;
@@ -314,42 +745,23 @@ struct snapshot *profile_snapshot(struct profile *p, double now, double window_s
 	s->lost = p->lost;
 	s->throttled = p->throttled;
 	s->undecodable = p->undecodable;
-	s->funcs = (struct snap_func *)(s + 1);
-	uint64_t *counters = (uint64_t *)(s->funcs + p->n);
-	char *str = (char *)(counters + p->n * 2 * ne);
-	size_t k = 0;
-	for (size_t i = 0; i < p->cap; i++) {
-		struct func_row *r = p->rows[i];
-		if (!r)
-			continue;
-		struct snap_func *f = &s->funcs[k++];
-		f->samples = counters;
-		f->window = counters + ne;
-		counters += 2 * ne;
-		memcpy(f->samples, r->samples, ne * sizeof(uint64_t));
-		memcpy(f->window, r->window, ne * sizeof(uint64_t));
-		memset(r->window, 0, sizeof(r->window));
-		f->name = strcpy(str, r->name);
-		str += strlen(r->name) + 1;
-		f->module = strcpy(str, r->module);
-		str += strlen(r->module) + 1;
-	}
-	s->n_funcs = k;
-	if (ne > 0)
-		qsort(s->funcs, k, sizeof(s->funcs[0]), first_event_desc);
-	if (add_modules(s) < 0) {
-		free(s);
+	s->thread = p->filter;
+	if (s->n_events > 0)
+		qsort(s->funcs, s->n_funcs, sizeof(s->funcs[0]), first_event_desc);
+	if (add_modules(s) < 0 || add_threads(p, s) < 0) {
+		snapshot_free(s);
 		return NULL;
 	}
-	for (int e = 0; e < p->n_events; e++)
-		p->ev[e].window = 0;
+	restart_windows(p);
 	return s;
 }
 
 void snapshot_free(struct snapshot *s)
 {
-	if (s)
+	if (s) {
 		free(s->modules);
+		free(s->threads);
+	}
 	free(s);
 }
 
@@ -399,4 +811,21 @@ double snapshot_percent(const struct snapshot *s, const struct snap_func *f, int
 	uint64_t n = window ? f->window[ev] : f->samples[ev];
 
 	return total ? 100.0 * (double)n / (double)total : 0.0;
+}
+
+double snapshot_thread_percent(const struct snapshot *s, const struct snap_thread *t, int ev,
+			       bool window)
+{
+	uint64_t total = window ? s->ev[ev].window : s->ev[ev].samples;
+	uint64_t n = window ? t->window[ev] : t->samples[ev];
+
+	return total ? 100.0 * (double)n / (double)total : 0.0;
+}
+
+const struct snap_thread *snapshot_thread(const struct snapshot *s, uint32_t tid)
+{
+	for (size_t i = 0; i < s->n_threads; i++)
+		if (s->threads[i].tid == tid)
+			return &s->threads[i];
+	return NULL;
 }

@@ -10,6 +10,9 @@
 
 #include "engine/events.h"
 
+#define PROFILE_COMM_MAX 16      /* the kernel's TASK_COMM_LEN */
+#define PROFILE_TID_OTHER UINT32_MAX
+
 struct profile;
 
 struct snap_event {
@@ -35,6 +38,15 @@ struct snap_module {
 	uint64_t *window;        /* [n_events] */
 };
 
+/* A thread of the target (or of a child process), once it has samples. */
+struct snap_thread {
+	uint32_t tid;            /* PROFILE_TID_OTHER: the threads past the limit */
+	char comm[PROFILE_COMM_MAX]; /* "" until a COMM record (or a parent) named it */
+	bool ended;              /* an EXIT record was seen */
+	uint64_t *samples;       /* [n_events] cumulative */
+	uint64_t *window;        /* [n_events] */
+};
+
 /* Samples at one instruction address (for the asm view). */
 struct snap_ip {
 	uint64_t ip;
@@ -52,10 +64,13 @@ struct snapshot {
 	double window_seconds;
 	int n_events;
 	struct snap_event ev[EVENTS_MAX];
+	uint32_t thread;         /* funcs and modules of this thread only; 0: all */
 	size_t n_funcs;
 	struct snap_func *funcs; /* sorted by the first event's cumulative samples */
 	size_t n_modules;
 	struct snap_module *modules; /* sorted like funcs */
+	size_t n_threads;
+	struct snap_thread *threads; /* every thread with samples, sorted like funcs */
 	uint64_t lost, throttled, undecodable;
 	int pid;
 	char command[64];
@@ -68,10 +83,23 @@ struct snapshot {
 struct profile *profile_new(const struct ev_list *events);
 void profile_free(struct profile *p);
 
-/* Adds N samples of event EV at address IP of function NAME in MODULE
- * (strings are interned here). */
-void profile_add(struct profile *p, int ev, uint64_t ip, const char *name, const char *module,
-		 uint64_t n);
+/* Adds N samples of event EV taken in thread TID at address IP of function
+ * NAME in MODULE (strings are interned here). */
+void profile_add(struct profile *p, int ev, uint32_t tid, uint64_t ip, const char *name,
+		 const char *module, uint64_t n);
+/* Thread life: a COMM record names TID, a new thread inherits its parent's
+ * name (as clone() does), an EXIT record ends it. */
+void profile_set_thread_name(struct profile *p, uint32_t tid, const char *comm);
+void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid);
+void profile_thread_exit(struct profile *p, uint32_t tid);
+/* Snapshots taken from now on show the functions of thread TID only
+ * (0: of every thread); totals, threads and percentages stay the process's. */
+void profile_set_thread_filter(struct profile *p, uint32_t tid);
+/* Memory bounds of the per-thread data (0 keeps a bound as it is): the
+ * threads past MAX_THREADS share one PROFILE_TID_OTHER row; past MAX_CELLS
+ * (function, thread) pairs, a thread's new functions show as one
+ * "[other functions]" row when it is zoomed.  Sample totals stay exact. */
+void profile_set_limits(struct profile *p, size_t max_threads, size_t max_cells);
 void profile_add_lost(struct profile *p, uint64_t lost);
 void profile_add_throttle(struct profile *p);
 void profile_add_undecodable(struct profile *p);
@@ -89,5 +117,10 @@ struct ip_counts *profile_ip_counts(struct profile *p, const char *name, const c
 /* Percent of event EV's samples in row F (cumulative or window). */
 double snapshot_percent(const struct snapshot *s, const struct snap_func *f, int ev,
 			bool window);
+/* The same for a thread. */
+double snapshot_thread_percent(const struct snapshot *s, const struct snap_thread *t, int ev,
+			       bool window);
+/* Thread TID of the snapshot, or NULL. */
+const struct snap_thread *snapshot_thread(const struct snapshot *s, uint32_t tid);
 
 #endif

@@ -1,6 +1,7 @@
 #include "engine/session.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "engine/disasm.h"
 #include "engine/pfm.h"
 #include "engine/record.h"
 #include "engine/ring.h"
@@ -52,6 +54,7 @@ struct session {
 	double t0, last_snap;
 	bool hup;
 	size_t ring_pages;
+	struct asm_cache *asmc;  /* functions opened in the asm view */
 };
 
 static uint64_t now_ns(void)
@@ -139,13 +142,17 @@ static void handle_sample(struct session *s, const struct rec_sample *smp)
 		if (!symtab_lookup(sp->st, smp->ip, &si))
 			si.name = NULL, si.module = "[unknown]";
 	}
-	profile_add(s->prof, ev, smp->ip, si.name, si.module, 1);
+	profile_add(s->prof, ev, smp->tid, smp->ip, si.name, si.module, 1);
 }
 
 static void handle_task(struct session *s, const struct record *r)
 {
 	const struct rec_task *t = &r->u.task;
 
+	if (r->type == PERF_RECORD_EXIT)
+		profile_thread_exit(s->prof, t->tid);
+	else
+		profile_thread_fork(s->prof, t->tid, t->ptid);
 	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid) {
 		struct space *parent = space_find(s, (pid_t)t->ppid);
 		struct space *child = space_get(s, (pid_t)t->pid);
@@ -169,6 +176,7 @@ static void handle_other(struct session *s, const struct record *r)
 				       r->u.mmap.addr + r->u.mmap.len, r->u.mmap.pgoff);
 		break;
 	case PERF_RECORD_COMM:
+		profile_set_thread_name(s->prof, r->u.comm.tid, r->u.comm.comm);
 		if (!r->u.comm.exec)
 			break;
 		sp = space_get(s, (pid_t)r->u.comm.pid);
@@ -349,6 +357,26 @@ static int setup_rings(struct session *s, size_t pages)
 	return s->rings && s->pfds ? 0 : -1;
 }
 
+/* Threads older than the watch had their COMM record before it: name them
+ * from /proc, as perf synthesizes COMM records for them. */
+static void name_threads(struct session *s, const pid_t *tids, int n)
+{
+	char path[64], comm[PROFILE_COMM_MAX + 2];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)s->target.pid,
+			 (int)tids[i]);
+		FILE *f = sys_fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			profile_set_thread_name(s->prof, (uint32_t)tids[i], comm);
+		}
+		fclose(f);
+	}
+}
+
 static int attach_threads(struct session *s, char *err, size_t errsz)
 {
 	pid_t *tids = malloc(MAX_TIDS * sizeof(*tids));
@@ -365,6 +393,8 @@ static int attach_threads(struct session *s, char *err, size_t errsz)
 		return -1;
 	}
 	int rc = open_events(s, tids, n, err, errsz);
+	if (rc == 0)
+		name_threads(s, tids, n);
 	free(tids);
 	return rc;
 }
@@ -478,6 +508,11 @@ struct snapshot *session_snapshot(struct session *s)
 	return snap;
 }
 
+void session_set_thread_filter(struct session *s, uint32_t tid)
+{
+	profile_set_thread_filter(s->prof, tid);
+}
+
 struct ip_counts *session_ip_counts(struct session *s, const char *name, const char *module)
 {
 	return profile_ip_counts(s->prof, name, module);
@@ -505,6 +540,80 @@ void session_close(struct session *s)
 	free(s->rings);
 	free(s->pfds);
 	free(s->batch.data);
+	asm_cache_free(s->asmc);
 	profile_free(s->prof);
 	free(s);
+}
+
+/* --- asm ---------------------------------------------------------------- */
+
+/* The address space where ADDR is NAME in MODULE: the target's first. */
+static struct symtab *space_of(struct session *s, uint64_t addr, const char *name,
+			       const char *module)
+{
+	struct space *first = space_find(s, s->target.pid);
+
+	for (int k = -1; k < s->nspaces; k++) {
+		struct space *sp = k < 0 ? first : &s->spaces[k];
+		struct sym_info si;
+		if (!sp || !symtab_lookup(sp->st, addr, &si) || !si.module ||
+		    strcmp(si.module, module) != 0)
+			continue;
+		if ((!si.name && strcmp(name, "[unknown]") == 0) || (si.name && !strcmp(si.name, name)))
+			return sp->st;
+	}
+	return NULL;
+}
+
+/* A function without samples: looked up by name. */
+static const struct asm_func *asm_by_name(struct session *s, const char *name,
+					  const char *module, char *err, size_t errsz)
+{
+	struct space *sp = space_find(s, s->target.pid);
+	struct sym_info si;
+
+	if (!sp && s->nspaces > 0)
+		sp = &s->spaces[0];
+	if (!sp || !symtab_find(sp->st, name, module, &si)) {
+		snprintf(err, errsz, "function '%s' not found%s%s", name, module ? " in " : "",
+			 module ? module : "");
+		return NULL;
+	}
+	return asm_cache_get(s->asmc, sp->st, si.start, si.start, err, errsz);
+}
+
+const struct asm_func *session_asm(struct session *s, const char *name, const char *module,
+				   char *err, size_t errsz)
+{
+	struct ip_counts *ipc = module ? profile_ip_counts(s->prof, name, module) : NULL;
+	const struct asm_func *fn = NULL;
+	struct symtab *st;
+
+	if (!s->asmc && !(s->asmc = asm_cache_new())) {
+		snprintf(err, errsz, "out of memory");
+		free(ipc);
+		return NULL;
+	}
+	if (ipc && ipc->n > 0 && (st = space_of(s, ipc->ips[0].ip, name, module)))
+		fn = asm_cache_get(s->asmc, st, ipc->ips[0].ip, ipc->ips[ipc->n - 1].ip, err,
+				   errsz);
+	else if (strcmp(name, "[unknown]") == 0)
+		snprintf(err, errsz, "no samples in unknown code of %s", module ? module : "?");
+	else
+		fn = asm_by_name(s, name, module, err, errsz);
+	free(ipc);
+	return fn;
+}
+
+const struct asm_func *session_asm_at(struct session *s, const struct asm_func *from,
+				      uint64_t addr, char *err, size_t errsz)
+{
+	for (int k = 0; k < s->nspaces; k++) {
+		struct sym_info si;
+		if (symtab_lookup(s->spaces[k].st, from->start, &si) && si.module == from->module &&
+		    symtab_lookup(s->spaces[k].st, addr, &si) && si.name)
+			return asm_cache_get(s->asmc, s->spaces[k].st, addr, addr, err, errsz);
+	}
+	snprintf(err, errsz, "0x%" PRIx64 ": no function there", addr);
+	return NULL;
 }

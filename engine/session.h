@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "engine/events.h"
@@ -26,8 +27,20 @@ bool session_poll(struct session *s, int timeout_ms);
 /* An immutable snapshot; the live window restarts. */
 struct snapshot *session_snapshot(struct session *s);
 const struct ev_list *session_events(const struct session *s);
+/* Snapshots taken from now on show the functions of thread TID only
+ * (a tid of the snapshot's threads, PROFILE_TID_OTHER included); 0: of
+ * every thread. */
+void session_set_thread_filter(struct session *s, uint32_t tid);
 /* Per-address samples of one function (an immutable copy; free()). */
 struct ip_counts *session_ip_counts(struct session *s, const char *name, const char *module);
+/* The instructions of function NAME in MODULE (decoded once, cached until
+ * session_close).  NULL with a reason in ERR. */
+struct asm_func;
+const struct asm_func *session_asm(struct session *s, const char *name, const char *module,
+				   char *err, size_t errsz);
+/* The function at ADDR in the address space of FROM (a call's callee). */
+const struct asm_func *session_asm_at(struct session *s, const struct asm_func *from,
+				      uint64_t addr, char *err, size_t errsz);
 /* Stops watching: a launched command is terminated, an attached process left
  * running; everything is closed. */
 void session_close(struct session *s);

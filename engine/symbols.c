@@ -778,3 +778,100 @@ bool symtab_srcline(struct symtab *st, uint64_t ip, const char **file, int *line
 	*line = e->line;
 	return true;
 }
+
+/* ---- code bytes ----------------------------------------------------- */
+
+/* Bytes at file vaddr VA from the executable section holding it. */
+static const uint8_t *section_bytes(Elf *elf, uint64_t va, size_t *avail)
+{
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || va < sh.sh_addr ||
+		    va >= sh.sh_addr + sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || va - sh.sh_addr >= d->d_size)
+			return NULL;
+		*avail = d->d_size - (va - sh.sh_addr);
+		return (const uint8_t *)d->d_buf + (va - sh.sh_addr);
+	}
+	return NULL;
+}
+
+/* Without section headers (some stripped or packed files): the PT_LOAD
+ * segment, read from the raw image. */
+static const uint8_t *segment_bytes(Elf *elf, uint64_t va, size_t *avail)
+{
+	size_t n, rawsz;
+	const char *raw = elf_rawfile(elf, &rawsz);
+
+	if (!raw || elf_getphdrnum(elf, &n) != 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X) || va < ph.p_vaddr || va >= ph.p_vaddr + ph.p_filesz)
+			continue;
+		uint64_t off = ph.p_offset + (va - ph.p_vaddr);
+		if (off >= rawsz)
+			return NULL;
+		*avail = rawsz - off < ph.p_vaddr + ph.p_filesz - va ?
+			 rawsz - off : ph.p_vaddr + ph.p_filesz - va;
+		return (const uint8_t *)raw + off;
+	}
+	return NULL;
+}
+
+const uint8_t *symtab_code(struct symtab *st, uint64_t addr, size_t *avail)
+{
+	struct mapping *m = find_mapping(st, addr);
+	GElf_Addr bias;
+	Elf *elf;
+	const uint8_t *p;
+
+	*avail = 0;
+	if (!m || !m->mod || !(elf = dwfl_module_getelf(m->mod->dwmod, &bias)))
+		return NULL;
+	p = section_bytes(elf, addr - bias, avail);
+	return p ? p : segment_bytes(elf, addr - bias, avail);
+}
+
+/* ---- lookup by name ------------------------------------------------- */
+
+static bool path_matches(const char *path, const char *want)
+{
+	return !want || strcmp(path, want) == 0 || ends_with(path, want);
+}
+
+static const struct func *module_find_name(struct module *mod, const char *name)
+{
+	if (!mod->funcs_built)
+		build_funcs(mod);
+	for (size_t i = 0; i < mod->nfuncs; i++)
+		if (strcmp(mod->funcs[i].name, name) == 0)
+			return &mod->funcs[i];
+	return NULL;
+}
+
+bool symtab_find(struct symtab *st, const char *name, const char *module,
+		 struct sym_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < st->nmaps; i++) {
+		struct mapping *m = &st->maps[i];
+		const struct func *f;
+		if (!path_matches(m->name, module))
+			continue;
+		if (!m->resolved)
+			resolve_mapping(st, m);
+		if (!m->mod || !(f = module_find_name(m->mod, name)))
+			continue;
+		/* The function must lie in a mapping (a module maps in parts). */
+		if (symtab_lookup(st, f->start, out) && out->name == f->name)
+			return true;
+	}
+	memset(out, 0, sizeof(*out));
+	return false;
+}

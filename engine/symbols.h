@@ -9,6 +9,7 @@
 #define ENGINE_SYMBOLS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct symtab;
@@ -46,5 +47,16 @@ bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out);
 /* Source file and line of IP from DWARF (separate debuginfo by build-id or
  * debuglink too).  Returns false when there is no line information. */
 bool symtab_srcline(struct symtab *st, uint64_t ip, const char **file, int *line);
+
+/* The code bytes at runtime address ADDR, from the ELF section (or, without
+ * section headers, the loadable segment) that holds them: a pointer into the
+ * mapped file, valid as long as ST, and in *AVAIL how many bytes follow ADDR
+ * in that section.  NULL when ADDR lies in no file-backed code. */
+const uint8_t *symtab_code(struct symtab *st, uint64_t addr, size_t *avail);
+
+/* The function called NAME (in a module whose path ends with MODULE when
+ * MODULE is not NULL), among every mapped module.  False if none. */
+bool symtab_find(struct symtab *st, const char *name, const char *module,
+		 struct sym_info *out);
 
 #endif

@@ -35,4 +35,40 @@ expect_err "unknown kind 'bogus'" "kind named"
 run "$CYCTOP" list events --model sparc
 expect_rc 2 "unknown model"
 
+# list groups: the group planner (arch/plan.c)
+count_lines() { # FIXED-STRING: lines of $TMP/out containing it
+	grep -cF -- "$1" "$TMP/out" || true
+}
+run "$CYCTOP" list groups -e @big4 --model core
+expect_rc 0 "big4 plan"
+expect_out "4 events in 2 groups on core (2 collections)" "big4 takes two collections (Core2 paper)"
+[ "$(count_lines 'group ')" -eq 2 ] || fail "big4: not 2 groups: $(cat "$TMP/out")"
+[ "$(count_lines 'FIXED1  CPU_CLK_UNHALTED.CORE  (reference, shared)')" -eq 2 ] ||
+	fail "big4: cycles not on FIXED1 in both groups: $(cat "$TMP/out")"
+ok
+expect_out "PMC0    MEM_LOAD_RETIRED.L2_LINE_MISS" "PMC0-only event on PMC0"
+run "$CYCTOP" list groups -e page-faults,context-switches,minor-faults --model perf --counters 1
+expect_rc 0 "software plan with --counters 1"
+expect_out "3 events in 3 groups on perf (3 collections)" "one software event per group"
+[ "$(count_lines 'cpu-clock  (reference)')" -eq 3 ] ||
+	fail "cpu-clock not added to every group: $(cat "$TMP/out")"
+ok
+run "$CYCTOP" list groups -e cpu-clock,page-faults,context-switches --model perf --counters 1
+expect_out "3 events in 2 groups on perf" "the user's cpu-clock is the shared reference"
+run "$CYCTOP" list groups -e page-faults,context-switches --model perf
+expect_out "2 events in 1 group on perf (1 collection)" "no cap: one group"
+run "$CYCTOP" list groups -e @amd-l2-indirect --model amd64_k8
+expect_out "9 events in 3 groups on amd64_k8" "indirect L2 method: several runs"
+expect_out "# partners together: DC_accesses + DC_refills_L2 + DC_refills_sys" "DC partners kept"
+run "$CYCTOP" list groups -e @ia64 --model ia64
+expect_rc 0 "IA-64 plan from the table (not in libpfm4)"
+expect_out "7 events in 2 groups on ia64" "IA-64 back-end set"
+run "$CYCTOP" list groups -e RS_UOPS_DISPATCHED,FP_ASSIST --model core --counters 1
+expect_rc 1 "unplaceable event"
+expect_err "FP_ASSIST" "unplaceable event named"
+run "$CYCTOP" list groups --model core
+expect_rc 2 "groups without -e"
+run "$CYCTOP" list groups -e @big4 --model core --counters 0
+expect_rc 2 "--counters 0"
+
 done_ok

@@ -33,9 +33,18 @@ static uint64_t ip_of(const char *name, const char *module)
 	return h;
 }
 
+/* Samples of one thread unless a test is about threads. */
+#define TID_MAIN 100
+
+static void add_in(struct profile *p, uint32_t tid, int ev, const char *name,
+		   const char *module, uint64_t n)
+{
+	profile_add(p, ev, tid, ip_of(name, module), name, module, n);
+}
+
 static void add(struct profile *p, int ev, const char *name, const char *module, uint64_t n)
 {
-	profile_add(p, ev, ip_of(name, module), name, module, n);
+	add_in(p, TID_MAIN, ev, name, module, n);
 }
 
 static struct profile *new_profile(void)
@@ -418,12 +427,12 @@ static void test_ip_counts(void **state)
 	struct ip_counts *c;
 
 	(void)state;
-	profile_add(p, 0, 0x1010, "f", "/bin/app", 2);
-	profile_add(p, 0, 0x1000, "f", "/bin/app", 1);
-	profile_add(p, 0, 0x1010, "f", "/bin/app", 3);
-	profile_add(p, 1, 0x1000, "f", "/bin/app", 7);
-	profile_add(p, 0, 0x2000, "g", "/bin/app", 9);
-	profile_add(p, 0, 0x1004, "f", "/lib/other.so", 9);  /* same name, other module */
+	profile_add(p, 0, TID_MAIN, 0x1010, "f", "/bin/app", 2);
+	profile_add(p, 0, TID_MAIN, 0x1000, "f", "/bin/app", 1);
+	profile_add(p, 0, TID_MAIN, 0x1010, "f", "/bin/app", 3);
+	profile_add(p, 1, TID_MAIN, 0x1000, "f", "/bin/app", 7);
+	profile_add(p, 0, TID_MAIN, 0x2000, "g", "/bin/app", 9);
+	profile_add(p, 0, TID_MAIN, 0x1004, "f", "/lib/other.so", 9);  /* same name, other module */
 	c = profile_ip_counts(p, "f", "/bin/app");
 	assert_non_null(c);
 	assert_int_equal(c->n_events, 2);
@@ -486,6 +495,239 @@ static void test_many_functions(void **state)
 	profile_free(p);
 }
 
+static const struct snap_thread *must_thread(const struct snapshot *s, uint32_t tid)
+{
+	const struct snap_thread *t = snapshot_thread(s, tid);
+
+	if (!t) {
+		fprintf(stderr, "no thread %u\n", tid);
+		fail();
+	}
+	return t;
+}
+
+/* Per-thread samples: sorted like functions, summing to the event totals,
+ * with their own windows. */
+static void test_thread_counts(void **state)
+{
+	enum { NT = 300 };
+	struct profile *p = new_profile();
+	struct snapshot *s1, *s2;
+
+	(void)state;
+	add_in(p, 101, 0, "work", "/bin/app", 7);
+	add_in(p, 100, 0, "main", "/bin/app", 3);
+	add_in(p, 100, 0, "work", "/bin/app", 5);
+	add_in(p, 102, 0, "work", "/bin/app", 7);   /* ties with 101: by tid */
+	add_in(p, 103, 1, "fault", "/bin/app", 5);  /* only the second event */
+	s1 = profile_snapshot(p, 1, 1);
+	assert_int_equal(s1->n_threads, 4);
+	assert_int_equal(s1->threads[0].tid, 100);
+	assert_int_equal(s1->threads[1].tid, 101);
+	assert_int_equal(s1->threads[2].tid, 102);
+	assert_int_equal(s1->threads[3].tid, 103);
+	assert_int_equal(must_thread(s1, 100)->samples[0], 8);
+	assert_int_equal(must_thread(s1, 100)->window[0], 8);
+	assert_int_equal(must_thread(s1, 103)->samples[0], 0);
+	assert_int_equal(must_thread(s1, 103)->samples[1], 5);
+	assert_null(snapshot_thread(s1, 104));
+	assert_near(snapshot_thread_percent(s1, must_thread(s1, 101), 0, false), 100.0 * 7 / 22);
+	assert_near(snapshot_thread_percent(s1, must_thread(s1, 103), 1, false), 100.0);
+	/* the functions are still the process's: no thread split */
+	assert_int_equal(s1->thread, 0);
+	assert_int_equal(must_find(s1, "work", "/bin/app")->samples[0], 19);
+
+	add_in(p, 100, 0, "main", "/bin/app", 2);
+	for (uint32_t t = 1000; t < 1000 + NT; t++)
+		add_in(p, t, 0, "spawned", "/bin/app", 1);
+	s2 = profile_snapshot(p, 2, 1);
+	assert_int_equal(s2->n_threads, 4 + NT);
+	assert_int_equal(must_thread(s2, 100)->samples[0], 10);
+	assert_int_equal(must_thread(s2, 100)->window[0], 2);
+	assert_int_equal(must_thread(s2, 101)->window[0], 0);
+	uint64_t sum = 0, wsum = 0;
+	for (size_t i = 0; i < s2->n_threads; i++) {
+		sum += s2->threads[i].samples[0];
+		wsum += s2->threads[i].window[0];
+		if (i > 0)
+			assert_true(s2->threads[i - 1].samples[0] >= s2->threads[i].samples[0]);
+	}
+	assert_int_equal(sum, s2->ev[0].samples);
+	assert_int_equal(wsum, s2->ev[0].window);
+	assert_int_equal(must_thread(s2, 1000 + NT - 1)->samples[0], 1);
+	/* the earlier snapshot is unchanged */
+	assert_int_equal(s1->n_threads, 4);
+	assert_int_equal(must_thread(s1, 100)->samples[0], 8);
+	snapshot_free(s1);
+	snapshot_free(s2);
+	profile_free(p);
+}
+
+/* Names from COMM, inherited on fork, ends from EXIT. */
+static void test_thread_names(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s1, *s2;
+
+	(void)state;
+	profile_set_thread_name(p, 100, "app");
+	profile_thread_fork(p, 101, 100);
+	profile_thread_fork(p, 102, 101);
+	profile_set_thread_name(p, 102, "worker-with-a-long-name");  /* the kernel cuts at 15 */
+	profile_thread_fork(p, 103, 999);          /* parent unknown: no name */
+	profile_thread_exit(p, 101);
+	profile_thread_exit(p, 555);               /* never seen: no row */
+	for (uint32_t t = 100; t <= 103; t++)
+		add_in(p, t, 0, "f", "/bin/app", t - 99);
+	profile_set_thread_name(p, 104, "idle");   /* named, never sampled */
+	s1 = profile_snapshot(p, 1, 1);
+	assert_int_equal(s1->n_threads, 4);        /* neither 104 nor 555 */
+	assert_string_equal(must_thread(s1, 100)->comm, "app");
+	assert_string_equal(must_thread(s1, 101)->comm, "app");
+	assert_string_equal(must_thread(s1, 102)->comm, "worker-with-a-l");
+	assert_string_equal(must_thread(s1, 103)->comm, "");
+	assert_false(must_thread(s1, 100)->ended);
+	assert_true(must_thread(s1, 101)->ended);
+
+	/* exec renames; a reused tid lives again under its new parent's name */
+	profile_set_thread_name(p, 100, "exec'd");
+	profile_thread_fork(p, 101, 102);
+	s2 = profile_snapshot(p, 2, 1);
+	assert_string_equal(must_thread(s2, 100)->comm, "exec'd");
+	assert_string_equal(must_thread(s2, 101)->comm, "worker-with-a-l");
+	assert_false(must_thread(s2, 101)->ended);
+	assert_int_equal(must_thread(s2, 101)->samples[0], 2);
+	/* the earlier snapshot kept its names */
+	assert_string_equal(must_thread(s1, 100)->comm, "app");
+	assert_true(must_thread(s1, 101)->ended);
+	snapshot_free(s1);
+	snapshot_free(s2);
+	profile_free(p);
+}
+
+/* A thread filter: that thread's functions, modules and windows; totals,
+ * threads and percentages stay the process's. */
+static void test_thread_filter(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+
+	(void)state;
+	add_in(p, 100, 0, "main_loop", "/bin/app", 5);
+	add_in(p, 100, 0, "memcpy", "/lib/libc.so.6", 2);
+	add_in(p, 101, 0, "worker", "/bin/app", 7);
+	add_in(p, 101, 0, "memcpy", "/lib/libc.so.6", 3);
+	add_in(p, 101, 1, "worker", "/bin/app", 4);
+	profile_set_thread_filter(p, 101);
+	s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->thread, 101);
+	assert_int_equal(s->n_funcs, 2);
+	assert_null(find(s, "main_loop", "/bin/app"));
+	assert_string_equal(s->funcs[0].name, "worker");
+	assert_int_equal(s->funcs[0].samples[0], 7);
+	assert_int_equal(s->funcs[0].samples[1], 4);
+	assert_int_equal(s->funcs[0].window[0], 7);
+	assert_int_equal(must_find(s, "memcpy", "/lib/libc.so.6")->samples[0], 3);
+	assert_int_equal(s->ev[0].samples, 17);
+	assert_near(snapshot_percent(s, &s->funcs[0], 0, false), 100.0 * 7 / 17);
+	assert_int_equal(s->n_modules, 2);
+	assert_string_equal(s->modules[0].module, "/bin/app");
+	assert_int_equal(s->modules[0].samples[0], 7);
+	assert_int_equal(s->n_threads, 2);
+	snapshot_free(s);
+
+	/* the filtered snapshot restarted every window, not only the thread's */
+	add_in(p, 100, 0, "main_loop", "/bin/app", 4);
+	profile_set_thread_filter(p, 0);
+	s = profile_snapshot(p, 2, 1);
+	assert_int_equal(s->thread, 0);
+	assert_int_equal(s->n_funcs, 3);
+	assert_int_equal(must_find(s, "main_loop", "/bin/app")->samples[0], 9);
+	assert_int_equal(must_find(s, "main_loop", "/bin/app")->window[0], 4);
+	assert_int_equal(must_find(s, "memcpy", "/lib/libc.so.6")->samples[0], 5);
+	assert_int_equal(must_find(s, "memcpy", "/lib/libc.so.6")->window[0], 0);
+	assert_int_equal(must_thread(s, 100)->window[0], 4);
+	snapshot_free(s);
+
+	add_in(p, 101, 0, "worker", "/bin/app", 1);
+	profile_set_thread_filter(p, 100);
+	s = profile_snapshot(p, 3, 1);
+	assert_int_equal(s->n_funcs, 2);
+	assert_int_equal(must_find(s, "main_loop", "/bin/app")->samples[0], 9);
+	assert_int_equal(must_find(s, "main_loop", "/bin/app")->window[0], 0);
+	assert_int_equal(must_find(s, "memcpy", "/lib/libc.so.6")->samples[0], 2);
+	assert_null(find(s, "worker", "/bin/app"));
+	assert_int_equal(s->ev[0].window, 1);
+	snapshot_free(s);
+
+	/* a thread without samples: an empty table, the threads still there */
+	profile_set_thread_filter(p, 999);
+	s = profile_snapshot(p, 4, 1);
+	assert_int_equal(s->thread, 999);
+	assert_int_equal(s->n_funcs, 0);
+	assert_int_equal(s->n_modules, 0);
+	assert_int_equal(s->n_threads, 2);
+	snapshot_free(s);
+	profile_free(p);
+}
+
+/* Past the bounds: the extra threads share one row, a thread's extra
+ * functions one row of its zoom; every sample is still counted. */
+static void test_thread_limits(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+
+	(void)state;
+	profile_set_limits(p, 2, 3);
+	add_in(p, 1, 0, "f1", "/bin/app", 1);
+	add_in(p, 1, 0, "f2", "/bin/app", 2);
+	add_in(p, 2, 0, "f1", "/bin/app", 4);      /* the third and last cell */
+	add_in(p, 2, 0, "f2", "/bin/app", 8);
+	add_in(p, 2, 1, "f3", "/lib/x.so", 16);
+	add_in(p, 3, 0, "f1", "/bin/app", 32);     /* past two threads */
+	add_in(p, 4, 0, "f1", "/bin/app", 64);
+	profile_set_thread_name(p, 4, "late");     /* no row of its own to name */
+	s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->n_threads, 3);
+	assert_int_equal(s->threads[0].tid, PROFILE_TID_OTHER);
+	assert_string_equal(s->threads[0].comm, "[other threads]");
+	assert_int_equal(s->threads[0].samples[0], 96);
+	assert_int_equal(must_thread(s, 2)->samples[0], 12);
+	assert_int_equal(must_thread(s, 2)->samples[1], 16);
+	assert_int_equal(must_thread(s, 1)->samples[0] + must_thread(s, 2)->samples[0] +
+			 s->threads[0].samples[0], s->ev[0].samples);
+	assert_int_equal(must_find(s, "f1", "/bin/app")->samples[0], 101);
+	snapshot_free(s);
+
+	profile_set_thread_filter(p, 2);
+	add_in(p, 2, 0, "f2", "/bin/app", 1);
+	s = profile_snapshot(p, 2, 1);
+	assert_int_equal(s->n_funcs, 2);
+	assert_int_equal(must_find(s, "f1", "/bin/app")->samples[0], 4);
+	const struct snap_func *rest = must_find(s, "[other functions]", "[per-thread table full]");
+	assert_int_equal(rest->samples[0], 9);
+	assert_int_equal(rest->samples[1], 16);
+	assert_int_equal(rest->window[0], 1);
+	assert_int_equal(rest->window[1], 0);
+	snapshot_free(s);
+
+	/* a thread whose functions all fit has no such row */
+	profile_set_thread_filter(p, 1);
+	s = profile_snapshot(p, 3, 1);
+	assert_int_equal(s->n_funcs, 2);
+	assert_null(find(s, "[other functions]", "[per-thread table full]"));
+	snapshot_free(s);
+
+	profile_set_thread_filter(p, PROFILE_TID_OTHER);
+	s = profile_snapshot(p, 4, 1);
+	assert_int_equal(s->n_funcs, 1);
+	assert_int_equal(must_find(s, "[other functions]", "[per-thread table full]")->samples[0],
+			 96);
+	snapshot_free(s);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +744,10 @@ int main(void)
 		cmocka_unit_test(test_modules),
 		cmocka_unit_test(test_ip_counts),
 		cmocka_unit_test(test_many_functions),
+		cmocka_unit_test(test_thread_counts),
+		cmocka_unit_test(test_thread_names),
+		cmocka_unit_test(test_thread_filter),
+		cmocka_unit_test(test_thread_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -97,6 +97,56 @@ wait_screen "END-0" "exit at the target's end"
 screen | grep -q "exited with status 0" || fail "final table with the exit status"
 ok
 
+# Thread zoom: H lists the threads, Enter zooms into the selected one (the
+# header names it, the table holds its functions only), H or Esc shows every
+# thread again.  Paused, so that the picker's rows stay where the keys go.
+READY="$TMP/ready" GO="$TMP/go"
+type_line "clear; '$CYCTOP' -d 0.5 -e cpu-clock -- '$WORKLOADS/threads' '$READY' '$GO' '$WORKLOADS/libplugin.so' 60; echo THREADS-\$?"
+wait_for '[ -s "$READY" ]' 30 "threads workload ready"
+PID=$(cat "$READY")
+touch "$GO"
+wait_screen "thread_work" "the workers' function"
+wait_screen "plugin_work" "the main thread's function"
+T send-keys -t main '?'
+wait_screen "pick a thread and zoom into it" "help lists H"
+T send-keys -t main Escape
+wait_screen "FUNCTION" "back from help"
+T send-keys -t main ' '
+wait_screen "[paused]" "paused for the picker"
+T send-keys -t main H
+wait_screen "Enter: zoom" "thread picker"
+tids=$(screen | awk '/Enter: zoom/ { on = 1; next } on && $1 ~ /%$/ { print $2 }')
+idx=0 W=''
+for tid in $tids; do
+	[ "$tid" != "$PID" ] && { W=$tid; break; }
+	idx=$((idx + 1))
+done
+[ -n "$W" ] || { screen_dump >&2; fail "no worker thread in the picker (main $PID)"; }
+ok
+T send-keys -t main g
+while [ $idx -gt 0 ]; do T send-keys -t main j; idx=$((idx - 1)); done
+T send-keys -t main Enter
+wait_screen "thread $W (threads)" "header names the zoomed worker $W"
+wait_screen "thread_work" "the worker's function"
+screen | grep -q "plugin_work" && { screen_dump >&2; fail "main thread's function shown in a worker's zoom"; }
+ok
+T send-keys -t main H
+wait_for '! screen | grep -qF "thread $W ("' 10 "H unzooms"
+ok
+wait_screen "plugin_work" "every thread's functions again"
+T send-keys -t main H
+wait_screen "Enter: zoom" "thread picker again"
+T send-keys -t main Escape
+wait_screen "FUNCTION" "Esc closes the picker"
+T send-keys -t main H Enter
+wait_for 'screen | grep -q "^cyctop .* thread [0-9]* (threads)"' 10 "zoomed into the first thread"
+ok
+T send-keys -t main Escape
+wait_for '! screen | grep -q "^cyctop .* thread [0-9]"' 10 "Esc unzooms"
+ok
+T send-keys -t main q
+wait_screen "THREADS-0" "exit after the thread zoom"
+
 # Trees on counts files: the values of cyctop tree; t cycles all of them.
 start 130 45
 type_line "'$CYCTOP' -i '$EX/ia64-handmade.counts'"

@@ -1,5 +1,7 @@
 /* cyctop list: models, events (with libpfm4 encodings), presets, trees,
- * metrics. */
+ * metrics, and the group plan of an event list. */
+#include <ctype.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -7,8 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "arch/plan.h"
 #include "arch/preset.h"
 #include "arch/tree.h"
+#include "engine/events.h"
 #include "engine/pfm.h"
 #include "tui/cmd.h"
 
@@ -16,6 +20,8 @@ struct list_opts {
 	const struct arch_model *model;
 	enum arch_tree tree;
 	const char *pattern;
+	const char *events;   /* -e LIST, for groups */
+	int counters;         /* --counters N, 0 = the inventory */
 };
 
 /* PATTERN matches as a case-insensitive substring or shell glob. */
@@ -178,28 +184,223 @@ static int list_metrics(const struct list_opts *o)
 	return 0;
 }
 
+/* --- list groups: the planner's groups for -e LIST ------------------------ */
+
+struct group_requests {
+	int n;
+	struct plan_request req[PLAN_MAX_EVENTS];
+	char names[PLAN_MAX_EVENTS][EVENT_NAME_MAX];
+	char notice[256];
+};
+
+static void add_request(struct group_requests *g, const struct arch_model *m,
+			const char *name, bool software)
+{
+	snprintf(g->names[g->n], sizeof(g->names[0]), "%.*s", (int)strcspn(name, "|"), name);
+	g->req[g->n].name = g->names[g->n];
+	g->req[g->n].row = model_lookup(m, g->names[g->n]);
+	g->req[g->n].software = software;
+	g->n++;
+}
+
+/* Events libpfm4 can encode (engine/events.c: presets, paper names, /SAV). */
+static int pfm_requests(const char *list, const struct arch_model *m,
+			struct group_requests *g, char *err, size_t errsz)
+{
+	static struct ev_list evl;
+
+	if (pfm_setup(m->pfm_force, err, errsz) < 0 ||
+	    events_parse(list, m, &evl, err, errsz) < 0)
+		return -1;
+	for (int i = 0; i < evl.n; i++)
+		add_request(g, m, evl.ev[i].name, evl.ev[i].software);
+	snprintf(g->notice, sizeof(g->notice), "%s", evl.notice);
+	return 0;
+}
+
+static int add_table_item(struct group_requests *g, const struct arch_model *m, char *item,
+			  char *err, size_t errsz)
+{
+	const struct arch_event *rows[PRESET_MAX_EVENTS];
+	uint32_t savs[PRESET_MAX_EVENTS];
+	char *slash = strrchr(item, '/');
+	int n = 1;
+
+	if (slash && slash[1] && strspn(slash + 1, "0123456789") == strlen(slash + 1))
+		*slash = '\0';  /* EVENT/SAV: the SAV does not change the plan */
+	if (item[0] == '@') {
+		const struct preset *p = preset_find(item);
+		if (!p) {
+			snprintf(err, errsz, "unknown preset '%s' (cyctop list presets)", item);
+			return -1;
+		}
+		if ((n = preset_resolve(p, m, rows, savs, err, errsz)) < 0)
+			return -1;
+	} else if (!(rows[0] = model_lookup(m, item))) {
+		snprintf(err, errsz, "event '%s' is not an event of the %s model (cyctop list "
+			 "events --model %s)", item, m->name, m->name);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		int k = 0;
+		while (k < g->n && g->req[k].row != rows[i])
+			k++;
+		if (k < g->n)
+			continue;  /* a preset and an explicit event may overlap */
+		if (g->n == PLAN_MAX_EVENTS) {
+			snprintf(err, errsz, "too many events (at most %d)", PLAN_MAX_EVENTS);
+			return -1;
+		}
+		add_request(g, m, rows[i]->name, false);
+	}
+	return 0;
+}
+
+/* Models libpfm4 lacks (IA-64): the events of our table, by name. */
+static int table_requests(const char *list, const struct arch_model *m,
+			  struct group_requests *g, char *err, size_t errsz)
+{
+	char buf[2048];
+
+	if (strlen(list) >= sizeof(buf)) {
+		snprintf(err, errsz, "event list too long");
+		return -1;
+	}
+	strcpy(buf, list);
+	for (char *item = buf, *next; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		while (isspace((unsigned char)*item))
+			item++;
+		if (!*item) {
+			snprintf(err, errsz, "empty event name in the event list '%s'", list);
+			return -1;
+		}
+		if (add_table_item(g, m, item, err, errsz) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static bool model_in_libpfm(const struct arch_model *m)
+{
+	return m->pfm_force || m->tree == TREE_SW;
+}
+
+static void print_inventory(const struct arch_model *m, int counters)
+{
+	printf("# model %s: %s\n", m->name, m->desc);
+	if (m->n_generic + m->n_fixed == 0 && counters)
+		printf("# at most %d event%s per group beside %s (--counters %d)\n", counters,
+		       counters == 1 ? "" : "s", m->cycles, counters);
+	else if (m->n_generic + m->n_fixed == 0)
+		printf("# no counter inventory: every event fits one group\n");
+	else if (counters && counters < m->n_generic)
+		printf("# %d of %d generic counters per group (--counters %d), %d fixed\n",
+		       counters, m->n_generic, counters, m->n_fixed);
+}
+
+static void print_group(const struct plan *pl, const struct group_requests *g, int k)
+{
+	const struct plan_group *grp = &pl->groups[k];
+	char ctr[16];
+
+	printf("group %d:\n", k + 1);
+	for (int i = 0; i < grp->n; i++) {
+		const struct plan_slot *s = &grp->slots[i];
+		const char *name = s->event == PLAN_ADDED ? pl->reference_name : g->names[s->event];
+		printf("  %-7s %s%s\n", plan_counter_name(s, ctr, sizeof(ctr)), name,
+		       i != grp->ref ? "" : s->event == PLAN_ADDED ? "  (reference)"
+		       : pl->n_groups > 1 ? "  (reference, shared)" : "  (reference)");
+	}
+}
+
+static void print_partners(const struct plan *pl, const struct group_requests *g)
+{
+	for (int s = 0; s < pl->n_partners; s++) {
+		const struct plan_partners *ps = &pl->partners[s];
+		printf("# partners %s:", ps->together ? "together" : "apart");
+		for (int k = 0; k < ps->n; k++)
+			printf("%s%s", k ? " + " : " ", g->names[ps->ev[k]]);
+		printf(" [%s]\n", ps->formula);
+	}
+}
+
+static int list_groups(const struct list_opts *o)
+{
+	const struct arch_model *m = o->model ? o->model : host_model();
+	static struct group_requests g;
+	static struct plan pl;
+	char err[512];
+	int rc;
+
+	if (!o->events) {
+		cmd_error("list groups: which events? (-e LIST)");
+		return EXIT_USAGE;
+	}
+	memset(&g, 0, sizeof(g));
+	rc = model_in_libpfm(m) ? pfm_requests(o->events, m, &g, err, sizeof(err))
+				: table_requests(o->events, m, &g, err, sizeof(err));
+	if (rc < 0 || plan_build(m, g.req, g.n, o->counters, &pl, err, sizeof(err)) < 0) {
+		cmd_error("%s", err);
+		return 1;
+	}
+	print_inventory(m, o->counters);
+	if (g.notice[0])
+		printf("# %s\n", g.notice);
+	for (int k = 0; k < pl.n_groups; k++)
+		print_group(&pl, &g, k);
+	if (pl.groups[0].ref < 0)
+		printf("# one group, no room for the reference %s: nothing is multiplexed\n",
+		       pl.reference_name);
+	print_partners(&pl, &g);
+	if (!pl.optimal)
+		printf("# the search budget ran out: fewer groups may exist\n");
+	printf("%d event%s in %d group%s on %s (%d collection%s)\n", g.n, g.n == 1 ? "" : "s",
+	       pl.n_groups, pl.n_groups == 1 ? "" : "s", m->name, pl.n_groups,
+	       pl.n_groups == 1 ? "" : "s");
+	return 0;
+}
+
 static const struct {
 	const char *kind;
 	int (*fn)(const struct list_opts *);
 } kinds[] = {
 	{ "models", list_models }, { "events", list_events }, { "presets", list_presets },
-	{ "trees", list_trees }, { "metrics", list_metrics },
+	{ "trees", list_trees }, { "metrics", list_metrics }, { "groups", list_groups },
 };
+
+/* --counters N: a whole number of counters, at least 1. */
+static bool parse_counters(const char *arg, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1 || v > 64)
+		return false;
+	*out = (int)v;
+	return true;
+}
 
 static int cmd_list_exec(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "model", required_argument, NULL, 'm' },
 		{ "arch", required_argument, NULL, 'a' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "counters", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct list_opts o = { NULL, TREE_NONE, NULL };
+	struct list_opts o = { NULL, TREE_NONE, NULL, NULL, 0 };
 	const char *kind = "events";
 	int ch;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "m:a:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "m:a:e:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
 			o.model = model_find(optarg);
@@ -212,6 +413,16 @@ static int cmd_list_exec(int argc, char **argv)
 			o.tree = tree_from_name(optarg);
 			if (o.tree == TREE_NONE) {
 				cmd_error("unknown --arch '%s' (core2, ia64, amd or sw)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'e':
+			o.events = optarg;
+			break;
+		case 'c':
+			if (!parse_counters(optarg, &o.counters)) {
+				cmd_error("--counters '%s': want a number of counters, 1 to 64",
+					  optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -230,15 +441,26 @@ static int cmd_list_exec(int argc, char **argv)
 		cmd_error("list: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	if (strcmp(kind, "groups") == 0 && o.pattern) {
+		cmd_error("list groups: unexpected argument '%s' (events go in -e LIST)",
+			  o.pattern);
+		return EXIT_USAGE;
+	}
+	if (strcmp(kind, "groups") != 0 && (o.events || o.counters)) {
+		cmd_error("list %s: -e and --counters are for 'cyctop list groups'", kind);
+		return EXIT_USAGE;
+	}
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (strcmp(kind, kinds[i].kind) == 0)
 			return kinds[i].fn(&o);
-	cmd_error("list: unknown kind '%s' (models, events, presets, trees, metrics)", kind);
+	cmd_error("list: unknown kind '%s' (models, events, presets, trees, metrics, groups)",
+		  kind);
 	return EXIT_USAGE;
 }
 
 const struct cmd_entry cmd_list_entry = {
 	"list",
-	"list [models|events|presets|trees|metrics] [--model PMU] [--arch TREE] [PATTERN]",
+	"list [models|events|presets|trees|metrics|groups] [--model PMU] [--arch TREE] "
+	"[-e LIST] [--counters N] [PATTERN]",
 	cmd_list_exec,
 };

@@ -13,6 +13,7 @@
 static const struct cmd_entry *const commands[] = {
 	&cmd_tree_entry,
 	&cmd_list_entry,
+	&cmd_annotate_entry,
 };
 
 void cmd_error(const char *fmt, ...)

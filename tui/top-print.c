@@ -24,9 +24,12 @@ static const struct snap_func **ordered(const struct snapshot *s, int window);
 
 static void print_text(FILE *out, const struct snapshot *s, int window)
 {
-	fprintf(out, "cyctop %.1fs  pid %d (%s)  PMU %s  lost %llu  throttled %llu%s\n",
+	fprintf(out, "cyctop %.1fs  pid %d (%s)  PMU %s  lost %llu  throttled %llu%s",
 		s->time, s->pid, s->command, s->pmu, (unsigned long long)s->lost,
 		(unsigned long long)s->throttled, window ? "  [window]" : "");
+	if (s->thread)
+		fprintf(out, "  [thread %u]", s->thread);
+	fprintf(out, "\n");
 	for (int e = 0; e < s->n_events; e++) {
 		const struct snap_event *ev = &s->ev[e];
 		fprintf(out, "  %-24s sav %-10llu samples %-10llu count %-14.6g coverage %5.1f%%\n",
@@ -103,6 +106,26 @@ static void print_json_events(FILE *out, const struct snapshot *s, int window)
 	fprintf(out, "]");
 }
 
+/* "samples": {EVENT: N...}, "percent": {EVENT: P...} of a row's counts N. */
+static void print_json_shares(FILE *out, const struct snapshot *s, const uint64_t *n,
+			      int window)
+{
+	fprintf(out, "\"samples\": {");
+	for (int e = 0; e < s->n_events; e++) {
+		fprintf(out, "%s", e ? ", " : "");
+		fmt_json_string(out, s->ev[e].name);
+		fprintf(out, ": %llu", (unsigned long long)n[e]);
+	}
+	fprintf(out, "}, \"percent\": {");
+	for (int e = 0; e < s->n_events; e++) {
+		uint64_t total = window ? s->ev[e].window : s->ev[e].samples;
+		fprintf(out, "%s", e ? ", " : "");
+		fmt_json_string(out, s->ev[e].name);
+		fprintf(out, ": %.4f", total ? 100.0 * (double)n[e] / (double)total : 0.0);
+	}
+	fprintf(out, "}");
+}
+
 static void print_json_func(FILE *out, const struct snapshot *s, const struct snap_func *f,
 			    int window)
 {
@@ -110,19 +133,38 @@ static void print_json_func(FILE *out, const struct snapshot *s, const struct sn
 	fmt_json_string(out, f->name);
 	fprintf(out, ", \"module\": ");
 	fmt_json_string(out, f->module);
-	fprintf(out, ", \"samples\": {");
-	for (int e = 0; e < s->n_events; e++) {
-		fprintf(out, "%s", e ? ", " : "");
-		fmt_json_string(out, s->ev[e].name);
-		fprintf(out, ": %llu", (unsigned long long)row_samples(f, e, window));
+	fprintf(out, ", ");
+	print_json_shares(out, s, window ? f->window : f->samples, window);
+	fprintf(out, "}");
+}
+
+/* Every thread with samples (in the window with --window); the threads
+ * past the per-thread limit share one row with a null tid. */
+static void print_json_threads(FILE *out, const struct snapshot *s, int window)
+{
+	int n = 0;
+
+	fprintf(out, ", \"threads\": [");
+	for (size_t i = 0; i < s->n_threads; i++) {
+		const struct snap_thread *th = &s->threads[i];
+		const uint64_t *v = window ? th->window : th->samples;
+		int any = 0;
+		for (int e = 0; e < s->n_events; e++)
+			any |= v[e] != 0;
+		if (!any)
+			continue;
+		fprintf(out, "%s{\"tid\": ", n++ ? ", " : "");
+		if (th->tid == PROFILE_TID_OTHER)
+			fprintf(out, "null");
+		else
+			fprintf(out, "%u", th->tid);
+		fprintf(out, ", \"comm\": ");
+		fmt_json_string(out, th->comm);
+		fprintf(out, ", \"ended\": %s, ", th->ended ? "true" : "false");
+		print_json_shares(out, s, v, window);
+		fprintf(out, "}");
 	}
-	fprintf(out, "}, \"percent\": {");
-	for (int e = 0; e < s->n_events; e++) {
-		fprintf(out, "%s", e ? ", " : "");
-		fmt_json_string(out, s->ev[e].name);
-		fprintf(out, ": %.4f", snapshot_percent(s, f, e, window));
-	}
-	fprintf(out, "}}");
+	fprintf(out, "]");
 }
 
 static void print_json(FILE *out, const struct snapshot *s, int window)
@@ -158,6 +200,9 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 		fprintf(out, "}}");
 	}
 	fprintf(out, "]");
+	print_json_threads(out, s, window);
+	if (s->thread)
+		fprintf(out, ", \"tid\": %u", s->thread);
 	if (s->ended) {
 		fprintf(out, ", \"ended\": true, \"exit_status\": ");
 		if (s->exit_status >= 0)

@@ -29,6 +29,8 @@ struct top_opts {
 	const char *theme;
 	char **files;      /* -i: counts files */
 	int nfiles;
+	uint32_t tid;      /* --tid: one thread's functions; 0: all */
+	const char *stall; /* --stall: the asm view's stall-cycle reference */
 };
 
 static double now_s(void)
@@ -67,7 +69,12 @@ static const char usage_text[] =
 	"  -a, --arch TREE       core2, ia64, amd, sw or auto: the tree the tree view opens with\n"
 	"  -m, --mmap-pages N    data pages of each CPU's sample ring, a power of two (default 64)\n"
 	"  -i, --input FILE...   open counts files in the tree and ILP views\n"
-	"      --theme NAME      a theme (default, light, mono, high-contrast) or a path\n";
+	"      --tid TID         the functions of thread TID only (H in the interactive view)\n"
+	"      --theme NAME      a theme (default, light, mono, high-contrast) or a path\n"
+	"      --stall EVENT     the asm view's stall-cycle column (default: the model's,\n"
+	"                        RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)\n";
+
+enum { OPT_TID = 0x100 };  /* long-only options */
 
 static int parse_top_args(int argc, char **argv, struct top_opts *o)
 {
@@ -83,6 +90,8 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "theme", required_argument, NULL, 'T' },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "stall", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -158,6 +167,16 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			break;
 		case 'T':
 			o->theme = optarg;
+			break;
+		case OPT_TID:
+			if (parse_long(optarg, 1, INT_MAX, &v) < 0) {
+				cmd_error("invalid --tid '%s'", optarg);
+				return -1;
+			}
+			o->tid = (uint32_t)v;
+			break;
+		case 'S':
+			o->stall = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -237,7 +256,7 @@ static int run_batch(struct session *s, const struct top_opts *o)
 
 static int run_tui(struct session *s, const struct top_opts *o)
 {
-	struct tui_opts to = { s, o->files, o->nfiles, o->tree, o->delay, o->theme };
+	struct tui_opts to = { s, o->files, o->nfiles, o->tree, o->delay, o->theme, o->stall };
 
 	return tui_run(&to);
 }
@@ -259,6 +278,7 @@ static int watch(struct top_opts *o)
 	}
 	if (session_events(s)->notice[0])
 		cmd_error("%s", session_events(s)->notice);
+	session_set_thread_filter(s, o->tid);
 	int rc = o->batch ? run_batch(s, o) : run_tui(s, o);
 	session_close(s);
 	return rc;

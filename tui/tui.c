@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "engine/counts-file.h"
+#include "engine/source.h"
 #include "tui/cmd.h"
 #include "tui/top.h"
 #include "tui/tui.h"
@@ -69,16 +70,22 @@ static void take_snapshot(struct tui *t)
 	tui_eval_tree(t);
 }
 
+static const char *const prompt_label[] = {
+	[PROMPT_FILTER] = "filter:", [PROMPT_DELAY] = "delay (s):", [PROMPT_SEARCH] = "search:",
+};
+
 static void draw_status(struct tui *t)
 {
 	char line[700];
 
 	ui_set(EL_STATUS);
 	if (t->prompt != PROMPT_NONE)
-		snprintf(line, sizeof(line), "%s %s_", t->prompt == PROMPT_FILTER ? "filter:" : "delay (s):",
-			 t->input);
+		snprintf(line, sizeof(line), "%s %s_", prompt_label[t->prompt], t->input);
 	else if (t->message[0])
 		snprintf(line, sizeof(line), "%s", t->message);
+	else if (t->view->status && t->view->status(t))
+		snprintf(line, sizeof(line), "%s%s", t->view->status(t),
+			 t->paused ? "  [paused]" : "");
 	else
 		snprintf(line, sizeof(line), "%s%s", t->view->hints, t->paused ? "  [paused]" : "");
 	ui_text(LINES - 1, 0, COLS, line, true);
@@ -107,6 +114,9 @@ static void finish_prompt(struct tui *t)
 				 t->input);
 		else
 			t->delay = d;
+	} else if (t->prompt == PROMPT_SEARCH) {
+		t->prompt = PROMPT_NONE;
+		tui_asm_search(t, t->input);
 	}
 	t->prompt = PROMPT_NONE;
 }
@@ -215,6 +225,8 @@ static void init_state(struct tui *t, const struct tui_opts *o)
 	memset(t, 0, sizeof(*t));
 	counts_init(&t->counts);
 	t->sess = o->sess;
+	t->stall_event = o->stall_event;
+	t->src = src_cache_new();
 	t->delay = o->delay > 0 ? o->delay : 1.0;
 	t->tree_id = o->tree;
 	t->view = t->prev = o->sess ? &view_hotspots : &view_tree;
@@ -276,6 +288,9 @@ int tui_run(const struct tui_opts *o)
 		if (t.snap)
 			top_print(stdout, t.snap, TOP_TEXT, 0, 1);
 	}
+	annotation_free(t.asmv.ann);
+	src_cache_free(t.src);
+	free(t.asmv.rows);
 	snapshot_free(t.snap);
 	free(t.rows);
 	counts_free(&t.counts);

@@ -7,6 +7,7 @@
 
 #include "arch/counts.h"
 #include "arch/tree.h"
+#include "engine/annotate.h"
 #include "engine/session.h"
 #include "tui/browser.h"
 #include "tui/theme.h"
@@ -18,11 +19,34 @@ struct view_ops {
 	const char *hints;                       /* status line */
 	void (*draw)(struct tui *t, int y, int rows);
 	bool (*key)(struct tui *t, int key);     /* true when handled */
+	const char *(*status)(struct tui *t);    /* status line instead of hints, or NULL */
 };
 
-extern const struct view_ops view_hotspots, view_tree, view_ilp, view_help;
+extern const struct view_ops view_hotspots, view_tree, view_ilp, view_help, view_asm;
 
-enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_DELAY };
+enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_DELAY, PROMPT_SEARCH };
+
+enum asm_unit { ASM_PERCENT, ASM_SAMPLES, ASM_COUNTS };
+
+/* The asm view's state: the open function and the way back to callers. */
+struct asm_view {
+	const struct asm_func *fn;   /* owned by the session's cache */
+	struct annotation *ann;
+	const struct snapshot *built_from;
+	char name[256], module[512];
+	struct browser br;
+	int *rows, nrows;            /* instruction, block and source rows */
+	bool source, of_total;
+	enum asm_unit unit;
+	char search[64];
+	char status[700];
+	struct {
+		const struct asm_func *fn;
+		long sel;
+		char name[256], module[512];
+	} stack[16];
+	int depth;
+};
 
 struct tui {
 	struct session *sess;        /* live watch, or NULL for counts files */
@@ -55,6 +79,9 @@ struct tui {
 	} rows_key;
 	enum prompt prompt;
 	char input[64];
+	struct asm_view asmv;
+	const char *stall_event;     /* --stall: the asm view's stall reference */
+	struct src_cache *src;       /* source files shown in the asm view */
 };
 
 struct tui_opts {
@@ -64,6 +91,7 @@ struct tui_opts {
 	enum arch_tree tree;
 	double delay;
 	const char *theme;
+	const char *stall_event;
 };
 
 /* Runs the views until q, a signal or the target's end.  Returns the exit
@@ -75,5 +103,8 @@ int tui_run(const struct tui_opts *o);
 void tui_eval_tree(struct tui *t);
 const struct arch_model *tui_tree_model(const struct tui *t, enum arch_tree tree);
 const char *tui_missing_reason(const struct tui *t, const char *event);
+/* Opens the asm view's data for a function; false with a message. */
+bool tui_open_asm(struct tui *t, const char *name, const char *module);
+void tui_asm_search(struct tui *t, const char *text);
 
 #endif

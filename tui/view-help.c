@@ -13,6 +13,7 @@ static const char *const help_lines[] = {
 	"  < > , .         hotspots: sort by the previous / next column",
 	"  /               hotspots: filter functions and modules by a substring (Enter, Esc)",
 	"  m               hotspots: zoom into the selected function's module (again: all)",
+	"  H               hotspots: pick a thread and zoom into it (again or Esc: all threads)",
 	"  space           pause / resume refreshing (collection goes on)",
 	"  w               hotspots: live window (last interval) / cumulative",
 	"  s               hotspots: samples / percent",
@@ -49,4 +50,5 @@ const struct view_ops view_help = {
 	"Esc back  q quit",
 	draw_help,
 	key_help,
+	NULL,
 };

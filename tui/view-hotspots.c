@@ -1,5 +1,6 @@
 /* Hotspots: a header with the target and events, a table of functions with
- * one column per event, sortable and filterable. */
+ * one column per event, sortable and filterable, zoomable into a module or
+ * a thread. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -122,14 +123,33 @@ static void build_rows(struct tui *t)
 	qsort(t->rows, (size_t)t->nrows, sizeof(int), compare_rows);
 }
 
+/* "  thread TID (comm) P%" when the table is one thread's, else "". */
+static void zoom_label(const struct tui *t, char *buf, size_t sz)
+{
+	const struct snapshot *s = t->snap;
+	const struct snap_thread *th = snapshot_thread(s, s->thread);
+
+	buf[0] = '\0';
+	if (!s->thread)
+		return;
+	if (s->thread == PROFILE_TID_OTHER)
+		snprintf(buf, sz, "  thread [other threads]");
+	else
+		snprintf(buf, sz, "  thread %u (%s)", s->thread, th ? th->comm : "no samples");
+	if (th && s->n_events > 0)
+		snprintf(buf + strlen(buf), sz - strlen(buf), " %.1f%%",
+			 snapshot_thread_percent(s, th, 0, t->window));
+}
+
 static int draw_header(struct tui *t, int y, int rows)
 {
 	const struct snapshot *s = t->snap;
-	char line[512];
+	char line[512], zoom[64];
 
 	ui_set(EL_HEADER);
-	snprintf(line, sizeof(line), "cyctop  pid %d (%s)  %.1fs  PMU %s  %s", s->pid, s->command,
-		 s->time, s->pmu, t->window ? "window" : "cumulative");
+	zoom_label(t, zoom, sizeof(zoom));
+	snprintf(line, sizeof(line), "cyctop  pid %d (%s)%s  %.1fs  PMU %s  %s", s->pid, s->command,
+		 zoom, s->time, s->pmu, t->window ? "window" : "cumulative");
 	ui_text(y++, 0, COLS, line, true);
 	for (int e = 0; e < s->n_events && y < rows - 2; e++) {
 		const struct snap_event *ev = &s->ev[e];
@@ -197,6 +217,58 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 	ui_text(y, x + 34, COLS - x - 34, f->module, true);
 }
 
+/* The thread picker (H) lists the snapshot's threads in place of the
+ * table.  Its state is this view's own (there is one TUI per process); the
+ * selection follows a thread, not a row, as refreshes reorder them. */
+static struct {
+	bool open;
+	struct browser br;
+	uint32_t tid;
+} picker;
+
+static int thread_index(const struct snapshot *s, uint32_t tid)
+{
+	for (size_t i = 0; i < s->n_threads; i++)
+		if (s->threads[i].tid == tid)
+			return (int)i;
+	return 0;
+}
+
+static void draw_thread(struct tui *t, int y, const struct snap_thread *th, bool selected)
+{
+	char line[128], tid[16];
+	double pct = t->snap->n_events ? snapshot_thread_percent(t->snap, th, 0, t->window) : 0;
+
+	if (th->tid == PROFILE_TID_OTHER)
+		snprintf(tid, sizeof(tid), "other");
+	else
+		snprintf(tid, sizeof(tid), "%u", th->tid);
+	snprintf(line, sizeof(line), "%9.2f%% %8s  %-16s %s", pct, tid, th->comm,
+		 th->ended ? "ended" : "");
+	ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
+	ui_text(y, 0, COLS, line, true);
+}
+
+static void draw_picker(struct tui *t, int y, int rows)
+{
+	const struct snapshot *s = t->snap;
+	char line[128];
+
+	ui_set(EL_COLUMN);
+	snprintf(line, sizeof(line), " %9.9s%% %8s  %-16s Enter: zoom  Esc H: back",
+		 s->n_events ? s->ev[0].name : "", "TID", "COMM");
+	ui_text(y++, 0, COLS, line, true);
+	picker.br.nr = (int)s->n_threads;
+	picker.br.height = rows - y;
+	picker.br.sel = thread_index(s, picker.tid);
+	browser_clamp(&picker.br);
+	for (int i = picker.br.top; i < picker.br.nr && y < rows; i++, y++)
+		draw_thread(t, y, &s->threads[i], i == picker.br.sel);
+	if (s->n_threads == 0 && y < rows)
+		ui_text(y, 0, COLS, "no thread has samples yet", true);
+	ui_set(EL_DEFAULT);
+}
+
 static void draw_hotspots(struct tui *t, int y, int rows)
 {
 	if (!t->snap) {
@@ -207,6 +279,10 @@ static void draw_hotspots(struct tui *t, int y, int rows)
 	y = draw_header(t, y, rows);
 	if (y >= rows)
 		return;
+	if (picker.open) {
+		draw_picker(t, y, rows);
+		return;
+	}
 	struct shown_col dc[MAX_DERIVED];
 	int nd = derived_columns(t, dc);
 	draw_columns(t, y++, dc, nd);
@@ -221,10 +297,66 @@ static void draw_hotspots(struct tui *t, int y, int rows)
 	ui_set(EL_DEFAULT);
 }
 
+/* The engine filters the thread; a fresh snapshot shows it at once rather
+ * than at the next refresh (even when paused: the user asked for it). */
+static void zoom_thread(struct tui *t, uint32_t tid)
+{
+	struct snapshot *s;
+
+	session_set_thread_filter(t->sess, tid);
+	if ((s = session_snapshot(t->sess)) != NULL) {
+		snapshot_free(t->snap);
+		t->snap = s;
+		t->rows_key.snap = NULL; /* the new snapshot may reuse the freed address */
+	}
+	t->hot.sel = t->hot.top = 0;
+}
+
+/* H: pick a thread to zoom into; again (or Esc) while zoomed: every thread,
+ * as m does for modules. */
+static bool toggle_threads(struct tui *t)
+{
+	if (!t->sess || !t->snap) {
+		snprintf(t->message, sizeof(t->message), "threads: only while watching a process");
+	} else if (t->snap->thread) {
+		zoom_thread(t, 0);
+	} else {
+		picker.open = true;
+		picker.tid = t->snap->n_threads ? t->snap->threads[0].tid : 0;
+		picker.br.top = 0;
+	}
+	return true;
+}
+
+static bool key_picker(struct tui *t, int key)
+{
+	const struct snapshot *s = t->snap;
+
+	if (browser_key(&picker.br, key)) {
+		if (picker.br.sel < (int)s->n_threads)
+			picker.tid = s->threads[picker.br.sel].tid;
+		return true;
+	}
+	switch (key) {
+	case '\n': case '\r': case KEY_ENTER:
+		picker.open = false;
+		if (s->n_threads)
+			zoom_thread(t, s->threads[thread_index(s, picker.tid)].tid);
+		return true;
+	case 27: case 'H':
+		picker.open = false;
+		return true;
+	default:
+		return false;
+	}
+}
+
 static bool key_hotspots(struct tui *t, int key)
 {
 	int ncols = t->snap ? t->snap->n_events + 2 : 2;
 
+	if (picker.open && t->snap)
+		return key_picker(t, key);
 	if (browser_key(&t->hot, key))
 		return true;
 	switch (key) {
@@ -241,13 +373,21 @@ static bool key_hotspots(struct tui *t, int key)
 				 t->snap->funcs[t->rows[t->hot.sel]].module);
 		t->hot.sel = t->hot.top = 0;
 		return true;
+	case 'H':
+		return toggle_threads(t);
+	case 27:
+		/* zoomed into a thread: back to every thread; else the global Esc */
+		return t->snap && t->snap->thread && toggle_threads(t);
 	case '/':
 		t->prompt = PROMPT_FILTER;
 		snprintf(t->input, sizeof(t->input), "%s", t->filter);
 		return true;
 	case '\n': case '\r': case KEY_ENTER:
-		snprintf(t->message, sizeof(t->message),
-			 "the asm view is not built yet (use perf annotate meanwhile)");
+		if (t->snap && t->hot.sel < t->nrows) {
+			const struct snap_func *f = &t->snap->funcs[t->rows[t->hot.sel]];
+			if (tui_open_asm(t, f->name, f->module))
+				t->view = &view_asm;
+		}
 		return true;
 	default:
 		return false;
@@ -256,7 +396,9 @@ static bool key_hotspots(struct tui *t, int key)
 
 const struct view_ops view_hotspots = {
 	"hotspots",
-	"q quit  ? help  / filter  m module  < > sort  space pause  w window  s samples  d delay  t tree  i ILP",
+	/* d (delay) is left to the help: the line must fit 120 columns with "[paused]" */
+	"q quit  ? help  / filter  m module  H threads  < > sort  space pause  w window  s samples  t tree  i ILP",
 	draw_hotspots,
 	key_hotspots,
+	NULL,
 };

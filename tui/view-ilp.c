@@ -121,4 +121,5 @@ const struct view_ops view_ilp = {
 	"q quit  ? help  t tree  Esc hotspots  T theme",
 	draw_ilp,
 	key_ilp,
+	NULL,
 };

@@ -163,4 +163,5 @@ const struct view_ops view_tree = {
 	"q quit  ? help  t next tree  Enter fold/unfold  i ILP  Esc hotspots  T theme",
 	draw_tree,
 	key_tree,
+	NULL,
 };

@@ -1,0 +1,64 @@
+/* The asm view's data: one function's instructions with their per-event
+ * samples, the stall cycles next to the penalty cycles of the
+ * architectural events, block and loop figures.  Built from an asm_func
+ * and the function's per-address samples; immutable once built. */
+#ifndef ENGINE_ANNOTATE_H
+#define ENGINE_ANNOTATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/penalty.h"
+#include "engine/disasm.h"
+#include "engine/events.h"
+#include "engine/profile.h"
+
+struct annot_opts {
+	const char *stall_event;     /* the user's stall reference; NULL: the model's */
+	const struct penalties *pen; /* NULL: the Core2 desktop figures */
+};
+
+struct annotation {
+	const struct asm_func *fn;   /* not owned */
+	int n_events;
+	uint64_t sav[EVENTS_MAX];
+	uint64_t *samples;           /* [fn->n * n_events] */
+	uint64_t func_samples[EVENTS_MAX];  /* inside fn */
+	uint64_t total_samples[EVENTS_MAX]; /* whole profile */
+	uint64_t outside;            /* samples of the function at no instruction start */
+	int stall_ev;                /* column of stall cycles, -1 none */
+	int inst_ev, bus_ev;         /* retired instructions, bus lines; -1 none */
+	double penalty[EVENTS_MAX];  /* cycles per event occurrence, 0: not weighted */
+	bool has_penalties;          /* some column is weighted */
+	double *stall_cycles;        /* [n] samples x SAV of the stall event */
+	double *penalty_cycles;      /* [n] sum of samples x SAV x penalty */
+	double func_penalty;
+	uint8_t *block_mark;         /* [n_blocks] enum flow_mark */
+	double *loop_iters;          /* [n_loops], NAN without retired instructions */
+	double *loop_bus_eff;        /* [n_loops], NAN without bus transactions */
+	int hottest;                 /* instruction with most first-event samples, -1 */
+};
+
+/* IPC holds FN's samples (it may be NULL: no samples); TOTALS the whole
+ * profile's per-event samples (or NULL).  NULL when out of memory. */
+struct annotation *annotation_new(const struct asm_func *fn, const struct ip_counts *ipc,
+				  const uint64_t *totals, const struct ev_list *evs,
+				  const struct annot_opts *o);
+void annotation_free(struct annotation *a);
+
+/* The column of event NAME (any alias of the model's row), or -1. */
+int annot_event_index(const struct ev_list *evs, const char *name);
+
+static inline uint64_t annotation_samples(const struct annotation *a, size_t i, int ev)
+{
+	return a->samples[i * (size_t)a->n_events + (size_t)ev];
+}
+
+/* The mark of instruction I: its block's, where it has penalty cycles. */
+enum flow_mark annotation_mark(const struct annotation *a, size_t i);
+
+/* The next instruction after FROM (wrapping) whose samples of EV reach
+ * MIN_SHARE of the function's; -1 if none. */
+long annotation_next_hot(const struct annotation *a, long from, int ev, double min_share);
+
+#endif
