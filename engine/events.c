@@ -162,13 +162,10 @@ static int parse_one(struct ev_list *out, char *item, char *err, size_t errsz)
 	return add_event(out, primary, row ? row->pfm : name, sav, err, errsz);
 }
 
-int events_parse(const char *list, const struct arch_model *model, struct ev_list *out,
-		 char *err, size_t errsz)
+int events_foreach(const char *list, events_item_fn fn, void *arg, char *err, size_t errsz)
 {
 	char buf[2048];
 
-	memset(out, 0, sizeof(*out));
-	out->model = model;
 	if (!list || !*list) {
 		snprintf(err, errsz, "empty event list");
 		return -1;
@@ -189,9 +186,24 @@ int events_parse(const char *list, const struct arch_model *model, struct ev_lis
 			snprintf(err, errsz, "empty event name in the event list '%s'", list);
 			return -1;
 		}
-		if (parse_one(out, item, err, errsz) < 0)
+		if (fn(item, arg, err, errsz) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+static int parse_item(char *item, void *arg, char *err, size_t errsz)
+{
+	return parse_one(arg, item, err, errsz);
+}
+
+int events_parse(const char *list, const struct arch_model *model, struct ev_list *out,
+		 char *err, size_t errsz)
+{
+	memset(out, 0, sizeof(*out));
+	out->model = model;
+	if (events_foreach(list, parse_item, out, err, errsz) < 0)
+		return -1;
 	if (out->n == 0) {
 		snprintf(err, errsz, "empty event list");
 		return -1;

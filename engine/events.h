@@ -36,6 +36,12 @@ const struct arch_model *events_host_model(void);
 int events_parse(const char *list, const struct arch_model *model, struct ev_list *out,
 		 char *err, size_t errsz);
 
+/* Calls FN on each item of the comma-separated LIST (a writable copy, item
+ * trimmed on the left); an empty item is an error.  Returns 0, or -1 with
+ * ERR set by FN or here. */
+typedef int (*events_item_fn)(char *item, void *arg, char *err, size_t errsz);
+int events_foreach(const char *list, events_item_fn fn, void *arg, char *err, size_t errsz);
+
 /* The default SAV of an event without one: 1 kHz for clocks, every event for
  * rare software events, the model table's value or 2,000,000 for hardware. */
 uint64_t events_default_sav(const struct ev_spec *ev, const struct arch_model *model);

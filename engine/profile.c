@@ -1,5 +1,6 @@
 #include "engine/profile.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,9 @@ struct profile {
 	uint32_t epoch;              /* snapshots taken: older windows are empty */
 	uint32_t filter;             /* the thread snapshots show; 0: all */
 	uint64_t lost, throttled, undecodable;
+	int n_groups, slice_ms;      /* the plan (profile_set_plan) */
+	char reference[EVENT_NAME_MAX];
+	double reference_count;
 };
 
 /* Bounds of the per-thread data.  A (function, thread) cell of one event
@@ -134,6 +138,8 @@ struct profile *profile_new(const struct ev_list *events)
 		p->ev[i].sav = events->ev[i].sav;
 		p->ev[i].coverage = 1.0;
 	}
+	p->n_groups = 1;
+	p->reference_count = NAN;
 	p->max_threads = THREADS_MAX_DEFAULT;
 	p->max_cells = CELL_BYTES_MAX / (sizeof(struct cell) + 2 * (size_t)p->n_events *
 					 sizeof(uint64_t) + 2 * sizeof(struct cell *));
@@ -500,6 +506,30 @@ void profile_set_count(struct profile *p, int ev, double value, double enabled, 
 	e->count = running > 0 ? value * (enabled / running) : 0;
 }
 
+void profile_set_plan(struct profile *p, int n_groups, const int *event_group, int slice_ms)
+{
+	p->n_groups = n_groups;
+	p->slice_ms = slice_ms;
+	for (int e = 0; e < p->n_events; e++)
+		p->ev[e].group = event_group[e];
+}
+
+void profile_set_scaled(struct profile *p, int ev, double count, double coverage,
+			bool counted)
+{
+	if (ev < 0 || ev >= p->n_events)
+		return;
+	p->ev[ev].count = counted ? count : 0;
+	p->ev[ev].coverage = coverage;
+	p->ev[ev].counted = counted;
+}
+
+void profile_set_reference(struct profile *p, const char *name, double count)
+{
+	snprintf(p->reference, sizeof(p->reference), "%s", name);
+	p->reference_count = count;
+}
+
 static int first_event_desc(const void *a, const void *b)
 {
 	const struct snap_func *x = a, *y = b;
@@ -554,10 +584,9 @@ static int add_modules(struct snapshot *s)
 
 /* One allocation holds the snapshot, N function rows, their counters and
  * STRBYTES of strings, so a snapshot is freed (and shared) as a unit. */
-static struct snapshot *snapshot_alloc(const struct profile *p, size_t n, size_t strbytes,
-				       char **str)
+struct snapshot *snapshot_new(int n_events, size_t n, size_t strbytes, char **str)
 {
-	size_t ne = (size_t)p->n_events;
+	size_t ne = (size_t)n_events;
 	struct snapshot *s = calloc(1, sizeof(*s) + n * sizeof(struct snap_func) +
 					n * 2 * ne * sizeof(uint64_t) + strbytes);
 
@@ -570,7 +599,17 @@ static struct snapshot *snapshot_alloc(const struct profile *p, size_t n, size_t
 		s->funcs[i].window = s->funcs[i].samples + ne;
 	}
 	*str = (char *)(counters + n * 2 * ne);
+	s->n_events = n_events;
+	s->n_groups = 1;
+	s->reference_count = NAN;
+	s->spread = NAN;
 	return s;
+}
+
+static struct snapshot *snapshot_alloc(const struct profile *p, size_t n, size_t strbytes,
+				       char **str)
+{
+	return snapshot_new(p->n_events, n, strbytes, str);
 }
 
 static const char *copy_str(char **str, const char *src)
@@ -746,6 +785,10 @@ struct snapshot *profile_snapshot(struct profile *p, double now, double window_s
 	s->throttled = p->throttled;
 	s->undecodable = p->undecodable;
 	s->thread = p->filter;
+	s->n_groups = p->n_groups;
+	s->slice_ms = p->n_groups > 1 ? p->slice_ms : 0;
+	memcpy(s->reference, p->reference, sizeof(s->reference));
+	s->reference_count = p->reference_count;
 	if (s->n_events > 0)
 		qsort(s->funcs, s->n_funcs, sizeof(s->funcs[0]), first_event_desc);
 	if (add_modules(s) < 0 || add_threads(p, s) < 0) {
@@ -754,6 +797,18 @@ struct snapshot *profile_snapshot(struct profile *p, double now, double window_s
 	}
 	restart_windows(p);
 	return s;
+}
+
+int snapshot_finish(struct snapshot *s)
+{
+	if (s->n_events > 0)
+		qsort(s->funcs, s->n_funcs, sizeof(s->funcs[0]), first_event_desc);
+	s->threads = calloc(1, sizeof(*s->threads));
+	if (!s->threads || add_modules(s) < 0) {
+		snapshot_free(s);
+		return -1;
+	}
+	return 0;
 }
 
 void snapshot_free(struct snapshot *s)

@@ -21,8 +21,22 @@ struct snap_event {
 	uint64_t samples;        /* cumulative */
 	uint64_t window;         /* since the previous snapshot */
 	double count;            /* counting-mode total, scaled by enabled/running */
-	double coverage;         /* running / enabled, 1 when never multiplexed */
-	bool counted;            /* false: never ran (coverage 0) */
+	double coverage;         /* fraction of the time counted (engine/mux.h), 1 when
+				  * never multiplexed; estimated samples = samples /
+				  * coverage */
+	bool counted;            /* false: never ran (coverage 0): count unknown, not 0 */
+	int group;               /* plan group (0-based); SNAP_EVERY_GROUP: the shared
+				  * reference */
+};
+
+#define SNAP_EVERY_GROUP (-1)
+#define SNAP_MAX_RUNS 256
+
+/* One run of the command in runs mode (--mux runs). */
+struct snap_run {
+	int group;               /* the plan group it measured */
+	int run;                 /* 0..runs-1 */
+	double reference;        /* its reference count (NAN: not measured) */
 };
 
 struct snap_func {
@@ -78,6 +92,15 @@ struct snapshot {
 	int exit_status;         /* valid when ended: shell-style (128+sig on a signal) */
 	char pmu[64];
 	char notice[256];
+	/* Multiplexing: the plan's groups; time slices, or one run per group. */
+	int n_groups;            /* 1: nothing multiplexed */
+	int slice_ms;            /* time-slice mode with n_groups > 1 */
+	bool runs_mode;          /* --mux runs: merged from n_runs runs */
+	char reference[EVENT_NAME_MAX]; /* the reference event, "" if none counted */
+	double reference_count;  /* its count (NAN: not counted) */
+	int n_runs;
+	struct snap_run runs[SNAP_MAX_RUNS];
+	double spread;           /* (max - min) / mean of the runs' references */
 };
 
 struct profile *profile_new(const struct ev_list *events);
@@ -106,9 +129,26 @@ void profile_add_undecodable(struct profile *p);
 /* Counting-mode totals of event EV (summed over its file descriptors). */
 void profile_set_count(struct profile *p, int ev, double value, double enabled, double running);
 
+/* The plan: N_GROUPS groups, event EV in EVENT_GROUP[EV] (or
+ * SNAP_EVERY_GROUP), rotated every SLICE_MS (0: not time-sliced). */
+void profile_set_plan(struct profile *p, int n_groups, const int *event_group, int slice_ms);
+/* The count of event EV already scaled (engine/mux.h): its estimate over the
+ * whole time, the fraction of the time counted, and whether it ever ran. */
+void profile_set_scaled(struct profile *p, int ev, double count, double coverage,
+			bool counted);
+/* The reference's name and count for the snapshots (NAN: not counted). */
+void profile_set_reference(struct profile *p, const char *name, double count);
+
 /* An immutable copy; the window restarts. */
 struct snapshot *profile_snapshot(struct profile *p, double now, double window_seconds);
 void snapshot_free(struct snapshot *s);
+/* An empty snapshot for N_EVENTS events with room for N_FUNCS function rows
+ * and STRBYTES of strings (*STR points to them), for snapshots made from
+ * other snapshots (engine/runs.c); complete it with snapshot_finish. */
+struct snapshot *snapshot_new(int n_events, size_t n_funcs, size_t strbytes, char **str);
+/* Sorts the function rows and adds the module totals (no thread rows).
+ * Returns -1 (and frees S) when out of memory. */
+int snapshot_finish(struct snapshot *s);
 
 /* The per-address samples of function NAME in MODULE, as an immutable copy;
  * NULL when out of memory.  Freed with free(). */

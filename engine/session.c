@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,9 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "arch/plan.h"
 #include "engine/disasm.h"
+#include "engine/mux.h"
 #include "engine/pfm.h"
 #include "engine/record.h"
 #include "engine/ring.h"
@@ -21,12 +24,6 @@
 		     PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
 #define MAX_TIDS 4096
 #define MAP_REFRESH_NS 200000000ull
-
-struct evfd {
-	int fd;
-	int ev;
-	uint64_t id;
-};
 
 struct space {
 	pid_t pid;
@@ -44,7 +41,7 @@ struct session {
 	struct ev_list events;
 	struct profile *prof;
 	int ncpus;
-	struct evfd *fds;
+	struct mux_fd *fds;      /* sorted by id once all are open */
 	int nfds, capfds;
 	struct ring *rings;      /* per CPU */
 	struct pollfd *pfds;
@@ -55,6 +52,14 @@ struct session {
 	bool hup;
 	size_t ring_pages;
 	struct asm_cache *asmc;  /* functions opened in the asm view */
+	/* multiplexing (engine/mux.h) */
+	struct plan *plan;
+	int group[EVENTS_MAX];   /* plan group of each event, or SNAP_EVERY_GROUP */
+	bool opened[EVENTS_MAX]; /* runs mode opens one group's events only */
+	bool with_ref;           /* the reference counts all the time */
+	int ref_ev;              /* the user's reference event, or MUX_REFERENCE */
+	struct ev_spec ref_spec; /* the internal reference (counting only) */
+	struct mux mux;
 };
 
 static uint64_t now_ns(void)
@@ -115,7 +120,7 @@ static void space_refresh(struct space *sp)
 
 static int by_id(const void *a, const void *b)
 {
-	const struct evfd *x = a, *y = b;
+	const struct mux_fd *x = a, *y = b;
 
 	return x->id < y->id ? -1 : x->id > y->id;
 }
@@ -123,8 +128,8 @@ static int by_id(const void *a, const void *b)
 /* Per sample: the fds are sorted by id once they are all open. */
 static int event_of(const struct session *s, uint64_t id)
 {
-	struct evfd key = { .id = id };
-	const struct evfd *f = bsearch(&key, s->fds, (size_t)s->nfds, sizeof(key), by_id);
+	struct mux_fd key = { .id = id };
+	const struct mux_fd *f = bsearch(&key, s->fds, (size_t)s->nfds, sizeof(key), by_id);
 
 	return f ? f->ev : -1;
 }
@@ -246,18 +251,30 @@ static void process_batch(struct session *s)
 
 /* --- opening ------------------------------------------------------------ */
 
-static void attr_setup(struct perf_event_attr *a, const struct ev_spec *ev, bool launched,
-		       bool first)
+/* How one fd is opened. */
+struct fd_spec {
+	const struct ev_spec *ev;
+	int index;        /* the event index, or MUX_REFERENCE */
+	int group;        /* mux_fd.group: rotated with this group, or MUX_ALWAYS */
+	bool first;       /* owns the side-band records (mmap, comm, task) */
+};
+
+/* Launched targets: the fds enabled from the start get enable_on_exec;
+ * the groups that wait for their slice start disabled (in either mode). */
+static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs, bool launched)
 {
-	*a = ev->attr;
+	bool waits = fs->group > 0;
+
+	*a = fs->ev->attr;
 	a->size = sizeof(*a);
-	a->sample_period = ev->sav;
+	/* the internal reference counts only */
+	a->sample_period = fs->index == MUX_REFERENCE ? 0 : fs->ev->sav;
 	a->freq = 0;
 	a->sample_type = SAMPLE_TYPE;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 			 PERF_FORMAT_ID;
-	a->disabled = launched;
-	a->enable_on_exec = launched;
+	a->disabled = launched || waits;
+	a->enable_on_exec = launched && !waits;
 	a->inherit = 1;
 	a->sample_id_all = 1;
 	a->exclude_kernel = 1;
@@ -265,7 +282,7 @@ static void attr_setup(struct perf_event_attr *a, const struct ev_spec *ev, bool
 	a->wakeup_events = 0;
 	a->watermark = 1;
 	a->wakeup_watermark = 16 * 1024;
-	if (first) {
+	if (fs->first) {
 		a->mmap = 1;
 		a->mmap2 = 1;
 		a->comm = 1;
@@ -274,13 +291,13 @@ static void attr_setup(struct perf_event_attr *a, const struct ev_spec *ev, bool
 	}
 }
 
-static int add_fd(struct session *s, int fd, int ev)
+static int add_fd(struct session *s, int fd, const struct fd_spec *fs)
 {
 	uint64_t id = 0;
 
 	if (s->nfds == s->capfds) {
 		int cap = s->capfds ? s->capfds * 2 : 32;
-		struct evfd *v = realloc(s->fds, (size_t)cap * sizeof(*v));
+		struct mux_fd *v = realloc(s->fds, (size_t)cap * sizeof(*v));
 		if (!v)
 			return -1;
 		s->fds = v;
@@ -288,7 +305,7 @@ static int add_fd(struct session *s, int fd, int ev)
 	}
 	if (sys_ioctl(fd, PERF_EVENT_IOC_ID, (unsigned long)&id) < 0)
 		return -1;
-	s->fds[s->nfds++] = (struct evfd){ fd, ev, id };
+	s->fds[s->nfds++] = (struct mux_fd){ fd, fs->index, fs->group, id };
 	return 0;
 }
 
@@ -306,19 +323,19 @@ static void open_error(struct session *s, const struct ev_spec *ev, pid_t pid, i
 
 /* One fd per (event, thread, CPU); the first fd of a CPU owns that CPU's
  * ring, the others write into it (mmap fails with inherit and cpu=-1). */
-static int open_one(struct session *s, int e, pid_t pid, int cpu, bool first, char *err,
-		    size_t errsz)
+static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int cpu,
+		    char *err, size_t errsz)
 {
 	struct perf_event_attr a;
 	struct ring *rg = &s->rings[cpu];
 
-	attr_setup(&a, &s->events.ev[e], s->target.launched, first);
+	attr_setup(&a, fs, s->target.launched);
 	int fd = sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
-		open_error(s, &s->events.ev[e], pid, errno, err, errsz);
+		open_error(s, fs->ev, pid, errno, err, errsz);
 		return -1;
 	}
-	if (add_fd(s, fd, e) < 0) {
+	if (add_fd(s, fd, fs) < 0) {
 		sys_close(fd);
 		snprintf(err, errsz, "perf ioctl ID: %s", strerror(errno));
 		return -1;
@@ -335,15 +352,102 @@ static int open_one(struct session *s, int e, pid_t pid, int cpu, bool first, ch
 	return 0;
 }
 
+static int open_fd_spec(struct session *s, const struct fd_spec *fs, const pid_t *tids,
+			int ntids, char *err, size_t errsz)
+{
+	for (int t = 0; t < ntids; t++)
+		for (int c = 0; c < s->ncpus; c++)
+			if (open_one(s, fs, tids[t], c, err, errsz) < 0)
+				return -1;
+	return 0;
+}
+
+/* The fd group of event E: rotated only in time-slice mode with groups. */
+static int fd_group(const struct session *s, int e)
+{
+	return s->mux.n_groups > 1 && s->group[e] >= 0 ? s->group[e] : MUX_ALWAYS;
+}
+
+/* With a reference, it is opened first and carries the side-band records:
+ * it is the one fd that is never disabled, so no mmap or comm is missed
+ * while a group waits for its slice. */
 static int open_events(struct session *s, const pid_t *tids, int ntids, char *err,
 		       size_t errsz)
 {
+	int first = s->with_ref ? s->ref_ev : 0;
+
+	if (s->with_ref && s->ref_ev == MUX_REFERENCE) {
+		struct fd_spec fs = { &s->ref_spec, MUX_REFERENCE, MUX_ALWAYS, true };
+		if (open_fd_spec(s, &fs, tids, ntids, err, errsz) < 0)
+			return -1;
+	}
+	if (first >= 0) {
+		struct fd_spec fs = { &s->events.ev[first], first, MUX_ALWAYS, true };
+		if (open_fd_spec(s, &fs, tids, ntids, err, errsz) < 0)
+			return -1;
+	}
+	for (int e = 0; e < s->events.n; e++) {
+		struct fd_spec fs = { &s->events.ev[e], e, fd_group(s, e), false };
+		if (e == first || !s->opened[e])
+			continue;
+		if (open_fd_spec(s, &fs, tids, ntids, err, errsz) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- planning ----------------------------------------------------------- */
+
+static int plan_events(struct session *s, int max_counters, char *err, size_t errsz)
+{
+	s->plan = malloc(sizeof(*s->plan));
+	if (!s->plan) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	return mux_plan(&s->events, max_counters, s->plan, s->group, err, errsz);
+}
+
+/* The reference when the user did not ask for it: the model's cycles event,
+ * encoded like any event, counting only. */
+static int encode_reference(struct session *s, char *err, size_t errsz)
+{
+	struct ev_list *tmp = calloc(1, sizeof(*tmp));
+	int rc = -1;
+
+	if (!tmp)
+		snprintf(err, errsz, "out of memory");
+	else if (events_parse(s->events.model->cycles, s->events.model, tmp, err, errsz) == 0) {
+		s->ref_spec = tmp->ev[0];
+		rc = 0;
+	}
+	free(tmp);
+	return rc;
+}
+
+/* Which events open, and whether a reference runs beside them: time-slice
+ * mode needs it with several groups (the coverages' denominator), runs mode
+ * always (the runs are compared by it). */
+static int setup_mux(struct session *s, const struct session_opts *o, char *err,
+		     size_t errsz)
+{
+	int n_groups = s->plan->n_groups;
+
+	if (o->one_group && (o->group < 0 || o->group >= n_groups)) {
+		snprintf(err, errsz, "group %d: the plan has %d group%s", o->group + 1, n_groups,
+			 n_groups == 1 ? "" : "s");
+		return -1;
+	}
 	for (int e = 0; e < s->events.n; e++)
-		for (int t = 0; t < ntids; t++)
-			for (int c = 0; c < s->ncpus; c++)
-				if (open_one(s, e, tids[t], c, e == 0,
-					     err, errsz) < 0)
-					return -1;
+		s->opened[e] = !o->one_group || s->group[e] == SNAP_EVERY_GROUP ||
+			       s->group[e] == o->group;
+	s->with_ref = o->one_group || n_groups > 1;
+	s->ref_ev = s->plan->reference >= 0 ? s->plan->reference : MUX_REFERENCE;
+	if (s->with_ref && s->ref_ev == MUX_REFERENCE && encode_reference(s, err, errsz) < 0)
+		return -1;
+	mux_start(&s->mux, o->one_group ? 1 : n_groups, o->slice_ms, now_ns());
+	profile_set_plan(s->prof, n_groups, s->group,
+			 o->one_group ? 0 : (int)(o->slice_ms ? o->slice_ms : MUX_SLICE_MS_DEFAULT));
 	return 0;
 }
 
@@ -416,7 +520,8 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	    setup_rings(s, o->ring_pages) < 0)
 		goto fail;
 	s->prof = profile_new(&s->events);
-	if (!s->prof)
+	if (!s->prof || plan_events(s, o->max_counters, err, errsz) < 0 ||
+	    setup_mux(s, o, err, errsz) < 0)
 		goto fail;
 	if (o->argv) {
 		if (target_launch(&s->target, o->argv, err, errsz) < 0)
@@ -439,6 +544,8 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	s->t0 = s->last_snap = (double)now_ns() / 1e9;
 	if (o->argv && target_start(&s->target, err, errsz) < 0)
 		goto fail;
+	/* the first slice starts now: group 0 is counting since the exec */
+	s->mux.next_ns = now_ns() + s->mux.slice_ns;
 	return s;
 fail:
 	session_close(s);
@@ -447,9 +554,17 @@ fail:
 
 /* --- running ------------------------------------------------------------ */
 
+/* Rotation happens here: a wait never outlasts the current slice.  The
+ * caller polls at least once per slice (batch mode waits in here; the TUI
+ * polls every input tick); a late rotation only shifts the slices, the
+ * coverages are the kernel's own enabled and running times. */
 bool session_poll(struct session *s, int timeout_ms)
 {
-	int n = sys_poll(s->pfds, (nfds_t)s->ncpus, timeout_ms);
+	int due = mux_due_ms(&s->mux, now_ns());
+	int wait = due >= 0 && (timeout_ms < 0 || due < timeout_ms) ? due : timeout_ms;
+	int n = sys_poll(s->pfds, (nfds_t)s->ncpus, wait);
+
+	mux_tick(&s->mux, s->fds, s->nfds, now_ns());
 
 	if (n < 0 && errno != EINTR)
 		s->hup = true;
@@ -469,24 +584,27 @@ bool session_poll(struct session *s, int timeout_ms)
 	return false;
 }
 
+/* Counts scaled by coverage (engine/mux.h); events not opened (another
+ * group's run) are not counted. */
 static void read_counts(struct session *s)
 {
-	double value[EVENTS_MAX] = { 0 }, enabled[EVENTS_MAX] = { 0 }, running[EVENTS_MAX] = { 0 };
-	uint64_t buf[4];
+	struct mux_totals t[EVENTS_MAX], ref;
+	double ref_enabled = 0;
 
-	for (int i = 0; i < s->nfds; i++) {
-		if (sys_read(s->fds[i].fd, buf, sizeof(buf)) < (ssize_t)(3 * sizeof(uint64_t)))
-			continue;
-		int e = s->fds[i].ev;
-		value[e] += (double)buf[0];
-		enabled[e] += (double)buf[1];
-		running[e] += (double)buf[2];
+	mux_read(s->fds, s->nfds, s->ncpus, t, s->events.n, &ref);
+	if (s->with_ref) {
+		const struct mux_totals *r = s->ref_ev >= 0 ? &t[s->ref_ev] : &ref;
+		struct mux_scaled rs = mux_scale(r, 0);
+		ref_enabled = r->enabled;
+		profile_set_reference(s->prof, s->ref_ev >= 0 ? s->events.ev[s->ref_ev].name
+					      : s->ref_spec.name, rs.counted ? rs.count : NAN);
 	}
-	/* A task's per-CPU fds all accrue enabled time while the task lives, but
-	 * run only on their own CPU: the time the task was watchable is the
-	 * enabled sum over one fd per CPU, i.e. divided by the CPU count. */
-	for (int e = 0; e < s->events.n; e++)
-		profile_set_count(s->prof, e, value[e], enabled[e] / s->ncpus, running[e]);
+	for (int e = 0; e < s->events.n; e++) {
+		struct mux_scaled sc = { 0, 0, false };
+		if (s->opened[e])
+			sc = mux_scale(&t[e], e == s->ref_ev ? 0 : ref_enabled);
+		profile_set_scaled(s->prof, e, sc.count, sc.coverage, sc.counted);
+	}
 }
 
 struct snapshot *session_snapshot(struct session *s)
@@ -523,6 +641,11 @@ const struct ev_list *session_events(const struct session *s)
 	return &s->events;
 }
 
+int session_groups(const struct session *s)
+{
+	return s->plan ? s->plan->n_groups : 1;
+}
+
 void session_close(struct session *s)
 {
 	if (!s)
@@ -542,6 +665,7 @@ void session_close(struct session *s)
 	free(s->batch.data);
 	asm_cache_free(s->asmc);
 	profile_free(s->prof);
+	free(s->plan);
 	free(s);
 }
 

@@ -15,6 +15,11 @@ struct session_opts {
 	pid_t pid;             /* ... or attach to this process */
 	const char *events;    /* -e list; NULL: "cycles" (cpu-clock without a PMU) */
 	size_t ring_pages;     /* data pages per CPU ring (a power of two); 0: 64 */
+	int max_counters;      /* --counters: the planner's cap; 0: the model's inventory */
+	unsigned slice_ms;     /* --mux-slice: time-slice length; 0: MUX_SLICE_MS_DEFAULT */
+	bool one_group;        /* runs mode: open only plan group GROUP (and the
+				* reference), exact counts, nothing rotated */
+	int group;
 };
 
 struct session;
@@ -27,6 +32,8 @@ bool session_poll(struct session *s, int timeout_ms);
 /* An immutable snapshot; the live window restarts. */
 struct snapshot *session_snapshot(struct session *s);
 const struct ev_list *session_events(const struct session *s);
+/* The number of groups the planner made of the session's events. */
+int session_groups(const struct session *s);
 /* Snapshots taken from now on show the functions of thread TID only
  * (a tid of the snapshot's threads, PROFILE_TID_OTHER included); 0: of
  * every thread. */

@@ -315,7 +315,22 @@ static struct ip_entry *cache_get(struct module *mod, uint64_t ip)
 	return e;
 }
 
-static void fill_srcline(struct module *mod, struct ip_entry *e)
+/* Relative names in the line table are relative to the CU's compilation
+ * directory (objdump -l joins them too); joined names live in POOL. */
+static const char *absolute_name(struct strpool *pool, Dwfl_Line *l, const char *file)
+{
+	const char *dir = dwfl_line_comp_dir(l);
+	char *path;
+	const char *interned;
+
+	if (file[0] == '/' || !dir || asprintf(&path, "%s/%s", dir, file) < 0)
+		return file;
+	interned = intern(pool, path);
+	free(path);
+	return interned ? interned : file;
+}
+
+static void fill_srcline(struct strpool *pool, struct module *mod, struct ip_entry *e)
 {
 	Dwfl_Line *l = dwfl_module_getsrc(mod->dwmod, e->ip);
 
@@ -323,6 +338,8 @@ static void fill_srcline(struct module *mod, struct ip_entry *e)
 	e->file = l ? dwfl_lineinfo(l, NULL, &e->line, NULL, NULL, NULL) : NULL;
 	if (e->line <= 0)
 		e->file = NULL;
+	if (e->file)
+		e->file = absolute_name(pool, l, e->file);
 }
 
 /* ---- modules -------------------------------------------------------- */
@@ -771,7 +788,7 @@ bool symtab_srcline(struct symtab *st, uint64_t ip, const char **file, int *line
 	if (!m || !m->mod || !(e = cache_get(m->mod, ip)))
 		return false;
 	if (!e->src_done)
-		fill_srcline(m->mod, e);
+		fill_srcline(&st->names, m->mod, e);
 	if (!e->file)
 		return false;
 	*file = e->file;

@@ -69,6 +69,26 @@ T send-keys -t main '?'
 wait_screen "cycle Core2 -> IA-64 -> AMD" "help"
 T send-keys -t main Escape
 wait_screen "FUNCTION" "back to hotspots"
+# Enter: the asm view of work_60, its loop, the hottest instruction's line,
+# source lines on 'l', live samples; Esc back
+T send-keys -t main / w o r k _ 6 0 Enter
+wait_for '! screen | grep -q "work_30"' 10 "filter to work_60"
+T send-keys -t main Enter
+wait_screen "insns" "asm view of work_60"
+screen | grep -q "^work_60  .*mix" || fail "asm header names work_60"
+ok
+screen | grep -q -- "-- block .*loop (depth 1)" || fail "loop header row"
+ok
+screen | grep -q "↺ *[0-9a-f]*:  j" || fail "back-edge marked"
+ok
+wait_for 'screen | tail -n 1 | grep -Eq "mix\.c:[0-9]+  \|  Esc back"' 10 "status line gives file:line"
+T send-keys -t main l
+wait_screen "MIX_LOOP" "source text interleaved"
+T send-keys -t main s
+wait_for 'screen | grep -Eq "^ +[0-9]{2,} +[0-9a-f]+:  "' 10 "samples column"
+T send-keys -t main Escape
+wait_screen "FUNCTION" "Esc back to hotspots"
+T send-keys -t main / C-u Enter
 # resize to 40x10 and back: still drawing, no crash
 T resize-window -t main -x 40 -y 10
 wait_for 'screen | grep -q "cyctop"' 10 "draws at 40x10"

@@ -13,7 +13,6 @@
 #include "engine/source.h"
 #include "tui/cmd.h"
 #include "tui/format.h"
-#include "tui/top.h"
 #include "tui/ui.h"
 
 struct annotate_opts {
@@ -22,7 +21,7 @@ struct annotate_opts {
 	const char *module;      /* suffix of the module path, or NULL */
 	const char *stall;
 	double duration;         /* attach: seconds to watch; 0 until the end */
-	enum top_format format;
+	enum out_format format;
 	bool source;
 };
 
@@ -42,19 +41,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int parse_format(const char *s, enum top_format *f)
-{
-	if (strcmp(s, "text") == 0)
-		*f = TOP_TEXT;
-	else if (strcmp(s, "csv") == 0)
-		*f = TOP_CSV;
-	else if (strcmp(s, "json") == 0)
-		*f = TOP_JSON;
-	else
-		return -1;
-	return 0;
 }
 
 static int parse_target(int argc, char **argv, struct annotate_opts *o)
@@ -118,7 +104,7 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 			}
 			break;
 		case 'f':
-			if (parse_format(optarg, &o->format) < 0) {
+			if (fmt_parse_output(optarg, &o->format) < 0) {
 				cmd_error("unknown --format '%s' (text, csv or json)", optarg);
 				return -1;
 			}
@@ -272,6 +258,8 @@ static void json_insns(const struct annotation *a, const struct ev_list *evs)
 		printf(", \"stall\": %.0f, \"penalty\": %.0f, \"mark\": \"%s\", \"block\": %zu",
 		       a->stall_cycles[i], a->penalty_cycles[i], mark_word(annotation_mark(a, i)),
 		       fn->flow.block_of ? fn->flow.block_of[i] : 0);
+		printf(", \"load_bytes\": %u, \"store_bytes\": %u", in->op.load_bytes,
+		       in->op.store_bytes);
 		printf(", \"file\": ");
 		fmt_json_string(stdout, in->file ? in->file : "");
 		printf(", \"line\": %d}", in->file ? in->line : 0);
@@ -350,11 +338,20 @@ static void watch_until_done(struct session *s, double duration)
 	session_poll(s, 0);
 }
 
-/* Without --module: the module of the hottest function of that name. */
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The module of the hottest function of that name (whose path ends with
+ * WANT when given); WANT itself when no sampled function matches. */
 static const char *module_of(const struct snapshot *snap, const char *name, const char *want)
 {
 	for (size_t i = 0; i < snap->n_funcs; i++)
-		if (strcmp(snap->funcs[i].name, name) == 0)
+		if (strcmp(snap->funcs[i].name, name) == 0 &&
+		    (!want || ends_with(snap->funcs[i].module, want)))
 			return snap->funcs[i].module;
 	return want;
 }
@@ -370,7 +367,7 @@ static int annotate_session(struct session *s, const struct annotate_opts *o)
 
 	if (!snap)
 		return 1;
-	const char *module = o->module ? o->module : module_of(snap, o->function, NULL);
+	const char *module = module_of(snap, o->function, o->module);
 	const struct asm_func *fn = session_asm(s, o->function, module, err, sizeof(err));
 	struct ip_counts *ipc = fn && fn->module ? session_ip_counts(s, fn->name, fn->module) : NULL;
 	for (int e = 0; e < snap->n_events; e++)
@@ -380,9 +377,9 @@ static int annotate_session(struct session *s, const struct annotate_opts *o)
 		cmd_error("annotate: %s", err);
 	else if (!a)
 		cmd_error("annotate: out of memory");
-	else if (o->format == TOP_JSON)
+	else if (o->format == OUT_JSON)
 		print_json(a, evs), rc = 0;
-	else if (o->format == TOP_CSV)
+	else if (o->format == OUT_CSV)
 		print_csv(a, evs), rc = 0;
 	else
 		print_text(a, evs, o->source), rc = 0;

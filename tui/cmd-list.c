@@ -256,31 +256,25 @@ static int add_table_item(struct group_requests *g, const struct arch_model *m, 
 	return 0;
 }
 
+struct table_ctx {
+	struct group_requests *g;
+	const struct arch_model *m;
+};
+
+static int table_item(char *item, void *arg, char *err, size_t errsz)
+{
+	struct table_ctx *c = arg;
+
+	return add_table_item(c->g, c->m, item, err, errsz);
+}
+
 /* Models libpfm4 lacks (IA-64): the events of our table, by name. */
 static int table_requests(const char *list, const struct arch_model *m,
 			  struct group_requests *g, char *err, size_t errsz)
 {
-	char buf[2048];
+	struct table_ctx c = { g, m };
 
-	if (strlen(list) >= sizeof(buf)) {
-		snprintf(err, errsz, "event list too long");
-		return -1;
-	}
-	strcpy(buf, list);
-	for (char *item = buf, *next; item; item = next) {
-		next = strchr(item, ',');
-		if (next)
-			*next++ = '\0';
-		while (isspace((unsigned char)*item))
-			item++;
-		if (!*item) {
-			snprintf(err, errsz, "empty event name in the event list '%s'", list);
-			return -1;
-		}
-		if (add_table_item(g, m, item, err, errsz) < 0)
-			return -1;
-	}
-	return 0;
+	return events_foreach(list, table_item, &c, err, errsz);
 }
 
 static bool model_in_libpfm(const struct arch_model *m)

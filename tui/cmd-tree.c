@@ -10,8 +10,6 @@
 #include "tui/cmd.h"
 #include "tui/format.h"
 
-enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
-
 struct tree_opts {
 	enum arch_tree tree;
 	const struct arch_model *model;
@@ -19,19 +17,6 @@ struct tree_opts {
 	const char *penalties;
 	enum out_format format;
 };
-
-static int parse_format(const char *s, enum out_format *f)
-{
-	if (strcmp(s, "text") == 0)
-		*f = OUT_TEXT;
-	else if (strcmp(s, "csv") == 0)
-		*f = OUT_CSV;
-	else if (strcmp(s, "json") == 0)
-		*f = OUT_JSON;
-	else
-		return -1;
-	return 0;
-}
 
 static void print_warnings(FILE *out, unsigned warn, const char *sep)
 {
@@ -219,7 +204,7 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 			o->penalties = optarg;
 			break;
 		case 'f':
-			if (parse_format(optarg, &o->format) < 0) {
+			if (fmt_parse_output(optarg, &o->format) < 0) {
 				cmd_error("unknown --format '%s' (text, csv or json)", optarg);
 				return -1;
 			}

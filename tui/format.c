@@ -102,3 +102,17 @@ const char *fmt_missing(char *buf, size_t sz, const struct tree_result *r, int i
 	}
 	return buf;
 }
+
+int fmt_parse_output(const char *s, enum out_format *f)
+{
+	static const char *const names[] = { [OUT_TEXT] = "text", [OUT_CSV] = "csv",
+					     [OUT_JSON] = "json" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*f = (enum out_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}

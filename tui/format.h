@@ -8,6 +8,12 @@
 
 #include "arch/tree.h"
 
+/* The --format of the text outputs. */
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+
+/* "text", "csv" or "json" into *F; -1 for anything else. */
+int fmt_parse_output(const char *s, enum out_format *f);
+
 /* A value in its unit for people: cycles and counts as integers with
  * thousands separators, ratios with 4 decimals, etc. */
 const char *fmt_value(char *buf, size_t sz, double v, enum arch_unit unit);

@@ -22,6 +22,19 @@ static int row_visible(const struct snapshot *s, const struct snap_func *f, int 
 /* The rows in the order shown: by the first event, cumulative or window. */
 static const struct snap_func **ordered(const struct snapshot *s, int window);
 
+/* One line about the groups when there are several. */
+static void print_text_mux(FILE *out, const struct snapshot *s)
+{
+	if (s->n_groups <= 1)
+		return;
+	if (s->runs_mode)
+		fprintf(out, "  groups %d, %d runs, reference %s spread %.2f%%\n", s->n_groups,
+			s->n_runs, s->reference, 100.0 * s->spread);
+	else
+		fprintf(out, "  groups %d (slice %d ms), reference %s\n", s->n_groups, s->slice_ms,
+			s->reference);
+}
+
 static void print_text(FILE *out, const struct snapshot *s, int window)
 {
 	fprintf(out, "cyctop %.1fs  pid %d (%s)  PMU %s  lost %llu  throttled %llu%s",
@@ -30,11 +43,17 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 	if (s->thread)
 		fprintf(out, "  [thread %u]", s->thread);
 	fprintf(out, "\n");
+	print_text_mux(out, s);
 	for (int e = 0; e < s->n_events; e++) {
 		const struct snap_event *ev = &s->ev[e];
-		fprintf(out, "  %-24s sav %-10llu samples %-10llu count %-14.6g coverage %5.1f%%\n",
+		char count[32];
+		if (ev->counted)
+			snprintf(count, sizeof(count), "%.6g", ev->count);
+		else
+			snprintf(count, sizeof(count), "not counted");
+		fprintf(out, "  %-24s sav %-10llu samples %-10llu count %-14s coverage %5.1f%%\n",
 			ev->name, (unsigned long long)ev->sav,
-			(unsigned long long)(window ? ev->window : ev->samples), ev->count,
+			(unsigned long long)(window ? ev->window : ev->samples), count,
 			100.0 * ev->coverage);
 	}
 	for (int e = 0; e < s->n_events; e++)
@@ -101,7 +120,11 @@ static void print_json_events(FILE *out, const struct snapshot *s, int window)
 		fmt_json_number(out, ev->counted ? ev->count : NAN);
 		fprintf(out, ", \"coverage\": ");
 		fmt_json_number(out, ev->coverage);
-		fprintf(out, "}");
+		/* null: the reference, counted in every group */
+		if (ev->group == SNAP_EVERY_GROUP)
+			fprintf(out, ", \"group\": null}");
+		else
+			fprintf(out, ", \"group\": %d}", ev->group);
 	}
 	fprintf(out, "]");
 }
@@ -167,6 +190,32 @@ static void print_json_threads(FILE *out, const struct snapshot *s, int window)
 	fprintf(out, "]");
 }
 
+/* "groups", and the reference; with --mux runs, "runs" and "spread". */
+static void print_json_mux(FILE *out, const struct snapshot *s)
+{
+	fprintf(out, ", \"groups\": %d", s->n_groups);
+	if (s->slice_ms)
+		fprintf(out, ", \"slice_ms\": %d", s->slice_ms);
+	if (s->reference[0]) {
+		fprintf(out, ", \"reference\": {\"name\": ");
+		fmt_json_string(out, s->reference);
+		fprintf(out, ", \"count\": ");
+		fmt_json_number(out, s->reference_count);
+		fprintf(out, "}");
+	}
+	if (!s->runs_mode)
+		return;
+	fprintf(out, ", \"runs\": [");
+	for (int k = 0; k < s->n_runs; k++) {
+		fprintf(out, "%s{\"group\": %d, \"run\": %d, \"reference\": ", k ? ", " : "",
+			s->runs[k].group, s->runs[k].run);
+		fmt_json_number(out, s->runs[k].reference);
+		fprintf(out, "}");
+	}
+	fprintf(out, "], \"spread\": ");
+	fmt_json_number(out, s->spread);
+}
+
 static void print_json(FILE *out, const struct snapshot *s, int window)
 {
 	int n = 0;
@@ -175,6 +224,7 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 	fmt_json_string(out, s->command);
 	fprintf(out, "}, ");
 	print_json_events(out, s, window);
+	print_json_mux(out, s);
 	fprintf(out, ", \"lost\": %llu, \"throttled\": %llu, \"window\": %s, \"functions\": [",
 		(unsigned long long)s->lost, (unsigned long long)s->throttled,
 		window ? "true" : "false");
@@ -241,12 +291,12 @@ static const struct snap_func **ordered(const struct snapshot *s, int window)
 	return order;
 }
 
-void top_print(FILE *out, const struct snapshot *s, enum top_format fmt, int window,
+void top_print(FILE *out, const struct snapshot *s, enum out_format fmt, int window,
 	       int first)
 {
-	if (fmt == TOP_TEXT)
+	if (fmt == OUT_TEXT)
 		print_text(out, s, window);
-	else if (fmt == TOP_CSV)
+	else if (fmt == OUT_CSV)
 		print_csv(out, s, window, first);
 	else
 		print_json(out, s, window);

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/mux.h"
+#include "engine/runs.h"
 #include "engine/session.h"
 #include "tui/cmd.h"
 #include "tui/top.h"
@@ -23,7 +25,7 @@ struct top_opts {
 	int batch;
 	double delay;
 	long iterations;   /* 0: until the target ends */
-	enum top_format format;
+	enum out_format format;
 	int window;
 	enum arch_tree tree;
 	const char *theme;
@@ -31,6 +33,9 @@ struct top_opts {
 	int nfiles;
 	uint32_t tid;      /* --tid: one thread's functions; 0: all */
 	const char *stall; /* --stall: the asm view's stall-cycle reference */
+	bool mux_runs;     /* --mux runs */
+	bool slice_given;  /* --mux-slice given */
+	long runs;         /* --runs N; 0: not given (1) */
 };
 
 static double now_s(void)
@@ -53,6 +58,70 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
+/* long-only options */
+enum { OPT_TID = 0x100, OPT_COUNTERS, OPT_MUX, OPT_MUX_SLICE, OPT_RUNS };
+
+/* --counters, --mux, --mux-slice, --runs. */
+static int parse_mux_option(int ch, const char *arg, struct top_opts *o)
+{
+	long v;
+
+	switch (ch) {
+	case OPT_COUNTERS:
+		if (parse_long(arg, 1, 64, &v) < 0) {
+			cmd_error("--counters '%s': want a number of counters, 1 to 64", arg);
+			return -1;
+		}
+		o->s.max_counters = (int)v;
+		return 0;
+	case OPT_MUX:
+		if (strcmp(arg, "time") != 0 && strcmp(arg, "runs") != 0) {
+			cmd_error("unknown --mux '%s' (time or runs)", arg);
+			return -1;
+		}
+		o->mux_runs = strcmp(arg, "runs") == 0;
+		return 0;
+	case OPT_MUX_SLICE:
+		if (parse_long(arg, 1, 10000, &v) < 0) {
+			cmd_error("--mux-slice '%s': want milliseconds, 1 to 10000", arg);
+			return -1;
+		}
+		o->s.slice_ms = (unsigned)v;
+		o->slice_given = true;
+		return 0;
+	default:
+		if (parse_long(arg, 1, SNAP_MAX_RUNS, &v) < 0) {
+			cmd_error("--runs '%s': want a number of runs, 1 to %d", arg, SNAP_MAX_RUNS);
+			return -1;
+		}
+		o->runs = v;
+		return 0;
+	}
+}
+
+/* The combinations that make no sense, once every option is known. */
+static int check_mux_options(const struct top_opts *o)
+{
+	if (o->mux_runs && !o->s.argv) {
+		cmd_error("--mux runs needs -- COMMAND (a process cannot be run again), not -p");
+		return -1;
+	}
+	if (o->mux_runs && !o->batch) {
+		cmd_error("--mux runs prints the merged table at the end: use it with -b");
+		return -1;
+	}
+	if (o->runs && !o->mux_runs) {
+		cmd_error("--runs %ld: repetitions are for --mux runs", o->runs);
+		return -1;
+	}
+	if (o->slice_given && o->mux_runs) {
+		cmd_error("--mux-slice %u: time slices are for --mux time, not runs",
+			  o->s.slice_ms);
+		return -1;
+	}
+	return 0;
+}
+
 static const char usage_text[] =
 	"usage: cyctop [OPTIONS] -- COMMAND [ARGS...]\n"
 	"       cyctop [OPTIONS] -p PID\n"
@@ -72,9 +141,14 @@ static const char usage_text[] =
 	"      --tid TID         the functions of thread TID only (H in the interactive view)\n"
 	"      --theme NAME      a theme (default, light, mono, high-contrast) or a path\n"
 	"      --stall EVENT     the asm view's stall-cycle column (default: the model's,\n"
-	"                        RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)\n";
+	"                        RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)\n"
+	"      --counters N      plan groups for at most N counters (forces multiplexing;\n"
+	"                        on software events: N events per group beside cpu-clock)\n"
+	"      --mux MODE        more groups than one: time (rotate them in time slices,\n"
+	"                        the default) or runs (run COMMAND once per group; needs -b)\n"
+	"      --mux-slice MS    time-slice length in milliseconds, 1..10000 (default 100)\n"
+	"      --runs N          --mux runs: run COMMAND N times per group (default 1)\n";
 
-enum { OPT_TID = 0x100 };  /* long-only options */
 
 static int parse_top_args(int argc, char **argv, struct top_opts *o)
 {
@@ -92,6 +166,10 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "theme", required_argument, NULL, 'T' },
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "stall", required_argument, NULL, 'S' },
+		{ "counters", required_argument, NULL, OPT_COUNTERS },
+		{ "mux", required_argument, NULL, OPT_MUX },
+		{ "mux-slice", required_argument, NULL, OPT_MUX_SLICE },
+		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -133,13 +211,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			}
 			break;
 		case 'f':
-			if (strcmp(optarg, "text") == 0)
-				o->format = TOP_TEXT;
-			else if (strcmp(optarg, "csv") == 0)
-				o->format = TOP_CSV;
-			else if (strcmp(optarg, "json") == 0)
-				o->format = TOP_JSON;
-			else {
+			if (fmt_parse_output(optarg, &o->format) < 0) {
 				cmd_error("unknown --format '%s' (text, csv or json)", optarg);
 				return -1;
 			}
@@ -178,6 +250,13 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		case 'S':
 			o->stall = optarg;
 			break;
+		case OPT_COUNTERS:
+		case OPT_MUX:
+		case OPT_MUX_SLICE:
+		case OPT_RUNS:
+			if (parse_mux_option(ch, optarg, o) < 0)
+				return -1;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(0);
@@ -211,7 +290,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			  : "nothing to watch: give -- COMMAND or -p PID (cyctop --help)");
 		return -1;
 	}
-	return 0;
+	return check_mux_options(o);
 }
 
 static int emit(struct session *s, const struct top_opts *o, int first, int *ended)
@@ -261,10 +340,40 @@ static int run_tui(struct session *s, const struct top_opts *o)
 	return tui_run(&to);
 }
 
+static bool stop_requested(void)
+{
+	return ui_pending_signal() != 0;
+}
+
+/* --mux runs: every run first, then the merged table once. */
+static int watch_runs(const struct top_opts *o)
+{
+	struct runs_opts ro = { o->s, o->runs ? (int)o->runs : 1, stop_requested };
+	char err[512];
+
+	ui_install_signals();
+	struct snapshot *snap = runs_execute(&ro, err, sizeof(err));
+	if (!snap) {
+		cmd_error("%s", err);
+		return 1;
+	}
+	if (snap->notice[0])
+		cmd_error("%s", snap->notice);
+	if (snap->spread > RUNS_UNSTABLE)
+		cmd_error("unstable workload: the reference %s varies by %.1f%% across %d runs "
+			  "(more than %.0f%%)", snap->reference, 100 * snap->spread, snap->n_runs,
+			  100 * RUNS_UNSTABLE);
+	top_print(stdout, snap, o->format, o->window, 1);
+	snapshot_free(snap);
+	return 0;
+}
+
 static int watch(struct top_opts *o)
 {
 	char err[512];
 
+	if (o->mux_runs)
+		return watch_runs(o);
 	if (o->batch)
 		ui_install_signals();
 	else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

@@ -6,15 +6,14 @@
 #include <stdio.h>
 
 #include "engine/profile.h"
-
-enum top_format { TOP_TEXT, TOP_CSV, TOP_JSON };
+#include "tui/format.h"
 
 int top_main(int argc, char **argv);
 /* cyctop demo: the bundled workloads, watched. */
 int demo_main(int argc, char **argv);
 
 /* Prints one refresh of the hotspot table (pure formatting). */
-void top_print(FILE *out, const struct snapshot *s, enum top_format fmt, int window,
+void top_print(FILE *out, const struct snapshot *s, enum out_format fmt, int window,
 	       int first);
 
 #endif

@@ -286,7 +286,7 @@ int tui_run(const struct tui_opts *o)
 	if (t.sess && rc == 0) {
 		take_snapshot(&t);
 		if (t.snap)
-			top_print(stdout, t.snap, TOP_TEXT, 0, 1);
+			top_print(stdout, t.snap, OUT_TEXT, 0, 1);
 	}
 	annotation_free(t.asmv.ann);
 	src_cache_free(t.src);

@@ -151,12 +151,27 @@ static int draw_header(struct tui *t, int y, int rows)
 	snprintf(line, sizeof(line), "cyctop  pid %d (%s)%s  %.1fs  PMU %s  %s", s->pid, s->command,
 		 zoom, s->time, s->pmu, t->window ? "window" : "cumulative");
 	ui_text(y++, 0, COLS, line, true);
+	if (s->n_groups > 1 && y < rows - 2) {
+		/* multiplexed: how, and against which reference */
+		if (s->runs_mode)
+			snprintf(line, sizeof(line), "  groups %d  runs %d  reference %s", s->n_groups,
+				 s->n_runs, s->reference);
+		else
+			snprintf(line, sizeof(line), "  groups %d (slice %d ms)  reference %s",
+				 s->n_groups, s->slice_ms, s->reference);
+		ui_text(y++, 0, COLS, line, true);
+	}
 	for (int e = 0; e < s->n_events && y < rows - 2; e++) {
 		const struct snap_event *ev = &s->ev[e];
-		snprintf(line, sizeof(line), "  %-22s sav %-9llu samples %-9llu coverage %5.1f%%",
+		char grp[24] = "";
+		if (s->n_groups > 1)
+			snprintf(grp, sizeof(grp), ev->group < 0 ? "  every group" : "  group %d",
+				 ev->group + 1);
+		snprintf(line, sizeof(line), "  %-22s sav %-9llu samples %-9llu coverage %5.1f%%%s%s",
 			 ev->name, (unsigned long long)ev->sav,
 			 (unsigned long long)(t->window ? ev->window : ev->samples),
-			 100.0 * ev->coverage);
+			 100.0 * ev->coverage, grp, ev->counted || s->n_groups <= 1 ? ""
+			 : "  not counted");
 		ui_text(y++, 0, COLS, line, true);
 	}
 	if (y < rows - 2) {

@@ -1,8 +1,13 @@
 /*
- * faults PAGES [SPIN_SECONDS]
+ * faults PAGES [SPIN_SECONDS [spread]]
  *
  * main: spin(half), touch_pages(PAGES), spin(half), where half is
  * SPIN_SECONDS / 2 (SPIN_SECONDS defaults to 1.0) of process CPU time.
+ * With "spread", touch_pages instead touches its pages at an even pace over
+ * SPIN_SECONDS of process CPU time (pace() burns the time between two
+ * pages), so the faults are spread over the whole run instead of a burst:
+ * what a multiplexed, time-sliced page-fault count needs to be estimated
+ * well (tests/live-mux.sh).
  *
  * touch_pages maps PAGES fresh anonymous private pages (no MAP_POPULATE,
  * transparent huge pages disabled for the mapping) and stores one byte to
@@ -13,11 +18,13 @@
  */
 #include "common.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-unsigned long touch_pages(size_t pages, size_t page_size);
+unsigned long touch_pages(size_t pages, size_t page_size, double seconds);
 unsigned long spin(double seconds);
 
 #if defined(__has_attribute)
@@ -31,9 +38,25 @@ unsigned long spin(double seconds);
 
 static volatile unsigned long sink;
 
-KERNEL NO_ASAN unsigned long touch_pages(size_t pages, size_t page_size)
+unsigned long pace(double until);
+
+/* Burns process CPU time until UNTIL (wl_cpu_seconds); takes no faults. */
+KERNEL unsigned long pace(double until)
+{
+	unsigned long x = 1;
+
+	while (wl_cpu_seconds() < until)
+		for (int i = 0; i < 1000; i++)
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+	return x;
+}
+
+/* SECONDS > 0: the I-th page is touched at I / PAGES x SECONDS of CPU time
+ * from the start. */
+KERNEL NO_ASAN unsigned long touch_pages(size_t pages, size_t page_size, double seconds)
 {
 	size_t len = pages * page_size;
+	double start = wl_cpu_seconds();
 	volatile unsigned char *p;
 	void *map;
 
@@ -48,8 +71,11 @@ KERNEL NO_ASAN unsigned long touch_pages(size_t pages, size_t page_size)
 	(void)madvise(map, len, MADV_NOHUGEPAGE);
 
 	p = map;
-	for (size_t off = 0; off < len; off += page_size)
+	for (size_t i = 0, off = 0; off < len; i++, off += page_size) {
+		if (seconds > 0)
+			sink = pace(start + seconds * (double)i / (double)pages);
 		p[off] = 1; /* the one faulting store per page */
+	}
 
 	if (munmap(map, len) != 0) {
 		perror("faults: munmap");
@@ -74,7 +100,7 @@ KERNEL unsigned long spin(double seconds)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: faults PAGES [SPIN_SECONDS]  (PAGES >= 0 integer, SPIN_SECONDS >= 0, default 1.0)\n");
+	fprintf(stderr, "usage: faults PAGES [SPIN_SECONDS [spread]]  (PAGES >= 0 integer, SPIN_SECONDS >= 0, default 1.0)\n");
 	exit(2);
 }
 
@@ -85,7 +111,9 @@ int main(int argc, char **argv)
 	long page_size;
 	char *end;
 
-	if (argc < 2 || argc > 3)
+	bool spread = argc == 4 && strcmp(argv[3], "spread") == 0;
+
+	if (argc < 2 || argc > 4 || (argc == 4 && !spread))
 		usage();
 	if (argv[1][0] < '0' || argv[1][0] > '9')
 		usage(); /* strtoull would accept "-1", " 1", "+1" */
@@ -93,7 +121,7 @@ int main(int argc, char **argv)
 	pages = strtoull(argv[1], &end, 10);
 	if (*end != '\0' || errno != 0)
 		usage();
-	if (argc == 3 && wl_parse_seconds(argv[2], &seconds) != 0)
+	if (argc >= 3 && wl_parse_seconds(argv[2], &seconds) != 0)
 		usage();
 
 	page_size = sysconf(_SC_PAGESIZE);
@@ -106,8 +134,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	if (spread && pages > 0) {
+		sink = touch_pages((size_t)pages, (size_t)page_size, seconds);
+		return 0;
+	}
 	sink = spin(seconds / 2);
-	sink = touch_pages((size_t)pages, (size_t)page_size);
+	sink = touch_pages((size_t)pages, (size_t)page_size, 0);
 	sink = spin(seconds / 2);
 	return 0;
 }

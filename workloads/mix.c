@@ -59,6 +59,16 @@ KERNEL unsigned long work_10(unsigned long seed, unsigned long iters)
 	return x;
 }
 
+/* Never called: bytes no x86-64 decoder accepts (0x06 push es and 0xd6 salc
+ * are invalid in 64-bit mode) inside a function symbol, for the asm view's
+ * resynchronization (tests/annotate.sh). */
+__asm__(".text\n"
+	".globl odd_bytes\n"
+	".type odd_bytes, @function\n"
+	"odd_bytes:\n"
+	"\t.byte 0x06, 0xd6, 0x90, 0xc3\n"
+	".size odd_bytes, . - odd_bytes\n");
+
 int main(int argc, char **argv)
 {
 	double seconds = 3.0;
