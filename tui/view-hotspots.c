@@ -52,10 +52,15 @@ static double derived_cell(const struct tui *t, const struct snap_func *f,
 			   const struct shown_col *sc)
 {
 	const struct snap_event *ev = t->snap->ev;
+	/* Estimated counts: samples x SAV over the time each event's group was
+	 * counted (coverage), so events of different groups compare. */
 	double num = (double)(t->window ? f->window[sc->num] : f->samples[sc->num]) *
-		     (double)ev[sc->num].sav;
+		     (double)ev[sc->num].sav / ev[sc->num].coverage;
 	double den = (double)(t->window ? f->window[sc->den] : f->samples[sc->den]) *
-		     (double)ev[sc->den].sav;
+		     (double)ev[sc->den].sav / ev[sc->den].coverage;
+
+	if (!ev[sc->num].counted || !ev[sc->den].counted)
+		return NAN;
 
 	return derived_value(sc->col, num, den);
 }

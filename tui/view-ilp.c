@@ -46,9 +46,12 @@ static bool sweep_from_function(const struct tui *t, const struct arch_model *m,
 		for (int e = 0; row && e < t->snap->n_events; e++)
 			if (model_lookup(m, t->snap->ev[e].name) == row)
 				found = e;
-		if (found < 0)
+		if (found < 0 || !t->snap->ev[found].counted)
 			return false;
-		sw[k - 1] = (double)(*fn)->samples[found] * (double)t->snap->ev[found].sav;
+		/* Multiplexed steps ran part of the time each: samples / coverage
+		 * estimate what a full-time counter would have sampled. */
+		sw[k - 1] = (double)(*fn)->samples[found] * (double)t->snap->ev[found].sav /
+			    t->snap->ev[found].coverage;
 	}
 	return true;
 }
