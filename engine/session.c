@@ -584,6 +584,11 @@ bool session_poll(struct session *s, int timeout_ms)
 	return false;
 }
 
+int session_next_rotation_ms(const struct session *s)
+{
+	return mux_due_ms(&s->mux, now_ns());
+}
+
 /* Counts scaled by coverage (engine/mux.h); events not opened (another
  * group's run) are not counted. */
 static void read_counts(struct session *s)

@@ -29,6 +29,9 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 /* Waits up to TIMEOUT_MS for data, then processes what the rings hold.
  * Returns true once the target has ended and the rings are drained. */
 bool session_poll(struct session *s, int timeout_ms);
+/* Milliseconds until the next group rotation is due (0: now), -1 if
+ * nothing rotates: loops that wait elsewhere (for keys) wait no longer. */
+int session_next_rotation_ms(const struct session *s);
 /* An immutable snapshot; the live window restarts. */
 struct snapshot *session_snapshot(struct session *s);
 const struct ev_list *session_events(const struct session *s);

@@ -240,6 +240,15 @@ static void init_state(struct tui *t, const struct tui_opts *o)
 			t->theme_idx = i;
 }
 
+/* Keys are waited for up to 100 ms, less when a multiplexing slice ends
+ * sooner: the rotation happens in session_poll, between two waits. */
+static int key_wait_ms(const struct tui *t, bool ended)
+{
+	int due = t->sess && !ended ? session_next_rotation_ms(t->sess) : -1;
+
+	return due >= 0 && due < 100 ? due : 100;
+}
+
 static void run_loop(struct tui *t)
 {
 	double next = now_s();
@@ -257,6 +266,7 @@ static void run_loop(struct tui *t)
 				break;
 		}
 		draw(t);
+		timeout(key_wait_ms(t, ended));
 		handle_key(t, getch());
 	}
 }
