@@ -52,7 +52,11 @@ static void pick_columns(struct annotation *a, const struct ev_list *evs,
 	a->inst_ev = annot_event_index(evs, m ? m->inst_event : NULL);
 	a->bus_ev = annot_event_index(evs, m ? m->bus_event : NULL);
 	for (int e = 0; e < evs->n; e++) {
+		double cov = o && o->coverage && o->coverage[e] > 0 ? o->coverage[e] : 1;
 		a->sav[e] = evs->ev[e].sav ? evs->ev[e].sav : 1;
+		/* Multiplexed events sampled part of the time: scale them up so
+		 * events of different groups compare (engine/mux.h). */
+		a->per_sample[e] = (double)a->sav[e] / cov;
 		a->penalty[e] = e == a->stall_ev ? 0 : penalty_of(evs, e, pen);
 		a->has_penalties |= a->penalty[e] > 0;
 	}
@@ -83,10 +87,10 @@ static void compute_cycles(struct annotation *a)
 	for (size_t i = 0; i < n; i++) {
 		if (a->stall_ev >= 0)
 			a->stall_cycles[i] = (double)annotation_samples(a, i, a->stall_ev) *
-					     (double)a->sav[a->stall_ev];
+					     a->per_sample[a->stall_ev];
 		for (int e = 0; e < a->n_events; e++)
 			a->penalty_cycles[i] += (double)annotation_samples(a, i, e) *
-						(double)a->sav[e] * a->penalty[e];
+						a->per_sample[e] * a->penalty[e];
 		a->func_penalty += a->penalty_cycles[i];
 	}
 }
@@ -109,7 +113,7 @@ static double event_sum(const struct annotation *a, int ev, size_t first, size_t
 
 	for (size_t i = first; i <= last; i++)
 		s += (double)annotation_samples(a, i, ev);
-	return s * (double)a->sav[ev];
+	return s * a->per_sample[ev];
 }
 
 static void estimate_loops(struct annotation *a)

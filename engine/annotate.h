@@ -16,12 +16,14 @@
 struct annot_opts {
 	const char *stall_event;     /* the user's stall reference; NULL: the model's */
 	const struct penalties *pen; /* NULL: the Core2 desktop figures */
+	const double *coverage;      /* [n_events] multiplexing coverage; NULL: all 1 */
 };
 
 struct annotation {
 	const struct asm_func *fn;   /* not owned */
 	int n_events;
 	uint64_t sav[EVENTS_MAX];
+	double per_sample[EVENTS_MAX];      /* events one sample stands for: SAV / coverage */
 	uint64_t *samples;           /* [fn->n * n_events] */
 	uint64_t func_samples[EVENTS_MAX];  /* inside fn */
 	uint64_t total_samples[EVENTS_MAX]; /* whole profile */

@@ -129,6 +129,7 @@ static void merge_header(struct snapshot *m, struct snapshot *const *snaps,
 		m->runs[k].reference = refs[k] = snaps[k]->reference_count;
 		sum += refs[k];
 	}
+	m->time /= n;  /* per run, like the counts and samples */
 	m->window_seconds = m->time;
 	m->pid = last->pid;
 	memcpy(m->command, last->command, sizeof(m->command));
@@ -246,8 +247,22 @@ struct snapshot *runs_execute(const struct runs_opts *o, char *err, size_t errsz
 				free_all(snaps, n);
 				return NULL;
 			}
+			if (stopped) {  /* a cut-short run would bias means and spread */
+				snapshot_free(snaps[n]);
+				break;
+			}
 			runs[n++] = (struct snap_run){ g, r, NAN };
+			if (n == 1 && (long)o->runs * n_groups > SNAP_MAX_RUNS) {
+				snprintf(err, errsz, "--runs %d x %d groups: more than %d runs",
+					 o->runs, n_groups, SNAP_MAX_RUNS);
+				free_all(snaps, n);
+				return NULL;
+			}
 		}
+	if (n == 0) {
+		snprintf(err, errsz, "stopped before the first run ended: nothing measured");
+		return NULL;
+	}
 	struct snapshot *m = runs_merge(snaps, runs, n, n_groups);
 	free_all(snaps, n);
 	if (!m)

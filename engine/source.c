@@ -1,9 +1,12 @@
 /* Source line cache (see source.h). */
 #include "engine/source.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Source files larger than this are not shown (generated code). */
 #define SRC_MAX_BYTES (16u << 20)
@@ -39,9 +42,26 @@ void src_cache_free(struct src_cache *c)
 	free(c);
 }
 
+/* Regular files only: a path from DWARF could name a FIFO or a device,
+ * and opening those could block or act. */
+static FILE *open_regular_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+	FILE *fp;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || !(fp = fdopen(fd, "r"))) {
+		close(fd);
+		return NULL;
+	}
+	return fp;
+}
+
 static char *read_text(const char *path)
 {
-	FILE *fp = fopen(path, "re");
+	FILE *fp = open_regular_file(path);
 	char *buf = NULL;
 	long n;
 

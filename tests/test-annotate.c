@@ -481,6 +481,27 @@ static void test_software_stall_override(void **state)
 	annotation_free(a);
 }
 
+/* Multiplexed: the stall event counted a quarter of the time, the L2 misses
+ * all of it.  Estimated stall cycles are four times the sampled ones, which
+ * turns block A's marginal stalls (12000 raw) into clear ones. */
+static void test_coverage_scaling(void **state)
+{
+	struct fixture *fx = *state;
+	static const double stall[NI] = { 12000, 36000, 0, 0, 0, 0, 0 };
+	double coverage[EVENTS_MAX] = { 0.25, 1, 1 };
+	struct annot_opts o = { .coverage = coverage };
+	struct annotation *a = annotation_new(fx->fn, fx->ipc, NULL, &fx->evs, &o);
+
+	assert_non_null(a);
+	check_doubles(a->stall_cycles, stall, NI);
+	assert_true(a->per_sample[0] == 400);
+	assert_true(a->per_sample[1] == 10);
+	assert_true(a->func_penalty == 57750);
+	assert_int_equal(a->block_mark[0], MARK_STALLED);
+	assert_int_equal(a->block_mark[1], MARK_HIDDEN);
+	annotation_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest core[] = {
@@ -490,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_server_penalties),
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_desktop_cycles),
+		cmocka_unit_test(test_coverage_scaling),
 		cmocka_unit_test(test_server_cycles),
 		cmocka_unit_test(test_stall_override),
 		cmocka_unit_test(test_stall_override_unweighs),

@@ -135,6 +135,9 @@ static void print_text_head(const struct annotation *a, const struct ev_list *ev
 		       evs->ev[e].name, a->sav[e], a->func_samples[e], a->total_samples[e],
 		       e == a->stall_ev ? " (stall cycles)" : "",
 		       a->penalty[e] > 0 ? " (weighted by its penalty)" : "");
+	if (a->outside)
+		printf("# %" PRIu64 " samples at no instruction start (a stale mapping?) left out\n",
+		       a->outside);
 	for (int e = 0; e < a->n_events; e++)
 		printf("%10.10s ", evs->ev[e].name);
 	printf("%12s %12s %-7s %10s  %s\n", "stall", "penalty", "mark", "address", "instruction");
@@ -314,8 +317,9 @@ static void print_json(const struct annotation *a, const struct ev_list *evs)
 	fmt_json_string(stdout, fn->name);
 	printf(", \"module\": ");
 	fmt_json_string(stdout, fn->module ? fn->module : "");
-	printf(", \"start\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"undecodable\": %zu, ",
-	       fn->start - fn->bias, fn->end - fn->bias, fn->n_bad);
+	printf(", \"start\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"undecodable\": %zu, "
+	       "\"outside\": %" PRIu64 ", ", fn->start - fn->bias, fn->end - fn->bias, fn->n_bad,
+	       a->outside);
 	json_events(a, evs);
 	printf(", ");
 	json_insns(a, evs);
@@ -361,7 +365,8 @@ static int annotate_session(struct session *s, const struct annotate_opts *o)
 	struct snapshot *snap = session_snapshot(s);
 	const struct ev_list *evs = session_events(s);
 	uint64_t totals[EVENTS_MAX] = { 0 };
-	struct annot_opts ao = { o->stall, NULL };
+	double coverage[EVENTS_MAX] = { 0 };
+	struct annot_opts ao = { o->stall, NULL, coverage };
 	char err[512];
 	int rc = 1;
 
@@ -370,8 +375,10 @@ static int annotate_session(struct session *s, const struct annotate_opts *o)
 	const char *module = module_of(snap, o->function, o->module);
 	const struct asm_func *fn = session_asm(s, o->function, module, err, sizeof(err));
 	struct ip_counts *ipc = fn && fn->module ? session_ip_counts(s, fn->name, fn->module) : NULL;
-	for (int e = 0; e < snap->n_events; e++)
+	for (int e = 0; e < snap->n_events; e++) {
 		totals[e] = snap->ev[e].samples;
+		coverage[e] = snap->ev[e].coverage;
+	}
 	struct annotation *a = fn ? annotation_new(fn, ipc, totals, evs, &ao) : NULL;
 	if (!fn)
 		cmd_error("annotate: %s", err);

@@ -57,17 +57,24 @@ void tui_eval_tree(struct tui *t)
 	tree_eval(tree_def_get(t->tree_id), &t->counts, &ctx, &t->tres);
 }
 
+void tui_set_snapshot(struct tui *t, struct snapshot *s)
+{
+	snapshot_free(t->snap);
+	t->snap = s;
+	/* The new snapshot may reuse the freed address: what was built from
+	 * the old one is rebuilt. */
+	t->rows_key.snap = NULL;
+	t->asmv.built_from = NULL;
+	counts_from_snapshot(t);
+	tui_eval_tree(t);
+}
+
 static void take_snapshot(struct tui *t)
 {
 	struct snapshot *s = session_snapshot(t->sess);
 
-	if (!s)
-		return;
-	snapshot_free(t->snap);
-	t->snap = s;
-	t->rows_key.snap = NULL; /* the next snapshot may reuse the freed address */
-	counts_from_snapshot(t);
-	tui_eval_tree(t);
+	if (s)
+		tui_set_snapshot(t, s);
 }
 
 static const char *const prompt_label[] = {

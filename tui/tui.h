@@ -103,6 +103,8 @@ int tui_run(const struct tui_opts *o);
 void tui_eval_tree(struct tui *t);
 const struct arch_model *tui_tree_model(const struct tui *t, enum arch_tree tree);
 const char *tui_missing_reason(const struct tui *t, const char *event);
+/* Replaces the shown snapshot (freeing the old one). */
+void tui_set_snapshot(struct tui *t, struct snapshot *s);
 /* Opens the asm view's data for a function; false with a message. */
 bool tui_open_asm(struct tui *t, const char *name, const char *module);
 void tui_asm_search(struct tui *t, const char *text);

@@ -91,10 +91,13 @@ static void annotate_now(struct tui *t)
 	struct asm_view *v = &t->asmv;
 	struct ip_counts *ipc = session_ip_counts(t->sess, v->name, v->module);
 	uint64_t totals[EVENTS_MAX] = { 0 };
-	struct annot_opts o = { t->stall_event, &t->pen };
+	double coverage[EVENTS_MAX] = { 0 };
+	struct annot_opts o = { t->stall_event, &t->pen, coverage };
 
-	for (int e = 0; t->snap && e < t->snap->n_events; e++)
+	for (int e = 0; t->snap && e < t->snap->n_events; e++) {
 		totals[e] = t->snap->ev[e].samples;
+		coverage[e] = t->snap->ev[e].coverage;
+	}
 	annotation_free(v->ann);
 	v->ann = annotation_new(v->fn, ipc, totals, session_events(t->sess), &o);
 	v->built_from = t->snap;
@@ -189,7 +192,7 @@ static void event_cell(const struct tui *t, const struct annotation *a, size_t i
 	else if (t->asmv.unit == ASM_SAMPLES)
 		snprintf(buf, sz, "%*" PRIu64, EVCOL - 1, n);
 	else if (t->asmv.unit == ASM_COUNTS)
-		snprintf(buf, sz, "%*.3g", EVCOL - 1, (double)n * (double)a->sav[e]);
+		snprintf(buf, sz, "%*.3g", EVCOL - 1, (double)n * a->per_sample[e]);
 	else
 		snprintf(buf, sz, "%*.2f%%", EVCOL - 2, of ? 100.0 * (double)n / (double)of : 0);
 }
@@ -350,10 +353,11 @@ static int draw_asm_header(struct tui *t, int y)
 	int x = 0;
 
 	ui_set(EL_HEADER);
-	snprintf(line, sizeof(line), "%s  %s  [%#" PRIx64 ", %#" PRIx64 ")  %zu insns%s%s",
+	snprintf(line, sizeof(line), "%s  %s  [%#" PRIx64 ", %#" PRIx64 ")  %zu insns%s%s%s",
 		 v->name, v->module, v->fn->start - v->fn->bias, v->fn->end - v->fn->bias, v->fn->n,
 		 v->fn->n_bad ? "  (undecodable bytes shown as .byte)" : "",
-		 v->fn->truncated ? "  (truncated)" : "");
+		 v->fn->truncated ? "  (truncated)" : "",
+		 t->snap && t->snap->thread ? "  (samples of all threads)" : "");
 	ui_text(y++, 0, COLS, line, true);
 	ui_set(EL_COLUMN);
 	ui_text(y, 0, COLS, "", true);

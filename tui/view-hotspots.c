@@ -324,11 +324,8 @@ static void zoom_thread(struct tui *t, uint32_t tid)
 	struct snapshot *s;
 
 	session_set_thread_filter(t->sess, tid);
-	if ((s = session_snapshot(t->sess)) != NULL) {
-		snapshot_free(t->snap);
-		t->snap = s;
-		t->rows_key.snap = NULL; /* the new snapshot may reuse the freed address */
-	}
+	if ((s = session_snapshot(t->sess)) != NULL)
+		tui_set_snapshot(t, s);
 	t->hot.sel = t->hot.top = 0;
 }
 
