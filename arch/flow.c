@@ -86,11 +86,17 @@ static int build_blocks(const struct flow_insn *insn, size_t n, struct flow *f)
 
 /* ---- loops ---------------------------------------------------------- */
 
-bool flow_is_back_edge(const struct flow *f, const struct flow_insn *insn, size_t i)
+/* A direct branch to an earlier (or its own) instruction start. */
+static bool branches_back(const struct flow_insn *insn, size_t n, size_t i)
 {
-	if (i >= f->n_insns || !is_direct_branch(&insn[i]) || insn[i].target > insn[i].addr)
+	if (!is_direct_branch(&insn[i]) || insn[i].target > insn[i].addr)
 		return false;
-	return index_of(insn, f->n_insns, insn[i].target) >= 0;
+	return index_of(insn, n, insn[i].target) >= 0;
+}
+
+bool flow_is_back_edge(const struct flow *f, size_t i)
+{
+	return i < f->n_insns && f->back_edge && f->back_edge[i];
 }
 
 static int loop_cmp(const void *a, const void *b)
@@ -109,7 +115,7 @@ static size_t collect_loops(const struct flow_insn *insn, const struct flow *f,
 	size_t nl = 0;
 
 	for (size_t i = 0; i < f->n_insns; i++) {
-		if (!flow_is_back_edge(f, insn, i))
+		if (!f->back_edge[i])
 			continue;
 		size_t head = (size_t)index_of(insn, f->n_insns, insn[i].target);
 		size_t k = 0;
@@ -165,6 +171,8 @@ static int build_loops(const struct flow_insn *insn, struct flow *f)
 
 	if (!loops)
 		return -1;
+	for (size_t i = 0; i < f->n_insns; i++)
+		f->back_edge[i] = branches_back(insn, f->n_insns, i);
 	f->n_loops = collect_loops(insn, f, loops);
 	f->loops = loops;
 	for (size_t k = 0; k < f->n_loops; k++)
@@ -181,7 +189,9 @@ int flow_build(const struct flow_insn *insn, size_t n, struct flow *out)
 	if (n == 0)
 		return 0;
 	out->block_of = calloc(n, sizeof(*out->block_of));
-	if (!out->block_of || build_blocks(insn, n, out) < 0 || build_loops(insn, out) < 0) {
+	out->back_edge = calloc(n, sizeof(*out->back_edge));
+	if (!out->block_of || !out->back_edge || build_blocks(insn, n, out) < 0 ||
+	    build_loops(insn, out) < 0) {
 		flow_free(out);
 		return -1;
 	}
@@ -191,6 +201,7 @@ int flow_build(const struct flow_insn *insn, size_t n, struct flow *out)
 void flow_free(struct flow *f)
 {
 	free(f->block_of);
+	free(f->back_edge);
 	free(f->blocks);
 	free(f->loops);
 	memset(f, 0, sizeof(*f));

@@ -44,6 +44,7 @@ struct flow_loop {
 struct flow {
 	size_t n_insns;
 	size_t *block_of;      /* [n_insns] */
+	bool *back_edge;       /* [n_insns] the branch of a back-edge (a loop's) */
 	struct flow_block *blocks;
 	size_t n_blocks;
 	struct flow_loop *loops;  /* sorted by head, outer loops before inner */
@@ -60,7 +61,7 @@ int flow_build(const struct flow_insn *insn, size_t n, struct flow *out);
 void flow_free(struct flow *f);
 
 /* Whether instruction I is the branch of a back-edge (marked as a loop). */
-bool flow_is_back_edge(const struct flow *f, const struct flow_insn *insn, size_t i);
+bool flow_is_back_edge(const struct flow *f, size_t i);
 
 /* Sums PER_INSN[first..last] of a block or a loop. */
 double flow_sum(const double *per_insn, size_t first, size_t last);

@@ -203,6 +203,15 @@ void asm_func_free(struct asm_func *f)
 	free(f);
 }
 
+bool asm_line_starts(const struct asm_func *f, size_t i)
+{
+	const struct asm_insn *in = &f->insn[i], *prev = i ? &f->insn[i - 1] : NULL;
+
+	if (!in->file)
+		return false;
+	return !prev || !prev->file || in->line != prev->line || strcmp(in->file, prev->file) != 0;
+}
+
 long asm_find(const struct asm_func *f, uint64_t addr)
 {
 	size_t lo = 0, hi = f->n;

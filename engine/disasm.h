@@ -63,6 +63,10 @@ void asm_cache_free(struct asm_cache *c);
 const struct asm_func *asm_cache_get(struct asm_cache *c, struct symtab *st, uint64_t addr,
 				     uint64_t last, char *err, size_t errsz);
 
+/* Whether instruction I starts another source line than the one before
+ * (where interleaved source lines are printed). */
+bool asm_line_starts(const struct asm_func *f, size_t i);
+
 /* Index of the instruction at or containing ADDR, or -1. */
 long asm_find(const struct asm_func *f, uint64_t addr);
 

@@ -118,11 +118,6 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 
 /* ---- output -------------------------------------------------------- */
 
-static const char *mark_word(enum flow_mark m)
-{
-	return m == MARK_NONE ? "" : flow_mark_name(m);
-}
-
 static void print_text_head(const struct annotation *a, const struct ev_list *evs)
 {
 	const struct asm_func *fn = a->fn;
@@ -170,15 +165,14 @@ static void print_text(const struct annotation *a, const struct ev_list *evs, bo
 	print_text_head(a, evs);
 	for (size_t i = 0; i < fn->n; i++) {
 		const struct asm_insn *in = &fn->insn[i];
-		if (src && in->file &&
-		    (i == 0 || !fn->insn[i - 1].file || fn->insn[i - 1].line != in->line)) {
+		if (src && asm_line_starts(fn, i)) {
 			const char *line = src_cache_line(src, in->file, in->line);
 			printf("%s:%d  %s\n", in->file, in->line, line ? line : "");
 		}
 		for (int e = 0; e < a->n_events; e++)
 			printf("%10" PRIu64 " ", annotation_samples(a, i, e));
 		printf("%12.0f %12.0f %-7s %10" PRIx64 ":  %s\n", a->stall_cycles[i],
-		       a->penalty_cycles[i], mark_word(annotation_mark(a, i)),
+		       a->penalty_cycles[i], flow_mark_name(annotation_mark(a, i)),
 		       in->op.addr - fn->bias, in->text);
 	}
 	print_loops_text(a);
@@ -211,7 +205,7 @@ static void print_csv(const struct annotation *a, const struct ev_list *evs)
 		for (int e = 0; e < a->n_events; e++)
 			printf(",%" PRIu64, annotation_samples(a, i, e));
 		printf(",%.0f,%.0f,%s,%zu,%d,", a->stall_cycles[i], a->penalty_cycles[i],
-		       mark_word(annotation_mark(a, i)), b,
+		       flow_mark_name(annotation_mark(a, i)), b,
 		       fn->flow.blocks ? fn->flow.blocks[b].loop : -1);
 		csv_field(in->text);
 		putchar(',');
@@ -259,7 +253,7 @@ static void json_insns(const struct annotation *a, const struct ev_list *evs)
 		printf(", ");
 		json_samples(a, evs, i);
 		printf(", \"stall\": %.0f, \"penalty\": %.0f, \"mark\": \"%s\", \"block\": %zu",
-		       a->stall_cycles[i], a->penalty_cycles[i], mark_word(annotation_mark(a, i)),
+		       a->stall_cycles[i], a->penalty_cycles[i], flow_mark_name(annotation_mark(a, i)),
 		       fn->flow.block_of ? fn->flow.block_of[i] : 0);
 		printf(", \"load_bytes\": %u, \"store_bytes\": %u", in->op.load_bytes,
 		       in->op.store_bytes);
@@ -283,7 +277,7 @@ static void json_blocks(const struct annotation *a)
 		       a->fn->insn[blk->last].op.addr - a->fn->bias, blk->loop,
 		       flow_sum(a->stall_cycles, blk->first, blk->last),
 		       flow_sum(a->penalty_cycles, blk->first, blk->last),
-		       mark_word((enum flow_mark)a->block_mark[b]));
+		       flow_mark_name((enum flow_mark)a->block_mark[b]));
 	}
 	printf("]");
 }

@@ -24,17 +24,6 @@ static int row_kind(int r) { return r & 3; }
 static size_t row_insn(int r) { return (size_t)(r >> 2); }
 static int make_row(size_t i, int kind) { return (int)(i << 2) | kind; }
 
-static bool source_changes(const struct asm_func *fn, size_t i)
-{
-	const struct asm_insn *in = &fn->insn[i];
-
-	if (!in->file)
-		return false;
-	if (i == 0 || !fn->insn[i - 1].file)
-		return true;
-	return in->line != fn->insn[i - 1].line || strcmp(in->file, fn->insn[i - 1].file) != 0;
-}
-
 static void build_rows(struct asm_view *v)
 {
 	const struct asm_func *fn = v->fn;
@@ -49,7 +38,7 @@ static void build_rows(struct asm_view *v)
 		const struct flow *f = &fn->flow;
 		if (f->block_of && f->blocks[f->block_of[i]].first == i)
 			v->rows[v->nrows++] = make_row(i, ROW_BLOCK);
-		if (v->source && source_changes(fn, i))
+		if (v->source && asm_line_starts(fn, i))
 			v->rows[v->nrows++] = make_row(i, ROW_SOURCE);
 		v->rows[v->nrows++] = make_row(i, ROW_INSN);
 	}
@@ -215,11 +204,6 @@ static int column_width(const struct annotation *a)
 	return a->n_events * EVCOL + (stall_columns(a) ? 2 * CYCOL + 7 : 0);
 }
 
-static const char *mark_text(enum flow_mark m)
-{
-	return m == MARK_STALLED ? "STALL " : m == MARK_HIDDEN ? "hidden" : "";
-}
-
 /* The arrow column of the selected branch: its target and the rows between. */
 static const char *arrow(const struct asm_view *v, size_t i)
 {
@@ -243,17 +227,6 @@ static const char *arrow(const struct asm_view *v, size_t i)
 }
 
 /* ---- drawing ------------------------------------------------------- */
-
-/* A back-edge: a direct jump to an earlier instruction of the function. */
-static bool is_loop_branch(const struct asm_func *fn, const struct asm_insn *in)
-{
-	long t;
-
-	if ((in->op.kind != FLOW_JUMP && in->op.kind != FLOW_CJUMP) || !in->op.target ||
-	    in->op.target > in->op.addr || (t = asm_find(fn, in->op.target)) < 0)
-		return false;
-	return fn->insn[t].op.addr == in->op.target;
-}
 
 static void draw_insn(struct tui *t, int y, size_t i, bool selected)
 {
@@ -280,12 +253,12 @@ static void draw_insn(struct tui *t, int y, size_t i, bool selected)
 		ui_text(y, x + CYCOL, CYCOL, buf, true);
 		ui_set(selected ? EL_SELECTED : mark == MARK_STALLED ? EL_BOTTLENECK :
 		       mark == MARK_HIDDEN ? EL_MISSING : EL_DEFAULT);
-		ui_text(y, x + 2 * CYCOL, 7, mark_text(mark), true);
+		ui_text(y, x + 2 * CYCOL, 7, flow_mark_name(mark), true);
 		ui_set(selected ? EL_SELECTED : EL_DEFAULT);
 		x += 2 * CYCOL + 7;
 	}
 	snprintf(buf, sizeof(buf), "%s%s%12" PRIx64 ":  %s", arrow(v, i),
-		 is_loop_branch(v->fn, in) ? (ui_utf8() ? "\u21ba" : "@") : " ",
+		 flow_is_back_edge(&v->fn->flow, i) ? (ui_utf8() ? "\u21ba" : "@") : " ",
 		 in->op.addr - v->fn->bias, in->text);
 	ui_text(y, x, COLS - x, buf, true);
 }
@@ -312,7 +285,7 @@ static void draw_block(struct tui *t, int y, size_t i)
 			      fmt_grouped(val, 32, flow_sum(a->stall_cycles, blk->first, blk->last)),
 			      fmt_grouped(val + 32, 32,
 					  flow_sum(a->penalty_cycles, blk->first, blk->last)),
-			      mark_text((enum flow_mark)a->block_mark[b]));
+			      flow_mark_name((enum flow_mark)a->block_mark[b]));
 	for (size_t k = 0; k < f->n_loops && n < (int)sizeof(line); k++) {
 		const struct flow_loop *l = &f->loops[k];
 		if (l->head != i)

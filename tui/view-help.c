@@ -26,7 +26,7 @@ static const char *const help_lines[] = {
 	"asm view:  H hottest   Tab next hot   / n search, next   Enter follow a call or jump",
 	"           Esc Backspace Left back   l source lines   s percent / samples / counts",
 	"           o percent of the function / of the total   columns: stall, penalty, mark",
-	"           (STALL: penalty cycles with stalls; hidden: no stalls, hidden by OOO)",
+	"           (stalled: penalty cycles with stalls; hidden: no stalls, hidden by OOO)",
 	"",
 	"Tree: values, units, percent of parent and a bar; the bottleneck path (the largest",
 	"part taking 30% or more of its parent, from the root down) is highlighted; a metric",
