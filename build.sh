@@ -14,7 +14,7 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # Debian packages the build and the tests need.
 PACKAGES="build-essential autoconf automake pkg-config libncurses-dev libpfm4-dev
 libunwind-dev libdw-dev libelf-dev libcapstone-dev libcmocka-dev tmux gawk python3
-procps util-linux"
+procps util-linux clang valgrind"
 
 say() { printf 'build.sh: %s\n' "$*"; }
 
@@ -79,6 +79,42 @@ run_tests() { # DIR LABEL
 	TOTAL_FAIL=$((TOTAL_FAIL + fail))
 }
 
+# libFuzzer on the perf.data reader and the record decoder, from a copy of
+# the seed corpus, for FUZZ_SECONDS (60).  clang brings compiler-rt's
+# libFuzzer (Debian 12: clang-14 -> libclang-common-14-dev ->
+# libclang-rt-14-dev).  A crash, leak, UB or timeout fails the check; the
+# input that did it stays in the temporary directory named.
+fuzz() {
+	if ! command -v clang >/dev/null 2>&1; then
+		say "fuzz: no clang, skipped"
+		return 0
+	fi
+	fdir=$(mktemp -d "${TMPDIR:-/tmp}/cyctop-fuzz.XXXXXX")
+	if ! clang -std=gnu11 -g -O1 -D_GNU_SOURCE -I. -DCYCTOP_LIBFUZZER \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o "$fdir/fuzz-perfdata" tests/fuzz-perfdata.c engine/perfdata.c engine/record.c \
+		>"$fdir/build.log" 2>&1; then
+		cat "$fdir/build.log"
+		say "fuzz: building the libFuzzer target FAILED"
+		TOTAL_FAIL=$((TOTAL_FAIL + 1))
+		return 0
+	fi
+	mkdir "$fdir/corpus"
+	cp tests/corpus/perfdata/* "$fdir/corpus/"
+	if "$fdir/fuzz-perfdata" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 \
+		-print_final_stats=1 -artifact_prefix="$fdir/" "$fdir/corpus" >"$fdir/fuzz.log" 2>&1; then
+		say "fuzz: perf.data reader: $(awk '/^stat::number_of_executed_units/ { r = $2 }
+			/^stat::average_exec_per_sec/ { e = $2 }
+			END { printf "%s runs, %s exec/s, no finding", r, e }' "$fdir/fuzz.log")"
+		TOTAL_PASS=$((TOTAL_PASS + 1))
+		rm -rf "$fdir"
+	else
+		tail -n 60 "$fdir/fuzz.log"
+		say "fuzz: perf.data reader: FINDING (input and log in $fdir)"
+		TOTAL_FAIL=$((TOTAL_FAIL + 1))
+	fi
+}
+
 check() {
 	TOTAL_PASS=0 TOTAL_FAIL=0
 	build
@@ -97,6 +133,7 @@ check() {
 			TOTAL_FAIL=$((TOTAL_FAIL + 1))
 		fi
 	fi
+	[ "${SKIP_FUZZ:-0}" = 1 ] || fuzz
 	printf 'all: %s passed, %s failed\n' "$TOTAL_PASS" "$TOTAL_FAIL"
 	[ "$TOTAL_FAIL" -eq 0 ]
 }

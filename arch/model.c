@@ -53,6 +53,31 @@ const struct arch_model *model_find(const char *name)
 	return NULL;
 }
 
+/* perf's cpuid strings: "GenuineIntel,FAMILY,MODEL,STEPPING" and
+ * "AuthenticAMD,FAMILY,MODEL,STEPPING" (tools/perf/arch/x86/util/header.c).
+ * Core2 is family 6, models 15 (Merom), 22 (Merom-L), 23 (Penryn) and 29
+ * (Dunnington) (Intel SDM vol. 3B, table 19 "Core 2" event lists; libpfm4's
+ * pfmlib_intel_core.c accepts the same models); AMD K8 is family 15 (0Fh),
+ * Family 10h is 16. */
+const struct arch_model *model_from_cpuid(const char *cpuid)
+{
+	static const int core2_models[] = { 15, 22, 23, 29 };
+	char vendor[16];
+	int family, model;
+
+	if (!cpuid || sscanf(cpuid, "%15[^,],%d,%d", vendor, &family, &model) != 3)
+		return NULL;
+	if (!strcmp(vendor, "GenuineIntel") && family == 6)
+		for (size_t i = 0; i < sizeof(core2_models) / sizeof(core2_models[0]); i++)
+			if (model == core2_models[i])
+				return model_find("core");
+	if (!strcmp(vendor, "AuthenticAMD") && family == 15)
+		return model_find("amd64_k8");
+	if (!strcmp(vendor, "AuthenticAMD") && family == 16)
+		return model_find("amd64_fam10h");
+	return NULL;
+}
+
 const struct arch_model *model_for_tree(enum arch_tree tree)
 {
 	const struct arch_model *m;

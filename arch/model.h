@@ -60,6 +60,9 @@ struct arch_model {
 };
 
 const struct arch_model *model_find(const char *name);
+/* The model of perf's HEADER_CPUID string ("GenuineIntel,6,23,10"), or
+ * NULL when cyctop has no tables for that CPU. */
+const struct arch_model *model_from_cpuid(const char *cpuid);
 const struct arch_model *model_for_tree(enum arch_tree tree);
 const struct arch_model *model_at(size_t i);   /* NULL past the end */
 

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/session.h"
+
 char *file_slurp(const char *path, size_t *len, char *err, size_t errsz)
 {
 	FILE *f = fopen(path, "rb");
@@ -44,17 +46,44 @@ char *file_slurp(const char *path, size_t *len, char *err, size_t errsz)
 	return buf;
 }
 
+/* A recorded session's totals: every event it counted (scaled by coverage
+ * when it was multiplexed), as a counts file would list them. */
+static int counts_from_session(struct counts *c, const char *path, char *err, size_t errsz)
+{
+	struct session_file_opts o = { path, NULL, NULL };
+	struct session *s = session_open_file(&o, err, errsz);
+	struct snapshot *snap = s ? session_snapshot(s) : NULL;
+
+	if (s && !snap)
+		snprintf(err, errsz, "%s: out of memory", path);
+	for (int e = 0; snap && e < snap->n_events; e++)
+		if (snap->ev[e].counted)
+			counts_add(c, snap->ev[e].name, snap->ev[e].count, 0);
+	snapshot_free(snap);
+	session_close(s);
+	return snap ? 0 : -1;
+}
+
+static int counts_load_one(struct counts *c, const char *path, char *err, size_t errsz)
+{
+	size_t len;
+
+	if (session_is_perfdata(path))
+		return counts_from_session(c, path, err, errsz);
+	char *buf = file_slurp(path, &len, err, errsz);
+	if (!buf)
+		return -1;
+	int rc = counts_parse(c, buf, len, path, err, errsz);
+	free(buf);
+	return rc;
+}
+
 int counts_load_files(struct counts *c, char *const *paths, int n, char *err, size_t errsz)
 {
 	for (int i = 0; i < n; i++) {
 		struct counts one;
-		size_t len;
-		char *buf = file_slurp(paths[i], &len, err, errsz);
-		if (!buf)
-			return -1;
 		counts_init(&one);
-		int rc = counts_parse(&one, buf, len, paths[i], err, errsz);
-		free(buf);
+		int rc = counts_load_one(&one, paths[i], err, errsz);
 		if (rc == 0)
 			counts_merge(c, &one);
 		counts_free(&one);

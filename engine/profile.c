@@ -1,4 +1,5 @@
 #include "engine/profile.h"
+#include "engine/callgraph.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -814,6 +815,7 @@ int snapshot_finish(struct snapshot *s)
 void snapshot_free(struct snapshot *s)
 {
 	if (s) {
+		cg_snapshot_free(s->cg);
 		free(s->modules);
 		free(s->threads);
 	}

@@ -101,6 +101,12 @@ struct snapshot {
 	int n_runs;
 	struct snap_run runs[SNAP_MAX_RUNS];
 	double spread;           /* (max - min) / mean of the runs' references */
+	/* Call stacks (-g, engine/callgraph.h): NULL when not collected.  Owned
+	 * by the snapshot. */
+	struct cg_snapshot *cg;
+	bool recorded;           /* read from a perf.data file (cyctop -i) */
+	uint64_t stacks_skipped; /* samples counted without their stack (the
+				  * unwinder's time budget was spent) */
 };
 
 struct profile *profile_new(const struct ev_list *events);

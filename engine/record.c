@@ -50,8 +50,51 @@ static const char *take_string(struct cursor *c)
 	return s;
 }
 
-static int decode_sample(struct cursor *c, uint64_t st, struct rec_sample *s)
+/* REGS_USER: u64 abi, then one u64 per set bit of the mask unless abi is
+ * NONE (include/uapi/linux/perf_event.h, PERF_RECORD_SAMPLE). */
+static void decode_regs_user(struct cursor *c, uint64_t mask, struct rec_sample *s)
 {
+	unsigned n = (unsigned)__builtin_popcountll(mask);
+
+	s->regs_abi = take64(c);
+	if (c->bad || s->regs_abi == PERF_SAMPLE_REGS_ABI_NONE)
+		return;
+	if (n > (size_t)(c->end - c->p) / 8) {
+		c->bad = true;
+		return;
+	}
+	s->regs = (const uint64_t *)(const void *)c->p;
+	s->n_regs = n;
+	s->regs_mask = mask;
+	c->p += (size_t)n * 8;
+}
+
+/* STACK_USER: u64 size, size bytes, then u64 dyn_size (the bytes actually
+ * copied, <= size) unless size is 0. */
+static void decode_stack_user(struct cursor *c, struct rec_sample *s)
+{
+	uint64_t size = take64(c), dyn;
+
+	if (c->bad || size == 0)
+		return;
+	if (size > (uint64_t)(c->end - c->p)) {
+		c->bad = true;
+		return;
+	}
+	s->stack = c->p;
+	c->p += size;
+	dyn = take64(c);
+	if (dyn > size) {
+		c->bad = true;
+		return;
+	}
+	s->stack_size = dyn;
+}
+
+static int decode_sample(struct cursor *c, const struct rec_format *f, struct rec_sample *s)
+{
+	uint64_t st = f->sample_type;
+
 	memset(s, 0, sizeof(*s));
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		s->id = take64(c);
@@ -79,6 +122,14 @@ static int decode_sample(struct cursor *c, uint64_t st, struct rec_sample *s)
 			return -1;
 		s->ips = (const uint64_t *)(const void *)c->p;
 		c->p += s->nr_ips * 8;
+	}
+	if (st & PERF_SAMPLE_REGS_USER)
+		decode_regs_user(c, f->regs_user, s);
+	if (st & PERF_SAMPLE_STACK_USER)
+		decode_stack_user(c, s);
+	if (c->bad) {
+		s->regs = NULL;   /* no pointer into a record we refuse */
+		s->stack = NULL;
 	}
 	return c->bad ? -1 : 0;
 }
@@ -120,9 +171,10 @@ static void decode_mmap(struct cursor *c, uint32_t type, struct rec_mmap *m)
 	m->filename = take_string(c);
 }
 
-int record_decode(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all,
-		  struct record *out)
+int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_format *f,
+		      struct record *out)
 {
+	uint64_t st = f->sample_type;
 	struct cursor c = { (const unsigned char *)(hdr + 1),
 			    (const unsigned char *)hdr + hdr->size, false };
 
@@ -135,7 +187,9 @@ int record_decode(const struct perf_event_header *hdr, uint64_t st, bool sample_
 	case PERF_RECORD_SAMPLE:
 		if (st & ~(uint64_t)RECORD_SAMPLE_TYPES)
 			return -1;
-		return decode_sample(&c, st, &out->u.sample);
+		if ((st & PERF_SAMPLE_REGS_USER) && f->regs_user == 0)
+			return -1;
+		return decode_sample(&c, f, &out->u.sample);
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		decode_mmap(&c, hdr->type, &out->u.mmap);
@@ -165,9 +219,17 @@ int record_decode(const struct perf_event_header *hdr, uint64_t st, bool sample_
 	default:
 		return 0; /* known to exist, not needed: skipped by size */
 	}
-	if (sample_id_all && !c.bad)
+	if (f->sample_id_all && !c.bad)
 		decode_trailer(&c, st, out);
 	return c.bad ? -1 : 0;
+}
+
+int record_decode(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all,
+		  struct record *out)
+{
+	const struct rec_format f = { st, 0, sample_id_all };
+
+	return record_decode_fmt(hdr, &f, out);
 }
 
 uint64_t record_peek_id(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all)

@@ -14,13 +14,35 @@
 #define RECORD_SAMPLE_TYPES                                                                  \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |      \
 	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |       \
-	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |                \
+	 PERF_SAMPLE_STACK_USER | RECORD_SAMPLE_TAIL)
+
+/* Fields that come after every field decoded here (perf_event.h's order):
+ * present in perf's files (perf record --call-graph dwarf adds DATA_SRC,
+ * -W adds WEIGHT), never read, so they do not make a sample undecodable.
+ * REGS_INTR is not among them: it sits before PHYS_ADDR but only its
+ * register mask would say how long it is, and that is not needed either. */
+#define RECORD_SAMPLE_TAIL                                                                   \
+	(PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |               \
+	 PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |           \
+	 PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_WEIGHT_STRUCT)
 
 struct rec_sample {
 	uint64_t id, ip, time, addr, period;
 	uint32_t pid, tid, cpu;
 	uint64_t nr_ips;         /* callchain */
 	const uint64_t *ips;     /* points into the record */
+	/* REGS_USER: the user registers at the sample, packed in the order of
+	 * the set bits of regs_mask (attr.sample_regs_user; on x86_64 perf's
+	 * PERF_REG_X86_* numbering).  abi PERF_SAMPLE_REGS_ABI_NONE (no user
+	 * context, e.g. a kernel thread) has no registers: regs NULL, mask 0. */
+	uint64_t regs_abi;
+	const uint64_t *regs;    /* n_regs entries, points into the record */
+	unsigned n_regs;
+	uint64_t regs_mask;
+	/* STACK_USER: a copy of the user stack from the sampled SP upwards. */
+	const uint8_t *stack;    /* points into the record; NULL if none */
+	uint64_t stack_size;     /* bytes valid: the kernel's dyn_size */
 };
 
 struct rec_mmap {
@@ -64,9 +86,21 @@ struct record {
 	uint64_t sid_id;   /* sample_id_all trailer: id, or 0 */
 };
 
-/* Decodes HDR (hdr->size bytes) given the event's sample_type and whether
- * sample_id_all trailers are present.  Returns 0, or -1 if the record is
- * malformed or uses a sample_type bit outside RECORD_SAMPLE_TYPES. */
+/* What the decoder needs of an event's perf_event_attr. */
+struct rec_format {
+	uint64_t sample_type;
+	uint64_t regs_user;      /* attr.sample_regs_user: how many REGS_USER follow */
+	bool sample_id_all;
+};
+
+/* Decodes HDR (hdr->size bytes) given the event's format.  Returns 0, or -1
+ * if the record is malformed, uses a sample_type bit outside
+ * RECORD_SAMPLE_TYPES, or has PERF_SAMPLE_REGS_USER with regs_user 0 (the
+ * kernel refuses that attr: the register count would be unknown). */
+int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_format *f,
+		      struct record *out);
+
+/* record_decode_fmt without user registers (regs_user 0). */
 int record_decode(const struct perf_event_header *hdr, uint64_t sample_type,
 		  bool sample_id_all, struct record *out);
 

@@ -1,5 +1,7 @@
 #include "engine/session.h"
+#include "engine/session-priv.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -9,8 +11,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "arch/plan.h"
+#include "engine/callgraph.h"
 #include "engine/disasm.h"
 #include "engine/mux.h"
 #include "engine/pfm.h"
@@ -19,48 +23,32 @@
 #include "engine/symbols.h"
 #include "engine/sys.h"
 #include "engine/target.h"
+#include "engine/unwind.h"
 
-#define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
-		     PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
-#define MAX_TIDS 4096
-#define MAP_REFRESH_NS 200000000ull
-
-struct space {
-	pid_t pid;
-	struct symtab *st;
-	uint64_t last_refresh;
-};
-
-struct recbuf {
-	unsigned char *data;
-	size_t len, cap;
-};
-
-struct session {
-	struct target target;
-	struct ev_list events;
-	struct profile *prof;
-	int ncpus;
-	struct mux_fd *fds;      /* sorted by id once all are open */
-	int nfds, capfds;
-	struct ring *rings;      /* per CPU */
-	struct pollfd *pfds;
-	struct space *spaces;
-	int nspaces, capspaces;
-	struct recbuf batch;
-	double t0, last_snap;
-	bool hup;
-	size_t ring_pages;
-	struct asm_cache *asmc;  /* functions opened in the asm view */
-	/* multiplexing (engine/mux.h) */
-	struct plan *plan;
-	int group[EVENTS_MAX];   /* plan group of each event, or SNAP_EVERY_GROUP */
-	bool opened[EVENTS_MAX]; /* runs mode opens one group's events only */
-	bool with_ref;           /* the reference counts all the time */
-	int ref_ev;              /* the user's reference event, or MUX_REFERENCE */
-	struct ev_spec ref_spec; /* the internal reference (counting only) */
-	struct mux mux;
-};
+/* -g dwarf: the user registers perf samples on x86_64 (PERF_REG_X86_AX ..
+ * SS and R8 .. R15, its PERF_REGS_MASK): every one the unwinder may read. */
+#define CG_REGS_USER 0xff0fffull
+/* Frames kept per stack; deeper stacks end truncated.  Like perf's default
+ * (perf_event_max_stack, 127): each step costs libunwind about 0.5 us here
+ * (two sigprocmask calls around its global cache's lock), so this also
+ * bounds a deep recursion's stack to some 60 us. */
+#define CG_FRAMES_MAX 128
+/* The ring (data pages per CPU) with -g dwarf when -m was not given: each
+ * sample carries the stack copy (8 KB by default), so the 64-page (256 KB)
+ * default would hold only some 30 samples; 256 pages (1 MB per CPU) hold
+ * 120, over 100 ms of a busy core at 1 kHz, and ride out a slow poll. */
+#define CG_DWARF_RING_PAGES 256
+/* The unwinder's time per batch (one session_poll).  At 1 kHz a busy core
+ * gives 1000 stacks a second; at 5-40 us each (unwinding with warm caches
+ * and symbolizing the frames) that is 5-40 ms of work per second, 0.5-4 %
+ * of a CPU: keeping up is the normal case.  A poll's batch holds what came
+ * since the previous one, some 100 samples (0.5-4 ms of work); 20 ms allows
+ * a backlog 5 times the worst of that, yet a poll never keeps keys waiting
+ * noticeably (the UI's tick is 100 ms).  Past it, the batch's remaining
+ * samples count in the profile without their stack (stacks_skipped). */
+#define CG_BATCH_BUDGET_NS 20000000ull
+/* perf_event_max_stack when /proc does not say (the kernel's default). */
+#define CG_MAX_STACK_DEFAULT 127
 
 static uint64_t now_ns(void)
 {
@@ -72,7 +60,7 @@ static uint64_t now_ns(void)
 
 /* --- address spaces ----------------------------------------------------- */
 
-static struct space *space_find(struct session *s, pid_t pid)
+struct space *space_find(struct session *s, pid_t pid)
 {
 	for (int i = 0; i < s->nspaces; i++)
 		if (s->spaces[i].pid == pid)
@@ -80,7 +68,7 @@ static struct space *space_find(struct session *s, pid_t pid)
 	return NULL;
 }
 
-static struct space *space_get(struct session *s, pid_t pid)
+struct space *space_get(struct session *s, pid_t pid)
 {
 	struct space *sp = space_find(s, pid);
 
@@ -98,8 +86,10 @@ static struct space *space_get(struct session *s, pid_t pid)
 	sp->pid = pid;
 	sp->st = symtab_new();
 	sp->last_refresh = 0;
+	sp->uw = NULL;
 	if (!sp->st)
 		return NULL;
+	session_file_space(s, sp);
 	s->nspaces++;
 	return sp;
 }
@@ -126,7 +116,7 @@ static int by_id(const void *a, const void *b)
 }
 
 /* Per sample: the fds are sorted by id once they are all open. */
-static int event_of(const struct session *s, uint64_t id)
+int session_event_of(const struct session *s, uint64_t id)
 {
 	struct mux_fd key = { .id = id };
 	const struct mux_fd *f = bsearch(&key, s->fds, (size_t)s->nfds, sizeof(key), by_id);
@@ -134,20 +124,214 @@ static int event_of(const struct session *s, uint64_t id)
 	return f ? f->ev : -1;
 }
 
+/* --- call stacks -------------------------------------------------------- */
+
+/* How the samples of event EV carry their stacks. */
+static int stack_kind(const struct session *s, int ev)
+{
+	const struct perf_event_attr *a = s->file ? &s->events.ev[ev].attr : &s->opened_attr[ev];
+	const uint64_t regs_stack = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+
+	if ((a->sample_type & regs_stack) == regs_stack && a->sample_regs_user)
+		return CALL_GRAPH_DWARF;
+	if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
+		return CALL_GRAPH_FP;
+	return CALL_GRAPH_NONE;
+}
+
+/* The unwinder's view of an address space: its executable mappings.  The
+ * answers stay valid for the next few calls (unwind.c uses each at once). */
+struct find_ctx {
+	struct symtab *st;
+	struct unwind_map m[4];
+	unsigned next;
+};
+
+static const struct unwind_map *find_map(void *arg, uint64_t addr)
+{
+	struct find_ctx *c = arg;
+	struct symtab_map sm;
+	struct unwind_map *m;
+
+	if (!symtab_mapping(c->st, addr, &sm))
+		return NULL;
+	m = &c->m[c->next++ % 4];
+	*m = (struct unwind_map){ sm.start, sm.end, sm.pgoff, sm.path };
+	return m;
+}
+
+/* REGS_USER + STACK_USER: unwound here (entries past the first are already
+ * return addresses less 1, see unwind.h). */
+static size_t dwarf_stack(struct space *sp, const struct rec_sample *smp, uint64_t *ips,
+			  size_t max, bool *truncated)
+{
+	struct find_ctx c = { .st = sp->st };
+
+	if (!sp->uw && !(sp->uw = unwinder_new())) {
+		ips[0] = smp->ip;
+		*truncated = true;
+		return 1;
+	}
+	return unwind_sample(sp->uw, smp, find_map, &c, ips, max, truncated);
+}
+
+/* PERF_SAMPLE_CALLCHAIN: the kernel's frame-pointer walk, markers
+ * (PERF_CONTEXT_*) between its parts.  User entries only: the first is the
+ * sampled IP, every later one a return address, looked up at ip - 1 (inside
+ * the call).  The chain ends truncated at an address outside the known
+ * mappings (a frame pointer that is not one) or when the kernel's
+ * perf_event_max_stack cut it. */
+static size_t fp_stack(const struct session *s, struct space *sp,
+		       const struct rec_sample *smp, uint64_t *ips, size_t max,
+		       bool *truncated)
+{
+	size_t n = 0;
+	uint64_t user = 0;
+	bool in_user = true;
+	struct symtab_map sm;
+
+	ips[n++] = smp->ip;
+	*truncated = false;
+	for (uint64_t i = 0; i < smp->nr_ips; i++) {
+		uint64_t ip = smp->ips[i];
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			in_user = ip == (uint64_t)PERF_CONTEXT_USER;
+			continue;
+		}
+		if (!in_user)
+			continue;
+		if (user++ == 0) {  /* the sampled IP: frames[0] already */
+			if (ip == smp->ip)
+				continue;
+		} else if (ip == 0) {
+			break;  /* the outermost frame */
+		} else {
+			ip--;
+		}
+		if (n == max || !symtab_mapping(sp->st, ip, &sm)) {
+			*truncated = true;
+			return n;
+		}
+		ips[n++] = ip;
+	}
+	if (s->max_stack > 0 && user >= (uint64_t)s->max_stack)
+		*truncated = true;
+	return n;
+}
+
+/* The stack of sample SMP (of event EV, weighing N, whose IP is LEAF) into
+ * the call graph, within the batch's time budget in a live watch. */
+static void add_stack(struct session *s, struct space *sp, int ev,
+		      const struct rec_sample *smp, const struct sym_info *leaf, uint64_t n)
+{
+	uint64_t ips[CG_FRAMES_MAX];
+	struct cg_frame frames[CG_FRAMES_MAX];
+	struct sym_info si;
+	bool truncated;
+	size_t nips;
+	int kind = stack_kind(s, ev);
+
+	if (kind == CALL_GRAPH_NONE)
+		return;
+	if (!s->file && s->cg_batch_ns >= CG_BATCH_BUDGET_NS) {
+		s->stacks_skipped++;
+		return;
+	}
+	uint64_t t0 = now_ns();
+	if (kind == CALL_GRAPH_DWARF)
+		nips = dwarf_stack(sp, smp, ips, CG_FRAMES_MAX, &truncated);
+	else
+		nips = fp_stack(s, sp, smp, ips, CG_FRAMES_MAX, &truncated);
+	frames[0] = (struct cg_frame){ leaf->name ? leaf->name : CG_UNKNOWN,
+				       leaf->module ? leaf->module : CG_UNKNOWN };
+	for (size_t i = 1; i < nips; i++) {
+		if (!symtab_lookup(sp->st, ips[i], &si))
+			si.name = NULL, si.module = NULL;
+		frames[i] = (struct cg_frame){ si.name ? si.name : CG_UNKNOWN,
+					       si.module ? si.module : CG_UNKNOWN };
+	}
+	callgraph_add(s->cg, ev, frames, nips ? nips : 1, truncated, n);
+	uint64_t dt = now_ns() - t0;
+	s->cg_batch_ns += dt;
+	s->cg_ns += dt;
+	s->cg_stacks++;
+}
+
+/* perf_event_max_stack: how many frames the kernel puts in a callchain. */
+static int read_max_stack(void)
+{
+	FILE *f = sys_fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	int v = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v > 0 ? v : CG_MAX_STACK_DEFAULT;
+}
+
+int session_enable_callgraph(struct session *s, int mode)
+{
+	if (mode == CALL_GRAPH_NONE || s->cg)
+		return 0;
+	s->cg = callgraph_new(s->events.n);
+	if (!s->cg)
+		return -1;
+	s->max_stack = read_max_stack();
+	return 0;
+}
+
+int session_parse_call_graph(const char *spec, struct session_opts *o, char *err,
+			     size_t errsz)
+{
+	if (strcmp(spec, "fp") == 0) {
+		o->call_graph = CALL_GRAPH_FP;
+		o->stack_size = 0;
+		return 0;
+	}
+	if (strncmp(spec, "dwarf", 5) != 0 || (spec[5] != '\0' && spec[5] != ',')) {
+		snprintf(err, errsz, "unknown --call-graph '%s' (dwarf, dwarf,SIZE or fp)", spec);
+		return -1;
+	}
+	unsigned long v = CALL_GRAPH_STACK_DEFAULT;
+	if (spec[5] == ',') {
+		char *end;
+		errno = 0;
+		v = isdigit((unsigned char)spec[6]) ? strtoul(spec + 6, &end, 10) : 0;
+		if (!isdigit((unsigned char)spec[6]) || errno || *end || v == 0 || v % 8 ||
+		    v > CALL_GRAPH_STACK_MAX) {
+			snprintf(err, errsz, "--call-graph '%s': the stack size is a multiple of 8 "
+				 "bytes, 8 to %u", spec, CALL_GRAPH_STACK_MAX);
+			return -1;
+		}
+	}
+	o->call_graph = CALL_GRAPH_DWARF;
+	o->stack_size = (uint32_t)v;
+	return 0;
+}
+
+/* --- samples ------------------------------------------------------------ */
+
 static void handle_sample(struct session *s, const struct rec_sample *smp)
 {
 	struct sym_info si;
-	int ev = event_of(s, smp->id);
+	int ev = session_event_of(s, smp->id);
 	struct space *sp = space_get(s, (pid_t)smp->pid);
 
 	if (ev < 0 || !sp)
 		return;
 	if (!symtab_lookup(sp->st, smp->ip, &si)) {
-		space_refresh(sp);
-		if (!symtab_lookup(sp->st, smp->ip, &si))
-			si.name = NULL, si.module = "[unknown]";
+		if (!s->file)
+			space_refresh(sp);
+		if (!symtab_lookup(sp->st, smp->ip, &si))  /* kernel: perf record as root */
+			si.name = NULL, si.module = smp->ip >= KERNEL_START ? "[kernel.kallsyms]"
+									   : "[unknown]";
 	}
-	profile_add(s->prof, ev, smp->tid, smp->ip, si.name, si.module, 1);
+	uint64_t n = s->file ? session_file_sample(s, ev, smp) : 1;
+	profile_add(s->prof, ev, smp->tid, smp->ip, si.name, si.module, n);
+	if (s->cg)
+		add_stack(s, sp, ev, smp, &si, n);
 }
 
 static void handle_task(struct session *s, const struct record *r)
@@ -187,6 +371,8 @@ static void handle_other(struct session *s, const struct record *r)
 		sp = space_get(s, (pid_t)r->u.comm.pid);
 		if (sp)
 			symtab_clear(sp->st);
+		if (sp && sp->uw)  /* another program: other files at other places */
+			unwinder_flush(sp->uw);
 		if ((pid_t)r->u.comm.pid == s->target.pid)
 			snprintf(s->target.comm, sizeof(s->target.comm), "%s", r->u.comm.comm);
 		break;
@@ -205,9 +391,13 @@ static void handle_other(struct session *s, const struct record *r)
 	}
 }
 
-static void collect(const struct perf_event_header *hdr, void *arg)
+void session_collect(const struct perf_event_header *hdr, void *arg)
 {
-	struct recbuf *b = arg;
+	struct session *s = arg;
+	struct recbuf *b = &s->batch;
+
+	if (s->rec)
+		session_rec_write(s, hdr);
 
 	if (b->len + hdr->size > b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 1 << 16;
@@ -225,10 +415,11 @@ static void collect(const struct perf_event_header *hdr, void *arg)
 
 /* Mapping and task records first, then samples: a sample must not be
  * symbolized before the mapping it lies in, whichever ring either came in. */
-static void process_batch(struct session *s)
+void session_process_batch(struct session *s)
 {
 	struct record r;
 
+	s->cg_batch_ns = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t off = 0; off < s->batch.len;) {
 			const struct perf_event_header *h = (const void *)(s->batch.data + off);
@@ -236,7 +427,8 @@ static void process_batch(struct session *s)
 			bool is_sample = h->type == PERF_RECORD_SAMPLE;
 			if (is_sample != (pass == 1))
 				continue;
-			if (record_decode(h, SAMPLE_TYPE, true, &r) < 0) {
+			if ((s->file ? session_file_decode(s, h, &r)
+				     : record_decode_fmt(h, &s->fmt, &r)) < 0) {
 				profile_add_undecodable(s->prof);
 				continue;
 			}
@@ -261,9 +453,10 @@ struct fd_spec {
 
 /* Launched targets: the fds enabled from the start get enable_on_exec;
  * the groups that wait for their slice start disabled (in either mode). */
-static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs, bool launched)
+static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
+		       const struct session *s)
 {
-	bool waits = fs->group > 0;
+	bool waits = fs->group > 0, launched = s->target.launched;
 
 	*a = fs->ev->attr;
 	a->size = sizeof(*a);
@@ -282,19 +475,39 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs, bool
 	a->wakeup_events = 0;
 	a->watermark = 1;
 	a->wakeup_watermark = 16 * 1024;
+	/* stacks on sampling fds only: the internal reference counts.  Dwarf
+	 * also asks for an (empty: no kernel samples, no user chain) callchain
+	 * as perf record does: perf report shows stacks of such events only. */
+	if (fs->index != MUX_REFERENCE && s->call_graph == CALL_GRAPH_DWARF) {
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				  PERF_SAMPLE_STACK_USER;
+		a->exclude_callchain_user = 1;
+		a->sample_regs_user = CG_REGS_USER;
+		a->sample_stack_user = s->stack_size;
+	} else if (fs->index != MUX_REFERENCE && s->call_graph == CALL_GRAPH_FP) {
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a->exclude_callchain_kernel = 1;
+	}
+	/* 8 KB samples would wake the reader every other sample: a quarter
+	 * of the ring instead (the ring's first fd sets it) */
+	if (s->call_graph == CALL_GRAPH_DWARF)
+		a->wakeup_watermark = (uint32_t)(s->ring_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
 	if (fs->first) {
 		a->mmap = 1;
 		a->mmap2 = 1;
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
+		/* perf report unwinds a recorded session's stacks only through
+		 * mapped memory: .eh_frame lies in a read-only, non-executable
+		 * segment.  (Our unwinder reads the files; the engine keeps only
+		 * the executable mappings.) */
+		a->mmap_data = s->call_graph == CALL_GRAPH_DWARF;
 	}
 }
 
-static int add_fd(struct session *s, int fd, const struct fd_spec *fs)
+static int push_fd(struct session *s, const struct mux_fd *f)
 {
-	uint64_t id = 0;
-
 	if (s->nfds == s->capfds) {
 		int cap = s->capfds ? s->capfds * 2 : 32;
 		struct mux_fd *v = realloc(s->fds, (size_t)cap * sizeof(*v));
@@ -303,10 +516,27 @@ static int add_fd(struct session *s, int fd, const struct fd_spec *fs)
 		s->fds = v;
 		s->capfds = cap;
 	}
+	s->fds[s->nfds++] = *f;
+	return 0;
+}
+
+static int add_fd(struct session *s, int fd, const struct fd_spec *fs)
+{
+	uint64_t id = 0;
+
 	if (sys_ioctl(fd, PERF_EVENT_IOC_ID, (unsigned long)&id) < 0)
 		return -1;
-	s->fds[s->nfds++] = (struct mux_fd){ fd, fs->index, fs->group, id };
-	return 0;
+	return push_fd(s, &(struct mux_fd){ fd, fs->index, fs->group, id });
+}
+
+int session_add_id(struct session *s, int ev, uint64_t id)
+{
+	return push_fd(s, &(struct mux_fd){ -1, ev, MUX_ALWAYS, id });
+}
+
+void session_sort_ids(struct session *s)
+{
+	qsort(s->fds, (size_t)s->nfds, sizeof(*s->fds), by_id);
 }
 
 static void open_error(struct session *s, const struct ev_spec *ev, pid_t pid, int e,
@@ -329,7 +559,9 @@ static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int 
 	struct perf_event_attr a;
 	struct ring *rg = &s->rings[cpu];
 
-	attr_setup(&a, fs, s->target.launched);
+	attr_setup(&a, fs, s);
+	if (fs->index >= 0)
+		s->opened_attr[fs->index] = a;
 	int fd = sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		open_error(s, fs->ev, pid, errno, err, errsz);
@@ -503,21 +735,80 @@ static int attach_threads(struct session *s, char *err, size_t errsz)
 	return rc;
 }
 
-struct session *session_open(const struct session_opts *o, char *err, size_t errsz)
+struct session *session_alloc(void)
 {
 	struct session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->target.go_fd = s->target.err_fd = -1;
+	s->ncpus = (int)sys_ncpus();
+	if (s->ncpus < 1)
+		s->ncpus = 1;
+	s->t0 = s->last_snap = (double)now_ns() / 1e9;
+	return s;
+}
+
+/* -g: the samples' format, and a ring that holds several stack copies
+ * (a record larger than the ring is lost whole). */
+static int setup_call_graph(struct session *s, const struct session_opts *o, char *err,
+			    size_t errsz)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	s->fmt = (struct rec_format){ SAMPLE_TYPE, 0, true };
+	s->call_graph = o->call_graph;
+	s->stack_size = o->stack_size ? o->stack_size : CALL_GRAPH_STACK_DEFAULT;
+	switch (o->call_graph) {
+	case CALL_GRAPH_NONE:
+		return 0;
+	case CALL_GRAPH_FP:
+		s->fmt.sample_type |= PERF_SAMPLE_CALLCHAIN;
+		break;
+	case CALL_GRAPH_DWARF:
+		if (s->stack_size % 8 || s->stack_size > CALL_GRAPH_STACK_MAX) {
+			snprintf(err, errsz, "stack size %u: a multiple of 8 bytes, 8 to %u",
+				 s->stack_size, CALL_GRAPH_STACK_MAX);
+			return -1;
+		}
+		s->fmt.sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				      PERF_SAMPLE_STACK_USER;
+		s->fmt.regs_user = CG_REGS_USER;
+		/* the copy, the registers, the other fields: a few hundred bytes */
+		size_t need = 2 * ((size_t)s->stack_size + 512), pages = 1;
+		while (pages * page < need)
+			pages *= 2;
+		if (s->ring_pages * page < need) {
+			snprintf(err, errsz, "a ring of %zu pages is too small for %u-byte stack "
+				 "copies: use -m %zu or more", s->ring_pages, s->stack_size, pages);
+			return -1;
+		}
+		break;
+	default:
+		snprintf(err, errsz, "call graph mode %d: not dwarf or fp", o->call_graph);
+		return -1;
+	}
+	if (session_enable_callgraph(s, o->call_graph) < 0) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+struct session *session_open(const struct session_opts *o, char *err, size_t errsz)
+{
+	struct session *s = session_alloc();
+	size_t pages = o->ring_pages;
 
 	if (!s) {
 		snprintf(err, errsz, "out of memory");
 		return NULL;
 	}
-	s->target.go_fd = s->target.err_fd = -1;
-	s->ncpus = (int)sys_ncpus();
-	if (s->ncpus < 1)
-		s->ncpus = 1;
+	if (!pages && o->call_graph == CALL_GRAPH_DWARF)
+		pages = CG_DWARF_RING_PAGES;
 	if (events_parse(o->events ? o->events : "cycles", events_host_model(), &s->events, err,
 			 errsz) < 0 ||
-	    setup_rings(s, o->ring_pages) < 0)
+	    setup_rings(s, pages) < 0 || setup_call_graph(s, o, err, errsz) < 0)
 		goto fail;
 	s->prof = profile_new(&s->events);
 	if (!s->prof || plan_events(s, o->max_counters, err, errsz) < 0 ||
@@ -538,7 +829,9 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 		if (attach_threads(s, err, errsz) < 0)
 			goto fail;
 	}
-	qsort(s->fds, (size_t)s->nfds, sizeof(*s->fds), by_id);
+	session_sort_ids(s);
+	if (session_rec_start(s, o, err, errsz) < 0)
+		goto fail;
 	for (int c = 0; c < s->ncpus; c++)
 		s->pfds[c] = (struct pollfd){ s->rings[c].base ? s->rings[c].fd : -1, POLLIN, 0 };
 	s->t0 = s->last_snap = (double)now_ns() / 1e9;
@@ -560,6 +853,8 @@ fail:
  * coverages are the kernel's own enabled and running times. */
 bool session_poll(struct session *s, int timeout_ms)
 {
+	if (s->file)  /* read whole when opened */
+		return true;
 	int due = mux_due_ms(&s->mux, now_ns());
 	int wait = due >= 0 && (timeout_ms < 0 || due < timeout_ms) ? due : timeout_ms;
 	int n = sys_poll(s->pfds, (nfds_t)s->ncpus, wait);
@@ -571,14 +866,14 @@ bool session_poll(struct session *s, int timeout_ms)
 	for (int c = 0; c < s->ncpus; c++) {
 		if (s->pfds[c].revents & (POLLHUP | POLLERR))
 			s->hup = true;
-		ring_drain(&s->rings[c], collect, &s->batch);
+		ring_drain(&s->rings[c], session_collect, s);
 	}
-	process_batch(s);
+	session_process_batch(s);
 	if (target_poll_end(&s->target) || s->hup) {
 		/* whatever the kernel wrote before the exit */
 		for (int c = 0; c < s->ncpus; c++)
-			ring_drain(&s->rings[c], collect, &s->batch);
-		process_batch(s);
+			ring_drain(&s->rings[c], session_collect, s);
+		session_process_batch(s);
 		return s->target.ended || (s->hup && target_poll_end(&s->target));
 	}
 	return false;
@@ -596,6 +891,8 @@ static void read_counts(struct session *s)
 	struct mux_totals t[EVENTS_MAX], ref;
 	double ref_enabled = 0;
 
+	if (s->file)  /* the file's totals were set when it was read */
+		return;
 	mux_read(s->fds, s->nfds, s->ncpus, t, s->events.n, &ref);
 	if (s->with_ref) {
 		const struct mux_totals *r = s->ref_ev >= 0 ? &t[s->ref_ev] : &ref;
@@ -628,6 +925,10 @@ struct snapshot *session_snapshot(struct session *s)
 	snprintf(snap->pmu, sizeof(snap->pmu), "%s",
 		 pfm_host_pmu() ? pfm_host_pmu() : "none (software events only)");
 	snprintf(snap->notice, sizeof(snap->notice), "%s", s->events.notice);
+	snap->cg = s->cg ? callgraph_snapshot(s->cg) : NULL;
+	snap->stacks_skipped = s->stacks_skipped;
+	if (s->file)
+		session_file_snapshot(s, snap);
 	return snap;
 }
 
@@ -656,13 +957,19 @@ void session_close(struct session *s)
 	if (!s)
 		return;
 	for (int i = 0; i < s->nfds; i++)
-		sys_close(s->fds[i].fd);
+		if (s->fds[i].fd >= 0)
+			sys_close(s->fds[i].fd);
 	if (s->rings)
 		for (int c = 0; c < s->ncpus; c++)
 			ring_close(&s->rings[c]);
 	target_finish(&s->target);
-	for (int i = 0; i < s->nspaces; i++)
+	session_rec_abort(s);
+	session_file_close(s);
+	for (int i = 0; i < s->nspaces; i++) {
 		symtab_free(s->spaces[i].st);
+		unwinder_free(s->spaces[i].uw);
+	}
+	callgraph_free(s->cg);
 	free(s->spaces);
 	free(s->fds);
 	free(s->rings);

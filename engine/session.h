@@ -17,15 +17,61 @@ struct session_opts {
 	size_t ring_pages;     /* data pages per CPU ring (a power of two); 0: 64 */
 	int max_counters;      /* --counters: the planner's cap; 0: the model's inventory */
 	unsigned slice_ms;     /* --mux-slice: time-slice length; 0: MUX_SLICE_MS_DEFAULT */
+	const char *record;    /* cyctop record: write every record to this perf.data */
+	char *const *cmdline;  /* the command line recorded in it */
 	bool one_group;        /* runs mode: open only plan group GROUP (and the
 				* reference), exact counts, nothing rotated */
 	int group;
+	int call_graph;        /* -g, --call-graph: enum call_graph_mode */
+	uint32_t stack_size;   /* dwarf: user stack bytes copied per sample, a
+				* multiple of 8, <= CALL_GRAPH_STACK_MAX; 0: default */
 };
+
+/* Call stacks of samples (engine/callgraph.h, snapshot->cg). */
+enum call_graph_mode {
+	CALL_GRAPH_NONE = 0,
+	CALL_GRAPH_DWARF,      /* user registers + a copy of the user stack, unwound
+				* here with the binaries' .eh_frame (engine/unwind.h) */
+	CALL_GRAPH_FP,         /* the kernel walks frame pointers (PERF_SAMPLE_CALLCHAIN):
+				* cheap, but wrong without frame pointers */
+};
+/* 8 KB holds the stacks of most programs' hot paths (perf's default is
+ * 8192 too); each sample then carries about 8.3 KB. */
+#define CALL_GRAPH_STACK_DEFAULT 8192u
+/* The kernel's cap: the whole record must fit its u16 size. */
+#define CALL_GRAPH_STACK_MAX 65528u
+/* Parses perf's --call-graph syntax: "dwarf", "dwarf,SIZE" (stack bytes) or
+ * "fp" into O's call_graph and stack_size.  Returns 0, or -1 with one line
+ * in ERR. */
+int session_parse_call_graph(const char *spec, struct session_opts *o, char *err,
+			     size_t errsz);
 
 struct session;
 
 /* Opens everything and starts the target.  NULL with one line in ERR. */
 struct session *session_open(const struct session_opts *o, char *err, size_t errsz);
+/* A recorded session: a perf.data file read whole, with binaries found
+ * under SYMFS or by build id, and raw events named through MODEL (NULL: the
+ * file's, else the host's).  NULL with one line in ERR (the file and the
+ * offset of what is wrong). */
+struct session_file_opts {
+	const char *path;
+	const char *symfs;
+	const char *model;
+};
+struct session *session_open_file(const struct session_file_opts *o, char *err, size_t errsz);
+/* Whether PATH begins like a perf.data file (so -i takes it as a session,
+ * not as a counts file). */
+bool session_is_perfdata(const char *path);
+/* Whether S was read from a file (it never ends: it has ended already). */
+bool session_is_recorded(const struct session *s);
+/* cyctop record: finishes the file (attrs, build ids, metadata).  Returns
+ * 0, or -1 with one line in ERR.  session_close without it keeps what was
+ * written as far as it is consistent. */
+int session_record_finish(struct session *s, char *err, size_t errsz);
+/* Records written and lost so far. */
+void session_record_stats(const struct session *s, uint64_t *records, uint64_t *bytes);
+
 /* Waits up to TIMEOUT_MS for data, then processes what the rings hold.
  * Returns true once the target has ended and the rings are drained. */
 bool session_poll(struct session *s, int timeout_ms);

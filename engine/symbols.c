@@ -14,6 +14,7 @@
  *    symtab, for the same reason. */
 #include "engine/symbols.h"
 
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -73,6 +74,8 @@ struct symtab {
 	struct module *mods;
 	struct strpool names;
 	int vdso_fd;  /* memfd with our vDSO image; -1 not made yet, -2 failed */
+	symtab_open_fn opener;  /* recorded sessions: where the binaries are now */
+	void *opener_arg;
 };
 
 /* "-" skips the CRC check of debuglink files (build-ids are checked
@@ -561,7 +564,9 @@ static int vdso_fd(struct symtab *st)
 static void resolve_mapping(struct symtab *st, struct mapping *m)
 {
 	m->resolved = true;
-	if (strcmp(m->name, "[vdso]") == 0)
+	if (st->opener)
+		m->mod = module_from_fd(st, m, st->opener(st->opener_arg, m->name), m->name);
+	else if (strcmp(m->name, "[vdso]") == 0)
 		m->mod = module_from_fd(st, m, vdso_fd(st), m->name);
 	else if (is_file_path(m->name))
 		m->mod = module_from_fd(st, m, open_regular(m->name), m->name);
@@ -891,4 +896,50 @@ bool symtab_find(struct symtab *st, const char *name, const char *module,
 	}
 	memset(out, 0, sizeof(*out));
 	return false;
+}
+
+void symtab_set_opener(struct symtab *st, symtab_open_fn fn, void *arg)
+{
+	st->opener = fn;
+	st->opener_arg = arg;
+}
+
+size_t symbols_file_build_id(int fd, uint8_t *out, size_t max)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	const void *id;
+	ssize_t n;
+
+	if (!elf)
+		return 0;
+	n = dwelf_elf_gnu_build_id(elf, &id);
+	if (n > 0 && (size_t)n <= max)
+		memcpy(out, id, (size_t)n);
+	else
+		n = 0;
+	elf_end(elf);
+	return (size_t)n;
+}
+
+void symtab_foreach_build_id(struct symtab *st, symtab_build_id_fn fn, void *arg)
+{
+	for (struct module *m = st->mods; m; m = m->next) {
+		const unsigned char *bits;
+		GElf_Addr vaddr;
+		int n = dwfl_module_build_id(m->dwmod, &bits, &vaddr);
+		if (n > 0)
+			fn(arg, m->path, bits, (size_t)n);
+	}
+}
+
+bool symtab_mapping(struct symtab *st, uint64_t addr, struct symtab_map *out)
+{
+	size_t i = first_ending_after(st, addr);
+	const struct mapping *m;
+
+	if (i >= st->nmaps || st->maps[i].start > addr)
+		return false;
+	m = &st->maps[i];
+	*out = (struct symtab_map){ m->start, m->end, m->pgoff, m->name };
+	return true;
 }

@@ -59,4 +59,27 @@ const uint8_t *symtab_code(struct symtab *st, uint64_t addr, size_t *avail);
 bool symtab_find(struct symtab *st, const char *name, const char *module,
 		 struct sym_info *out);
 
+/* Recorded sessions: FN(ARG, PATH) opens the binary recorded as PATH (a
+ * file descriptor, or -1 when it is not to be found) instead of PATH itself. */
+typedef int (*symtab_open_fn)(void *arg, const char *path);
+void symtab_set_opener(struct symtab *st, symtab_open_fn fn, void *arg);
+
+/* The GNU build id of the ELF file open on FD into OUT (at most MAX bytes).
+ * Returns its length, 0 if none. */
+size_t symbols_file_build_id(int fd, uint8_t *out, size_t max);
+
+/* Calls FN for every module symbolized so far that has a build id. */
+typedef void (*symtab_build_id_fn)(void *arg, const char *path, const uint8_t *id,
+				   size_t len);
+void symtab_foreach_build_id(struct symtab *st, symtab_build_id_fn fn, void *arg);
+
+/* The executable mapping containing ADDR: [start, end) maps path (interned,
+ * valid as long as ST) from file offset pgoff.  A binary search; no ELF is
+ * opened.  False when ADDR lies in no known mapping. */
+struct symtab_map {
+	uint64_t start, end, pgoff;
+	const char *path;
+};
+bool symtab_mapping(struct symtab *st, uint64_t addr, struct symtab_map *out);
+
 #endif

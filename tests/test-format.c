@@ -1,5 +1,6 @@
 /* Number and text formatting (tui/format.c): grouped integers, values per
- * unit, JSON strings and numbers, the "not measured: needs ..." list. */
+ * unit, JSON strings and numbers, the "not measured: needs ..." list, the
+ * --format names. */
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -330,9 +331,33 @@ static void test_missing_small_buffer(void **state)
 	}
 }
 
+/* --format: the four names, exactly; anything else leaves *F alone. */
+static void test_parse_output(void **state)
+{
+	static const char *const bad[] = { "", "Folded", "fold", "folded ", "json,", "jsonl",
+					    "TEXT", "csv\n" };
+	enum out_format f;
+
+	(void)state;
+	assert_int_equal(fmt_parse_output("text", &f), 0);
+	assert_int_equal(f, OUT_TEXT);
+	assert_int_equal(fmt_parse_output("csv", &f), 0);
+	assert_int_equal(f, OUT_CSV);
+	assert_int_equal(fmt_parse_output("json", &f), 0);
+	assert_int_equal(f, OUT_JSON);
+	assert_int_equal(fmt_parse_output("folded", &f), 0);
+	assert_int_equal(f, OUT_FOLDED);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f = OUT_CSV;
+		assert_int_equal(fmt_parse_output(bad[i], &f), -1);
+		assert_int_equal(f, OUT_CSV);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_output),
 		cmocka_unit_test(test_grouped),
 		cmocka_unit_test(test_grouped_small_buffer),
 		cmocka_unit_test(test_value_units),

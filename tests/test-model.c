@@ -660,6 +660,20 @@ static void test_tree_names(void **state)
 	assert_int_equal(tree_from_name("k8"), TREE_NONE);
 }
 
+static void test_model_from_cpuid(void **state)
+{
+	(void)state;
+	assert_string_equal(model_from_cpuid("GenuineIntel,6,23,10")->name, "core");
+	assert_string_equal(model_from_cpuid("GenuineIntel,6,15,11")->name, "core");
+	assert_string_equal(model_from_cpuid("AuthenticAMD,15,65,2")->name, "amd64_k8");
+	assert_string_equal(model_from_cpuid("AuthenticAMD,16,2,3")->name, "amd64_fam10h");
+	assert_null(model_from_cpuid("GenuineIntel,6,85,7"));   /* Skylake-SP: no tables */
+	assert_null(model_from_cpuid("AuthenticAMD,25,1,1"));
+	assert_null(model_from_cpuid("GenuineIntel"));
+	assert_null(model_from_cpuid(""));
+	assert_null(model_from_cpuid(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -684,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_amd_family_rows),
 		cmocka_unit_test(test_table_hygiene),
 		cmocka_unit_test(test_tree_names),
+		cmocka_unit_test(test_model_from_cpuid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

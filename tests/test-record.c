@@ -101,7 +101,7 @@ static void decode_ok(const struct perf_event_header *h, uint64_t st, bool sid,
 
 /* Every prefix of H from a bare header to size-1 bytes, in a buffer of
  * exactly that size, is malformed: -1, and no read past the end. */
-static void check_truncations(const struct perf_event_header *h, uint64_t st, bool sid)
+static void check_truncations_fmt(const struct perf_event_header *h, const struct rec_format *f)
 {
 	for (size_t sz = sizeof(*h); sz < h->size; sz++) {
 		struct perf_event_header *t = malloc(sz);
@@ -110,15 +110,23 @@ static void check_truncations(const struct perf_event_header *h, uint64_t st, bo
 		assert_non_null(t);
 		memcpy(t, h, sz);
 		t->size = (uint16_t)sz;
-		if (record_decode(t, st, sid, &r) != -1) {
+		if (record_decode_fmt(t, f, &r) != -1) {
 			fprintf(stderr, "record type %u truncated to %zu of %u bytes accepted\n",
 				h->type, sz, h->size);
 			free(t);
 			fail();
 		}
-		(void)record_peek_id(t, st, sid); /* must not read past the end either */
+		/* must not read past the end either */
+		(void)record_peek_id(t, f->sample_type, f->sample_id_all);
 		free(t);
 	}
+}
+
+static void check_truncations(const struct perf_event_header *h, uint64_t st, bool sid)
+{
+	const struct rec_format f = { st, 0, sid };
+
+	check_truncations_fmt(h, &f);
 }
 
 static void test_sample_basic(void **state)
@@ -289,9 +297,187 @@ static void test_sample_unsupported_type(void **state)
 	struct perf_event_header *h = rb_finish(&b);
 	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_RAW, true, &r), -1);
 	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_READ, true, &r), -1);
+	/* REGS_USER is understood, but not without the attr's register mask */
 	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_REGS_USER, true, &r), -1);
+	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_BRANCH_STACK, true, &r), -1);
 	/* the same record is fine without the bit */
 	assert_int_equal(record_decode(h, ST_BASIC, true, &r), 0);
+	/* fields after all decoded ones (perf --call-graph dwarf's DATA_SRC,
+	 * -W's WEIGHT) are left unread: the decoded fields stay right */
+	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT,
+				       true, &r), 0);
+	assert_int_equal(r.u.sample.ip, 2);
+	assert_int_equal(r.u.sample.period, 6);
+	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_REGS_INTR, true, &r), -1);
+	free(h);
+}
+
+/* ---- REGS_USER and STACK_USER ---------------------------------------- */
+
+#define ST_UNWIND (ST_BASIC | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | \
+		   PERF_SAMPLE_STACK_USER)
+#define REGS_MASK 0xff0fffULL   /* x86_64 AX..GS, R8..R15: 20 registers */
+
+/* The fixed part of an ST_UNWIND sample, with a one-entry callchain. */
+static void put_unwind_head(struct rb *b)
+{
+	rb_start(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	put64(b, 0x51);                    /* IDENTIFIER */
+	put64(b, 0x401000);                /* IP */
+	put32x2(b, 20, 21);                /* pid, tid */
+	put64(b, 22);                      /* TIME */
+	put64(b, 23);                      /* PERIOD */
+	put64(b, 1);                       /* callchain nr */
+	put64(b, 0x401000);
+}
+
+/* A stack of SIZE bytes of which DYN are valid; byte i is i & 0xff. */
+static void put_stack(struct rb *b, uint64_t size, uint64_t dyn)
+{
+	put64(b, size);
+	for (uint64_t i = 0; i < size; i++)
+		put_bytes(b, &(unsigned char){ (unsigned char)i }, 1);
+	put64(b, dyn);
+}
+
+static bool inside(const struct perf_event_header *h, const void *p, size_t len)
+{
+	const unsigned char *c = p, *base = (const unsigned char *)h;
+
+	return c > base && c + len <= base + h->size;
+}
+
+static void test_sample_regs_stack(void **state)
+{
+	const struct rec_format f = { ST_UNWIND, REGS_MASK, true };
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	put_unwind_head(&b);
+	put64(&b, PERF_SAMPLE_REGS_ABI_64);
+	for (uint64_t i = 0; i < 20; i++)
+		put64(&b, 0x1000 + i);
+	put_stack(&b, 64, 40);
+	struct perf_event_header *h = rb_finish(&b);
+
+	assert_int_equal(record_decode_fmt(h, &f, &r), 0);
+	const struct rec_sample *s = &r.u.sample;
+	assert_int_equal(s->ip, 0x401000);
+	assert_int_equal(s->period, 23);
+	assert_int_equal(s->nr_ips, 1);
+	assert_int_equal(s->regs_abi, PERF_SAMPLE_REGS_ABI_64);
+	assert_int_equal(s->regs_mask, REGS_MASK);
+	assert_int_equal(s->n_regs, 20);
+	assert_true(inside(h, s->regs, 20 * 8));
+	for (unsigned i = 0; i < 20; i++)
+		assert_int_equal(s->regs[i], 0x1000 + i);
+	assert_int_equal(s->stack_size, 40);
+	assert_true(inside(h, s->stack, 64));
+	for (unsigned i = 0; i < 64; i++)
+		assert_int_equal(s->stack[i], i);
+	check_truncations_fmt(h, &f);
+
+	/* the same record without the register mask cannot be decoded */
+	assert_int_equal(record_decode(h, ST_UNWIND, true, &r), -1);
+	/* a smaller mask moves the stack: what follows is no longer valid */
+	const struct rec_format f8 = { ST_UNWIND, 0xff, true };
+	assert_int_equal(record_decode_fmt(h, &f8, &r), -1);
+	free(h);
+}
+
+/* STACK_USER alone, and a stack whose dyn_size is 0 or the full size. */
+static void test_sample_stack_only(void **state)
+{
+	const struct rec_format f = { ST_BASIC | PERF_SAMPLE_STACK_USER, 0, false };
+	static const uint64_t dyns[] = { 0, 8, 32 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(dyns) / sizeof(dyns[0]); i++) {
+		struct rb b;
+		struct record r;
+
+		rb_start(&b, PERF_RECORD_SAMPLE, 0);
+		put64(&b, 1);
+		put64(&b, 2);
+		put32x2(&b, 3, 4);
+		put64(&b, 5);
+		put64(&b, 6);
+		put_stack(&b, 32, dyns[i]);
+		struct perf_event_header *h = rb_finish(&b);
+		assert_int_equal(record_decode_fmt(h, &f, &r), 0);
+		assert_non_null(r.u.sample.stack);
+		assert_int_equal(r.u.sample.stack_size, dyns[i]);
+		assert_null(r.u.sample.regs);
+		assert_int_equal(r.u.sample.n_regs, 0);
+		check_truncations_fmt(h, &f);
+		free(h);
+	}
+}
+
+/* dyn_size beyond the copied size, or a size beyond the record: refused. */
+static void test_sample_stack_bad_sizes(void **state)
+{
+	const struct rec_format f = { ST_UNWIND, REGS_MASK, true };
+	static const struct { uint64_t size, dyn; size_t put; } cases[] = {
+		{ 64, 65, 64 }, { 64, UINT64_MAX, 64 },       /* dyn_size > size */
+		{ 72, 8, 64 }, { UINT64_MAX, 8, 64 },         /* size > what follows */
+		{ UINT64_MAX - 7, 8, 64 }, { 1ULL << 63, 0, 64 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rb b;
+		struct record r;
+
+		put_unwind_head(&b);
+		put64(&b, PERF_SAMPLE_REGS_ABI_64);
+		for (int k = 0; k < 20; k++)
+			put64(&b, 0);
+		put64(&b, cases[i].size);
+		for (size_t k = 0; k < cases[i].put; k++)
+			put_bytes(&b, "", 1);
+		put64(&b, cases[i].dyn);
+		struct perf_event_header *h = rb_finish(&b);
+		if (record_decode_fmt(h, &f, &r) != -1) {
+			fprintf(stderr, "stack size %#llx dyn_size %#llx accepted\n",
+				(unsigned long long)cases[i].size,
+				(unsigned long long)cases[i].dyn);
+			fail();
+		}
+		free(h);
+	}
+}
+
+/* abi NONE (no user context): no registers follow, and the kernel writes a
+ * stack size of 0 with no data and no dyn_size. */
+static void test_sample_regs_abi_none(void **state)
+{
+	const struct rec_format f = { ST_UNWIND, REGS_MASK, true };
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	put_unwind_head(&b);
+	put64(&b, PERF_SAMPLE_REGS_ABI_NONE);
+	put64(&b, 0);                      /* stack size 0 */
+	struct perf_event_header *h = rb_finish(&b);
+	assert_int_equal(record_decode_fmt(h, &f, &r), 0);
+	assert_int_equal(r.u.sample.regs_abi, PERF_SAMPLE_REGS_ABI_NONE);
+	assert_null(r.u.sample.regs);
+	assert_int_equal(r.u.sample.n_regs, 0);
+	assert_int_equal(r.u.sample.regs_mask, 0);
+	assert_null(r.u.sample.stack);
+	assert_int_equal(r.u.sample.stack_size, 0);
+	check_truncations_fmt(h, &f);
+	free(h);
+
+	/* an ABI with registers where only abi NONE's bytes follow: refused */
+	put_unwind_head(&b);
+	put64(&b, PERF_SAMPLE_REGS_ABI_64);
+	put64(&b, 0);
+	h = rb_finish(&b);
+	assert_int_equal(record_decode_fmt(h, &f, &r), -1);
 	free(h);
 }
 
@@ -650,6 +836,10 @@ int main(void)
 		cmocka_unit_test(test_sample_variants),
 		cmocka_unit_test(test_sample_callchain_too_long),
 		cmocka_unit_test(test_sample_unsupported_type),
+		cmocka_unit_test(test_sample_regs_stack),
+		cmocka_unit_test(test_sample_stack_only),
+		cmocka_unit_test(test_sample_stack_bad_sizes),
+		cmocka_unit_test(test_sample_regs_abi_none),
 		cmocka_unit_test(test_mmap2),
 		cmocka_unit_test(test_mmap2_full_trailer),
 		cmocka_unit_test(test_trailer_id_only),

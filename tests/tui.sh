@@ -12,7 +12,9 @@ command -v tmux >/dev/null 2>&1 || fail "tmux is required (build.sh installs it)
 N=0
 SOCK="cyctop-test-$$-$N"
 T() { tmux -L "$SOCK" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+SOCKS=""
+# tmux leaves its socket files behind: each is removed with the server
+trap 'T kill-server 2>/dev/null; rm -f $SOCKS; rm -rf "$TMP"' EXIT
 screen() { T capture-pane -p -t main; }
 screen_dump() { echo "--- screen ---"; screen; echo "--- end ---"; }
 # wait_screen TEXT DESC: poll the pane until TEXT shows
@@ -26,6 +28,7 @@ start() { # COLS ROWS: a shell in a fresh tmux server (a new socket each time)
 	N=$((N + 1))
 	SOCK="cyctop-test-$$-$N"
 	T -f /dev/null new-session -d -s main -x "$1" -y "$2" -e LANG=C.UTF-8 sh
+	SOCKS="$SOCKS $(T display -p '#{socket_path}')"
 	T send-keys -t main "PS1='READY\$ '" Enter
 	wait_screen 'READY$' "shell prompt"
 }

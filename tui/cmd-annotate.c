@@ -23,12 +23,16 @@ struct annotate_opts {
 	double duration;         /* attach: seconds to watch; 0 until the end */
 	enum out_format format;
 	bool source;
+	struct session_file_opts in; /* -i perf.data */
 };
 
 static const char usage_text[] =
-	"usage: cyctop annotate FUNCTION [OPTIONS] (-p PID | -- COMMAND [ARGS...])\n"
+	"usage: cyctop annotate FUNCTION [OPTIONS] (-p PID | -i FILE | -- COMMAND [ARGS...])\n"
 	"  -e, --events LIST     events (as for cyctop; default cycles or cpu-clock)\n"
 	"  -p, --pid PID         attach to a running process\n"
+	"  -i, --input FILE      a recorded session (perf.data)\n"
+	"      --symfs DIR       -i: look for the recorded binaries under DIR\n"
+	"      --model PMU       -i: name raw events with this model's tables\n"
 	"  -d, --duration SECS   stop watching after SECS (default: when the target ends)\n"
 	"      --module PATH     the module holding FUNCTION (a path or its end)\n"
 	"      --stall EVENT     the stall-cycle column (default: the model's)\n"
@@ -53,8 +57,8 @@ static int parse_target(int argc, char **argv, struct annotate_opts *o)
 	}
 	if (optind < argc)
 		o->s.argv = argv + optind;
-	if (!!o->s.argv == !!o->s.pid) {
-		cmd_error("annotate: give either -p PID or -- COMMAND");
+	if (!!o->s.argv + !!o->s.pid + !!o->in.path != 1) {
+		cmd_error("annotate: give one of -p PID, -i FILE or -- COMMAND");
 		return -1;
 	}
 	return 0;
@@ -70,6 +74,9 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 		{ "stall", required_argument, NULL, 'S' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "lines", no_argument, NULL, 'l' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "symfs", required_argument, NULL, 'Y' },
+		{ "model", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -83,12 +90,15 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 		o->function = argv[1];
 		optind = 2;
 	}
-	while ((ch = getopt_long(argc, argv, "+e:p:d:lh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+e:p:d:i:lh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e': o->s.events = optarg; break;
 		case 'M': o->module = optarg; break;
 		case 'S': o->stall = optarg; break;
 		case 'l': o->source = true; break;
+		case 'i': o->in.path = optarg; break;
+		case 'Y': o->in.symfs = optarg; break;
+		case 'P': o->in.model = optarg; break;
 		case 'p':
 			o->s.pid = (pid_t)strtol(optarg, &end, 10);
 			if (*end || o->s.pid <= 0) {
@@ -400,7 +410,8 @@ static int annotate_main(int argc, char **argv)
 	if (parse_args(argc, argv, &o) < 0)
 		return EXIT_USAGE;
 	ui_install_signals();
-	s = session_open(&o.s, err, sizeof(err));
+	s = o.in.path ? session_open_file(&o.in, err, sizeof(err))
+		      : session_open(&o.s, err, sizeof(err));
 	if (!s) {
 		cmd_error("%s", err);
 		return 1;
@@ -420,6 +431,6 @@ static int annotate_main(int argc, char **argv)
 
 const struct cmd_entry cmd_annotate_entry = {
 	"annotate",
-	"annotate FUNCTION [-e LIST] [--format text|csv|json] (-p PID | -- COMMAND)",
+	"annotate FUNCTION [-e LIST] [--format text|csv|json] (-p PID | -i FILE | -- COMMAND)",
 	annotate_main,
 };

@@ -273,6 +273,6 @@ static int cmd_tree_exec(int argc, char **argv)
 const struct cmd_entry cmd_tree_entry = {
 	"tree",
 	"tree [--arch core2|ia64|amd|sw] [--model PMU] [--clock-hz HZ] "
-	"[--penalties desktop|server|FILE] [--format text|csv|json] COUNTS-FILE...",
+	"[--penalties desktop|server|FILE] [--format text|csv|json] COUNTS-FILE|FILE.data...",
 	cmd_tree_exec,
 };

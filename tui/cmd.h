@@ -13,6 +13,7 @@ struct cmd_entry {
 extern const struct cmd_entry cmd_tree_entry;
 extern const struct cmd_entry cmd_list_entry;
 extern const struct cmd_entry cmd_annotate_entry;
+extern const struct cmd_entry cmd_record_entry;
 
 /* "cyctop: <message>" on stderr, one line. */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -14,6 +14,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_tree_entry,
 	&cmd_list_entry,
 	&cmd_annotate_entry,
+	&cmd_record_entry,
 };
 
 void cmd_error(const char *fmt, ...)
@@ -31,6 +32,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: cyctop [OPTIONS] -- COMMAND [ARGS...]   watch a command\n"
 		     "       cyctop [OPTIONS] -p PID                 watch a running process\n"
+		     "       cyctop [OPTIONS] -i perf.data           open a recorded session\n"
 		     "       cyctop demo                             watch the bundled demo workloads\n"
 		     "(cyctop -b --help lists the watch options)\n\nother commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -1,8 +1,15 @@
-/* Batch output of the hotspot table: text, csv and the batch JSON contract. */
+/* Batch output of the hotspot table: text, csv and the batch JSON contract;
+ * with call stacks (-g) the children column, callers and callees, and the
+ * folded stacks for flame graphs. */
 #include <math.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "engine/callgraph.h"
+#include "tui/cmd.h"
 #include "tui/format.h"
 #include "tui/top.h"
 
@@ -21,6 +28,36 @@ static int row_visible(const struct snapshot *s, const struct snap_func *f, int 
 
 /* The rows in the order shown: by the first event, cumulative or window. */
 static const struct snap_func **ordered(const struct snapshot *s, int window);
+
+/* The call graph's events are the snapshot's. */
+static bool has_cg(const struct snapshot *s, int ev)
+{
+	return s->cg && ev < cg_n_events(s->cg);
+}
+
+/* perf top's Children: the percent of EV's samples with a stack whose stack
+ * holds the function (once per sample, however deep it recurses). */
+static double children_pct(const struct snapshot *s, const struct snap_func *f, int ev)
+{
+	uint64_t total, n = has_cg(s, ev) ? cg_samples(s->cg, ev) : 0;
+
+	if (!n)
+		return 0;
+	cg_function(s->cg, f->name, f->module, ev, NULL, &total);
+	return 100.0 * (double)total / (double)n;
+}
+
+/* Stacks of every event: with a stack, truncated, past the node cap. */
+static void stack_sums(const struct snapshot *s, uint64_t *samples, uint64_t *truncated,
+		       uint64_t *overflow)
+{
+	*samples = *truncated = *overflow = 0;
+	for (int e = 0; has_cg(s, e) && e < s->n_events; e++) {
+		*samples += cg_samples(s->cg, e);
+		*truncated += cg_truncated(s->cg, e);
+		*overflow += cg_overflow(s->cg, e);
+	}
+}
 
 /* One line about the groups when there are several. */
 static void print_text_mux(FILE *out, const struct snapshot *s)
@@ -44,6 +81,14 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 		fprintf(out, "  [thread %u]", s->thread);
 	fprintf(out, "\n");
 	print_text_mux(out, s);
+	if (s->cg) {
+		uint64_t n, trunc, over;
+		stack_sums(s, &n, &trunc, &over);
+		fprintf(out, "  stacks %llu  truncated %llu  skipped %llu%s\n",
+			(unsigned long long)n, (unsigned long long)trunc,
+			(unsigned long long)s->stacks_skipped,
+			over ? "  (past the path limit: some under " CG_OVERFLOW_NAME ")" : "");
+	}
 	for (int e = 0; e < s->n_events; e++) {
 		const struct snap_event *ev = &s->ev[e];
 		char count[32];
@@ -58,6 +103,8 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 	}
 	for (int e = 0; e < s->n_events; e++)
 		fprintf(out, "%12.12s%%", s->ev[e].name);
+	if (has_cg(s, 0))
+		fprintf(out, "%12s%%", "children");
 	fprintf(out, "  %-32s %s\n", "FUNCTION", "MODULE");
 	const struct snap_func **order = ordered(s, window);
 	for (size_t i = 0; order && i < s->n_funcs; i++) {
@@ -66,12 +113,16 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 			continue;
 		for (int e = 0; e < s->n_events; e++)
 			fprintf(out, "%12.2f ", snapshot_percent(s, f, e, window));
+		if (has_cg(s, 0))
+			fprintf(out, "%12.2f ", children_pct(s, f, 0));
 		fprintf(out, "  %-32s %s\n", f->name, f->module);
 	}
 	free(order);
 	if (s->ended) {
 		if (s->exit_status >= 0)
 			fprintf(out, "target %d exited with status %d\n", s->pid, s->exit_status);
+		else if (s->recorded)
+			fprintf(out, "recorded target %d (exit status not recorded)\n", s->pid);
 		else
 			fprintf(out, "target %d exited (status unknown: not our child)\n", s->pid);
 	}
@@ -84,6 +135,8 @@ static void print_csv(FILE *out, const struct snapshot *s, int window, int first
 		fprintf(out, "time,function,module");
 		for (int e = 0; e < s->n_events; e++)
 			fprintf(out, ",%s:samples,%s:percent", s->ev[e].name, s->ev[e].name);
+		for (int e = 0; has_cg(s, e) && e < s->n_events; e++)
+			fprintf(out, ",%s:children", s->ev[e].name);
 		fprintf(out, "\n");
 	}
 	const struct snap_func **order = ordered(s, window);
@@ -102,6 +155,8 @@ static void print_csv(FILE *out, const struct snapshot *s, int window, int first
 		for (int e = 0; e < s->n_events; e++)
 			fprintf(out, ",%llu,%.4f", (unsigned long long)row_samples(f, e, window),
 				snapshot_percent(s, f, e, window));
+		for (int e = 0; has_cg(s, e) && e < s->n_events; e++)
+			fprintf(out, ",%.4f", children_pct(s, f, e));
 		fprintf(out, "\n");
 	}
 	free(order);
@@ -149,6 +204,46 @@ static void print_json_shares(FILE *out, const struct snapshot *s, const uint64_
 	fprintf(out, "}");
 }
 
+/* "KEY": [{"name", "module", "samples", "percent"}...]: the edges, percent
+ * of the function's TOTAL samples. */
+static void print_json_edges(FILE *out, const char *key, const struct cg_edge *e, size_t n,
+			     uint64_t total)
+{
+	fprintf(out, ", \"%s\": [", key);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s{\"name\": ", i ? ", " : "");
+		fmt_json_string(out, e[i].name);
+		fprintf(out, ", \"module\": ");
+		fmt_json_string(out, e[i].module);
+		fprintf(out, ", \"samples\": %llu, \"percent\": %.4f}",
+			(unsigned long long)e[i].samples,
+			total ? 100.0 * (double)e[i].samples / (double)total : 0.0);
+	}
+	fprintf(out, "]");
+}
+
+/* With stacks: "children" per event, then the direct callers and callees
+ * of the first event (cumulative, as the call graph is). */
+static void print_json_calls(FILE *out, const struct snapshot *s, const struct snap_func *f)
+{
+	const struct cg_edge *e;
+	uint64_t total;
+	size_t n;
+
+	fprintf(out, ", \"children\": {");
+	for (int ev = 0; has_cg(s, ev) && ev < s->n_events; ev++) {
+		fprintf(out, "%s", ev ? ", " : "");
+		fmt_json_string(out, s->ev[ev].name);
+		fprintf(out, ": %.4f", children_pct(s, f, ev));
+	}
+	fprintf(out, "}");
+	cg_function(s->cg, f->name, f->module, 0, NULL, &total);
+	n = cg_callers(s->cg, f->name, f->module, 0, &e);
+	print_json_edges(out, "callers", e, n, total);
+	n = cg_callees(s->cg, f->name, f->module, 0, &e);
+	print_json_edges(out, "callees", e, n, total);
+}
+
 static void print_json_func(FILE *out, const struct snapshot *s, const struct snap_func *f,
 			    int window)
 {
@@ -158,6 +253,8 @@ static void print_json_func(FILE *out, const struct snapshot *s, const struct sn
 	fmt_json_string(out, f->module);
 	fprintf(out, ", ");
 	print_json_shares(out, s, window ? f->window : f->samples, window);
+	if (has_cg(s, 0))
+		print_json_calls(out, s, f);
 	fprintf(out, "}");
 }
 
@@ -216,6 +313,18 @@ static void print_json_mux(FILE *out, const struct snapshot *s)
 	fmt_json_number(out, s->spread);
 }
 
+/* "stacks": samples with a stack, truncated, past the node cap (every
+ * event's), and samples counted without their stack. */
+static void print_json_stacks(FILE *out, const struct snapshot *s)
+{
+	uint64_t n, trunc, over;
+
+	stack_sums(s, &n, &trunc, &over);
+	fprintf(out, ", \"stacks\": {\"samples\": %llu, \"truncated\": %llu, \"skipped\": %llu, "
+		"\"overflow\": %llu}", (unsigned long long)n, (unsigned long long)trunc,
+		(unsigned long long)s->stacks_skipped, (unsigned long long)over);
+}
+
 static void print_json(FILE *out, const struct snapshot *s, int window)
 {
 	int n = 0;
@@ -251,6 +360,8 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 	}
 	fprintf(out, "]");
 	print_json_threads(out, s, window);
+	if (s->cg)
+		print_json_stacks(out, s);
 	if (s->thread)
 		fprintf(out, ", \"tid\": %u", s->thread);
 	if (s->ended) {
@@ -291,6 +402,75 @@ static const struct snap_func **ordered(const struct snapshot *s, int window)
 	return order;
 }
 
+/* --format folded prints the stacks of the last snapshot once: a refresh
+ * renders them here, and they are written when the target has ended, else
+ * by top_print_finish() (at exit at the latest).  Without stacks there is
+ * nothing to fold: one error, the watch stops (as on SIGTERM, so a launched
+ * command is terminated) and cyctop exits with EXIT_USAGE. */
+static struct {
+	FILE *out;
+	char *text;
+	size_t len;
+	bool at_exit, done, missing;
+} folded;
+
+int top_print_finish(void)
+{
+	if (folded.text && !folded.done) {
+		fwrite(folded.text, 1, folded.len, folded.out);
+		fflush(folded.out);
+	}
+	free(folded.text);
+	folded.text = NULL;
+	folded.done = true;
+	return folded.missing ? -1 : 0;
+}
+
+static void finish_at_exit(void)
+{
+	if (top_print_finish() < 0) {
+		fflush(NULL);
+		_exit(EXIT_USAGE);
+	}
+}
+
+static void print_folded(FILE *out, const struct snapshot *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (folded.done)
+		return;
+	if (!folded.at_exit)
+		folded.at_exit = atexit(finish_at_exit) == 0;
+	if (!s->cg) {
+		if (!folded.missing)
+			cmd_error("--format folded needs -g (or --call-graph): no call stacks "
+				  "were collected");
+		folded.missing = true;
+		folded.done = true;
+		raise(SIGTERM);
+		return;
+	}
+	if (!(mem = open_memstream(&text, &len))) {
+		cmd_error("--format folded: out of memory");
+		return;
+	}
+	int rc = s->n_events > 0 ? cg_write_folded(s->cg, 0, mem) : 0;
+	if (fclose(mem) != 0 || rc < 0) {
+		cmd_error("--format folded: out of memory");
+		free(text);
+		return;
+	}
+	free(folded.text);
+	folded.out = out;
+	folded.text = text;
+	folded.len = len;
+	if (s->ended)
+		top_print_finish();
+}
+
 void top_print(FILE *out, const struct snapshot *s, enum out_format fmt, int window,
 	       int first)
 {
@@ -298,6 +478,8 @@ void top_print(FILE *out, const struct snapshot *s, enum out_format fmt, int win
 		print_text(out, s, window);
 	else if (fmt == OUT_CSV)
 		print_csv(out, s, window, first);
+	else if (fmt == OUT_FOLDED)
+		print_folded(out, s);
 	else
 		print_json(out, s, window);
 	fflush(out);

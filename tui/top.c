@@ -29,8 +29,9 @@ struct top_opts {
 	int window;
 	enum arch_tree tree;
 	const char *theme;
-	char **files;      /* -i: counts files */
+	char **files;      /* -i: counts files, or one perf.data file */
 	int nfiles;
+	struct session_file_opts in; /* -i perf.data: --symfs, --model */
 	uint32_t tid;      /* --tid: one thread's functions; 0: all */
 	const char *stall; /* --stall: the asm view's stall-cycle reference */
 	bool mux_runs;     /* --mux runs */
@@ -59,7 +60,8 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 }
 
 /* long-only options */
-enum { OPT_TID = 0x100, OPT_COUNTERS, OPT_MUX, OPT_MUX_SLICE, OPT_RUNS };
+enum { OPT_TID = 0x100, OPT_COUNTERS, OPT_MUX, OPT_MUX_SLICE, OPT_RUNS, OPT_SYMFS, OPT_MODEL };
+enum { OPT_CALL_GRAPH = 0x200 };
 
 /* --counters, --mux, --mux-slice, --runs. */
 static int parse_mux_option(int ch, const char *arg, struct top_opts *o)
@@ -119,6 +121,10 @@ static int check_mux_options(const struct top_opts *o)
 			  o->s.slice_ms);
 		return -1;
 	}
+	if (o->s.call_graph && o->mux_runs) {
+		cmd_error("--call-graph with --mux runs: the runs' stacks are not merged");
+		return -1;
+	}
 	return 0;
 }
 
@@ -136,8 +142,18 @@ static const char usage_text[] =
 	"      --format F        batch output: text, csv or json\n"
 	"      --window          batch: the last interval instead of the cumulative profile\n"
 	"  -a, --arch TREE       core2, ia64, amd, sw or auto: the tree the tree view opens with\n"
-	"  -m, --mmap-pages N    data pages of each CPU's sample ring, a power of two (default 64)\n"
-	"  -i, --input FILE...   open counts files in the tree and ILP views\n"
+	"  -m, --mmap-pages N    data pages of each CPU's sample ring, a power of two (default 64;\n"
+	"                        256 with -g dwarf)\n"
+	"  -g                    collect call stacks: --call-graph dwarf\n"
+	"      --call-graph MODE call stacks of the samples: dwarf (unwind a copy of the user\n"
+	"                        stack, 8192 bytes a sample), dwarf,SIZE (SIZE bytes, a\n"
+	"                        multiple of 8 up to 65528) or fp (frame pointers: cheap,\n"
+	"                        wrong in code built without them)\n"
+	"  -i, --input FILE...   open a recorded session (perf.data, from cyctop record or\n"
+	"                        perf record) in every view, or counts files in the tree\n"
+	"                        and ILP views\n"
+	"      --symfs DIR       -i perf.data: look for the recorded binaries under DIR\n"
+	"      --model PMU       -i perf.data: name raw events with this model's tables\n"
 	"      --tid TID         the functions of thread TID only (H in the interactive view)\n"
 	"      --theme NAME      a theme (default, light, mono, high-contrast) or a path\n"
 	"      --stall EVENT     the asm view's stall-cycle column (default: the model's,\n"
@@ -170,6 +186,9 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "mux", required_argument, NULL, OPT_MUX },
 		{ "mux-slice", required_argument, NULL, OPT_MUX_SLICE },
 		{ "runs", required_argument, NULL, OPT_RUNS },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -181,7 +200,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	o->delay = 1.0;
 	o->tree = TREE_NONE;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:m:i:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:m:i:gh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
 			o->s.events = optarg;
@@ -250,6 +269,24 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		case 'S':
 			o->stall = optarg;
 			break;
+		case OPT_SYMFS:
+			o->in.symfs = optarg;
+			break;
+		case OPT_MODEL:
+			o->in.model = optarg;
+			break;
+		case 'g':  /* keeps a mode --call-graph gave */
+			if (!o->s.call_graph)
+				o->s.call_graph = CALL_GRAPH_DWARF;
+			break;
+		case OPT_CALL_GRAPH: {
+			char err[160];
+			if (session_parse_call_graph(optarg, &o->s, err, sizeof(err)) < 0) {
+				cmd_error("%s", err);
+				return -1;
+			}
+			break;
+		}
 		case OPT_COUNTERS:
 		case OPT_MUX:
 		case OPT_MUX_SLICE:
@@ -272,8 +309,25 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			cmd_error("-i takes files, not -p or a command");
 			return -1;
 		}
+		if (o->s.call_graph) {
+			cmd_error("-g/--call-graph is for watching: a recorded session has the "
+				  "stacks it was recorded with");
+			return -1;
+		}
+		if (session_is_perfdata(o->files[0])) {
+			o->in.path = o->files[0];
+			if (o->nfiles > 1) {
+				cmd_error("-i %s: one perf.data file at a time", o->in.path);
+				return -1;
+			}
+			return 0;
+		}
 		if (o->batch) {
 			cmd_error("-i with -b: use cyctop tree for counts files in batch");
+			return -1;
+		}
+		if (o->in.symfs || o->in.model) {
+			cmd_error("--symfs and --model are for -i perf.data, not counts files");
 			return -1;
 		}
 		return 0;
@@ -374,13 +428,21 @@ static int watch(struct top_opts *o)
 
 	if (o->mux_runs)
 		return watch_runs(o);
-	if (o->batch)
+	/* a recorded session is opened first: a bad file is the first thing said */
+	struct session *s = o->in.path ? session_open_file(&o->in, err, sizeof(err)) : NULL;
+	if (o->in.path && !s) {
+		cmd_error("%s", err);
+		return 1;
+	}
+	if (o->batch) {
 		ui_install_signals();
-	else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+	} else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		cmd_error("the interactive view needs a terminal: use -b for batch output");
+		session_close(s);
 		return EXIT_USAGE;
 	}
-	struct session *s = session_open(&o->s, err, sizeof(err));
+	if (!s)
+		s = session_open(&o->s, err, sizeof(err));
 	if (!s) {
 		cmd_error("%s", err);
 		return 1;
@@ -399,8 +461,12 @@ int top_main(int argc, char **argv)
 
 	if (parse_top_args(argc, argv, &o) < 0)
 		return EXIT_USAGE;
-	if (o.files)
+	if (o.in.path) {  /* a recorded session: every view, as live */
+		o.files = NULL;
+		o.nfiles = 0;
+	} else if (o.files) {
 		return run_tui(NULL, &o);
+	}
 	return watch(&o);
 }
 

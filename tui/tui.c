@@ -33,6 +33,8 @@ const char *tui_missing_reason(const struct tui *t, const char *event)
 {
 	if (!t->sess)
 		return "not in the counts files";
+	if (session_is_recorded(t->sess))
+		return "not in the recorded session";
 	return model_lookup(t->model, event) ? "not collected: add it with -e"
 					      : "not on this host's PMU";
 }
@@ -65,6 +67,7 @@ void tui_set_snapshot(struct tui *t, struct snapshot *s)
 	 * the old one is rebuilt. */
 	t->rows_key.snap = NULL;
 	t->asmv.built_from = NULL;
+	t->snap_gen++;
 	counts_from_snapshot(t);
 	tui_eval_tree(t);
 }
@@ -248,18 +251,22 @@ static void init_state(struct tui *t, const struct tui_opts *o)
 }
 
 /* Keys are waited for up to 100 ms, less when a multiplexing slice ends
- * sooner: the rotation happens in session_poll, between two waits. */
+ * sooner: the rotation happens in session_poll, between two waits.  With
+ * call stacks 10 ms: a sample carries a copy of the stack (8 KiB with
+ * dwarf), so a ring fills in some tens of milliseconds. */
 static int key_wait_ms(const struct tui *t, bool ended)
 {
 	int due = t->sess && !ended ? session_next_rotation_ms(t->sess) : -1;
+	int most = t->snap && t->snap->cg && !ended ? 10 : 100;
 
-	return due >= 0 && due < 100 ? due : 100;
+	return due >= 0 && due < most ? due : most;
 }
 
+/* The screen is drawn after a key or a new snapshot, else every 100 ms. */
 static void run_loop(struct tui *t)
 {
-	double next = now_s();
-	bool ended = false;
+	double next = now_s(), drawn = 0;
+	bool ended = false, dirty = true;
 
 	timeout(100);
 	while (!t->quit && !ui_pending_signal()) {
@@ -268,13 +275,20 @@ static void run_loop(struct tui *t)
 			if (!t->paused && (ended || now_s() >= next)) {
 				take_snapshot(t);
 				next = now_s() + t->delay;
+				dirty = true;
 			}
-			if (ended)
-				break;
+			if (ended && !session_is_recorded(t->sess))
+				break;  /* the target's end ends the watch */
 		}
-		draw(t);
+		if (dirty || now_s() - drawn >= 0.1) {
+			draw(t);
+			drawn = now_s();
+			dirty = false;
+		}
 		timeout(key_wait_ms(t, ended));
-		handle_key(t, getch());
+		int key = getch();
+		dirty |= key != ERR;
+		handle_key(t, key);
 	}
 }
 
@@ -300,11 +314,12 @@ int tui_run(const struct tui_opts *o)
 		run_loop(&t);
 		ui_close();
 	}
-	if (t.sess && rc == 0) {
+	if (t.sess && rc == 0 && !session_is_recorded(t.sess)) {
 		take_snapshot(&t);
 		if (t.snap)
 			top_print(stdout, t.snap, OUT_TEXT, 0, 1);
 	}
+	tui_close_callers();
 	annotation_free(t.asmv.ann);
 	src_cache_free(t.src);
 	free(t.asmv.rows);

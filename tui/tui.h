@@ -23,6 +23,7 @@ struct view_ops {
 };
 
 extern const struct view_ops view_hotspots, view_tree, view_ilp, view_help, view_asm;
+extern const struct view_ops view_callers;
 
 enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_DELAY, PROMPT_SEARCH };
 
@@ -56,8 +57,11 @@ struct tui {
 	const struct arch_model *model;
 	const struct view_ops *view, *prev;
 	struct browser hot, tree;
-	int sort;                    /* < n_events: event; == n_events: name; +1: module */
+	int sort;                    /* < n_events: event; == n_events: name; +1: module;
+				      * +2: children (call stacks) */
 	bool window, paused, show_samples;
+	bool hide_children;          /* C: the children column off (with -g) */
+	unsigned snap_gen;           /* counts tui_set_snapshot calls */
 	char filter[64];
 	double delay;
 	enum arch_tree tree_id;
@@ -105,6 +109,10 @@ const struct arch_model *tui_tree_model(const struct tui *t, enum arch_tree tree
 const char *tui_missing_reason(const struct tui *t, const char *event);
 /* Replaces the shown snapshot (freeing the old one). */
 void tui_set_snapshot(struct tui *t, struct snapshot *s);
+/* The callers view of a function (c): true, or false with a message when
+ * the snapshot has no call stacks. */
+bool tui_open_callers(struct tui *t, const char *name, const char *module);
+void tui_close_callers(void);   /* frees its state, at the end */
 /* Opens the asm view's data for a function; false with a message. */
 bool tui_open_asm(struct tui *t, const char *name, const char *module);
 void tui_asm_search(struct tui *t, const char *text);

@@ -1,6 +1,7 @@
 /* Hotspots: a header with the target and events, a table of functions with
  * one column per event, sortable and filterable, zoomable into a module or
- * a thread. */
+ * a thread.  With call stacks (-g) a children column (perf top's: the
+ * samples whose stack holds the function) and c, the callers view. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <strings.h>
 
 #include "arch/derived.h"
+#include "engine/callgraph.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
 
@@ -66,10 +68,59 @@ static double derived_cell(const struct tui *t, const struct snap_func *f,
 }
 
 static const struct tui *sort_ctx;
+static uint64_t *sort_children;   /* per snapshot function, for the sort */
 
 static uint64_t cell(const struct tui *t, const struct snap_func *f, int e)
 {
 	return t->window ? f->window[e] : f->samples[e];
+}
+
+/* The children column: shown with call stacks of the first event, unless
+ * C turned it off.  Its sort index comes after the name's and module's. */
+static bool children_shown(const struct tui *t)
+{
+	return t->snap && t->snap->cg && t->snap->n_events > 0 &&
+	       cg_n_events(t->snap->cg) > 0 && !t->hide_children;
+}
+
+static int sort_children_idx(const struct tui *t)
+{
+	return t->snap ? t->snap->n_events + 2 : 2;
+}
+
+/* The samples of the first event whose stack holds F (cumulative: the call
+ * graph has no window). */
+static uint64_t children_of(const struct tui *t, const struct snap_func *f)
+{
+	uint64_t total = 0;
+
+	cg_function(t->snap->cg, f->name, f->module, 0, NULL, &total);
+	return total;
+}
+
+static double children_pct(const struct tui *t, uint64_t total)
+{
+	uint64_t n = cg_samples(t->snap->cg, 0);
+
+	return n ? 100.0 * (double)total / (double)n : 0;
+}
+
+/* < > cycle through the columns as shown: events, children, function,
+ * module. */
+static void cycle_sort(struct tui *t, int dir)
+{
+	int ne = t->snap ? t->snap->n_events : 0, order[EVENTS_MAX + 3], n = 0, at = 0;
+
+	for (int e = 0; e < ne; e++)
+		order[n++] = e;
+	if (children_shown(t))
+		order[n++] = sort_children_idx(t);
+	order[n++] = ne;
+	order[n++] = ne + 1;
+	for (int i = 0; i < n; i++)
+		if (order[i] == t->sort)
+			at = i;
+	t->sort = order[(at + n + dir) % n];
 }
 
 static int compare_rows(const void *a, const void *b)
@@ -81,6 +132,10 @@ static int compare_rows(const void *a, const void *b)
 
 	if (t->sort < ne) {
 		uint64_t nx = cell(t, x, t->sort), ny = cell(t, y, t->sort);
+		if (nx != ny)
+			return nx < ny ? 1 : -1;
+	} else if (t->sort == ne + 2 && sort_children) {
+		uint64_t nx = sort_children[x - t->snap->funcs], ny = sort_children[y - t->snap->funcs];
 		if (nx != ny)
 			return nx < ny ? 1 : -1;
 	} else if (t->sort == ne + 1) {
@@ -125,7 +180,14 @@ static void build_rows(struct tui *t)
 		if (row_shown(t, &t->snap->funcs[i]))
 			t->rows[t->nrows++] = (int)i;
 	sort_ctx = t;
+	sort_children = NULL;
+	if (t->sort == sort_children_idx(t) && children_shown(t) &&
+	    (sort_children = malloc((t->snap->n_funcs + 1) * sizeof(uint64_t))) != NULL)
+		for (size_t i = 0; i < t->snap->n_funcs; i++)
+			sort_children[i] = children_of(t, &t->snap->funcs[i]);
 	qsort(t->rows, (size_t)t->nrows, sizeof(int), compare_rows);
+	free(sort_children);
+	sort_children = NULL;
 }
 
 /* "  thread TID (comm) P%" when the table is one thread's, else "". */
@@ -180,10 +242,16 @@ static int draw_header(struct tui *t, int y, int rows)
 		ui_text(y++, 0, COLS, line, true);
 	}
 	if (y < rows - 2) {
+		char stacks[96] = "";
+		if (s->cg && s->n_events > 0)
+			snprintf(stacks, sizeof(stacks), "  stacks %llu  truncated %llu  skipped %llu",
+				 (unsigned long long)cg_samples(s->cg, 0),
+				 (unsigned long long)cg_truncated(s->cg, 0),
+				 (unsigned long long)s->stacks_skipped);
 		ui_set(s->lost || s->throttled ? EL_WARNING : EL_HEADER);
-		snprintf(line, sizeof(line), "  lost %llu  throttled %llu  functions %d%s%s",
-			 (unsigned long long)s->lost, (unsigned long long)s->throttled, t->nrows,
-			 t->filter[0] ? "  filter: " : "", t->filter);
+		snprintf(line, sizeof(line), "  lost %llu  throttled %llu%s  functions %d%s%s",
+			 (unsigned long long)s->lost, (unsigned long long)s->throttled, stacks,
+			 t->nrows, t->filter[0] ? "  filter: " : "", t->filter);
 		ui_text(y++, 0, COLS, line, true);
 	}
 	return y;
@@ -200,6 +268,12 @@ static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int n
 		snprintf(buf, sizeof(buf), "%c%.9s%s", t->sort == e ? '>' : ' ', t->snap->ev[e].name,
 			 t->show_samples ? "" : "%");
 		ui_text(y, x, EVCOL, buf, true);
+	}
+	if (children_shown(t) && x + EVCOL < COLS) {
+		snprintf(buf, sizeof(buf), "%cchildren%s", t->sort == sort_children_idx(t) ? '>' : ' ',
+			 t->show_samples ? "" : "%");
+		ui_text(y, x, EVCOL, buf, true);
+		x += EVCOL;
 	}
 	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL)
 		ui_text(y, x, EVCOL, dc[d].col->label, true);
@@ -223,6 +297,17 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 			snprintf(buf, sizeof(buf), "%9.2f%%", pct);
 		ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
 		ui_text(y, x, EVCOL, buf, true);
+	}
+	if (children_shown(t) && x + EVCOL < COLS) {
+		uint64_t total = children_of(t, f);
+		double pct = children_pct(t, total);
+		if (t->show_samples)
+			snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)total);
+		else
+			snprintf(buf, sizeof(buf), "%9.2f%%", pct);
+		ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
+		ui_text(y, x, EVCOL, buf, true);
+		x += EVCOL;
 	}
 	ui_set(selected ? EL_SELECTED : EL_DEFAULT);
 	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
@@ -368,17 +453,44 @@ static bool key_picker(struct tui *t, int key)
 	}
 }
 
+/* c: the selected function's callers and callees; without stacks, how to
+ * get them. */
+static bool open_callers(struct tui *t)
+{
+	if (!t->snap || t->hot.sel >= t->nrows || !t->rows)
+		return true;
+	const struct snap_func *f = &t->snap->funcs[t->rows[t->hot.sel]];
+	if (tui_open_callers(t, f->name, f->module))
+		t->view = &view_callers;
+	return true;
+}
+
+/* C: the children column off / on; a sort by it goes back to the first
+ * event's. */
+static bool toggle_children(struct tui *t)
+{
+	if (!t->snap || !t->snap->cg) {
+		snprintf(t->message, sizeof(t->message),
+			 "children: no call stacks: run with -g (or --call-graph dwarf|fp)");
+		return true;
+	}
+	t->hide_children = !t->hide_children;
+	if (t->hide_children && t->sort == sort_children_idx(t))
+		t->sort = 0;
+	return true;
+}
+
 static bool key_hotspots(struct tui *t, int key)
 {
-	int ncols = t->snap ? t->snap->n_events + 2 : 2;
-
 	if (picker.open && t->snap)
 		return key_picker(t, key);
 	if (browser_key(&t->hot, key))
 		return true;
 	switch (key) {
-	case '<': case ',': t->sort = (t->sort + ncols - 1) % ncols; return true;
-	case '>': case '.': t->sort = (t->sort + 1) % ncols; return true;
+	case '<': case ',': cycle_sort(t, -1); return true;
+	case '>': case '.': cycle_sort(t, 1); return true;
+	case 'c': return open_callers(t);
+	case 'C': return toggle_children(t);
 	case 'w': t->window = !t->window; return true;
 	case 's': t->show_samples = !t->show_samples; return true;
 	case 'm':
@@ -411,11 +523,21 @@ static bool key_hotspots(struct tui *t, int key)
 	}
 }
 
+/* With call stacks, c takes the place of s and i in the hints (both are in
+ * the help): the line must fit 120 columns with "[paused]". */
+static const char *status_hotspots(struct tui *t)
+{
+	if (!t->snap || !t->snap->cg || picker.open)
+		return NULL;
+	return "q quit  ? help  / filter  m module  H threads  < > sort  space pause  w window  "
+	       "c callers  C children  t tree";
+}
+
 const struct view_ops view_hotspots = {
 	"hotspots",
 	/* d (delay) is left to the help: the line must fit 120 columns with "[paused]" */
 	"q quit  ? help  / filter  m module  H threads  < > sort  space pause  w window  s samples  t tree  i ILP",
 	draw_hotspots,
 	key_hotspots,
-	NULL,
+	status_hotspots,
 };

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/session.h"
 #include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
@@ -119,9 +120,10 @@ static void draw_tree(struct tui *t, int y, int rows)
 	if (!t->tres.def)
 		tui_eval_tree(t);
 	ui_set(EL_HEADER);
+	const char *source = !t->sess ? t->source
+			     : session_is_recorded(t->sess) ? "recorded session" : "live counts";
 	snprintf(line, sizeof(line), "%s  (model %s; %s; %d of its events present)",
-		 t->tres.def->title, m->name, t->sess ? "live counts" : t->source,
-		 tree_inputs_present(&t->tres));
+		 t->tres.def->title, m->name, source, tree_inputs_present(&t->tres));
 	ui_text(y++, 0, COLS, line, true);
 	if (y >= rows)
 		return;

@@ -34,3 +34,11 @@ workloads_threads_LDADD = -ldl
 workloads_libplugin_so_SOURCES = workloads/plugin.c workloads/common.h
 workloads_libplugin_so_CFLAGS = $(WORKLOAD_CFLAGS) -fPIC
 workloads_libplugin_so_LDFLAGS = $(AM_LDFLAGS) -shared -fPIC
+
+# callers: a known call tree (main -> caller_a 2:1 caller_b -> leaf_work)
+# for the call-graph tests.  Unwinding must not lean on frame pointers, and
+# no sibling calls, which would drop a caller's frame from the stack.
+pkglibexec_PROGRAMS += workloads/callers
+workloads_callers_SOURCES = workloads/callers.c workloads/common.h
+workloads_callers_CFLAGS = $(WORKLOAD_CFLAGS) -fomit-frame-pointer -fno-optimize-sibling-calls
+workloads_callers_LDADD = -ldl

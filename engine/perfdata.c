@@ -1,0 +1,1446 @@
+/* perf.data (PERFILE2) writer and reader.
+ *
+ * The format, as perf defines it: tools/perf/Documentation/
+ * perf.data-file-format.txt and tools/perf/util/header.{c,h} in the Linux
+ * tree (perf_file_header, perf_file_attr, perf_header__process_sections,
+ * read_attr, do_write_string, write_build_id, write_event_desc ...).  This
+ * is our own code, written from those descriptions:
+ *
+ *  - header: magic "PERFILE2" as a native-endian u64 (byte-swapped means
+ *    another endianness), its size (104; 72 in files older than the feature
+ *    bitmap), attr_size (sizeof perf_file_attr), the attrs, data and (unused)
+ *    event_types sections, and a 256-bit feature bitmap;
+ *  - the feature section table sits right after the data section and holds
+ *    one {offset, size} per set bit, in bit order;
+ *  - a string is a u32 length, then that many bytes: the text, NUL and zero
+ *    padding up to a multiple of 64 (NAME_ALIGN);
+ *  - an attr on disk is attr_size - 16 bytes of perf_event_attr, then the
+ *    {offset, size} of its u64 ids.
+ */
+#include "engine/perfdata.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define MAGIC2 0x32454c4946524550ULL          /* "PERFILE2" read as a LE u64 */
+#define MAGIC2_SWAPPED 0x50455246494c4532ULL
+#define NAME_ALIGN 64
+#define HEADER_SIZE 104
+#define HEADER_SIZE_NOFEAT 72                /* before the feature bitmap */
+#define PIPE_HEADER_SIZE 16
+#define FEAT_BITS 256
+
+enum {
+	FEAT_BUILD_ID = 2,
+	FEAT_HOSTNAME = 3,
+	FEAT_OSRELEASE = 4,
+	FEAT_ARCH = 6,
+	FEAT_NRCPUS = 7,
+	FEAT_CPUDESC = 8,
+	FEAT_CPUID = 9,
+	FEAT_CMDLINE = 11,
+	FEAT_EVENT_DESC = 12,
+	FEAT_GROUP_DESC = 17,
+};
+
+#define REC_FINISHED_ROUND 68
+#define MISC_BUILD_ID_SIZE (1u << 15)   /* build_id record carries its id size */
+#define CYCTOP_MAGIC "CYCTOP01"
+
+struct file_section {
+	uint64_t offset, size;
+};
+
+struct file_header {
+	uint64_t magic, size, attr_size;
+	struct file_section attrs, data, event_types;
+	uint64_t features[FEAT_BITS / 64];
+};
+_Static_assert(sizeof(struct file_header) == HEADER_SIZE, "perf_file_header is 104 bytes");
+
+/* perf's struct perf_record_header_build_id, without its filename */
+struct build_id_rec {
+	struct perf_event_header header;
+	int32_t pid;
+	uint8_t data[20];
+	uint8_t size;
+	uint8_t reserved1;
+	uint16_t reserved2;
+};
+_Static_assert(sizeof(struct build_id_rec) == 36, "build_id_event is 36 bytes");
+
+#define FILE_ATTR_SIZE (sizeof(struct perf_event_attr) + sizeof(struct file_section))
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* ======================================================================
+ * Writer
+ * ====================================================================== */
+
+#define WBUF_SIZE (64 * 1024)
+
+struct wattr {
+	struct perf_event_attr attr;
+	uint64_t *ids;
+	size_t nids, cap;
+	char *name;
+};
+
+struct perfdata_writer {
+	int fd;
+	int error;               /* first errno; sticky */
+	uint64_t off;            /* file offset of the next byte */
+	uint64_t data_size;
+	unsigned char *buf;
+	size_t nbuf;
+	struct wattr *attrs;
+	size_t nattrs;
+};
+
+static void w_flush(struct perfdata_writer *w)
+{
+	size_t done = 0;
+
+	while (!w->error && done < w->nbuf) {
+		ssize_t n = write(w->fd, w->buf + done, w->nbuf - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			w->error = n < 0 ? errno : EIO;
+		else
+			done += (size_t)n;
+	}
+	w->nbuf = 0;
+}
+
+static void w_bytes(struct perfdata_writer *w, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	w->off += n;
+	while (n) {
+		size_t k = WBUF_SIZE - w->nbuf;
+		if (k > n)
+			k = n;
+		if (s)
+			memcpy(w->buf + w->nbuf, s, k);
+		else
+			memset(w->buf + w->nbuf, 0, k);   /* NULL: padding */
+		w->nbuf += k;
+		n -= k;
+		if (s)
+			s += k;
+		if (w->nbuf == WBUF_SIZE)
+			w_flush(w);
+	}
+}
+
+static void w_u32(struct perfdata_writer *w, uint32_t v)
+{
+	w_bytes(w, &v, 4);
+}
+
+static void w_u64(struct perfdata_writer *w, uint64_t v)
+{
+	w_bytes(w, &v, 8);
+}
+
+/* perf's do_write_string: length including the NUL, padded to 64 */
+static void w_string(struct perfdata_writer *w, const char *s)
+{
+	size_t olen = strlen(s ? s : "") + 1;
+	uint64_t len = align_up(olen, NAME_ALIGN);
+
+	if (len > UINT32_MAX) {
+		w->error = w->error ? w->error : EOVERFLOW;
+		return;
+	}
+	w_u32(w, (uint32_t)len);
+	w_bytes(w, s ? s : "", olen);
+	w_bytes(w, NULL, len - olen);
+}
+
+static void w_pad8(struct perfdata_writer *w)
+{
+	w_bytes(w, NULL, align_up(w->off, 8) - w->off);
+}
+
+static void w_header(struct perfdata_writer *w, const struct file_header *h)
+{
+	w_bytes(w, h, sizeof(*h));
+}
+
+struct perfdata_writer *perfdata_create(const char *path, char *err, size_t errsz)
+{
+	struct perfdata_writer *w = calloc(1, sizeof(*w));
+	struct file_header h = { .magic = MAGIC2, .size = HEADER_SIZE,
+				 .attr_size = FILE_ATTR_SIZE,
+				 .data = { HEADER_SIZE, 0 } };
+
+	if (w)
+		w->buf = malloc(WBUF_SIZE);
+	if (!w || !w->buf) {
+		snprintf(err, errsz, "%s: out of memory", path);
+		if (w)
+			free(w->buf);
+		free(w);
+		return NULL;
+	}
+	/* 0600 like perf: samples tell what the user ran */
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->fd < 0) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		free(w->buf);
+		free(w);
+		return NULL;
+	}
+	/* A placeholder with data.size 0 until finish: an interrupted
+	 * recording reads as "unfinished", as perf's do. */
+	w_header(w, &h);
+	return w;
+}
+
+int perfdata_add_ids(struct perfdata_writer *w, int idx, const uint64_t *ids, size_t nids)
+{
+	struct wattr *a;
+
+	if (idx < 0 || (size_t)idx >= w->nattrs || (nids && !ids)) {
+		errno = EINVAL;
+		return -1;
+	}
+	a = &w->attrs[idx];
+	if (nids > a->cap - a->nids) {
+		size_t cap = a->cap ? a->cap : 8;
+		uint64_t *p;
+		while (cap - a->nids < nids) {
+			if (cap > SIZE_MAX / 16) {
+				errno = ENOMEM;
+				return -1;
+			}
+			cap *= 2;
+		}
+		p = realloc(a->ids, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		a->ids = p;
+		a->cap = cap;
+	}
+	if (nids)
+		memcpy(a->ids + a->nids, ids, nids * sizeof(*ids));
+	a->nids += nids;
+	return 0;
+}
+
+/* perf names events itself; without a name we use its raw spelling */
+static char *default_name(const struct perf_event_attr *attr)
+{
+	char buf[64];
+
+	if (attr->type == PERF_TYPE_RAW)
+		snprintf(buf, sizeof(buf), "r%llx", (unsigned long long)attr->config);
+	else
+		snprintf(buf, sizeof(buf), "%u:%#llx", attr->type,
+			 (unsigned long long)attr->config);
+	return strdup(buf);
+}
+
+int perfdata_add_attr(struct perfdata_writer *w, const struct perf_event_attr *attr,
+		      const uint64_t *ids, size_t nids, const char *name)
+{
+	struct wattr *arr, *a;
+	int idx;
+
+	if (!attr || w->nattrs >= INT32_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	arr = realloc(w->attrs, (w->nattrs + 1) * sizeof(*arr));
+	if (!arr)
+		return -1;
+	w->attrs = arr;
+	a = &arr[w->nattrs];
+	memset(a, 0, sizeof(*a));
+	a->attr = *attr;
+	/* on disk the attr is ours in full; libpfm may have left size 0 */
+	a->attr.size = sizeof(a->attr);
+	a->name = name ? strdup(name) : default_name(attr);
+	if (!a->name)
+		return -1;
+	idx = (int)w->nattrs++;
+	if (perfdata_add_ids(w, idx, ids, nids) < 0) {
+		free(a->name);
+		w->nattrs--;
+		return -1;
+	}
+	return idx;
+}
+
+int perfdata_write(struct perfdata_writer *w, const struct perf_event_header *rec)
+{
+	if (!rec || rec->size < sizeof(*rec)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (w->error) {
+		errno = w->error;
+		return -1;
+	}
+	w_bytes(w, rec, rec->size);
+	w->data_size += rec->size;
+	if (w->error) {
+		errno = w->error;
+		return -1;
+	}
+	return 0;
+}
+
+static void writer_free(struct perfdata_writer *w)
+{
+	for (size_t i = 0; i < w->nattrs; i++) {
+		free(w->attrs[i].ids);
+		free(w->attrs[i].name);
+	}
+	free(w->attrs);
+	free(w->buf);
+	free(w);
+}
+
+void perfdata_abort(struct perfdata_writer *w)
+{
+	if (!w)
+		return;
+	w_flush(w);
+	close(w->fd);
+	writer_free(w);
+}
+
+/* --- feature bodies ----------------------------------------------------- */
+
+/* perf's write_buildid: the record, then the name padded to 64 */
+static void w_build_id(struct perfdata_writer *w, const struct perfdata_build_id *b)
+{
+	struct build_id_rec r;
+	const char *path = b->path ? b->path : "";
+	size_t olen = strlen(path) + 1;
+	uint64_t len = align_up(olen, NAME_ALIGN);
+	size_t idlen = b->id_len > sizeof(r.data) ? sizeof(r.data) : b->id_len;
+
+	if (sizeof(r) + len > UINT16_MAX) {
+		w->error = w->error ? w->error : ENAMETOOLONG;
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.header.misc = (uint16_t)((b->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER) |
+				   MISC_BUILD_ID_SIZE);
+	r.header.size = (uint16_t)(sizeof(r) + len);
+	r.pid = b->pid;
+	memcpy(r.data, b->id, idlen);
+	r.size = (uint8_t)idlen;
+	w_bytes(w, &r, sizeof(r));
+	w_bytes(w, path, olen);
+	w_bytes(w, NULL, len - olen);
+}
+
+static void feat_build_id(struct perfdata_writer *w, const struct perfdata_meta *m)
+{
+	for (size_t i = 0; i < m->nr_build_ids; i++)
+		w_build_id(w, &m->build_ids[i]);
+}
+
+static void feat_event_desc(struct perfdata_writer *w, const struct perfdata_meta *m)
+{
+	w_u32(w, (uint32_t)w->nattrs);
+	w_u32(w, (uint32_t)sizeof(struct perf_event_attr));
+	for (size_t i = 0; i < w->nattrs; i++) {
+		const struct wattr *a = &w->attrs[i];
+		w_bytes(w, &a->attr, sizeof(a->attr));
+		w_u32(w, (uint32_t)a->nids);
+		w_string(w, a->name);
+		w_bytes(w, a->ids, a->nids * sizeof(uint64_t));
+	}
+}
+
+static void feat_cmdline(struct perfdata_writer *w, const struct perfdata_meta *m)
+{
+	uint32_t n = 0;
+
+	while (m->cmdline && m->cmdline[n])
+		n++;
+	w_u32(w, n);
+	for (uint32_t i = 0; i < n; i++)
+		w_string(w, m->cmdline[i]);
+}
+
+static void feat_group_desc(struct perfdata_writer *w, const struct perfdata_meta *m)
+{
+	w_u32(w, (uint32_t)m->nr_groups);
+	for (size_t i = 0; i < m->nr_groups; i++) {
+		const struct perfdata_group *g = &m->groups[i];
+		w_string(w, g->name ? g->name : "{anon_group}");
+		w_u32(w, g->leader_idx);
+		w_u32(w, g->nr_members);
+	}
+}
+
+static void feat_nrcpus(struct perfdata_writer *w, const struct perfdata_meta *m)
+{
+	uint32_t n = m->nr_cpus;
+
+	if (!n) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		n = c > 0 ? (uint32_t)c : 1;
+	}
+	w_u32(w, n);   /* available */
+	w_u32(w, n);   /* online */
+}
+
+/* magic, PMU name (a perf string), u64 length, the blob */
+static void feat_cyctop(struct perfdata_writer *w, const struct perfdata_meta *m)
+{
+	w_bytes(w, CYCTOP_MAGIC, 8);
+	w_string(w, m->pmu ? m->pmu : "");
+	w_u64(w, m->blob ? m->blob_len : 0);
+	if (m->blob)
+		w_bytes(w, m->blob, m->blob_len);
+}
+
+struct feat_out {
+	unsigned int bit;
+	struct file_section sec;
+};
+
+/* Writes the feature table (at the end of the data) and the bodies. */
+static void write_features(struct perfdata_writer *w, const struct perfdata_meta *m,
+			       uint64_t features[FEAT_BITS / 64])
+{
+	struct utsname u;
+	const char *host, *rel, *arch;
+	struct feat_out f[12];
+	size_t nf = 0;
+	uint64_t table_off = w->off;
+
+	if (uname(&u) < 0)
+		memset(&u, 0, sizeof(u));
+	host = m->hostname ? m->hostname : u.nodename;
+	rel = m->osrelease ? m->osrelease : u.release;
+	arch = m->arch ? m->arch : u.machine;
+
+	f[nf++].bit = FEAT_BUILD_ID;
+	f[nf++].bit = FEAT_HOSTNAME;
+	f[nf++].bit = FEAT_OSRELEASE;
+	f[nf++].bit = FEAT_ARCH;
+	f[nf++].bit = FEAT_NRCPUS;
+	if (m->cpudesc)
+		f[nf++].bit = FEAT_CPUDESC;
+	if (m->cpuid)
+		f[nf++].bit = FEAT_CPUID;
+	f[nf++].bit = FEAT_CMDLINE;
+	f[nf++].bit = FEAT_EVENT_DESC;
+	if (m->nr_groups)
+		f[nf++].bit = FEAT_GROUP_DESC;
+	f[nf++].bit = PERFDATA_FEAT_CYCTOP;   /* the highest bit: last */
+
+	w_bytes(w, NULL, nf * sizeof(struct file_section));
+	for (size_t i = 0; i < nf; i++) {
+		f[i].sec.offset = w->off;
+		switch (f[i].bit) {
+		case FEAT_BUILD_ID: feat_build_id(w, m); break;
+		case FEAT_HOSTNAME: w_string(w, host); break;
+		case FEAT_OSRELEASE: w_string(w, rel); break;
+		case FEAT_ARCH: w_string(w, arch); break;
+		case FEAT_NRCPUS: feat_nrcpus(w, m); break;
+		case FEAT_CPUDESC: w_string(w, m->cpudesc); break;
+		case FEAT_CPUID: w_string(w, m->cpuid); break;
+		case FEAT_CMDLINE: feat_cmdline(w, m); break;
+		case FEAT_EVENT_DESC: feat_event_desc(w, m); break;
+		case FEAT_GROUP_DESC: feat_group_desc(w, m); break;
+		case PERFDATA_FEAT_CYCTOP: feat_cyctop(w, m); break;
+		}
+		f[i].sec.size = w->off - f[i].sec.offset;
+		features[f[i].bit / 64] |= 1ULL << (f[i].bit % 64);
+	}
+	w_flush(w);
+	for (size_t i = 0; i < nf && !w->error; i++)
+		if (pwrite(w->fd, &f[i].sec, sizeof(f[i].sec),
+			   (off_t)(table_off + i * sizeof(f[i].sec))) != sizeof(f[i].sec))
+			w->error = errno ? errno : EIO;
+}
+
+/* ids sections, then the attrs section pointing at them */
+static struct file_section write_attrs(struct perfdata_writer *w)
+{
+	struct file_section s;
+	uint64_t *ids_off = calloc(w->nattrs ? w->nattrs : 1, sizeof(*ids_off));
+
+	if (!ids_off) {
+		w->error = w->error ? w->error : ENOMEM;
+		return (struct file_section){ 0, 0 };
+	}
+	w_pad8(w);   /* the reader wants u64 ids aligned */
+	for (size_t i = 0; i < w->nattrs; i++) {
+		ids_off[i] = w->off;
+		w_bytes(w, w->attrs[i].ids, w->attrs[i].nids * sizeof(uint64_t));
+	}
+	s.offset = w->off;
+	for (size_t i = 0; i < w->nattrs; i++) {
+		struct file_section ids = { ids_off[i], w->attrs[i].nids * sizeof(uint64_t) };
+		w_bytes(w, &w->attrs[i].attr, sizeof(w->attrs[i].attr));
+		w_bytes(w, &ids, sizeof(ids));
+	}
+	s.size = w->off - s.offset;
+	free(ids_off);
+	return s;
+}
+
+int perfdata_finish(struct perfdata_writer *w, const struct perfdata_meta *meta, char *err,
+		    size_t errsz)
+{
+	static const struct perfdata_meta none;
+	struct file_header h = { .magic = MAGIC2, .size = HEADER_SIZE,
+				 .attr_size = FILE_ATTR_SIZE };
+	int rc = 0;
+
+	if (!meta)
+		meta = &none;
+	if (w->data_size == 0) {
+		struct perf_event_header fr = { REC_FINISHED_ROUND, 0, sizeof(fr) };
+		perfdata_write(w, &fr);
+	}
+	h.data.offset = HEADER_SIZE;
+	h.data.size = w->data_size;
+	write_features(w, meta, h.features);
+	h.attrs = write_attrs(w);
+	w_flush(w);
+	if (!w->error && pwrite(w->fd, &h, sizeof(h), 0) != sizeof(h))
+		w->error = errno ? errno : EIO;
+	if (close(w->fd) < 0 && !w->error)
+		w->error = errno;
+	if (w->error) {
+		snprintf(err, errsz, "writing perf.data: %s", strerror(w->error));
+		rc = -1;
+	}
+	writer_free(w);
+	return rc;
+}
+
+/* ======================================================================
+ * Reader
+ * ====================================================================== */
+
+struct rattr {
+	struct perf_event_attr attr;
+	const uint64_t *ids;    /* into the file image, 8-aligned */
+	size_t nids;
+	char *name;
+};
+
+struct idmap {
+	uint64_t id;
+	uint32_t idx;
+};
+
+struct perfdata {
+	const unsigned char *buf;
+	size_t len;
+	void *map;              /* mmap of the file, or */
+	unsigned char *copy;    /* our copy of an _open_mem buffer */
+	char *name;             /* for messages */
+	char *err;
+	size_t errsz;
+
+	struct file_header h;
+	uint64_t data_off, data_end;
+	bool unfinished;
+
+	struct rattr *attrs;
+	size_t nattrs;
+	struct idmap *ids;
+	size_t nids;
+
+	uint64_t pos;
+	bool failed;
+	char *fail_msg;
+	unsigned char *scratch;  /* a misaligned record is copied here */
+
+	char *hostname, *osrelease, *arch, *cpudesc, *cpuid, *cmdline;
+	char **argv;
+	size_t argc;
+	uint32_t nr_cpus;
+	struct perfdata_build_id *bids;
+	size_t nbids;
+	struct perfdata_group *groups;
+	size_t ngroups;
+	char *pmu;
+	const void *blob;
+	uint64_t blob_len;
+};
+
+static int pd_fail(struct perfdata *pd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int pd_fail(struct perfdata *pd, const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	if (!pd->err || !pd->errsz)
+		return -1;
+	n = snprintf(pd->err, pd->errsz, "%s: ", pd->name);
+	if (n < 0 || (size_t)n >= pd->errsz)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(pd->err + n, pd->errsz - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool in_file(const struct perfdata *pd, uint64_t off, uint64_t size)
+{
+	return off <= pd->len && size <= pd->len - off;
+}
+
+static int check_section(struct perfdata *pd, const char *what, struct file_section s)
+{
+	if (in_file(pd, s.offset, s.size))
+		return 0;
+	return pd_fail(pd, "%s at offset %" PRIu64 " (%" PRIu64 " bytes) runs past the end "
+		       "of the file (size %zu)", what, s.offset, s.size, pd->len);
+}
+
+static uint64_t get64(const struct perfdata *pd, uint64_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, pd->buf + off, 8);
+	return v;
+}
+
+/* --- feature cursor ------------------------------------------------------ */
+
+struct fcur {
+	struct perfdata *pd;
+	const char *feat;
+	uint64_t start, off, end;
+	bool bad;
+};
+
+static int fc_fail(struct fcur *c, const char *what, uint64_t need)
+{
+	if (!c->bad)
+		pd_fail(c->pd, "%s section at offset %" PRIu64 ": %s at offset %" PRIu64
+			" (%" PRIu64 " bytes) runs past its end at offset %" PRIu64,
+			c->feat, c->start, what, c->off, need, c->end);
+	c->bad = true;
+	return -1;
+}
+
+static uint64_t fc_left(const struct fcur *c)
+{
+	return c->bad ? 0 : c->end - c->off;
+}
+
+static const unsigned char *fc_take(struct fcur *c, const char *what, uint64_t n)
+{
+	const unsigned char *p;
+
+	if (c->bad || n > c->end - c->off) {
+		fc_fail(c, what, n);
+		return NULL;
+	}
+	p = c->pd->buf + c->off;
+	c->off += n;
+	return p;
+}
+
+static uint32_t fc_u32(struct fcur *c, const char *what)
+{
+	const unsigned char *p = fc_take(c, what, 4);
+	uint32_t v = 0;
+
+	if (p)
+		memcpy(&v, p, 4);
+	return v;
+}
+
+static uint64_t fc_u64(struct fcur *c, const char *what)
+{
+	const unsigned char *p = fc_take(c, what, 8);
+	uint64_t v = 0;
+
+	if (p)
+		memcpy(&v, p, 8);
+	return v;
+}
+
+/* a perf string: u32 length, then the bytes; the text ends at the first
+ * NUL or at the length (perf does not insist on the NUL) */
+static char *fc_string(struct fcur *c, const char *what)
+{
+	uint32_t len = fc_u32(c, what);
+	const unsigned char *p = fc_take(c, what, len);
+	char *s;
+
+	if (!p)
+		return NULL;
+	s = strndup((const char *)p, len);
+	if (!s) {
+		pd_fail(c->pd, "out of memory");
+		c->bad = true;
+	}
+	return s;
+}
+
+/* --- features ------------------------------------------------------------ */
+
+static int feat_string(struct fcur *c, char **out)
+{
+	*out = fc_string(c, "string");
+	return *out ? 0 : -1;
+}
+
+static int read_nrcpus(struct fcur *c)
+{
+	(void)fc_u32(c, "nr_cpus_available");
+	c->pd->nr_cpus = fc_u32(c, "nr_cpus_online");
+	return c->bad ? -1 : 0;
+}
+
+static int read_cmdline(struct fcur *c)
+{
+	struct perfdata *pd = c->pd;
+	uint32_t n = fc_u32(c, "argument count");
+	size_t total = 1;
+
+	if (c->bad)
+		return -1;
+	if (n > fc_left(c) / 4)
+		return fc_fail(c, "argument list", (uint64_t)n * 4);
+	pd->argv = calloc((size_t)n + 1, sizeof(*pd->argv));
+	if (!pd->argv)
+		return pd_fail(pd, "out of memory");
+	for (uint32_t i = 0; i < n; i++) {
+		pd->argv[i] = fc_string(c, "argument");
+		if (!pd->argv[i])
+			return -1;
+		pd->argc++;
+		total += strlen(pd->argv[i]) + 1;
+	}
+	pd->cmdline = malloc(total);
+	if (!pd->cmdline)
+		return pd_fail(pd, "out of memory");
+	pd->cmdline[0] = '\0';
+	for (size_t i = 0, k = 0; i < pd->argc; i++) {
+		size_t l = strlen(pd->argv[i]);
+		if (i)
+			pd->cmdline[k++] = ' ';
+		memcpy(pd->cmdline + k, pd->argv[i], l + 1);
+		k += l;
+	}
+	return 0;
+}
+
+static int read_build_ids(struct fcur *c)
+{
+	struct perfdata *pd = c->pd;
+	size_t cap = 0;
+
+	while (fc_left(c) > 0) {
+		struct build_id_rec r;
+		struct perfdata_build_id *b;
+		uint64_t at = c->off;
+		const unsigned char *p = fc_take(c, "build id record", sizeof(r));
+		if (!p)
+			return -1;
+		memcpy(&r, p, sizeof(r));
+		if (r.header.size < sizeof(r)) {
+			c->off = at;
+			return fc_fail(c, "build id record (size too small)", r.header.size);
+		}
+		p = fc_take(c, "build id file name", r.header.size - sizeof(r));
+		if (!p)
+			return -1;
+		if (pd->nbids == cap) {
+			size_t ncap = cap ? cap * 2 : 8;
+			b = realloc(pd->bids, ncap * sizeof(*b));
+			if (!b)
+				return pd_fail(pd, "out of memory");
+			pd->bids = b;
+			cap = ncap;
+		}
+		b = &pd->bids[pd->nbids];
+		memset(b, 0, sizeof(*b));
+		b->path = strndup((const char *)p, r.header.size - sizeof(r));
+		if (!b->path)
+			return pd_fail(pd, "out of memory");
+		pd->nbids++;
+		b->pid = r.pid;
+		b->kernel = (r.header.misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+			    PERF_RECORD_MISC_KERNEL;
+		b->id_len = (r.header.misc & MISC_BUILD_ID_SIZE) && r.size <= sizeof(r.data) ?
+			    r.size : sizeof(r.data);
+		memcpy(b->id, r.data, sizeof(b->id));
+	}
+	return 0;
+}
+
+static int id_lookup(const struct perfdata *pd, uint64_t id);
+
+/* Names from HEADER_EVENT_DESC; an event is matched to an attr by its first
+ * id, as perf does, or by position when it has none. */
+static int read_event_desc(struct fcur *c)
+{
+	struct perfdata *pd = c->pd;
+	uint32_t nre = fc_u32(c, "event count");
+	uint32_t sz = fc_u32(c, "attr size");
+
+	if (c->bad)
+		return -1;
+	if (sz < PERF_ATTR_SIZE_VER0)
+		return pd_fail(pd, "%s section at offset %" PRIu64 ": attr size %" PRIu32
+			       " is smaller than %d", c->feat, c->start, sz, PERF_ATTR_SIZE_VER0);
+	if (nre > fc_left(c) / ((uint64_t)sz + 8))
+		return fc_fail(c, "event list", (uint64_t)nre * (sz + 8));
+	for (uint32_t i = 0; i < nre; i++) {
+		uint32_t nids;
+		char *name;
+		int idx = -1;
+		if (!fc_take(c, "attr", sz))
+			return -1;
+		nids = fc_u32(c, "id count");
+		name = fc_string(c, "event name");
+		if (!name)
+			return -1;
+		if (nids > fc_left(c) / 8) {
+			free(name);
+			return fc_fail(c, "ids", (uint64_t)nids * 8);
+		}
+		if (nids)
+			idx = id_lookup(pd, get64(pd, c->off));
+		else if (i < pd->nattrs)
+			idx = (int)i;
+		c->off += (uint64_t)nids * 8;
+		if (idx >= 0 && !pd->attrs[idx].name)
+			pd->attrs[idx].name = name;
+		else
+			free(name);
+	}
+	return 0;
+}
+
+static int read_group_desc(struct fcur *c)
+{
+	struct perfdata *pd = c->pd;
+	uint32_t n = fc_u32(c, "group count");
+
+	if (c->bad)
+		return -1;
+	if (n > fc_left(c) / 12)
+		return fc_fail(c, "group list", (uint64_t)n * 12);
+	pd->groups = calloc(n ? n : 1, sizeof(*pd->groups));
+	if (!pd->groups)
+		return pd_fail(pd, "out of memory");
+	for (uint32_t i = 0; i < n; i++) {
+		struct perfdata_group *g = &pd->groups[i];
+		char *name = fc_string(c, "group name");
+		if (!name)
+			return -1;
+		pd->ngroups++;
+		if (strcmp(name, "{anon_group}") == 0) {
+			free(name);
+			name = NULL;
+		}
+		g->name = name;
+		g->leader_idx = fc_u32(c, "leader index");
+		g->nr_members = fc_u32(c, "member count");
+	}
+	return c->bad ? -1 : 0;
+}
+
+/* ours only if it starts with our magic: another tool may use the bit */
+static int read_cyctop(struct fcur *c)
+{
+	struct perfdata *pd = c->pd;
+
+	if (fc_left(c) < 8 || memcmp(pd->buf + c->off, CYCTOP_MAGIC, 8) != 0)
+		return 0;
+	c->off += 8;
+	pd->pmu = fc_string(c, "PMU name");
+	pd->blob_len = fc_u64(c, "blob length");
+	if (c->bad)
+		return -1;
+	pd->blob = fc_take(c, "blob", pd->blob_len);
+	return pd->blob ? 0 : -1;
+}
+
+static const char *feat_name(unsigned int bit)
+{
+	switch (bit) {
+	case FEAT_BUILD_ID: return "HEADER_BUILD_ID";
+	case FEAT_HOSTNAME: return "HEADER_HOSTNAME";
+	case FEAT_OSRELEASE: return "HEADER_OSRELEASE";
+	case FEAT_ARCH: return "HEADER_ARCH";
+	case FEAT_NRCPUS: return "HEADER_NRCPUS";
+	case FEAT_CPUDESC: return "HEADER_CPUDESC";
+	case FEAT_CPUID: return "HEADER_CPUID";
+	case FEAT_CMDLINE: return "HEADER_CMDLINE";
+	case FEAT_EVENT_DESC: return "HEADER_EVENT_DESC";
+	case FEAT_GROUP_DESC: return "HEADER_GROUP_DESC";
+	case PERFDATA_FEAT_CYCTOP: return "cyctop feature";
+	default: return "feature";
+	}
+}
+
+/* Features perf has and we do not need are only bounds-checked. */
+static int read_feature(struct perfdata *pd, unsigned int bit, struct file_section s)
+{
+	struct fcur c = { pd, feat_name(bit), s.offset, s.offset, s.offset + s.size, false };
+
+	switch (bit) {
+	case FEAT_BUILD_ID: return read_build_ids(&c);
+	case FEAT_HOSTNAME: return pd->hostname ? 0 : feat_string(&c, &pd->hostname);
+	case FEAT_OSRELEASE: return pd->osrelease ? 0 : feat_string(&c, &pd->osrelease);
+	case FEAT_ARCH: return pd->arch ? 0 : feat_string(&c, &pd->arch);
+	case FEAT_CPUDESC: return pd->cpudesc ? 0 : feat_string(&c, &pd->cpudesc);
+	case FEAT_CPUID: return pd->cpuid ? 0 : feat_string(&c, &pd->cpuid);
+	case FEAT_NRCPUS: return read_nrcpus(&c);
+	case FEAT_CMDLINE: return pd->argv ? 0 : read_cmdline(&c);
+	case FEAT_EVENT_DESC: return read_event_desc(&c);
+	case FEAT_GROUP_DESC: return pd->groups ? 0 : read_group_desc(&c);
+	case PERFDATA_FEAT_CYCTOP: return read_cyctop(&c);
+	default: return 0;
+	}
+}
+
+static bool feat_set(const struct file_header *h, unsigned int bit)
+{
+	return bit < FEAT_BITS && (h->features[bit / 64] >> (bit % 64) & 1);
+}
+
+static int read_features(struct perfdata *pd)
+{
+	uint64_t n = 0, table = pd->data_end;
+
+	for (unsigned int b = 0; b < FEAT_BITS; b++)
+		n += feat_set(&pd->h, b);
+	if (!n)
+		return 0;
+	if (check_section(pd, "feature section table", (struct file_section){ table, n * 16 }))
+		return -1;
+	for (unsigned int b = 0; b < FEAT_BITS; b++) {
+		struct file_section s;
+		char what[64];
+		if (!feat_set(&pd->h, b))
+			continue;
+		s.offset = get64(pd, table);
+		s.size = get64(pd, table + 8);
+		snprintf(what, sizeof(what), "%s section (bit %u)", feat_name(b), b);
+		if (check_section(pd, what, s) < 0 || read_feature(pd, b, s) < 0)
+			return -1;
+		table += 16;
+	}
+	return 0;
+}
+
+/* --- attrs and ids -------------------------------------------------------- */
+
+static int idmap_cmp(const void *a, const void *b)
+{
+	const struct idmap *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int id_lookup(const struct perfdata *pd, uint64_t id)
+{
+	size_t lo = 0, hi = pd->nids;
+
+	while (lo < hi) {   /* the first entry >= id: the lowest attr wins */
+		size_t mid = lo + (hi - lo) / 2;
+		if (pd->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < pd->nids && pd->ids[lo].id == id ? (int)pd->ids[lo].idx : -1;
+}
+
+static int read_attr_ids(struct perfdata *pd, size_t i, uint64_t entry, uint64_t *total)
+{
+	struct rattr *a = &pd->attrs[i];
+	struct file_section s;
+	char what[64];
+
+	s.offset = get64(pd, entry);
+	s.size = get64(pd, entry + 8);
+	snprintf(what, sizeof(what), "ids section of attr %zu", i);
+	if (check_section(pd, what, s) < 0)
+		return -1;
+	if (s.offset % 8)
+		return pd_fail(pd, "%s at offset %" PRIu64 " is not 8-byte aligned", what,
+			       s.offset);
+	a->nids = (size_t)(s.size / 8);
+	a->ids = (const uint64_t *)(const void *)(pd->buf + s.offset);
+	/* disjoint sections fit in the file; overlapping ones could make the
+	 * id table quadratic in the file size */
+	*total += a->nids;
+	if (*total > pd->len / 8)
+		return pd_fail(pd, "%s at offset %" PRIu64 ": the ids sections add up to more "
+			       "than the file", what, s.offset);
+	return 0;
+}
+
+static int read_attrs(struct perfdata *pd)
+{
+	uint64_t asz = pd->h.attr_size, n, total = 0;
+
+	if (asz < PERF_ATTR_SIZE_VER0 + sizeof(struct file_section))
+		return pd_fail(pd, "attr size %" PRIu64 " at offset 16 is smaller than %zu", asz,
+			       PERF_ATTR_SIZE_VER0 + sizeof(struct file_section));
+	if (check_section(pd, "attr section", pd->h.attrs) < 0)
+		return -1;
+	if (pd->h.attrs.size % asz)
+		return pd_fail(pd, "attr section at offset %" PRIu64 " (%" PRIu64 " bytes) is not "
+			       "a whole number of %" PRIu64 "-byte attrs", pd->h.attrs.offset,
+			       pd->h.attrs.size, asz);
+	n = pd->h.attrs.size / asz;
+	if (n > INT32_MAX)   /* attr indexes are ints */
+		return pd_fail(pd, "attr section at offset %" PRIu64 ": %" PRIu64 " attrs",
+			       pd->h.attrs.offset, n);
+	pd->attrs = calloc(n ? n : 1, sizeof(*pd->attrs));
+	if (!pd->attrs)
+		return pd_fail(pd, "out of memory");
+	pd->nattrs = n;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t entry = pd->h.attrs.offset + i * asz;
+		uint64_t on_disk = asz - sizeof(struct file_section);
+		size_t k = on_disk < sizeof(pd->attrs[i].attr) ? on_disk : sizeof(pd->attrs[i].attr);
+		memcpy(&pd->attrs[i].attr, pd->buf + entry, k);   /* the rest stays 0 */
+		if (read_attr_ids(pd, i, entry + on_disk, &total) < 0)
+			return -1;
+	}
+	pd->ids = calloc(total ? total : 1, sizeof(*pd->ids));
+	if (!pd->ids)
+		return pd_fail(pd, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < pd->attrs[i].nids; j++) {
+			uint64_t id;
+			memcpy(&id, &pd->attrs[i].ids[j], 8);
+			pd->ids[pd->nids++] = (struct idmap){ id, (uint32_t)i };
+		}
+	qsort(pd->ids, pd->nids, sizeof(*pd->ids), idmap_cmp);
+	return 0;
+}
+
+/* --- header ----------------------------------------------------------------- */
+
+static int read_header(struct perfdata *pd)
+{
+	uint64_t magic, hsize;
+
+	if (pd->len < 16)
+		return pd_fail(pd, "%zu bytes: too short for a perf.data header", pd->len);
+	magic = get64(pd, 0);
+	hsize = get64(pd, 8);
+	if (magic == MAGIC2_SWAPPED)
+		return pd_fail(pd, "big-endian/other-endian perf.data not supported");
+	if (memcmp(pd->buf, "PERFFILE", 8) == 0)
+		return pd_fail(pd, "the old PERFFILE format (perf before 2.6.38) is not supported");
+	if (magic != MAGIC2)
+		return pd_fail(pd, "not a perf.data file (no PERFILE2 magic at offset 0)");
+	if (hsize == PIPE_HEADER_SIZE)
+		return pd_fail(pd, "pipe-mode perf.data (perf record -o -) is not supported");
+	if (hsize != HEADER_SIZE && hsize != HEADER_SIZE_NOFEAT)
+		return pd_fail(pd, "header size %" PRIu64 " at offset 8 is neither %d nor %d",
+			       hsize, HEADER_SIZE, HEADER_SIZE_NOFEAT);
+	if (hsize > pd->len)
+		return pd_fail(pd, "header at offset 0 (%" PRIu64 " bytes) runs past the end of "
+			       "the file (size %zu)", hsize, pd->len);
+	memcpy(&pd->h, pd->buf, hsize);   /* an old header has no feature bits */
+	if (check_section(pd, "data section", pd->h.data) < 0)
+		return -1;
+	pd->data_off = pd->h.data.offset;
+	pd->unfinished = pd->h.data.size == 0;
+	pd->data_end = pd->unfinished ? pd->len : pd->data_off + pd->h.data.size;
+	pd->pos = pd->data_off;
+	return 0;
+}
+
+static struct perfdata *pd_new(const char *name, char *err, size_t errsz)
+{
+	struct perfdata *pd = calloc(1, sizeof(*pd));
+
+	if (pd)
+		pd->name = strdup(name);
+	if (!pd || !pd->name) {
+		snprintf(err, errsz, "%s: out of memory", name);
+		free(pd);
+		return NULL;
+	}
+	pd->err = err;
+	pd->errsz = errsz;
+	return pd;
+}
+
+static struct perfdata *pd_load(struct perfdata *pd)
+{
+	if (read_header(pd) < 0 || read_attrs(pd) < 0 ||
+	    (!pd->unfinished && read_features(pd) < 0)) {
+		perfdata_close(pd);
+		return NULL;
+	}
+	pd->err = NULL;   /* the caller's buffer is not ours after open */
+	return pd;
+}
+
+struct perfdata *perfdata_open_mem(const void *buf, size_t len, char *err, size_t errsz)
+{
+	struct perfdata *pd = pd_new("perf.data", err, errsz);
+
+	if (!pd)
+		return NULL;
+	/* our own copy: aligned, and exactly LEN bytes for the sanitizers */
+	pd->copy = malloc(len ? len : 1);
+	if (!pd->copy) {
+		pd_fail(pd, "out of memory");
+		perfdata_close(pd);
+		return NULL;
+	}
+	if (len)
+		memcpy(pd->copy, buf, len);
+	pd->buf = pd->copy;
+	pd->len = len;
+	return pd_load(pd);
+}
+
+struct perfdata *perfdata_open(const char *path, char *err, size_t errsz)
+{
+	struct perfdata *pd = pd_new(path, err, errsz);
+	struct stat st;
+	int fd;
+
+	if (!pd)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		pd_fail(pd, "%s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		pd_fail(pd, "not a regular file");
+		goto fail;
+	}
+	if (st.st_size < 16) {
+		pd_fail(pd, "%lld bytes: too short for a perf.data header",
+			(long long)st.st_size);
+		goto fail;
+	}
+	pd->len = (size_t)st.st_size;
+	pd->map = mmap(NULL, pd->len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (pd->map == MAP_FAILED) {
+		pd->map = NULL;
+		pd_fail(pd, "mmap: %s", strerror(errno));
+		goto fail;
+	}
+	close(fd);
+	pd->buf = pd->map;
+	return pd_load(pd);
+fail:
+	if (fd >= 0)
+		close(fd);
+	perfdata_close(pd);
+	return NULL;
+}
+
+void perfdata_close(struct perfdata *pd)
+{
+	if (!pd)
+		return;
+	for (size_t i = 0; i < pd->nattrs; i++)
+		free(pd->attrs[i].name);
+	free(pd->attrs);
+	free(pd->ids);
+	for (size_t i = 0; i < pd->nbids; i++)
+		free((char *)pd->bids[i].path);
+	free(pd->bids);
+	for (size_t i = 0; i < pd->ngroups; i++)
+		free((char *)pd->groups[i].name);
+	free(pd->groups);
+	for (size_t i = 0; i < pd->argc; i++)
+		free(pd->argv[i]);
+	free(pd->argv);
+	free(pd->cmdline);
+	free(pd->hostname);
+	free(pd->osrelease);
+	free(pd->arch);
+	free(pd->cpudesc);
+	free(pd->cpuid);
+	free(pd->pmu);
+	free(pd->scratch);
+	free(pd->fail_msg);
+	if (pd->map)
+		munmap(pd->map, pd->len);
+	free(pd->copy);
+	free(pd->name);
+	free(pd);
+}
+
+/* --- records ------------------------------------------------------------------ */
+
+static int next_fail(struct perfdata *pd, char *err, size_t errsz, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int next_fail(struct perfdata *pd, char *err, size_t errsz, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pd->failed = true;
+	free(pd->fail_msg);
+	pd->fail_msg = strdup(msg);
+	snprintf(err, errsz, "%s: %s", pd->name, msg);
+	return -1;
+}
+
+int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
+		  uint64_t *offset, char *err, size_t errsz)
+{
+	struct perf_event_header h;
+	uint64_t left;
+	const unsigned char *p;
+
+	if (pd->failed) {
+		snprintf(err, errsz, "%s: %s", pd->name, pd->fail_msg ? pd->fail_msg : "error");
+		return -1;
+	}
+	if (pd->pos >= pd->data_end)
+		return 0;
+	left = pd->data_end - pd->pos;
+	if (left < sizeof(h))
+		return next_fail(pd, err, errsz, "record header at offset %" PRIu64 " is cut: "
+				 "%" PRIu64 " bytes left in the data section", pd->pos, left);
+	p = pd->buf + pd->pos;
+	memcpy(&h, p, sizeof(h));
+	if (h.size < sizeof(h))
+		return next_fail(pd, err, errsz, "record at offset %" PRIu64 " (type %" PRIu32
+				 ") has size %u, less than its header", pd->pos, h.type, h.size);
+	if (h.size > left)
+		return next_fail(pd, err, errsz, "record at offset %" PRIu64 " (type %" PRIu32
+				 ", size %u) runs past the end of the data section at offset %"
+				 PRIu64, pd->pos, h.type, h.size, pd->data_end);
+	if ((uintptr_t)p % 8) {
+		/* consumers read the fields in place: give them alignment */
+		if (!pd->scratch && !(pd->scratch = malloc(UINT16_MAX + 1)))
+			return next_fail(pd, err, errsz, "out of memory");
+		memcpy(pd->scratch, p, h.size);
+		p = pd->scratch;
+	}
+	*rec = (const struct perf_event_header *)(const void *)p;
+	*offset = pd->pos;
+	pd->pos += h.size;
+	return 1;
+}
+
+void perfdata_rewind(struct perfdata *pd)
+{
+	pd->pos = pd->data_off;
+	pd->failed = false;
+}
+
+/* --- accessors ------------------------------------------------------------- */
+
+size_t perfdata_nr_attrs(const struct perfdata *pd)
+{
+	return pd->nattrs;
+}
+
+const struct perf_event_attr *perfdata_attr(const struct perfdata *pd, size_t i)
+{
+	return i < pd->nattrs ? &pd->attrs[i].attr : NULL;
+}
+
+const uint64_t *perfdata_attr_ids(const struct perfdata *pd, size_t i, size_t *nids)
+{
+	*nids = i < pd->nattrs ? pd->attrs[i].nids : 0;
+	return i < pd->nattrs ? pd->attrs[i].ids : NULL;
+}
+
+const char *perfdata_attr_name(const struct perfdata *pd, size_t i)
+{
+	return i < pd->nattrs ? pd->attrs[i].name : NULL;
+}
+
+int perfdata_attr_of_id(const struct perfdata *pd, uint64_t id)
+{
+	return id_lookup(pd, id);
+}
+
+bool perfdata_sample_id_all(const struct perfdata *pd)
+{
+	return pd->nattrs && pd->attrs[0].attr.sample_id_all;
+}
+
+/* perf's evsel id_pos: the u64 index of the id in a SAMPLE's body */
+static int sample_id_pos(uint64_t st)
+{
+	int idx = 0;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	idx += !!(st & PERF_SAMPLE_IP);
+	idx += !!(st & PERF_SAMPLE_TID);
+	idx += !!(st & PERF_SAMPLE_TIME);
+	idx += !!(st & PERF_SAMPLE_ADDR);
+	return idx;
+}
+
+/* perf's evsel is_pos: the id's u64 position counted from a record's end */
+static int trailer_id_pos(uint64_t st)
+{
+	int idx = 1;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	idx += !!(st & PERF_SAMPLE_CPU);
+	idx += !!(st & PERF_SAMPLE_STREAM_ID);
+	return idx;
+}
+
+int perfdata_record_attr(const struct perfdata *pd, const struct perf_event_header *rec)
+{
+	uint64_t st, id, body = rec->size >= sizeof(*rec) ? rec->size - sizeof(*rec) : 0;
+	const unsigned char *p = (const unsigned char *)(rec + 1);
+	int pos;
+
+	if (rec->type >= 64)   /* PERF_RECORD_USER_TYPE_START: perf's own, no id */
+		return -1;
+	if (pd->nattrs <= 1)
+		return pd->nattrs ? 0 : -1;
+	st = pd->attrs[0].attr.sample_type;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		pos = sample_id_pos(st);
+		if (pos < 0 || body < (uint64_t)(pos + 1) * 8)
+			return -1;
+		memcpy(&id, p + pos * 8, 8);
+	} else if (pd->attrs[0].attr.sample_id_all) {
+		pos = trailer_id_pos(st);
+		if (pos < 0 || body < (uint64_t)pos * 8)
+			return -1;
+		memcpy(&id, p + body - (uint64_t)pos * 8, 8);
+	} else {
+		return -1;
+	}
+	return id_lookup(pd, id);
+}
+
+bool perfdata_unfinished(const struct perfdata *pd)
+{
+	return pd->unfinished;
+}
+
+uint64_t perfdata_data_offset(const struct perfdata *pd)
+{
+	return pd->data_off;
+}
+
+uint64_t perfdata_data_size(const struct perfdata *pd)
+{
+	return pd->data_end - pd->data_off;
+}
+
+bool perfdata_has_feature(const struct perfdata *pd, unsigned int bit)
+{
+	return feat_set(&pd->h, bit);
+}
+
+const char *perfdata_hostname(const struct perfdata *pd)
+{
+	return pd->hostname;
+}
+
+const char *perfdata_osrelease(const struct perfdata *pd)
+{
+	return pd->osrelease;
+}
+
+const char *perfdata_arch(const struct perfdata *pd)
+{
+	return pd->arch;
+}
+
+const char *perfdata_cpudesc(const struct perfdata *pd)
+{
+	return pd->cpudesc;
+}
+
+const char *perfdata_cpuid(const struct perfdata *pd)
+{
+	return pd->cpuid;
+}
+
+uint32_t perfdata_nr_cpus(const struct perfdata *pd)
+{
+	return pd->nr_cpus;
+}
+
+const char *perfdata_cmdline(const struct perfdata *pd)
+{
+	return pd->cmdline;
+}
+
+const char *const *perfdata_cmdline_argv(const struct perfdata *pd, size_t *argc)
+{
+	*argc = pd->argc;
+	return (const char *const *)pd->argv;
+}
+
+size_t perfdata_nr_build_ids(const struct perfdata *pd)
+{
+	return pd->nbids;
+}
+
+const struct perfdata_build_id *perfdata_build_id(const struct perfdata *pd, size_t i)
+{
+	return i < pd->nbids ? &pd->bids[i] : NULL;
+}
+
+size_t perfdata_nr_groups(const struct perfdata *pd)
+{
+	return pd->ngroups;
+}
+
+const struct perfdata_group *perfdata_group(const struct perfdata *pd, size_t i)
+{
+	return i < pd->ngroups ? &pd->groups[i] : NULL;
+}
+
+const char *perfdata_pmu(const struct perfdata *pd)
+{
+	return pd->pmu && pd->pmu[0] ? pd->pmu : NULL;
+}
+
+const void *perfdata_blob(const struct perfdata *pd, size_t *len)
+{
+	*len = pd->blob ? (size_t)pd->blob_len : 0;
+	return pd->blob;
+}

@@ -1,0 +1,486 @@
+/* Sessions read from perf.data files (cyctop -i FILE): every record goes
+ * through the same symbolization and profile as a live watch, so every view
+ * works on a file as on a live process.
+ *
+ * Events come from the file's attrs: the event descriptions name them; raw
+ * hardware codes (perf record -e r1d100a0) are named back through the model
+ * tables (the file's model: cyctop's metadata, perf's cpuid, or --model).
+ * Binaries are found by the build ids the file records: under --symfs, at
+ * the recorded path, or in a build-id directory; a missing binary leaves its
+ * samples "[unknown]" in their module. */
+#include "engine/session.h"
+#include "engine/session-priv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "arch/model.h"
+#include "engine/perfdata.h"
+#include "engine/session-meta.h"
+#include "engine/symbols.h"
+
+#define BATCH_BYTES (4u << 20)  /* records symbolized per batch */
+#define BUILD_ID_MAX 20
+#define BLOB_MAX (64u << 10)
+#define PERF_RECORD_COMPRESSED_TYPE 81  /* perf's user type, util/event.h */
+
+struct session_file {
+	struct perfdata *pd;
+	char path[PATH_MAX];
+	char symfs[PATH_MAX];
+	uint64_t sample_type[EVENTS_MAX];
+	uint64_t first_type;
+	bool same_type, sid_all;
+	double periods[EVENTS_MAX];   /* sum of the samples' periods */
+	uint64_t t_first, t_last;     /* sample times (ns) */
+	pid_t pid;                    /* the first process seen */
+	char command[64];
+	struct session_meta meta;     /* cyctop's own metadata, if any */
+};
+
+/* --- events ------------------------------------------------------------- */
+
+/* perf's names for its generic events (linux/perf_event.h ids), for files
+ * that carry no event descriptions. */
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses",
+	"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+	"stalled-cycles-backend", "ref-cycles",
+};
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches",
+	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+};
+
+static bool is_raw_syntax(const char *name)
+{
+	size_t n = strspn(name + 1, "0123456789abcdefABCDEF");
+
+	return name[0] == 'r' && n > 0 && (name[1 + n] == '\0' || name[1 + n] == ':');
+}
+
+/* The name an attr's event gets: its description, with raw codes named back
+ * through the model's tables. */
+static void event_name(const struct perf_event_attr *a, const char *desc,
+		       const struct arch_model *model, char *out, size_t outsz)
+{
+	char raw[32];
+
+	if (a->type == PERF_TYPE_RAW && (!desc || is_raw_syntax(desc))) {
+		snprintf(raw, sizeof(raw), "r%" PRIx64, (uint64_t)a->config);
+		const struct arch_event *row = model_lookup(model, raw);
+		if (row)  /* a paper name, without its alternate spellings */
+			snprintf(out, outsz, "%.*s", (int)strcspn(row->name, "|"), row->name);
+		else
+			snprintf(out, outsz, "%s", raw);
+	} else if (desc && desc[0]) {
+		snprintf(out, outsz, "%s", desc);
+	} else if (a->type == PERF_TYPE_HARDWARE &&
+		   a->config < sizeof(hw_names) / sizeof(hw_names[0])) {
+		snprintf(out, outsz, "%s", hw_names[a->config]);
+	} else if (a->type == PERF_TYPE_SOFTWARE &&
+		   a->config < sizeof(sw_names) / sizeof(sw_names[0])) {
+		snprintf(out, outsz, "%s", sw_names[a->config]);
+	} else {
+		snprintf(out, outsz, "event-%u:0x%" PRIx64, a->type, (uint64_t)a->config);
+	}
+}
+
+static const struct arch_model *file_model(const struct session_file *f,
+					   const char *want, char *err, size_t errsz)
+{
+	const struct arch_model *m = NULL;
+	const char *cpuid = perfdata_cpuid(f->pd);
+
+	if (want) {
+		m = model_find(want);
+		if (!m)
+			snprintf(err, errsz, "--model %s: no such model (cyctop list models)", want);
+		return m;
+	}
+	if (f->meta.model[0])
+		m = model_find(f->meta.model);
+	if (!m && perfdata_pmu(f->pd))
+		m = model_find(perfdata_pmu(f->pd));
+	if (!m && cpuid)
+		m = model_from_cpuid(cpuid);
+	return m ? m : events_host_model();
+}
+
+/* The names of the events sampled in frequency mode, joined. */
+static bool freq_events(const struct session *s, char *out, size_t outsz)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (int e = 0; e < s->events.n && len < outsz; e++)
+		if (s->events.ev[e].attr.freq)
+			len += (size_t)snprintf(out + len, outsz - len, "%s%s", len ? ", " : "",
+						s->events.ev[e].name);
+	return out[0] != '\0';
+}
+
+static int file_events(struct session *s, const char *want_model, char *err, size_t errsz)
+{
+	struct session_file *f = s->file;
+	char note[160];
+	size_t n = perfdata_nr_attrs(f->pd);
+
+	if (n == 0 || n > EVENTS_MAX) {
+		snprintf(err, errsz, "%s: %zu events (cyctop reads 1 to %d)", f->path, n,
+			 EVENTS_MAX);
+		return -1;
+	}
+	s->events.model = file_model(f, want_model, err, errsz);
+	if (!s->events.model)
+		return -1;
+	s->events.n = (int)n;
+	f->same_type = true;
+	for (size_t i = 0; i < n; i++) {
+		const struct perf_event_attr *a = perfdata_attr(f->pd, i);
+		struct ev_spec *ev = &s->events.ev[i];
+		event_name(a, perfdata_attr_name(f->pd, i), s->events.model, ev->name,
+			   sizeof(ev->name));
+		snprintf(ev->pfm, sizeof(ev->pfm), "%s", ev->name);
+		ev->attr = *a;
+		ev->sav = a->freq ? 1 : a->sample_period;
+		ev->software = a->type == PERF_TYPE_SOFTWARE;
+		f->sample_type[i] = a->sample_type;
+		f->same_type &= a->sample_type == perfdata_attr(f->pd, 0)->sample_type &&
+				a->sample_regs_user == perfdata_attr(f->pd, 0)->sample_regs_user;
+	}
+	if (freq_events(s, note, sizeof(note)))
+		snprintf(s->events.notice, sizeof(s->events.notice),
+			 "%s: frequency-mode samples weighed by their periods", note);
+	f->first_type = perfdata_attr(f->pd, 0)->sample_type;
+	f->sid_all = perfdata_attr(f->pd, 0)->sample_id_all;
+	if (!f->same_type && !(f->first_type & PERF_SAMPLE_IDENTIFIER)) {
+		snprintf(err, errsz, "%s: events of different sample types without identifiers",
+			 f->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* The ids of every attr, sorted, for the per-sample event lookup. */
+static int file_ids(struct session *s, char *err, size_t errsz)
+{
+	for (int e = 0; e < s->events.n; e++) {
+		size_t nids;
+		const uint64_t *ids = perfdata_attr_ids(s->file->pd, (size_t)e, &nids);
+		/* a lone event's samples may carry no id (perf record -e E) */
+		if (s->events.n == 1 && session_add_id(s, 0, 0) < 0) {
+			snprintf(err, errsz, "out of memory");
+			return -1;
+		}
+		for (size_t k = 0; k < nids; k++)
+			if (session_add_id(s, e, ids[k]) < 0) {
+				snprintf(err, errsz, "out of memory");
+				return -1;
+			}
+	}
+	session_sort_ids(s);
+	return 0;
+}
+
+/* --- binaries ----------------------------------------------------------- */
+
+static const struct perfdata_build_id *recorded_build_id(const struct perfdata *pd,
+							 const char *path)
+{
+	for (size_t i = 0; i < perfdata_nr_build_ids(pd); i++) {
+		const struct perfdata_build_id *b = perfdata_build_id(pd, i);
+		if (b->path && strcmp(b->path, path) == 0)
+			return b;
+	}
+	return NULL;
+}
+
+static bool build_id_matches(int fd, const struct perfdata_build_id *want)
+{
+	uint8_t id[BUILD_ID_MAX];
+	size_t n = symbols_file_build_id(fd, id, sizeof(id));
+
+	return n == want->id_len && memcmp(id, want->id, n) == 0;
+}
+
+static int try_open(const char *path, const struct perfdata_build_id *want)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat sb;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || (want && !build_id_matches(fd, want))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* PATH as recorded: under --symfs, then as is, then by its build id in
+ * perf's cache (~/.debug) and the system's debug directory.  A file whose
+ * build id differs from the recorded one is another build: not used. */
+static int open_binary(void *arg, const char *path)
+{
+	const struct session_file *f = arg;
+	const struct perfdata_build_id *want = recorded_build_id(f->pd, path);
+	char cand[PATH_MAX + 64], hex[2 * BUILD_ID_MAX + 1] = "";
+	const char *home = getenv("HOME");
+	int fd = -1;
+
+	if (f->symfs[0]) {
+		snprintf(cand, sizeof(cand), "%s%s", f->symfs, path);
+		fd = try_open(cand, want);
+		if (fd < 0) {  /* a flat directory of binaries */
+			const char *base = strrchr(path, '/');
+			snprintf(cand, sizeof(cand), "%s/%s", f->symfs, base ? base + 1 : path);
+			fd = try_open(cand, want);
+		}
+	}
+	if (fd < 0)
+		fd = try_open(path, want);
+	if (fd >= 0 || !want)
+		return fd;
+	for (size_t i = 0; i < want->id_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", want->id[i]);
+	if (home) {
+		snprintf(cand, sizeof(cand), "%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
+		fd = try_open(cand, want);
+	}
+	if (fd < 0) {
+		snprintf(cand, sizeof(cand), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		fd = try_open(cand, want);
+	}
+	return fd;
+}
+
+void session_file_space(struct session *s, struct space *sp)
+{
+	if (!s->file)
+		return;
+	symtab_set_opener(sp->st, open_binary, s->file);
+}
+
+/* --- records ------------------------------------------------------------ */
+
+int session_file_decode(const struct session *s, const struct perf_event_header *h,
+			struct record *r)
+{
+	const struct session_file *f = s->file;
+	int ev = 0;
+
+	if (!f->same_type && h->type == PERF_RECORD_SAMPLE &&
+	    (ev = perfdata_record_attr(f->pd, h)) < 0)
+		return -1;
+	const struct perf_event_attr *a = perfdata_attr(f->pd, (size_t)ev);
+	struct rec_format fmt = { a->sample_type, a->sample_regs_user, f->sid_all };
+	return record_decode_fmt(h, &fmt, r);
+}
+
+/* perf's default frequency mode (-F) varies the period from sample to
+ * sample (a page-fault sample may stand for 1 fault or for 100): such a
+ * sample weighs its period, so shares are perf report's Overhead and the
+ * event's "samples" read as events (its sav is 1). */
+uint64_t session_file_sample(struct session *s, int ev, const struct rec_sample *smp)
+{
+	struct session_file *f = s->file;
+
+	f->periods[ev] += (double)smp->period;
+	if (smp->time && (!f->t_first || smp->time < f->t_first))
+		f->t_first = smp->time;
+	if (smp->time > f->t_last)
+		f->t_last = smp->time;
+	if (!f->pid)
+		f->pid = (pid_t)smp->pid;
+	return s->events.ev[ev].attr.freq ? smp->period : 1;
+}
+
+/* perf's own record types (>= PERF_RECORD_USER_TYPE_START: rounds, build
+ * ids, attrs in pipe mode...) carry nothing a profile needs. */
+static bool kernel_record(const struct perf_event_header *h)
+{
+	return h->type < 64;
+}
+
+static int file_read(struct session *s, char *err, size_t errsz)
+{
+	const struct perf_event_header *h;
+	uint64_t off;
+	int rc;
+
+	while ((rc = perfdata_next(s->file->pd, &h, &off, err, errsz)) > 0) {
+		if (h->type == PERF_RECORD_COMPRESSED_TYPE) {
+			snprintf(err, errsz, "%s: compressed records at offset %" PRIu64
+				 " (perf record -z) are not supported", s->file->path, off);
+			return -1;
+		}
+		if (!kernel_record(h))
+			continue;
+		session_collect(h, s);
+		if (s->batch.len >= BATCH_BYTES)
+			session_process_batch(s);
+	}
+	session_process_batch(s);
+	return rc;
+}
+
+/* Totals: cyctop's metadata has the counts (and coverages) of a watch;
+ * otherwise a sampled event counted the sum of its periods, and a counting
+ * event of a foreign file is not known. */
+static void file_totals(struct session *s)
+{
+	struct session_file *f = s->file;
+
+	for (int e = 0; e < s->events.n; e++) {
+		const struct meta_event *me = e < f->meta.n_events ? &f->meta.ev[e] : NULL;
+		if (me && me->present)
+			profile_set_scaled(s->prof, e, me->count, me->coverage, me->counted);
+		else
+			profile_set_scaled(s->prof, e, f->periods[e], 1.0, f->periods[e] > 0);
+	}
+	if (f->meta.reference[0])
+		profile_set_reference(s->prof, f->meta.reference, f->meta.reference_count);
+	if (f->meta.n_groups > 1) {
+		int group[EVENTS_MAX];
+		for (int e = 0; e < s->events.n; e++)
+			group[e] = e < f->meta.n_events ? f->meta.ev[e].group : 0;
+		profile_set_plan(s->prof, f->meta.n_groups, group, f->meta.slice_ms);
+	}
+}
+
+/* Files recorded with stacks (cyctop record -g, perf record -g or
+ * --call-graph dwarf) keep them: they are unwound as they are read. */
+static int file_callgraph(struct session *s)
+{
+	for (int e = 0; e < s->events.n; e++) {
+		uint64_t st = s->events.ev[e].attr.sample_type;
+		int mode = (st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER)
+				   ? CALL_GRAPH_DWARF
+			   : st & PERF_SAMPLE_CALLCHAIN ? CALL_GRAPH_FP
+							: CALL_GRAPH_NONE;
+		if (session_enable_callgraph(s, mode) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* cyctop's metadata, NUL-terminated here whatever the file holds. */
+static void file_meta(struct session_file *f)
+{
+	size_t len = 0;
+	const char *blob = perfdata_blob(f->pd, &len);
+	char *text = blob && len ? malloc(len < BLOB_MAX ? len + 1 : BLOB_MAX + 1) : NULL;
+
+	if (!text)
+		return;
+	len = len < BLOB_MAX ? len : BLOB_MAX;
+	memcpy(text, blob, len);
+	text[len] = '\0';
+	session_meta_parse(text, &f->meta);
+	free(text);
+}
+
+static void file_command(struct session_file *f)
+{
+	const char *cmd = perfdata_cmdline(f->pd);
+
+	if (f->meta.command[0])
+		snprintf(f->command, sizeof(f->command), "%s", f->meta.command);
+	else if (cmd)
+		snprintf(f->command, sizeof(f->command), "%s", cmd);
+}
+
+struct session *session_open_file(const struct session_file_opts *o, char *err, size_t errsz)
+{
+	struct session *s = session_alloc();
+
+	if (!s || !(s->file = calloc(1, sizeof(*s->file)))) {
+		snprintf(err, errsz, "out of memory");
+		session_close(s);
+		return NULL;
+	}
+	snprintf(s->file->path, sizeof(s->file->path), "%s", o->path);
+	snprintf(s->file->symfs, sizeof(s->file->symfs), "%s", o->symfs ? o->symfs : "");
+	s->file->pd = perfdata_open(o->path, err, errsz);
+	if (!s->file->pd)
+		goto fail;
+	file_meta(s->file);
+	if (file_events(s, o->model, err, errsz) < 0 || file_ids(s, err, errsz) < 0)
+		goto fail;
+	s->prof = profile_new(&s->events);
+	if (!s->prof) {
+		snprintf(err, errsz, "out of memory");
+		goto fail;
+	}
+	if (file_callgraph(s) < 0) {
+		snprintf(err, errsz, "out of memory");
+		goto fail;
+	}
+	if (file_read(s, err, errsz) < 0)
+		goto fail;
+	file_totals(s);
+	file_command(s->file);
+	s->target.ended = true;
+	s->target.pid = s->file->pid;
+	return s;
+fail:
+	session_close(s);
+	return NULL;
+}
+
+void session_file_snapshot(struct session *s, struct snapshot *snap)
+{
+	struct session_file *f = s->file;
+	double span = f->t_last > f->t_first ? (double)(f->t_last - f->t_first) / 1e9 : 0;
+
+	snap->time = f->meta.duration > 0 ? f->meta.duration : span;
+	snap->window_seconds = snap->time;
+	snap->pid = f->pid;
+	if (f->command[0])
+		snprintf(snap->command, sizeof(snap->command), "%s", f->command);
+	snap->ended = true;
+	snap->recorded = true;
+	if (!snap->command[0]) {  /* foreign files: the target's COMM record */
+		const struct snap_thread *th = snapshot_thread(snap, (uint32_t)f->pid);
+		if (th)
+			snprintf(snap->command, sizeof(snap->command), "%s", th->comm);
+	}
+	snap->exit_status = f->meta.has_exit ? f->meta.exit_status : -1;
+	snprintf(snap->pmu, sizeof(snap->pmu), "%s (recorded)", s->events.model->name);
+}
+
+bool session_is_recorded(const struct session *s)
+{
+	return s->file != NULL;
+}
+
+bool session_is_perfdata(const char *path)
+{
+	char magic[8];
+	FILE *f = fopen(path, "rb");
+	bool yes = f && fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+		   (memcmp(magic, "PERFILE2", 8) == 0 || memcmp(magic, "2ELIFREP", 8) == 0);
+
+	if (f)
+		fclose(f);
+	return yes;
+}
+
+void session_file_close(struct session *s)
+{
+	if (!s->file)
+		return;
+	perfdata_close(s->file->pd);
+	free(s->file);
+	s->file = NULL;
+}

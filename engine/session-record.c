@@ -1,0 +1,292 @@
+/* cyctop record: a live watch that also writes every record the rings
+ * deliver, as delivered, into a perf.data file; at the end the attrs with
+ * their ids, the build ids of the binaries that had samples, and cyctop's
+ * metadata (engine/session-meta.h) complete it.  perf report reads it. */
+#include "engine/session.h"
+#include "engine/session-priv.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/perfdata.h"
+#include "engine/pfm.h"
+#include "engine/session-meta.h"
+#include "engine/symbols.h"
+#include "engine/sys.h"
+
+#define REC_MAX_BUILD_IDS 1024
+
+struct session_rec {
+	struct perfdata_writer *w;
+	char *const *cmdline;
+	uint64_t records, bytes;
+	bool failed;
+	char err[256];
+	struct perfdata_build_id ids[REC_MAX_BUILD_IDS];
+	size_t n_ids;
+};
+
+void session_rec_write(struct session *s, const struct perf_event_header *h)
+{
+	struct session_rec *r = s->rec;
+
+	if (r->failed)
+		return;
+	if (perfdata_write(r->w, h) < 0) {
+		r->failed = true;
+		snprintf(r->err, sizeof(r->err), "writing the session: %s", strerror(errno));
+		return;
+	}
+	r->records++;
+	r->bytes += h->size;
+}
+
+/* --- synthesized records (attach): what existed before the watch -------- */
+
+/* The sample_id_all trailer of our attrs (SAMPLE_TYPE): pid/tid, time, id. */
+struct sid_trailer {
+	uint32_t pid, tid;
+	uint64_t time, id;
+};
+
+/* BUF holds a record of BODY bytes and room for the trailer. */
+static void write_synth(struct session *s, unsigned char *buf, size_t body, pid_t pid)
+{
+	struct sid_trailer t = { (uint32_t)pid, (uint32_t)pid, 0, s->nfds ? s->fds[0].id : 0 };
+	struct perf_event_header h;
+
+	memcpy(buf + body, &t, sizeof(t));
+	memcpy(&h, buf, sizeof(h));
+	h.size = (uint16_t)(body + sizeof(t));
+	memcpy(buf, &h, sizeof(h));
+	session_rec_write(s, (const struct perf_event_header *)(const void *)buf);
+}
+
+static void synth_comm(struct session *s, pid_t pid, const char *comm)
+{
+	_Alignas(8) unsigned char buf[128] = { 0 };
+	struct perf_event_header h = { PERF_RECORD_COMM, 0, 0 };
+	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)pid };
+	size_t len = strnlen(comm, 16) + 1, body = sizeof(h) + sizeof(ids) + ((len + 7) & ~7u);
+
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), ids, sizeof(ids));
+	memcpy(buf + sizeof(h) + sizeof(ids), comm, len - 1);
+	write_synth(s, buf, body, pid);
+}
+
+/* One MMAP2 record for an executable line of /proc/PID/maps. */
+static void synth_mmap(struct session *s, pid_t pid, uint64_t start, uint64_t end,
+		       uint64_t pgoff, const char *path)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		uint64_t addr, len, pgoff;
+		uint32_t maj, min;
+		uint64_t ino, ino_gen;
+		uint32_t prot, flags;
+	} m;
+	_Alignas(8) unsigned char buf[sizeof(m) + PATH_MAX + 64] = { 0 };
+	size_t len = strnlen(path, PATH_MAX - 1) + 1;
+
+	memset(&m, 0, sizeof(m));
+	m.h = (struct perf_event_header){ PERF_RECORD_MMAP2, 0, 0 };
+	m.pid = m.tid = (uint32_t)pid;
+	m.addr = start;
+	m.len = end - start;
+	m.pgoff = pgoff;
+	m.prot = 0x4; /* PROT_EXEC */
+	m.flags = 0x2; /* MAP_PRIVATE */
+	memcpy(buf, &m, sizeof(m));
+	memcpy(buf + sizeof(m), path, len - 1);
+	write_synth(s, buf, sizeof(m) + ((len + 7) & ~(size_t)7), pid);
+}
+
+static void synth_maps(struct session *s, pid_t pid)
+{
+	char fname[64], *line = NULL, perms[8], path[PATH_MAX];
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(fname, sizeof(fname), "/proc/%d/maps", (int)pid);
+	if (!(f = sys_fopen(fname, "r")))
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		uint64_t start, end, off;
+		path[0] = '\0';
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %4095[^\n]",
+			   &start, &end, perms, &off, path) >= 4 &&
+		    perms[2] == 'x')
+			synth_mmap(s, pid, start, end, off, path[0] ? path : "//anon");
+	}
+	free(line);
+	fclose(f);
+}
+
+int session_rec_start(struct session *s, const struct session_opts *o, char *err,
+		      size_t errsz)
+{
+	if (!o->record)
+		return 0;
+	s->rec = calloc(1, sizeof(*s->rec));
+	if (!s->rec) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	s->rec->cmdline = o->cmdline;
+	s->rec->w = perfdata_create(o->record, err, errsz);
+	if (!s->rec->w)
+		return -1;
+	if (!o->argv) {  /* attached: its name and mappings predate the watch */
+		synth_comm(s, s->target.pid, s->target.comm);
+		synth_maps(s, s->target.pid);
+	}
+	return 0;
+}
+
+/* --- finishing ---------------------------------------------------------- */
+
+static void add_build_id(void *arg, const char *path, const uint8_t *id, size_t len)
+{
+	struct session_rec *r = arg;
+
+	for (size_t i = 0; i < r->n_ids; i++)
+		if (strcmp(r->ids[i].path, path) == 0)
+			return;
+	if (r->n_ids == REC_MAX_BUILD_IDS || len > sizeof(r->ids[0].id))
+		return;
+	struct perfdata_build_id *b = &r->ids[r->n_ids++];
+	b->path = path;
+	b->pid = -1;
+	b->id_len = len;
+	memcpy(b->id, id, len);
+}
+
+static int add_attrs(struct session *s, char *err, size_t errsz)
+{
+	uint64_t *ids = malloc((size_t)(s->nfds ? s->nfds : 1) * sizeof(*ids));
+
+	if (!ids) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	for (int e = 0; e < s->events.n; e++) {
+		size_t n = 0;
+		for (int i = 0; i < s->nfds; i++)
+			if (s->fds[i].ev == e)
+				ids[n++] = s->fds[i].id;
+		if (n && perfdata_add_attr(s->rec->w, &s->opened_attr[e], ids, n,
+					   s->events.ev[e].name) < 0) {
+			snprintf(err, errsz, "writing the session: %s", strerror(errno));
+			free(ids);
+			return -1;
+		}
+	}
+	free(ids);
+	return 0;
+}
+
+/* What perf has no field for: counts, coverages, the plan, the exit. */
+static void fill_meta(struct session *s, const struct snapshot *snap, struct session_meta *m)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->model, sizeof(m->model), "%s", s->events.model->name);
+	snprintf(m->command, sizeof(m->command), "%s", snap->command);
+	m->duration = snap->time;
+	m->has_exit = snap->ended && snap->exit_status >= 0;
+	m->exit_status = snap->exit_status;
+	m->n_groups = snap->n_groups;
+	m->slice_ms = snap->slice_ms;
+	snprintf(m->reference, sizeof(m->reference), "%s", snap->reference);
+	m->reference_count = snap->reference_count;
+	m->n_events = snap->n_events;
+	for (int e = 0; e < snap->n_events; e++)
+		m->ev[e] = (struct meta_event){ true, snap->ev[e].group, snap->ev[e].counted,
+						snap->ev[e].coverage, snap->ev[e].count };
+}
+
+static void cpu_description(char *out, size_t outsz)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f = sys_fopen("/proc/cpuinfo", "r");
+
+	snprintf(out, outsz, "unknown");
+	while (f && getline(&line, &cap, f) > 0)
+		if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
+			char *v = strchr(line, ':') + 1;
+			v += strspn(v, " \t");
+			snprintf(out, outsz, "%.*s", (int)strcspn(v, "\n"), v);
+			break;
+		}
+	free(line);
+	if (f)
+		fclose(f);
+}
+
+int session_record_finish(struct session *s, char *err, size_t errsz)
+{
+	struct session_rec *r = s->rec;
+	struct perfdata_meta pm;
+	struct session_meta sm;
+	char blob[8192], cpudesc[128];
+	int rc = -1;
+
+	if (!r || !r->w) {
+		snprintf(err, errsz, "not recording");
+		return -1;
+	}
+	struct snapshot *snap = session_snapshot(s);
+	if (!snap) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	if (r->failed) {
+		snprintf(err, errsz, "%s", r->err);
+		goto out;
+	}
+	for (int i = 0; i < s->nspaces; i++)
+		symtab_foreach_build_id(s->spaces[i].st, add_build_id, r);
+	fill_meta(s, snap, &sm);
+	cpu_description(cpudesc, sizeof(cpudesc));
+	memset(&pm, 0, sizeof(pm));
+	pm.cmdline = (const char *const *)r->cmdline;
+	pm.cpudesc = cpudesc;
+	pm.pmu = pfm_host_pmu() ? pfm_host_pmu() : "perf";
+	pm.nr_cpus = (uint32_t)s->ncpus;
+	pm.build_ids = r->ids;
+	pm.nr_build_ids = r->n_ids;
+	int len = session_meta_format(&sm, blob, sizeof(blob));
+	pm.blob = blob;
+	pm.blob_len = len > 0 ? (size_t)len + 1 : 0;
+	if (add_attrs(s, err, errsz) < 0)
+		goto out;
+	rc = perfdata_finish(r->w, &pm, err, errsz);
+	r->w = NULL;
+out:
+	snapshot_free(snap);
+	return rc;
+}
+
+void session_record_stats(const struct session *s, uint64_t *records, uint64_t *bytes)
+{
+	*records = s->rec ? s->rec->records : 0;
+	*bytes = s->rec ? s->rec->bytes : 0;
+}
+
+void session_rec_abort(struct session *s)
+{
+	if (!s->rec)
+		return;
+	if (s->rec->w)
+		perfdata_abort(s->rec->w);
+	free(s->rec);
+	s->rec = NULL;
+}

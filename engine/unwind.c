@@ -1,0 +1,687 @@
+/* DWARF unwinding of sampled user stacks with libunwind (see unwind.h).
+ *
+ * Method: libunwind's remote interface (libunwind(3), unw_create_addr_space(3),
+ * unw_init_remote(3), unw_step(3)), used as perf's dwarf mode uses it
+ * (tools/perf/util/unwind-libunwind-local.c):
+ *  - find_proc_info: the IP's mapping, its ELF file, and the binary search
+ *    table of the file's .eh_frame_hdr handed to libunwind as a remote table
+ *    (UNW_INFO_FORMAT_REMOTE_TABLE) that it searches through access_mem;
+ *  - access_mem: the stack copy for [SP, SP + dyn_size), else the image of
+ *    a known file (eh_frame, code, data) at the address less its load bias;
+ *  - access_reg: libunwind's x86_64 registers from perf's packed sample
+ *    registers.
+ * With UNW_CACHE_GLOBAL libunwind keeps the register rules of each IP it
+ * has seen, so a warm unwind costs a few stack reads per frame.
+ *
+ * Layout:
+ *  - struct uw_file: one ELF file mapped read-only by libelf, in an LRU of
+ *    UW_FILES; files that cannot be used are remembered as well, so that they
+ *    are not opened again on every sample.
+ *  - struct uw_region: where one file lies in the address space (its load
+ *    bias and extent), learnt from a mapping.  Regions outlive the unwind
+ *    that found them because libunwind's cached rules may hold addresses in
+ *    .eh_frame (DWARF expressions) that it reads later without asking
+ *    find_proc_info again; forgetting a region or a file therefore flushes
+ *    libunwind's cache too.
+ *
+ * .debug_frame: libunwind 1.6.2 as built for x86_64 exports no
+ * dwarf_find_debug_frame, and its UNW_INFO_FORMAT_TABLE path wants a private
+ * struct (unw_debug_frame_list) in local memory; code with .debug_frame but
+ * no .eh_frame (rare: -fno-asynchronous-unwind-tables) ends the stack, as
+ * "no unwind info", truncated. */
+#include "engine/unwind.h"
+
+#include <asm/perf_regs.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libunwind.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Exported by libunwind but declared in none of its headers. */
+extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip,
+					      unw_dyn_info_t *di, unw_proc_info_t *pi,
+					      int need_unwind_info, void *arg);
+
+#define UW_FILES 64
+#define UW_REGIONS 64
+#define UW_SEGS 16
+#define UW_RULES_CACHE 4096   /* libunwind's rule cache, in IPs */
+
+/* .eh_frame_hdr encodings (LSB: Linux Standard Base Core, "Exception Frames") */
+#define DW_EH_PE_omit 0xff
+#define DW_EH_PE_datarel_sdata4 0x3b
+
+struct uw_seg {              /* a PT_LOAD segment */
+	uint64_t vaddr, memsz, offset, filesz;
+	bool exec;
+};
+
+struct uw_file {
+	char *path;                  /* NULL: a free slot */
+	uint64_t hash, stamp;        /* stamp: last use, for the LRU */
+	Elf *elf;                    /* NULL: not a usable ELF (remembered) */
+	const unsigned char *image;  /* the whole file, mapped by libelf */
+	size_t size;
+	unsigned char *copy;         /* the vDSO: our own malloc'd copy */
+	struct uw_seg segs[UW_SEGS];
+	unsigned nsegs;
+	uint64_t lo, hi;             /* the vaddr extent of the segments */
+	uint64_t hdr_vaddr, table_vaddr, fde_count;  /* fde_count 0: no table */
+};
+
+struct uw_region {
+	uint64_t start, end, bias;   /* runtime [start, end) = vaddr + bias */
+	struct uw_file *file;        /* NULL: a free slot */
+};
+
+struct unwinder {
+	unw_addr_space_t as;
+	uint64_t page, clock;
+	bool flush_pending;          /* libunwind's rules may name forgotten memory */
+	unsigned region_next;        /* the victim when every region is taken */
+	struct uw_file files[UW_FILES];
+	struct uw_region regions[UW_REGIONS];
+};
+
+/* One unwind_sample call: the ARG of every accessor. */
+struct uw_ctx {
+	struct unwinder *u;
+	const struct rec_sample *s;
+	unwind_find_map_fn find;
+	void *find_arg;
+	uint64_t sp;
+	struct uw_region *last;      /* the region of the last file read */
+	bool noinfo;                 /* find_proc_info found no unwind info */
+};
+
+/* ---- files ---------------------------------------------------------- */
+
+static uint64_t path_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;  /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+static void regions_drop_file(struct unwinder *u, const struct uw_file *f)
+{
+	for (unsigned i = 0; i < UW_REGIONS; i++)
+		if (u->regions[i].file == f)
+			u->regions[i].file = NULL;
+}
+
+static void file_close(struct unwinder *u, struct uw_file *f)
+{
+	if (!f->path)
+		return;
+	regions_drop_file(u, f);
+	u->flush_pending = true;
+	if (f->elf)
+		elf_end(f->elf);
+	free(f->copy);
+	free(f->path);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The kernel maps the same vDSO into every process of our ABI: our own
+ * image stands for the target's.  Its extent: the section headers are last. */
+static unsigned char *vdso_copy(size_t *size)
+{
+	const unsigned char *base = (const void *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	Elf64_Ehdr eh;
+	size_t n;
+	unsigned char *copy;
+
+	if (!base)
+		return NULL;
+	memcpy(&eh, base, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	n = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
+	if (n < sizeof(eh) || n > (1 << 20) || !(copy = malloc(n)))
+		return NULL;
+	memcpy(copy, base, n);
+	*size = n;
+	return copy;
+}
+
+static bool is_file_path(const char *p)
+{
+	size_t n = strlen(p);
+
+	return p[0] == '/' && strncmp(p, "//anon", 6) != 0 && strncmp(p, "/memfd:", 7) != 0 &&
+	       !(n >= 10 && strcmp(p + n - 10, " (deleted)") == 0);
+}
+
+/* Regular files only: opening a device or fifo could block or act. */
+static int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat sb;
+
+	if (fd >= 0 && (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* libelf maps the file read-only (ELF_C_READ_MMAP); the descriptor is not
+ * needed afterwards (ELF_C_FDDONE), so cached files cost no descriptors. */
+static Elf *elf_open(struct uw_file *f)
+{
+	Elf *elf = NULL;
+	int fd;
+
+	if (strcmp(f->path, "[vdso]") == 0) {
+		f->copy = vdso_copy(&f->size);
+		return f->copy ? elf_memory((char *)f->copy, f->size) : NULL;
+	}
+	if (!is_file_path(f->path) || (fd = open_regular(f->path)) < 0)
+		return NULL;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && (elf_kind(elf) != ELF_K_ELF || !elf_rawfile(elf, NULL) ||
+		    elf_cntl(elf, ELF_C_FDDONE) != 0)) {
+		elf_end(elf);
+		elf = NULL;
+	}
+	close(fd);
+	return elf;
+}
+
+static void load_segments(struct uw_file *f)
+{
+	size_t n;
+
+	f->lo = UINT64_MAX;
+	if (elf_getphdrnum(f->elf, &n) != 0)
+		return;
+	for (size_t i = 0; i < n && f->nsegs < UW_SEGS; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    ph.p_filesz > ph.p_memsz || ph.p_offset > f->size ||
+		    ph.p_filesz > f->size - ph.p_offset)
+			continue;
+		f->segs[f->nsegs++] = (struct uw_seg){ ph.p_vaddr, ph.p_memsz, ph.p_offset,
+						       ph.p_filesz, (ph.p_flags & PF_X) != 0 };
+		if (ph.p_vaddr < f->lo)
+			f->lo = ph.p_vaddr;
+		if (ph.p_vaddr + ph.p_memsz > f->hi)
+			f->hi = ph.p_vaddr + ph.p_memsz;
+	}
+}
+
+/* The size of a DW_EH_PE_* fixed-size encoding; 0 for variable sizes. */
+static unsigned eh_pe_size(uint8_t enc)
+{
+	switch (enc & 0x0f) {
+	case 0x00: return 8;                 /* absptr */
+	case 0x02: case 0x0a: return 2;      /* udata2, sdata2 */
+	case 0x03: case 0x0b: return 4;      /* udata4, sdata4 */
+	case 0x04: case 0x0c: return 8;      /* udata8, sdata8 */
+	default: return 0;                   /* uleb128, sleb128 */
+	}
+}
+
+/* .eh_frame_hdr: version 1, eh_frame_ptr_enc, fde_count_enc, table_enc,
+ * eh_frame_ptr, fde_count, then fde_count pairs of datarel sdata4
+ * (initial location, FDE address) sorted by location: the only table form
+ * libunwind searches. */
+static void parse_eh_frame_hdr(struct uw_file *f, uint64_t off, uint64_t vaddr, uint64_t len)
+{
+	const unsigned char *h = f->image + off;
+	unsigned ptr_size, count_size;
+	uint64_t count = 0, table_off;
+
+	if (off > f->size || len > f->size - off || len < 4 || h[0] != 1 ||
+	    h[2] == DW_EH_PE_omit || (h[2] & 0x70) != 0 || h[3] != DW_EH_PE_datarel_sdata4)
+		return;
+	ptr_size = eh_pe_size(h[1]);
+	count_size = eh_pe_size(h[2]);
+	table_off = 4 + (uint64_t)ptr_size + count_size;
+	if (h[1] == DW_EH_PE_omit || !ptr_size || !count_size || table_off > len)
+		return;
+	memcpy(&count, h + 4 + ptr_size, count_size);   /* little-endian */
+	if (count > (len - table_off) / 8)
+		return;
+	f->hdr_vaddr = vaddr;
+	f->table_vaddr = vaddr + table_off;
+	f->fde_count = count;
+}
+
+/* PT_GNU_EH_FRAME, else a section named .eh_frame_hdr. */
+static void find_eh_frame_hdr(struct uw_file *f)
+{
+	size_t n, shstr;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getphdrnum(f->elf, &n) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME) {
+				parse_eh_frame_hdr(f, ph.p_offset, ph.p_vaddr, ph.p_filesz);
+				return;
+			}
+		}
+	}
+	if (elf_getshdrstrndx(f->elf, &shstr) != 0)
+		return;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
+		    (name = elf_strptr(f->elf, shstr, sh.sh_name)) &&
+		    strcmp(name, ".eh_frame_hdr") == 0) {
+			parse_eh_frame_hdr(f, sh.sh_offset, sh.sh_addr, sh.sh_size);
+			return;
+		}
+	}
+}
+
+/* Fills F for PATH; an unusable file keeps elf NULL. */
+static void file_open(struct uw_file *f, const char *path, uint64_t hash)
+{
+	GElf_Ehdr eh;
+
+	f->path = strdup(path);
+	f->hash = hash;
+	if (!f->path || !(f->elf = elf_open(f)))
+		return;
+	f->image = (const unsigned char *)elf_rawfile(f->elf, &f->size);
+	if (!f->image || !gelf_getehdr(f->elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64) {
+		elf_end(f->elf);
+		f->elf = NULL;
+		return;
+	}
+	load_segments(f);
+	find_eh_frame_hdr(f);
+}
+
+/* The cached file PATH, opened on first use; NULL if it is no usable ELF. */
+static struct uw_file *file_get(struct unwinder *u, const char *path)
+{
+	uint64_t h = path_hash(path);
+	struct uw_file *victim = &u->files[0];
+
+	for (unsigned i = 0; i < UW_FILES; i++) {
+		struct uw_file *f = &u->files[i];
+		if (f->path && f->hash == h && strcmp(f->path, path) == 0) {
+			f->stamp = ++u->clock;
+			return f->elf ? f : NULL;
+		}
+		if (!f->path || (victim->path && f->stamp < victim->stamp))
+			victim = f;
+	}
+	file_close(u, victim);
+	file_open(victim, path, h);
+	victim->stamp = ++u->clock;
+	if (!victim->path) {     /* out of memory: leave the slot free */
+		file_close(u, victim);
+		return NULL;
+	}
+	return victim->elf ? victim : NULL;
+}
+
+/* Copies LEN bytes at VADDR of F's memory image.  The first byte must lie
+ * in a segment; bytes past it read as zero, as libunwind reads aligned
+ * words that may overhang the end of .eh_frame. */
+static bool image_read(const struct uw_file *f, uint64_t vaddr, void *dst, size_t len)
+{
+	unsigned char *out = dst;
+
+	memset(dst, 0, len);
+	for (unsigned i = 0; i < f->nsegs; i++) {
+		const struct uw_seg *sg = &f->segs[i];
+		if (vaddr < sg->vaddr || vaddr - sg->vaddr >= sg->memsz)
+			continue;
+		uint64_t in = vaddr - sg->vaddr;
+		if (in < sg->filesz) {   /* beyond filesz is .bss: zero */
+			uint64_t n = sg->filesz - in;
+			memcpy(out, f->image + sg->offset + in, n < len ? n : len);
+		}
+		return true;
+	}
+	return false;
+}
+
+/* ---- regions -------------------------------------------------------- */
+
+/* The load bias of F mapped at M: file offset pgoff lies at vaddr
+ * p_vaddr + (pgoff - p_offset) of the PT_LOAD segment holding it (the
+ * executable one if several share the page) and at runtime address
+ * m->start.  Unsigned wrap-around is intended (pgoff may be < p_offset). */
+static bool load_bias(const struct unwinder *u, const struct uw_file *f,
+		      const struct unwind_map *m, uint64_t *bias)
+{
+	const struct uw_seg *best = NULL;
+
+	for (unsigned i = 0; i < f->nsegs; i++) {
+		const struct uw_seg *sg = &f->segs[i];
+		if (m->pgoff < sg->offset - sg->offset % u->page ||
+		    m->pgoff >= sg->offset + sg->filesz)
+			continue;
+		if (!best || (sg->exec && !best->exec))
+			best = sg;
+	}
+	if (best)
+		*bias = m->start - (best->vaddr + (m->pgoff - best->offset));
+	return best != NULL;
+}
+
+static struct uw_region *region_of(struct uw_ctx *c, uint64_t addr)
+{
+	struct uw_region *r = c->last;
+
+	if (r && r->file && addr >= r->start && addr < r->end)
+		return r;
+	for (unsigned i = 0; i < UW_REGIONS; i++) {
+		r = &c->u->regions[i];
+		if (r->file && addr >= r->start && addr < r->end) {
+			r->file->stamp = ++c->u->clock;   /* in use: not the LRU victim */
+			return c->last = r;
+		}
+	}
+	return NULL;
+}
+
+/* Records that F lies at BIAS.  A region that overlaps it belongs to an
+ * address space gone (the caller did not flush): it goes. */
+static struct uw_region *region_note(struct unwinder *u, struct uw_file *f, uint64_t bias)
+{
+	uint64_t start = f->lo + bias, end = f->hi + bias;
+	struct uw_region *slot = NULL;
+
+	for (unsigned i = 0; i < UW_REGIONS; i++) {
+		struct uw_region *r = &u->regions[i];
+		if (r->file == f && r->bias == bias)
+			return r;
+		if (r->file && r->start < end && start < r->end) {
+			r->file = NULL;
+			u->flush_pending = true;
+		}
+		if (!r->file && !slot)
+			slot = r;
+	}
+	if (!slot) {
+		slot = &u->regions[u->region_next];
+		u->region_next = (u->region_next + 1) % UW_REGIONS;
+		u->flush_pending = true;
+	}
+	*slot = (struct uw_region){ start, end, bias, f };
+	return slot;
+}
+
+/* The region of the file mapped at M, opening the file if needed. */
+static struct uw_region *region_for_map(struct uw_ctx *c, const struct unwind_map *m)
+{
+	struct uw_file *f;
+	struct uw_region *r;
+	uint64_t bias;
+
+	r = region_of(c, m->start);
+	if (r && r->file->hash == path_hash(m->path) && strcmp(r->file->path, m->path) == 0 &&
+	    load_bias(c->u, r->file, m, &bias) && bias == r->bias)
+		return r;
+	f = file_get(c->u, m->path);
+	if (!f || f->nsegs == 0 || !load_bias(c->u, f, m, &bias))
+		return NULL;
+	return c->last = region_note(c->u, f, bias);
+}
+
+/* ---- libunwind accessors -------------------------------------------- */
+
+static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
+			  int need_unwind_info, void *arg)
+{
+	struct uw_ctx *c = arg;
+	const struct unwind_map *m = c->find(c->find_arg, ip);
+	struct uw_region *r = m ? region_for_map(c, m) : NULL;
+	unw_dyn_info_t di;
+	int ret;
+
+	if (!r || r->file->fde_count == 0) {
+		c->noinfo = true;
+		return -UNW_ENOINFO;
+	}
+	memset(&di, 0, sizeof(di));
+	di.format = UNW_INFO_FORMAT_REMOTE_TABLE;
+	di.start_ip = m->start;
+	di.end_ip = m->end;
+	di.u.rti.segbase = r->file->hdr_vaddr + r->bias;
+	di.u.rti.table_data = r->file->table_vaddr + r->bias;
+	di.u.rti.table_len = r->file->fde_count * 8 / sizeof(unw_word_t);
+	ret = UNW_OBJ(dwarf_search_unwind_table)(as, ip, &di, pi, need_unwind_info, c);
+	if (ret < 0)
+		c->noinfo = true;  /* else libunwind guesses from RBP on x86_64 */
+	return ret;
+}
+
+/* libunwind frees the unwind info of remote tables itself (put_unwind_info
+ * in src/dwarf/Gparser.c). */
+static void put_unwind_info(unw_addr_space_t as, unw_proc_info_t *pi, void *arg)
+{
+}
+
+static int get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *addr, void *arg)
+{
+	return -UNW_ENOINFO;   /* no dynamically registered unwind info */
+}
+
+static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+		      void *arg)
+{
+	struct uw_ctx *c = arg;
+	const struct rec_sample *s = c->s;
+	struct uw_region *r;
+	const struct unwind_map *m;
+
+	if (write)
+		return -UNW_EINVAL;
+	if (s->stack && addr >= c->sp && s->stack_size >= sizeof(*val) &&
+	    addr - c->sp <= s->stack_size - sizeof(*val)) {
+		memcpy(val, s->stack + (addr - c->sp), sizeof(*val));
+		return 0;
+	}
+	r = region_of(c, addr);
+	if (!r && (m = c->find(c->find_arg, addr)))
+		r = region_for_map(c, m);
+	if (r && image_read(r->file, addr - r->bias, val, sizeof(*val)))
+		return 0;
+	return -UNW_EINVAL;   /* e.g. the stack beyond the copy */
+}
+
+/* libunwind's x86_64 register numbers to perf's (asm/perf_regs.h). */
+static int perf_reg(unw_regnum_t reg)
+{
+	static const int8_t map[] = {
+		[UNW_X86_64_RAX] = PERF_REG_X86_AX, [UNW_X86_64_RDX] = PERF_REG_X86_DX,
+		[UNW_X86_64_RCX] = PERF_REG_X86_CX, [UNW_X86_64_RBX] = PERF_REG_X86_BX,
+		[UNW_X86_64_RSI] = PERF_REG_X86_SI, [UNW_X86_64_RDI] = PERF_REG_X86_DI,
+		[UNW_X86_64_RBP] = PERF_REG_X86_BP, [UNW_X86_64_RSP] = PERF_REG_X86_SP,
+		[UNW_X86_64_R8] = PERF_REG_X86_R8,   [UNW_X86_64_R9] = PERF_REG_X86_R9,
+		[UNW_X86_64_R10] = PERF_REG_X86_R10, [UNW_X86_64_R11] = PERF_REG_X86_R11,
+		[UNW_X86_64_R12] = PERF_REG_X86_R12, [UNW_X86_64_R13] = PERF_REG_X86_R13,
+		[UNW_X86_64_R14] = PERF_REG_X86_R14, [UNW_X86_64_R15] = PERF_REG_X86_R15,
+		[UNW_X86_64_RIP] = PERF_REG_X86_IP,
+	};
+
+	return reg >= 0 && (size_t)reg < sizeof(map) ? map[reg] : -1;
+}
+
+/* Register R of the sample: the regs array holds one u64 per set bit of
+ * the mask, in bit order. */
+static bool sample_reg(const struct rec_sample *s, int r, uint64_t *val)
+{
+	uint64_t bit;
+	unsigned idx;
+
+	if (r < 0 || r > 63 || !(s->regs_mask & (bit = 1ULL << r)))
+		return false;
+	idx = (unsigned)__builtin_popcountll(s->regs_mask & (bit - 1));
+	if (idx >= s->n_regs)
+		return false;
+	*val = s->regs[idx];
+	return true;
+}
+
+static int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val, int write,
+		      void *arg)
+{
+	const struct uw_ctx *c = arg;
+	uint64_t v;
+
+	if (write)
+		return -UNW_EREADONLYREG;
+	if (!sample_reg(c->s, perf_reg(reg), &v))
+		return -UNW_EBADREG;
+	*val = v;
+	return 0;
+}
+
+static int access_fpreg(unw_addr_space_t as, unw_regnum_t reg, unw_fpreg_t *val, int write,
+			void *arg)
+{
+	return -UNW_EINVAL;   /* not sampled */
+}
+
+static int resume(unw_addr_space_t as, unw_cursor_t *cu, void *arg)
+{
+	return -UNW_EINVAL;
+}
+
+static int get_proc_name(unw_addr_space_t as, unw_word_t addr, char *buf, size_t len,
+			 unw_word_t *offp, void *arg)
+{
+	return -UNW_EINVAL;   /* symbols are engine/symbols.c's business */
+}
+
+static unw_accessors_t accessors = {
+	.find_proc_info = find_proc_info,
+	.put_unwind_info = put_unwind_info,
+	.get_dyn_info_list_addr = get_dyn_info_list_addr,
+	.access_mem = access_mem,
+	.access_reg = access_reg,
+	.access_fpreg = access_fpreg,
+	.resume = resume,
+	.get_proc_name = get_proc_name,
+};
+
+/* ---- the unwinder --------------------------------------------------- */
+
+struct unwinder *unwinder_new(void)
+{
+	struct unwinder *u;
+
+	if (elf_version(EV_CURRENT) == EV_NONE || !(u = calloc(1, sizeof(*u))))
+		return NULL;
+	u->page = (uint64_t)sysconf(_SC_PAGESIZE);
+	u->as = unw_create_addr_space(&accessors, 0);
+	if (!u->as) {
+		free(u);
+		return NULL;
+	}
+	unw_set_caching_policy(u->as, UNW_CACHE_GLOBAL);
+	/* libunwind's default, 128 IPs, is too few for a program's hot code;
+	 * a failure (libunwind built with __thread) keeps it. */
+	(void)unw_set_cache_size(u->as, UW_RULES_CACHE, 0);
+	return u;
+}
+
+void unwinder_free(struct unwinder *u)
+{
+	if (!u)
+		return;
+	for (unsigned i = 0; i < UW_FILES; i++)
+		file_close(u, &u->files[i]);
+	unw_destroy_addr_space(u->as);
+	free(u);
+}
+
+void unwinder_flush(struct unwinder *u)
+{
+	for (unsigned i = 0; i < UW_FILES; i++)
+		file_close(u, &u->files[i]);
+	unw_flush_cache(u->as, 0, 0);
+	u->flush_pending = false;
+}
+
+void unwinder_flush_path(struct unwinder *u, const char *path)
+{
+	uint64_t h = path_hash(path);
+
+	for (unsigned i = 0; i < UW_FILES; i++) {
+		struct uw_file *f = &u->files[i];
+		if (f->path && f->hash == h && strcmp(f->path, path) == 0)
+			file_close(u, f);
+	}
+	/* the rules are cached by IP alone: which belong to PATH is unknown */
+	unw_flush_cache(u->as, 0, 0);
+	u->flush_pending = false;
+}
+
+/* The IP of the frame CU stands on, as the symbolizer wants it (unwind.h). */
+static uint64_t frame_ip(unw_cursor_t *cu)
+{
+	unw_word_t ip = 0;
+
+	unw_get_reg(cu, UNW_REG_IP, &ip);
+	/* After a step, unw_is_signal_frame says whether the frame stepped from
+	 * was a signal trampoline (x86_64 Gos-linux.c): then IP is where the
+	 * signal interrupted, not a return address. */
+	if (ip != 0 && unw_is_signal_frame(cu) <= 0)
+		ip--;
+	return ip;
+}
+
+/* Steps up from the frame in CU, appending to IPS[*N] until MAX.  True
+ * when the stack ended at its natural end. */
+static bool walk(struct uw_ctx *c, unw_cursor_t *cu, uint64_t *ips, size_t *n, size_t max)
+{
+	while (*n < max) {
+		int ret;
+		uint64_t ip;
+
+		c->noinfo = false;
+		ret = unw_step(cu);
+		if (c->noinfo || ret < 0)
+			return false;
+		if (ret == 0)
+			return true;      /* undefined return address: the outermost frame */
+		ip = frame_ip(cu);
+		if (ip == 0)
+			return true;      /* a zero return address also ends chains */
+		if (!c->find(c->find_arg, ip))
+			return false;
+		ips[(*n)++] = ip;
+	}
+	return false;
+}
+
+size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find_map_fn find,
+		     void *arg, uint64_t *ips, size_t max, bool *truncated)
+{
+	struct uw_ctx c = { .u = u, .s = s, .find = find, .find_arg = arg };
+	unw_cursor_t cu;
+	size_t n = 0;
+
+	*truncated = true;
+	if (max == 0)
+		return 0;
+	ips[n++] = s->ip;
+	if (u->flush_pending) {   /* from a previous unwind: never inside a step */
+		unw_flush_cache(u->as, 0, 0);
+		u->flush_pending = false;
+	}
+	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_64 || !sample_reg(s, PERF_REG_X86_SP, &c.sp) ||
+	    !find(arg, s->ip) || unw_init_remote(&cu, u->as, &c) < 0)
+		return n;
+	*truncated = !walk(&c, &cu, ips, &n, max);
+	return n;
+}

@@ -1,0 +1,59 @@
+/* Call stacks of samples: DWARF unwinding of a copied user stack.
+ *
+ * A sample with PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER carries the
+ * user registers and a copy of the stack from SP upwards.  libunwind steps
+ * through it as perf's dwarf mode does (tools/perf/util/unwind-libunwind-local.c):
+ * a remote address space whose accessors read registers from the sample,
+ * memory from the stack copy or the mapped ELF files, and unwind tables from
+ * each file's .eh_frame_hdr.  x86_64 only (perf's register layout).
+ *
+ * One unwinder per address space (process): libunwind caches register rules
+ * by IP, and the unwinder caches files and their load biases by address, so
+ * call unwinder_flush when the address space changes (exec, munmap).  Not
+ * thread-safe: one thread per unwinder. */
+#ifndef ENGINE_UNWIND_H
+#define ENGINE_UNWIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/record.h"
+
+/* An executable file mapping: [start, end) maps PATH from file offset pgoff.
+ * "[vdso]" stands for the kernel's vDSO (our own copy of it is read). */
+struct unwind_map {
+	uint64_t start, end, pgoff;
+	const char *path;
+};
+
+/* The executable mapping containing ADDR, or NULL.  Called often: keep it
+ * fast (a binary search). */
+typedef const struct unwind_map *(*unwind_find_map_fn)(void *arg, uint64_t addr);
+
+struct unwinder;
+
+/* An address space with the global caching policy; NULL when out of memory. */
+struct unwinder *unwinder_new(void);
+void unwinder_free(struct unwinder *u);
+
+/* The call stack of sample S into IPS (at most MAX entries), leaf first:
+ * ips[0] is the sample's IP, every later entry is a return address minus 1
+ * (so that it lies inside the call instruction: look every entry up as is,
+ * for the function and the source line), except the frame a signal
+ * interrupted, whose exact IP is kept.  Returns the count.  *TRUNCATED says
+ * the stack ended early (no registers or stack copy, the copy too small, no
+ * unwind info, an IP outside the mappings FIND knows, MAX reached) rather
+ * than at its natural end (the outermost frame: _start, a thread's clone).
+ * Frames without .eh_frame_hdr (.debug_frame only, JIT code) end the stack:
+ * truncated.  Every entry lies in a mapping FIND knows, except ips[0]. */
+size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find_map_fn find,
+		     void *arg, uint64_t *ips, size_t max, bool *truncated);
+
+/* Forget every cached file, load bias and unwind rule (exec, munmap). */
+void unwinder_flush(struct unwinder *u);
+
+/* Forget the file PATH (replaced on disk, unmapped), and the unwind rules. */
+void unwinder_flush_path(struct unwinder *u, const char *path);
+
+#endif
