@@ -215,14 +215,11 @@ static bool build_id_matches(int fd, const struct perfdata_build_id *want)
 
 static int try_open(const char *path, const struct perfdata_build_id *want)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat sb;
+	int fd = symbols_open_regular(path);
 
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || (want && !build_id_matches(fd, want))) {
+	if (fd >= 0 && want && !build_id_matches(fd, want)) {
 		close(fd);
-		return -1;
+		fd = -1;
 	}
 	return fd;
 }

@@ -454,14 +454,14 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* Only real files are opened: not "//anon", memfds (their path is not in
  * the file system), deleted files (the path may now name another build). */
-static bool is_file_path(const char *name)
+bool symbols_is_file_path(const char *name)
 {
 	return name[0] == '/' && strncmp(name, "//anon", 6) != 0 &&
 	       strncmp(name, "/memfd:", 7) != 0 && !ends_with(name, " (deleted)");
 }
 
 /* Regular files only: opening a device or fifo could block or act. */
-static int open_regular(const char *path)
+int symbols_open_regular(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat sb;
@@ -568,8 +568,8 @@ static void resolve_mapping(struct symtab *st, struct mapping *m)
 		m->mod = module_from_fd(st, m, st->opener(st->opener_arg, m->name), m->name);
 	else if (strcmp(m->name, "[vdso]") == 0)
 		m->mod = module_from_fd(st, m, vdso_fd(st), m->name);
-	else if (is_file_path(m->name))
-		m->mod = module_from_fd(st, m, open_regular(m->name), m->name);
+	else if (symbols_is_file_path(m->name))
+		m->mod = module_from_fd(st, m, symbols_open_regular(m->name), m->name);
 }
 
 /* ---- mapping table -------------------------------------------------- */

@@ -59,6 +59,13 @@ const uint8_t *symtab_code(struct symtab *st, uint64_t addr, size_t *avail);
 bool symtab_find(struct symtab *st, const char *name, const char *module,
 		 struct sym_info *out);
 
+/* Whether a mapping's name is a file to open: not "//anon", a memfd or a
+ * deleted file (its path may now name another build). */
+bool symbols_is_file_path(const char *name);
+/* Opens PATH read-only if it is a regular file (a device or fifo could
+ * block or act); -1 otherwise. */
+int symbols_open_regular(const char *path);
+
 /* Recorded sessions: FN(ARG, PATH) opens the binary recorded as PATH (a
  * file descriptor, or -1 when it is not to be found) instead of PATH itself. */
 typedef int (*symtab_open_fn)(void *arg, const char *path);

@@ -30,6 +30,7 @@
  * no .eh_frame (rare: -fno-asynchronous-unwind-tables) ends the stack, as
  * "no unwind info", truncated. */
 #include "engine/unwind.h"
+#include "engine/symbols.h"
 
 #include <asm/perf_regs.h>
 #include <fcntl.h>
@@ -151,27 +152,6 @@ static unsigned char *vdso_copy(size_t *size)
 	return copy;
 }
 
-static bool is_file_path(const char *p)
-{
-	size_t n = strlen(p);
-
-	return p[0] == '/' && strncmp(p, "//anon", 6) != 0 && strncmp(p, "/memfd:", 7) != 0 &&
-	       !(n >= 10 && strcmp(p + n - 10, " (deleted)") == 0);
-}
-
-/* Regular files only: opening a device or fifo could block or act. */
-static int open_regular(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat sb;
-
-	if (fd >= 0 && (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
-}
-
 /* libelf maps the file read-only (ELF_C_READ_MMAP); the descriptor is not
  * needed afterwards (ELF_C_FDDONE), so cached files cost no descriptors. */
 static Elf *elf_open(struct uw_file *f)
@@ -183,7 +163,7 @@ static Elf *elf_open(struct uw_file *f)
 		f->copy = vdso_copy(&f->size);
 		return f->copy ? elf_memory((char *)f->copy, f->size) : NULL;
 	}
-	if (!is_file_path(f->path) || (fd = open_regular(f->path)) < 0)
+	if (!symbols_is_file_path(f->path) || (fd = symbols_open_regular(f->path)) < 0)
 		return NULL;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && (elf_kind(elf) != ELF_K_ELF || !elf_rawfile(elf, NULL) ||

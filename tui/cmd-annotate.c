@@ -39,14 +39,6 @@ static const char usage_text[] =
 	"      --format F        text, csv or json\n"
 	"  -l, --lines           text: interleave source lines\n";
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int parse_target(int argc, char **argv, struct annotate_opts *o)
 {
 	if (optind < argc && !o->function)
@@ -338,10 +330,10 @@ static void print_json(const struct annotation *a, const struct ev_list *evs)
 
 static void watch_until_done(struct session *s, double duration)
 {
-	double stop = duration > 0 ? now_s() + duration : 0;
+	double stop = duration > 0 ? cmd_now_s() + duration : 0;
 
 	while (!ui_pending_signal() && !session_poll(s, 100))
-		if (stop && now_s() >= stop)
+		if (stop && cmd_now_s() >= stop)
 			break;
 	session_poll(s, 0);
 }

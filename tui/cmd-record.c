@@ -36,14 +36,6 @@ static const char usage_text[] =
 	"      --counters N      plan groups for at most N counters (time-slice multiplexing)\n"
 	"      --mux-slice MS    time-slice length in milliseconds (default 100)\n";
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int number(const char *arg, const char *what, double lo, double hi, double *out)
 {
 	char *end;
@@ -173,8 +165,8 @@ static int record_main(int argc, char **argv)
 	}
 	if (session_events(s)->notice[0])
 		cmd_error("%s", session_events(s)->notice);
-	double end = o.duration > 0 ? now_s() + o.duration : 0;
-	while (!ui_pending_signal() && !session_poll(s, 100) && !(end && now_s() >= end))
+	double end = o.duration > 0 ? cmd_now_s() + o.duration : 0;
+	while (!ui_pending_signal() && !session_poll(s, 100) && !(end && cmd_now_s() >= end))
 		;
 	session_poll(s, 0);
 	int rc = session_record_finish(s, err, sizeof(err));

@@ -15,6 +15,9 @@ extern const struct cmd_entry cmd_list_entry;
 extern const struct cmd_entry cmd_annotate_entry;
 extern const struct cmd_entry cmd_record_entry;
 
+/* Seconds on the monotonic clock (refresh and duration timing). */
+double cmd_now_s(void);
+
 /* "cyctop: <message>" on stderr, one line. */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tui/cmd.h"
 #include "tui/top.h"
@@ -16,6 +17,14 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_annotate_entry,
 	&cmd_record_entry,
 };
+
+double cmd_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 void cmd_error(const char *fmt, ...)
 {

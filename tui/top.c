@@ -39,14 +39,6 @@ struct top_opts {
 	long runs;         /* --runs N; 0: not given (1) */
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int parse_long(const char *s, long lo, long hi, long *out)
 {
 	char *end;
@@ -365,15 +357,15 @@ static int emit(struct session *s, const struct top_opts *o, int first, int *end
  * printed, or a signal arrives; the last table always covers the end. */
 static int run_batch(struct session *s, const struct top_opts *o)
 {
-	double next = now_s() + o->delay;
+	double next = cmd_now_s() + o->delay;
 	long printed = 0;
 	int ended = 0, first = 1;
 
 	while (!ui_pending_signal()) {
-		double left = next - now_s();
+		double left = next - cmd_now_s();
 		int ms = left > 0 ? (int)(left * 1000) + 1 : 0;
 		bool done = session_poll(s, ms > 100 ? 100 : ms);
-		if (!done && now_s() < next)
+		if (!done && cmd_now_s() < next)
 			continue;
 		if (emit(s, o, first, &ended) < 0)
 			return 1;

@@ -15,14 +15,6 @@
 #include "tui/tui.h"
 #include "tui/ui.h"
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 const struct arch_model *tui_tree_model(const struct tui *t, enum arch_tree tree)
 {
 	return t->model && t->model->tree == tree ? t->model : model_for_tree(tree);
@@ -265,24 +257,24 @@ static int key_wait_ms(const struct tui *t, bool ended)
 /* The screen is drawn after a key or a new snapshot, else every 100 ms. */
 static void run_loop(struct tui *t)
 {
-	double next = now_s(), drawn = 0;
+	double next = cmd_now_s(), drawn = 0;
 	bool ended = false, dirty = true;
 
 	timeout(100);
 	while (!t->quit && !ui_pending_signal()) {
 		if (t->sess && !ended) {
 			ended = session_poll(t->sess, 0);
-			if (!t->paused && (ended || now_s() >= next)) {
+			if (!t->paused && (ended || cmd_now_s() >= next)) {
 				take_snapshot(t);
-				next = now_s() + t->delay;
+				next = cmd_now_s() + t->delay;
 				dirty = true;
 			}
 			if (ended && !session_is_recorded(t->sess))
 				break;  /* the target's end ends the watch */
 		}
-		if (dirty || now_s() - drawn >= 0.1) {
+		if (dirty || cmd_now_s() - drawn >= 0.1) {
 			draw(t);
-			drawn = now_s();
+			drawn = cmd_now_s();
 			dirty = false;
 		}
 		timeout(key_wait_ms(t, ended));
