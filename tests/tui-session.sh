@@ -172,6 +172,28 @@ T send-keys -t main Escape
 wait_view "< > sort  space pause" "Esc back to hotspots"
 quit
 
+# --- 1b. the Core2 tree's derived columns, per function -------------------
+# Samples placed so that work_60 has CPI 2.00 and stall% 50.00, work_30 CPI
+# 0.80 and stall% 30.00 (Core2 paper eq. 2 and the slides' CPI).
+printf 'CPU_CLK_UNHALTED.CORE,1000000000\nINST_RETIRED.ANY_P,800000000\nRS_UOPS_DISPATCHED.CYCLES_NONE,420000000\n' >"$TMP/small.counts"
+printf '%s\n' 'CPU_CLK_UNHALTED.CORE,work_60+0x0,600' 'CPU_CLK_UNHALTED.CORE,work_30+0x0,400' \
+	'INST_RETIRED.ANY_P,work_60+0x0,300' 'INST_RETIRED.ANY_P,work_30+0x0,500' \
+	'RS_UOPS_DISPATCHED.CYCLES_NONE,work_60+0x0,300' \
+	'RS_UOPS_DISPATCHED.CYCLES_NONE,work_30+0x0,120' >"$TMP/small.samples"
+run "$MK" -s "$TMP/small.samples" "$TMP/derived-handmade.data" core "GenuineIntel,6,23,10" \
+	"$TMP/small.counts" "$MIX"
+expect_rc 0 "mk-session with placed samples"
+open_session "$TMP/derived-handmade.data"
+wait_view "stall%" "the derived columns of the Core2 tree"
+wait_view "CPI" "the CPI column"
+for want in "work_60:50.00:2.00" "work_30:30.00:0.80"; do
+	f=${want%%:*} rest=${want#*:}
+	row=$(screen | awk -v f="$f" '$0 ~ " " f " " { print $4, $5 }')
+	[ "$row" = "${rest%%:*} ${rest#*:}" ] || { screen_dump >&2; fail "$f: stall% CPI '$row', want ${rest%%:*} ${rest#*:}"; }
+	ok
+done
+quit
+
 # --- 2. hand-made AMD file: the AMD tree, dc.* as cyctop tree prints them ---
 open_session "$TMP/amd-handmade.data"
 wait_view "PMU amd64_k8 (recorded)" "hotspots of the AMD file"

@@ -2,7 +2,6 @@
  * with call stacks (-g) the children column, callers and callees, and the
  * folded stacks for flame graphs. */
 #include <math.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,14 +403,14 @@ static const struct snap_func **ordered(const struct snapshot *s, int window)
 
 /* --format folded prints the stacks of the last snapshot once: a refresh
  * renders them here, and they are written when the target has ended, else
- * by top_print_finish() (at exit at the latest).  Without stacks there is
- * nothing to fold: one error, the watch stops (as on SIGTERM, so a launched
- * command is terminated) and cyctop exits with EXIT_USAGE. */
+ * by top_print_finish() after the last refresh (-n, a signal).  Watching
+ * without -g is refused when the options are parsed; a recorded session
+ * without stacks gets one error and exit status EXIT_USAGE. */
 static struct {
 	FILE *out;
 	char *text;
 	size_t len;
-	bool at_exit, done, missing;
+	bool done, missing;
 } folded;
 
 int top_print_finish(void)
@@ -426,14 +425,6 @@ int top_print_finish(void)
 	return folded.missing ? -1 : 0;
 }
 
-static void finish_at_exit(void)
-{
-	if (top_print_finish() < 0) {
-		fflush(NULL);
-		_exit(EXIT_USAGE);
-	}
-}
-
 static void print_folded(FILE *out, const struct snapshot *s)
 {
 	char *text = NULL;
@@ -442,15 +433,10 @@ static void print_folded(FILE *out, const struct snapshot *s)
 
 	if (folded.done)
 		return;
-	if (!folded.at_exit)
-		folded.at_exit = atexit(finish_at_exit) == 0;
-	if (!s->cg) {
-		if (!folded.missing)
-			cmd_error("--format folded needs -g (or --call-graph): no call stacks "
-				  "were collected");
+	if (!s->cg) {  /* a recorded session without stacks */
+		cmd_error("--format folded: no call stacks in this session");
 		folded.missing = true;
 		folded.done = true;
-		raise(SIGTERM);
 		return;
 	}
 	if (!(mem = open_memstream(&text, &len))) {

@@ -117,6 +117,10 @@ static int check_mux_options(const struct top_opts *o)
 		cmd_error("--call-graph with --mux runs: the runs' stacks are not merged");
 		return -1;
 	}
+	if (o->format == OUT_FOLDED && !o->s.call_graph) {
+		cmd_error("--format folded needs -g (or --call-graph): stacks to fold");
+		return -1;
+	}
 	return 0;
 }
 
@@ -131,7 +135,8 @@ static const char usage_text[] =
 	"  -b, --batch           print the hotspot table every --delay seconds\n"
 	"  -d, --delay SECS      refresh interval (default 1)\n"
 	"  -n, --iterations N    batch: number of tables (default: until the target ends)\n"
-	"      --format F        batch output: text, csv or json\n"
+	"      --format F        batch output: text, csv, json, or folded (the call stacks\n"
+	"                        of -g, once at the end, for flame graphs)\n"
 	"      --window          batch: the last interval instead of the cumulative profile\n"
 	"  -a, --arch TREE       core2, ia64, amd, sw or auto: the tree the tree view opens with\n"
 	"  -m, --mmap-pages N    data pages of each CPU's sample ring, a power of two (default 64;\n"
@@ -223,7 +228,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			break;
 		case 'f':
 			if (fmt_parse_output(optarg, &o->format) < 0) {
-				cmd_error("unknown --format '%s' (text, csv or json)", optarg);
+				cmd_error("unknown --format '%s' (text, csv, json or folded)", optarg);
 				return -1;
 			}
 			break;
@@ -443,6 +448,8 @@ static int watch(struct top_opts *o)
 		cmd_error("%s", session_events(s)->notice);
 	session_set_thread_filter(s, o->tid);
 	int rc = o->batch ? run_batch(s, o) : run_tui(s, o);
+	if (o->batch && o->format == OUT_FOLDED && top_print_finish() < 0 && rc == 0)
+		rc = EXIT_USAGE;
 	session_close(s);
 	return rc;
 }

@@ -275,8 +275,10 @@ static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int n
 		ui_text(y, x, EVCOL, buf, true);
 		x += EVCOL;
 	}
-	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL)
-		ui_text(y, x, EVCOL, dc[d].col->label, true);
+	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
+		snprintf(buf, sizeof(buf), "%10s", dc[d].col->label);  /* over its values */
+		ui_text(y, x, EVCOL, buf, true);
+	}
 	snprintf(buf, sizeof(buf), "%cFUNCTION", t->sort == ne ? '>' : ' ');
 	ui_text(y, x, 34, buf, true);
 	snprintf(buf, sizeof(buf), "%cMODULE", t->sort == ne + 1 ? '>' : ' ');
@@ -457,7 +459,12 @@ static bool key_picker(struct tui *t, int key)
  * get them. */
 static bool open_callers(struct tui *t)
 {
-	if (!t->snap || t->hot.sel >= t->nrows || !t->rows)
+	if (!t->snap || !t->snap->cg) {
+		snprintf(t->message, sizeof(t->message),
+			 "callers: no call stacks: run with -g (or --call-graph dwarf|fp)");
+		return true;
+	}
+	if (t->hot.sel >= t->nrows || !t->rows)
 		return true;
 	const struct snap_func *f = &t->snap->funcs[t->rows[t->hot.sel]];
 	if (tui_open_callers(t, f->name, f->module))

@@ -1,0 +1,146 @@
+#!/bin/sh
+# What batch mode prints of call stacks (-g): the JSON fields (children,
+# callers, callees, stacks), the children column of text and csv, and
+# --format folded, on the known call tree of workloads/callers (leaf_work
+# called 2:1 from caller_a and caller_b).  Without -g nothing changes, and
+# folded says it needs -g.
+. "$SRCDIR/tests/lib.sh"
+
+CALLERS="$WORKLOADS/callers"
+# 4 kHz, as tests/callgraph.sh (at 1 kHz a round of main's loop lasts about
+# one sampling period and systematic sampling can alias).
+EV=cpu-clock/250000
+
+# py FILE EXPR: EXPR over o, the last JSON object of FILE, with helpers
+py() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+lines = [l for l in open(sys.argv[1]) if l.strip()]
+o = json.loads(lines[-1])
+def fn(name):
+    return [f for f in o["functions"] if f["name"] == name][0]
+def edge(name, kind, other):
+    return sum(e["percent"] for e in fn(name)[kind] if e["name"] == other)
+print(eval(sys.argv[2]))
+PY
+}
+
+# within GOT WANT TOL DESC: |GOT - WANT| <= TOL
+within() {
+	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= t) }' ||
+		fail "$4: $1, want $2 +- $3"
+	ok
+}
+
+# --- JSON -----------------------------------------------------------------------
+run "$CYCTOP" -g -b --format json -e "$EV" -- "$CALLERS" 3
+expect_rc 0 "-g -b --format json"
+cp "$TMP/out" "$TMP/g.json"
+expect_true "$(py "$TMP/g.json" '"stacks" in o and all(k in o["stacks"] for k in ("samples", "truncated", "skipped", "overflow"))')" \
+	"top-level stacks object: $(py "$TMP/g.json" 'o.get("stacks")')"
+# every sample either has its stack or was skipped (one event)
+expect_true "$(py "$TMP/g.json" 'o["stacks"]["samples"] + o["stacks"]["skipped"] == o["events"][0]["samples"]')" \
+	"stacks + skipped = samples: $(py "$TMP/g.json" '(o["stacks"], o["events"][0]["samples"])')"
+expect_true "$(py "$TMP/g.json" 'all(k in f for f in o["functions"] for k in ("children", "callers", "callees"))')" \
+	"every function has children, callers and callees"
+# leaf_work: nearly all the samples; callers 2:1 as shares of its total.  A
+# share of N samples has sigma = 100 sqrt(p (1 - p) / N) points: 5 sigma plus
+# a point for what systematic sampling leaves of aliasing (tests/callgraph.sh).
+n=$(py "$TMP/g.json" 'sum(e["samples"] for e in fn("leaf_work")["callers"])')
+[ "$n" -gt 4000 ] || fail "too few leaf_work stacks: $n"
+ok
+tol=$(awk -v n="$n" 'BEGIN { printf "%.2f", 5 * 100 * sqrt(2 / 9 / n) + 1 }')
+a=$(py "$TMP/g.json" 'edge("leaf_work", "callers", "caller_a")')
+b=$(py "$TMP/g.json" 'edge("leaf_work", "callers", "caller_b")')
+within "$a" 66.67 "$tol" "caller_a's share of leaf_work"
+within "$b" 33.33 "$tol" "caller_b's share of leaf_work"
+within "$(py "$TMP/g.json" 'sum(e["percent"] for e in fn("leaf_work")["callers"])')" 100 0.5 \
+	"leaf_work's callers add up to its total"
+expect_true "$(py "$TMP/g.json" 'fn("leaf_work")["callees"] == []')" "leaf_work calls nothing"
+# the callers' samples and percent agree: percent of the function's total
+expect_true "$(py "$TMP/g.json" 'all(abs(e["percent"] - 100.0 * e["samples"] / sum(c["samples"] for c in fn("leaf_work")["callers"])) < 0.01 for e in fn("leaf_work")["callers"])')" \
+	"callers' percent = samples / the function's total"
+# children (perf top's Children) hold at least the self share, up to 100
+expect_true "$(py "$TMP/g.json" 'all(f["children"]["cpu-clock"] >= f["percent"]["cpu-clock"] - 1 and f["children"]["cpu-clock"] <= 100 for f in o["functions"])')" \
+	"children >= self"
+expect_true "$(py "$TMP/g.json" 'fn("leaf_work")["children"]["cpu-clock"] > 95')" "leaf_work's children share"
+
+# without -g: the contract as before, no call-graph fields
+run "$CYCTOP" -b --format json -e cpu-clock -- "$CALLERS" 0.3
+expect_rc 0 "-b --format json without -g"
+expect_true "$(py "$TMP/out" '"stacks" not in o and all(k not in f for f in o["functions"] for k in ("children", "callers", "callees"))')" \
+	"no call-graph fields without -g"
+
+# --- text and csv: the children column ------------------------------------------
+run "$CYCTOP" -g -b -e "$EV" -- "$CALLERS" 0.5
+expect_rc 0 "-g -b text"
+expect_out "children%" "text: children column"
+expect_out "  stacks " "text: stacks line"
+run "$CYCTOP" -b -e cpu-clock -- "$CALLERS" 0.3
+grep -q "children" "$TMP/out" && fail "text: a children column without -g"
+ok
+run "$CYCTOP" -g -b --format csv -e "$EV" -- "$CALLERS" 0.5
+expect_rc 0 "-g -b csv"
+expect_out "time,function,module,cpu-clock:samples,cpu-clock:percent,cpu-clock:children" "csv header"
+expect_true "$(awk -F, '$2 == "\"leaf_work\"" { v = $6 } END { print (v > 95) ? "True" : "False" }' "$TMP/out")" \
+	"csv: leaf_work's children share"
+
+# --- folded ------------------------------------------------------------------------
+run "$CYCTOP" -g -b --format folded -e "$EV" -- "$CALLERS" 1
+expect_rc 0 "-g --format folded"
+[ -s "$TMP/out" ] || fail "folded: no output"
+ok
+# every line "frame;frame;... COUNT", frames without spaces at the ends
+bad=$(awk '!/^[^ ;]([^;]*[^ ;])?(;[^ ;]([^;]*[^ ;])?)* [1-9][0-9]*$/' "$TMP/out" | head -n 3)
+[ -z "$bad" ] || fail "folded: lines not 'frames count': $bad"
+ok
+grep -q "main;caller_a;leaf_work [0-9]*$" "$TMP/out" || fail "folded: no main;caller_a;leaf_work path"
+ok
+grep -q "main;caller_b;leaf_work [0-9]*$" "$TMP/out" || fail "folded: no main;caller_b;leaf_work path"
+ok
+# printed once (at the end), so no path twice
+[ "$(awk '{ $NF = ""; print }' "$TMP/out" | sort | uniq -d | wc -l)" -eq 0 ] ||
+	fail "folded: a path printed twice"
+ok
+# ... also when -n ends the watch before the command
+run "$CYCTOP" -g -b -n 2 -d 0.3 --format folded -e "$EV" -- "$CALLERS" 3
+expect_rc 0 "folded with -n"
+[ "$(awk '{ $NF = ""; print }' "$TMP/out" | sort | uniq -d | wc -l)" -eq 0 ] ||
+	fail "folded -n 2: a path printed twice"
+ok
+grep -q "main;caller_a;leaf_work [0-9]*$" "$TMP/out" || fail "folded -n 2: printed nothing"
+ok
+
+# The counts add up to the samples with a stack: the same recorded samples
+# read twice, as JSON and folded.
+run "$CYCTOP" record -g -e "$EV" -o "$TMP/rec.data" -- "$CALLERS" 1
+expect_rc 0 "record -g"
+run "$CYCTOP" -b --format json -i "$TMP/rec.data"
+expect_rc 0 "-i json"
+cp "$TMP/out" "$TMP/rec.json"
+run "$CYCTOP" -b --format folded -i "$TMP/rec.data"
+expect_rc 0 "-i folded"
+sum=$(awk '{ s += $NF } END { print s + 0 }' "$TMP/out")
+want=$(py "$TMP/rec.json" 'o["stacks"]["samples"]')
+[ "$sum" -gt 0 ] && [ "$sum" -eq "$want" ] || fail "folded counts $sum, stacks.samples $want"
+ok
+# leaf_work's caller split from the folded lines matches the JSON's
+fa=$(awk '/;caller_a;leaf_work [0-9]+$/ { a += $NF } /;leaf_work [0-9]+$/ { t += $NF }
+	END { printf "%.4f", 100 * a / t }' "$TMP/out")
+within "$fa" "$(py "$TMP/rec.json" 'edge("leaf_work", "callers", "caller_a")')" 0.01 \
+	"caller_a's share: folded vs JSON"
+
+# Without stacks there is nothing to fold: an error, promptly (the command
+# is terminated, not waited for), exit 2, nothing on stdout.
+start=$(date +%s)
+run "$CYCTOP" -b --format folded -e cpu-clock -- "$CALLERS" 29
+expect_rc 2 "folded without -g"
+expect_err "--format folded needs -g" "folded without -g: message"
+[ ! -s "$TMP/out" ] || fail "folded without -g printed: $(head -c 300 "$TMP/out")"
+ok
+[ $(($(date +%s) - start)) -lt 15 ] || fail "folded without -g ran the whole command"
+ok
+pgrep -f "$CALLERS 29" >/dev/null && fail "folded without -g left the command running"
+ok
+
+done_ok
