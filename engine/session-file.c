@@ -135,6 +135,8 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 	char note[160];
 	size_t n = perfdata_nr_attrs(f->pd);
 
+	if (f->meta.internal_reference && n > 1)
+		n--;  /* cyctop's multiplexing reference: no event of the user's */
 	if (n == 0 || n > EVENTS_MAX) {
 		snprintf(err, errsz, "%s: %zu events (cyctop reads 1 to %d)", f->path, n,
 			 EVENTS_MAX);
@@ -277,7 +279,7 @@ int session_file_decode(const struct session *s, const struct perf_event_header 
 	int ev = 0;
 
 	if (!f->same_type && h->type == PERF_RECORD_SAMPLE &&
-	    (ev = perfdata_record_attr(f->pd, h)) < 0)
+	    ((ev = perfdata_record_attr(f->pd, h)) < 0 || ev >= s->events.n))
 		return -1;
 	const struct perf_event_attr *a = perfdata_attr(f->pd, (size_t)ev);
 	struct rec_format fmt = { a->sample_type, a->sample_regs_user, f->sid_all };

@@ -43,6 +43,8 @@ static void parse_line(const char *line, struct session_meta *m)
 		sscanf(v, "%159s %lf", m->reference, &m->reference_count);
 	else if (!strcmp(key, "event"))
 		parse_event(v, m);
+	else if (!strcmp(key, "internal_reference"))
+		m->internal_reference = atoi(v) == 1;
 }
 
 bool session_meta_parse(const char *blob, struct session_meta *m)
@@ -92,6 +94,8 @@ int session_meta_format(const struct session_meta *m, char *buf, size_t bufsz)
 	PUT("groups %d slice_ms %d\n", m->n_groups, m->slice_ms);
 	if (m->reference[0] && isfinite(m->reference_count))
 		PUT("reference %s %.17g\n", m->reference, m->reference_count);
+	if (m->internal_reference)
+		PUT("internal_reference 1\n");
 	for (int e = 0; e < m->n_events && e < EVENTS_MAX; e++)
 		if (m->ev[e].present)
 			PUT("event %d group %d counted %d coverage %.17g count %.17g\n", e,

@@ -34,6 +34,8 @@ struct session_meta {
 	double reference_count;
 	int n_events;
 	struct meta_event ev[EVENTS_MAX];
+	bool internal_reference;  /* the file's last attr is cyctop's internal
+				   * multiplexing reference, not an event */
 };
 
 /* Parses BLOB (NUL-terminated, or NULL) into M (zeroed first).  Returns

@@ -44,6 +44,8 @@ struct session {
 	struct pollfd *pfds;
 	struct space *spaces;
 	int nspaces, capspaces;
+	int *space_index;        /* pid hash: index + 1 into spaces, 0 empty */
+	size_t space_index_cap;  /* a power of two, at least twice nspaces */
 	struct recbuf batch;
 	double t0, last_snap;
 	bool hup;
@@ -60,6 +62,7 @@ struct session {
 	struct session_file *file;   /* opened from a perf.data file (session-file.c) */
 	struct session_rec *rec;     /* writing a perf.data file (session-record.c) */
 	struct perf_event_attr opened_attr[EVENTS_MAX]; /* as opened, for the file */
+	struct perf_event_attr ref_attr;  /* the internal reference's, likewise */
 	/* call stacks (-g): NULL when not collected */
 	struct rec_format fmt;   /* live samples' format (SAMPLE_TYPE + stacks) */
 	int call_graph;          /* live: enum call_graph_mode of the attrs */

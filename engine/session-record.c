@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/perfdata.h"
 #include "engine/pfm.h"
@@ -27,7 +28,9 @@ struct session_rec {
 	char *const *cmdline;
 	uint64_t records, bytes;
 	bool failed;
-	char err[256];
+	char err[PATH_MAX + 128];
+	bool internal_ref;       /* the last attr is the internal reference */
+	char path[PATH_MAX];
 	struct perfdata_build_id ids[REC_MAX_BUILD_IDS];
 	size_t n_ids;
 };
@@ -40,7 +43,7 @@ void session_rec_write(struct session *s, const struct perf_event_header *h)
 		return;
 	if (perfdata_write(r->w, h) < 0) {
 		r->failed = true;
-		snprintf(r->err, sizeof(r->err), "writing the session: %s", strerror(errno));
+		snprintf(r->err, sizeof(r->err), "writing %s: %s", r->path, strerror(errno));
 		return;
 	}
 	r->records++;
@@ -56,9 +59,10 @@ struct sid_trailer {
 };
 
 /* BUF holds a record of BODY bytes and room for the trailer. */
-static void write_synth(struct session *s, unsigned char *buf, size_t body, pid_t pid)
+static void write_synth(struct session *s, unsigned char *buf, size_t body, pid_t pid,
+			pid_t tid)
 {
-	struct sid_trailer t = { (uint32_t)pid, (uint32_t)pid, 0, s->nfds ? s->fds[0].id : 0 };
+	struct sid_trailer t = { (uint32_t)pid, (uint32_t)tid, 0, s->nfds ? s->fds[0].id : 0 };
 	struct perf_event_header h;
 
 	memcpy(buf + body, &t, sizeof(t));
@@ -68,17 +72,17 @@ static void write_synth(struct session *s, unsigned char *buf, size_t body, pid_
 	session_rec_write(s, (const struct perf_event_header *)(const void *)buf);
 }
 
-static void synth_comm(struct session *s, pid_t pid, const char *comm)
+static void synth_comm(struct session *s, pid_t pid, pid_t tid, const char *comm)
 {
 	_Alignas(8) unsigned char buf[128] = { 0 };
 	struct perf_event_header h = { PERF_RECORD_COMM, 0, 0 };
-	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)pid };
+	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)tid };
 	size_t len = strnlen(comm, 16) + 1, body = sizeof(h) + sizeof(ids) + ((len + 7) & ~7u);
 
 	memcpy(buf, &h, sizeof(h));
 	memcpy(buf + sizeof(h), ids, sizeof(ids));
 	memcpy(buf + sizeof(h) + sizeof(ids), comm, len - 1);
-	write_synth(s, buf, body, pid);
+	write_synth(s, buf, body, pid, tid);
 }
 
 /* One MMAP2 record for an executable line of /proc/PID/maps. */
@@ -106,7 +110,7 @@ static void synth_mmap(struct session *s, pid_t pid, uint64_t start, uint64_t en
 	m.flags = 0x2; /* MAP_PRIVATE */
 	memcpy(buf, &m, sizeof(m));
 	memcpy(buf + sizeof(m), path, len - 1);
-	write_synth(s, buf, sizeof(m) + ((len + 7) & ~(size_t)7), pid);
+	write_synth(s, buf, sizeof(m) + ((len + 7) & ~(size_t)7), pid, pid);
 }
 
 static void synth_maps(struct session *s, pid_t pid)
@@ -130,6 +134,29 @@ static void synth_maps(struct session *s, pid_t pid)
 	fclose(f);
 }
 
+/* A COMM record for every thread, named as /proc has it now. */
+static void synth_comms(struct session *s, pid_t pid)
+{
+	pid_t tids[1024];
+	int n = target_tids(pid, tids, 1024);
+	char path[64], comm[32];
+
+	synth_comm(s, pid, pid, s->target.comm);
+	for (int i = 0; i < n; i++) {
+		FILE *f;
+		if (tids[i] == pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tids[i]);
+		if (!(f = sys_fopen(path, "r")))
+			continue;
+		if (fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			synth_comm(s, pid, tids[i], comm);
+		}
+		fclose(f);
+	}
+}
+
 int session_rec_start(struct session *s, const struct session_opts *o, char *err,
 		      size_t errsz)
 {
@@ -141,11 +168,12 @@ int session_rec_start(struct session *s, const struct session_opts *o, char *err
 		return -1;
 	}
 	s->rec->cmdline = o->cmdline;
+	snprintf(s->rec->path, sizeof(s->rec->path), "%s", o->record);
 	s->rec->w = perfdata_create(o->record, err, errsz);
 	if (!s->rec->w)
 		return -1;
 	if (!o->argv) {  /* attached: its name and mappings predate the watch */
-		synth_comm(s, s->target.pid, s->target.comm);
+		synth_comms(s, s->target.pid);
 		synth_maps(s, s->target.pid);
 	}
 	return 0;
@@ -169,6 +197,31 @@ static void add_build_id(void *arg, const char *path, const uint8_t *id, size_t 
 	memcpy(b->id, id, len);
 }
 
+/* The internal reference (multiplexing) goes last: its fds carry the
+ * side-band records, so perf must know their ids; cyctop's metadata says
+ * it is no event of the user's (session-meta.h). */
+static int add_reference_attr(struct session *s, char *err, size_t errsz)
+{
+	uint64_t *ids = malloc((size_t)(s->nfds ? s->nfds : 1) * sizeof(*ids));
+	size_t n = 0;
+	int rc = 0;
+
+	if (!ids) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < s->nfds; i++)
+		if (s->fds[i].ev == MUX_REFERENCE)
+			ids[n++] = s->fds[i].id;
+	if (n && perfdata_add_attr(s->rec->w, &s->ref_attr, ids, n, s->ref_spec.name) < 0) {
+		snprintf(err, errsz, "writing the session: %s", strerror(errno));
+		rc = -1;
+	}
+	s->rec->internal_ref = n > 0;
+	free(ids);
+	return rc;
+}
+
 static int add_attrs(struct session *s, char *err, size_t errsz)
 {
 	uint64_t *ids = malloc((size_t)(s->nfds ? s->nfds : 1) * sizeof(*ids));
@@ -190,7 +243,7 @@ static int add_attrs(struct session *s, char *err, size_t errsz)
 		}
 	}
 	free(ids);
-	return 0;
+	return add_reference_attr(s, err, errsz);
 }
 
 /* What perf has no field for: counts, coverages, the plan, the exit. */
@@ -248,13 +301,19 @@ int session_record_finish(struct session *s, char *err, size_t errsz)
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
-	if (r->failed) {
-		snprintf(err, errsz, "%s", r->err);
+	if (r->failed) {  /* a file without its attrs can be read by nobody */
+		snprintf(err, errsz, "%s (the incomplete file is removed)", r->err);
+		perfdata_abort(r->w);
+		r->w = NULL;
+		unlink(r->path);
 		goto out;
 	}
 	for (int i = 0; i < s->nspaces; i++)
 		symtab_foreach_build_id(s->spaces[i].st, add_build_id, r);
+	if (add_attrs(s, err, errsz) < 0)
+		goto out;
 	fill_meta(s, snap, &sm);
+	sm.internal_reference = r->internal_ref;
 	cpu_description(cpudesc, sizeof(cpudesc));
 	memset(&pm, 0, sizeof(pm));
 	pm.cmdline = (const char *const *)r->cmdline;
@@ -266,13 +325,16 @@ int session_record_finish(struct session *s, char *err, size_t errsz)
 	int len = session_meta_format(&sm, blob, sizeof(blob));
 	pm.blob = blob;
 	pm.blob_len = len > 0 ? (size_t)len + 1 : 0;
-	if (add_attrs(s, err, errsz) < 0)
-		goto out;
 	rc = perfdata_finish(r->w, &pm, err, errsz);
 	r->w = NULL;
 out:
 	snapshot_free(snap);
 	return rc;
+}
+
+bool session_record_failed(const struct session *s)
+{
+	return s->rec && s->rec->failed;
 }
 
 void session_record_stats(const struct session *s, uint64_t *records, uint64_t *bytes)

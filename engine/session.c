@@ -60,12 +60,48 @@ static uint64_t now_ns(void)
 
 /* --- address spaces ----------------------------------------------------- */
 
+/* Address spaces with symbols of their own; past this many processes (a
+ * fork storm, a hostile file) the rest share the last one, so memory and
+ * time stay bounded and their samples still count. */
+#define MAX_SPACES 4096
+
+static size_t pid_slot(pid_t pid, size_t cap)
+{
+	return ((uint32_t)pid * 2654435761u) & (cap - 1);
+}
+
 struct space *space_find(struct session *s, pid_t pid)
 {
-	for (int i = 0; i < s->nspaces; i++)
-		if (s->spaces[i].pid == pid)
-			return &s->spaces[i];
-	return NULL;
+	if (!s->space_index_cap)
+		return NULL;
+	for (size_t i = pid_slot(pid, s->space_index_cap);; i = (i + 1) & (s->space_index_cap - 1)) {
+		int k = s->space_index[i];
+		if (k == 0)
+			return NULL;
+		if (s->spaces[k - 1].pid == pid)
+			return &s->spaces[k - 1];
+	}
+}
+
+static int index_space(struct session *s, int k)
+{
+	if ((size_t)(s->nspaces + 1) * 2 > s->space_index_cap) {
+		size_t cap = s->space_index_cap ? s->space_index_cap * 2 : 16;
+		int *v = calloc(cap, sizeof(*v));
+		if (!v)
+			return -1;
+		free(s->space_index);
+		s->space_index = v;
+		s->space_index_cap = cap;
+		for (int j = 0; j < s->nspaces; j++)
+			if (j != k)
+				index_space(s, j);
+	}
+	size_t i = pid_slot(s->spaces[k].pid, s->space_index_cap);
+	while (s->space_index[i])
+		i = (i + 1) & (s->space_index_cap - 1);
+	s->space_index[i] = k + 1;
+	return 0;
 }
 
 struct space *space_get(struct session *s, pid_t pid)
@@ -74,6 +110,8 @@ struct space *space_get(struct session *s, pid_t pid)
 
 	if (sp)
 		return sp;
+	if (s->nspaces == MAX_SPACES)
+		return &s->spaces[MAX_SPACES - 1];
 	if (s->nspaces == s->capspaces) {
 		int cap = s->capspaces ? s->capspaces * 2 : 8;
 		struct space *v = realloc(s->spaces, (size_t)cap * sizeof(*v));
@@ -87,8 +125,10 @@ struct space *space_get(struct session *s, pid_t pid)
 	sp->st = symtab_new();
 	sp->last_refresh = 0;
 	sp->uw = NULL;
-	if (!sp->st)
+	if (!sp->st || index_space(s, s->nspaces) < 0) {
+		symtab_free(sp->st);
 		return NULL;
+	}
 	session_file_space(s, sp);
 	s->nspaces++;
 	return sp;
@@ -562,6 +602,8 @@ static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int 
 	attr_setup(&a, fs, s);
 	if (fs->index >= 0)
 		s->opened_attr[fs->index] = a;
+	else
+		s->ref_attr = a;
 	int fd = sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		open_error(s, fs->ev, pid, errno, err, errsz);
@@ -971,6 +1013,7 @@ void session_close(struct session *s)
 	}
 	callgraph_free(s->cg);
 	free(s->spaces);
+	free(s->space_index);
 	free(s->fds);
 	free(s->rings);
 	free(s->pfds);

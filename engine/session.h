@@ -69,6 +69,8 @@ bool session_is_recorded(const struct session *s);
  * 0, or -1 with one line in ERR.  session_close without it keeps what was
  * written as far as it is consistent. */
 int session_record_finish(struct session *s, char *err, size_t errsz);
+/* Whether writing the file failed (the watch may stop: nothing more is kept). */
+bool session_record_failed(const struct session *s);
 /* Records written and lost so far. */
 void session_record_stats(const struct session *s, uint64_t *records, uint64_t *bytes);
 

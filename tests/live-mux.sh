@@ -34,9 +34,12 @@ expect_true "$(j 'event("cpu-clock")["group"] is None and event("page-faults")["
 	"event groups: $(j '[e["group"] for e in o["events"]]')"
 expect_true "$(j 'abs(event("cpu-clock")["coverage"] - 1) < 1e-9')" "the reference counts all the time"
 # The two groups share the time: their coverages add up to 1 but for the
-# gaps between a DISABLE and the next ENABLE (microseconds per slice).
+# gaps between a DISABLE and the next ENABLE (microseconds per slice).  The
+# fds are read one after another, not at one instant: an event read after
+# the reference has accrued a little more running time (a read pass of a
+# few ms over 2 s: up to 0.5% under ASan), hence the upper bound.
 cov="event('page-faults')['coverage'] + event('context-switches')['coverage']"
-expect_true "$(j "0.97 <= $cov <= 1 + 1e-9")" "coverages add up: $(j "$cov")"
+expect_true "$(j "0.97 <= $cov <= 1.005")" "coverages add up: $(j "$cov")"
 # Each group got a fair share of the slices (about 50 each).
 expect_true "$(j '0.25 < event("page-faults")["coverage"] < 0.75')" \
 	"page-faults coverage $(j 'event("page-faults")["coverage"]')"

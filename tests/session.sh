@@ -77,6 +77,17 @@ cp "$TMP/out" "$TMP/rec.json"
 r=$(compare_shares "$TMP/rec.perf" "$TMP/rec.json" 0.05 "$MIX")
 [ "$r" = same ] || fail "cyctop record file: $r"
 ok
+# multiplexed: the internal reference's fds carry the side-band records, so
+# its attr is in the file too (perf needs it), and cyctop skips it
+run "$CYCTOP" record --counters 1 -e page-faults,task-clock -o "$TMP/mux.data" -- "$MIX" 1
+expect_rc 0 "cyctop record --counters 1"
+run perf report -i "$TMP/mux.data" --stdio --sort sym
+expect_rc 0 "perf report reads a multiplexed recording"
+grep -qi "failed\|warning\|error" "$TMP/err" && fail "perf report on the multiplexed file: $(cat "$TMP/err")"
+run "$CYCTOP" -b -i "$TMP/mux.data" --format json
+expect_rc 0 "cyctop -i a multiplexed recording"
+expect_true "$(json_last "$TMP/out" "[e['name'] for e in o['events']] == ['page-faults', 'task-clock'] and o['groups'] == 2")" \
+	"the user's events only, and the plan: $(json_last "$TMP/out" "[e['name'] for e in o['events']], o.get('groups')")"
 # the file keeps the watch's totals and command
 expect_true "$(json_last "$TMP/rec.json" "o['target']['command'] == 'mix' and event('cpu-clock')['count'] > 1e9")" \
 	"command and cpu-clock count recorded"

@@ -155,6 +155,16 @@ static void test_json_string(void **state)
 	(void)state;
 	json_string_is("", "\"\"");
 	json_string_is("plain text", "\"plain text\"");
+	/* UTF-8 passes; a character cut short (a 15-byte comm), stray and
+	 * overlong bytes and surrogates become U+FFFD, one per byte */
+	json_string_is("caf\xc3\xa9", "\"caf\xc3\xa9\"");
+	json_string_is("\xe2\x82\xac\xf0\x9f\x98\x80", "\"\xe2\x82\xac\xf0\x9f\x98\x80\"");
+	json_string_is("\xc3\xa9\xc3", "\"\xc3\xa9\\ufffd\"");
+	json_string_is("a\x80" "b", "\"a\\ufffd" "b\"");
+	json_string_is("\xc0\xaf", "\"\\ufffd\\ufffd\"");
+	json_string_is("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");
+	json_string_is("\xf5\x80\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	json_string_is("\xe2\x82", "\"\\ufffd\\ufffd\"");
 	json_string_is("say \"hi\"", "\"say \\\"hi\\\"\"");
 	json_string_is("C:\\path\\x", "\"C:\\\\path\\\\x\"");
 	json_string_is("a\nb", "\"a\\u000ab\"");

@@ -166,7 +166,8 @@ static int record_main(int argc, char **argv)
 	if (session_events(s)->notice[0])
 		cmd_error("%s", session_events(s)->notice);
 	double end = o.duration > 0 ? cmd_now_s() + o.duration : 0;
-	while (!ui_pending_signal() && !session_poll(s, 100) && !(end && cmd_now_s() >= end))
+	while (!ui_pending_signal() && !session_poll(s, 100) && !(end && cmd_now_s() >= end) &&
+	       !session_record_failed(s))
 		;
 	session_poll(s, 0);
 	int rc = session_record_finish(s, err, sizeof(err));

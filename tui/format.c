@@ -50,17 +50,43 @@ const char *fmt_value(char *buf, size_t sz, double v, enum arch_unit unit)
 	return buf;
 }
 
+/* The length of the well-formed UTF-8 sequence at S (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+
+	if (n == 0 || c > 0xf4)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/* Names come from the kernel and from files: a comm cut at 15 bytes may
+ * end inside a character, so bytes that are not UTF-8 become U+FFFD and
+ * the line stays JSON. */
 void fmt_json_string(FILE *out, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+
 	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
+	while (*p) {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 1;
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else if (n == 0)
+			fputs("\\ufffd", out);
 		else
-			fputc(ch, out);
+			fwrite(p, 1, n, out);
+		p += n ? n : 1;
 	}
 	fputc('"', out);
 }

@@ -311,17 +311,25 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 				  "stacks it was recorded with");
 			return -1;
 		}
-		if (session_is_perfdata(o->files[0])) {
+		/* batch output is of sessions only: whatever is not one gets the
+		 * reader's error (naming the file and the offset) */
+		if (session_is_perfdata(o->files[0]) || o->batch) {
 			o->in.path = o->files[0];
 			if (o->nfiles > 1) {
 				cmd_error("-i %s: one perf.data file at a time", o->in.path);
 				return -1;
 			}
+			if (o->mux_runs || o->runs || o->slice_given || o->s.max_counters) {
+				cmd_error("-i %s: --mux, --mux-slice, --runs and --counters are for "
+					  "watching; a session keeps the plan it was recorded with",
+					  o->in.path);
+				return -1;
+			}
+			if (o->format == OUT_FOLDED && !o->batch) {
+				cmd_error("--format folded is batch output: add -b");
+				return -1;
+			}
 			return 0;
-		}
-		if (o->batch) {
-			cmd_error("-i with -b: use cyctop tree for counts files in batch");
-			return -1;
 		}
 		if (o->in.symfs || o->in.model) {
 			cmd_error("--symfs and --model are for -i perf.data, not counts files");
@@ -428,7 +436,8 @@ static int watch(struct top_opts *o)
 	/* a recorded session is opened first: a bad file is the first thing said */
 	struct session *s = o->in.path ? session_open_file(&o->in, err, sizeof(err)) : NULL;
 	if (o->in.path && !s) {
-		cmd_error("%s", err);
+		cmd_error("%s%s", err, access(o->in.path, R_OK) == 0 && !session_is_perfdata(o->in.path)
+			  ? " (counts files in batch: cyctop tree FILE)" : "");
 		return 1;
 	}
 	if (o->batch) {
