@@ -1054,8 +1054,10 @@ static const struct asm_func *asm_by_name(struct session *s, const char *name,
 	if (!sp && s->nspaces > 0)
 		sp = &s->spaces[0];
 	if (!sp || !symtab_find(sp->st, name, module, &si)) {
-		snprintf(err, errsz, "function '%s' not found%s%s", name, module ? " in " : "",
-			 module ? module : "");
+		snprintf(err, errsz, "function '%s' not found%s%s%s", name, module ? " in " : "",
+			 module ? module : "",
+			 s->file ? " (are the recorded binaries where the file says? --symfs DIR)"
+				 : "");
 		return NULL;
 	}
 	return asm_cache_get(s->asmc, sp->st, si.start, si.start, err, errsz);
