@@ -79,40 +79,51 @@ run_tests() { # DIR LABEL
 	TOTAL_FAIL=$((TOTAL_FAIL + fail))
 }
 
-# libFuzzer on the perf.data reader and the record decoder, from a copy of
-# the seed corpus, for FUZZ_SECONDS (60).  clang brings compiler-rt's
-# libFuzzer (Debian 12: clang-14 -> libclang-common-14-dev ->
-# libclang-rt-14-dev).  A crash, leak, UB or timeout fails the check; the
-# input that did it stays in the temporary directory named.
-fuzz() {
-	if ! command -v clang >/dev/null 2>&1; then
-		say "fuzz: no clang, skipped"
-		return 0
-	fi
-	fdir=$(mktemp -d "${TMPDIR:-/tmp}/cyctop-fuzz.XXXXXX")
+# libFuzzer targets, each from a copy of its seed corpus for FUZZ_SECONDS
+# (30) -- tests/fuzz-NAME.c on tests/corpus/DIR/:
+#   perfdata  the perf.data reader and the record decoder (engine/)
+#   counts    the counts-file parser, event matching, the trees (arch/)
+#   theme     the theme-file parser (tui/theme.c's theme_parse)
+# clang brings compiler-rt's libFuzzer (Debian 12: clang-14 ->
+# libclang-common-14-dev -> libclang-rt-14-dev).  A crash, leak, UB or
+# timeout fails the check; the input that did it stays in the temporary
+# directory named.
+fuzz_one() {
+	name=$1 corpus=$2
+	shift 2
+	fdir=$(mktemp -d "${TMPDIR:-/tmp}/cyctop-fuzz-$name.XXXXXX")
 	if ! clang -std=gnu11 -g -O1 -D_GNU_SOURCE -I. -DCYCTOP_LIBFUZZER \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o "$fdir/fuzz-perfdata" tests/fuzz-perfdata.c engine/perfdata.c engine/record.c \
-		>"$fdir/build.log" 2>&1; then
+		-o "$fdir/fuzz-$name" "tests/fuzz-$name.c" "$@" >"$fdir/build.log" 2>&1; then
 		cat "$fdir/build.log"
-		say "fuzz: building the libFuzzer target FAILED"
+		say "fuzz: $name: building the libFuzzer target FAILED"
 		TOTAL_FAIL=$((TOTAL_FAIL + 1))
 		return 0
 	fi
 	mkdir "$fdir/corpus"
-	cp tests/corpus/perfdata/* "$fdir/corpus/"
-	if "$fdir/fuzz-perfdata" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 \
+	cp "tests/corpus/$corpus"/* "$fdir/corpus/"
+	if "$fdir/fuzz-$name" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=10 \
 		-print_final_stats=1 -artifact_prefix="$fdir/" "$fdir/corpus" >"$fdir/fuzz.log" 2>&1; then
-		say "fuzz: perf.data reader: $(awk '/^stat::number_of_executed_units/ { r = $2 }
+		say "fuzz: $name: $(awk '/^stat::number_of_executed_units/ { r = $2 }
 			/^stat::average_exec_per_sec/ { e = $2 }
 			END { printf "%s runs, %s exec/s, no finding", r, e }' "$fdir/fuzz.log")"
 		TOTAL_PASS=$((TOTAL_PASS + 1))
 		rm -rf "$fdir"
 	else
 		tail -n 60 "$fdir/fuzz.log"
-		say "fuzz: perf.data reader: FINDING (input and log in $fdir)"
+		say "fuzz: $name: FINDING (input and log in $fdir)"
 		TOTAL_FAIL=$((TOTAL_FAIL + 1))
 	fi
+}
+
+fuzz() {
+	if ! command -v clang >/dev/null 2>&1; then
+		say "fuzz: no clang, skipped"
+		return 0
+	fi
+	fuzz_one perfdata perfdata engine/perfdata.c engine/record.c
+	fuzz_one counts counts arch/*.c -lm
+	fuzz_one theme themes -DTHEMESDIR='"themes"' tui/theme.c arch/lines.c
 }
 
 check() {

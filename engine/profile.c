@@ -466,8 +466,12 @@ void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid)
 
 	if (!t || t == p->other)
 		return;
+	/* Rings are read per CPU, not merged in time: the child's own COMM
+	 * (its exec) may come before its FORK.  A name it has is kept, unless
+	 * the row is an ended thread's whose tid came round again. */
+	bool reused = t->ended;
 	t->ended = false;
-	if (parent && parent != t && parent != p->other)
+	if (parent && parent != t && parent != p->other && (!t->comm[0] || reused))
 		memcpy(t->comm, parent->comm, sizeof(t->comm));
 }
 

@@ -382,7 +382,9 @@ static void handle_task(struct session *s, const struct record *r)
 		profile_thread_exit(s->prof, t->tid);
 	else
 		profile_thread_fork(s->prof, t->tid, t->ptid);
-	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid) {
+	/* a new process starts with its parent's mappings, unless its own
+	 * records (an exec's, read first from another CPU's ring) came first */
+	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid && !space_find(s, (pid_t)t->pid)) {
 		struct space *parent = space_find(s, (pid_t)t->ppid);
 		struct space *child = space_get(s, (pid_t)t->pid);
 		if (parent && child)

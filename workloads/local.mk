@@ -42,3 +42,11 @@ pkglibexec_PROGRAMS += workloads/callers
 workloads_callers_SOURCES = workloads/callers.c workloads/common.h
 workloads_callers_CFLAGS = $(WORKLOAD_CFLAGS) -fomit-frame-pointer -fno-optimize-sibling-calls
 workloads_callers_LDADD = -ldl
+
+# storm: hundreds of short-lived threads, optionally a dlopen/dlclose loop
+# (tests/faults.sh).
+pkglibexec_PROGRAMS += workloads/storm
+workloads_storm_SOURCES = workloads/storm.c workloads/common.h
+workloads_storm_CFLAGS = $(WORKLOAD_CFLAGS) -pthread
+workloads_storm_LDFLAGS = $(AM_LDFLAGS) -pthread
+workloads_storm_LDADD = -ldl

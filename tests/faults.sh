@@ -1,0 +1,167 @@
+#!/bin/sh
+# Faults on real processes, batch mode: a target that execs, forks, is
+# stopped and continued, is killed, storms threads, dlopens in a loop; too
+# few file descriptors; SIGHUP to cyctop.  Each time cyctop stays correct,
+# exits with the right status and leaves nothing stopped or orphaned.
+. "$SRCDIR/tests/lib.sh"
+
+MIX="$WORKLOADS/mix" STORM="$WORKLOADS/storm" PLUGIN="$WORKLOADS/libplugin.so"
+# A per-run tag in the workloads' arguments (mix 1.00$TAG is 1 s of CPU),
+# so that pgrep -f finds this run's processes and nobody else's.
+TAG=$$
+CY='' PID=''
+trap 'kill -CONT $PID 2>/dev/null; kill $CY $PID 2>/dev/null; rm -rf "$TMP"' EXIT
+JSON="-b --format json -e cpu-clock"
+
+lines() { # FILE: complete (newline-terminated) JSON lines so far
+	[ -e "$1" ] || { echo 0; return; }
+	wc -l <"$1"
+}
+
+first_pid() { # FILE: the target pid in the first (complete) object
+	head -n 1 "$1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["pid"])'
+}
+
+# gone PATTERN DESC: no process of this run matches PATTERN (polls: a dying
+# process may need a moment to be reaped by init)
+gone() {
+	wait_for '! pgrep -f "$1" >/dev/null' 20 "$2: $(pgrep -af "$1")"
+	ok
+}
+
+state() { # PID: the State letter in /proc/PID/status, empty when gone
+	awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null
+}
+
+# background CMD...: cyctop in the background, stdout $TMP/bg.json
+background() {
+	rm -f "$TMP/bg.json"
+	"$@" >"$TMP/bg.json" 2>"$TMP/bg.err" &
+	CY=$!
+}
+
+finish() { # TIMEOUT DESC: wait for the background cyctop, status in $RC
+	wait_for '! kill -0 $CY 2>/dev/null' "$1" "$2"
+	RC=0
+	wait $CY || RC=$?
+	CY=''
+	cp "$TMP/bg.err" "$TMP/err"
+}
+
+# 1. The target execs another program: the new image's functions are found.
+run "$CYCTOP" $JSON -d 0.5 -- sh -c "exec '$MIX' 1.00$TAG"
+expect_rc 0 "exec run"
+J="$TMP/out"
+expect_true "$(json_last "$J" 'samples("work_60","cpu-clock") > 50 and any(f["name"] == "work_60" and f["module"].endswith("/mix") for f in o["functions"])')" \
+	"exec'd program's functions: $(json_last "$J" '[(f["name"], f["module"], f["samples"]) for f in o["functions"]]')"
+expect_true "$(json_last "$J" 'o["ended"] and o["exit_status"] == 0')" "exec'd program's exit reported"
+gone "mix 1.00$TAG" "exec'd program left behind"
+
+# 2. The target forks two children that exit: both are counted, cyctop ends
+# with the shell.
+run "$CYCTOP" $JSON -d 0.5 -- sh -c "'$MIX' 1.01$TAG & '$MIX' 1.02$TAG & wait"
+expect_rc 0 "fork run"
+# (not by name: a child's exec COMM may be overwritten by its FORK read
+# later from another CPU's ring, leaving the row named "sh")
+expect_true "$(json_last "$J" 'len([t for t in o["threads"] if t["tid"] != o["target"]["pid"] and t["samples"]["cpu-clock"] > 50]) == 2')" \
+	"both children counted: $(json_last "$J" 'o["threads"]')"
+expect_true "$(json_last "$J" 'sum(t["samples"]["cpu-clock"] for t in o["threads"]) == event("cpu-clock")["samples"] and samples("work_60","cpu-clock") > 100')" \
+	"children's samples in the totals"
+expect_true "$(json_last "$J" 'o["ended"] and o["exit_status"] == 0 and o["target"]["command"] == "sh"')" \
+	"the shell's exit reported"
+gone "mix 1.0[12]$TAG" "forked children left behind"
+
+# 3. An attached target stopped and continued: tables keep coming while it
+# is stopped, and -n leaves it running, not stopped.
+"$MIX" 60.03$TAG &
+PID=$!
+background "$CYCTOP" $JSON -d 0.3 -n 12 -p $PID
+wait_for '[ "$(lines "$TMP/bg.json")" -ge 1 ]' 20 "first table after attach"
+kill -STOP $PID
+wait_for '[ "$(state $PID)" = T ]' 20 "target stopped"
+N=$(lines "$TMP/bg.json")
+wait_for '[ "$(lines "$TMP/bg.json")" -ge $((N + 2)) ]' 20 "tables while the target is stopped"
+ok
+kill -CONT $PID
+wait_for '[ "$(state $PID)" != T ]' 20 "target continued"
+finish 30 "cyctop ends after -n 12"
+expect_rc 0 "attach -n 12 across SIGSTOP"
+expect_true "$(json_last "$TMP/bg.json" 'not o.get("ended") and samples("work_60","cpu-clock") > 0')" \
+	"attached target not reported ended"
+kill -0 $PID 2>/dev/null || fail "attached target did not survive"
+case $(state $PID) in
+R | S) ok ;;
+*) fail "attached target left in state $(state $PID)" ;;
+esac
+kill $PID
+wait $PID 2>/dev/null || true
+PID=''
+
+# 4. The launched target killed mid-watch: the last table covers the end and
+# reports the shell-style status 128 + 9.
+background "$CYCTOP" $JSON -d 0.3 -- "$MIX" 60.04$TAG
+wait_for '[ "$(lines "$TMP/bg.json")" -ge 1 ]' 20 "first table"
+PID=$(first_pid "$TMP/bg.json")
+kill -KILL $PID
+finish 20 "cyctop ends with its killed target"
+PID=''
+expect_rc 0 "killed target run"
+expect_true "$(json_last "$TMP/bg.json" 'o["ended"] and o["exit_status"] == 137')" \
+	"status 137: $(tail -n 1 "$TMP/bg.json" | head -c 300)"
+expect_true "$(json_last "$TMP/bg.json" 'samples("work_60","cpu-clock") > 0')" "final table has the samples"
+run "$CYCTOP" -b -e cpu-clock -d 0.3 -- sh -c 'kill -KILL $$'
+expect_rc 0 "text run of a killed target"
+expect_out "exited with status 137" "text says the status"
+gone "mix 60.04$TAG" "killed target left behind"
+
+# 5. A thread storm (hundreds of threads a second, each living a few ms):
+# totals stay consistent.
+run "$CYCTOP" $JSON -d 0.5 -- "$STORM" 2.05$TAG
+expect_rc 0 "storm run"
+expect_true "$(json_last "$J" 'o["ended"] and o["exit_status"] == 0')" \
+	"storm exited 0: $(tail -n 1 "$J" | head -c 300)"
+expect_true "$(json_last "$J" 'event("cpu-clock")["samples"] > 0 and samples("storm_work","cpu-clock") > 0')" \
+	"storm samples: $(json_last "$J" 'event("cpu-clock")')"
+expect_true "$(json_last "$J" 'type(o["lost"]) is int and o["lost"] >= 0')" "lost is a number"
+expect_true "$(json_last "$J" 'sum(t["samples"]["cpu-clock"] for t in o["threads"]) == event("cpu-clock")["samples"] == sum(f["samples"]["cpu-clock"] for f in o["functions"])')" \
+	"threads and functions add up: $(json_last "$J" '(event("cpu-clock")["samples"], sum(t["samples"]["cpu-clock"] for t in o["threads"]), sum(f["samples"]["cpu-clock"] for f in o["functions"]), len(o["threads"]))')"
+expect_true "$(json_last "$J" 'len(o["threads"]) > 50')" "many threads seen: $(json_last "$J" 'len(o["threads"])')"
+gone "storm 2.05$TAG" "storm left behind"
+
+# 6. dlopen/dlclose in a loop (with the storm): the plugin is found.
+run "$CYCTOP" $JSON -d 0.5 -- "$STORM" 2.06$TAG "$PLUGIN"
+expect_rc 0 "dlopen loop run"
+expect_true "$(json_last "$J" 'o["ended"] and o["exit_status"] == 0')" "dlopen loop exited 0"
+expect_true "$(json_last "$J" 'any(f["name"] == "plugin_work" and f["module"].endswith("libplugin.so") and f["samples"]["cpu-clock"] > 0 for f in o["functions"])')" \
+	"plugin functions: $(json_last "$J" '[(f["name"], f["module"], f["samples"]) for f in o["functions"]]')"
+expect_true "$(json_last "$J" 'sum(t["samples"]["cpu-clock"] for t in o["threads"]) == event("cpu-clock")["samples"] > 0')" \
+	"dlopen loop totals"
+gone "storm 2.06$TAG" "dlopen loop left behind"
+
+# 7. Too few file descriptors for the events (several per CPU each): one
+# line naming the problem, exit 1, no target left.
+EVENTS=cpu-clock,task-clock,page-faults,minor-faults,major-faults,context-switches,cpu-migrations
+RC=0
+(ulimit -n 10 && exec "$CYCTOP" -b -e $EVENTS -- "$MIX" 60.07$TAG) >"$TMP/out" 2>"$TMP/err" || RC=$?
+expect_rc 1 "EMFILE"
+expect_err "too many open files" "EMFILE named"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "EMFILE: stderr is not one line: $(cat "$TMP/err")"
+ok
+gone "mix 60.07$TAG" "target left behind after EMFILE"
+
+# 8. SIGHUP to cyctop: a last table, exit 0, the launched target terminated.
+background "$CYCTOP" $JSON -d 0.3 -- "$MIX" 60.08$TAG
+wait_for '[ "$(lines "$TMP/bg.json")" -ge 1 ]' 20 "first table"
+PID=$(first_pid "$TMP/bg.json")
+N=$(lines "$TMP/bg.json")
+kill -HUP $CY
+finish 20 "cyctop ends on SIGHUP"
+expect_rc 0 "SIGHUP"
+[ "$(lines "$TMP/bg.json")" -gt "$N" ] || fail "no last table after SIGHUP"
+ok
+wait_for '! kill -0 $PID 2>/dev/null' 20 "target terminated"
+ok
+PID=''
+gone "mix 60.08$TAG" "target left behind after SIGHUP"
+
+done_ok

@@ -1,0 +1,193 @@
+/* Fuzz target for the counts-file parser (arch/counts.c) and what is
+ * computed from a counts set: event matching (counts_find under every
+ * model), merging, and every metric tree (arch/tree*.c).
+ *
+ * With libFuzzer (build.sh's fuzz step):
+ *	clang -fsanitize=fuzzer,address,undefined -DCYCTOP_LIBFUZZER -I. \
+ *		tests/fuzz-counts.c arch/[a-z]*.c -lm
+ *	./a.out -max_total_time=30 CORPUS-COPY
+ * Without it (make check), main() below replays every file in the
+ * directories and files named on the command line: the seed corpus
+ * tests/corpus/counts/ (tests/fuzz-counts.sh says what is in it) runs as a
+ * plain test.
+ *
+ * The input is parsed as it is, not NUL-terminated, so a read past its end
+ * is a finding; the invariants checked abort() when broken. */
+#include <dirent.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "arch/counts.h"
+#include "arch/model.h"
+#include "arch/penalty.h"
+#include "arch/tree.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
+
+static volatile double sink;   /* keeps the reads */
+
+/* An event lookup under a model canonicalizes every row of its tables, and
+ * the trees look up each of their inputs: a few entries are enough. */
+#define FIND_MAX 4
+
+static void check_entries(const struct counts *c)
+{
+	if (c->n > c->cap || (c->n && !c->v))
+		abort();
+	for (size_t i = 0; i < c->n; i++) {
+		const struct count_entry *e = &c->v[i];
+		if (strnlen(e->name, sizeof(e->name)) >= sizeof(e->name))
+			abort();   /* a name is always terminated */
+		sink += e->value + e->samples + e->period + e->coverage + e->not_counted;
+	}
+}
+
+static void find_all(const struct counts *c)
+{
+	const struct arch_model *m;
+
+	for (size_t i = 0; i < c->n && i < FIND_MAX; i++) {
+		const char *name = c->v[i].name;
+		if (!counts_find(c, NULL, name))
+			abort();   /* an entry is found under its own name */
+		for (size_t k = 0; (m = model_at(k)) != NULL; k++) {
+			const struct count_entry *e = counts_find(c, m, name);
+			if (e)
+				sink += e->value;
+			if (m->cycles && (e = counts_find(c, m, m->cycles)))
+				sink += e->value;
+		}
+	}
+}
+
+/* One tree per input, picked by its length, and only over a counts set of
+ * the size of a real one: a tree evaluation looks up each of its inputs in
+ * every entry under its model (model_lookup canonicalizes every table row),
+ * milliseconds a tree, which would leave the fuzzer a few runs a second. */
+#define TREE_ENTRIES_MAX 32
+static void eval_tree(const struct counts *c, enum arch_tree t)
+{
+	static struct tree_result r;
+	const struct tree_def *def = tree_def_get(t);
+	struct penalties pen;
+
+	if (!def)
+		abort();
+	penalties_default(&pen, t & 1);
+	struct tree_ctx ctx = { model_for_tree(t), &pen, t & 2 ? 0 : 2.4e9 };
+	tree_eval(def, c, &ctx, &r);
+	sink += tree_inputs_present(&r);
+	for (int i = 0; i < def->n_nodes; i++) {
+		const struct node_value *v = &r.v[i];
+		if (v->parent >= def->n_nodes || v->parent < -1)
+			abort();
+		sink += v->value + v->pct_parent + v->warn + v->depth;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	struct counts c, m;
+	char err[512];
+
+	counts_init(&c);
+	err[0] = '\0';
+	if (counts_parse(&c, (const char *)d, n, "fuzz.counts", err, sizeof(err)) < 0) {
+		if (strnlen(err, sizeof(err)) >= sizeof(err) || strncmp(err, "fuzz.counts:", 12))
+			abort();   /* every error names the file */
+		counts_free(&c);
+		return 0;
+	}
+	check_entries(&c);
+	find_all(&c);
+	if (c.n <= TREE_ENTRIES_MAX)
+		eval_tree(&c, (enum arch_tree)(n % TREE_COUNT));
+	/* the same file twice: every event once, averaged over two sources */
+	counts_init(&m);
+	counts_merge(&m, &c);
+	counts_merge(&m, &c);
+	if (m.n != c.n)
+		abort();
+	check_entries(&m);
+	counts_free(&m);
+	counts_free(&c);
+	return 0;
+}
+
+#ifndef CYCTOP_LIBFUZZER
+static int replay_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	for (;;) {
+		if (n == cap) {
+			unsigned char *p = realloc(buf, cap = cap ? cap * 2 : 65536);
+			if (!p)
+				abort();
+			buf = p;
+		}
+		size_t k = fread(buf + n, 1, cap - n, f);
+		if (k == 0)
+			break;
+		n += k;
+	}
+	fclose(f);
+	LLVMFuzzerTestOneInput(buf, n);
+	free(buf);
+	return 0;
+}
+
+static int replay(const char *path, int *count)
+{
+	struct stat st;
+	DIR *dir;
+	struct dirent *e;
+	int rc = 0;
+
+	if (stat(path, &st) < 0) {
+		perror(path);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		(*count)++;
+		return replay_file(path);
+	}
+	dir = opendir(path);
+	if (!dir) {
+		perror(path);
+		return -1;
+	}
+	while ((e = readdir(dir))) {
+		char sub[4096];
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (stat(sub, &st) == 0 && S_ISREG(st.st_mode)) {
+			(*count)++;
+			rc |= replay_file(sub);
+		}
+	}
+	closedir(dir);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	int count = 0, rc = 0;
+
+	for (int i = 1; i < argc; i++)
+		rc |= replay(argv[i], &count);
+	printf("fuzz-counts: replayed %d inputs\n", count);
+	return rc || count == 0 ? 1 : 0;
+}
+#endif
