@@ -24,6 +24,7 @@ struct thread_row {
 	uint32_t epoch;
 	bool ended;
 	char comm[PROFILE_COMM_MAX];
+	uint32_t parent;            /* forked from a thread not named yet: named with it */
 	uint64_t n[];               /* samples[n_events], then window[n_events] */
 };
 
@@ -51,6 +52,7 @@ struct profile {
 	struct thread_row **threads; /* open addressing on the tid */
 	size_t tcap, nthreads, max_threads;
 	struct thread_row *other;    /* the threads past max_threads, together */
+	size_t orphans;              /* threads waiting for their parent's name */
 	struct cell **cells;         /* open addressing on (function, tid) */
 	size_t ccap, ncells, max_cells;
 	struct thread_row *last_thread; /* samples come in runs of one thread */
@@ -453,8 +455,20 @@ void profile_set_thread_name(struct profile *p, uint32_t tid, const char *comm)
 {
 	struct thread_row *t = thread_get(p, tid);
 
-	if (t && t != p->other)
-		snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
+	if (!t || t == p->other)
+		return;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
+	t->parent = 0;
+	/* threads forked before their parent's name was known (the rings are
+	 * read per CPU, not in time order) take it now */
+	for (size_t i = 0; p->orphans && i < p->tcap; i++) {
+		struct thread_row *c = p->threads[i];
+		if (c && c != t && c->parent == tid) {
+			memcpy(c->comm, t->comm, sizeof(c->comm));
+			c->parent = 0;
+			p->orphans--;
+		}
+	}
 }
 
 /* A reused tid starts a new life: the name and the end are the new thread's
@@ -471,8 +485,15 @@ void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid)
 	 * the row is an ended thread's whose tid came round again. */
 	bool reused = t->ended;
 	t->ended = false;
-	if (parent && parent != t && parent != p->other && (!t->comm[0] || reused))
+	if (t->comm[0] && !reused)
+		return;
+	if (parent && parent != t && parent != p->other && parent->comm[0]) {
 		memcpy(t->comm, parent->comm, sizeof(t->comm));
+	} else if (parent_tid != tid && !t->parent) {
+		t->comm[0] = '\0';
+		t->parent = parent_tid;
+		p->orphans++;
+	}
 }
 
 void profile_thread_exit(struct profile *p, uint32_t tid)

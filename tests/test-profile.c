@@ -605,6 +605,31 @@ static void test_thread_names(void **state)
 	profile_free(p);
 }
 
+/* Rings are read per CPU, not in time order: a FORK may come before the
+ * parent's COMM, or after the child's own COMM (its exec). */
+static void test_thread_names_out_of_order(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+
+	(void)state;
+	profile_thread_fork(p, 201, 200);           /* parent not named yet */
+	profile_thread_fork(p, 202, 200);
+	profile_set_thread_name(p, 200, "app");     /* ... now it is: both take it */
+	profile_set_thread_name(p, 300, "parent");
+	profile_set_thread_name(p, 301, "own");     /* the child's exec, read first */
+	profile_thread_fork(p, 301, 300);           /* keeps its own name */
+	for (uint32_t t = 200; t <= 202; t++)
+		add_in(p, t, 0, "f", "/bin/app", 1);
+	add_in(p, 301, 0, "f", "/bin/app", 1);
+	s = profile_snapshot(p, 1, 1);
+	assert_string_equal(must_thread(s, 201)->comm, "app");
+	assert_string_equal(must_thread(s, 202)->comm, "app");
+	assert_string_equal(must_thread(s, 301)->comm, "own");
+	snapshot_free(s);
+	profile_free(p);
+}
+
 /* A thread filter: that thread's functions, modules and windows; totals,
  * threads and percentages stay the process's. */
 static void test_thread_filter(void **state)
@@ -746,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_many_functions),
 		cmocka_unit_test(test_thread_counts),
 		cmocka_unit_test(test_thread_names),
+		cmocka_unit_test(test_thread_names_out_of_order),
 		cmocka_unit_test(test_thread_filter),
 		cmocka_unit_test(test_thread_limits),
 	};
