@@ -36,7 +36,6 @@ struct session_file {
 	struct perfdata *pd;
 	char path[PATH_MAX];
 	char symfs[PATH_MAX];
-	uint64_t sample_type[EVENTS_MAX];
 	uint64_t first_type;
 	bool same_type, sid_all;
 	double periods[EVENTS_MAX];   /* sum of the samples' periods */
@@ -156,7 +155,6 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 		ev->attr = *a;
 		ev->sav = a->freq ? 1 : a->sample_period;
 		ev->software = a->type == PERF_TYPE_SOFTWARE;
-		f->sample_type[i] = a->sample_type;
 		f->same_type &= a->sample_type == perfdata_attr(f->pd, 0)->sample_type &&
 				a->sample_regs_user == perfdata_attr(f->pd, 0)->sample_regs_user;
 	}

@@ -6,23 +6,9 @@
 # and fold a caller, c follows a caller, q goes back, q in the hotspots
 # quits and restores the terminal.  Without -g, c says to run with -g.
 . "$SRCDIR/tests/lib.sh"
-command -v tmux >/dev/null 2>&1 || fail "tmux is required (build.sh installs it)"
-[ -c /dev/null ] || fail "/dev/null is not a character device (mknod -m 666 /dev/null c 1 3)"
+. "$SRCDIR/tests/tmux-lib.sh"
 
 CALLERS="$WORKLOADS/callers"
-SOCK="cyctop-callers-$$"
-T() { tmux -L "$SOCK" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-screen() { T capture-pane -p -t main; }
-screen_dump() { echo "--- screen ---"; screen; echo "--- end ---"; }
-wait_screen() {
-	_want=$1
-	wait_for 'screen | grep -qF -- "$_want"' 20 "$2"
-	ok
-}
-type_line() {
-	T send-keys -t main "$1" Enter
-}
 # the header's "stacks N" (samples with a stack), 0 before it shows
 stacks_now() {
 	screen | sed -n 's/.* stacks \([0-9][0-9]*\) .*/\1/p' | head -n 1 | grep . || echo 0
@@ -38,9 +24,7 @@ within() { # GOT WANT TOL DESC
 	ok
 }
 
-T -f /dev/null new-session -d -s main -x 120 -y 40 -e LANG=C.UTF-8 sh
-T send-keys -t main "PS1='READY\$ '" Enter
-wait_screen 'READY$' "shell prompt"
+start 120 40
 
 # 4 kHz as tests/callgraph.sh: at 1 kHz sampling can alias with main's loop.
 type_line "'$CYCTOP' -g -d 0.5 -e cpu-clock/250000 -- '$CALLERS' 30; echo EXIT-\$?"

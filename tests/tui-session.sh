@@ -7,26 +7,11 @@
 # the terminal restored; and a file cut in half refused in one line before
 # the screen starts.
 . "$SRCDIR/tests/lib.sh"
-command -v tmux >/dev/null 2>&1 || fail "tmux is required (build.sh installs it)"
-[ -c /dev/null ] || fail "/dev/null is not a character device (mknod -m 666 /dev/null c 1 3)"
+. "$SRCDIR/tests/tmux-lib.sh"
 
 MIX="$WORKLOADS/mix"
 MK="$(dirname "$CYCTOP")/tests/mk-session"
 
-N=0
-SOCK="cyctop-tsess-$$-$N"
-T() { tmux -L "$SOCK" "$@"; }
-SOCKS=''
-# tmux leaves its socket files behind: each is removed with the server
-trap 'T kill-server 2>/dev/null; rm -f $SOCKS; rm -rf "$TMP"' EXIT
-screen() { T capture-pane -p -t main; }
-screen_dump() { echo "--- screen ---"; screen; echo "--- end ---"; }
-# wait_screen TEXT DESC: poll the pane until TEXT shows
-wait_screen() {
-	_want=$1
-	wait_for 'screen | grep -qF -- "$_want"' 20 "$2"
-	ok
-}
 # wait_view TEXT DESC: as wait_screen, while cyctop's view is up: cyctop
 # leaving it (the shell's "EXIT-<status>" line) fails at once, rather than
 # finding TEXT in the table printed at the exit
@@ -40,18 +25,6 @@ in_view() {
 		screen_dump >&2
 		fail "cyctop left the interactive view by itself (waiting for: $_desc)"
 	fi
-}
-start() { # COLS ROWS: a shell in a fresh tmux server (a new socket each time)
-	T kill-server 2>/dev/null || true
-	N=$((N + 1))
-	SOCK="cyctop-tsess-$$-$N"
-	T -f /dev/null new-session -d -s main -x "$1" -y "$2" -e LANG=C.UTF-8 sh
-	SOCKS="$SOCKS $(T display -p '#{socket_path}')"
-	T send-keys -t main "PS1='READY\$ '" Enter
-	wait_screen 'READY$' "shell prompt"
-}
-type_line() {
-	T send-keys -t main "$1" Enter
 }
 # open FILE: cyctop -i FILE in the pane, its status after EXIT-
 open_session() {
