@@ -24,6 +24,15 @@ expect_true "$(json_last "$TMP/mix.json" 'o["ended"] and o["exit_status"] == 0')
 expect_true "$(json_last "$TMP/mix.json" 'o["functions"][0]["name"] == "work_60"')" "sorted"
 expect_true "$(json_last "$TMP/mix.json" 'abs(event("cpu-clock")["coverage"] - 1) < 0.01')" \
 	"coverage 1 without multiplexing"
+expect_true "$(json_last "$TMP/mix.json" '"cumulative" not in str(o) and not o["window"]')" \
+	"cumulative counts only with --window"
+
+# --window: the last interval, its cumulative counts beside it (the long run,
+# tests/longrun.sh, checks that windows add up).
+run "$CYCTOP" -b --window --format json -d 0.3 -e cpu-clock -- "$MIX" 1
+expect_rc 0 "--window"
+expect_true "$(json_last "$TMP/out" 'o["window"] and event("cpu-clock")["cumulative"] >= event("cpu-clock")["samples"] and all(r["cumulative"]["cpu-clock"] >= r["samples"]["cpu-clock"] for k in ("functions", "modules", "threads") for r in o[k])')" \
+	"--window rows carry cumulative counts: $(tail -n 1 "$TMP/out" | head -c 400)"
 
 # The same workload under perf record: the shares agree.
 if perf record -q -e cpu-clock -o "$TMP/perf.data" -- "$MIX" 3 >/dev/null 2>&1; then

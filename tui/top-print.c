@@ -168,9 +168,11 @@ static void print_json_events(FILE *out, const struct snapshot *s, int window)
 		const struct snap_event *ev = &s->ev[e];
 		fprintf(out, "%s{\"name\": ", e ? ", " : "");
 		fmt_json_string(out, ev->name);
-		fprintf(out, ", \"sav\": %llu, \"samples\": %llu, \"count\": ",
-			(unsigned long long)ev->sav,
+		fprintf(out, ", \"sav\": %llu, \"samples\": %llu, ", (unsigned long long)ev->sav,
 			(unsigned long long)(window ? ev->window : ev->samples));
+		if (window)
+			fprintf(out, "\"cumulative\": %llu, ", (unsigned long long)ev->samples);
+		fprintf(out, "\"count\": ");
 		fmt_json_number(out, ev->counted ? ev->count : NAN);
 		fprintf(out, ", \"coverage\": ");
 		fmt_json_number(out, ev->coverage);
@@ -183,17 +185,40 @@ static void print_json_events(FILE *out, const struct snapshot *s, int window)
 	fprintf(out, "]");
 }
 
-/* "samples": {EVENT: N...}, "percent": {EVENT: P...} of a row's counts N. */
-static void print_json_shares(FILE *out, const struct snapshot *s, const uint64_t *n,
-			      int window)
+/* "KEY": {EVENT: N...} */
+static void print_json_counts(FILE *out, const struct snapshot *s, const char *key,
+			      const uint64_t *n)
 {
-	fprintf(out, "\"samples\": {");
+	fprintf(out, "\"%s\": {", key);
 	for (int e = 0; e < s->n_events; e++) {
 		fprintf(out, "%s", e ? ", " : "");
 		fmt_json_string(out, s->ev[e].name);
 		fprintf(out, ": %llu", (unsigned long long)n[e]);
 	}
-	fprintf(out, "}, \"percent\": {");
+	fprintf(out, "}");
+}
+
+/* "samples": a row's counts: its window's with WINDOW, followed by its
+ * "cumulative" ones (so that a script can check that the windows add up),
+ * else its cumulative ones. */
+static void print_json_samples(FILE *out, const struct snapshot *s, const uint64_t *samples,
+			       const uint64_t *win, int window)
+{
+	print_json_counts(out, s, "samples", window ? win : samples);
+	if (window) {
+		fprintf(out, ", ");
+		print_json_counts(out, s, "cumulative", samples);
+	}
+}
+
+/* print_json_samples, then "percent": {EVENT: P...} of the shown counts. */
+static void print_json_shares(FILE *out, const struct snapshot *s, const uint64_t *samples,
+			      const uint64_t *win, int window)
+{
+	const uint64_t *n = window ? win : samples;
+
+	print_json_samples(out, s, samples, win, window);
+	fprintf(out, ", \"percent\": {");
 	for (int e = 0; e < s->n_events; e++) {
 		uint64_t total = window ? s->ev[e].window : s->ev[e].samples;
 		fprintf(out, "%s", e ? ", " : "");
@@ -251,7 +276,7 @@ static void print_json_func(FILE *out, const struct snapshot *s, const struct sn
 	fprintf(out, ", \"module\": ");
 	fmt_json_string(out, f->module);
 	fprintf(out, ", ");
-	print_json_shares(out, s, window ? f->window : f->samples, window);
+	print_json_shares(out, s, f->samples, f->window, window);
 	if (has_cg(s, 0))
 		print_json_calls(out, s, f);
 	fprintf(out, "}");
@@ -280,7 +305,7 @@ static void print_json_threads(FILE *out, const struct snapshot *s, int window)
 		fprintf(out, ", \"comm\": ");
 		fmt_json_string(out, th->comm);
 		fprintf(out, ", \"ended\": %s, ", th->ended ? "true" : "false");
-		print_json_shares(out, s, v, window);
+		print_json_shares(out, s, th->samples, th->window, window);
 		fprintf(out, "}");
 	}
 	fprintf(out, "]");
@@ -349,13 +374,9 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 		const struct snap_module *m = &s->modules[i];
 		fprintf(out, "%s{\"module\": ", i ? ", " : "");
 		fmt_json_string(out, m->module);
-		fprintf(out, ", \"samples\": {");
-		for (int e = 0; e < s->n_events; e++) {
-			fprintf(out, "%s", e ? ", " : "");
-			fmt_json_string(out, s->ev[e].name);
-			fprintf(out, ": %llu", (unsigned long long)(window ? m->window[e] : m->samples[e]));
-		}
-		fprintf(out, "}}");
+		fprintf(out, ", ");
+		print_json_samples(out, s, m->samples, m->window, window);
+		fprintf(out, "}");
 	}
 	fprintf(out, "]");
 	print_json_threads(out, s, window);
