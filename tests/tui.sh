@@ -2,7 +2,7 @@
 # The interactive views under tmux: hotspots on a live workload matching the
 # batch shares, filter and pause, the three trees on counts files matching
 # `cyctop tree`, the ILP histogram, resize, themes, and the terminal restored
-# after q, SIGTERM and the target's end.
+# after q, SIGTERM and the target's end; a terminal that hangs up.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/tmux-lib.sh"
 
@@ -191,5 +191,34 @@ wait_screen 'READY$' "prompt after the bad theme"
 grep -q "bad.theme:2: unknown colour 'purple' (using the default theme)" "$TMP/theme.err" ||
 	fail "broken theme on stderr: $(cat "$TMP/theme.err")"
 ok
+
+# The terminal goes away (tmux killed: the pty hangs up) with cyctop as the
+# pane's own command (it gets SIGHUP as the session leader) and under a
+# shell (the shell gets it, then cyctop as the foreground job): each time
+# cyctop ends and its launched target with it; nothing is left spinning on
+# a dead terminal.  The tag in mix's argument finds this run's processes.
+TAG=$$
+for how in leader shell; do
+	T kill-server 2>/dev/null || true
+	N=$((N + 1))
+	SOCK="cyctop-test-$$-$N"
+	secs="60.9$TAG"
+	[ $how = shell ] && secs="60.8$TAG"
+	if [ $how = leader ]; then
+		T -f /dev/null new-session -d -s main -x 100 -y 30 -e LANG=C.UTF-8 \
+			"'$CYCTOP' -d 0.3 -- '$WORKLOADS/mix' $secs"
+	else
+		T -f /dev/null new-session -d -s main -x 100 -y 30 -e LANG=C.UTF-8 \
+			"sh -c \"'$CYCTOP' -d 0.3 -- '$WORKLOADS/mix' $secs; echo EXIT\""
+	fi
+	SOCKS="$SOCKS $(T display -p '#{socket_path}')"
+	wait_screen "work_60" "hotspot table ($how)"
+	pgrep -f "mix $secs" >/dev/null || fail "no target ($how)"
+	ok
+	T kill-server
+	wait_for '! pgrep -f "mix $secs" >/dev/null' 20 \
+		"hangup ($how): left behind: $(pgrep -af "mix $secs")"
+	ok
+done
 
 done_ok
