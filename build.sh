@@ -84,6 +84,7 @@ run_tests() { # DIR LABEL
 #   perfdata  the perf.data reader and the record decoder (engine/)
 #   counts    the counts-file parser, event matching, the trees (arch/)
 #   theme     the theme-file parser (tui/theme.c's theme_parse)
+#   record    the record decoder alone, any format and record (engine/record.c)
 # clang brings compiler-rt's libFuzzer (Debian 12: clang-14 ->
 # libclang-common-14-dev -> libclang-rt-14-dev).  A crash, leak, UB or
 # timeout fails the check; the input that did it stays in the temporary
@@ -124,6 +125,7 @@ fuzz() {
 	fuzz_one perfdata perfdata engine/perfdata.c engine/record.c
 	fuzz_one counts counts arch/*.c -lm
 	fuzz_one theme themes -DTHEMESDIR='"themes"' tui/theme.c arch/lines.c
+	fuzz_one record record engine/record.c
 }
 
 check() {
