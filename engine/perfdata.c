@@ -102,6 +102,8 @@ struct perfdata_writer {
 	int fd;
 	int error;               /* first errno; sticky */
 	uint64_t off;            /* file offset of the next byte */
+	uint64_t data_off;       /* where the records start */
+	struct file_section early_attrs;  /* perfdata_begin's, or size 0 */
 	uint64_t data_size;
 	unsigned char *buf;
 	size_t nbuf;
@@ -209,6 +211,7 @@ struct perfdata_writer *perfdata_create(const char *path, char *err, size_t errs
 	/* A placeholder with data.size 0 until finish: an interrupted
 	 * recording reads as "unfinished", as perf's do. */
 	w_header(w, &h);
+	w->data_off = HEADER_SIZE;
 	return w;
 }
 
@@ -504,6 +507,48 @@ static struct file_section write_attrs(struct perfdata_writer *w)
 	return s;
 }
 
+/* The header of a recording in progress: the early attrs, the records
+ * flushed so far, no features. */
+static int w_interim_header(struct perfdata_writer *w)
+{
+	struct file_header h = { .magic = MAGIC2, .size = HEADER_SIZE,
+				 .attr_size = FILE_ATTR_SIZE, .attrs = w->early_attrs,
+				 .data = { w->data_off, w->data_size } };
+
+	if (!w->error && pwrite(w->fd, &h, sizeof(h), 0) != sizeof(h))
+		w->error = errno ? errno : EIO;
+	if (w->error) {
+		errno = w->error;
+		return -1;
+	}
+	return 0;
+}
+
+int perfdata_begin(struct perfdata_writer *w)
+{
+	if (w->data_size || w->off != HEADER_SIZE) {
+		errno = EINVAL;
+		return -1;
+	}
+	w->early_attrs = write_attrs(w);
+	w_pad8(w);
+	w->data_off = w->off;
+	w_flush(w);
+	return w_interim_header(w);
+}
+
+int perfdata_flush(struct perfdata_writer *w)
+{
+	w_flush(w);
+	if (w->early_attrs.size)
+		return w_interim_header(w);
+	if (w->error) {
+		errno = w->error;
+		return -1;
+	}
+	return 0;
+}
+
 int perfdata_finish(struct perfdata_writer *w, const struct perfdata_meta *meta, char *err,
 		    size_t errsz)
 {
@@ -518,7 +563,7 @@ int perfdata_finish(struct perfdata_writer *w, const struct perfdata_meta *meta,
 		struct perf_event_header fr = { REC_FINISHED_ROUND, 0, sizeof(fr) };
 		perfdata_write(w, &fr);
 	}
-	h.data.offset = HEADER_SIZE;
+	h.data.offset = w->data_off;
 	h.data.size = w->data_size;
 	write_features(w, meta, h.features);
 	h.attrs = write_attrs(w);
@@ -563,6 +608,7 @@ struct perfdata {
 	struct file_header h;
 	uint64_t data_off, data_end;
 	bool unfinished;
+	uint64_t cut;           /* unfinished: bytes of a last record cut short */
 
 	struct rattr *attrs;
 	size_t nattrs;
@@ -1221,7 +1267,7 @@ static int next_fail(struct perfdata *pd, char *err, size_t errsz, const char *f
 int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
 		  uint64_t *offset, char *err, size_t errsz)
 {
-	struct perf_event_header h;
+	struct perf_event_header h = { 0, 0, 0 };
 	uint64_t left;
 	const unsigned char *p;
 
@@ -1232,11 +1278,17 @@ int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
 	if (pd->pos >= pd->data_end)
 		return 0;
 	left = pd->data_end - pd->pos;
+	memcpy(&h, pd->buf + pd->pos, left < sizeof(h) ? left : sizeof(h));
+	if (pd->unfinished && (left < sizeof(h) || h.size > left)) {
+		/* the writer was stopped in the middle of a record */
+		pd->cut = left;
+		pd->pos = pd->data_end;
+		return 0;
+	}
 	if (left < sizeof(h))
 		return next_fail(pd, err, errsz, "record header at offset %" PRIu64 " is cut: "
 				 "%" PRIu64 " bytes left in the data section", pd->pos, left);
 	p = pd->buf + pd->pos;
-	memcpy(&h, p, sizeof(h));
 	if (h.size < sizeof(h))
 		return next_fail(pd, err, errsz, "record at offset %" PRIu64 " (type %" PRIu32
 				 ") has size %u, less than its header", pd->pos, h.type, h.size);
@@ -1261,6 +1313,7 @@ void perfdata_rewind(struct perfdata *pd)
 {
 	pd->pos = pd->data_off;
 	pd->failed = false;
+	pd->cut = 0;
 }
 
 /* --- accessors ------------------------------------------------------------- */
@@ -1356,6 +1409,20 @@ int perfdata_record_attr(const struct perfdata *pd, const struct perf_event_head
 bool perfdata_unfinished(const struct perfdata *pd)
 {
 	return pd->unfinished;
+}
+
+uint64_t perfdata_cut_bytes(const struct perfdata *pd)
+{
+	return pd->cut;
+}
+
+bool perfdata_interrupted(const struct perfdata *pd)
+{
+	bool features = false;
+
+	for (size_t i = 0; i < FEAT_BITS / 64; i++)
+		features |= pd->h.features[i] != 0;
+	return pd->unfinished || (pd->h.size == HEADER_SIZE && !features);
 }
 
 uint64_t perfdata_data_offset(const struct perfdata *pd)

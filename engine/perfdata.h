@@ -78,6 +78,14 @@ int perfdata_add_ids(struct perfdata_writer *w, int idx, const uint64_t *ids, si
 /* Appends REC (rec->size bytes, at least the header) to the data section,
  * buffered.  0, or -1 with errno (the error is also kept for finish). */
 int perfdata_write(struct perfdata_writer *w, const struct perf_event_header *rec);
+/* Before the first record: writes the attrs added so far with their ids
+ * and a header that points at them, data size 0.  finish writes the attrs
+ * again (with the ids added since) after the data.  0, or -1 with errno. */
+int perfdata_begin(struct perfdata_writer *w);
+/* Writes the buffered records out; after perfdata_begin, also a header
+ * that covers them (no features yet), so that a recording killed after it
+ * reads, by cyctop and by perf, up to its last flush.  0, or -1 with errno. */
+int perfdata_flush(struct perfdata_writer *w);
 /* Writes the features, ids and attrs, patches the header, closes and frees
  * W.  A file without records gets one FINISHED_ROUND record, since a data
  * size of 0 means "unfinished" to perf.  0, or -1 with a message in ERR. */
@@ -122,6 +130,13 @@ void perfdata_rewind(struct perfdata *pd);
  * the records then run to the end of the file and the feature sections,
  * which cannot be located, are not read. */
 bool perfdata_unfinished(const struct perfdata *pd);
+/* Unfinished files only: the bytes at the end that began a record the writer
+ * did not complete (perfdata_next ends there instead of failing). */
+uint64_t perfdata_cut_bytes(const struct perfdata *pd);
+/* Unfinished, or a 104-byte header without a feature bit: perf and cyctop
+ * write features when a recording finishes, so this is an interrupted
+ * recording's (perfdata_flush) or a hand-made file's. */
+bool perfdata_interrupted(const struct perfdata *pd);
 uint64_t perfdata_data_offset(const struct perfdata *pd);
 uint64_t perfdata_data_size(const struct perfdata *pd);
 bool perfdata_has_feature(const struct perfdata *pd, unsigned int bit);

@@ -331,6 +331,27 @@ static int file_read(struct session *s, char *err, size_t errsz)
 	return rc;
 }
 
+/* A recording that never finished (its writer killed) is read to its end,
+ * and the user is told, after any notice of the events. */
+static void file_unfinished_notice(struct session *s)
+{
+	struct session_file *f = s->file;
+	char *n = s->events.notice;
+	size_t len = strlen(n);
+
+	if (!perfdata_interrupted(f->pd))
+		return;
+	if (perfdata_unfinished(f->pd))
+		snprintf(n + len, sizeof(s->events.notice) - len,
+			 "%s%s: an unfinished recording (data size 0: was it killed?): read to "
+			 "its end, %" PRIu64 " bytes of a last record cut", len ? "; " : "",
+			 f->path, perfdata_cut_bytes(f->pd));
+	else
+		snprintf(n + len, sizeof(s->events.notice) - len,
+			 "%s%s: an unfinished recording (no features: was it killed?): read to "
+			 "its last flush", len ? "; " : "", f->path);
+}
+
 /* Totals: cyctop's metadata has the counts (and coverages) of a watch;
  * otherwise a sampled event counted the sum of its periods, and a counting
  * event of a foreign file is not known. */
@@ -425,6 +446,7 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 	}
 	if (file_read(s, err, errsz) < 0)
 		goto fail;
+	file_unfinished_notice(s);
 	file_totals(s);
 	file_command(s->file);
 	s->target.ended = true;

@@ -111,6 +111,7 @@ void session_file_snapshot(struct session *s, struct snapshot *snap);
 int session_rec_start(struct session *s, const struct session_opts *o, char *err,
 		      size_t errsz);
 void session_rec_write(struct session *s, const struct perf_event_header *h);
+void session_rec_flush(struct session *s);
 void session_rec_abort(struct session *s);
 
 #endif

@@ -1,7 +1,8 @@
 /* cyctop record: a live watch that also writes every record the rings
- * deliver, as delivered, into a perf.data file; at the end the attrs with
- * their ids, the build ids of the binaries that had samples, and cyctop's
- * metadata (engine/session-meta.h) complete it.  perf report reads it. */
+ * deliver, as delivered, into a perf.data file after the attrs with their
+ * ids; at the end the build ids of the binaries that had samples and
+ * cyctop's metadata (engine/session-meta.h) complete it.  perf report reads
+ * it, and reads what a killed recording flushed. */
 #include "engine/session.h"
 #include "engine/session-priv.h"
 
@@ -48,6 +49,17 @@ void session_rec_write(struct session *s, const struct perf_event_header *h)
 	}
 	r->records++;
 	r->bytes += h->size;
+}
+
+/* Once per poll: what the rings gave is on disk, should cyctop be killed. */
+void session_rec_flush(struct session *s)
+{
+	struct session_rec *r = s->rec;
+
+	if (r->failed || perfdata_flush(r->w) == 0)
+		return;
+	r->failed = true;
+	snprintf(r->err, sizeof(r->err), "writing %s: %s", r->path, strerror(errno));
 }
 
 /* --- synthesized records (attach): what existed before the watch -------- */
@@ -157,6 +169,10 @@ static void synth_comms(struct session *s, pid_t pid)
 	}
 }
 
+static int add_attrs(struct session *s, char *err, size_t errsz);
+
+/* The attrs go first (every fd is open by now): a recording killed before
+ * its end then still reads, up to its last flush (session_rec_flush). */
 int session_rec_start(struct session *s, const struct session_opts *o, char *err,
 		      size_t errsz)
 {
@@ -172,6 +188,12 @@ int session_rec_start(struct session *s, const struct session_opts *o, char *err
 	s->rec->w = perfdata_create(o->record, err, errsz);
 	if (!s->rec->w)
 		return -1;
+	if (add_attrs(s, err, errsz) < 0)
+		return -1;
+	if (perfdata_begin(s->rec->w) < 0) {
+		snprintf(err, errsz, "writing %s: %s", s->rec->path, strerror(errno));
+		return -1;
+	}
 	if (!o->argv) {  /* attached: its name and mappings predate the watch */
 		synth_comms(s, s->target.pid);
 		synth_maps(s, s->target.pid);
@@ -310,8 +332,6 @@ int session_record_finish(struct session *s, char *err, size_t errsz)
 	}
 	for (int i = 0; i < s->nspaces; i++)
 		symtab_foreach_build_id(s->spaces[i].st, add_build_id, r);
-	if (add_attrs(s, err, errsz) < 0)
-		goto out;
 	fill_meta(s, snap, &sm);
 	sm.internal_reference = r->internal_ref;
 	cpu_description(cpudesc, sizeof(cpudesc));

@@ -913,6 +913,8 @@ bool session_poll(struct session *s, int timeout_ms)
 		ring_drain(&s->rings[c], session_collect, s);
 	}
 	session_process_batch(s);
+	if (s->rec)
+		session_rec_flush(s);
 	if (target_poll_end(&s->target) || s->hup) {
 		/* whatever the kernel wrote before the exit */
 		for (int c = 0; c < s->ncpus; c++)

@@ -164,4 +164,29 @@ ok
 PID=''
 gone "mix 60.08$TAG" "target left behind after SIGHUP"
 
+# 9. cyctop record killed with SIGKILL mid-recording: what it flushed (once a
+# poll, after the attrs written first) reads as an unfinished recording, by
+# cyctop -i (with a notice) and by perf report.  The target outlives a
+# SIGKILLed cyctop: the test ends it.
+rm -f "$TMP/killed.data"
+background "$CYCTOP" record -e cpu-clock -o "$TMP/killed.data" -- "$MIX" 60.09$TAG
+wait_for '[ "$(stat -c %s "$TMP/killed.data" 2>/dev/null || echo 0)" -gt 30000 ]' 30 \
+	"recording grows"
+kill -KILL $CY
+finish 20 "cyctop killed"
+pkill -f "mix 60.09$TAG"
+gone "mix 60.09$TAG" "target of the killed recording"
+run "$CYCTOP" -b --format json -i "$TMP/killed.data"
+expect_rc 0 "reading a killed recording"
+expect_err "killed.data: an unfinished recording (no features: was it killed?): read to its last flush" "notice"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "notice not one line: $(cat "$TMP/err")"
+ok
+expect_true "$(json_last "$TMP/out" 'samples("work_60","cpu-clock") > 100 and o["functions"][0]["name"] == "work_60"')" \
+	"work_60 leads the killed recording: $(json_last "$TMP/out" '[(f["name"], f["samples"]) for f in o["functions"][:3]]')"
+if command -v perf >/dev/null; then
+	run perf report -i "$TMP/killed.data" --stdio --sort sym
+	expect_rc 0 "perf report on the killed recording"
+	expect_out "work_60" "perf report finds work_60"
+fi
+
 done_ok

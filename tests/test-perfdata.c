@@ -7,7 +7,7 @@
  * it), so a sanitizer build catches any read past the end.  Every
  * truncation and every corrupted size or offset must give an error naming
  * an offset, never a crash; a cut data section of an unfinished file gives
- * the whole records before the cut, then an error. */
+ * the whole records before the cut, then its end (the writer was killed). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -452,6 +452,83 @@ static void test_truncated_writer_file(void **state)
 	free(b);
 }
 
+/* B (LEN bytes) is an interrupted recording of RECS, its records last:
+ * with data size 0, each cut inside them reads the whole records before
+ * the cut, then ends, the cut bytes counted. */
+static void check_cut_tail(unsigned char *b, size_t len, const struct rec *recs, size_t nrec)
+{
+	size_t end[17], data;
+	char err[256];
+	int rc;
+
+	end[0] = 0;
+	for (size_t i = 0; i < nrec; i++)
+		end[i + 1] = end[i] + recs[i].u.h.size;
+	data = len - end[nrec];
+	set64(b, 48, 0);
+	for (size_t cut = data; cut <= len; cut++) {
+		size_t whole = 0;
+		while (whole < nrec && data + end[whole + 1] <= cut)
+			whole++;
+		struct perfdata *pd = perfdata_open_mem(b, cut, err, sizeof(err));
+		assert_non_null(pd);
+		assert_true(perfdata_unfinished(pd) && perfdata_interrupted(pd));
+		assert_int_equal(walk(pd, &rc, err, sizeof(err)), whole);
+		assert_int_equal(rc, 0);
+		assert_int_equal(perfdata_cut_bytes(pd), cut - data - end[whole]);
+		perfdata_close(pd);
+	}
+}
+
+/* A writer that began (attrs up front), flushed after each record and was
+ * then killed: its file reads whole, as an interrupted recording (no
+ * features).  Killed before a flush updated the header (data size 0), every
+ * cut inside the data ends at the last whole record.  One that finishes
+ * after begin reads like any other file, its records after the early attrs. */
+static void test_begin(void **state)
+{
+	char path[512], err[256];
+	struct rec recs[16];
+	size_t nrec = make_records(recs, IDS), len;
+	struct perf_event_attr a0 = make_attr(PERF_COUNT_SW_CPU_CLOCK);
+	unsigned char *b;
+	int rc;
+
+	for (int finish = 0; finish < 2; finish++) {
+		struct perfdata_writer *w;
+		tmp_path(path, sizeof(path), "begin.data");
+		w = perfdata_create(path, err, sizeof(err));
+		assert_non_null(w);
+		assert_int_equal(perfdata_add_attr(w, &a0, IDS, 3, "cpu-clock"), 0);
+		assert_int_equal(perfdata_begin(w), 0);
+		assert_int_equal(perfdata_begin(w), -1);   /* once, before the data */
+		for (size_t i = 0; i < nrec; i++) {
+			assert_int_equal(perfdata_write(w, &recs[i].u.h), 0);
+			assert_int_equal(perfdata_flush(w), 0);
+		}
+		if (finish)
+			assert_int_equal(perfdata_finish(w, NULL, err, sizeof(err)), 0);
+		else
+			perfdata_abort(w);   /* what SIGKILL leaves */
+		b = read_all(path, &len);
+		unlink(path);
+		struct perfdata *pd = perfdata_open_mem(b, len, err, sizeof(err));
+		assert_non_null(pd);
+		assert_false(perfdata_unfinished(pd));
+		assert_int_equal(perfdata_interrupted(pd), !finish);
+		assert_int_equal(perfdata_nr_attrs(pd), 1);
+		assert_int_equal(perfdata_attr(pd, 0)->config, PERF_COUNT_SW_CPU_CLOCK);
+		assert_int_equal(perfdata_attr_of_id(pd, IDS[2]), 0);
+		assert_true(perfdata_data_offset(pd) > 104);
+		assert_int_equal(walk(pd, &rc, err, sizeof(err)), nrec);
+		assert_int_equal(rc, 0);
+		perfdata_close(pd);
+		if (!finish)
+			check_cut_tail(b, len, recs, nrec);
+		free(b);
+	}
+}
+
 /* --- perf's own layout, by hand ----------------------------------------------- */
 
 struct layout {
@@ -568,7 +645,7 @@ static void test_attr_sizes(void **state)
 
 /* Every cut of a finished perf-layout file is refused; an unfinished file
  * (data size 0: records to the end of the file) cut inside its data gives
- * the whole records before the cut, then an error naming the offset. */
+ * the whole records before the cut, then its end, the cut bytes counted. */
 static void test_truncated_perf_layout(void **state)
 {
 	for (int unfinished = 0; unfinished < 2; unfinished++) {
@@ -579,8 +656,7 @@ static void test_truncated_perf_layout(void **state)
 			char err[256] = "";
 			unsigned char *b = malloc(cut ? cut : 1);
 			struct perfdata *pd;
-			size_t want = 0, got;
-			bool boundary = cut == l.data_off;
+			size_t want = 0, got, last_end = l.data_off;
 			int rc;
 
 			memcpy(b, m.b, cut);
@@ -595,20 +671,20 @@ static void test_truncated_perf_layout(void **state)
 			if (!pd)
 				fail_msg("cut at %zu: %s", cut, err);
 			assert_true(perfdata_unfinished(pd));
-			for (size_t i = 0; i < l.nrec; i++) {
-				want += l.rec_end[i] <= cut;
-				boundary |= l.rec_end[i] == cut;
-			}
+			for (size_t i = 0; i < l.nrec; i++)
+				if (l.rec_end[i] <= cut) {
+					want++;
+					last_end = l.rec_end[i];
+				}
 			got = walk(pd, &rc, err, sizeof(err));
 			assert_int_equal(got, want);
-			assert_int_equal(rc, boundary ? 0 : -1);
-			if (!boundary)
-				assert_non_null(strstr(err, "offset"));
-			/* an error stays */
-			if (!boundary) {
+			assert_int_equal(rc, 0);
+			assert_int_equal(perfdata_cut_bytes(pd), cut - last_end);
+			/* the end stays the end */
+			{
 				const struct perf_event_header *rec;
 				uint64_t off;
-				assert_int_equal(perfdata_next(pd, &rec, &off, err, sizeof(err)), -1);
+				assert_int_equal(perfdata_next(pd, &rec, &off, err, sizeof(err)), 0);
 			}
 			perfdata_close(pd);
 		}
@@ -966,6 +1042,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_truncated_writer_file),
+		cmocka_unit_test(test_begin),
 		cmocka_unit_test(test_perf_layout),
 		cmocka_unit_test(test_attr_sizes),
 		cmocka_unit_test(test_truncated_perf_layout),
