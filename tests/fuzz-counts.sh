@@ -11,15 +11,5 @@
 #                            the errors tests/cli-tree.sh checks
 . "$SRCDIR/tests/lib.sh"
 
-FUZZ=$(dirname "$CYCTOP")/tests/fuzz-counts
-run "$FUZZ" "$SRCDIR/tests/corpus/counts"
-expect_rc 0 "replay the corpus"
-expect_out "fuzz-counts: replayed 11 inputs" "every seed"
-# and each seed cut in half: an error or fewer counts, never a crash
-for f in "$SRCDIR"/tests/corpus/counts/*.counts; do
-	n=$(wc -c <"$f")
-	head -c $((n / 2)) "$f" >"$TMP/half-$(basename "$f")"
-done
-run "$FUZZ" "$TMP"
-expect_rc 0 "replay the halves"
+replay_corpus counts "$SRCDIR/tests/corpus/counts"
 done_ok

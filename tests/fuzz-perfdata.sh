@@ -10,15 +10,5 @@
 #                         size set to 0 (an interrupted recording)
 . "$SRCDIR/tests/lib.sh"
 
-FUZZ=$(dirname "$CYCTOP")/tests/fuzz-perfdata
-run "$FUZZ" "$SRCDIR/tests/corpus/perfdata"
-expect_rc 0 "replay the corpus"
-expect_out "fuzz-perfdata: replayed 4 inputs" "every seed"
-# and each seed cut in half: a reader error, never a crash
-for f in "$SRCDIR"/tests/corpus/perfdata/*.data; do
-	n=$(wc -c <"$f")
-	head -c $((n / 2)) "$f" >"$TMP/half-$(basename "$f")"
-done
-run "$FUZZ" "$TMP"
-expect_rc 0 "replay the halves"
+replay_corpus perfdata "$SRCDIR/tests/corpus/perfdata"
 done_ok

@@ -7,15 +7,5 @@
 #                  an element with one colour only (an error)
 . "$SRCDIR/tests/lib.sh"
 
-FUZZ=$(dirname "$CYCTOP")/tests/fuzz-theme
-run "$FUZZ" "$SRCDIR/tests/corpus/themes"
-expect_rc 0 "replay the corpus"
-expect_out "fuzz-theme: replayed 6 inputs" "every seed"
-# and each seed cut in half: an error or fewer colours, never a crash
-for f in "$SRCDIR"/tests/corpus/themes/*.theme; do
-	n=$(wc -c <"$f")
-	head -c $((n / 2)) "$f" >"$TMP/half-$(basename "$f")"
-done
-run "$FUZZ" "$TMP"
-expect_rc 0 "replay the halves"
+replay_corpus theme "$SRCDIR/tests/corpus/themes"
 done_ok

@@ -98,3 +98,20 @@ expect_true() {
 	[ "$1" = "True" ] || fail "$2"
 	ok
 }
+
+# replay_corpus NAME DIR: the fuzz target tests/fuzz-NAME (a plain program
+# under make check) replays every file of its seed corpus DIR, then each
+# seed cut in half: errors at most, never a crash.
+replay_corpus() {
+	_fuzz=$(dirname "$CYCTOP")/tests/fuzz-$1
+	run "$_fuzz" "$2"
+	expect_rc 0 "replay the corpus"
+	expect_out "fuzz-$1: replayed $(ls "$2" | wc -l) inputs" "every seed"
+	mkdir "$TMP/half-$1"
+	for _f in "$2"/*; do
+		_n=$(wc -c <"$_f")
+		head -c $((_n / 2)) "$_f" >"$TMP/half-$1/$(basename "$_f")"
+	done
+	run "$_fuzz" "$TMP/half-$1"
+	expect_rc 0 "replay the halves"
+}
