@@ -1,7 +1,8 @@
 #!/bin/sh
 # Faults on real processes, batch mode: a target that execs, forks, is
 # stopped and continued, is killed, storms threads, dlopens in a loop; too
-# few file descriptors; SIGHUP to cyctop.  Each time cyctop stays correct,
+# few file descriptors; SIGHUP to cyctop; cyctop record killed; EACCES for an
+# unprivileged user.  Each time cyctop stays correct,
 # exits with the right status and leaves nothing stopped or orphaned.
 . "$SRCDIR/tests/lib.sh"
 
@@ -187,6 +188,28 @@ if command -v perf >/dev/null; then
 	run perf report -i "$TMP/killed.data" --stdio --sort sym
 	expect_rc 0 "perf report on the killed recording"
 	expect_out "work_60" "perf report finds work_60"
+fi
+
+# 10. EACCES from the real kernel: an unprivileged user (perf_event_paranoid
+# 2 lets it watch only its own processes) attaching to root's process gets
+# one line naming the pid and exit 1; the target runs on, never stopped.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ]; then
+	"$MIX" 60.10$TAG >/dev/null &
+	PID=$!
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$CYCTOP" $JSON -n 1 -p $PID
+	expect_rc 1 "unprivileged attach"
+	expect_err "cannot watch pid $PID: permission denied" "the refusal names the pid"
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "EACCES: not one line: $(cat "$TMP/err")"
+	ok
+	[ "$(state $PID)" = R ] || [ "$(state $PID)" = S ] || fail "target state $(state $PID)"
+	ok
+	kill $PID
+	wait $PID 2>/dev/null || true
+	PID=''
+	gone "mix 60.10$TAG" "target of the refused attach"
+else
+	echo "SKIP: unprivileged attach (needs root, setpriv, perf_event_paranoid >= 1)" >&2
 fi
 
 done_ok
