@@ -23,6 +23,7 @@ struct thread_row {
 	uint32_t tid;
 	uint32_t epoch;
 	bool ended;
+	uint64_t exit_time;         /* its EXIT record's, 0 when unknown */
 	char comm[PROFILE_COMM_MAX];
 	uint32_t parent;            /* forked from a thread not named yet: named with it */
 	uint64_t n[];               /* samples[n_events], then window[n_events] */
@@ -473,7 +474,7 @@ void profile_set_thread_name(struct profile *p, uint32_t tid, const char *comm)
 
 /* A reused tid starts a new life: the name and the end are the new thread's
  * (its samples add to the old ones). */
-void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid)
+void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid, uint64_t time)
 {
 	const struct thread_row *parent = thread_find(p, parent_tid);
 	struct thread_row *t = thread_get(p, tid);
@@ -481,10 +482,13 @@ void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid)
 	if (!t || t == p->other)
 		return;
 	/* Rings are read per CPU, not merged in time: the child's own COMM
-	 * (its exec) may come before its FORK.  A name it has is kept, unless
-	 * the row is an ended thread's whose tid came round again. */
-	bool reused = t->ended;
-	t->ended = false;
+	 * (its exec), even its EXIT, may come before its FORK.  A name it has
+	 * is kept and an end stays, unless the row is an ended thread's whose
+	 * tid came round again: a FORK after the EXIT (or of unknown time). */
+	bool late = t->ended && time && t->exit_time && time < t->exit_time;
+	bool reused = t->ended && !late;
+	if (reused)
+		t->ended = false;
 	if (t->comm[0] && !reused)
 		return;
 	if (parent && parent != t && parent != p->other && parent->comm[0]) {
@@ -496,12 +500,16 @@ void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid)
 	}
 }
 
-void profile_thread_exit(struct profile *p, uint32_t tid)
+/* The row is made if need be: the thread's FORK and samples may come later
+ * (from other CPUs' rings). */
+void profile_thread_exit(struct profile *p, uint32_t tid, uint64_t time)
 {
-	struct thread_row *t = tid == PROFILE_TID_OTHER ? NULL : thread_find(p, tid);
+	struct thread_row *t = tid == PROFILE_TID_OTHER ? NULL : thread_get(p, tid);
 
-	if (t)
-		t->ended = true;
+	if (!t || t == p->other)
+		return;
+	t->ended = true;
+	t->exit_time = time;
 }
 
 void profile_set_thread_filter(struct profile *p, uint32_t tid)

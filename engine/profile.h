@@ -117,10 +117,12 @@ void profile_free(struct profile *p);
 void profile_add(struct profile *p, int ev, uint32_t tid, uint64_t ip, const char *name,
 		 const char *module, uint64_t n);
 /* Thread life: a COMM record names TID, a new thread inherits its parent's
- * name (as clone() does), an EXIT record ends it. */
+ * name (as clone() does), an EXIT record ends it.  TIME is the FORK or EXIT
+ * record's (0: unknown): a FORK older than the EXIT already seen is the same
+ * thread's, read late from another CPU's ring; a newer one, a reused tid. */
 void profile_set_thread_name(struct profile *p, uint32_t tid, const char *comm);
-void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid);
-void profile_thread_exit(struct profile *p, uint32_t tid);
+void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid, uint64_t time);
+void profile_thread_exit(struct profile *p, uint32_t tid, uint64_t time);
 /* Snapshots taken from now on show the functions of thread TID only
  * (0: of every thread); totals, threads and percentages stay the process's. */
 void profile_set_thread_filter(struct profile *p, uint32_t tid);

@@ -379,9 +379,9 @@ static void handle_task(struct session *s, const struct record *r)
 	const struct rec_task *t = &r->u.task;
 
 	if (r->type == PERF_RECORD_EXIT)
-		profile_thread_exit(s->prof, t->tid);
+		profile_thread_exit(s->prof, t->tid, t->time);
 	else
-		profile_thread_fork(s->prof, t->tid, t->ptid);
+		profile_thread_fork(s->prof, t->tid, t->ptid, t->time);
 	/* a new process starts with its parent's mappings, unless its own
 	 * records (an exec's, read first from another CPU's ring) came first */
 	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid && !space_find(s, (pid_t)t->pid)) {

@@ -571,12 +571,12 @@ static void test_thread_names(void **state)
 
 	(void)state;
 	profile_set_thread_name(p, 100, "app");
-	profile_thread_fork(p, 101, 100);
-	profile_thread_fork(p, 102, 101);
+	profile_thread_fork(p, 101, 100, 10);
+	profile_thread_fork(p, 102, 101, 11);
 	profile_set_thread_name(p, 102, "worker-with-a-long-name");  /* the kernel cuts at 15 */
-	profile_thread_fork(p, 103, 999);          /* parent unknown: no name */
-	profile_thread_exit(p, 101);
-	profile_thread_exit(p, 555);               /* never seen: no row */
+	profile_thread_fork(p, 103, 999, 12);      /* parent unknown: no name */
+	profile_thread_exit(p, 101, 20);
+	profile_thread_exit(p, 555, 21);           /* never sampled: not listed */
 	for (uint32_t t = 100; t <= 103; t++)
 		add_in(p, t, 0, "f", "/bin/app", t - 99);
 	profile_set_thread_name(p, 104, "idle");   /* named, never sampled */
@@ -591,7 +591,7 @@ static void test_thread_names(void **state)
 
 	/* exec renames; a reused tid lives again under its new parent's name */
 	profile_set_thread_name(p, 100, "exec'd");
-	profile_thread_fork(p, 101, 102);
+	profile_thread_fork(p, 101, 102, 30);
 	s2 = profile_snapshot(p, 2, 1);
 	assert_string_equal(must_thread(s2, 100)->comm, "exec'd");
 	assert_string_equal(must_thread(s2, 101)->comm, "worker-with-a-l");
@@ -613,19 +613,30 @@ static void test_thread_names_out_of_order(void **state)
 	struct snapshot *s;
 
 	(void)state;
-	profile_thread_fork(p, 201, 200);           /* parent not named yet */
-	profile_thread_fork(p, 202, 200);
+	profile_thread_fork(p, 201, 200, 0);        /* parent not named yet */
+	profile_thread_fork(p, 202, 200, 0);
 	profile_set_thread_name(p, 200, "app");     /* ... now it is: both take it */
 	profile_set_thread_name(p, 300, "parent");
 	profile_set_thread_name(p, 301, "own");     /* the child's exec, read first */
-	profile_thread_fork(p, 301, 300);           /* keeps its own name */
+	profile_thread_fork(p, 301, 300, 0);        /* keeps its own name */
+	/* a short thread's EXIT read before its FORK: it stays ended, named */
+	profile_thread_exit(p, 401, 50);
+	profile_thread_fork(p, 401, 200, 40);
+	/* with times unknown, a FORK after the EXIT is a new life */
+	profile_thread_exit(p, 402, 0);
+	profile_thread_fork(p, 402, 200, 0);
 	for (uint32_t t = 200; t <= 202; t++)
 		add_in(p, t, 0, "f", "/bin/app", 1);
 	add_in(p, 301, 0, "f", "/bin/app", 1);
+	add_in(p, 401, 0, "f", "/bin/app", 1);
+	add_in(p, 402, 0, "f", "/bin/app", 1);
 	s = profile_snapshot(p, 1, 1);
 	assert_string_equal(must_thread(s, 201)->comm, "app");
 	assert_string_equal(must_thread(s, 202)->comm, "app");
 	assert_string_equal(must_thread(s, 301)->comm, "own");
+	assert_true(must_thread(s, 401)->ended);
+	assert_string_equal(must_thread(s, 401)->comm, "app");
+	assert_false(must_thread(s, 402)->ended);
 	snapshot_free(s);
 	profile_free(p);
 }
