@@ -127,6 +127,20 @@ static void w_flush(struct perfdata_writer *w)
 	w->nbuf = 0;
 }
 
+/* A header or table patched in place; a short write is EIO. */
+static void w_pwrite(struct perfdata_writer *w, const void *p, size_t n, uint64_t off)
+{
+	ssize_t k;
+
+	if (w->error)
+		return;
+	k = pwrite(w->fd, p, n, (off_t)off);
+	if (k < 0)
+		w->error = errno ? errno : EIO;
+	else if ((size_t)k != n)
+		w->error = EIO;
+}
+
 static void w_bytes(struct perfdata_writer *w, const void *p, size_t n)
 {
 	const unsigned char *s = p;
@@ -475,10 +489,8 @@ static void write_features(struct perfdata_writer *w, const struct perfdata_meta
 		features[f[i].bit / 64] |= 1ULL << (f[i].bit % 64);
 	}
 	w_flush(w);
-	for (size_t i = 0; i < nf && !w->error; i++)
-		if (pwrite(w->fd, &f[i].sec, sizeof(f[i].sec),
-			   (off_t)(table_off + i * sizeof(f[i].sec))) != sizeof(f[i].sec))
-			w->error = errno ? errno : EIO;
+	for (size_t i = 0; i < nf; i++)
+		w_pwrite(w, &f[i].sec, sizeof(f[i].sec), table_off + i * sizeof(f[i].sec));
 }
 
 /* ids sections, then the attrs section pointing at them */
@@ -515,8 +527,7 @@ static int w_interim_header(struct perfdata_writer *w)
 				 .attr_size = FILE_ATTR_SIZE, .attrs = w->early_attrs,
 				 .data = { w->data_off, w->data_size } };
 
-	if (!w->error && pwrite(w->fd, &h, sizeof(h), 0) != sizeof(h))
-		w->error = errno ? errno : EIO;
+	w_pwrite(w, &h, sizeof(h), 0);
 	if (w->error) {
 		errno = w->error;
 		return -1;
@@ -533,6 +544,14 @@ int perfdata_begin(struct perfdata_writer *w)
 	w->early_attrs = write_attrs(w);
 	w_pad8(w);
 	w->data_off = w->off;
+	/* the placeholder, still buffered, must not reach the disk alone: a
+	 * kill before the pwrite would leave the attrs reading as records */
+	if (w->off - w->nbuf == 0) {
+		struct file_header h = { .magic = MAGIC2, .size = HEADER_SIZE,
+					 .attr_size = FILE_ATTR_SIZE, .attrs = w->early_attrs,
+					 .data = { w->data_off, 0 } };
+		memcpy(w->buf, &h, sizeof(h));
+	}
 	w_flush(w);
 	return w_interim_header(w);
 }
@@ -568,8 +587,7 @@ int perfdata_finish(struct perfdata_writer *w, const struct perfdata_meta *meta,
 	write_features(w, meta, h.features);
 	h.attrs = write_attrs(w);
 	w_flush(w);
-	if (!w->error && pwrite(w->fd, &h, sizeof(h), 0) != sizeof(h))
-		w->error = errno ? errno : EIO;
+	w_pwrite(w, &h, sizeof(h), 0);
 	if (close(w->fd) < 0 && !w->error)
 		w->error = errno;
 	if (w->error) {

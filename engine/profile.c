@@ -23,7 +23,7 @@ struct thread_row {
 	uint32_t tid;
 	uint32_t epoch;
 	bool ended;
-	uint64_t exit_time;         /* its EXIT record's, 0 when unknown */
+	uint64_t fork_time, exit_time;  /* the newest FORK's and EXIT's, 0: unknown */
 	char comm[PROFILE_COMM_MAX];
 	uint32_t parent;            /* forked from a thread not named yet: named with it */
 	uint64_t n[];               /* samples[n_events], then window[n_events] */
@@ -487,6 +487,8 @@ void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid, u
 	 * tid came round again: a FORK after the EXIT (or of unknown time). */
 	bool late = t->ended && time && t->exit_time && time < t->exit_time;
 	bool reused = t->ended && !late;
+	if (time > t->fork_time)
+		t->fork_time = time;
 	if (reused)
 		t->ended = false;
 	if (t->comm[0] && !reused)
@@ -508,8 +510,11 @@ void profile_thread_exit(struct profile *p, uint32_t tid, uint64_t time)
 
 	if (!t || t == p->other)
 		return;
-	t->ended = true;
-	t->exit_time = time;
+	if (time > t->exit_time)
+		t->exit_time = time;
+	/* an old life's EXIT read after the new life's FORK ends nothing */
+	if (!time || !t->fork_time || t->exit_time > t->fork_time)
+		t->ended = true;
 }
 
 void profile_set_thread_filter(struct profile *p, uint32_t tid)

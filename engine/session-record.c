@@ -323,11 +323,11 @@ int session_record_finish(struct session *s, char *err, size_t errsz)
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
-	if (r->failed) {  /* a file without its attrs can be read by nobody */
-		snprintf(err, errsz, "%s (the incomplete file is removed)", r->err);
+	if (r->failed) {  /* its header covers what was flushed before */
+		snprintf(err, errsz, "%s (the file keeps the records up to the last flush)",
+			 r->err);
 		perfdata_abort(r->w);
 		r->w = NULL;
-		unlink(r->path);
 		goto out;
 	}
 	for (int i = 0; i < s->nspaces; i++)

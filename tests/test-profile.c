@@ -625,11 +625,18 @@ static void test_thread_names_out_of_order(void **state)
 	/* with times unknown, a FORK after the EXIT is a new life */
 	profile_thread_exit(p, 402, 0);
 	profile_thread_fork(p, 402, 200, 0);
+	/* a reused tid: the old life's EXIT read after the new FORK ends nothing */
+	profile_thread_fork(p, 403, 200, 30);
+	profile_thread_exit(p, 403, 20);
+	/* two lives' EXITs, the newer first, then the newer life's FORK */
+	profile_thread_exit(p, 404, 40);
+	profile_thread_exit(p, 404, 20);
+	profile_thread_fork(p, 404, 200, 30);
 	for (uint32_t t = 200; t <= 202; t++)
 		add_in(p, t, 0, "f", "/bin/app", 1);
 	add_in(p, 301, 0, "f", "/bin/app", 1);
-	add_in(p, 401, 0, "f", "/bin/app", 1);
-	add_in(p, 402, 0, "f", "/bin/app", 1);
+	for (uint32_t t = 401; t <= 404; t++)
+		add_in(p, t, 0, "f", "/bin/app", 1);
 	s = profile_snapshot(p, 1, 1);
 	assert_string_equal(must_thread(s, 201)->comm, "app");
 	assert_string_equal(must_thread(s, 202)->comm, "app");
@@ -637,6 +644,8 @@ static void test_thread_names_out_of_order(void **state)
 	assert_true(must_thread(s, 401)->ended);
 	assert_string_equal(must_thread(s, 401)->comm, "app");
 	assert_false(must_thread(s, 402)->ended);
+	assert_false(must_thread(s, 403)->ended);
+	assert_true(must_thread(s, 404)->ended);
 	snapshot_free(s);
 	profile_free(p);
 }

@@ -10,8 +10,10 @@ N=0
 SOCK="cyctop-test-$$-$N"
 T() { tmux -L "$SOCK" "$@"; }
 SOCKS=""
-# tmux leaves its socket files behind: each is removed with the server
-trap 'T kill-server 2>/dev/null; rm -f $SOCKS; rm -rf "$TMP"' EXIT
+# tmux leaves its socket files behind: each is removed with the server;
+# ON_EXIT is a test's own clean-up
+ON_EXIT=:
+trap 'T kill-server 2>/dev/null; rm -f $SOCKS; eval "$ON_EXIT"; rm -rf "$TMP"' EXIT
 screen() { T capture-pane -p -t main; }
 screen_dump() { echo "--- screen ---"; screen; echo "--- end ---"; }
 # wait_screen TEXT DESC: poll the pane until TEXT shows

@@ -198,6 +198,7 @@ ok
 # cyctop ends and its launched target with it; nothing is left spinning on
 # a dead terminal.  The tag in mix's argument finds this run's processes.
 TAG=$$
+ON_EXIT='pkill -f "mix 60.[89]$TAG\$"'
 for how in leader shell; do
 	T kill-server 2>/dev/null || true
 	N=$((N + 1))
