@@ -520,12 +520,17 @@ static struct file_section write_attrs(struct perfdata_writer *w)
 }
 
 /* The header of a recording in progress: the early attrs, the records
- * flushed so far, no features. */
+ * written so far, no features. */
+static struct file_header interim_header(const struct perfdata_writer *w)
+{
+	return (struct file_header){ .magic = MAGIC2, .size = HEADER_SIZE,
+				     .attr_size = FILE_ATTR_SIZE, .attrs = w->early_attrs,
+				     .data = { w->data_off, w->data_size } };
+}
+
 static int w_interim_header(struct perfdata_writer *w)
 {
-	struct file_header h = { .magic = MAGIC2, .size = HEADER_SIZE,
-				 .attr_size = FILE_ATTR_SIZE, .attrs = w->early_attrs,
-				 .data = { w->data_off, w->data_size } };
+	struct file_header h = interim_header(w);
 
 	w_pwrite(w, &h, sizeof(h), 0);
 	if (w->error) {
@@ -547,9 +552,7 @@ int perfdata_begin(struct perfdata_writer *w)
 	/* the placeholder, still buffered, must not reach the disk alone: a
 	 * kill before the pwrite would leave the attrs reading as records */
 	if (w->off - w->nbuf == 0) {
-		struct file_header h = { .magic = MAGIC2, .size = HEADER_SIZE,
-					 .attr_size = FILE_ATTR_SIZE, .attrs = w->early_attrs,
-					 .data = { w->data_off, 0 } };
+		struct file_header h = interim_header(w);
 		memcpy(w->buf, &h, sizeof(h));
 	}
 	w_flush(w);
