@@ -15,7 +15,9 @@ static const struct arch_model *const all_models[] = {
 	&model_core2, &model_amd64_k8, &model_amd64_fam10h, &model_ia64, &model_perf,
 };
 
-static const char *const tree_names[TREE_COUNT] = { "core2", "ia64", "amd", "sw" };
+static const char *const tree_names[TREE_COUNT] = {
+	"core2", "ia64", "amd", "sw", "intel", "topdown", "zen",
+};
 
 const char *tree_name(enum arch_tree tree)
 {

@@ -17,6 +17,9 @@ enum arch_tree {
 	TREE_IA64,
 	TREE_AMD,
 	TREE_SW,
+	TREE_INTEL,    /* Core2 master equation on Sandy Bridge .. Sapphire Rapids */
+	TREE_TOPDOWN,  /* perf's TopDown level 1-2 (Intel tma_*, AMD Zen 4 pipeline) */
+	TREE_ZEN,      /* master equation on Zen 1-4 (dispatch basis) */
 	TREE_COUNT
 };
 

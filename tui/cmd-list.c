@@ -159,7 +159,7 @@ static int list_trees(const struct list_opts *o)
 {
 	for (int t = 0; t < TREE_COUNT; t++) {
 		const struct tree_def *d = tree_def_get((enum arch_tree)t);
-		if (!matches(o->pattern, d->name))
+		if (!d || !matches(o->pattern, d->name))
 			continue;
 		printf("%-6s %-40s model %s, %d metrics\n", d->name, d->title,
 		       model_for_tree((enum arch_tree)t)->name, d->n_nodes);
@@ -171,7 +171,7 @@ static int list_metrics(const struct list_opts *o)
 {
 	for (int t = 0; t < TREE_COUNT; t++) {
 		const struct tree_def *d = tree_def_get((enum arch_tree)t);
-		if (o->tree != TREE_NONE && o->tree != t)
+		if (!d || (o->tree != TREE_NONE && o->tree != t))
 			continue;
 		for (int i = 0; i < d->n_nodes; i++) {
 			const struct tree_node_def *nd = &d->nodes[i];

@@ -150,6 +150,8 @@ static enum arch_tree guess_tree(const struct counts *c, const struct tree_ctx *
 	for (int t = 0; t < TREE_COUNT; t++) {
 		struct tree_ctx ctx = *base;
 		ctx.model = model_for_tree((enum arch_tree)t);
+		if (!tree_def_get((enum arch_tree)t) || !ctx.model)
+			continue;
 		tree_eval(tree_def_get((enum arch_tree)t), c, &ctx, &r);
 		int n = tree_inputs_present(&r);
 		if (n > best_n) {

@@ -208,6 +208,8 @@ static int open_files(struct tui *t, const struct tui_opts *o)
 		int best = -1;
 		for (int tr = 0; tr < TREE_COUNT; tr++) {
 			t->tree_id = (enum arch_tree)tr;
+			if (!tree_def_get(t->tree_id) || !model_for_tree(t->tree_id))
+				continue;
 			tui_eval_tree(t);
 			if (tree_inputs_present(&t->tres) > best) {
 				best = tree_inputs_present(&t->tres);

@@ -143,7 +143,9 @@ static bool key_tree(struct tui *t, int key)
 	if (browser_key(&t->tree, key))
 		return true;
 	if (key == 't') {
-		t->tree_id = (enum arch_tree)((t->tree_id + 1) % TREE_COUNT);
+		do
+			t->tree_id = (enum arch_tree)((t->tree_id + 1) % TREE_COUNT);
+		while (!tree_def_get(t->tree_id) || !model_for_tree(t->tree_id));
 		memset(t->folded, 0, sizeof(t->folded));
 		t->tree.sel = t->tree.top = 0;
 		tui_eval_tree(t);
