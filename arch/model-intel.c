@@ -46,9 +46,9 @@
 
 
 static const struct arch_event nhm_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles|cpu-cycles", "UNHALTED_CORE_CYCLES",
+	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P|instructions", "INST_RETIRED:ANY_P",
+	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued" },
@@ -72,7 +72,7 @@ static const struct arch_event nhm_events[] = {
 	  X(0xcb, 0x10, 0, 0, 0, 0), ANY, NOFIX, 10000, "retired loads missing the LLC" },
 	{ "DTLB_LOAD_MISSES.WALK_COMPLETED", "DTLB_LOAD_MISSES:WALK_COMPLETED",
 	  X(0x8, 0x02, 0, 0, 0, 0), ANY, NOFIX, 200000, "DTLB load misses with a completed page walk" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES|branches", "BR_INST_RETIRED:ALL_BRANCHES",
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
 	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 200000, "branches retired" },
 	{ "UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=1", "UOPS_EXECUTED:CORE_ACTIVE_CYCLES",
 	  X(0xb1, 0x3f, 1, 0, 0, 1), ANY, NOFIX, 0, "cycles with >= 1 uops executed on the core (ILP sweep, core scope)" },
@@ -90,9 +90,9 @@ static const struct arch_event nhm_events[] = {
 };
 
 static const struct arch_event wsm_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles|cpu-cycles", "UNHALTED_CORE_CYCLES",
+	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P|instructions", "INSTRUCTION_RETIRED",
+	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INSTRUCTION_RETIRED",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued" },
@@ -116,7 +116,7 @@ static const struct arch_event wsm_events[] = {
 	  X(0xcb, 0x10, 0, 0, 0, 0), ANY, NOFIX, 10000, "retired loads missing the LLC" },
 	{ "DTLB_LOAD_MISSES.WALK_COMPLETED", "DTLB_LOAD_MISSES:WALK_COMPLETED",
 	  X(0x8, 0x02, 0, 0, 0, 0), ANY, NOFIX, 200000, "DTLB load misses with a completed page walk" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES|branches", "BR_INST_RETIRED:ALL_BRANCHES",
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
 	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 200000, "branches retired" },
 	{ "UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=1", "UOPS_EXECUTED:CORE_ACTIVE_CYCLES",
 	  X(0xb1, 0x3f, 1, 0, 0, 1), ANY, NOFIX, 0, "cycles with >= 1 uops executed on the core (ILP sweep, core scope)" },
@@ -134,9 +134,9 @@ static const struct arch_event wsm_events[] = {
 };
 
 static const struct arch_event snb_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles|cpu-cycles", "UNHALTED_CORE_CYCLES",
+	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P|instructions", "INST_RETIRED:ANY_P",
+	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
@@ -180,9 +180,9 @@ static const struct arch_event snb_events[] = {
 };
 
 static const struct arch_event ivb_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles|cpu-cycles", "UNHALTED_CORE_CYCLES",
+	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P|instructions", "INST_RETIRED:ANY_P",
+	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
@@ -206,9 +206,9 @@ static const struct arch_event ivb_events[] = {
 	  X(0xa3, 0x0c, 12, 0, 0, 0), PMC2, NOFIX, 0, "stall cycles with an L1D miss pending (PMC2 only)" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued (fused domain)" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES|branches|branch-instructions", "BR_INST_RETIRED:ALL_BRANCHES",
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
 	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "branches retired" },
-	{ "BR_MISP_RETIRED.ALL_BRANCHES|branch-misses", "BR_MISP_RETIRED:ALL_BRANCHES",
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED:ALL_BRANCHES",
 	  X(0xc5, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "mispredicted branches retired" },
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xd, 0x03, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
@@ -232,9 +232,9 @@ static const struct arch_event ivb_events[] = {
 };
 
 static const struct arch_event hsw_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles|cpu-cycles", "UNHALTED_CORE_CYCLES",
+	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P|instructions", "INST_RETIRED:ANY_P",
+	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
@@ -270,9 +270,9 @@ static const struct arch_event hsw_events[] = {
 	  X(0x85, 0x10, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles of ITLB page walks" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued (fused domain)" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES|branches|branch-instructions", "BR_INST_RETIRED:ALL_BRANCHES",
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
 	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "branches retired" },
-	{ "BR_MISP_RETIRED.ALL_BRANCHES|branch-misses", "BR_MISP_RETIRED:ALL_BRANCHES",
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED:ALL_BRANCHES",
 	  X(0xc5, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "mispredicted branches retired" },
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xd, 0x03, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
@@ -300,9 +300,9 @@ static const struct arch_event hsw_events[] = {
 };
 
 static const struct arch_event bdw_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles|cpu-cycles", "UNHALTED_CORE_CYCLES",
+	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P|instructions", "INST_RETIRED:ANY_P",
+	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
@@ -338,9 +338,9 @@ static const struct arch_event bdw_events[] = {
 	  X(0x85, 0x10, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles of ITLB page walks" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued (fused domain)" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES|branches|branch-instructions", "BR_INST_RETIRED:ALL_BRANCHES",
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
 	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "branches retired" },
-	{ "BR_MISP_RETIRED.ALL_BRANCHES|branch-misses", "BR_MISP_RETIRED:ALL_BRANCHES",
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED:ALL_BRANCHES",
 	  X(0xc5, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "mispredicted branches retired" },
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xd, 0x03, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
@@ -368,9 +368,9 @@ static const struct arch_event bdw_events[] = {
 };
 
 static const struct arch_event skl_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles|cpu-cycles", "UNHALTED_CORE_CYCLES",
+	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P|instructions", "INST_RETIRED:ANY_P",
+	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
@@ -422,9 +422,9 @@ static const struct arch_event skl_events[] = {
 	  X(0x14, 0x01, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles the divider is busy" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued (fused domain)" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES|branches|branch-instructions", "BR_INST_RETIRED:ALL_BRANCHES",
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
 	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "branches retired" },
-	{ "BR_MISP_RETIRED.ALL_BRANCHES|branch-misses", "BR_MISP_RETIRED:ALL_BRANCHES",
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED:ALL_BRANCHES",
 	  X(0xc5, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "mispredicted branches retired" },
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xd, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
@@ -452,9 +452,9 @@ static const struct arch_event skl_events[] = {
 };
 
 static const struct arch_event skx_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles|cpu-cycles", "UNHALTED_CORE_CYCLES",
+	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P|instructions", "INST_RETIRED:ANY_P",
+	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
@@ -502,9 +502,9 @@ static const struct arch_event skx_events[] = {
 	  X(0x14, 0x01, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles the divider is busy" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued (fused domain)" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES|branches|branch-instructions", "BR_INST_RETIRED:ALL_BRANCHES",
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
 	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "branches retired" },
-	{ "BR_MISP_RETIRED.ALL_BRANCHES|branch-misses", "BR_MISP_RETIRED:ALL_BRANCHES",
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED:ALL_BRANCHES",
 	  X(0xc5, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "mispredicted branches retired" },
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xd, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
@@ -532,9 +532,9 @@ static const struct arch_event skx_events[] = {
 };
 
 static const struct arch_event clx_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles|cpu-cycles", "UNHALTED_CORE_CYCLES",
+	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P|instructions", "INST_RETIRED:ANY_P",
+	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
@@ -582,9 +582,9 @@ static const struct arch_event clx_events[] = {
 	  X(0x14, 0x01, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles the divider is busy" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued (fused domain)" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES|branches|branch-instructions", "BR_INST_RETIRED:ALL_BRANCHES",
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
 	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "branches retired" },
-	{ "BR_MISP_RETIRED.ALL_BRANCHES|branch-misses", "BR_MISP_RETIRED:ALL_BRANCHES",
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED:ALL_BRANCHES",
 	  X(0xc5, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "mispredicted branches retired" },
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xd, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
@@ -612,9 +612,9 @@ static const struct arch_event clx_events[] = {
 };
 
 static const struct arch_event icl_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles|cpu-cycles", "UNHALTED_CORE_CYCLES",
+	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P|instructions", "INST_RETIRED:ANY_P",
+	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
@@ -678,9 +678,9 @@ static const struct arch_event icl_events[] = {
 	  X(0x79, 0x30, 0, 0, 0, 0), PMC0_3, NOFIX, 0, "uops from the microcode sequencer (PMC0-3)" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued (fused domain)" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES|branches|branch-instructions", "BR_INST_RETIRED:ALL_BRANCHES",
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
 	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "branches retired" },
-	{ "BR_MISP_RETIRED.ALL_BRANCHES|branch-misses", "BR_MISP_RETIRED:ALL_BRANCHES",
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED:ALL_BRANCHES",
 	  X(0xc5, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "mispredicted branches retired" },
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xd, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
@@ -720,9 +720,9 @@ static const struct arch_event icl_events[] = {
 };
 
 static const struct arch_event icx_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles|cpu-cycles", "UNHALTED_CORE_CYCLES",
+	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P|instructions", "INST_RETIRED:ANY_P",
+	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
@@ -786,9 +786,9 @@ static const struct arch_event icx_events[] = {
 	  X(0x79, 0x30, 0, 0, 0, 0), PMC0_3, NOFIX, 0, "uops from the microcode sequencer (PMC0-3)" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued (fused domain)" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES|branches|branch-instructions", "BR_INST_RETIRED:ALL_BRANCHES",
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
 	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "branches retired" },
-	{ "BR_MISP_RETIRED.ALL_BRANCHES|branch-misses", "BR_MISP_RETIRED:ALL_BRANCHES",
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED:ALL_BRANCHES",
 	  X(0xc5, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "mispredicted branches retired" },
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xd, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
@@ -828,9 +828,9 @@ static const struct arch_event icx_events[] = {
 };
 
 static const struct arch_event spr_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles|cpu-cycles", "UNHALTED_CORE_CYCLES",
+	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P|instructions", "INST_RETIRED:ANY_P",
+	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
@@ -896,9 +896,9 @@ static const struct arch_event spr_events[] = {
 	  X(0xb0, 0x09, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles the divider is busy" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xae, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued (fused domain)" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES|branches|branch-instructions", "BR_INST_RETIRED:ALL_BRANCHES",
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
 	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "branches retired" },
-	{ "BR_MISP_RETIRED.ALL_BRANCHES|branch-misses", "BR_MISP_RETIRED:ALL_BRANCHES",
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED:ALL_BRANCHES",
 	  X(0xc5, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "mispredicted branches retired" },
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xad, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
