@@ -956,6 +956,22 @@ static const struct arch_event spr_events[] = {
 TABLES(nhm); TABLES(wsm); TABLES(snb); TABLES(ivb); TABLES(hsw); TABLES(bdw);
 TABLES(skl); TABLES(skx); TABLES(clx); TABLES(icl); TABLES(icx); TABLES(spr);
 
+/* Nehalem/Westmere load penalties: load-to-use latencies by source, Levinthal,
+ * "Performance Analysis Guide for Intel Core i7 Processor and Intel Xeon 5500
+ * processors" (2009), the latency table of its memory section (L2 ~10 cycles,
+ * unshared LLC hit ~35-40, a line modified in another core ~75, local DRAM
+ * ~60 ns: 180 cycles at 3 GHz), as ../shared/MODERN-PMU.md 1.5 and 4.1
+ * prescribe penalty weighting for these cores.  Approximate by nature, as the
+ * Core2 paper's are. */
+static const struct model_penalty nhm_penalties[] = {
+	{ "MEM_LOAD_RETIRED.L2_HIT", 10, "Levinthal NHM guide: L2 hit ~10 cycles" },
+	{ "MEM_LOAD_RETIRED.LLC_UNSHARED_HIT", 35, "Levinthal NHM guide: LLC hit ~35-40" },
+	{ "MEM_LOAD_RETIRED.OTHER_CORE_L2_HIT_HITM", 75,
+	  "Levinthal NHM guide: modified in another core ~75" },
+	{ "MEM_LOAD_RETIRED.LLC_MISS", 180, "Levinthal NHM guide: local DRAM ~60 ns" },
+	{ NULL, 0, NULL },
+};
+
 /* Nehalem/Westmere: no per-thread "no uop executed" event; the Core2 stall
  * term is core scope (UOPS_EXECUTED.CORE_STALL_CYCLES, any=1) and the memory
  * stalls are penalty-weighted load counts (../shared/MODERN-PMU.md 1.5). */
@@ -965,7 +981,8 @@ TABLES(skl); TABLES(skx); TABLES(clx); TABLES(icl); TABLES(icx); TABLES(spr);
 		.tree = TREE_INTEL, .n_generic = 4, .n_generic_nosmt = 4, .n_fixed = 3, \
 		.pipeline_width = 4, .cycles = "CPU_CLK_UNHALTED.THREAD", \
 		.dispatch_width = 6, .stall_event = "UOPS_EXECUTED.CORE_STALL_CYCLES", \
-		.inst_event = "INST_RETIRED.ANY", .tables = id##_tables, \
+		.inst_event = "INST_RETIRED.ANY", .penalties = nhm_penalties, \
+		.tables = id##_tables, \
 	}
 NHM_LIKE(nhm, "nhm", "Intel Nehalem (4 generic + 3 fixed; core-scope stalls, penalties)");
 NHM_LIKE(wsm, "wsm", "Intel Westmere (4 generic + 3 fixed; core-scope stalls, penalties)");

@@ -391,11 +391,22 @@ static bool name_matches(const char *names, const char *want)
 	return false;
 }
 
+/* Whether one of the '|' spellings of A has the canonical form CANON_B. */
 static bool canon_matches(const char *a, const char *canon_b)
 {
-	char ca[256];
+	char one[256], ca[256];
 
-	return a && event_canon(a, ca, sizeof(ca)) && strcmp(ca, canon_b) == 0;
+	for (const char *p = a; p && *p;) {
+		size_t len = strcspn(p, "|");
+		if (len < sizeof(one)) {
+			memcpy(one, p, len);
+			one[len] = '\0';
+			if (event_canon(one, ca, sizeof(ca)) && strcmp(ca, canon_b) == 0)
+				return true;
+		}
+		p = p[len] ? p + len + 1 : NULL;
+	}
+	return false;
 }
 
 static bool is_hw_model(const struct arch_model *model)

@@ -158,7 +158,7 @@ static int add_event(struct ev_list *out, const char *asked, const char *name,
 	snprintf(ev->pfm, sizeof(ev->pfm), "%s", pfm);
 	if (encode_event(asked, pfm, &ev->attr, perr, sizeof(perr)) < 0) {
 		const struct arch_model *owner = hardware_owner(name);
-		if (owner && !pfm_host_hardware())
+		if (owner && !pfm_host_hardware() && !strstr(perr, "has no PMU '"))
 			snprintf(err, errsz, "event '%s' is a hardware event of the %s model; this "
 				 "host has no hardware PMU (software events only)", name, owner->name);
 		else
