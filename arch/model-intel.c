@@ -980,7 +980,8 @@ static const struct model_penalty nhm_penalties[] = {
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_INTEL, .n_generic = 4, .n_generic_nosmt = 4, .n_fixed = 3, \
 		.pipeline_width = 4, .cycles = "CPU_CLK_UNHALTED.THREAD", \
-		.dispatch_width = 6, .stall_event = "UOPS_EXECUTED.CORE_STALL_CYCLES", \
+		.dispatch_width = 6, .ilp_sweep = "UOPS_EXECUTED.CORE_ACTIVE_CYCLES", \
+		.stall_event = "UOPS_EXECUTED.CORE_STALL_CYCLES", \
 		.inst_event = "INST_RETIRED.ANY", .penalties = nhm_penalties, \
 		.tables = id##_tables, \
 	}
@@ -993,7 +994,7 @@ NHM_LIKE(wsm, "wsm", "Intel Westmere (4 generic + 3 fixed; core-scope stalls, pe
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_INTEL, .n_generic = 4, .n_generic_nosmt = 8, .n_fixed = 3, \
 		.pipeline_width = 4, .cycles = "CPU_CLK_UNHALTED.THREAD", \
-		.dispatch_width = ilp, .stall_event = stall, \
+		.dispatch_width = ilp, .ilp_sweep = "UOPS_EXECUTED.THREAD", .stall_event = stall, \
 		.inst_event = "INST_RETIRED.ANY", .tables = id##_tables, \
 	}
 CORE_LIKE(snb, "snb", "Intel Sandy Bridge (4/8 generic + 3 fixed)", 6,
@@ -1017,6 +1018,7 @@ CORE_LIKE(clx, "clx", "Intel Cascade Lake (4/8 generic + 3 fixed)", 8,
 		.tree = TREE_INTEL, .n_generic = 8, .n_generic_nosmt = 8, .n_fixed = 4, \
 		.n_metrics = metrics, .pipeline_width = width, .slots_event = "TOPDOWN.SLOTS", \
 		.cycles = "CPU_CLK_UNHALTED.THREAD", .dispatch_width = ilp, \
+		.ilp_sweep = "UOPS_EXECUTED.THREAD", \
 		.stall_event = "CYCLE_ACTIVITY.STALLS_TOTAL", .inst_event = "INST_RETIRED.ANY", \
 		.tables = id##_tables, \
 	}

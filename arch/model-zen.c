@@ -260,6 +260,7 @@ static const struct arch_event *const zen4_tables[] = { zen4_events, NULL };
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_ZEN, .n_generic = 6, .n_generic_nosmt = 6, .n_fixed = 0, \
 		.pipeline_width = 6, .cycles = "CYCLES_NOT_IN_HALT", .dispatch_width = 8, \
+		.ilp_sweep = "ex_ret_ops", \
 		.stall_event = stall, .inst_event = "RETIRED_INSTRUCTIONS", .tables = id##_tables, \
 	}
 ZEN(zen1, "amd64_fam17h_zen1", "AMD Zen 1 (6 generic counters)", "RETIRED_UOPS:c=1:i=1");

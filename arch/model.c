@@ -505,7 +505,7 @@ const struct arch_event *model_lookup(const struct arch_model *model, const char
 	}
 	for (t = model->tables; *t; t++)
 		for (ev = *t; ev->name; ev++)
-			if (name_matches(ev->name, name))
+			if (name_matches(ev->name, name) || strcasecmp(ev->name, name) == 0)
 				return ev;
 	if (event_perf_syntax(name, &perf))
 		return lookup_perf_syntax(model, &perf);

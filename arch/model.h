@@ -67,7 +67,10 @@ struct arch_model {
 	int write_bytes;        /* AMD System_write transfer size: 8 (K8) or 16 (Fam10h) */
 	const char *cycles;     /* reference event carried in every group */
 	const char *ilp_event;  /* dispatch event swept with cmask=1..width+1, inv=1 */
-	int dispatch_width;     /* maximum uops dispatched per cycle */
+	int dispatch_width;     /* maximum uops dispatched per cycle (ILP bins) */
+	/* The modern ILP sweep "EVENT:c=k", k = 1..dispatch_width (cycles with at
+	 * least k uops); NULL where the sweep is ilp_event's cmask/inv form. */
+	const char *ilp_sweep;
 	/* The asm view's references (NULL when the model has none): */
 	const char *stall_event; /* stall cycles to set penalty cycles against */
 	const char *inst_event;  /* retired instructions, for loop iterations */
