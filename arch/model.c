@@ -443,6 +443,22 @@ static bool has_modifiers(const struct perf_pmu_event *e)
 	return e->code.cmask || e->code.inv || e->code.edge || e->code.any;
 }
 
+/* toplev's (pmu-tools) modifier spelling: c1, i1, e1, amt1 (AnyThread). */
+static bool toplev_modifier(const char *t, char *kv, size_t kvsz)
+{
+	static const char *const keys[] = { "amt", "c", "i", "e" };
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		size_t n = strlen(keys[k]);
+		if (strncasecmp(t, keys[k], n) == 0 && t[n] && strspn(t + n, "0123456789") ==
+		    strlen(t + n)) {
+			snprintf(kv, kvsz, "%s=%s", k == 0 ? "any" : keys[k], t + n);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* "NAME:c=1:i=1": the row of NAME with those modifiers, by its code (the
  * perfmon names carry no modifiers; "UOPS_EXECUTED.THREAD:c=1:i=1" is the
  * stall row, whatever libpfm4 string it has). */
@@ -459,9 +475,12 @@ static const struct arch_event *lookup_modified(const struct arch_model *model,
 	memset(&mods, 0, sizeof(mods));
 	snprintf(terms, sizeof(terms), "%s", colon + 1);
 	for (char *t = terms, *next; t; t = next) {
+		char kv[32];
 		next = strchr(t, ':');
 		if (next)
 			*next++ = '\0';
+		if (!strchr(t, '=') && toplev_modifier(t, kv, sizeof(kv)))
+			t = kv;
 		if (!strchr(t, '=') || !perf_term(t, false, &mods))
 			return NULL;
 	}

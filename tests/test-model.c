@@ -765,6 +765,7 @@ static void test_modern_spellings(void **state)
 		"skl::UOPS_EXECUTED:STALL_CYCLES", "cpu/event=0xb1,umask=0x1,cmask=1,inv/",
 		"cpu/event=0xb1,umask=0x01,cmask=0x1,inv=1/u", "cpu/UOPS_EXECUTED.THREAD,cmask=1,inv/",
 		"cpu_core/uops_executed.thread,cmask=1,inv/", "r18001b1", "uops_executed.stall_cycles:u",
+		"UOPS_EXECUTED.THREAD:c1:i1",   /* toplev's spelling */
 	};
 	for (size_t i = 0; i < sizeof(stall_names) / sizeof(stall_names[0]); i++) {
 		if (model_lookup(skl, stall_names[i]) != stall)
@@ -776,6 +777,12 @@ static void test_modern_spellings(void **state)
 	assert_ptr_equal(model_lookup(skl, "cpu/UOPS_EXECUTED.THREAD,cmask=0x6/"), c6);
 	assert_ptr_equal(model_lookup(skl, "uops_executed.thread:c=6"), c6);
 	assert_ptr_equal(model_lookup(skl, "r60001b1"), c6);
+	assert_ptr_equal(model_lookup(skl, "UOPS_EXECUTED.THREAD:c6"), c6);
+	/* toplev's :amt1 (AnyThread) */
+	assert_ptr_equal(model_lookup(skl, "INT_MISC.RECOVERY_CYCLES:amt1"),
+			 model_lookup(skl, "INT_MISC.RECOVERY_CYCLES_ANY"));
+	assert_ptr_equal(model_lookup(skl, "CPU_CLK_UNHALTED.THREAD_P:amt1"),
+			 model_lookup(skl, "CPU_CLK_UNHALTED.THREAD_ANY"));
 	/* PERF_METRICS and slots by the kernel's names */
 	assert_ptr_equal(model_lookup(spr, "topdown-be-bound"), model_lookup(spr, "PERF_METRICS.BACKEND_BOUND"));
 	assert_ptr_equal(model_lookup(spr, "cpu/topdown-retiring/"), model_lookup(spr, "PERF_METRICS.RETIRING"));
