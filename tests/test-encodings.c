@@ -58,6 +58,24 @@ static const struct ref_row refs[] = {
 	  "amdzen2 de_dis_uops_from_decoder 0xaa umask 0x03 + cmask 1 inv" },
 	{ "amd64_fam19h_zen4", "OPS_SOURCE_DISPATCHED_FROM_DECODER:c=1:i=1", 0x18007aa,
 	  "amdzen4 de_src_op_disp.all + cmask 1 inv" },
+	/* Zen 1: Linux tools/perf/pmu-events/arch/x86/amdzen1/core.json @3b02a051
+	 * (ex_ret_cops: "can vary from 0 to 4" ops a cycle on Zen 1, so sweep
+	 * steps above 4 count nothing there) */
+	{ "amd64_fam17h_zen1", "RETIRED_INSTRUCTIONS", 0xc0, "amdzen1 ex_ret_instr" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS", 0xc1, "amdzen1 ex_ret_cops" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=1:i=1", 0x18000c1, "amdzen1 ex_ret_cops + cmask 1 inv" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=1", 0x10000c1, "amdzen1 ex_ret_cops + cmask 1" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=2", 0x20000c1, "amdzen1 ex_ret_cops + cmask 2" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=3", 0x30000c1, "amdzen1 ex_ret_cops + cmask 3" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=4", 0x40000c1, "amdzen1 ex_ret_cops + cmask 4" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=5", 0x50000c1, "amdzen1 ex_ret_cops + cmask 5" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=6", 0x60000c1, "amdzen1 ex_ret_cops + cmask 6" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=7", 0x70000c1, "amdzen1 ex_ret_cops + cmask 7" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=8", 0x80000c1, "amdzen1 ex_ret_cops + cmask 8" },
+	{ "amd64_fam17h_zen1", "RETIRED_BRANCH_INSTRUCTIONS", 0xc2, "amdzen1 ex_ret_brn" },
+	{ "amd64_fam17h_zen1", "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", 0xc3,
+	  "amdzen1 ex_ret_brn_misp" },
+	{ "amd64_fam17h_zen1", "DIV_CYCLES_BUSY_COUNT", 0xd3, "amdzen1 ex_div_busy" },
 	/* NHM/WSM instructions: the architectural event C0H/00H (Intel SDM vol.
 	 * 3B, architectural performance events), which FIXED0 takes; perfmon
 	 * lists INST_RETIRED.ANY_P as 0x1c0 there */
