@@ -210,7 +210,9 @@ bool event_canon(const char *name, char *out, size_t outsz)
 	for (char *p = buf; *p && (!colon || p < colon); p++)
 		if (*p == '.')
 			*p = ':';
-	for (char *tok = strtok(buf, ":"); tok; tok = strtok(NULL, ":")) {
+	char *save = NULL;
+	/* strtok_r: callers may be walking their own strtok lists */
+	for (char *tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
 		if (np == CANON_MAX_PARTS)
 			return false;
 		parts[np++] = tok;
