@@ -80,7 +80,9 @@ static void print_constraint(const struct arch_event *ev, const struct arch_mode
 	} else if (m->n_generic == 0) {
 		snprintf(where, sizeof(where), "-");
 	}
-	if (ev->fixed >= 0)
+	if (ev->fixed >= 0 && !event_fits_counter(ev, 0))
+		printf(" %-10s FIXED%d", "-", ev->fixed);  /* fixed-only (slots) */
+	else if (ev->fixed >= 0)
 		printf(" %-10s FIXED%d", where, ev->fixed);
 	else
 		printf(" %-10s %-6s", where, "");
@@ -105,7 +107,10 @@ static void print_event(const struct arch_event *ev, void *arg)
 	if (w->model->pfm_force) {
 		printf(" sel=0x%02x umask=0x%02x cmask=%u inv=%d", ev->code.sel, ev->code.umask,
 		       ev->code.cmask, ev->code.inv);
-		print_constraint(ev, w->model);
+		if (event_is_metric(w->model, ev))
+			printf(" %-10s %-6s", "-", "METRIC");  /* read through slots' group */
+		else
+			print_constraint(ev, w->model);
 	}
 	if (ev->pfm && pfm_encode(ev->pfm, &attr, NULL, 0, err, sizeof(err)) == 0)
 		printf(" %s -> type=%u config=0x%llx", ev->pfm, attr.type,
