@@ -83,6 +83,15 @@ static const struct ref_row refs[] = {
 	{ "wsm", "INST_RETIRED.ANY", 0xc0, "SDM architectural Instructions Retired" },
 };
 
+struct counter_ref {
+	const char *model, *name;
+	unsigned mask;   /* perfmon's counters */
+};
+
+static const struct counter_ref counter_refs[] = {
+#include "counters-ref.inc"
+};
+
 static const char *const modern[] = {
 	"nhm", "wsm", "snb", "ivb", "hsw", "bdw", "skl", "skx", "clx", "icl", "icx", "spr",
 	"amd64_fam17h_zen1", "amd64_fam17h_zen2", "amd64_fam19h_zen3", "amd64_fam19h_zen4",
@@ -202,6 +211,29 @@ static void test_preset_events_are_referenced(void **state)
 	}
 }
 
+/* The rows' generic-counter constraints against perfmon's Counter /
+ * CounterHTOff fields: the same counters, or "any" when perfmon lists all of
+ * the model's generic counters. */
+static void test_counters_match_perfmon(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(counter_refs) / sizeof(counter_refs[0]); i++) {
+		const struct arch_model *m = model_find(counter_refs[i].model);
+		const struct arch_event *ev = model_lookup(m, counter_refs[i].name);
+		int gp = m->n_generic_nosmt ? m->n_generic_nosmt : m->n_generic;
+		unsigned all = (1u << gp) - 1, want = counter_refs[i].mask;
+		assert_non_null(ev);
+		if ((want & all) == all)
+			want = 0;
+		if (ev->counters != want) {
+			fprintf(stderr, "%s: %s counters 0x%x, perfmon 0x%x\n", m->name,
+				counter_refs[i].name, ev->counters, want);
+			fail();
+		}
+	}
+	assert_true(sizeof(counter_refs) / sizeof(counter_refs[0]) > 300);
+}
+
 /* libpfm4 4.13 itself, without the corrections: what each row says. */
 static void libpfm_raw(const char *pmu, const char *event, char *out, size_t outsz)
 {
@@ -269,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_rows_match_references),
 		cmocka_unit_test(test_preset_events_are_referenced),
 		cmocka_unit_test(test_corrections_needed_and_applied),
+		cmocka_unit_test(test_counters_match_perfmon),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
