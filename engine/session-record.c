@@ -36,7 +36,7 @@ struct session_rec {
 	size_t n_ids;
 };
 
-void session_rec_write(struct session *s, const struct perf_event_header *h)
+static void rec_write(struct session *s, const struct perf_event_header *h)
 {
 	struct session_rec *r = s->rec;
 
@@ -52,7 +52,7 @@ void session_rec_write(struct session *s, const struct perf_event_header *h)
 }
 
 /* Once per poll: what the rings gave is on disk, should cyctop be killed. */
-void session_rec_flush(struct session *s)
+static void rec_flush(struct session *s)
 {
 	struct session_rec *r = s->rec;
 
@@ -81,7 +81,7 @@ static void write_synth(struct session *s, unsigned char *buf, size_t body, pid_
 	memcpy(&h, buf, sizeof(h));
 	h.size = (uint16_t)(body + sizeof(t));
 	memcpy(buf, &h, sizeof(h));
-	session_rec_write(s, (const struct perf_event_header *)(const void *)buf);
+	rec_write(s, (const struct perf_event_header *)(const void *)buf);
 }
 
 static void synth_comm(struct session *s, pid_t pid, pid_t tid, const char *comm)
@@ -171,13 +171,22 @@ static void synth_comms(struct session *s, pid_t pid)
 
 static int add_attrs(struct session *s, char *err, size_t errsz);
 
+static void rec_abort(struct session *s);
+
+static const struct session_sink record_sink = {
+	.write = rec_write,
+	.flush = rec_flush,
+	.abort = rec_abort,
+};
+
 /* The attrs go first (every fd is open by now): a recording killed before
- * its end then still reads, up to its last flush (session_rec_flush). */
-int session_rec_start(struct session *s, const struct session_opts *o, char *err,
-		      size_t errsz)
+ * its end then still reads, up to its last flush (rec_flush). */
+int session_record_start(struct session *s, const struct session_opts *o, char *err,
+			 size_t errsz)
 {
 	if (!o->record)
 		return 0;
+	s->sink = &record_sink;
 	s->rec = calloc(1, sizeof(*s->rec));
 	if (!s->rec) {
 		snprintf(err, errsz, "out of memory");
@@ -363,7 +372,7 @@ void session_record_stats(const struct session *s, uint64_t *records, uint64_t *
 	*bytes = s->rec ? s->rec->bytes : 0;
 }
 
-void session_rec_abort(struct session *s)
+static void rec_abort(struct session *s)
 {
 	if (!s->rec)
 		return;
