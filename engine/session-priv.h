@@ -80,6 +80,7 @@ struct session {
 	struct ordered *queue;   /* records in time order (engine/ordered.h) */
 	double t0, last_snap;
 	bool hup;
+	bool user_only;          /* the kernel may not be watched: exclude_kernel */
 	size_t ring_pages;
 	struct asm_cache *asmc;  /* functions opened in the asm view */
 	/* multiplexing (engine/mux.h) */

@@ -329,6 +329,20 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 	s->cg_stacks++;
 }
 
+/* /proc/sys/kernel/perf_event_paranoid, or 2 (the kernel's default). */
+static int paranoid_level(void)
+{
+	FILE *f = sys_fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
 /* perf_event_max_stack: how many frames the kernel puts in a callchain. */
 static int read_max_stack(void)
 {
@@ -385,24 +399,54 @@ int session_parse_call_graph(const char *spec, struct session_opts *o, char *err
 
 /* --- samples ------------------------------------------------------------ */
 
-static void handle_sample(struct session *s, const struct rec_sample *smp)
+/* Whether a sample was taken in the kernel: its record's cpumode says, as
+ * perf reads it (32-bit and ARM kernels live below x86_64's KERNEL_START);
+ * only records without one (cpumode 0) are judged by the address. */
+static bool kernel_sample(uint16_t misc, uint64_t ip)
+{
+	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL:
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+	case PERF_RECORD_MISC_HYPERVISOR:
+		return true;
+	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
+		return ip >= KERNEL_START;
+	default:
+		return false;
+	}
+}
+
+/* The function and module at IP in SP (NULL: a process past the spaces'
+ * cap); a miss live re-reads /proc/PID/maps (the mapping may predate the
+ * watch), rate-limited. */
+static void user_symbol(struct session *s, struct space *sp, uint64_t ip, struct sym_info *si)
+{
+	if (sp && symtab_lookup(sp->st, ip, si))
+		return;
+	if (sp && !s->src->recorded) {
+		space_refresh(sp);
+		if (symtab_lookup(sp->st, ip, si))
+			return;
+	}
+	si->name = NULL;
+	si->module = "[unknown]";
+}
+
+static void handle_sample(struct session *s, const struct rec_sample *smp, uint16_t misc)
 {
 	struct sym_info si;
 	int ev = session_event_of(s, smp->id);
-	struct space *sp = space_get(s, (pid_t)smp->pid);
 
-	if (ev < 0 || !sp)
+	if (ev < 0)
 		return;
-	if (!symtab_lookup(sp->st, smp->ip, &si)) {
-		if (!s->src->recorded)
-			space_refresh(sp);
-		if (!symtab_lookup(sp->st, smp->ip, &si))  /* kernel: perf record as root */
-			si.name = NULL, si.module = smp->ip >= KERNEL_START ? "[kernel.kallsyms]"
-									   : "[unknown]";
-	}
+	struct space *sp = space_get(s, (pid_t)smp->pid);
+	if (kernel_sample(misc, smp->ip))
+		si.name = NULL, si.module = "[kernel.kallsyms]";
+	else
+		user_symbol(s, sp, smp->ip, &si);
 	uint64_t n = s->src->weigh(s, ev, smp);
 	profile_add(s->prof, ev, smp->tid, smp->ip, si.name, si.module, n);
-	if (s->cg)
+	if (s->cg && sp)
 		add_stack(s, sp, ev, smp, &si, n);
 }
 
@@ -438,7 +482,9 @@ static void handle_other(struct session *s, const struct record *r)
 	switch (r->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		if (!(r->u.mmap.prot & PROT_EXEC))
+		/* the kernel's text (pid -1) is named from kallsyms, not mapped */
+		if (!(r->u.mmap.prot & PROT_EXEC) ||
+		    (r->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
 			break;
 		sp = space_get(s, (pid_t)r->u.mmap.pid);
 		if (sp)
@@ -483,7 +529,7 @@ static void deliver(const struct perf_event_header *h, void *arg)
 		return;
 	}
 	if (r.type == PERF_RECORD_SAMPLE)
-		handle_sample(s, &r.u.sample);
+		handle_sample(s, &r.u.sample, r.misc);
 	else
 		handle_other(s, &r);
 }
@@ -542,7 +588,8 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 	a->enable_on_exec = launched && !waits;
 	a->inherit = 1;
 	a->sample_id_all = 1;
-	a->exclude_kernel = 1;
+	if (s->user_only)
+		a->exclude_kernel = 1;
 	a->exclude_hv = 1;
 	a->wakeup_events = 0;
 	a->watermark = 1;
@@ -623,6 +670,24 @@ static void open_error(struct session *s, const struct ev_spec *ev, pid_t pid, i
 			 sys_perf_strerror(e));
 }
 
+/* Whether the open of A failed only because it counts the kernel, which this
+ * user may not watch (perf_event_paranoid 2 without CAP_PERFMON): then the
+ * session goes on in user space only, and says so once.  An event the user
+ * asked the kernel of (":k") keeps its error. */
+static bool kernel_refused(struct session *s, const struct perf_event_attr *a,
+			   const struct ev_spec *ev, int e)
+{
+	if ((e != EACCES && e != EPERM) || a->exclude_kernel || s->user_only ||
+	    strstr(ev->pfm, ":k") || strstr(ev->name, ":k"))
+		return false;
+	s->user_only = true;
+	size_t len = strlen(s->events.notice);
+	snprintf(s->events.notice + len, sizeof(s->events.notice) - len,
+		 "%skernel samples not permitted (perf_event_paranoid %d; root or CAP_PERFMON "
+		 "lifts it): user space only", len ? "; " : "", paranoid_level());
+	return true;
+}
+
 /* One fd per (event, thread, CPU); the first fd of a CPU owns that CPU's
  * ring, the others write into it (mmap fails with inherit and cpu=-1). */
 static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int cpu,
@@ -637,6 +702,15 @@ static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int 
 	else
 		s->ref_attr = a;
 	int fd = sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && kernel_refused(s, &a, fs->ev, errno)) {
+		/* perf's fallback: what the user may see is user space */
+		attr_setup(&a, fs, s);
+		if (fs->index >= 0)
+			s->opened_attr[fs->index] = a;
+		else
+			s->ref_attr = a;
+		fd = sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
 	if (fd < 0) {
 		open_error(s, fs->ev, pid, errno, err, errsz);
 		return -1;
