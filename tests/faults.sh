@@ -222,6 +222,10 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ "$paranoid" -ge 1 ] 
 	fi
 	run $NOBODY "$CYCTOP_NB" $JSON -- "$MIX_NB" 0.2
 	expect_rc 0 "an unprivileged user watches its own process"
+	if [ "$paranoid" -ge 2 ]; then  # the kernel is not its to watch: said, user space only
+		expect_err "kernel samples not permitted (perf_event_paranoid $paranoid" \
+			"the fallback to user space said"
+	fi
 	"$MIX" 60.10$TAG >/dev/null &
 	PID=$!
 	run $NOBODY "$CYCTOP_NB" $JSON -n 1 -p $PID

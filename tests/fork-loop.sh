@@ -21,6 +21,14 @@ while [ $i -lt 6 ]; do
 	i=$((i + 1))
 done
 
+# software events count what perf stat counts, the kernel's part included:
+# five sleeps are at least five context switches (0 when the kernel was
+# excluded from every event)
+run "$CYCTOP" -b --format json -e cpu-clock,context-switches -- sh -c "for i in 1 2 3 4 5; do sleep 0.01; done$TAG"
+expect_rc 0 "context switches"
+expect_true "$(json_last "$TMP/out" 'event("context-switches")["count"] >= 5')" \
+	"context-switches counted: $(json_last "$TMP/out" 'event("context-switches")["count"]')"
+
 run "$CYCTOP" record -o "$TMP/c.data" -e cpu-clock -- sh -c "$LOOP"
 expect_rc 0 "cyctop record"
 leftover "record"
