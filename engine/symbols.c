@@ -1277,10 +1277,10 @@ struct ksymtab {
  * function before them; other kinds (absolute, ...) are skipped. */
 static bool ksym_kind(char type, bool *text, uint8_t *bind)
 {
-	*text = strchr("tTwW", type) != NULL;
+	*text = type && strchr("tTwW", type);  /* strchr finds a NUL too */
 	*bind = type == 'w' || type == 'W' ? STB_WEAK
 		: type >= 'A' && type <= 'Z' ? STB_GLOBAL : STB_LOCAL;
-	return strchr("tTwWdDbBrR", type) != NULL;
+	return type && strchr("tTwWdDbBrR", type);
 }
 
 /* One "ADDR TYPE NAME[\t[MODULE]]" line into KS.  False for a line to

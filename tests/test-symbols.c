@@ -808,6 +808,8 @@ static const char kallsyms_fixture[] =
 	"ffffffff81000500 t last_text\n"
 	"ffffffffc0001000 t e1000_clean\t[e1000]\n"
 	"ffffffffc0001080 T e1000_xmit\t[e1000]\n"
+	"ffffffffc0001040 \0 nul_type\n"               /* hostile: skipped */
+	"ffffffffc0001040 T\n"                         /* no name: skipped */
 	"garbage line\n";
 
 static char *write_fixture(const void *data, size_t n)
