@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "tui/cmd.h"
+#include "tui/format.h"
 #include "tui/top.h"
 
 static const struct cmd_entry *const commands[] = {
@@ -28,12 +29,15 @@ double cmd_now_s(void)
 
 void cmd_error(const char *fmt, ...)
 {
+	char msg[4096];
 	va_list ap;
 
-	fputs("cyctop: ", stderr);
+	/* messages quote names (a command, a file, a symbol): escaped */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fputs("cyctop: ", stderr);
+	fmt_put_escaped(stderr, msg, 0);
 	fputc('\n', stderr);
 }
 

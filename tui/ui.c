@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "tui/format.h"
+
 static bool active;
 static bool utf8;
 static attr_t el_attr[EL_COUNT];
@@ -107,6 +109,7 @@ void ui_set(enum theme_el el)
 
 void ui_text(int y, int x, int w, const char *s, bool pad)
 {
+	char esc[2048];
 	int n = 0;
 
 	if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
@@ -114,8 +117,9 @@ void ui_text(int y, int x, int w, const char *s, bool pad)
 	if (x + w > COLS)
 		w = COLS - x;
 	move(y, x);
-	for (; *s && n < w; s++, n++)
-		addch((unsigned char)*s < 0x20 ? '?' : (chtype)(unsigned char)*s);
+	/* the same escapes as the text outputs: a name never drives the terminal */
+	for (s = fmt_escape(esc, sizeof(esc), s); *s && n < w; s++, n++)
+		addch((chtype)(unsigned char)*s);
 	while (pad && n++ < w)
 		addch(' ');
 }
