@@ -136,8 +136,10 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
-static void report(struct session *s, const char *path)
+/* Says what was written; returns cyctop's exit status (cmd_watch_status). */
+static int report(struct session *s, const struct record_opts *o)
 {
+	const char *path = o->s.record;
 	struct snapshot *snap = session_snapshot(s);
 	uint64_t records, bytes, samples = 0;
 
@@ -147,7 +149,9 @@ static void report(struct session *s, const char *path)
 	fprintf(stderr, "cyctop record: %" PRIu64 " samples, %" PRIu64 " lost, %" PRIu64
 			" records (%.1f KB) written to %s\n",
 		samples, snap ? snap->lost : 0, records, (double)bytes / 1024, path);
+	int rc = snap ? cmd_watch_status(o->s.argv != NULL, snap->ended, snap->exit_status) : 1;
 	snapshot_free(snap);
+	return rc;
 }
 
 static int record_main(int argc, char **argv)
@@ -174,9 +178,9 @@ static int record_main(int argc, char **argv)
 	if (rc < 0)
 		cmd_error("record: %s", err);
 	else
-		report(s, o.s.record);
+		rc = report(s, &o);
 	session_close(s);
-	return rc < 0 ? 1 : 0;
+	return rc < 0 ? 1 : rc;
 }
 
 const struct cmd_entry cmd_record_entry = {

@@ -11,6 +11,7 @@
 #include "tui/cmd.h"
 #include "tui/format.h"
 #include "tui/top.h"
+#include "tui/ui.h"
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_tree_entry,
@@ -25,6 +26,15 @@ double cmd_now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int cmd_watch_status(bool launched, bool ended, int exit_status)
+{
+	int sig = ui_pending_signal();
+
+	if (sig)
+		return 128 + sig;
+	return launched && ended && exit_status >= 0 ? exit_status : 0;
 }
 
 void cmd_error(const char *fmt, ...)

@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,7 +353,13 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	return check_mux_options(o);
 }
 
-static int emit(struct session *s, const struct top_opts *o, int first, int *ended)
+/* How the last table ended: the target's end and status, for cyctop's own. */
+struct batch_end {
+	bool ended;
+	int exit_status;
+};
+
+static int emit(struct session *s, const struct top_opts *o, int first, struct batch_end *end)
 {
 	struct snapshot *snap = session_snapshot(s);
 
@@ -360,41 +367,65 @@ static int emit(struct session *s, const struct top_opts *o, int first, int *end
 		cmd_error("out of memory taking a snapshot");
 		return -1;
 	}
-	*ended = snap->ended;
+	end->ended = snap->ended;
+	end->exit_status = snap->exit_status;
 	top_print(stdout, snap, o->format, o->window, first);
 	snapshot_free(snap);
 	return 0;
 }
 
+/* Whether the reader of stdout has gone (head -1 read its line): a pipe
+ * whose read end is closed polls POLLERR, before anything is written, so
+ * the watch ends at once and not at the next table. */
+static bool stdout_gone(void)
+{
+	struct pollfd p = { STDOUT_FILENO, 0, 0 };
+
+	return (poll(&p, 1, 0) == 1 && (p.revents & POLLERR)) ||
+	       (ferror(stdout) && errno == EPIPE);
+}
+
 /* Refreshes every --delay seconds until the target ends, N tables were
- * printed, or a signal arrives; the last table always covers the end. */
+ * printed, or a signal arrives; the last table always covers the end.
+ * Returns cyctop's exit status (cmd_watch_status), EXIT_BROKEN_PIPE when
+ * stdout's reader left, 1 on an error. */
 static int run_batch(struct session *s, const struct top_opts *o)
 {
 	double next = cmd_now_s() + o->delay;
+	struct batch_end end = { false, -1 };
+	bool launched = o->s.argv != NULL && !o->in.path;
 	long printed = 0;
-	int ended = 0, first = 1;
+	int first = 1;
 
 	while (!ui_pending_signal()) {
 		double left = next - cmd_now_s();
 		int ms = left > 0 ? (int)(left * 1000) + 1 : 0;
 		bool done = session_poll(s, ms > 100 ? 100 : ms);
+		if (stdout_gone())
+			return EXIT_BROKEN_PIPE;
 		if (!done && cmd_now_s() < next)
 			continue;
-		if (emit(s, o, first, &ended) < 0)
+		if (emit(s, o, first, &end) < 0)
 			return 1;
+		if (stdout_gone())
+			return EXIT_BROKEN_PIPE;
 		first = 0;
 		printed++;
 		next += o->delay;
-		if (done || ended || (o->iterations && printed >= o->iterations))
-			return 0;
+		if (done || end.ended || (o->iterations && printed >= o->iterations))
+			return cmd_watch_status(launched, end.ended, end.exit_status);
 	}
 	session_poll(s, 0);
-	return emit(s, o, first, &ended) < 0 ? 1 : 0;
+	if (emit(s, o, first, &end) < 0)
+		return 1;
+	return stdout_gone() ? EXIT_BROKEN_PIPE
+			     : cmd_watch_status(launched, end.ended, end.exit_status);
 }
 
 static int run_tui(struct session *s, const struct top_opts *o)
 {
-	struct tui_opts to = { s, o->files, o->nfiles, o->tree, o->delay, o->theme, o->stall };
+	struct tui_opts to = { s, o->files, o->nfiles, o->tree, o->delay, o->theme, o->stall,
+			       o->s.argv != NULL && !o->in.path };
 
 	return tui_run(&to);
 }
@@ -457,7 +488,8 @@ static int watch(struct top_opts *o)
 		cmd_error("%s", session_events(s)->notice);
 	session_set_thread_filter(s, o->tid);
 	int rc = o->batch ? run_batch(s, o) : run_tui(s, o);
-	if (o->batch && o->format == OUT_FOLDED && top_print_finish() < 0 && rc == 0)
+	if (o->batch && o->format == OUT_FOLDED && rc != EXIT_BROKEN_PIPE &&
+	    top_print_finish() < 0 && rc == 0)
 		rc = EXIT_USAGE;
 	session_close(s);
 	return rc;

@@ -96,11 +96,12 @@ struct tui_opts {
 	double delay;
 	const char *theme;
 	const char *stall_event;
+	bool launched;               /* the watch launched its command */
 };
 
 /* Runs the views until q, a signal or the target's end.  Returns the exit
- * code; a live watch prints its final table to stdout after the screen is
- * restored. */
+ * code (a watch's: cmd_watch_status); a live watch prints its final table
+ * to stdout after the screen is restored. */
 int tui_run(const struct tui_opts *o);
 
 /* Shared by the views. */
