@@ -30,6 +30,14 @@ double cmd_now_s(void);
  * it; EXIT_STATUS < 0: not known); else 0 (q, -n, an attached process). */
 int cmd_watch_status(bool launched, bool ended, int exit_status);
 
+/* The refresh interval, the same for -d and the view's d prompt. */
+#define DELAY_MIN_S 0.05
+#define DELAY_MAX_S 3600.0
+/* S as a delay in [DELAY_MIN_S, DELAY_MAX_S] seconds into *OUT; -1 else. */
+int cmd_parse_delay(const char *s, double *out);
+/* "give 0.05 to 3600 seconds": what cmd_parse_delay takes, for messages. */
+#define DELAY_RANGE_TEXT "give 0.05 to 3600 seconds"
+
 /* "cyctop: <message>" on stderr, one line. */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

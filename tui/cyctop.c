@@ -37,6 +37,17 @@ int cmd_watch_status(bool launched, bool ended, int exit_status)
 	return launched && ended && exit_status >= 0 ? exit_status : 0;
 }
 
+int cmd_parse_delay(const char *s, double *out)
+{
+	char *end;
+	double d = strtod(s, &end);
+
+	if (end == s || *end || !(d >= DELAY_MIN_S && d <= DELAY_MAX_S))
+		return -1;
+	*out = d;
+	return 0;
+}
+
 void cmd_error(const char *fmt, ...)
 {
 	char msg[4096];

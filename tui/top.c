@@ -191,7 +191,6 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	long v;
-	char *end;
 	int ch;
 
 	memset(o, 0, sizeof(*o));
@@ -214,10 +213,8 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			o->batch = 1;
 			break;
 		case 'd':
-			o->delay = strtod(optarg, &end);
-			if (*end || !(o->delay >= 0.05) || o->delay > 3600) {
-				cmd_error("--delay '%s' is not a number of seconds in [0.05, 3600]",
-					  optarg);
+			if (cmd_parse_delay(optarg, &o->delay) < 0) {
+				cmd_error("--delay '%s': " DELAY_RANGE_TEXT, optarg);
 				return -1;
 			}
 			break;
@@ -531,6 +528,55 @@ static int demo_path(char *buf, size_t sz)
 	return access(buf, X_OK) == 0 ? 0 : -1;
 }
 
+static const char demo_usage[] =
+	"usage: cyctop demo [-e LIST] [-d SECS] [--theme NAME]\n"
+	"  -e, --events LIST   the events to watch the workloads with (as cyctop -e)\n"
+	"  -d, --delay SECS    refresh interval (default 2)\n"
+	"      --theme NAME    a theme (default, light, mono, high-contrast) or a path\n";
+
+/* The watch options that make sense for the demo: events, delay, theme. */
+static int parse_demo_args(int argc, char **argv, struct top_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "events", required_argument, NULL, 'e' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "theme", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+e:d:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'e':
+			o->s.events = optarg;
+			break;
+		case 'd':
+			if (cmd_parse_delay(optarg, &o->delay) < 0) {
+				cmd_error("--delay '%s': " DELAY_RANGE_TEXT, optarg);
+				return -1;
+			}
+			break;
+		case 'T':
+			o->theme = optarg;
+			break;
+		case 'h':
+			fputs(demo_usage, stdout);
+			exit(0);
+		default:
+			fputs(demo_usage, stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		cmd_error("demo: unexpected argument '%s' (the demo runs its own workloads)",
+			  argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
 int demo_main(int argc, char **argv)
 {
 	char path[PATH_MAX + 32];
@@ -539,17 +585,15 @@ int demo_main(int argc, char **argv)
 	char *dargv[] = { path, kernel, secs, NULL };
 	struct top_opts o;
 
-	if (argc > 1) {
-		cmd_error("demo: takes no arguments");
+	memset(&o, 0, sizeof(o));
+	o.delay = 2.0;
+	if (parse_demo_args(argc, argv, &o) < 0)
 		return EXIT_USAGE;
-	}
 	if (demo_path(path, sizeof(path)) < 0) {
 		cmd_error("demo: the workload program cyctop-demo is not installed (%s)", path);
 		return 1;
 	}
-	memset(&o, 0, sizeof(o));
 	o.s.argv = dargv;
-	o.delay = 2.0;
 	o.window = 1;
 	o.tree = TREE_NONE;
 	/* without a terminal (CI, a pipe) the demo prints tables instead */

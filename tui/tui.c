@@ -109,13 +109,9 @@ static void finish_prompt(struct tui *t)
 	if (t->prompt == PROMPT_FILTER) {
 		snprintf(t->filter, sizeof(t->filter), "%s", t->input);
 	} else if (t->prompt == PROMPT_DELAY) {
-		char *end;
-		double d = strtod(t->input, &end);
-		if (*end || !(d >= 0.1 && d <= 3600))
-			snprintf(t->message, sizeof(t->message), "delay '%s' ignored: give 0.1 to 3600 s",
+		if (cmd_parse_delay(t->input, &t->delay) < 0)
+			snprintf(t->message, sizeof(t->message), "delay '%s' ignored: " DELAY_RANGE_TEXT,
 				 t->input);
-		else
-			t->delay = d;
 	} else if (t->prompt == PROMPT_SEARCH) {
 		t->prompt = PROMPT_NONE;
 		tui_asm_search(t, t->input);
