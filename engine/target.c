@@ -29,7 +29,18 @@ static void read_comm(pid_t pid, char *buf, size_t sz)
 	fclose(f);
 }
 
-static void child_wait_and_exec(int go, int errfd, char *const argv[])
+/* In the child: its streams as IO says (dup2 clears close-on-exec). */
+static int child_redirect(const struct target_io *io)
+{
+	if (!io || !io->redirect)
+		return 0;
+	if (sys_dup2(io->out_fd, STDOUT_FILENO) < 0 || sys_dup2(io->out_fd, STDERR_FILENO) < 0)
+		return -1;
+	return io->in_fd >= 0 && sys_dup2(io->in_fd, STDIN_FILENO) < 0 ? -1 : 0;
+}
+
+static void child_wait_and_exec(int go, int errfd, char *const argv[],
+				const struct target_io *io)
 {
 	char c;
 	int e;
@@ -37,7 +48,8 @@ static void child_wait_and_exec(int go, int errfd, char *const argv[])
 	/* EOF without a byte: the parent gave up, do not run the command */
 	if (sys_read(go, &c, 1) != 1)
 		_exit(127);
-	sys_execvp(argv[0], argv);
+	if (child_redirect(io) == 0)
+		sys_execvp(argv[0], argv);
 	e = errno;
 	if (sys_write(errfd, &e, sizeof(e)) < 0)
 		_exit(127);
@@ -45,6 +57,12 @@ static void child_wait_and_exec(int go, int errfd, char *const argv[])
 }
 
 int target_launch(struct target *t, char *const argv[], char *err, size_t errsz)
+{
+	return target_launch_io(t, argv, NULL, err, errsz);
+}
+
+int target_launch_io(struct target *t, char *const argv[], const struct target_io *io,
+		     char *err, size_t errsz)
 {
 	int go[2], ef[2];
 
@@ -76,7 +94,7 @@ int target_launch(struct target *t, char *const argv[], char *err, size_t errsz)
 	if (pid == 0) {
 		sys_close(go[1]);
 		sys_close(ef[0]);
-		child_wait_and_exec(go[0], ef[1], argv);
+		child_wait_and_exec(go[0], ef[1], argv, io);
 	}
 	sys_close(go[0]);
 	sys_close(ef[1]);

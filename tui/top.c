@@ -16,6 +16,7 @@
 #include "engine/mux.h"
 #include "engine/runs.h"
 #include "engine/session.h"
+#include "tui/child-output.h"
 #include "tui/cmd.h"
 #include "tui/top.h"
 #include "tui/tui.h"
@@ -38,6 +39,7 @@ struct top_opts {
 	bool mux_runs;     /* --mux runs */
 	bool slice_given;  /* --mux-slice given */
 	long runs;         /* --runs N; 0: not given (1) */
+	const char *child_output; /* --child-output: FILE, null, tty; NULL: the mode's */
 };
 
 static int parse_long(const char *s, long lo, long hi, long *out)
@@ -54,7 +56,7 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 
 /* long-only options */
 enum { OPT_TID = 0x100, OPT_COUNTERS, OPT_MUX, OPT_MUX_SLICE, OPT_RUNS, OPT_SYMFS, OPT_MODEL };
-enum { OPT_CALL_GRAPH = 0x200 };
+enum { OPT_CALL_GRAPH = 0x200, OPT_CHILD_OUTPUT };
 
 /* --counters, --mux, --mux-slice, --runs. */
 static int parse_mux_option(int ch, const char *arg, struct top_opts *o)
@@ -154,6 +156,9 @@ static const char usage_text[] =
 	"      --model PMU       -i perf.data: name raw events with this model's tables\n"
 	"      --tid TID         the functions of thread TID only (H in the interactive view)\n"
 	"      --theme NAME      a theme (default, light, mono, high-contrast) or a path\n"
+	"      --child-output F  where a launched command's stdout and stderr go: FILE,\n"
+	"                        null or tty (default: a log in $TMPDIR the view's status\n"
+	"                        line names; with -b, cyctop's own stdout and stderr)\n"
 	"      --stall EVENT     the asm view's stall-cycle column (default: the model's,\n"
 	"                        RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)\n"
 	"      --counters N      plan groups for at most N counters (forces multiplexing;\n"
@@ -187,6 +192,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "child-output", required_argument, NULL, OPT_CHILD_OUTPUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -264,6 +270,9 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		case 'S':
 			o->stall = optarg;
 			break;
+		case OPT_CHILD_OUTPUT:
+			o->child_output = optarg;
+			break;
 		case OPT_SYMFS:
 			o->in.symfs = optarg;
 			break;
@@ -296,6 +305,11 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			fputs(usage_text, stderr);
 			return -1;
 		}
+	}
+	if (o->files && o->child_output) {
+		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
+			  "send, not -i", o->child_output);
+		return -1;
 	}
 	if (o->files) {
 		/* -i FILE [FILE...]: the remaining arguments are more files */
@@ -339,6 +353,11 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		o->s.argv = argv + optind;
 	if (o->s.argv && o->s.pid) {
 		cmd_error("give either -p PID or -- COMMAND, not both");
+		return -1;
+	}
+	if (o->child_output && !o->s.argv) {
+		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
+			  "send", o->child_output);
 		return -1;
 	}
 	if (!o->s.argv && !o->s.pid) {
@@ -419,10 +438,10 @@ static int run_batch(struct session *s, const struct top_opts *o)
 			     : cmd_watch_status(launched, end.ended, end.exit_status);
 }
 
-static int run_tui(struct session *s, const struct top_opts *o)
+static int run_tui(struct session *s, const struct top_opts *o, const char *child_log)
 {
 	struct tui_opts to = { s, o->files, o->nfiles, o->tree, o->delay, o->theme, o->stall,
-			       o->s.argv != NULL && !o->in.path };
+			       o->s.argv != NULL && !o->in.path, child_log };
 
 	return tui_run(&to);
 }
@@ -470,25 +489,31 @@ static int watch(struct top_opts *o)
 	}
 	if (o->batch) {
 		ui_install_signals();
-	} else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+	} else if (!ui_have_tty()) {
 		cmd_error("the interactive view needs a terminal: use -b for batch output");
 		session_close(s);
 		return EXIT_USAGE;
 	}
+	struct child_output out = { -1, -1, false, "" };
+	if (!s && o->s.argv && child_output_open(&out, o->child_output, !o->batch,
+						 &o->s.child_io) < 0)
+		return 1;
 	if (!s)
 		s = session_open(&o->s, err, sizeof(err));
 	if (!s) {
 		cmd_error("%s", err);
+		child_output_close(&out);
 		return 1;
 	}
 	if (session_events(s)->notice[0])
 		cmd_error("%s", session_events(s)->notice);
 	session_set_thread_filter(s, o->tid);
-	int rc = o->batch ? run_batch(s, o) : run_tui(s, o);
+	int rc = o->batch ? run_batch(s, o) : run_tui(s, o, out.path[0] ? out.path : NULL);
 	if (o->batch && o->format == OUT_FOLDED && rc != EXIT_BROKEN_PIPE &&
 	    top_print_finish() < 0 && rc == 0)
 		rc = EXIT_USAGE;
 	session_close(s);
+	child_output_close(&out);
 	return rc;
 }
 
@@ -502,7 +527,7 @@ int top_main(int argc, char **argv)
 		o.files = NULL;
 		o.nfiles = 0;
 	} else if (o.files) {
-		return run_tui(NULL, &o);
+		return run_tui(NULL, &o, NULL);
 	}
 	return watch(&o);
 }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <curses.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,20 @@ static const char *const prompt_label[] = {
 	[PROMPT_FILTER] = "filter:", [PROMPT_DELAY] = "delay (s):", [PROMPT_SEARCH] = "search:",
 };
 
+/* The launched command's output goes to a file: the status line's right
+ * end names it, over the end of the key hints (? lists the keys) but never
+ * over a prompt or a message. */
+static void draw_child_log(const struct tui *t, bool hints)
+{
+	char right[PATH_MAX + 16];
+
+	if (!t->child_log)
+		return;
+	int n = snprintf(right, sizeof(right), "  output: %s", t->child_log);
+	if (n > 0 && n + 10 <= COLS && hints)
+		ui_text(LINES - 1, COLS - n, n, right, true);
+}
+
 static void draw_status(struct tui *t)
 {
 	char line[700];
@@ -91,6 +106,7 @@ static void draw_status(struct tui *t)
 	else
 		snprintf(line, sizeof(line), "%s%s", t->view->hints, t->paused ? "  [paused]" : "");
 	ui_text(LINES - 1, 0, COLS, line, true);
+	draw_child_log(t, t->prompt == PROMPT_NONE && !t->message[0]);
 	ui_set(EL_DEFAULT);
 }
 
@@ -176,6 +192,7 @@ static void global_key(struct tui *t, int key)
 			t->input[0] = '\0';
 		}
 		break;
+	case 12: clearok(curscr, TRUE); break;  /* Ctrl-L: repaint the whole screen */
 	case KEY_RESIZE: break;
 	default: break;
 	}
@@ -224,6 +241,7 @@ static void init_state(struct tui *t, const struct tui_opts *o)
 	counts_init(&t->counts);
 	t->sess = o->sess;
 	t->stall_event = o->stall_event;
+	t->child_log = o->child_log;
 	t->src = src_cache_new();
 	t->delay = o->delay > 0 ? o->delay : 1.0;
 	t->tree_id = o->tree;

@@ -86,6 +86,7 @@ struct tui {
 	struct asm_view asmv;
 	const char *stall_event;     /* --stall: the asm view's stall reference */
 	struct src_cache *src;       /* source files shown in the asm view */
+	const char *child_log;       /* the launched command's output file, or NULL */
 };
 
 struct tui_opts {
@@ -97,6 +98,7 @@ struct tui_opts {
 	const char *theme;
 	const char *stall_event;
 	bool launched;               /* the watch launched its command */
+	const char *child_log;       /* where its output goes (a file), or NULL */
 };
 
 /* Runs the views until q, a signal or the target's end.  Returns the exit

@@ -1,6 +1,7 @@
 #include "tui/ui.h"
 
 #include <curses.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -12,6 +13,8 @@
 #include "tui/format.h"
 
 static bool active;
+static SCREEN *screen;
+static FILE *tty;
 static bool utf8;
 static attr_t el_attr[EL_COUNT];
 static volatile sig_atomic_t pending;
@@ -73,10 +76,16 @@ int ui_open(const struct theme *t)
 {
 	setlocale(LC_ALL, "");
 	utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+	if (!(tty = ui_open_tty()))
 		return -1;
-	if (!initscr())
+	/* the view draws on the terminal itself, so that stdout can be a file
+	 * (cyctop -- CMD > out.txt) that receives the final table */
+	if (!(screen = newterm(NULL, tty, tty))) {
+		fclose(tty);
+		tty = NULL;
 		return -1;
+	}
+	set_term(screen);
 	active = true;
 	atexit(ui_close);
 	cbreak();
@@ -100,6 +109,34 @@ void ui_close(void)
 	active = false;
 	curs_set(1);
 	endwin();
+	delscreen(screen);
+	screen = NULL;
+	fclose(tty);
+	tty = NULL;
+}
+
+FILE *ui_open_tty(void)
+{
+	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
+	FILE *f = fd >= 0 ? fdopen(fd, "r+") : NULL;
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
+bool ui_have_tty(void)
+{
+	FILE *f = ui_open_tty();
+
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+static bool is_cont(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
 }
 
 void ui_set(enum theme_el el)
@@ -117,11 +154,49 @@ void ui_text(int y, int x, int w, const char *s, bool pad)
 	if (x + w > COLS)
 		w = COLS - x;
 	move(y, x);
-	/* the same escapes as the text outputs: a name never drives the terminal */
-	for (s = fmt_escape(esc, sizeof(esc), s); *s && n < w; s++, n++)
+	/* the same escapes as the text outputs: a name never drives the terminal;
+	 * what is left is UTF-8, one column a character */
+	for (s = fmt_escape(esc, sizeof(esc), s); *s && (n < w || is_cont(*s)); s++) {
+		n += !is_cont(*s);
 		addch((chtype)(unsigned char)*s);
+	}
 	while (pad && n++ < w)
 		addch(' ');
+}
+
+/* The columns of S once escaped (one a character). */
+static int text_cols(const char *s)
+{
+	char esc[2048];
+	int n = 0;
+
+	for (s = fmt_escape(esc, sizeof(esc), s); *s; s++)
+		n += !is_cont(*s);
+	return n;
+}
+
+void ui_cell(int y, int x, int w, const char *s)
+{
+	if (w < 2) {
+		ui_text(y, x, w, "", true);
+		return;
+	}
+	if (text_cols(s) <= w - 1) {
+		ui_text(y, x, w, s, true);
+		return;
+	}
+	ui_text(y, x, w - 2, s, true);
+	ui_text(y, x + w - 2, 2, utf8 ? "\u2026 " : "~ ", true);
+}
+
+void ui_path(int y, int x, int w, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	if (text_cols(path) <= w - 1 || !base || !base[1])
+		ui_cell(y, x, w, path);
+	else
+		ui_cell(y, x, w, base + 1);
 }
 
 void ui_bar(int y, int x, int w, double fraction)
