@@ -120,6 +120,12 @@ static void draw(struct tui *t)
 	refresh();
 }
 
+void tui_prompt(struct tui *t, enum prompt p)
+{
+	t->prompt = p;
+	t->input[0] = '\0';
+}
+
 static void finish_prompt(struct tui *t)
 {
 	if (t->prompt == PROMPT_FILTER) {
@@ -166,7 +172,7 @@ static void cycle_theme(struct tui *t)
 	ui_apply_theme(&t->theme);
 }
 
-static void switch_view(struct tui *t, const struct view_ops *v)
+void tui_switch_view(struct tui *t, const struct view_ops *v)
 {
 	if (t->view != v)
 		t->prev = t->view;
@@ -180,17 +186,15 @@ static void global_key(struct tui *t, int key)
 		return;
 	switch (key) {
 	case 'q': t->quit = true; break;
-	case 27: switch_view(t, &view_hotspots); break;
-	case '?': case 'h': case KEY_F(1): switch_view(t, &view_help); break;
-	case 't': switch_view(t, &view_tree); break;
-	case 'i': switch_view(t, &view_ilp); break;
+	case 27: tui_switch_view(t, &view_hotspots); break;
+	case '?': case 'h': case KEY_F(1): tui_switch_view(t, &view_help); break;
+	case 't': tui_switch_view(t, &view_tree); break;
+	case 'i': tui_switch_view(t, &view_ilp); break;
 	case 'T': cycle_theme(t); break;
 	case ' ': if (t->sess) t->paused = !t->paused; break;
 	case 'd':
-		if (t->sess) {
-			t->prompt = PROMPT_DELAY;
-			t->input[0] = '\0';
-		}
+		if (t->sess)
+			tui_prompt(t, PROMPT_DELAY);
 		break;
 	case 12: clearok(curscr, TRUE); break;  /* Ctrl-L: repaint the whole screen */
 	case KEY_RESIZE: break;

@@ -107,6 +107,9 @@ struct tui_opts {
 int tui_run(const struct tui_opts *o);
 
 /* Shared by the views. */
+void tui_switch_view(struct tui *t, const struct view_ops *v);
+/* Opens prompt P on the status line, empty (as less, vim and htop do). */
+void tui_prompt(struct tui *t, enum prompt p);
 void tui_eval_tree(struct tui *t);
 const struct arch_model *tui_tree_model(const struct tui *t, enum arch_tree tree);
 const char *tui_missing_reason(const struct tui *t, const char *event);
@@ -118,6 +121,7 @@ bool tui_open_callers(struct tui *t, const char *name, const char *module);
 void tui_close_callers(void);   /* frees its state, at the end */
 /* Opens the asm view's data for a function; false with a message. */
 bool tui_open_asm(struct tui *t, const char *name, const char *module);
+/* Searches TEXT in the asm view; "" repeats the last search (as less). */
 void tui_asm_search(struct tui *t, const char *text);
 
 #endif

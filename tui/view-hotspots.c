@@ -515,8 +515,7 @@ static bool key_hotspots(struct tui *t, int key)
 		/* zoomed into a thread: back to every thread; else the global Esc */
 		return t->snap && t->snap->thread && toggle_threads(t);
 	case '/':
-		t->prompt = PROMPT_FILTER;
-		snprintf(t->input, sizeof(t->input), "%s", t->filter);
+		tui_prompt(t, PROMPT_FILTER);
 		return true;
 	case '\n': case '\r': case KEY_ENTER:
 		if (t->snap && t->hot.sel < t->nrows) {
