@@ -98,7 +98,12 @@ static void draw_status(struct tui *t)
 	ui_set(EL_STATUS);
 	if (t->prompt != PROMPT_NONE)
 		snprintf(line, sizeof(line), "%s %s_", prompt_label[t->prompt], t->input);
-	else if (t->message[0])
+	else if (t->message[0] && LINES >= 2) {
+		/* a message takes the lines it needs, over the view's last rows */
+		ui_wrapped(LINES - 1, t->message, LINES / 2 > 4 ? 4 : LINES / 2);
+		ui_set(EL_DEFAULT);
+		return;
+	} else if (t->message[0])
 		snprintf(line, sizeof(line), "%s", t->message);
 	else if (t->view->status && t->view->status(t))
 		snprintf(line, sizeof(line), "%s%s", t->view->status(t),

@@ -144,9 +144,9 @@ void ui_set(enum theme_el el)
 	attrset(el_attr[el]);
 }
 
-void ui_text(int y, int x, int w, const char *s, bool pad)
+/* Text already escaped (UTF-8, one column a character): at most LEN bytes. */
+static void put_escaped(int y, int x, int w, const char *s, size_t len, bool pad)
 {
-	char esc[2048];
 	int n = 0;
 
 	if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
@@ -154,14 +154,58 @@ void ui_text(int y, int x, int w, const char *s, bool pad)
 	if (x + w > COLS)
 		w = COLS - x;
 	move(y, x);
-	/* the same escapes as the text outputs: a name never drives the terminal;
-	 * what is left is UTF-8, one column a character */
-	for (s = fmt_escape(esc, sizeof(esc), s); *s && (n < w || is_cont(*s)); s++) {
-		n += !is_cont(*s);
-		addch((chtype)(unsigned char)*s);
+	for (size_t i = 0; i < len && s[i] && (n < w || is_cont(s[i])); i++) {
+		n += !is_cont(s[i]);
+		addch((chtype)(unsigned char)s[i]);
 	}
 	while (pad && n++ < w)
 		addch(' ');
+}
+
+void ui_text(int y, int x, int w, const char *s, bool pad)
+{
+	char esc[2048];
+
+	/* the same escapes as the text outputs: a name never drives the terminal */
+	put_escaped(y, x, w, fmt_escape(esc, sizeof(esc), s), sizeof(esc), pad);
+}
+
+/* The byte length of the next line of S in W columns: whole words when a
+ * space allows, else W characters. */
+static size_t wrap_len(const char *s, int w)
+{
+	size_t i = 0, cut = 0;
+	int n = 0;
+
+	while (s[i]) {
+		if (!is_cont(s[i]) && n++ == w)
+			return cut ? cut : i;
+		if (s[i] == ' ')
+			cut = i;
+		i++;
+	}
+	return i;
+}
+
+int ui_wrapped(int bottom, const char *s, int max_lines)
+{
+	char esc[2048];
+	const char *line[8];
+	size_t len[8];
+	int n = 0;
+
+	if (max_lines > 8)
+		max_lines = 8;
+	for (s = fmt_escape(esc, sizeof(esc), s); *s && n < max_lines; n++) {
+		len[n] = wrap_len(s, COLS);
+		line[n] = s;
+		s += len[n];
+		while (*s == ' ')
+			s++;
+	}
+	for (int k = 0; k < n; k++)
+		put_escaped(bottom - n + 1 + k, 0, COLS, line[k], len[k], true);
+	return n;
 }
 
 /* The columns of S once escaped (one a character). */

@@ -21,6 +21,9 @@ bool ui_utf8(void);
 void ui_set(enum theme_el el);        /* attribute for what follows */
 /* Text at (Y, X) clipped to W columns, padded with spaces when PAD. */
 void ui_text(int y, int x, int w, const char *s, bool pad);
+/* S on the lines ending at row BOTTOM, wrapped at spaces (a message is
+ * never cut mid-word), at most MAX_LINES; returns the lines used. */
+int ui_wrapped(int bottom, const char *s, int max_lines);
 /* A table cell: S in W columns, the last one blank so that cells never
  * run into each other; a text too long ends with an ellipsis. */
 void ui_cell(int y, int x, int w, const char *s);
