@@ -385,8 +385,9 @@ static void handle_task(struct session *s, const struct record *r)
 	/* a new process starts with its parent's mappings, unless its own
 	 * records (an exec's, read first from another CPU's ring) came first */
 	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid && !space_find(s, (pid_t)t->pid)) {
-		struct space *parent = space_find(s, (pid_t)t->ppid);
+		/* the child first: space_get may move the array under PARENT */
 		struct space *child = space_get(s, (pid_t)t->pid);
+		struct space *parent = space_find(s, (pid_t)t->ppid);
 		if (parent && child)
 			symtab_copy_maps(child->st, parent->st);
 	}

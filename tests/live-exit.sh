@@ -11,6 +11,10 @@ run "$CYCTOP" -b -d 0.2 -- sh -c 'exit 3'
 expect_rc 3 "-b: the command's exit code"
 run "$CYCTOP" -b -d 0.2 --format json -- sh -c 'kill -USR1 $$'
 expect_rc 138 "-b: a command killed by SIGUSR1 is 128 + 10"
+# a shell that forks (a new address space per child: the spaces array
+# grows while the parent's is in use) and fails
+run "$CYCTOP" -b -d 0.2 -- sh -c 'i=0; while [ $i -lt 40 ]; do sleep 0.01; i=$((i + 1)); done; exit 4'
+expect_rc 4 "-b: a forking script's exit code"
 run "$CYCTOP" record -o "$TMP/r.data" -- sh -c 'exit 5'
 expect_rc 5 "record: the command's exit code"
 run "$CYCTOP" record -o "$TMP/r.data" -- true
