@@ -19,14 +19,14 @@ run "$CYCTOP" record -o "$TMP/r.data" -- sh -c 'exit 5'
 expect_rc 5 "record: the command's exit code"
 run "$CYCTOP" record -o "$TMP/r.data" -- true
 expect_rc 0 "record: a command that succeeds"
-run "$CYCTOP" -b -d 0.2 -n 1 -- "$MIX" 30
+run "$CYCTOP" -b -d 0.2 -n 1 -- "$MIX" 29
 expect_rc 0 "-n ends the watch: cyctop's choice, status 0"
 run "$CYCTOP" -b -d 0.2 -- "$WORKLOADS/nonexistent-command"
 [ "$RC" -ne 0 ] || fail "a command that cannot run: exit 0"
 ok
 
 # SIGTERM to cyctop: 128 + 15, the command terminated.
-"$CYCTOP" -b -d 0.2 --format json -- "$MIX" 60 >"$TMP/term.json" 2>"$TMP/err" &
+"$CYCTOP" -b -d 0.2 --format json -- "$MIX" 58 >"$TMP/term.json" 2>"$TMP/err" &
 cy=$!
 wait_for '[ -s "$TMP/term.json" ]' 30 "first table"
 kill -TERM "$cy"
@@ -40,7 +40,7 @@ ok
 # | head -1: the watch ends at once (mix would run a minute), exit status
 # 141 (128 + SIGPIPE) and nothing on stderr but the no-PMU notice.
 start=$(date +%s)
-{ "$CYCTOP" -b -d 0.2 --format json -- "$MIX" 60 2>"$TMP/err"; echo $? >"$TMP/rc"; } |
+{ "$CYCTOP" -b -d 0.2 --format json -- "$MIX" 58 2>"$TMP/err"; echo $? >"$TMP/rc"; } |
 	head -n 1 >"$TMP/first"
 took=$(($(date +%s) - start))
 [ "$took" -lt 20 ] || fail "| head -1 took ${took}s"
@@ -55,7 +55,7 @@ kill -0 "$pid" 2>/dev/null && fail "mix $pid still runs after | head -1"
 ok
 
 # the same with text output, the table's first line
-{ "$CYCTOP" -b -d 0.2 -- "$MIX" 60 2>/dev/null; echo $? >"$TMP/rc"; } | head -n 1 >"$TMP/first"
+{ "$CYCTOP" -b -d 0.2 -- "$MIX" 58 2>/dev/null; echo $? >"$TMP/rc"; } | head -n 1 >"$TMP/first"
 grep -q "^cyctop " "$TMP/first" || fail "text | head -1: $(cat "$TMP/first")"
 ok
 [ "$(cat "$TMP/rc")" -eq 141 ] || fail "text | head -1: exit $(cat "$TMP/rc")"

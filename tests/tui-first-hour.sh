@@ -20,7 +20,7 @@ T set-option -t main -g set-titles on
 T select-pane -t main -T before
 type_line "TMPDIR='$TMP' '$CYCTOP' -d 0.5 -- '$HOSTILE' 60 chatty >'$TMP/table' 2>'$TMP/err'; echo EXIT-\$?"
 wait_screen "$SHOWN" "the symbol, escaped"
-wait_screen "output: $TMP/cyctop-output." "the status line names the log"
+wait_screen "the command's output goes to $TMP/cyctop-output." "the status line names the log"
 wait_for 'grep -q "chatty line" "$TMP"/cyctop-output.*' 20 "the command's output in the log"
 ok
 screen | grep -q "chatty" && { screen_dump >&2; fail "the command's output on the screen"; }
@@ -45,8 +45,13 @@ grep -q "the command's output is in $TMP/cyctop-output" "$TMP/err" ||
 ok
 
 # --child-output tty: the command writes over the view; Ctrl-L repaints.
-type_line "clear; '$CYCTOP' -d 0.5 --child-output tty -- sh -c 'while [ ! -e $TMP/go ]; do sleep 0.05; done; echo CHATTY-LINE; exec $MIX 60'; echo TTY-\$?"
-wait_screen "waiting for the first samples" "the view is up"
+cat >"$TMP/chatty.sh" <<CHATTY
+while [ ! -e "$TMP/go" ]; do sleep 0.05; done
+printf '\\r\\nCHATTY-LINE\\r\\n'
+exec "$MIX" 59
+CHATTY
+type_line "clear; '$CYCTOP' -d 0.5 --child-output tty -- sh '$TMP/chatty.sh'; echo TTY-\$?"
+wait_screen "q quit  ? help" "the view is up"
 touch "$TMP/go"
 wait_screen "CHATTY-LINE" "the command wrote on the terminal"
 T send-keys -t main C-l
@@ -108,7 +113,7 @@ T send-keys -t main q
 wait_screen "TTY-0" "q"
 
 # stdout in a file: the view draws on the terminal, the table in the file.
-type_line "clear; '$CYCTOP' -d 0.5 -- '$MIX' 60 >'$TMP/out.txt'; echo FILE-\$?"
+type_line "clear; '$CYCTOP' -d 0.5 -- '$MIX' 59 >'$TMP/out.txt'; echo FILE-\$?"
 wait_screen "work_60" "the view with stdout in a file"
 T send-keys -t main q
 wait_screen "FILE-0" "q"
@@ -117,7 +122,7 @@ ok
 
 # 60 columns: the module column shows the file name, not the path's start.
 start 60 20
-type_line "'$CYCTOP' -d 0.5 -- '$MIX' 60; echo NARROW-\$?"
+type_line "'$CYCTOP' -d 0.5 -- '$MIX' 59; echo NARROW-\$?"
 wait_screen "work_60" "hotspots at 60 columns"
 screen | grep -Eq "work_60 +mix *$" || { screen_dump >&2; fail "module column at 60 columns"; }
 ok
@@ -133,6 +138,15 @@ screen | tr -s ' \n' '  ' | grep -q "theme 'no-such-theme-anywhere' not found (s
 ok
 # the tree keeps a space before "not measured", whatever the depth
 screen | grep -q "[^ ]not measured" && { screen_dump >&2; fail "no space before not measured"; }
+ok
+# The same re-fit in the tree (29 rows, more than a 12-row screen holds):
+# row 2 selected, 12x4, then 120x12: the root row shows again.
+T send-keys -t main j j
+T resize-window -t main -x 12 -y 4
+wait_for '[ "$(screen | wc -L)" -le 12 ]' 10 "shrunk to 12x4"
+T resize-window -t main -x 120 -y 12
+wait_for '[ "$(screen | wc -l)" -eq 12 ] && screen | grep -q "cycles.retired"' 10 "grown to 120x12"
+screen | sed -n 2p | grep -q "^- cycles " || { screen_dump >&2; fail "the root row hidden after the resize"; }
 ok
 T send-keys -t main q
 wait_screen "MSG-0" "q"

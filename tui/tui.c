@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "engine/counts-file.h"
@@ -78,17 +79,30 @@ static const char *const prompt_label[] = {
 };
 
 /* The launched command's output goes to a file: the status line's right
- * end names it, over the end of the key hints (? lists the keys) but never
- * over a prompt or a message. */
-static void draw_child_log(const struct tui *t, bool hints)
+ * end names it when the key hints leave room (never over a prompt or a
+ * message); the command's first output says it in a message too. */
+static void draw_child_log(const struct tui *t, size_t used)
 {
 	char right[PATH_MAX + 16];
 
 	if (!t->child_log)
 		return;
 	int n = snprintf(right, sizeof(right), "  output: %s", t->child_log);
-	if (n > 0 && n + 10 <= COLS && hints)
+	if (n > 0 && (size_t)n + used <= (size_t)COLS)
 		ui_text(LINES - 1, COLS - n, n, right, true);
+}
+
+/* Once the command has written something: where it went. */
+static void say_child_log(struct tui *t)
+{
+	struct stat st;
+
+	if (!t->child_log || t->child_log_said || t->message[0] ||
+	    stat(t->child_log, &st) < 0 || st.st_size == 0)
+		return;
+	t->child_log_said = true;
+	snprintf(t->message, sizeof(t->message), "the command's output goes to %s "
+		 "(--child-output FILE, null or tty)", t->child_log);
 }
 
 static void draw_status(struct tui *t)
@@ -106,12 +120,13 @@ static void draw_status(struct tui *t)
 	} else if (t->message[0])
 		snprintf(line, sizeof(line), "%s", t->message);
 	else if (t->view->status && t->view->status(t))
-		snprintf(line, sizeof(line), "%s%s", t->view->status(t),
-			 t->paused ? "  [paused]" : "");
-	else
-		snprintf(line, sizeof(line), "%s%s", t->view->hints, t->paused ? "  [paused]" : "");
+		snprintf(line, sizeof(line), "%s%s", t->paused ? "[paused]  " : "",
+			 t->view->status(t));
+	else  /* [paused] first: the right end may name the command's output */
+		snprintf(line, sizeof(line), "%s%s", t->paused ? "[paused]  " : "", t->view->hints);
 	ui_text(LINES - 1, 0, COLS, line, true);
-	draw_child_log(t, t->prompt == PROMPT_NONE && !t->message[0]);
+	if (t->prompt == PROMPT_NONE)
+		draw_child_log(t, strlen(line));
 	ui_set(EL_DEFAULT);
 }
 
@@ -295,6 +310,7 @@ static void run_loop(struct tui *t)
 			if (ended && !session_is_recorded(t->sess))
 				break;  /* the target's end ends the watch */
 		}
+		say_child_log(t);
 		if (dirty || cmd_now_s() - drawn >= 0.1) {
 			draw(t);
 			drawn = cmd_now_s();

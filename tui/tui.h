@@ -87,6 +87,7 @@ struct tui {
 	const char *stall_event;     /* --stall: the asm view's stall reference */
 	struct src_cache *src;       /* source files shown in the asm view */
 	const char *child_log;       /* the launched command's output file, or NULL */
+	bool child_log_said;         /* its first output was announced */
 };
 
 struct tui_opts {
