@@ -60,4 +60,25 @@ grep -q "^cyctop " "$TMP/first" || fail "text | head -1: $(cat "$TMP/first")"
 ok
 [ "$(cat "$TMP/rc")" -eq 141 ] || fail "text | head -1: exit $(cat "$TMP/rc")"
 ok
+# --child-output in batch: a FILE gets the command's stdout and stderr, null
+# none; cyctop's table still goes to its stdout; a bad FILE or -p is refused.
+run "$CYCTOP" -b -d 0.2 --child-output "$TMP/child.txt" -- sh -c 'echo TO-OUT; echo TO-ERR >&2'
+expect_rc 0 "--child-output FILE"
+grep -q TO-OUT "$TMP/child.txt" && grep -q TO-ERR "$TMP/child.txt" ||
+	fail "the command's output not in the file: $(cat "$TMP/child.txt")"
+ok
+expect_out "exited with status 0" "the table on cyctop's stdout"
+grep -q "TO-" "$TMP/out" "$TMP/err" && fail "the command's output reached cyctop's streams"
+ok
+run "$CYCTOP" -b -d 0.2 --child-output null -- sh -c 'echo TO-OUT; echo TO-ERR >&2'
+expect_rc 0 "--child-output null"
+grep -q "TO-" "$TMP/out" "$TMP/err" && fail "null kept the command's output"
+ok
+run "$CYCTOP" -b -d 0.2 -- sh -c 'echo TO-OUT'
+expect_out "TO-OUT" "batch: the command's output where cyctop's goes, by default"
+run "$CYCTOP" -b --child-output "$TMP/no/such/dir" -- true
+expect_rc 1 "--child-output in a missing directory"
+expect_err "--child-output $TMP/no/such/dir" "the file named"
+run "$CYCTOP" -b --child-output null -p $$
+expect_rc 2 "--child-output with -p"
 done_ok

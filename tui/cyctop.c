@@ -67,7 +67,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: cyctop [OPTIONS] -- COMMAND [ARGS...]   watch a command\n"
 		     "       cyctop [OPTIONS] -p PID                 watch a running process\n"
 		     "       cyctop [OPTIONS] -i perf.data           open a recorded session\n"
-		     "       cyctop demo                             watch the bundled demo workloads\n"
+		     "       cyctop demo [-e LIST] [-d SECS] [--theme NAME]   watch the bundled demo workloads\n"
 		     "(cyctop -b --help lists the watch options)\n\nother commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  cyctop %s\n", commands[i]->usage);
