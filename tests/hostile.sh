@@ -39,6 +39,11 @@ expect_true "$(json_last "$TMP/out" \
 	'any(f["name"] == "evil\x1b[2J\x07bel\r\x9b\ufffdname" for f in o["functions"])')" \
 	"json name"
 
+run "$CYCTOP" -b -g --format folded -- "$HOSTILE" 1
+expect_rc 0 "-b --format folded"
+expect_out "name " "the hot stacks"
+no_control "$TMP/out" "folded stacks"
+
 # threads and the process name (-p reads them from /proc: the renamed comm)
 "$HOSTILE" 30 &
 victim=$!

@@ -14,6 +14,7 @@
 
 #include "engine/session.h"
 #include "tui/cmd.h"
+#include "tui/format.h"
 #include "tui/ui.h"
 
 struct record_opts {
@@ -139,10 +140,11 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 /* Says what was written; returns cyctop's exit status (cmd_watch_status). */
 static int report(struct session *s, const struct record_opts *o)
 {
-	const char *path = o->s.record;
+	char path[PATH_MAX * FMT_ESCAPE_MAX];
 	struct snapshot *snap = session_snapshot(s);
 	uint64_t records, bytes, samples = 0;
 
+	fmt_escape(path, sizeof(path), o->s.record);
 	session_record_stats(s, &records, &bytes);
 	for (int e = 0; snap && e < snap->n_events; e++)
 		samples += snap->ev[e].samples;

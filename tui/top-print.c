@@ -461,7 +461,11 @@ static struct {
 int top_print_finish(void)
 {
 	if (folded.text && !folded.done) {
-		fwrite(folded.text, 1, folded.len, folded.out);
+		/* one stack a line: the names escaped, as in every text output */
+		for (char *line = strtok(folded.text, "\n"); line; line = strtok(NULL, "\n")) {
+			fmt_put_escaped(folded.out, line, 0);
+			fputc('\n', folded.out);
+		}
 		fflush(folded.out);
 	}
 	free(folded.text);
