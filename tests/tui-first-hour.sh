@@ -114,10 +114,12 @@ wait_screen "TTY-0" "q"
 
 # stdout in a file: the view draws on the terminal, the table in the file.
 type_line "clear; '$CYCTOP' -d 0.5 -- '$MIX' 59 >'$TMP/out.txt'; echo FILE-\$?"
-wait_screen "work_60" "the view with stdout in a file"
+wait_for '! screen | grep -q "TTY-0"' 20 "the screen cleared"
+wait_screen ">cpu-clock% FUNCTION" "the view with stdout in a file"
+wait_screen "work_60" "its hotspots"
 T send-keys -t main q
 wait_screen "FILE-0" "q"
-grep -q "work_60" "$TMP/out.txt" || fail "the final table not in the file"
+grep -q "work_60" "$TMP/out.txt" || { screen_dump >&2; fail "the final table not in the file: $(head -c 600 "$TMP/out.txt")"; }
 ok
 
 # 60 columns: the module column shows the file name, not the path's start.
