@@ -470,8 +470,9 @@ static int watch_runs(const struct top_opts *o)
 			  "(more than %.0f%%)", snap->reference, 100 * snap->spread, snap->n_runs,
 			  100 * RUNS_UNSTABLE);
 	top_print(stdout, snap, o->format, o->window, 1);
+	int rc = cmd_watch_status(true, snap->ended, snap->exit_status);  /* a failed run's */
 	snapshot_free(snap);
-	return 0;
+	return rc;
 }
 
 static int watch(struct top_opts *o)
