@@ -17,6 +17,9 @@ run "$CYCTOP" -b -d 0.2 -- sh -c 'i=0; while [ $i -lt 40 ]; do sleep 0.01; i=$((
 expect_rc 4 "-b: a forking script's exit code"
 run "$CYCTOP" record -o "$TMP/r.data" -- sh -c 'exit 5'
 expect_rc 5 "record: the command's exit code"
+run "$CYCTOP" annotate work_60 -- sh -c "'$MIX' 0.3; exit 6"
+expect_rc 6 "annotate: the command's exit code"
+expect_out "# work_60 in " "annotate still prints"
 run "$CYCTOP" record -o "$TMP/r.data" -- true
 expect_rc 0 "record: a command that succeeds"
 run "$CYCTOP" -b -d 0.2 -n 1 -- "$MIX" 29

@@ -28,6 +28,10 @@ ok
 # a long name is cut with an ellipsis before the module column
 screen | grep -q "… .*workloads/hostile" || { screen_dump >&2; fail "ellipsis before the module"; }
 ok
+T send-keys -t main '?'
+wait_screen "The command's output (stdout, stderr): $TMP/cyctop-output." "help names the log"
+T send-keys -t main Escape
+wait_screen "FUNCTION" "back from help"
 T send-keys -t main H
 wait_screen '\x1b]0;pwned\x07' "the thread picker's process name, escaped"
 wait_screen '\x1b[2Jthr\x07' "the second thread's name, escaped"

@@ -386,6 +386,9 @@ static int annotate_session(struct session *s, const struct annotate_opts *o)
 		print_csv(a, evs), rc = 0;
 	else
 		print_text(a, evs, o->source), rc = 0;
+	if (rc == 0)  /* a launched command's status is cyctop's, as for a watch */
+		rc = cmd_watch_status(o->s.argv != NULL && !o->in.path, snap->ended,
+				      snap->exit_status);
 	annotation_free(a);
 	free(ipc);
 	snapshot_free(snap);
