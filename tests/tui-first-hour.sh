@@ -48,6 +48,25 @@ grep -q "the command's output is in $TMP/cyctop-output" "$TMP/err" ||
 	fail "the log not said on exit: $(cat "$TMP/err")"
 ok
 
+# Attached to a process named ESC ]0;pwned BEL (the final table's header
+# names it, read from /proc): the pane's title survives q.  tmux takes OSC 0
+# as a pane title, so a raw name would retitle it.
+"$HOSTILE" 30 &
+victim=$!
+ON_EXIT="kill $victim 2>/dev/null"
+wait_for "grep -q pwned /proc/$victim/comm" 20 "hostile renamed itself"
+type_line "clear; '$CYCTOP' -d 0.5 -p $victim; echo ATTACH-\$?"
+wait_screen '(\x1b]0;pwned\x07)' "the attached process's name, escaped"
+T send-keys -t main q
+wait_screen "ATTACH-0" "q after attaching"
+screen | grep -qF '(\x1b]0;pwned\x07)' || { screen_dump >&2; fail "the final table's header"; }
+ok
+[ "$(T display -p -t main '#{pane_title}')" = before ] ||
+	fail "the pane's title changed after q: $(T display -p -t main '#{pane_title}')"
+ok
+kill "$victim"
+wait "$victim" 2>/dev/null || true
+
 # --child-output tty: the command writes over the view; Ctrl-L repaints.
 cat >"$TMP/chatty.sh" <<CHATTY
 while [ ! -e "$TMP/go" ]; do sleep 0.05; done
