@@ -989,7 +989,7 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	    setup_mux(s, o, err, errsz) < 0)
 		goto fail;
 	if (o->argv) {
-		if (target_launch(&s->target, o->argv, err, errsz) < 0)
+		if (target_launch_io(&s->target, o->argv, &o->child_io, err, errsz) < 0)
 			goto fail;
 		pid_t pid = s->target.pid;
 		if (open_events(s, &pid, 1, err, errsz) < 0)

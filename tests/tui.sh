@@ -80,7 +80,7 @@ ok
 type_line "clear; '$CYCTOP' -- '$WORKLOADS/mix' 60; echo TERM-\$?"
 wait_screen "work_60" "second watch"
 pkill -TERM -f "^$CYCTOP -- $WORKLOADS/mix 60" || fail "no cyctop to signal"
-wait_screen "TERM-0" "exit after SIGTERM"
+wait_screen "TERM-143" "exit after SIGTERM: 128 + 15"
 type_line "echo AFTER-TERM"
 wait_screen "AFTER-TERM" "shell usable after SIGTERM"
 

@@ -83,7 +83,7 @@ static void draw_node(struct tui *t, int y, int i, bool sel)
 	snprintf(line, sizeof(line), "%*s%s %s", indent, "",
 		 has_children(r, i) ? (folded(t, i) ? "+" : "-") : " ", nd->id);
 	ui_set(sel ? EL_SELECTED : bottleneck(r, i) ? EL_BOTTLENECK : EL_DEFAULT);
-	ui_text(y, 0, idw, line, true);
+	ui_cell(y, 0, idw, line);   /* a deep id never runs into its value */
 	if (v->state == NODE_HEADING) {
 		ui_text(y, idw, COLS - idw, nd->label, true);
 		return;

@@ -50,3 +50,11 @@ workloads_storm_SOURCES = workloads/storm.c workloads/common.h
 workloads_storm_CFLAGS = $(WORKLOAD_CFLAGS) -pthread
 workloads_storm_LDFLAGS = $(AM_LDFLAGS) -pthread
 workloads_storm_LDADD = -ldl
+
+# hostile: symbol, process and thread names with terminal escapes (ESC, BEL,
+# CR, C1, bytes that are not UTF-8), and optionally a chatty stdout/stderr
+# (tests/hostile.sh, tests/tui-child.sh).
+pkglibexec_PROGRAMS += workloads/hostile
+workloads_hostile_SOURCES = workloads/hostile.c workloads/common.h
+workloads_hostile_CFLAGS = $(WORKLOAD_CFLAGS) -pthread
+workloads_hostile_LDFLAGS = $(AM_LDFLAGS) -pthread
