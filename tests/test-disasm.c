@@ -1,4 +1,4 @@
-/* Tests of engine/disasm.c: hand-assembled x86-64 bytes through capstone,
+/* Tests of engine/disasm.c: hand-assembled x86-64 bytes through Zydis,
  * then a function of this test program itself, checked against objdump. */
 #include "engine/disasm.h"
 #include "engine/symbols.h"
@@ -23,11 +23,11 @@ static const uint8_t code[] = {
 	0x48, 0x89, 0xe5,       /* 01 mov rbp, rsp */
 	0x8b, 0x07,             /* 04 mov eax, [rdi]              load 4 */
 	0x89, 0x07,             /* 06 mov [rdi], eax              store 4 */
-	0x83, 0x07, 0x01,       /* 08 add dword ptr [rdi], 1      load 4, store 4 */
-	0x48, 0x8d, 0x04, 0x07, /* 0b lea rax, [rdi + rax]        none */
+	0x83, 0x07, 0x01,       /* 08 add dword ptr [rdi], 0x1    load 4, store 4 */
+	0x48, 0x8d, 0x04, 0x07, /* 0b lea rax, [rdi+rax*1]        none */
 	0xe8, 0x2c, 0, 0, 0,    /* 0f call start+0x40 */
 	0x48, 0x8b, 0x0e,       /* 14 mov rcx, [rsi]   loop head  load 8 */
-	0x48, 0x83, 0xc6, 0x08, /* 17 add rsi, 8 */
+	0x48, 0x83, 0xc6, 0x08, /* 17 add rsi, 0x8 */
 	0x75, 0xf7,             /* 1b jne 0x14         loop tail */
 	0xeb, 0x02,             /* 1d jmp 0x21 */
 	0xff, 0xe0,             /* 1f jmp rax */
@@ -48,11 +48,11 @@ static const struct want code_want[] = {
 	{ 0x01, 3, FLOW_PLAIN, 0, 0, "mov rbp, rsp", -1 },
 	{ 0x04, 2, FLOW_PLAIN, 4, 0, "mov eax, dword ptr [rdi]", -1 },
 	{ 0x06, 2, FLOW_PLAIN, 0, 4, "mov dword ptr [rdi], eax", -1 },
-	{ 0x08, 3, FLOW_PLAIN, 4, 4, "add dword ptr [rdi], 1", -1 },
-	{ 0x0b, 4, FLOW_PLAIN, 0, 0, "lea rax, [rdi + rax]", -1 },
+	{ 0x08, 3, FLOW_PLAIN, 4, 4, "add dword ptr [rdi], 0x1", -1 },
+	{ 0x0b, 4, FLOW_PLAIN, 0, 0, "lea rax, [rdi+rax*1]", -1 },
 	{ 0x0f, 5, FLOW_CALL, 0, 0, "call %T <callee>", 0x40 },
 	{ 0x14, 3, FLOW_PLAIN, 8, 0, "mov rcx, qword ptr [rsi]", -1 },
-	{ 0x17, 4, FLOW_PLAIN, 0, 0, "add rsi, 8", -1 },
+	{ 0x17, 4, FLOW_PLAIN, 0, 0, "add rsi, 0x8", -1 },
 	{ 0x1b, 2, FLOW_CJUMP, 0, 0, "jne %T <f+0x14>", 0x14 },
 	{ 0x1d, 2, FLOW_JUMP, 0, 0, "jmp %T <f+0x21>", 0x21 },
 	{ 0x1f, 2, FLOW_IJUMP, 0, 0, "jmp rax", -1 },
