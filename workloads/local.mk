@@ -50,3 +50,11 @@ workloads_storm_SOURCES = workloads/storm.c workloads/common.h
 workloads_storm_CFLAGS = $(WORKLOAD_CFLAGS) -pthread
 workloads_storm_LDFLAGS = $(AM_LDFLAGS) -pthread
 workloads_storm_LDADD = -ldl
+
+# avx512: EVEX code (-mavx512f) for the asm view's tests against objdump
+# (tests/annotate-evex.sh); its main runs on any x86-64 and exits 3 without
+# AVX-512F.  "avx512 strings" drives glibc's __memcmp_evex_movbe and
+# __strcmp_evex on AVX-512 hosts.
+pkglibexec_PROGRAMS += workloads/avx512
+workloads_avx512_SOURCES = workloads/avx512.c workloads/common.h
+workloads_avx512_CFLAGS = $(WORKLOAD_CFLAGS) -mavx512f
