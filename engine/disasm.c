@@ -153,7 +153,9 @@ static unsigned vector_bits(const struct decoded *d)
 
 /* The memory operands objdump's text shows: the explicit ones, and a
  * string instruction's (movs, stos...) that Zydis keeps hidden; not the
- * stack slot of a push, call or ret, nor lea's address or MPX's MIB. */
+ * stack slot of a push, call or ret, nor lea's address, nor an MIB operand
+ * (MPX; AMX tile loads and stores, whose size the tile configuration sets
+ * at run time). */
 static bool touches_memory(const struct decoded *d, const ZydisDecodedOperand *op)
 {
 	if (op->type != ZYDIS_OPERAND_TYPE_MEMORY)
@@ -293,21 +295,35 @@ static bool movabs_name(const struct decoded *d, const char *m, char *out, size_
 	return true;
 }
 
-/* Replaces the word FROM (the mnemonic, after any prefixes) by TO. */
-static void replace_word(char *text, size_t size, const char *from, const char *to)
+static bool word_end(char c)
+{
+	return c == '\0' || c == ' ' || c == ',';
+}
+
+/* Replaces the first word FROM at or after offset AT of TEXT (the
+ * mnemonic, after any prefixes; a register) by TO.  Returns the offset
+ * after TO, 0 when there is no such word. */
+static size_t replace_word_at(char *text, size_t size, size_t at, const char *from,
+			      const char *to)
 {
 	size_t n = strlen(from);
-	char *p = text, rest[RAW_TEXT_MAX];
+	char *p = text + at, rest[RAW_TEXT_MAX];
 
 	while ((p = strstr(p, from)) != NULL) {
-		if ((p == text || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+		if ((p == text || p[-1] == ' ' || p[-1] == ',') && word_end(p[n]))
 			break;
 		p += n;
 	}
 	if (!p)
-		return;
+		return 0;
 	snprintf(rest, sizeof(rest), "%s", p + n);
 	snprintf(p, size - (size_t)(p - text), "%s%s", to, rest);
+	return (size_t)(p - text) + strlen(to);
+}
+
+static void replace_word(char *text, size_t size, const char *from, const char *to)
+{
+	replace_word_at(text, size, 0, from, to);
 }
 
 /* Cuts the text's last operand (", 0x11"). */
@@ -330,6 +346,105 @@ static void join_decorators(char *text)
 	*w = '\0';
 }
 
+/* Inserts S at offset AT of TEXT (SIZE bytes), if it fits. */
+static void insert_at(char *text, size_t size, size_t at, const char *s)
+{
+	size_t n = strlen(s), len = strlen(text);
+
+	if (len + n + 1 > size)
+		return;
+	memmove(text + at + n, text + at, len - at + 1);
+	memcpy(text + at, s, n);
+}
+
+static void delete_at(char *text, size_t at)
+{
+	memmove(text + at, text + at + 1, strlen(text + at + 1) + 1);
+}
+
+/* objdump's memory operands: an encoded zero displacement is written
+ * ("[rbp+0x0]"), an absolute address has no brackets ("fs:0x28",
+ * "ds:0x601040").  The operands' brackets come in operand order. */
+static void objdump_memory(const struct decoded *d, char *text, size_t size)
+{
+	size_t from = 0;
+
+	for (uint8_t i = 0; i < d->in.operand_count_visible; i++) {
+		const ZydisDecodedOperandMem *mem = &d->op[i].mem;
+		char *open, *close;
+		size_t o, c;
+		if (d->op[i].type != ZYDIS_OPERAND_TYPE_MEMORY)
+			continue;
+		open = strchr(text + from, '[');
+		close = open ? strchr(open, ']') : NULL;
+		if (!close)
+			return;
+		o = (size_t)(open - text);
+		c = (size_t)(close - text);
+		if (mem->base == ZYDIS_REGISTER_NONE && mem->index == ZYDIS_REGISTER_NONE) {
+			delete_at(text, c);
+			if (o > 0 && text[o - 1] == ':') {
+				delete_at(text, o);
+				c--;
+			} else {
+				text[o] = ':';
+				insert_at(text, size, o, "ds");
+				c += 2;
+			}
+		} else if (mem->disp.has_displacement && mem->disp.value == 0) {
+			insert_at(text, size, c, "+0x0");
+			c += 5;
+		} else {
+			c++;
+		}
+		from = c < strlen(text) ? c : strlen(text);
+	}
+}
+
+/* objdump's names for two encodings Zydis calls otherwise: 66 90 is
+ * "xchg ax,ax", a shift or rotate by the implicit 1 (d0, d1) is by "1". */
+static void objdump_forms(const struct decoded *d, char *text, size_t size)
+{
+	size_t len = strlen(text);
+
+	if (d->in.meta.category == ZYDIS_CATEGORY_NOP && d->in.mnemonic == ZYDIS_MNEMONIC_NOP &&
+	    d->in.operand_width == 16) {
+		snprintf(text, size, "xchg ax, ax");
+		return;
+	}
+	if (last_imm(d) == 1 && d->in.raw.imm[0].size == 0 && len >= 5 &&
+	    strcmp(text + len - 5, ", 0x1") == 0) {
+		delete_at(text, len - 3);  /* the "0x" */
+		delete_at(text, len - 3);
+	}
+}
+
+/* x87 registers as objdump writes them: the one the ModRM byte selects
+ * "st(1)", the fixed top of the stack "st" ("fmulp st(1),st"). */
+static void objdump_x87(const struct decoded *d, char *text, size_t size)
+{
+	size_t at = 0;
+
+	for (uint8_t i = 0; i < d->in.operand_count_visible; i++) {
+		const ZydisDecodedOperand *op = &d->op[i];
+		const char *name;
+		char to[16];
+		if (op->type != ZYDIS_OPERAND_TYPE_REGISTER ||
+		    ZydisRegisterGetClass(op->reg.value) != ZYDIS_REGCLASS_X87)
+			continue;
+		name = ZydisRegisterGetString(op->reg.value);  /* "st1" */
+		if (!name || strlen(name) != 3)
+			return;
+		if (op->encoding == ZYDIS_OPERAND_ENCODING_MODRM_RM)
+			snprintf(to, sizeof(to), "st(%c)", name[2]);
+		else
+			snprintf(to, sizeof(to), "st");
+		at = replace_word_at(text, size, at, name, to);
+		if (!at)
+			return;
+	}
+}
+
 /* Zydis's Intel text with objdump's mnemonics: condition codes, compare
  * predicates and pclmul selectors folded into the name (the immediate then
  * goes), movabs, pushf, repz/repnz, retf, a wide nop without its register
@@ -341,6 +456,9 @@ static void objdump_spelling(const struct decoded *d, char *text, size_t size)
 	char alias[32];
 
 	join_decorators(text);
+	objdump_memory(d, text, size);
+	objdump_forms(d, text, size);
+	objdump_x87(d, text, size);
 	if (!m)
 		return;
 	if (d->in.meta.category == ZYDIS_CATEGORY_WIDENOP && d->in.operand_count_visible == 2)
@@ -358,21 +476,50 @@ static void objdump_spelling(const struct decoded *d, char *text, size_t size)
 		replace_word(text, size, "ret far", "retf");
 }
 
-static void format_text(struct asm_insn *in, const struct decoder *dc, const struct decoded *d,
-			asm_namer namer, void *arg)
+/* The ELF address a [rip+disp] operand names, or 0. */
+static uint64_t rip_address(const struct decoded *d)
 {
-	char raw[RAW_TEXT_MAX], sym[96];
+	ZyanU64 abs;
+
+	for (uint8_t i = 0; i < d->in.operand_count_visible; i++)
+		if (d->op[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    d->op[i].mem.base == ZYDIS_REGISTER_RIP &&
+		    ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&d->in, &d->op[i], d->addr, &abs)))
+			return abs;
+	return 0;
+}
+
+/* " <name>" of runtime address ADDR, or "". */
+static void name_of(uint64_t addr, asm_namer namer, void *arg, char *buf, size_t size)
+{
+	char sym[96];
+
+	buf[0] = '\0';
+	if (addr && namer && namer(addr, sym, sizeof(sym), arg))
+		snprintf(buf, size, " <%.*s>", (int)sizeof(sym), sym);
+}
+
+/* The text, a branch's target named as objdump does ("jne 0x1190
+ * <f+0x10>"), a [rip+disp] operand's address in a comment ("# 0x4010
+ * <name>"). */
+static void format_text(struct asm_insn *in, const struct decoder *dc, const struct decoded *d,
+			uint64_t bias, asm_namer namer, void *arg)
+{
+	char raw[RAW_TEXT_MAX], name[100], comment[128] = "";
+	uint64_t rip = rip_address(d);
 
 	if (ZYAN_FAILED(ZydisFormatterFormatInstruction(&dc->fmt, &d->in, d->op,
 							d->in.operand_count_visible, raw,
 							sizeof(raw), d->addr, NULL)))
 		snprintf(raw, sizeof(raw), "%s", ZydisMnemonicGetString(d->in.mnemonic));
 	objdump_spelling(d, raw, sizeof(raw));
-	if (!(in->op.target && namer && namer(in->op.target, sym, sizeof(sym), arg)))
-		sym[0] = '\0';
+	if (rip) {
+		name_of(rip + bias, namer, arg, name, sizeof(name));
+		snprintf(comment, sizeof(comment), " # 0x%" PRIx64 "%s", rip, name);
+	}
+	name_of(in->op.target, namer, arg, name, sizeof(name));
 	/* An overlong text is cut (the longest EVEX forms fit). */
-	if (snprintf(in->text, sizeof(in->text), "%s%s%s%s", raw, sym[0] ? " <" : "", sym,
-		     sym[0] ? ">" : "") < 0)
+	if (snprintf(in->text, sizeof(in->text), "%s%s%s", raw, name, comment) < 0)
 		in->text[0] = '\0';
 }
 
@@ -386,7 +533,7 @@ static void fill_insn(struct asm_insn *in, const struct decoder *dc, const struc
 	in->op.target = target ? target + bias : 0;
 	in->op.kind = (uint8_t)kind_of(d, in->op.target);
 	memory_bytes(d, &in->op.load_bytes, &in->op.store_bytes);
-	format_text(in, dc, d, namer, arg);
+	format_text(in, dc, d, bias, namer, arg);
 }
 
 static void fill_bad(struct asm_insn *in, uint64_t addr, uint8_t byte)

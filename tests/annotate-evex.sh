@@ -6,15 +6,20 @@
 # __memcmp_evex_movbe, __strcmp_evex and avx_scale_bcast live too.
 #
 # Per instruction: address, length, mnemonic, class (plain, jump, cjump,
-# ijump, call, ret) and direct target.  Mnemonics are compared after these
-# normalizations, and no others:
+# ijump, call, ret), direct target and the whole text.  Mnemonics are
+# compared after these normalizations, and no others:
 #   - prefixes objdump writes as words are skipped on both sides (rep, repz,
 #     repnz, lock, bnd, notrack, data16, addr32, cs, ds, es, ss, fs, gs,
 #     rex*): "cs nop WORD PTR [...]" is our "nop word ptr [...]";
-#   - objdump's "xchg ax,ax" (66 90) is our "nop";
 #   - objdump's operand form of string instructions (movs, stos, lods, scas,
 #     cmps, ins, outs) is our suffixed one (movsb, stosq...);
 #   - objdump's "(bad)" is our ".byte".
+# Texts (but those of string instructions) are compared after these:
+#   - names in <...> dropped, case and runs of blanks folded, our ", " is
+#     objdump's ",", our "0x" before a branch target and after "#" dropped;
+#   - objdump's leading data16, addr32, cs, ds, es, ss words dropped;
+#   - objdump's "[rip+0xffffffffffffff56]" is our "[rip-0xaa]";
+#   - our "dword ptr [rsi]{1to16}" is objdump's "dword bcst [rsi]".
 . "$SRCDIR/tests/lib.sh"
 
 DUMP="$(dirname "$CYCTOP")/tests/disasm-dump"
@@ -38,7 +43,20 @@ def mnemonic(text):
 
 def same_mnemonic(mine, theirs):
     return (mine == theirs or (theirs in STRING_OPS and mine[:-1] == theirs)
-            or (mine, theirs) in {("nop", "xchg"), (".byte", "(bad)")})
+            or (mine, theirs) == (".byte", "(bad)"))
+
+def text_of_theirs(t):
+    t = re.sub(r"\s+", " ", re.sub(r"\s*<[^>]*>", "", t).lower()).strip()
+    while t.split(" ", 1)[0] in ("data16", "addr32", "cs", "ds", "es", "ss"):
+        t = t.split(" ", 1)[1]
+    return re.sub(r"\[rip\+0x(f[0-9a-f]{15})\]",
+                  lambda m: "[rip-%#x]" % (2 ** 64 - int(m.group(1), 16)), t)
+
+def text_of_mine(t, kind):
+    t = re.sub(r"\s+", " ", re.sub(r"\s*<[^>]*>", "", t).replace(", ", ",")).strip()
+    t = re.sub(r"(\w+) ptr ([^,]*?\[[^\]]*\])\{1to\d+\}", r"\1 bcst \2", t)
+    t = t.replace("# 0x", "# ")
+    return re.sub(r" 0x([0-9a-f]+)$", r" \1", t) if kind in ("jump", "cjump", "call") else t
 
 def objdump(binary, start, end):
     """{address: [length, text]} of objdump -d -M intel over [start, end)."""
@@ -94,6 +112,9 @@ def compare(mine, ref):
         k, t = objdump_class(theirs)
         if kind is not None and kind != k:
             why.append("class %s vs %s" % (kind, k))
+        if (mnemonic(theirs) not in STRING_OPS and
+                text_of_mine(text, kind or k) != text_of_theirs(theirs)):
+            why.append("text")
         if target is not None and t is not None and target != t:
             why.append("target %x vs %x" % (target, t))
         if why:

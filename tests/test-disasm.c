@@ -310,7 +310,10 @@ static void test_evex_flow(void **state)
 }
 
 /* objdump's names: condition codes by relation, predicates folded into the
- * name, movabs, pushf, repz, the string forms' hidden memory. */
+ * name, movabs, pushf, repz, the string forms' hidden memory; its memory
+ * operands: [rip+disp]'s address in a comment, an encoded zero
+ * displacement written, absolute addresses without brackets; xchg ax,ax
+ * and the shift by an implicit 1. */
 static void test_objdump_names(void **state)
 {
 	static const uint8_t b[] = {
@@ -324,8 +327,17 @@ static void test_objdump_names(void **state)
 		0x9c,                                     /* pushf (pushfq) */
 		0xf3, 0xa6,                               /* repz cmpsb (repe) */
 		0xf3, 0x48, 0xab,                         /* rep stosq: 8 bytes stored */
-		0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00,       /* nop word ptr [rax+rax*1] */
+		0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00,       /* nop word ptr [rax+rax*1+0x0] */
 		0xff, 0x15, 0x10, 0x00, 0x00, 0x00,       /* call [rip+0x10]: loads 8 */
+		0x66, 0x90,                               /* xchg ax, ax (nop) */
+		0x48, 0x8b, 0x45, 0x00,                   /* [rbp+0x0]: disp8 0 */
+		0x8b, 0x05, 0, 0, 0, 0,                   /* [rip+0x0] */
+		0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0, /* fs:0x28 */
+		0x8b, 0x04, 0x25, 0x78, 0x56, 0x34, 0x12, /* ds:0x12345678 */
+		0xd1, 0xe8,                               /* shr eax, 1 */
+		0xc1, 0xe8, 0x01,                         /* shr eax, 0x1 */
+		0x4a, 0x8d, 0x04, 0xc5, 0, 0, 0, 0,       /* [r8*8+0x0]: disp32 0 */
+		0x62, 0xf2, 0x7d, 0x4a, 0x92, 0x44, 0x97, 0x00, /* VSIB, disp8 0 */
 	};
 	static const struct want w[] = {
 		{ 0x00, 2, FLOW_CJUMP, 0, 0, "ja %T", 0x02 },
@@ -338,8 +350,17 @@ static void test_objdump_names(void **state)
 		{ 0x21, 1, FLOW_PLAIN, 0, 0, "pushf", -1 },
 		{ 0x22, 2, FLOW_PLAIN, 2, 0, "repz cmpsb", -1 },
 		{ 0x24, 3, FLOW_PLAIN, 0, 8, "rep stosq", -1 },
-		{ 0x27, 6, FLOW_PLAIN, 0, 0, "nop word ptr [rax+rax*1]", -1 },
-		{ 0x2d, 6, FLOW_CALL, 8, 0, "call qword ptr [rip+0x10]", -1 },
+		{ 0x27, 6, FLOW_PLAIN, 0, 0, "nop word ptr [rax+rax*1+0x0]", -1 },
+		{ 0x2d, 6, FLOW_CALL, 8, 0, "call qword ptr [rip+0x10] # 0x401043", -1 },
+		{ 0x33, 2, FLOW_PLAIN, 0, 0, "xchg ax, ax", -1 },
+		{ 0x35, 4, FLOW_PLAIN, 8, 0, "mov rax, qword ptr [rbp+0x0]", -1 },
+		{ 0x39, 6, FLOW_PLAIN, 4, 0, "mov eax, dword ptr [rip+0x0] # 0x40103f", -1 },
+		{ 0x3f, 9, FLOW_PLAIN, 8, 0, "mov rax, qword ptr fs:0x28", -1 },
+		{ 0x48, 7, FLOW_PLAIN, 4, 0, "mov eax, dword ptr ds:0x12345678", -1 },
+		{ 0x4f, 2, FLOW_PLAIN, 0, 0, "shr eax, 1", -1 },
+		{ 0x51, 3, FLOW_PLAIN, 0, 0, "shr eax, 0x1", -1 },
+		{ 0x54, 8, FLOW_PLAIN, 0, 0, "lea rax, [r8*8+0x0]", -1 },
+		{ 0x5c, 8, FLOW_PLAIN, 64, 0, "vgatherdps zmm0{k2}, dword ptr [rdi+zmm2*4+0x0]", -1 },
 	};
 	struct asm_func *f = disasm_bytes(b, sizeof(b), START, 0, NULL, NULL);
 
