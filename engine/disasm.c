@@ -4,7 +4,7 @@
  * (AVX-512) nor mask-register instructions, which glibc's *_evex string
  * functions run on every AVX-512 host.  Zydis decodes every instruction
  * objdump 2.40 does there; its Intel text is brought to objdump's
- * mnemonics below. */
+ * mnemonics and operand forms below (the README lists what differs). */
 #include "engine/disasm.h"
 
 #include <Zydis/Zydis.h>
@@ -445,10 +445,11 @@ static void objdump_x87(const struct decoded *d, char *text, size_t size)
 	}
 }
 
-/* Zydis's Intel text with objdump's mnemonics: condition codes, compare
- * predicates and pclmul selectors folded into the name (the immediate then
- * goes), movabs, pushf, repz/repnz, retf, a wide nop without its register
- * operand. */
+/* Zydis's Intel text as objdump writes it: decorators joined, memory
+ * operands, xchg ax,ax, x87 registers; objdump's mnemonics (condition
+ * codes, compare predicates and pclmul selectors folded into the name, the
+ * immediate then going; movabs, pushf, repz/repnz, retf); a wide nop
+ * without its register operand. */
 static void objdump_spelling(const struct decoded *d, char *text, size_t size)
 {
 	const char *m = ZydisMnemonicGetString(d->in.mnemonic);
