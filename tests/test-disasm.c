@@ -363,9 +363,17 @@ static void test_objdump_names(void **state)
 		{ 0x5c, 8, FLOW_PLAIN, 64, 0, "vgatherdps zmm0{k2}, dword ptr [rdi+zmm2*4+0x0]", -1 },
 	};
 	struct asm_func *f = disasm_bytes(b, sizeof(b), START, 0, NULL, NULL);
+	uint64_t bias = 0x555555554000u, start = bias + 0x1000;
 
 	(void)state;
 	check_insns(f, w, sizeof(w) / sizeof(w[0]), START, 0, false);
+	asm_func_free(f);
+	/* In a PIE: the comment gives the ELF address, the name the runtime
+	 * one's. */
+	f = disasm_bytes(b, sizeof(b), start, bias, namer, &start);
+	assert_non_null(f);
+	assert_string_equal(f->insn[11].text, "call qword ptr [rip+0x10] # 0x1043 <f+0x43>");
+	assert_string_equal(f->insn[0].text, "ja 0x1002 <f+0x2>");
 	asm_func_free(f);
 }
 
