@@ -253,10 +253,11 @@ if ! grep -qw avx512f /proc/cpuinfo; then
 fi
 
 # annotate_live FUNC MODULE BINARY ARGS...: cyctop annotate under perf
-# record on one run, then compared with objdump and perf annotate.  About
-# 700 samples in the function for each tool: a share p has a binomial
-# standard deviation of at most 1.9 points per tool, so 8 points is three
-# deviations of the difference.
+# record on one run, then compared with objdump and perf annotate.  At
+# least 700 samples in the function for each tool (1000 in memcmp and
+# strcmp): a share p has a binomial standard deviation of at most 1.9
+# points per tool, so 8 points is three deviations of the difference (3.6
+# with 1000 samples).
 annotate_live() {
 	fn=$1 mod=$2 bin=$3
 	shift 3
@@ -270,8 +271,8 @@ annotate_live() {
 
 if [ -n "$EVEX" ]; then
 	# memcmp and strcmp take about 40 % each of "avx512 strings".
-	annotate_live __memcmp_evex_movbe libc.so.6 "$LIBC" strings 2
-	annotate_live __strcmp_evex libc.so.6 "$LIBC" strings 2
+	annotate_live __memcmp_evex_movbe libc.so.6 "$LIBC" strings 3
+	annotate_live __strcmp_evex libc.so.6 "$LIBC" strings 3
 fi
 # avx_scale_bcast takes about half of "avx512 vector".
 annotate_live avx_scale_bcast avx512 "$AVX" vector 1.5
