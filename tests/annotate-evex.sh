@@ -1,6 +1,6 @@
 #!/bin/sh
 # The asm view on AVX-512 (EVEX) code, against objdump -d -M intel and perf
-# annotate: glibc's *_evex functions and the avx512 workload (built with
+# annotate: glibc's *_evex and *avx512* functions and the avx512 workload (built with
 # -mavx512f) are decoded whatever the host (tests/disasm-dump reads the
 # files, nothing runs); with AVX-512F on the host, cyctop annotate on
 # __memcmp_evex_movbe, __strcmp_evex and avx_scale_bcast live too.
@@ -220,18 +220,19 @@ for want in 'vgatherdps zmm' 'vscatterdps dword ptr' 'vcmplt_oqps k' 'vcompressp
 done
 ok
 
-# glibc's *_evex functions: local symbols, from libc6-dbg's separate file.
+# glibc's *_evex and *avx512* functions: local symbols, from libc6-dbg's
+# separate file.
 LIBC=$(ldd "$AVX" | awk '$1 ~ /^libc\.so/ { print $3 }')
 LIBC=$(readlink -f "$LIBC")
 ID=$(readelf -n "$LIBC" | awk '/Build ID/ { print $3 }')
 DEBUG=/usr/lib/debug/.build-id/$(echo "$ID" | cut -c1-2)/$(echo "$ID" | cut -c3-).debug
 EVEX=""
 if [ -n "$ID" ] && [ -f "$DEBUG" ]; then
-	EVEX=$(nm --defined-only "$DEBUG" | awk '$2 ~ /^[tT]$/ && $3 ~ /_evex/ { print "0x" $1 }' |
-		sort -u)
+	EVEX=$(nm --defined-only "$DEBUG" |
+		awk '$2 ~ /^[tT]$/ && $3 ~ /_evex|avx512/ { print "0x" $1 }' | sort -u)
 fi
 if [ -z "$EVEX" ]; then
-	echo "SKIP: glibc's *_evex functions: no symbols for $LIBC (install libc6-dbg)"
+	echo "SKIP: glibc's EVEX functions: no symbols for $LIBC (install libc6-dbg)"
 else
 	# shellcheck disable=SC2086
 	"$DUMP" "$LIBC" $EVEX >"$TMP/libc.dump" 2>"$TMP/err" ||
@@ -239,7 +240,7 @@ else
 	for f in __memcmp_evex_movbe __strcmp_evex; do
 		grep -q "^function $f " "$TMP/libc.dump" || fail "libc: no function $f"
 	done
-	expect_ok "$(compare dump "$LIBC" "$TMP/libc.dump")" "glibc *_evex vs objdump"
+	expect_ok "$(compare dump "$LIBC" "$TMP/libc.dump")" "glibc's EVEX functions vs objdump"
 fi
 
 # --- live, where the CPU runs AVX-512 -----------------------------------
