@@ -445,8 +445,48 @@ static void objdump_x87(const struct decoded *d, char *text, size_t size)
 	}
 }
 
+static const char *prefix_word(uint8_t byte)
+{
+	switch (byte) {
+	case 0x66: return "data16";
+	case 0x67: return "addr32";
+	case 0x2e: return "cs";
+	case 0x3e: return "ds";
+	case 0x26: return "es";
+	case 0x36: return "ss";
+	case 0x64: return "fs";
+	case 0x65: return "gs";
+	case 0xf0: return "lock";
+	case 0xf2: return "repnz";
+	case 0xf3: return "repz";
+	default: return NULL;  /* REX, written by neither */
+	}
+}
+
+/* The prefixes an instruction does not use, which objdump writes as words
+ * before it ("data16 cs nop" in padding, "repz ret"), and the branch hints
+ * ("cs je"). */
+static void objdump_prefix_words(const struct decoded *d, char *text, size_t size)
+{
+	char words[64] = "";
+	size_t n = 0;
+
+	for (uint8_t i = 0; i < d->in.raw.prefix_count; i++) {
+		uint8_t byte = d->in.raw.prefixes[i].value;
+		const char *w = prefix_word(byte);
+		bool hint = d->in.meta.category == ZYDIS_CATEGORY_COND_BR &&
+			    (byte == 0x2e || byte == 0x3e);
+		if (!w || (d->in.raw.prefixes[i].type != ZYDIS_PREFIX_TYPE_IGNORED && !hint))
+			continue;
+		if (n + strlen(w) + 2 > sizeof(words))
+			break;
+		n += (size_t)sprintf(words + n, "%s ", w);
+	}
+	insert_at(text, size, 0, words);
+}
+
 /* Zydis's Intel text as objdump writes it: decorators joined, memory
- * operands, xchg ax,ax, x87 registers; objdump's mnemonics (condition
+ * operands, xchg ax,ax, x87 registers, unused prefixes; objdump's mnemonics (condition
  * codes, compare predicates and pclmul selectors folded into the name, the
  * immediate then going; movabs, pushf, repz/repnz, retf); a wide nop
  * without its register operand. */
@@ -460,6 +500,7 @@ static void objdump_spelling(const struct decoded *d, char *text, size_t size)
 	objdump_memory(d, text, size);
 	objdump_forms(d, text, size);
 	objdump_x87(d, text, size);
+	objdump_prefix_words(d, text, size);
 	if (!m)
 		return;
 	if (d->in.meta.category == ZYDIS_CATEGORY_WIDENOP && d->in.operand_count_visible == 2)

@@ -8,16 +8,14 @@
 # Per instruction: address, length, mnemonic, class (plain, jump, cjump,
 # ijump, call, ret), direct target and the whole text.  Mnemonics are
 # compared after these normalizations, and no others:
-#   - prefixes objdump writes as words are skipped on both sides (rep, repz,
-#     repnz, lock, bnd, notrack, data16, addr32, cs, ds, es, ss, fs, gs,
-#     rex*): "cs nop WORD PTR [...]" is our "nop word ptr [...]";
+#   - the mnemonic is the first word that is no prefix (rep, repz, repnz,
+#     lock, bnd, notrack, data16, addr32, cs, ds, es, ss, fs, gs, rex*);
 #   - objdump's operand form of string instructions (movs, stos, lods, scas,
 #     cmps, ins, outs) is our suffixed one (movsb, stosq...);
 #   - objdump's "(bad)" is our ".byte".
 # Texts (but those of string instructions) are compared after these:
 #   - names in <...> dropped, case and runs of blanks folded, our ", " is
 #     objdump's ",", our "0x" before a branch target and after "#" dropped;
-#   - objdump's leading data16, addr32, cs, ds, es, ss words dropped;
 #   - objdump's "[rip+0xffffffffffffff56]" is our "[rip-0xaa]";
 #   - our "dword ptr [rsi]{1to16}" is objdump's "dword bcst [rsi]".
 . "$SRCDIR/tests/lib.sh"
@@ -47,8 +45,6 @@ def same_mnemonic(mine, theirs):
 
 def text_of_theirs(t):
     t = re.sub(r"\s+", " ", re.sub(r"\s*<[^>]*>", "", t).lower()).strip()
-    while t.split(" ", 1)[0] in ("data16", "addr32", "cs", "ds", "es", "ss"):
-        t = t.split(" ", 1)[1]
     return re.sub(r"\[rip\+0x(f[0-9a-f]{15})\]",
                   lambda m: "[rip-%#x]" % (2 ** 64 - int(m.group(1), 16)), t)
 

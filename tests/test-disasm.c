@@ -312,8 +312,8 @@ static void test_evex_flow(void **state)
 /* objdump's names: condition codes by relation, predicates folded into the
  * name, movabs, pushf, repz, the string forms' hidden memory; its memory
  * operands: [rip+disp]'s address in a comment, an encoded zero
- * displacement written, absolute addresses without brackets; xchg ax,ax
- * and the shift by an implicit 1. */
+ * displacement written, absolute addresses without brackets; xchg ax,ax,
+ * the shift by an implicit 1 and unused prefixes as words. */
 static void test_objdump_names(void **state)
 {
 	static const uint8_t b[] = {
@@ -338,6 +338,9 @@ static void test_objdump_names(void **state)
 		0xc1, 0xe8, 0x01,                         /* shr eax, 0x1 */
 		0x4a, 0x8d, 0x04, 0xc5, 0, 0, 0, 0,       /* [r8*8+0x0]: disp32 0 */
 		0x62, 0xf2, 0x7d, 0x4a, 0x92, 0x44, 0x97, 0x00, /* VSIB, disp8 0 */
+		0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0, /* padding, unused 66 2e */
+		0x2e, 0x74, 0x00,                         /* je, "not taken" hint */
+		0xf3, 0xc3,                               /* ret, unused f3 */
 	};
 	static const struct want w[] = {
 		{ 0x00, 2, FLOW_CJUMP, 0, 0, "ja %T", 0x02 },
@@ -361,6 +364,9 @@ static void test_objdump_names(void **state)
 		{ 0x51, 3, FLOW_PLAIN, 0, 0, "shr eax, 0x1", -1 },
 		{ 0x54, 8, FLOW_PLAIN, 0, 0, "lea rax, [r8*8+0x0]", -1 },
 		{ 0x5c, 8, FLOW_PLAIN, 64, 0, "vgatherdps zmm0{k2}, dword ptr [rdi+zmm2*4+0x0]", -1 },
+		{ 0x64, 11, FLOW_PLAIN, 0, 0, "data16 cs nop word ptr [rax+rax*1+0x0]", -1 },
+		{ 0x6f, 3, FLOW_CJUMP, 0, 0, "cs je %T", 0x72 },
+		{ 0x72, 2, FLOW_RET, 0, 0, "repz ret", -1 },
 	};
 	struct asm_func *f = disasm_bytes(b, sizeof(b), START, 0, NULL, NULL);
 	uint64_t bias = 0x555555554000u, start = bias + 0x1000;
