@@ -480,7 +480,7 @@ static void objdump_prefix_words(const struct decoded *d, char *text, size_t siz
 			continue;
 		if (n + strlen(w) + 2 > sizeof(words))
 			break;
-		n += (size_t)sprintf(words + n, "%s ", w);
+		n += (size_t)snprintf(words + n, sizeof(words) - n, "%s ", w);
 	}
 	insert_at(text, size, 0, words);
 }
