@@ -254,6 +254,12 @@ static const struct tree_node_def nodes[] = {
 	R("fp.exception_per_fp", "FP exceptions per FP instruction", f_fp_exc_per_fp, S46 ".2.3 FPU_exceptions / Ret_MMX_FP", I_FPU_EXC, I_RET_MMX_FP),
 };
 
+/* K8 and Fam10h (the paper's), and Zen 1-4 where their events exist. */
+static const char *const models[] = {
+	"amd64_k8", "amd64_fam10h", "amd64_fam17h_zen1", "amd64_fam17h_zen2",
+	"amd64_fam19h_zen3", "amd64_fam19h_zen4", NULL,
+};
+
 const struct tree_def tree_amd = {
 	.id = TREE_AMD,
 	.name = "amd",
@@ -263,4 +269,5 @@ const struct tree_def tree_amd = {
 	.nodes = nodes,
 	.n_nodes = (int)(sizeof(nodes) / sizeof(nodes[0])),
 	.derive = derive,
+	.models = models,
 };

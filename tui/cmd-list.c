@@ -161,8 +161,9 @@ static int list_trees(const struct list_opts *o)
 		const struct tree_def *d = tree_def_get((enum arch_tree)t);
 		if (!d || !matches(o->pattern, d->name))
 			continue;
-		printf("%-6s %-40s model %s, %d metrics\n", d->name, d->title,
-		       model_for_tree((enum arch_tree)t)->name, d->n_nodes);
+		const struct arch_model *m = tree_default_model(d);
+		printf("%-7s %-40s model %s, %d metrics\n", d->name, d->title,
+		       m ? m->name : "none", d->n_nodes);
 	}
 	return 0;
 }
