@@ -79,12 +79,36 @@ static void test_no_retire_sum_checked(void **state)
 	assert_true(th_warn(&r, "no_retire") & WARN_SUM);
 }
 
+/* The AMD paper's tree (Drongowski, seeds/004) on Zen 4's events where
+ * they exist; the rest (L2 fills, bandwidth) stays not measured. */
+static void test_amd_tree_on_zen(void **state)
+{
+	struct tree_result r;
+	(void)state;
+
+	th_eval_example(&r, TREE_AMD, NULL, "zen4-handmade.counts", false);
+	double inst = 1500e6;
+	expect(&r, "ipc", inst / 1e9);
+	expect(&r, "dc.request_rate", 900e6 / inst);
+	expect(&r, "dc.miss_rate", 30e6 / inst);
+	expect(&r, "dc.miss_ratio", 30e6 / 900e6);
+	expect(&r, "ic.miss_ratio", 2e6 / 400e6);
+	expect(&r, "l2.miss_rate", 5e6 / inst);
+	/* L1 DTLB misses that hit the L2 DTLB: all - all_l2_miss */
+	expect(&r, "dtlb.l1_miss_rate", 9e6 / inst);
+	expect(&r, "dtlb.l2_miss_ratio", 3e6 / 9e6);
+	expect(&r, "branch.mispred_ratio", 6e6 / 300e6);
+	th_assert_missing(&r, "l2.miss_ratio");
+	th_assert_missing(&r, "bandwidth.read");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zen4_example),
 		cmocka_unit_test(test_zen2_names),
 		cmocka_unit_test(test_no_retire_sum_checked),
+		cmocka_unit_test(test_amd_tree_on_zen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

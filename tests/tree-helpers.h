@@ -126,9 +126,16 @@ static inline int th_missing_has(const struct tree_result *r, const char *id, co
 	int i = tree_node_index(r->def, id);
 
 	assert_true(i >= 0);
-	for (int k = 1; k < r->def->n_inputs; k++)
-		if ((r->v[i].missing & (1ull << k)) && strcmp(r->def->inputs[k].name, name) == 0)
-			return 1;
+	for (int k = 1; k < r->def->n_inputs; k++) {
+		const char *names = r->def->inputs[k].name;
+		size_t len = strlen(name);
+		if (!(r->v[i].missing & (1ull << k)) || !names)
+			continue;
+		/* the whole name, or one of its '|' alternatives */
+		for (const char *p = names; p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
+			if (strncmp(p, name, len) == 0 && (p[len] == '\0' || p[len] == '|'))
+				return 1;
+	}
 	return 0;
 }
 
