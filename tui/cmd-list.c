@@ -407,7 +407,8 @@ static int cmd_list_exec(int argc, char **argv)
 		case 'a':
 			o.tree = tree_from_name(optarg);
 			if (o.tree == TREE_NONE) {
-				cmd_error("unknown --arch '%s' (core2, ia64, amd or sw)", optarg);
+				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, "
+					  "zen or sw)", optarg);
 				return EXIT_USAGE;
 			}
 			break;

@@ -136,6 +136,22 @@ static void draw_tree(struct tui *t, int y, int rows)
 	ui_set(EL_DEFAULT);
 }
 
+/* Whether TREE is one of the host's (or the file's) trees: its model feeds
+ * it; with no model known (a counts file of a CPU whose tables cyctop
+ * lacks), the file holds some of the tree's events. */
+static bool host_tree(const struct tui *t, enum arch_tree tree)
+{
+	struct tree_result r;
+	struct tree_ctx ctx = { .pen = &t->pen };
+
+	if (t->model)
+		return tree_fits_model(tree, t->model);
+	const struct tree_def *def = tree_def_pick(tree, NULL, &t->counts);
+	ctx.model = tree_default_model(def);
+	tree_eval(def, &t->counts, &ctx, &r);
+	return tree_inputs_present(&r) > 0;
+}
+
 /* The order `t` walks: the trees the host's (or the file's) model feeds,
  * then the papers' trees, then the software tree. */
 static int tree_order(const struct tui *t, enum arch_tree *out)
@@ -147,7 +163,7 @@ static int tree_order(const struct tui *t, enum arch_tree *out)
 	int n = 0;
 
 	for (size_t i = 0; i < sizeof(host_first) / sizeof(host_first[0]); i++)
-		if (tree_fits_model(host_first[i], t->model))
+		if (host_tree(t, host_first[i]))
 			out[n++] = host_first[i];
 	for (size_t i = 0; i < sizeof(papers) / sizeof(papers[0]); i++) {
 		bool seen = false;
