@@ -199,6 +199,75 @@ static const struct tree_node_def nodes12[] = {
 	MID(10), MID(11), TOP(12), MEAN,
 };
 
+/* --- Nehalem and Westmere: no stall-cycle events by memory level, so the
+ * Core2 paper's count x penalty with a signed remainder.  The stall term is
+ * core-scope: UOPS_EXECUTED.CORE_STALL_CYCLES (0xB1, umask 0x3F, any, c=1,
+ * i=1; MODERN-PMU.md 1.5), the same as per thread when SMT is off.  The
+ * penalties are the load latencies of Levinthal's "Performance Analysis
+ * Guide for Intel Core i7 Processor and Intel Xeon 5500 processors" (2009),
+ * table "Core i7 Xeon 5500 Series Data Source Latency": L2 hit ~10 cycles,
+ * L3 hit unshared ~40, modified in another core ~75, local DRAM ~60 ns
+ * (180 cycles at 3 GHz, or 60 ns x --clock-hz when given).  Latencies
+ * over-count when misses overlap: the remainder may go negative (flagged,
+ * as on Core2). */
+#define NHM_L2_HIT 10.0
+#define NHM_LLC_HIT 40.0
+#define NHM_OTHER_CORE 75.0
+#define NHM_DRAM_NS 60e-9
+#define NHM_DRAM_CYCLES 180.0
+
+enum { N_L2_HIT = I_G1, N_LLC_UNSHARED, N_OTHER_CORE, N_LLC_MISS, N_MEMORY, N_COUNT };
+
+static const struct tree_input_def inputs_nhm[N_COUNT] = {
+	[I_CYCLES] = { "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles", false },
+	[I_STALLS] = { "UOPS_EXECUTED.CORE_STALL_CYCLES", false },
+	[I_ISSUED] = { "UOPS_ISSUED.ANY", false },
+	[I_RET_SLOTS] = { "UOPS_RETIRED.RETIRE_SLOTS", false },
+	[N_L2_HIT] = { "MEM_LOAD_RETIRED.L2_HIT", false },
+	[N_LLC_UNSHARED] = { "MEM_LOAD_RETIRED.LLC_UNSHARED_HIT", false },
+	[N_OTHER_CORE] = { "MEM_LOAD_RETIRED.OTHER_CORE_L2_HIT_HITM", false },
+	[N_LLC_MISS] = { "MEM_LOAD_RETIRED.LLC_MISS", false },
+	[N_MEMORY] = { "the MEM_LOAD_RETIRED loads by source", true },
+};
+
+static double nhm_dram_penalty(const struct tree_ctx *c)
+{
+	return c->clock_hz > 0 ? NHM_DRAM_NS * c->clock_hz : NHM_DRAM_CYCLES;
+}
+
+FN(f_nhm_l2) { (void)c; return in[N_L2_HIT] * NHM_L2_HIT; }
+FN(f_nhm_l3)
+{
+	(void)c;
+	return in[N_LLC_UNSHARED] * NHM_LLC_HIT + in[N_OTHER_CORE] * NHM_OTHER_CORE;
+}
+FN(f_nhm_dram) { return in[N_LLC_MISS] * nhm_dram_penalty(c); }
+FN(f_nhm_memory) { return f_nhm_l2(in, c) + f_nhm_l3(in, c) + f_nhm_dram(in, c); }
+
+#define NHM "Core i7 performance analysis guide (Levinthal 2009) latencies"
+static const struct tree_node_def nodes_nhm[] = {
+	CY("cycles", "Total cycles", TN_EXACT, f_cycles, SRC ", CPU_CLK_UNHALTED.THREAD, eq. 1",
+	   I_CYCLES),
+	CY("cycles.retired", "Retired (executing uops that retire)", P, f_retired,
+	   SRC ", (C - S) x RETIRE_SLOTS / UOPS_ISSUED.ANY", I_CYCLES, I_STALLS, I_RET_SLOTS,
+	   I_ISSUED),
+	CY("cycles.non_retired", "Non-retired (speculative uops thrown away)", P, f_non_retired,
+	   SRC ", eq. 3", I_CYCLES, I_STALLS, I_RET_SLOTS, I_ISSUED),
+	CY("cycles.stalls", "Stalls (no uop executed on the core)", P | TN_EXACT, f_stalls,
+	   SRC ", eq. 2: UOPS_EXECUTED.CORE_STALL_CYCLES", I_STALLS),
+	CY("cycles.stalls.memory", "Memory (loads x latency)", P | TN_EXACT, f_nhm_memory,
+	   NHM, N_L2_HIT, N_LLC_UNSHARED, N_OTHER_CORE, N_LLC_MISS),
+	CY("cycles.stalls.memory.l2", "L2 hit", P, f_nhm_l2, NHM ", L2_HIT x ~10", N_L2_HIT),
+	CY("cycles.stalls.memory.l3", "L3 hit", P, f_nhm_l3,
+	   NHM ", LLC_UNSHARED_HIT x ~40 + OTHER_CORE_L2_HIT_HITM x ~75", N_LLC_UNSHARED,
+	   N_OTHER_CORE),
+	CY("cycles.stalls.memory.dram", "L3 miss (local DRAM)", P, f_nhm_dram,
+	   NHM ", LLC_MISS x ~60 ns", N_LLC_MISS),
+	{ "cycles.stalls.core", "Unaccounted (core, overlap)", UNIT_CYCLES,
+	  P | TN_REMAINDER | TN_SIGNED, { 0 }, NULL, NULL, SRC ", stalls - sum(P_i x N_i)" },
+};
+
+static const char *const models_nhm[] = { "nhm", "wsm", NULL };
 static const char *const models6[] = { "snb", "ivb", NULL };
 static const char *const models8[] = { "skl", "hsw", "bdw", "skx", "clx", NULL };
 static const char *const models10[] = { "icl", "icx", NULL };
@@ -207,6 +276,10 @@ static const char *const models12[] = { "spr", NULL };
 #define N(a) ((int)(sizeof(a) / sizeof(a[0])))
 #define TITLE "Core2 cycle accounting on Intel"
 
+const struct tree_def tree_intel_nhm = {
+	TREE_INTEL, "intel", TITLE " (Nehalem, loads x latency)", inputs_nhm, N_COUNT, nodes_nhm,
+	N(nodes_nhm), NULL, models_nhm,
+};
 const struct tree_def tree_intel6 = {
 	TREE_INTEL, "intel", TITLE " (6 ports)", inputs6, I_COUNT, nodes6, N(nodes6),
 	derive6, models6,

@@ -144,6 +144,35 @@ static void test_checks(void **state)
 	assert_true(th_missing_has(&r, "cycles.retired", "UOPS_ISSUED.ANY"));
 }
 
+/* Nehalem/Westmere: loads x latency (Levinthal's Core i7 guide: L2 10, L3
+ * 40, other core 75, DRAM 60 ns), the remainder signed and flagged when the
+ * latencies over-count. */
+static void test_nhm_penalties(void **state)
+{
+	struct tree_result r;
+	static const char text[] =
+		"cpu_clk_unhalted.thread,1000000\nuops_executed.core_stall_cycles,400000\n"
+		"uops_issued.any,2000000\nuops_retired.retire_slots,1800000\n"
+		"mem_load_retired.l2_hit,10000\nmem_load_retired.llc_unshared_hit,2000\n"
+		"mem_load_retired.other_core_l2_hit_hitm,100\nmem_load_retired.llc_miss,1000\n";
+	(void)state;
+
+	th_eval(&r, TREE_INTEL, NULL, text, 0, 0);
+	assert_non_null(strstr(r.def->title, "Nehalem"));
+	expect(&r, "cycles.retired", 600000.0 * 1800000 / 2000000);
+	expect(&r, "cycles.stalls.memory.l2", 10000 * 10.0);
+	expect(&r, "cycles.stalls.memory.l3", 2000 * 40.0 + 100 * 75.0);
+	expect(&r, "cycles.stalls.memory.dram", 1000 * 180.0);
+	expect(&r, "cycles.stalls.core", 400000 - (100000 + 87500 + 180000.0));
+	th_eval(&r, TREE_INTEL, NULL, text, 2.66e9, 0);
+	expect(&r, "cycles.stalls.memory.dram", 1000 * 60e-9 * 2.66e9);
+	th_eval(&r, TREE_INTEL, NULL,
+		"cpu_clk_unhalted.thread,1000000\nuops_executed.core_stall_cycles,100000\n"
+		"mem_load_retired.l2_hit,0\nmem_load_retired.llc_unshared_hit,0\n"
+		"mem_load_retired.other_core_l2_hit_hitm,0\nmem_load_retired.llc_miss,1000\n", 0, 0);
+	assert_true(th_warn(&r, "cycles.stalls.core") & WARN_OVERCOUNT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +180,7 @@ int main(void)
 		cmocka_unit_test(test_spr_12_ports),
 		cmocka_unit_test(test_raw_terms_through_model),
 		cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_nhm_penalties),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
