@@ -968,8 +968,7 @@ struct snapshot *session_snapshot(struct session *s)
 	snprintf(snap->command, sizeof(snap->command), "%s", s->target.comm);
 	snap->ended = s->target.ended;
 	snap->exit_status = s->target.status_known ? s->target.status : -1;
-	snprintf(snap->pmu, sizeof(snap->pmu), "%s",
-		 pfm_host_pmu() ? pfm_host_pmu() : "none (software events only)");
+	pfm_host_describe(snap->pmu, sizeof(snap->pmu));
 	snprintf(snap->notice, sizeof(snap->notice), "%s", s->events.notice);
 	snap->cg = s->cg ? callgraph_snapshot(s->cg) : NULL;
 	snap->stacks_skipped = s->stacks_skipped;
