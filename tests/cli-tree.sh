@@ -183,6 +183,16 @@ if "$CYCTOP" list models 2>/dev/null | grep -q '^skl '; then
 	expect_rc 0 "--model spr"
 	[ "$(csv_value ilp.12)" = "not measured" ] || fail "spr has 12 ports"
 	ok
+	# perf's raw terms resolve through the model's rows: the same tree
+	sed -e 's|cpu/uops_executed.thread,cmask=1,inv/|cpu/event=0xb1,umask=0x1,cmask=1,inv/|' \
+		-e 's|cpu/uops_executed.thread,cmask=\([0-9]\)/|cpu/event=0xb1,umask=0x01,cmask=\1/|' \
+		"$EX/skl-handmade.counts" >"$TMP/skl-raw.counts"
+	[ "$(grep -c 'event=0xb1' "$TMP/skl-raw.counts")" -eq 9 ] || fail "raw file"
+	run "$CYCTOP" tree --arch intel --model skl --format csv "$TMP/skl-raw.counts"
+	cp "$TMP/out" "$TMP/raw.csv"
+	run "$CYCTOP" tree --arch intel --model skl --format csv "$EX/skl-handmade.counts"
+	cmp -s "$TMP/out" "$TMP/raw.csv" || fail "raw terms differ: $(diff "$TMP/out" "$TMP/raw.csv")"
+	ok
 fi
 
 # JSON is valid and says what is missing.
