@@ -29,6 +29,11 @@ const struct tree_def *tree_def_get(enum arch_tree tree)
 	return NULL;
 }
 
+const struct tree_def *tree_def_at(size_t i)
+{
+	return i < N_DEFS ? all_defs[i] : NULL;
+}
+
 static bool def_lists_model(const struct tree_def *def, const struct arch_model *model)
 {
 	for (const char *const *m = def->models; m && *m; m++)

@@ -6,6 +6,7 @@
 #define ARCH_TREE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "arch/counts.h"
@@ -112,6 +113,8 @@ struct tree_result {
 
 /* The default definition of TREE (its first variant), NULL if none. */
 const struct tree_def *tree_def_get(enum arch_tree tree);
+/* Every definition, variants included, in order; NULL past the end. */
+const struct tree_def *tree_def_at(size_t i);
 /* The definition of TREE for MODEL: the variant listing MODEL by name; else
  * (no model, or one no variant lists) the variant most of whose inputs C
  * holds (C may be NULL: the default).  Never NULL for a defined tree. */
