@@ -42,11 +42,15 @@ static void print_text(const struct tree_result *r, const struct tree_ctx *ctx)
 	if (ctx->clock_hz > 0)
 		printf(", clock %.0f Hz", ctx->clock_hz);
 	printf(")\n");
+	int idw = 44;  /* the id column: the longest indented id, at least 44 */
+	for (int i = 0; i < def->n_nodes; i++)
+		if (2 * r->v[i].depth + (int)strlen(def->nodes[i].id) + 1 > idw)
+			idw = 2 * r->v[i].depth + (int)strlen(def->nodes[i].id) + 1;
 	for (int i = 0; i < def->n_nodes; i++) {
 		const struct node_value *v = &r->v[i];
 		const struct tree_node_def *nd = &def->nodes[i];
 		int indent = 2 * v->depth;
-		printf("%*s%-*s", indent, "", 44 - indent, nd->id);
+		printf("%*s%-*s", indent, "", idw - indent, nd->id);
 		if (v->state == NODE_HEADING) {
 			printf("  %s\n", nd->label);
 			continue;
