@@ -48,8 +48,17 @@ const char *tui_missing_reason(const struct tui *t, const char *event)
 		return "not in the counts files";
 	if (session_is_recorded(t->sess))
 		return "not in the recorded session";
-	return model_lookup(t->model, event) ? "not collected: add it with -e"
-					      : "not on this host's PMU";
+	/* a tree input may name alternatives: EVENT|EVENT... */
+	char one[COUNT_NAME_MAX];
+	for (const char *p = event; p && *p;) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		snprintf(one, sizeof(one), "%.*s", (int)len, p);
+		if (t->model && model_lookup(t->model, one))
+			return "not collected: add it with -e";
+		p = bar ? bar + 1 : NULL;
+	}
+	return "not on this host's PMU";
 }
 
 /* Live: the tree reads the counting-mode totals of the snapshot's events. */
