@@ -452,6 +452,39 @@ const struct count_entry *counts_find(const struct counts *c,
 	return NULL;
 }
 
+int counts_atom_rows(struct counts *dst, const struct counts *src)
+{
+	char inner[COUNT_NAME_MAX];
+
+	counts_init(dst);
+	for (size_t i = 0; i < src->n; i++) {
+		const struct count_entry *e = &src->v[i];
+		const char *name = e->name;
+		if (counts_other_core_type(name)) {
+			const char *slash = strchr(name, '/'), *last = strrchr(name, '/');
+			size_t len = last > slash ? (size_t)(last - slash - 1) : 0;
+			if (!len || len >= sizeof(inner))
+				continue;
+			memcpy(inner, slash + 1, len);
+			inner[len] = '\0';
+			name = inner;
+		} else if (starts_with(name, "cpu_core/") || starts_with(name, "cpu/")) {
+			continue;  /* a P-core event */
+		}
+		struct count_entry *d = append(dst, name);
+		if (!d)
+			return -1;
+		snprintf(d->name, sizeof(d->name), "%s", name);
+		d->value = e->value;
+		d->samples = e->samples;
+		d->period = e->period;
+		d->coverage = e->coverage;
+		d->not_counted = e->not_counted;
+		d->sources = e->sources;
+	}
+	return 0;
+}
+
 size_t counts_kept_apart(const struct counts *c)
 {
 	size_t n = 0;

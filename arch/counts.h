@@ -59,5 +59,9 @@ const struct count_entry *counts_find(const struct counts *c,
 bool counts_other_core_type(const char *name);
 /* How many entries of C are cpu_atom rows, kept apart from the trees. */
 size_t counts_kept_apart(const struct counts *c);
+/* The E-core view of SRC into DST (initialized here): the cpu_atom rows
+ * without their PMU wrapper, and the rows of no core PMU (duration_time,
+ * software events); cpu_core and cpu rows are left out.  -1 on OOM. */
+int counts_atom_rows(struct counts *dst, const struct counts *src);
 
 #endif

@@ -9,6 +9,7 @@
  *   icl  icelake/icl-metrics.json @6b93f350 (v6.7/v6.8-era tree)
  *   spr  sapphirerapids/spr-metrics.json @26f4b26f (perf-tools-next, v6.18)
  *   zen4 amdzen4/pipeline.json @037dd130 (metrics added in v6.2)
+ *   grt  (hybrid E-core) intel/perfmon-generated adl-metrics.json, level 1
  * perf's expression semantics (tools/perf/util/expr.c @06905723): a plain
  * division by zero is NaN (here: not measured); d_ratio(a, b) is 0 when
  * b == 0; #SMT_on is 1 when SMT is active; #core_wide is 1 when SMT is off
@@ -32,6 +33,8 @@ enum {
 	/* zen4 */
 	I_ZCYC, I_Z_FE, I_Z_FE_C6, I_Z_BE, I_Z_SMT, I_Z_DISP, I_Z_RET, I_Z_BR_MISP, I_Z_RESYNC,
 	I_Z_LOAD_NC, I_Z_NC, I_Z_UCODE,
+	/* Gracemont (hybrid E-core, cpu_atom) */
+	I_G_CLK, I_G_FE, I_G_BAD, I_G_BE, I_G_RET,
 	/* derived */
 	I_CORE_CLKS, I_RECOVERY_EFF, I_SKL_SLOTS, I_PM_SUM,
 	I_COUNT
@@ -457,10 +460,49 @@ static const struct tree_node_def zen4_nodes[] = {
 	     ZEN4 "smt_contention", I_Z_SMT, I_ZCYC),
 };
 
+/* --- Gracemont, the hybrid E-core (cpu_atom) ---------------------------- */
+
+/* Level 1 only, from perfmon-generated adl-metrics.json (intel/perfmon
+ * @6dadedf3, scripts/create_perf_json.py; MODERN-PMU.md section 2.4): a
+ * fixed 5-wide slot count over GP events. */
+static const struct tree_input_def grt_inputs[I_COUNT] = {
+	[I_G_CLK] = { "CPU_CLK_UNHALTED.CORE|CPU_CLK_UNHALTED.CORE_P", false },
+	[I_G_FE] = { "TOPDOWN_FE_BOUND.ALL", false },
+	[I_G_BE] = { "TOPDOWN_BE_BOUND.ALL", false },
+	[I_G_RET] = { "TOPDOWN_RETIRING.ALL", false },
+};
+
+#define GSLOTS (5 * in[I_G_CLK])
+FN(g_slots) { (void)c; return GSLOTS; }
+/* tma_frontend_bound = cpu_atom@TOPDOWN_FE_BOUND.ALL@ / (5 * cpu_atom@CPU_CLK_UNHALTED.CORE@) */
+FN(g_fe) { (void)c; return in[I_G_FE] / GSLOTS; }
+/* tma_backend_bound = cpu_atom@TOPDOWN_BE_BOUND.ALL@ / (5 * ...CORE@) */
+FN(g_be) { (void)c; return in[I_G_BE] / GSLOTS; }
+/* tma_retiring = cpu_atom@TOPDOWN_RETIRING.ALL@ / (5 * ...CORE@) */
+FN(g_ret) { (void)c; return in[I_G_RET] / GSLOTS; }
+/* tma_bad_speculation = (5 * CLK - (FE_BOUND + BE_BOUND + RETIRING)) / (5 * CLK) */
+FN(g_bad) { (void)c; return (GSLOTS - (in[I_G_FE] + in[I_G_BE] + in[I_G_RET])) / GSLOTS; }
+
+#define GRT "perfmon adl-metrics.json (cpu_atom) "
+static const struct tree_node_def grt_nodes[] = {
+	{ "slots", "Issue slots (5 per core clock)", UNIT_COUNT, 0, { I_G_CLK }, g_slots, NULL,
+	  GRT "5 * CPU_CLK_UNHALTED.CORE" },
+	NODE("topdown", "All slots (level 1 adds up to 1)", TN_EXACT, whole, GRT "TopdownL1",
+	     I_G_CLK),
+	NODE("topdown.frontend_bound", "Frontend bound", P, g_fe, GRT "tma_frontend_bound",
+	     I_G_FE, I_G_CLK),
+	NODE("topdown.bad_speculation", "Bad speculation", P, g_bad, GRT "tma_bad_speculation",
+	     I_G_FE, I_G_BE, I_G_RET, I_G_CLK),
+	NODE("topdown.backend_bound", "Backend bound", P, g_be, GRT "tma_backend_bound",
+	     I_G_BE, I_G_CLK),
+	NODE("topdown.retiring", "Retiring", P, g_ret, GRT "tma_retiring", I_G_RET, I_G_CLK),
+};
+
 static const char *const skl_models[] = { "skl", "skx", "clx", NULL };
 static const char *const icl_models[] = { "icl", "icx", NULL };
 static const char *const spr_models[] = { "spr", NULL };
 static const char *const zen4_models[] = { "amd64_fam19h_zen4", NULL };
+static const char *const grt_models[] = { "adl_grt", NULL };
 
 #define N(a) ((int)(sizeof(a) / sizeof(a[0])))
 
@@ -482,4 +524,9 @@ const struct tree_def tree_topdown_spr = {
 const struct tree_def tree_topdown_zen4 = {
 	TREE_TOPDOWN, "topdown", "TopDown (perf pipeline utilization, AMD Zen 4)", zen4_inputs,
 	I_COUNT, zen4_nodes, N(zen4_nodes), NULL, zen4_models,
+};
+
+const struct tree_def tree_topdown_grt = {
+	TREE_TOPDOWN, "topdown", "TopDown level 1 (perfmon, Gracemont E-core)", grt_inputs,
+	I_COUNT, grt_nodes, N(grt_nodes), NULL, grt_models,
 };

@@ -114,7 +114,19 @@ expect_near slots 6e9 1e-12
 expect_near topdown.retiring 0.4 1e-12
 expect_near topdown.backend_bound.memory_bound 0.25 1e-12
 expect_near topdown.bad_speculation 0.06 1e-12
-expect_err "3 cpu_atom (E-core) events kept apart" "hybrid rows kept apart"
+expect_err "5 cpu_atom (E-core) events kept apart" "hybrid rows kept apart"
+run "$CYCTOP" tree --arch topdown --pmu cpu_atom --format csv "$EX/spr-hybrid-handmade.counts"
+expect_rc 0 "the E-core tree"
+expect_near slots 2e9 1e-12
+expect_near topdown.frontend_bound 0.3 1e-12
+expect_near topdown.bad_speculation 0.1 1e-12
+[ ! -s "$TMP/err" ] || fail "E-core tree: $(cat "$TMP/err")"
+ok
+run "$CYCTOP" tree --arch topdown --pmu cpu_atom "$EX/skl-handmade.counts"
+expect_rc 1 "--pmu cpu_atom without atom rows"
+expect_err "no cpu_atom events" "said"
+run "$CYCTOP" tree --pmu e-core "$EX/skl-handmade.counts"
+expect_rc 2 "bad --pmu"
 
 run "$CYCTOP" tree --arch topdown --format csv "$EX/zen4-handmade.counts"
 expect_near slots 6e9 1e-12

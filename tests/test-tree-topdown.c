@@ -188,9 +188,39 @@ static void test_spr_hybrid(void **state)
 	expect(&r, "topdown.retiring.heavy_operations", heavy);
 	expect(&r, "topdown.retiring.light_operations", fmax(0, ret - heavy));
 	th_load_example(&c, "spr-hybrid-handmade.counts");
-	assert_int_equal(counts_kept_apart(&c), 3);
+	assert_int_equal(counts_kept_apart(&c), 5);
 	assert_true(fabs(counts_find(&c, NULL, "TOPDOWN.SLOTS")->value - 6e9) < 1);
 	assert_true(fabs(counts_find(&c, NULL, "cycles")->value - 1e9) < 1);
+	counts_free(&c);
+}
+
+/* The same file's E-core rows: Gracemont level 1 (perfmon-generated
+ * adl-metrics.json): FE, BE and retiring slots over 5 x CPU_CLK_UNHALTED.CORE,
+ * bad speculation the rest. */
+static void test_grt_atom_rows(void **state)
+{
+	struct tree_result r;
+	struct counts c, atom;
+	struct penalties pen;
+	(void)state;
+
+	th_load_example(&c, "spr-hybrid-handmade.counts");
+	assert_int_equal(counts_atom_rows(&atom, &c), 0);
+	assert_int_equal(atom.n, 5);
+	assert_true(fabs(counts_find(&atom, NULL, "cycles")->value - 400e6) < 1);
+	penalties_default(&pen, 0);
+	const struct tree_def *def = tree_def_pick(TREE_TOPDOWN, NULL, &atom);
+	assert_title(def, "Gracemont");
+	struct tree_ctx ctx = { .model = tree_default_model(def), .pen = &pen };
+	tree_eval(def, &atom, &ctx, &r);
+	double slots = 5 * 400e6;
+	expect(&r, "slots", slots);
+	expect(&r, "topdown.frontend_bound", 600e6 / slots);
+	expect(&r, "topdown.backend_bound", 500e6 / slots);
+	expect(&r, "topdown.retiring", 700e6 / slots);
+	expect(&r, "topdown.bad_speculation", (slots - (600e6 + 500e6 + 700e6)) / slots);
+	expect(&r, "topdown", 1);
+	counts_free(&atom);
 	counts_free(&c);
 }
 
@@ -271,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_icl),
 		cmocka_unit_test(test_icl_clamp_flagged),
 		cmocka_unit_test(test_spr_hybrid),
+		cmocka_unit_test(test_grt_atom_rows),
 		cmocka_unit_test(test_zen4),
 		cmocka_unit_test(test_zen4_d_ratio_zero),
 		cmocka_unit_test(test_contract_ids),

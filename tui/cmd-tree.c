@@ -17,6 +17,7 @@ struct tree_opts {
 	const char *penalties;
 	enum out_format format;
 	bool smt;
+	bool atom;  /* --pmu cpu_atom: the hybrid E-core rows */
 };
 
 static const char *model_name(const struct arch_model *m)
@@ -175,6 +176,27 @@ static enum arch_tree guess_tree(const struct counts *c, const struct tree_ctx *
 	return best;
 }
 
+/* --pmu cpu_atom: C becomes its E-core rows (and the rows of no core PMU). */
+static int select_atom(struct counts *c, const char *fname)
+{
+	struct counts atom;
+
+	if (!counts_kept_apart(c)) {
+		cmd_error("%s: no cpu_atom events (--pmu cpu_atom needs a hybrid machine's "
+			  "perf stat output)", fname);
+		counts_free(c);
+		return -1;
+	}
+	if (counts_atom_rows(&atom, c) < 0) {
+		cmd_error("out of memory");
+		counts_free(c);
+		return -1;
+	}
+	counts_free(c);
+	*c = atom;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct tree_opts *o)
 {
 	static const struct option longopts[] = {
@@ -184,6 +206,7 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 		{ "penalties", required_argument, NULL, 'p' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "smt", required_argument, NULL, 's' },
+		{ "pmu", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -226,6 +249,13 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 				return -1;
 			}
 			o->smt = strcmp(optarg, "on") == 0;
+			break;
+		case 'P':
+			if (strcmp(optarg, "cpu_core") && strcmp(optarg, "cpu_atom")) {
+				cmd_error("--pmu '%s': cpu_core or cpu_atom", optarg);
+				return -1;
+			}
+			o->atom = strcmp(optarg, "cpu_atom") == 0;
 			break;
 		case 'f':
 			if (fmt_parse_output(optarg, &o->format) < 0 || o->format == OUT_FOLDED) {
@@ -271,6 +301,9 @@ static int cmd_tree_exec(int argc, char **argv)
 		counts_free(&c);
 		return 1;
 	}
+	size_t atom_rows = counts_kept_apart(&c);
+	if (o.atom && select_atom(&c, argv[optind]) < 0)
+		return 1;
 	struct tree_ctx ctx = { .model = o.model, .pen = &pen, .clock_hz = o.clock_hz,
 				.smt = o.smt };
 	if (o.tree == TREE_NONE)
@@ -292,9 +325,9 @@ static int cmd_tree_exec(int argc, char **argv)
 	else
 		print_json(&r, &ctx);
 	report_warnings(&r);
-	if (counts_kept_apart(&c))
+	if (atom_rows && !o.atom)
 		fprintf(stderr, "cyctop: note: %zu cpu_atom (E-core) events kept apart: the tree "
-			"is computed on the cpu_core rows\n", counts_kept_apart(&c));
+			"is computed on the cpu_core rows (--pmu cpu_atom for theirs)\n", atom_rows);
 	counts_free(&c);
 	return 0;
 }
@@ -302,7 +335,7 @@ static int cmd_tree_exec(int argc, char **argv)
 const struct cmd_entry cmd_tree_entry = {
 	"tree",
 	"tree [--arch core2|ia64|amd|intel|topdown|zen|sw] [--model PMU] [--smt on|off] "
-	"[--clock-hz HZ] [--penalties desktop|server|FILE] [--format text|csv|json] "
+	"[--pmu cpu_core|cpu_atom] [--clock-hz HZ] [--penalties desktop|server|FILE] [--format text|csv|json] "
 	"COUNTS-FILE|FILE.data...",
 	cmd_tree_exec,
 };
