@@ -483,6 +483,15 @@ const struct arch_event *model_lookup(const struct arch_model *model, const char
 	const struct arch_event *const *t;
 	const struct arch_event *ev;
 
+	/* libpfm4's qualified "skl::EVENT" names this model's EVENT */
+	const char *sep = strstr(name, "::");
+	if (sep && model->pfm_force && model_find(name) == NULL) {
+		char pmu[64];
+		snprintf(pmu, sizeof(pmu), "%.*s", (int)(sep - name), name);
+		if (model_find(pmu) != model)
+			return NULL;
+		name = sep + 2;
+	}
 	for (t = model->tables; *t; t++)
 		for (ev = *t; ev->name; ev++)
 			if (name_matches(ev->name, name))

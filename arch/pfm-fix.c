@@ -24,6 +24,8 @@
 #define ICX "intel/perfmon icelakex_core.json v1.30"
 #define SKL "intel/perfmon skylake_core.json v59"
 #define HSW "intel/perfmon haswell_core.json v36"
+#define SNB "intel/perfmon sandybridge_core.json v19"
+#define WSMJ "intel/perfmon WestmereEP-SP_core.json v4"
 #define NHM "intel/perfmon NehalemEP_core.json v4"
 #define WSM "intel/perfmon (NHM-EP v4 codes; libpfm4 wsm names UOPS_EXECUTED.CORE_ACTIVE_CYCLES)"
 #define KTD "Linux arch/x86/events/intel/core.c EVENT_ATTR_STR(topdown-*)"
@@ -43,6 +45,14 @@ static const struct pfm_fix fixes[] = {
 	{ "icx", "TOPDOWN:BACKEND_BOUND_SLOTS", 0x2a4, "0x200", ICX " EventCode 0xa4 UMask 0x02" },
 	{ "skl", "UOPS_RETIRED:STALL_CYCLES", 0x18002c2, "0x18001c2", SKL " EventCode 0xc2 UMask "
 	  "0x02 CMask 1 Inv 1" },
+	{ "snb", "BR_INST_RETIRED:ALL_BRANCHES", 0xc4, "0x4c4", SNB " BR_INST_RETIRED.ALL_BRANCHES "
+	  "EventCode 0xc4 UMask 0x00 (0x04 is ALL_BRANCHES_PEBS)" },
+	{ "snb", "BR_MISP_RETIRED:ALL_BRANCHES", 0xc5, "0x4c5", SNB " BR_MISP_RETIRED.ALL_BRANCHES "
+	  "EventCode 0xc5 UMask 0x00 (0x04 is ALL_BRANCHES_PEBS)" },
+	{ "nhm", "BR_INST_RETIRED:ALL_BRANCHES", 0x4c4, "0xc4", NHM " BR_INST_RETIRED.ALL_BRANCHES "
+	  "EventCode 0xc4 UMask 0x04" },
+	{ "wsm", "BR_INST_RETIRED:ALL_BRANCHES", 0x4c4, "0xc4", WSMJ " BR_INST_RETIRED.ALL_BRANCHES "
+	  "EventCode 0xc4 UMask 0x04" },
 	/* missing in 4.13 */
 	/* libpfm4 4.13 cannot write these (it will not combine the UOPS_EXECUTED
 	 * umasks on nhm, nor change the cmask of wsm's CORE_ACTIVE_CYCLES, and
