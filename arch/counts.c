@@ -19,9 +19,16 @@ void counts_init(struct counts *c)
 	memset(c, 0, sizeof(*c));
 }
 
+static void memo_drop(struct counts *c)
+{
+	free(c->memo);
+	c->memo = NULL;
+}
+
 void counts_free(struct counts *c)
 {
 	free(c->v);
+	memo_drop(c);
 	counts_init(c);
 }
 
@@ -35,6 +42,7 @@ static struct count_entry *find_exact(struct counts *c, const char *name)
 
 static struct count_entry *append(struct counts *c, const char *name)
 {
+	memo_drop(c);
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 16;
 		struct count_entry *v = realloc(c->v, cap * sizeof(*v));
@@ -412,33 +420,68 @@ static bool code_equal(const struct arch_code *a, const struct arch_code *b)
 	       a->inv == b->inv && a->edge == b->edge;
 }
 
+/* What a name denotes under a model: its perf spelling, the model's row,
+ * its encoding, its canonical string (computed once per name, not per
+ * comparison: model_lookup walks every row). */
+struct resolved {
+	char spelled_buf[COUNT_NAME_MAX];
+	const char *spelled;
+	const struct arch_event *row;
+	bool has_code;
+	struct arch_code code;
+	bool has_canon;
+	char canon[256];
+};
+
+static void resolve(const struct arch_model *model, const char *name, struct resolved *r)
+{
+	r->spelled = perf_spelling(name, r->spelled_buf, sizeof(r->spelled_buf));
+	r->row = model ? model_lookup(model, r->spelled) : NULL;
+	r->has_code = event_code(model, r->spelled, &r->code);
+	r->has_canon = event_canon(r->spelled, r->canon, sizeof(r->canon));
+}
+
 /* Two rows of a model are two events even when they share an encoding (the
  * paper's DRAM_accesses and DRAM_accesses_0); encodings decide only when a
  * name is not a row: perf's cpu/event=../ terms, rHEX, a row with :c= :i=. */
-static bool same_event(const struct arch_model *model, const char *a, const char *b)
+static bool same_resolved(const struct resolved *a, const struct resolved *b)
 {
-	char ba[COUNT_NAME_MAX], bb[COUNT_NAME_MAX], ca[256], cb[256];
-	struct arch_code ka, kb;
-	const struct arch_event *ea = NULL, *eb = NULL;
-
-	if (strcasecmp(a, b) == 0)
+	if (strcasecmp(a->spelled, b->spelled) == 0)
 		return true;
-	a = perf_spelling(a, ba, sizeof(ba));
-	b = perf_spelling(b, bb, sizeof(bb));
-	if (strcasecmp(a, b) == 0)
-		return true;
-	if (model) {
-		ea = model_lookup(model, a);
-		eb = model_lookup(model, b);
-		if (ea && eb)
-			return ea == eb;
-	}
-	if (event_code(model, a, &ka) && event_code(model, b, &kb))
-		return code_equal(&ka, &kb);
-	if (ea || eb)
+	if (a->row && b->row)
+		return a->row == b->row;
+	if (a->has_code && b->has_code)
+		return code_equal(&a->code, &b->code);
+	if (a->row || b->row)
 		return false;
-	return event_canon(a, ca, sizeof(ca)) && event_canon(b, cb, sizeof(cb)) &&
-	       strcmp(ca, cb) == 0;
+	return a->has_canon && b->has_canon && strcmp(a->canon, b->canon) == 0;
+}
+
+struct counts_memo {
+	const struct arch_model *model;
+	size_t n;
+	struct resolved r[];
+};
+
+/* The entries of C resolved under MODEL, from the memo when it is for the
+ * same model and entries (NULL when out of memory: resolve per call). */
+static const struct resolved *entries_resolved(const struct counts *c,
+					       const struct arch_model *model)
+{
+	/* the memo is a cache, not part of the counts' value */
+	struct counts *mc = (struct counts *)c;
+
+	if (mc->memo && mc->memo->model == model && mc->memo->n == c->n)
+		return mc->memo->r;
+	memo_drop(mc);
+	mc->memo = malloc(sizeof(*mc->memo) + c->n * sizeof(struct resolved));
+	if (!mc->memo)
+		return NULL;
+	mc->memo->model = model;
+	mc->memo->n = c->n;
+	for (size_t i = 0; i < c->n; i++)
+		resolve(model, c->v[i].name, &mc->memo->r[i]);
+	return mc->memo->r;
 }
 
 /* Entries of the hybrid E-core PMU (cpu_atom) are kept apart: the trees are
@@ -446,9 +489,26 @@ static bool same_event(const struct arch_model *model, const char *a, const char
 const struct count_entry *counts_find(const struct counts *c,
 				      const struct arch_model *model, const char *name)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (!counts_other_core_type(c->v[i].name) && same_event(model, c->v[i].name, name))
+	struct resolved q, e;
+	const struct resolved *memo = NULL;
+	bool q_done = false;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const char *en = c->v[i].name;
+		if (counts_other_core_type(en))
+			continue;
+		if (strcasecmp(en, name) == 0)
 			return &c->v[i];
+		if (!q_done) {
+			resolve(model, name, &q);
+			memo = entries_resolved(c, model);
+			q_done = true;
+		}
+		if (!memo)
+			resolve(model, en, &e);
+		if (same_resolved(memo ? &memo[i] : &e, &q))
+			return &c->v[i];
+	}
 	return NULL;
 }
 

@@ -24,9 +24,15 @@ struct count_entry {
 	int sources;                /* files merged into this entry */
 };
 
+struct counts_memo;
+
 struct counts {
 	struct count_entry *v;
 	size_t n, cap;
+	/* What each entry's name denotes under the last model asked: a cache
+	 * (model_lookup walks every row of a model), dropped when entries are
+	 * added and freed by counts_free. */
+	struct counts_memo *memo;
 };
 
 void counts_init(struct counts *c);
