@@ -16,6 +16,7 @@ extern const struct cmd_entry cmd_tree_entry;
 extern const struct cmd_entry cmd_list_entry;
 extern const struct cmd_entry cmd_annotate_entry;
 extern const struct cmd_entry cmd_record_entry;
+extern const struct cmd_entry cmd_encode_entry;
 
 /* Seconds on the monotonic clock (refresh and duration timing). */
 double cmd_now_s(void);

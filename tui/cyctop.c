@@ -18,6 +18,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_list_entry,
 	&cmd_annotate_entry,
 	&cmd_record_entry,
+	&cmd_encode_entry,
 };
 
 double cmd_now_s(void)

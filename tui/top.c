@@ -142,7 +142,8 @@ static const char usage_text[] =
 	"      --format F        batch output: text, csv, json, or folded (the call stacks\n"
 	"                        of -g, once at the end, for flame graphs)\n"
 	"      --window          batch: the last interval instead of the cumulative profile\n"
-	"  -a, --arch TREE       core2, ia64, amd, sw or auto: the tree the tree view opens with\n"
+	"  -a, --arch TREE       core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
+	"                        the tree view opens with\n"
 	"  -m, --mmap-pages N    data pages of each CPU's sample ring, a power of two (default 64;\n"
 	"                        256 with -g dwarf)\n"
 	"  -g                    collect call stacks: --call-graph dwarf\n"
@@ -252,7 +253,8 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		case 'a':
 			o->tree = tree_from_name(optarg);
 			if (o->tree == TREE_NONE && strcmp(optarg, "auto") != 0) {
-				cmd_error("unknown --arch '%s' (core2, ia64, amd, sw or auto)", optarg);
+				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, zen, sw or auto)",
+					  optarg);
 				return -1;
 			}
 			break;

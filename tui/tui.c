@@ -19,7 +19,28 @@
 
 const struct arch_model *tui_tree_model(const struct tui *t, enum arch_tree tree)
 {
-	return t->model && t->model->tree == tree ? t->model : model_for_tree(tree);
+	if (tree_fits_model(tree, t->model))
+		return t->model;
+	return tree_default_model(tree_def_pick(tree, NULL, &t->counts));
+}
+
+/* perf's #SMT_on for live counts: /sys/devices/system/cpu/smt/active (the
+ * file perf reads, tools/perf/util/smt.c); counts files and recordings may
+ * come from another machine, so they count as SMT off. */
+static bool tree_smt(const struct tui *t)
+{
+	FILE *f;
+	int on = 0;
+
+	if (!t->sess || session_is_recorded(t->sess))
+		return false;
+	f = fopen("/sys/devices/system/cpu/smt/active", "r");
+	if (!f)
+		return false;
+	if (fscanf(f, "%d", &on) != 1)
+		on = 0;
+	fclose(f);
+	return on == 1;
 }
 
 /* Why an input is missing: this host cannot count it, or it was not collected. */
@@ -29,8 +50,17 @@ const char *tui_missing_reason(const struct tui *t, const char *event)
 		return "not in the counts files";
 	if (session_is_recorded(t->sess))
 		return "not in the recorded session";
-	return model_lookup(t->model, event) ? "not collected: add it with -e"
-					      : "not on this host's PMU";
+	/* a tree input may name alternatives: EVENT|EVENT... */
+	char one[COUNT_NAME_MAX];
+	for (const char *p = event; p && *p;) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		snprintf(one, sizeof(one), "%.*s", (int)len, p);
+		if (t->model && model_lookup(t->model, one))
+			return "not collected: add it with -e";
+		p = bar ? bar + 1 : NULL;
+	}
+	return "not on this host's PMU";
 }
 
 /* Live: the tree reads the counting-mode totals of the snapshot's events. */
@@ -48,9 +78,10 @@ static void counts_from_snapshot(struct tui *t)
 
 void tui_eval_tree(struct tui *t)
 {
-	struct tree_ctx ctx = { tui_tree_model(t, t->tree_id), &t->pen, t->clock_hz };
+	struct tree_ctx ctx = { .model = tui_tree_model(t, t->tree_id), .pen = &t->pen,
+				.clock_hz = t->clock_hz, .smt = tree_smt(t) };
 
-	tree_eval(tree_def_get(t->tree_id), &t->counts, &ctx, &t->tres);
+	tree_eval(tree_def_pick(t->tree_id, ctx.model, &t->counts), &t->counts, &ctx, &t->tres);
 }
 
 void tui_set_snapshot(struct tui *t, struct snapshot *s)
@@ -243,15 +274,19 @@ static int open_files(struct tui *t, const struct tui_opts *o)
 	snprintf(t->source, sizeof(t->source), "%s%s", o->files[0], o->nfiles > 1 ? " ..." : "");
 	if (t->tree_id == TREE_NONE) {
 		int best = -1;
+		enum arch_tree best_tree = TREE_SW;
 		for (int tr = 0; tr < TREE_COUNT; tr++) {
 			t->tree_id = (enum arch_tree)tr;
+			if (!tree_def_get(t->tree_id))
+				continue;
 			tui_eval_tree(t);
 			if (tree_inputs_present(&t->tres) > best) {
 				best = tree_inputs_present(&t->tres);
-				t->model = model_for_tree(t->tree_id);
+				best_tree = t->tree_id;
 			}
 		}
-		t->tree_id = t->model->tree;
+		t->tree_id = best_tree;
+		t->model = tui_tree_model(t, best_tree);
 	}
 	tui_eval_tree(t);
 	return 0;
