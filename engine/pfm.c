@@ -166,7 +166,10 @@ int pfm_encode(const char *event, struct perf_event_attr *attr, char *fstr,
 	arg.size = sizeof(arg);
 	arg.attr = attr;
 	arg.fstr = fstr ? &fs : NULL;
-	int rc = pfm_get_os_event_encoding(ev, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	/* user and kernel, as perf counts by default; ":u" or ":k" in EVENT
+	 * override it (the session falls back to user space only where the
+	 * kernel is not permitted) */
+	int rc = pfm_get_os_event_encoding(ev, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	attr->size = sizeof(*attr);
 	if (rc == PFM_SUCCESS && !forced) {
 		int p = event_pmu(arg.idx);

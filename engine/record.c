@@ -244,3 +244,40 @@ uint64_t record_peek_id(const struct perf_event_header *hdr, uint64_t st, bool s
 		memcpy(&id, (const unsigned char *)hdr + hdr->size - 8, 8);
 	return id;
 }
+
+/* Bytes of the sample_id_all trailer for SAMPLE_TYPE. */
+static size_t trailer_size(uint64_t st)
+{
+	static const uint64_t fields[] = { PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ID,
+					   PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
+					   PERF_SAMPLE_IDENTIFIER };
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		n += (st & fields[i]) ? 8 : 0;
+	return n;
+}
+
+bool record_time(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all,
+		 uint64_t *time)
+{
+	size_t off;
+
+	if (!(st & PERF_SAMPLE_TIME))
+		return false;
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		/* IDENTIFIER, IP, TID come before TIME */
+		off = sizeof(*hdr) + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+					  !!(st & PERF_SAMPLE_TID));
+	} else {
+		size_t tsz = trailer_size(st);
+		if (!sample_id_all || hdr->type >= PERF_RECORD_MAX || tsz > hdr->size ||
+		    hdr->size - tsz < sizeof(*hdr))
+			return false;
+		off = hdr->size - tsz + 8 * !!(st & PERF_SAMPLE_TID);
+	}
+	if (off + 8 > hdr->size)
+		return false;
+	memcpy(time, (const unsigned char *)hdr + off, 8);
+	return true;
+}

@@ -244,13 +244,20 @@ static void test_attr_fields(void **state)
 	assert_int_equal(attr.size, sizeof(struct perf_event_attr));
 	assert_int_equal(attr.type, PERF_TYPE_RAW);
 	assert_int_equal(attr.config, 0xc0);
-	/* user space only, and nothing left from before */
-	assert_int_equal(attr.exclude_kernel, 1);
+	/* user and kernel, as perf counts by default; nothing left from before */
+	assert_int_equal(attr.exclude_kernel, 0);
 	assert_int_equal(attr.exclude_user, 0);
 	assert_int_equal(attr.sample_period, 0);
 	assert_int_equal(attr.config1, 0);
 	/* libpfm4's fully qualified string */
 	assert_non_null(strstr(fstr, "core::INST_RETIRED:ANY_P"));
+	/* ":u" asks for user space only, ":k" for the kernel only */
+	encode_or_fail("INST_RETIRED:ANY_P:u", &attr);
+	assert_int_equal(attr.exclude_kernel, 1);
+	assert_int_equal(attr.exclude_user, 0);
+	encode_or_fail("INST_RETIRED:ANY_P:k", &attr);
+	assert_int_equal(attr.exclude_kernel, 0);
+	assert_int_equal(attr.exclude_user, 1);
 	/* _EXT accepts period= */
 	encode_or_fail("RS_UOPS_DISPATCHED:period=2000000", &attr);
 	assert_int_equal(attr.sample_period, 2000000);

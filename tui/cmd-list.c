@@ -171,14 +171,22 @@ static int list_presets(const struct list_opts *o)
 	return 0;
 }
 
+/* One line per definition: a tree with formulas per CPU generation (intel,
+ * topdown) lists each variant with the models it is for. */
 static int list_trees(const struct list_opts *o)
 {
-	for (int t = 0; t < TREE_COUNT; t++) {
-		const struct tree_def *d = tree_def_get((enum arch_tree)t);
-		if (!d || !matches(o->pattern, d->name))
+	const struct tree_def *d;
+
+	for (size_t i = 0; (d = tree_def_at(i)) != NULL; i++) {
+		if (!matches(o->pattern, d->name))
 			continue;
-		printf("%-6s %-40s model %s, %d metrics\n", d->name, d->title,
-		       model_for_tree((enum arch_tree)t)->name, d->n_nodes);
+		const struct arch_model *m = tree_default_model(d);
+		printf("%-7s %-56s %2d metrics, model", d->name, d->title, d->n_nodes);
+		if (!d->models)
+			printf(" %s", m ? m->name : "none");
+		for (const char *const *v = d->models; v && *v; v++)
+			printf(" %s", *v);
+		printf("\n");
 	}
 	return 0;
 }
@@ -186,7 +194,9 @@ static int list_trees(const struct list_opts *o)
 static int list_metrics(const struct list_opts *o)
 {
 	for (int t = 0; t < TREE_COUNT; t++) {
-		const struct tree_def *d = tree_def_get((enum arch_tree)t);
+		/* with --model, the variant of the tree for that model */
+		const struct tree_def *d = o->model ? tree_def_pick((enum arch_tree)t, o->model, NULL)
+					       : tree_def_get((enum arch_tree)t);
 		if (!d || (o->tree != TREE_NONE && o->tree != t))
 			continue;
 		for (int i = 0; i < d->n_nodes; i++) {
@@ -442,7 +452,8 @@ static int cmd_list_exec(int argc, char **argv)
 		case 'a':
 			o.tree = tree_from_name(optarg);
 			if (o.tree == TREE_NONE) {
-				cmd_error("unknown --arch '%s' (core2, ia64, amd or sw)", optarg);
+				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, "
+					  "zen or sw)", optarg);
 				return EXIT_USAGE;
 			}
 			break;
