@@ -309,7 +309,8 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 		s->stacks_skipped++;
 		return;
 	}
-	uint64_t t0 = now_ns();
+	/* the time budget is the live watch's: a file is read whole */
+	uint64_t t0 = s->src->recorded ? 0 : now_ns();
 	if (kind == CALL_GRAPH_DWARF)
 		nips = dwarf_stack(sp, smp, ips, CG_FRAMES_MAX, &truncated);
 	else
@@ -323,9 +324,11 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 					       si.module ? si.module : CG_UNKNOWN };
 	}
 	callgraph_add(s->cg, ev, frames, nips ? nips : 1, truncated, n);
-	uint64_t dt = now_ns() - t0;
-	s->cg_batch_ns += dt;
-	s->cg_ns += dt;
+	if (!s->src->recorded) {
+		uint64_t dt = now_ns() - t0;
+		s->cg_batch_ns += dt;
+		s->cg_ns += dt;
+	}
 	s->cg_stacks++;
 }
 
