@@ -128,6 +128,19 @@ static bool freq_events(const struct session *s, char *out, size_t outsz)
 	return out[0] != '\0';
 }
 
+/* Records of A and B decode alike. */
+static bool same_format(const struct perf_event_attr *a, const struct perf_event_attr *b)
+{
+	struct rec_format fa, fb;
+
+	record_format_of(a, &fa);
+	record_format_of(b, &fb);
+	return fa.sample_type == fb.sample_type && fa.regs_user == fb.regs_user &&
+	       fa.read_format == fb.read_format && fa.regs_intr == fb.regs_intr &&
+	       (fa.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) ==
+		       (fb.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX);
+}
+
 static int file_events(struct session *s, const char *want_model, char *err, size_t errsz)
 {
 	struct session_file *f = s->file;
@@ -155,8 +168,7 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 		ev->attr = *a;
 		ev->sav = a->freq ? 1 : a->sample_period;
 		ev->software = a->type == PERF_TYPE_SOFTWARE;
-		f->same_type &= a->sample_type == perfdata_attr(f->pd, 0)->sample_type &&
-				a->sample_regs_user == perfdata_attr(f->pd, 0)->sample_regs_user;
+		f->same_type &= same_format(a, perfdata_attr(f->pd, 0));
 	}
 	if (freq_events(s, note, sizeof(note)))
 		snprintf(s->events.notice, sizeof(s->events.notice),
@@ -279,8 +291,9 @@ int session_file_decode(const struct session *s, const struct perf_event_header 
 	if (!f->same_type && h->type == PERF_RECORD_SAMPLE &&
 	    ((ev = perfdata_record_attr(f->pd, h)) < 0 || ev >= s->events.n))
 		return -1;
-	const struct perf_event_attr *a = perfdata_attr(f->pd, (size_t)ev);
-	struct rec_format fmt = { a->sample_type, a->sample_regs_user, f->sid_all };
+	struct rec_format fmt;
+	record_format_of(perfdata_attr(f->pd, (size_t)ev), &fmt);
+	fmt.sample_id_all = f->sid_all;
 	return record_decode_fmt(h, &fmt, r);
 }
 
@@ -291,8 +304,11 @@ int session_file_decode(const struct session *s, const struct perf_event_header 
 uint64_t session_file_sample(struct session *s, int ev, const struct rec_sample *smp)
 {
 	struct session_file *f = s->file;
+	const struct perf_event_attr *a = &s->events.ev[ev].attr;
+	/* a fixed period (perf record -c) is in the attr, not in the samples */
+	uint64_t period = a->sample_type & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period;
 
-	f->periods[ev] += (double)smp->period;
+	f->periods[ev] += (double)period;
 	if (smp->time && (!f->t_first || smp->time < f->t_first))
 		f->t_first = smp->time;
 	if (smp->time > f->t_last)

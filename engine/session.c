@@ -385,9 +385,10 @@ static void handle_task(struct session *s, const struct record *r)
 	/* a new process starts with its parent's mappings, unless its own
 	 * records (an exec's, read first from another CPU's ring) came first */
 	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid && !space_find(s, (pid_t)t->pid)) {
-		struct space *parent = space_find(s, (pid_t)t->ppid);
+		/* the child first: space_get may move the spaces */
 		struct space *child = space_get(s, (pid_t)t->pid);
-		if (parent && child)
+		struct space *parent = space_find(s, (pid_t)t->ppid);
+		if (parent && child && parent != child)
 			symtab_copy_maps(child->st, parent->st);
 	}
 }
@@ -800,7 +801,7 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
-	s->fmt = (struct rec_format){ SAMPLE_TYPE, 0, true };
+	s->fmt = (struct rec_format){ .sample_type = SAMPLE_TYPE, .sample_id_all = true };
 	s->call_graph = o->call_graph;
 	s->stack_size = o->stack_size ? o->stack_size : CALL_GRAPH_STACK_DEFAULT;
 	switch (o->call_graph) {

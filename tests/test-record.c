@@ -124,7 +124,7 @@ static void check_truncations_fmt(const struct perf_event_header *h, const struc
 
 static void check_truncations(const struct perf_event_header *h, uint64_t st, bool sid)
 {
-	const struct rec_format f = { st, 0, sid };
+	const struct rec_format f = { .sample_type = st, .regs_user = 0, .sample_id_all = sid };
 
 	check_truncations_fmt(h, &f);
 }
@@ -295,20 +295,17 @@ static void test_sample_unsupported_type(void **state)
 	put64(&b, 0);   /* room for anything */
 	put64(&b, 0);
 	struct perf_event_header *h = rb_finish(&b);
-	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_RAW, true, &r), -1);
-	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_READ, true, &r), -1);
-	/* REGS_USER is understood, but not without the attr's register mask */
+	/* a bit beyond the last field the decoder knows: its length is unknown */
+	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_WEIGHT_STRUCT << 1, true, &r),
+			 -1);
+	assert_int_equal(record_decode(h, ST_BASIC | 1ULL << 63, true, &r), -1);
+	/* REGS_USER / REGS_INTR are understood, but not without the attr's mask */
 	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_REGS_USER, true, &r), -1);
-	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_BRANCH_STACK, true, &r), -1);
+	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_REGS_INTR, true, &r), -1);
 	/* the same record is fine without the bit */
 	assert_int_equal(record_decode(h, ST_BASIC, true, &r), 0);
-	/* fields after all decoded ones (perf --call-graph dwarf's DATA_SRC,
-	 * -W's WEIGHT) are left unread: the decoded fields stay right */
-	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT,
-				       true, &r), 0);
 	assert_int_equal(r.u.sample.ip, 2);
 	assert_int_equal(r.u.sample.period, 6);
-	assert_int_equal(record_decode(h, ST_BASIC | PERF_SAMPLE_REGS_INTR, true, &r), -1);
 	free(h);
 }
 
@@ -349,7 +346,7 @@ static bool inside(const struct perf_event_header *h, const void *p, size_t len)
 
 static void test_sample_regs_stack(void **state)
 {
-	const struct rec_format f = { ST_UNWIND, REGS_MASK, true };
+	const struct rec_format f = { .sample_type = ST_UNWIND, .regs_user = REGS_MASK, .sample_id_all = true };
 	struct rb b;
 	struct record r;
 
@@ -381,7 +378,7 @@ static void test_sample_regs_stack(void **state)
 	/* the same record without the register mask cannot be decoded */
 	assert_int_equal(record_decode(h, ST_UNWIND, true, &r), -1);
 	/* a smaller mask moves the stack: what follows is no longer valid */
-	const struct rec_format f8 = { ST_UNWIND, 0xff, true };
+	const struct rec_format f8 = { .sample_type = ST_UNWIND, .regs_user = 0xff, .sample_id_all = true };
 	assert_int_equal(record_decode_fmt(h, &f8, &r), -1);
 	free(h);
 }
@@ -389,7 +386,7 @@ static void test_sample_regs_stack(void **state)
 /* STACK_USER alone, and a stack whose dyn_size is 0 or the full size. */
 static void test_sample_stack_only(void **state)
 {
-	const struct rec_format f = { ST_BASIC | PERF_SAMPLE_STACK_USER, 0, false };
+	const struct rec_format f = { .sample_type = ST_BASIC | PERF_SAMPLE_STACK_USER, .regs_user = 0, .sample_id_all = false };
 	static const uint64_t dyns[] = { 0, 8, 32 };
 
 	(void)state;
@@ -418,7 +415,7 @@ static void test_sample_stack_only(void **state)
 /* dyn_size beyond the copied size, or a size beyond the record: refused. */
 static void test_sample_stack_bad_sizes(void **state)
 {
-	const struct rec_format f = { ST_UNWIND, REGS_MASK, true };
+	const struct rec_format f = { .sample_type = ST_UNWIND, .regs_user = REGS_MASK, .sample_id_all = true };
 	static const struct { uint64_t size, dyn; size_t put; } cases[] = {
 		{ 64, 65, 64 }, { 64, UINT64_MAX, 64 },       /* dyn_size > size */
 		{ 72, 8, 64 }, { UINT64_MAX, 8, 64 },         /* size > what follows */
@@ -453,7 +450,7 @@ static void test_sample_stack_bad_sizes(void **state)
  * stack size of 0 with no data and no dyn_size. */
 static void test_sample_regs_abi_none(void **state)
 {
-	const struct rec_format f = { ST_UNWIND, REGS_MASK, true };
+	const struct rec_format f = { .sample_type = ST_UNWIND, .regs_user = REGS_MASK, .sample_id_all = true };
 	struct rb b;
 	struct record r;
 
