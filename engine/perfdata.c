@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +53,15 @@ enum {
 	FEAT_GROUP_DESC = 17,
 };
 
+/* perf's own record types (tools/perf/util/event.h, perf_user_event_type) */
+#define REC_HEADER_ATTR 64
+#define REC_HEADER_TRACING_DATA 66
+#define REC_HEADER_BUILD_ID 67
 #define REC_FINISHED_ROUND 68
+#define REC_AUXTRACE 71
+#define REC_HEADER_FEATURE 80
+#define PIPE_MAX_ATTRS 4096     /* HEADER_ATTR records a stream may bring */
+#define RECORD_MAX 65536        /* header.size is a u16 */
 #define MISC_BUILD_ID_SIZE (1u << 15)   /* build_id record carries its id size */
 #define CYCTOP_MAGIC "CYCTOP01"
 
@@ -607,9 +616,10 @@ int perfdata_finish(struct perfdata_writer *w, const struct perfdata_meta *meta,
 
 struct rattr {
 	struct perf_event_attr attr;
-	const uint64_t *ids;    /* into the file image, 8-aligned */
+	const uint64_t *ids;    /* into the file image, 8-aligned, or own_ids */
 	size_t nids;
 	char *name;
+	uint64_t *own_ids;      /* pipe mode: the HEADER_ATTR's ids, copied */
 };
 
 struct idmap {
@@ -650,8 +660,21 @@ struct perfdata {
 	struct perfdata_group *groups;
 	size_t ngroups;
 	char *pmu;
-	const void *blob;
+	void *blob;
 	uint64_t blob_len;
+
+	/* pipe mode (perf record -o -): records read one at a time from fd,
+	 * or from buf at pos (a pipe-mode file given to _open_mem) */
+	bool pipe;
+	int fd;
+	bool own_fd;
+	unsigned char *rbuf;    /* the record being read: RECORD_MAX, aligned */
+	size_t have;            /* its bytes read so far */
+	uint64_t skip;          /* payload bytes after it still to step over */
+	uint64_t soff;          /* stream offset of rbuf[0] */
+	bool pending;           /* rbuf holds a record read ahead by open */
+	bool yielded;           /* rbuf holds the record perfdata_next gave */
+	size_t attr_cap;
 };
 
 static int pd_fail(struct perfdata *pd, const char *fmt, ...)
@@ -698,6 +721,7 @@ static uint64_t get64(const struct perfdata *pd, uint64_t off)
 
 struct fcur {
 	struct perfdata *pd;
+	const unsigned char *base;   /* offsets count from here: the file, or a record */
 	const char *feat;
 	uint64_t start, off, end;
 	bool bad;
@@ -726,9 +750,17 @@ static const unsigned char *fc_take(struct fcur *c, const char *what, uint64_t n
 		fc_fail(c, what, n);
 		return NULL;
 	}
-	p = c->pd->buf + c->off;
+	p = c->base + c->off;
 	c->off += n;
 	return p;
+}
+
+static uint64_t fc_peek64(const struct fcur *c)
+{
+	uint64_t v;
+
+	memcpy(&v, c->base + c->off, 8);
+	return v;
 }
 
 static uint32_t fc_u32(struct fcur *c, const char *what)
@@ -894,7 +926,7 @@ static int read_event_desc(struct fcur *c)
 			return fc_fail(c, "ids", (uint64_t)nids * 8);
 		}
 		if (nids)
-			idx = id_lookup(pd, get64(pd, c->off));
+			idx = id_lookup(pd, fc_peek64(c));
 		else if (i < pd->nattrs)
 			idx = (int)i;
 		c->off += (uint64_t)nids * 8;
@@ -940,15 +972,24 @@ static int read_cyctop(struct fcur *c)
 {
 	struct perfdata *pd = c->pd;
 
-	if (fc_left(c) < 8 || memcmp(pd->buf + c->off, CYCTOP_MAGIC, 8) != 0)
+	const unsigned char *blob;
+
+	if (pd->pmu || fc_left(c) < 8 || memcmp(c->base + c->off, CYCTOP_MAGIC, 8) != 0)
 		return 0;
 	c->off += 8;
 	pd->pmu = fc_string(c, "PMU name");
 	pd->blob_len = fc_u64(c, "blob length");
 	if (c->bad)
 		return -1;
-	pd->blob = fc_take(c, "blob", pd->blob_len);
-	return pd->blob ? 0 : -1;
+	blob = fc_take(c, "blob", pd->blob_len);
+	if (!blob)
+		return -1;
+	/* a copy: a pipe's feature record does not stay */
+	pd->blob = malloc(pd->blob_len ? pd->blob_len : 1);
+	if (!pd->blob)
+		return pd_fail(pd, "out of memory");
+	memcpy(pd->blob, blob, pd->blob_len);
+	return 0;
 }
 
 static const char *feat_name(unsigned int bit)
@@ -970,9 +1011,11 @@ static const char *feat_name(unsigned int bit)
 }
 
 /* Features perf has and we do not need are only bounds-checked. */
-static int read_feature(struct perfdata *pd, unsigned int bit, struct file_section s)
+/* Feature BIT's body: S in the file, or in BASE (a pipe's HEADER_FEATURE). */
+static int read_feature_at(struct perfdata *pd, const unsigned char *base, unsigned int bit,
+			   struct file_section s)
 {
-	struct fcur c = { pd, feat_name(bit), s.offset, s.offset, s.offset + s.size, false };
+	struct fcur c = { pd, base, feat_name(bit), s.offset, s.offset, s.offset + s.size, false };
 
 	switch (bit) {
 	case FEAT_BUILD_ID: return read_build_ids(&c);
@@ -1013,7 +1056,7 @@ static int read_features(struct perfdata *pd)
 		s.offset = get64(pd, table);
 		s.size = get64(pd, table + 8);
 		snprintf(what, sizeof(what), "%s section (bit %u)", feat_name(b), b);
-		if (check_section(pd, what, s) < 0 || read_feature(pd, b, s) < 0)
+		if (check_section(pd, what, s) < 0 || read_feature_at(pd, pd->buf, b, s) < 0)
 			return -1;
 		table += 16;
 	}
@@ -1128,8 +1171,11 @@ static int read_header(struct perfdata *pd)
 		return pd_fail(pd, "the old PERFFILE format (perf before 2.6.38) is not supported");
 	if (magic != MAGIC2)
 		return pd_fail(pd, "not a perf.data file (no PERFILE2 magic at offset 0)");
-	if (hsize == PIPE_HEADER_SIZE)
-		return pd_fail(pd, "pipe-mode perf.data (perf record -o -) is not supported");
+	if (hsize == PIPE_HEADER_SIZE) {   /* records from offset 16 on, read as a stream */
+		pd->pipe = true;
+		pd->pos = pd->data_off = PIPE_HEADER_SIZE;
+		return 0;
+	}
 	if (hsize != HEADER_SIZE && hsize != HEADER_SIZE_NOFEAT)
 		return pd_fail(pd, "header size %" PRIu64 " at offset 8 is neither %d nor %d",
 			       hsize, HEADER_SIZE, HEADER_SIZE_NOFEAT);
@@ -1159,13 +1205,18 @@ static struct perfdata *pd_new(const char *name, char *err, size_t errsz)
 	}
 	pd->err = err;
 	pd->errsz = errsz;
+	pd->fd = -1;
 	return pd;
 }
 
+static int stream_prime(struct perfdata *pd);
+static int stream_fill(struct perfdata *pd, size_t want);
+
 static struct perfdata *pd_load(struct perfdata *pd)
 {
-	if (read_header(pd) < 0 || read_attrs(pd) < 0 ||
-	    (!pd->unfinished && read_features(pd) < 0)) {
+	if (read_header(pd) < 0 ||
+	    (pd->pipe ? stream_prime(pd) < 0
+		      : read_attrs(pd) < 0 || (!pd->unfinished && read_features(pd) < 0))) {
 		perfdata_close(pd);
 		return NULL;
 	}
@@ -1193,19 +1244,85 @@ struct perfdata *perfdata_open_mem(const void *buf, size_t len, char *err, size_
 	return pd_load(pd);
 }
 
+/* A stream on FD (its 16-byte header not yet read). */
+static struct perfdata *stream_open(struct perfdata *pd, int fd, bool own)
+{
+	pd->fd = fd;
+	pd->own_fd = own;
+	pd->rbuf = malloc(RECORD_MAX);
+	if (!pd->rbuf) {
+		pd_fail(pd, "out of memory");
+		goto fail;
+	}
+	for (;;) {
+		int rc = stream_fill(pd, PIPE_HEADER_SIZE);
+		struct pollfd p = { fd, POLLIN, 0 };
+		if (rc == 1)
+			break;
+		if (rc == 2 && (poll(&p, 1, -1) >= 0 || errno == EINTR))
+			continue;
+		if (rc == 0)
+			pd_fail(pd, "%zu bytes: too short for a perf.data header", pd->have);
+		else
+			pd_fail(pd, "read: %s", strerror(errno));
+		goto fail;
+	}
+	pd->buf = pd->rbuf;   /* for read_header's checks, then a stream */
+	pd->len = PIPE_HEADER_SIZE;
+	if (read_header(pd) < 0)
+		goto fail;
+	if (!pd->pipe) {
+		pd_fail(pd, "a perf.data file on a pipe: only pipe mode (perf record -o -) "
+			"streams; give the file's path instead");
+		goto fail;
+	}
+	pd->buf = NULL;
+	pd->len = 0;
+	pd->have = 0;
+	free(pd->rbuf);
+	pd->rbuf = NULL;
+	if (stream_prime(pd) < 0)
+		goto fail;
+	pd->err = NULL;
+	return pd;
+fail:
+	perfdata_close(pd);
+	return NULL;
+}
+
+struct perfdata *perfdata_open_fd(int fd, const char *name, char *err, size_t errsz)
+{
+	struct perfdata *pd = pd_new(name, err, errsz);
+
+	return pd ? stream_open(pd, fd, false) : NULL;
+}
+
+/* The first 16 bytes of FD say pipe mode. */
+static bool fd_is_pipe_mode(int fd)
+{
+	uint64_t h[2];
+
+	return pread(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h) && h[0] == MAGIC2 &&
+	       h[1] == PIPE_HEADER_SIZE;
+}
+
 struct perfdata *perfdata_open(const char *path, char *err, size_t errsz)
 {
-	struct perfdata *pd = pd_new(path, err, errsz);
+	struct perfdata *pd = pd_new(strcmp(path, "-") ? path : "stdin", err, errsz);
 	struct stat st;
 	int fd;
 
 	if (!pd)
 		return NULL;
+	if (strcmp(path, "-") == 0)
+		return stream_open(pd, STDIN_FILENO, false);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		pd_fail(pd, "%s", strerror(errno));
 		goto fail;
 	}
+	if (S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && fd_is_pipe_mode(fd)))
+		return stream_open(pd, fd, true);
 	if (!S_ISREG(st.st_mode)) {
 		pd_fail(pd, "not a regular file");
 		goto fail;
@@ -1236,8 +1353,10 @@ void perfdata_close(struct perfdata *pd)
 {
 	if (!pd)
 		return;
-	for (size_t i = 0; i < pd->nattrs; i++)
+	for (size_t i = 0; i < pd->nattrs; i++) {
 		free(pd->attrs[i].name);
+		free(pd->attrs[i].own_ids);
+	}
 	free(pd->attrs);
 	free(pd->ids);
 	for (size_t i = 0; i < pd->nbids; i++)
@@ -1256,10 +1375,14 @@ void perfdata_close(struct perfdata *pd)
 	free(pd->cpudesc);
 	free(pd->cpuid);
 	free(pd->pmu);
+	free(pd->blob);
 	free(pd->scratch);
 	free(pd->fail_msg);
 	if (pd->map)
 		munmap(pd->map, pd->len);
+	if (pd->own_fd)
+		close(pd->fd);
+	free(pd->rbuf);
 	free(pd->copy);
 	free(pd->name);
 	free(pd);
@@ -1269,6 +1392,9 @@ void perfdata_close(struct perfdata *pd)
 
 static int next_fail(struct perfdata *pd, char *err, size_t errsz, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+static int stream_next(struct perfdata *pd, const struct perf_event_header **rec,
+		       uint64_t *offset, char *err, size_t errsz);
+static int64_t record_payload(const struct perf_event_header *rec);
 
 static int next_fail(struct perfdata *pd, char *err, size_t errsz, const char *fmt, ...)
 {
@@ -1296,6 +1422,8 @@ int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
 		snprintf(err, errsz, "%s: %s", pd->name, pd->fail_msg ? pd->fail_msg : "error");
 		return -1;
 	}
+	if (pd->pipe)
+		return stream_next(pd, rec, offset, err, errsz);
 	if (pd->pos >= pd->data_end)
 		return 0;
 	left = pd->data_end - pd->pos;
@@ -1324,14 +1452,276 @@ int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
 		memcpy(pd->scratch, p, h.size);
 		p = pd->scratch;
 	}
+	int64_t payload = record_payload((const struct perf_event_header *)(const void *)p);
+	if (payload < 0 || (uint64_t)payload > left - h.size)
+		return next_fail(pd, err, errsz, "record at offset %" PRIu64 " (type %" PRIu32
+				 ", size %u): its payload runs past the end of the data section "
+				 "at offset %" PRIu64, pd->pos, h.type, h.size, pd->data_end);
 	*rec = (const struct perf_event_header *)(const void *)p;
 	*offset = pd->pos;
-	pd->pos += h.size;
+	pd->pos += h.size + (uint64_t)payload;
 	return 1;
+}
+
+
+/* --- pipe mode --------------------------------------------------------------
+ *
+ * perf record -o - writes a 16-byte header, then only records: its own
+ * (tools/perf/util/event.h) carry what a file keeps in sections.
+ * HEADER_ATTR is an attr (attr.size bytes) and its ids; HEADER_FEATURE a
+ * u64 feature bit and the body the file's section would hold;
+ * HEADER_BUILD_ID one build-id record of the HEADER_BUILD_ID section;
+ * HEADER_TRACING_DATA and AUXTRACE are followed by a payload their
+ * header.size does not count. */
+
+/* The payload after REC that its size does not count: TRACING_DATA's u32
+ * size (padded to 8), AUXTRACE's u64 size.  -1 if the record is too short
+ * to say. */
+static int64_t record_payload(const struct perf_event_header *rec)
+{
+	uint64_t body = rec->size - sizeof(*rec), v = 0;
+
+	if (rec->type == REC_HEADER_TRACING_DATA) {
+		uint32_t n;
+		if (body < 4)
+			return -1;
+		memcpy(&n, rec + 1, 4);
+		return (int64_t)align_up(n, 8);
+	}
+	if (rec->type == REC_AUXTRACE) {
+		if (body < 8)
+			return -1;
+		memcpy(&v, rec + 1, 8);
+		return v > INT64_MAX ? -1 : (int64_t)v;
+	}
+	return 0;
+}
+
+/* Up to N bytes of the stream into DST: read(2), or the buffer of _open_mem. */
+static ssize_t src_read(struct perfdata *pd, void *dst, size_t n)
+{
+	ssize_t got;
+
+	if (pd->fd < 0) {
+		size_t left = pd->len - (size_t)pd->pos;
+		n = n < left ? n : left;
+		memcpy(dst, pd->buf + pd->pos, n);
+		pd->pos += n;
+		return (ssize_t)n;
+	}
+	do
+		got = read(pd->fd, dst, n);
+	while (got < 0 && errno == EINTR);
+	return got;
+}
+
+/* rbuf up to WANT bytes: 1 when there, 0 at the end of the stream, 2 when
+ * a non-blocking fd has no more yet, -1 on a read error (errno). */
+static int stream_fill(struct perfdata *pd, size_t want)
+{
+	while (pd->have < want) {
+		ssize_t n = src_read(pd, pd->rbuf + pd->have, want - pd->have);
+		if (n == 0)
+			return 0;
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 2 : -1;
+		pd->have += (size_t)n;
+	}
+	return 1;
+}
+
+/* Steps over the payload of the last record: 1, 0 (the stream ended in
+ * it), 2, -1 as stream_fill. */
+static int stream_skip(struct perfdata *pd)
+{
+	unsigned char sink[4096];
+
+	while (pd->skip > 0) {
+		ssize_t n = src_read(pd, sink, pd->skip < sizeof(sink) ? pd->skip : sizeof(sink));
+		if (n == 0)
+			return 0;
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 2 : -1;
+		pd->skip -= (uint64_t)n;
+		pd->soff += (uint64_t)n;
+	}
+	return 1;
+}
+
+/* HEADER_ATTR: the attr (its size field says how long; 0 is the first
+ * version's 64 bytes), then its ids to the end of the record. */
+static int pipe_attr(struct perfdata *pd, const struct perf_event_header *rec)
+{
+	uint64_t body = rec->size - sizeof(*rec);
+	uint32_t asz = 0;
+	struct rattr *a;
+
+	if (body >= 8)
+		memcpy(&asz, (const unsigned char *)(rec + 1) + 4, 4);
+	asz = asz ? asz : PERF_ATTR_SIZE_VER0;
+	if (body < 8 || asz < PERF_ATTR_SIZE_VER0 || asz > body || (body - asz) % 8)
+		return pd_fail(pd, "HEADER_ATTR record at offset %" PRIu64 ": attr size %" PRIu32
+			       " does not fit its %" PRIu64 " bytes", pd->soff, asz, body);
+	if (pd->nattrs == PIPE_MAX_ATTRS)
+		return pd_fail(pd, "HEADER_ATTR record at offset %" PRIu64 ": more than %d attrs",
+			       pd->soff, PIPE_MAX_ATTRS);
+	if (pd->nattrs == pd->attr_cap) {
+		size_t cap = pd->attr_cap ? pd->attr_cap * 2 : 8;
+		a = realloc(pd->attrs, cap * sizeof(*a));
+		if (!a)
+			return pd_fail(pd, "out of memory");
+		pd->attrs = a;
+		pd->attr_cap = cap;
+	}
+	a = &pd->attrs[pd->nattrs];
+	memset(a, 0, sizeof(*a));
+	memcpy(&a->attr, rec + 1, asz < sizeof(a->attr) ? asz : sizeof(a->attr));
+	a->nids = (body - asz) / 8;
+	a->own_ids = malloc(a->nids ? a->nids * 8 : 1);
+	struct idmap *ids = realloc(pd->ids, (pd->nids + a->nids + 1) * sizeof(*ids));
+	if (ids)
+		pd->ids = ids;
+	if (!a->own_ids || !ids) {
+		free(a->own_ids);
+		return pd_fail(pd, "out of memory");
+	}
+	memcpy(a->own_ids, (const unsigned char *)(rec + 1) + asz, a->nids * 8);
+	a->ids = a->own_ids;
+	for (size_t j = 0; j < a->nids; j++)
+		pd->ids[pd->nids++] = (struct idmap){ a->own_ids[j], (uint32_t)pd->nattrs };
+	pd->nattrs++;
+	qsort(pd->ids, pd->nids, sizeof(*pd->ids), idmap_cmp);
+	return 0;
+}
+
+/* perf's own records that carry the header's contents. */
+static int pipe_header_record(struct perfdata *pd, const struct perf_event_header *rec)
+{
+	const unsigned char *base = (const unsigned char *)rec;
+	uint64_t bit;
+
+	switch (rec->type) {
+	case REC_HEADER_ATTR:
+		return pipe_attr(pd, rec);
+	case REC_HEADER_BUILD_ID:
+		return read_feature_at(pd, base, FEAT_BUILD_ID,
+				       (struct file_section){ 0, rec->size });
+	case REC_HEADER_FEATURE:
+		if (rec->size < sizeof(*rec) + 8)
+			return pd_fail(pd, "HEADER_FEATURE record at offset %" PRIu64 " has no "
+				       "feature id", pd->soff);
+		memcpy(&bit, rec + 1, 8);
+		if (bit >= FEAT_BITS)
+			return 0;   /* perf skips what it does not know */
+		return read_feature_at(pd, base, (unsigned int)bit,
+				       (struct file_section){ 16, rec->size - 16u });
+	default:
+		return 0;
+	}
+}
+
+/* The next whole record into rbuf: 1, 0 at the end (a record cut by the
+ * end is counted in cut), 2 (non-blocking fd: not all there yet), -1 with
+ * a message in pd's err. */
+static int stream_record(struct perfdata *pd)
+{
+	struct perf_event_header h;
+	int64_t payload;
+	int rc;
+
+	if (pd->have == 0 && (rc = stream_skip(pd)) != 1)
+		return rc == 0 ? pd_fail(pd, "the stream ends in a record's payload at offset "
+					 "%" PRIu64, pd->soff) : rc == 2 ? 2 : pd_fail(pd, "read: %s",
+					 strerror(errno));
+	rc = stream_fill(pd, sizeof(h));
+	if (rc == 1) {
+		memcpy(&h, pd->rbuf, sizeof(h));
+		if (h.size < sizeof(h))
+			return pd_fail(pd, "record at offset %" PRIu64 " (type %" PRIu32 ") has "
+				       "size %u, less than its header", pd->soff, h.type, h.size);
+		rc = stream_fill(pd, h.size);
+	}
+	if (rc == 0) {   /* the writer stopped, maybe in the middle of a record */
+		pd->cut = pd->have;
+		return 0;
+	}
+	if (rc != 1)
+		return rc == 2 ? 2 : pd_fail(pd, "read: %s", strerror(errno));
+	payload = record_payload((const struct perf_event_header *)(const void *)pd->rbuf);
+	if (payload < 0)
+		return pd_fail(pd, "record at offset %" PRIu64 " (type %" PRIu32 ") is too short "
+			       "for its payload size", pd->soff, h.type);
+	pd->skip = (uint64_t)payload;
+	return pipe_header_record(pd, (const struct perf_event_header *)(const void *)pd->rbuf)
+		       < 0 ? -1 : 1;
+}
+
+/* Opening: perf's header records up to the first of the kernel's, which
+ * stays pending for perfdata_next; a non-blocking fd is waited for. */
+static int stream_prime(struct perfdata *pd)
+{
+	int rc;
+
+	pd->rbuf = malloc(RECORD_MAX);
+	if (!pd->rbuf)
+		return pd_fail(pd, "out of memory");
+	pd->soff = pd->data_off;
+	for (;;) {
+		rc = stream_record(pd);
+		if (rc == 2) {
+			struct pollfd p = { pd->fd, POLLIN, 0 };
+			if (poll(&p, 1, -1) < 0 && errno != EINTR)
+				return pd_fail(pd, "poll: %s", strerror(errno));
+			continue;
+		}
+		if (rc <= 0)
+			return rc;
+		if (((const struct perf_event_header *)(const void *)pd->rbuf)->type < 64) {
+			pd->pending = true;
+			return 0;
+		}
+		pd->soff += pd->have;
+		pd->have = 0;
+	}
+}
+
+/* perfdata_next in pipe mode. */
+static int stream_next(struct perfdata *pd, const struct perf_event_header **rec,
+		       uint64_t *offset, char *err, size_t errsz)
+{
+	int rc = 1;
+
+	if (pd->yielded) {   /* the record given last time */
+		pd->soff += pd->have;
+		pd->have = 0;
+		pd->yielded = false;
+	}
+	if (!pd->pending) {
+		pd->err = err;   /* the feature readers report through pd_fail */
+		pd->errsz = errsz;
+		rc = stream_record(pd);
+		pd->err = NULL;
+	}
+	pd->pending = false;
+	if (rc < 0) {
+		size_t skip = strlen(pd->name) + 2;
+		pd->failed = true;
+		free(pd->fail_msg);
+		pd->fail_msg = strdup(strlen(err) > skip ? err + skip : "error");
+		return -1;
+	}
+	if (rc == 1) {
+		*rec = (const struct perf_event_header *)(const void *)pd->rbuf;
+		*offset = pd->soff;
+		pd->yielded = true;
+	}
+	return rc;
 }
 
 void perfdata_rewind(struct perfdata *pd)
 {
+	if (pd->pipe)
+		return;   /* a stream is read once */
 	pd->pos = pd->data_off;
 	pd->failed = false;
 	pd->cut = 0;
@@ -1427,6 +1817,11 @@ int perfdata_record_attr(const struct perfdata *pd, const struct perf_event_head
 	return id_lookup(pd, id);
 }
 
+bool perfdata_is_pipe(const struct perfdata *pd)
+{
+	return pd->pipe;
+}
+
 bool perfdata_unfinished(const struct perfdata *pd)
 {
 	return pd->unfinished;
@@ -1453,6 +1848,8 @@ uint64_t perfdata_data_offset(const struct perfdata *pd)
 
 uint64_t perfdata_data_size(const struct perfdata *pd)
 {
+	if (pd->pipe)
+		return pd->soff - pd->data_off;
 	return pd->data_end - pd->data_off;
 }
 

@@ -426,12 +426,8 @@ static void file_meta(struct session_file *f)
 
 static void file_command(struct session_file *f)
 {
-	const char *cmd = perfdata_cmdline(f->pd);
-
 	if (f->meta.command[0])
 		snprintf(f->command, sizeof(f->command), "%s", f->meta.command);
-	else if (cmd)
-		snprintf(f->command, sizeof(f->command), "%s", cmd);
 }
 
 struct session *session_open_file(const struct session_file_opts *o, char *err, size_t errsz)
@@ -490,6 +486,8 @@ void session_file_snapshot(struct session *s, struct snapshot *snap)
 		if (th)
 			snprintf(snap->command, sizeof(snap->command), "%s", th->comm);
 	}
+	if (!snap->command[0] && perfdata_cmdline(f->pd))   /* no COMM: perf's command line */
+		snprintf(snap->command, sizeof(snap->command), "%s", perfdata_cmdline(f->pd));
 	snap->exit_status = f->meta.has_exit ? f->meta.exit_status : -1;
 	snprintf(snap->pmu, sizeof(snap->pmu), "%s (recorded)", s->events.model->name);
 }
@@ -502,6 +500,9 @@ bool session_is_recorded(const struct session *s)
 bool session_is_perfdata(const char *path)
 {
 	char magic[8];
+
+	if (strcmp(path, "-") == 0)   /* a pipe-mode stream (perf record -o -) */
+		return true;
 	FILE *f = fopen(path, "rb");
 	bool yes = f && fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
 		   (memcmp(magic, "PERFILE2", 8) == 0 || memcmp(magic, "2ELIFREP", 8) == 0);

@@ -892,7 +892,7 @@ static void test_magic_and_header(void **state)
 	expect_error(c, len, "not a perf.data file");
 	memcpy(c, b, len);
 	set64(c, 8, 16);
-	expect_error(c, len, "pipe-mode");
+	expect_error(c, len, "record at offset 16");   /* pipe mode: records follow */
 	set64(c, 8, 200);
 	expect_error(c, len, "header size 200 at offset 8");
 	expect_error(b, 15, "too short");
