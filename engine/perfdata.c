@@ -1056,9 +1056,13 @@ static int read_features(struct perfdata *pd)
 		s.offset = get64(pd, table);
 		s.size = get64(pd, table + 8);
 		snprintf(what, sizeof(what), "%s section (bit %u)", feat_name(b), b);
+		table += 16;
+		/* perf 3.14 wrote an empty section for what it did not know
+		 * (HEADER_CPUDESC on ARM); perf reads it as absent */
+		if (s.size == 0 && check_section(pd, what, s) == 0)
+			continue;
 		if (check_section(pd, what, s) < 0 || read_feature_at(pd, pd->buf, b, s) < 0)
 			return -1;
-		table += 16;
 	}
 	return 0;
 }

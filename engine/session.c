@@ -353,6 +353,15 @@ int session_parse_call_graph(const char *spec, struct session_opts *o, char *err
 
 /* --- samples ------------------------------------------------------------ */
 
+/* Kernel or user is the record's cpumode (32-bit and ARM kernels live at
+ * other addresses); only a record without one falls back to the address. */
+static bool sample_in_kernel(const struct rec_sample *smp)
+{
+	if (smp->cpumode == PERF_RECORD_MISC_CPUMODE_UNKNOWN)
+		return smp->ip >= KERNEL_START;
+	return record_cpumode_kernel(smp->cpumode);
+}
+
 static void handle_sample(struct session *s, const struct rec_sample *smp)
 {
 	struct sym_info si;
@@ -365,8 +374,8 @@ static void handle_sample(struct session *s, const struct rec_sample *smp)
 		if (!s->file)
 			space_refresh(sp);
 		if (!symtab_lookup(sp->st, smp->ip, &si))  /* kernel: perf record as root */
-			si.name = NULL, si.module = smp->ip >= KERNEL_START ? "[kernel.kallsyms]"
-									   : "[unknown]";
+			si.name = NULL, si.module = sample_in_kernel(smp) ? "[kernel.kallsyms]"
+									  : "[unknown]";
 	}
 	uint64_t n = s->file ? session_file_sample(s, ev, smp) : 1;
 	profile_add(s->prof, ev, smp->tid, smp->ip, si.name, si.module, n);
