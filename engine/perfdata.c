@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #define MAGIC2 0x32454c4946524550ULL          /* "PERFILE2" read as a LE u64 */
 #define MAGIC2_SWAPPED 0x50455246494c4532ULL
@@ -60,6 +61,9 @@ enum {
 #define REC_FINISHED_ROUND 68
 #define REC_AUXTRACE 71
 #define REC_HEADER_FEATURE 80
+#define REC_COMPRESSED 81       /* zstd frames of records (perf record -z) */
+#define REC_COMPRESSED2 83      /* the same after a u64 data size (perf 6.14) */
+#define DECOMP_MAX (64u << 20)  /* what one compressed record may unpack to */
 #define PIPE_MAX_ATTRS 4096     /* HEADER_ATTR records a stream may bring */
 #define RECORD_MAX 65536        /* header.size is a u16 */
 #define MISC_BUILD_ID_SIZE (1u << 15)   /* build_id record carries its id size */
@@ -675,6 +679,13 @@ struct perfdata {
 	bool pending;           /* rbuf holds a record read ahead by open */
 	bool yielded;           /* rbuf holds the record perfdata_next gave */
 	size_t attr_cap;
+
+	/* perf record -z: each COMPRESSED record's zstd stream unpacks into
+	 * dbuf; a record may go on in the next COMPRESSED record */
+	ZSTD_DStream *zstd;
+	unsigned char *dbuf;
+	size_t dlen, dpos, dcap;
+	uint64_t doff;          /* offset of the COMPRESSED record unpacked last */
 };
 
 static int pd_fail(struct perfdata *pd, const char *fmt, ...)
@@ -1387,6 +1398,8 @@ void perfdata_close(struct perfdata *pd)
 	if (pd->own_fd)
 		close(pd->fd);
 	free(pd->rbuf);
+	ZSTD_freeDStream(pd->zstd);
+	free(pd->dbuf);
 	free(pd->copy);
 	free(pd->name);
 	free(pd);
@@ -1415,17 +1428,120 @@ static int next_fail(struct perfdata *pd, char *err, size_t errsz, const char *f
 	return -1;
 }
 
+/* A record in place, or copied to scratch when P is misaligned. */
+static const struct perf_event_header *aligned(struct perfdata *pd, const unsigned char *p,
+					       size_t size)
+{
+	if ((uintptr_t)p % 8 == 0)
+		return (const struct perf_event_header *)(const void *)p;
+	/* consumers read the fields in place: give them alignment */
+	if (!pd->scratch && !(pd->scratch = malloc(UINT16_MAX + 1)))
+		return NULL;
+	memcpy(pd->scratch, p, size);
+	return (const struct perf_event_header *)(const void *)pd->scratch;
+}
+
+/* The next whole record unpacked from COMPRESSED records: 1, or 0 when
+ * dbuf holds none (the rest of one may be there). */
+static int decomp_next(struct perfdata *pd, const struct perf_event_header **rec,
+		       uint64_t *offset, char *err, size_t errsz)
+{
+	struct perf_event_header h;
+	size_t left = pd->dlen - pd->dpos;
+
+	if (left < sizeof(h))
+		return 0;
+	memcpy(&h, pd->dbuf + pd->dpos, sizeof(h));
+	if (h.size < sizeof(h))
+		return next_fail(pd, err, errsz, "a record unpacked from the compressed record "
+				 "at offset %" PRIu64 " (type %" PRIu32 ") has size %u", pd->doff,
+				 h.type, h.size);
+	if (h.size > left)
+		return 0;
+	*rec = aligned(pd, pd->dbuf + pd->dpos, h.size);
+	if (!*rec)
+		return next_fail(pd, err, errsz, "out of memory");
+	*offset = pd->doff;
+	pd->dpos += h.size;
+	return 1;
+}
+
+/* Unpacks the zstd data of REC (at OFF) after what is left in dbuf. */
+static int decompress(struct perfdata *pd, const struct perf_event_header *rec, uint64_t off,
+		      char *err, size_t errsz)
+{
+	const unsigned char *data = (const unsigned char *)(rec + 1);
+	size_t len = rec->size - sizeof(*rec);
+	uint64_t dsz;
+
+	if (rec->type == REC_COMPRESSED2) {   /* u64 data_size, then the data */
+		if (len < 8 || (memcpy(&dsz, data, 8), dsz > len - 8))
+			return next_fail(pd, err, errsz, "compressed record at offset %" PRIu64
+					 ": its data size runs past the record", off);
+		data += 8;
+		len = (size_t)dsz;
+	}
+	memmove(pd->dbuf, pd->dbuf + pd->dpos, pd->dlen - pd->dpos);
+	pd->dlen -= pd->dpos;
+	pd->dpos = 0;
+	pd->doff = off;
+	if (!pd->zstd && (!(pd->zstd = ZSTD_createDStream()) || ZSTD_isError(ZSTD_initDStream(pd->zstd))))
+		return next_fail(pd, err, errsz, "zstd: cannot make a decompression stream");
+	ZSTD_inBuffer in = { data, len, 0 };
+	while (in.pos < in.size) {
+		if (pd->dcap - pd->dlen < ZSTD_DStreamOutSize()) {
+			size_t cap = pd->dcap ? pd->dcap * 2 : 2 * ZSTD_DStreamOutSize();
+			unsigned char *b = cap <= DECOMP_MAX ? realloc(pd->dbuf, cap) : NULL;
+			if (!b)
+				return next_fail(pd, err, errsz, "compressed record at offset %" PRIu64
+						 ": unpacks to more than %u bytes", off, DECOMP_MAX);
+			pd->dbuf = b;
+			pd->dcap = cap;
+		}
+		ZSTD_outBuffer out = { pd->dbuf, pd->dcap, pd->dlen };
+		size_t rc = ZSTD_decompressStream(pd->zstd, &out, &in);
+		if (ZSTD_isError(rc))
+			return next_fail(pd, err, errsz, "compressed record at offset %" PRIu64
+					 ": zstd: %s", off, ZSTD_getErrorName(rc));
+		pd->dlen = out.pos;
+	}
+	return 0;
+}
+
+static int raw_next(struct perfdata *pd, const struct perf_event_header **rec,
+		    uint64_t *offset, char *err, size_t errsz);
+
 int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
 		  uint64_t *offset, char *err, size_t errsz)
 {
-	struct perf_event_header h = { 0, 0, 0 };
-	uint64_t left;
-	const unsigned char *p;
+	int rc;
 
 	if (pd->failed) {
 		snprintf(err, errsz, "%s: %s", pd->name, pd->fail_msg ? pd->fail_msg : "error");
 		return -1;
 	}
+	for (;;) {
+		if ((rc = decomp_next(pd, rec, offset, err, errsz)) != 0)
+			return rc;
+		rc = raw_next(pd, rec, offset, err, errsz);
+		if (rc != 1 || ((*rec)->type != REC_COMPRESSED && (*rec)->type != REC_COMPRESSED2))
+			break;
+		if (decompress(pd, *rec, *offset, err, errsz) < 0)
+			return -1;
+	}
+	if (rc == 0 && pd->dlen > pd->dpos)   /* the last compressed record ends in a record */
+		pd->cut += pd->dlen - pd->dpos, pd->dpos = pd->dlen;
+	return rc;
+}
+
+/* The next record of the file or stream, COMPRESSED ones included. */
+static int raw_next(struct perfdata *pd, const struct perf_event_header **rec,
+		    uint64_t *offset, char *err, size_t errsz)
+{
+	struct perf_event_header h = { 0, 0, 0 };
+	uint64_t left;
+	const unsigned char *p;
+
 	if (pd->pipe)
 		return stream_next(pd, rec, offset, err, errsz);
 	if (pd->pos >= pd->data_end)
@@ -1449,19 +1565,14 @@ int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
 		return next_fail(pd, err, errsz, "record at offset %" PRIu64 " (type %" PRIu32
 				 ", size %u) runs past the end of the data section at offset %"
 				 PRIu64, pd->pos, h.type, h.size, pd->data_end);
-	if ((uintptr_t)p % 8) {
-		/* consumers read the fields in place: give them alignment */
-		if (!pd->scratch && !(pd->scratch = malloc(UINT16_MAX + 1)))
-			return next_fail(pd, err, errsz, "out of memory");
-		memcpy(pd->scratch, p, h.size);
-		p = pd->scratch;
-	}
-	int64_t payload = record_payload((const struct perf_event_header *)(const void *)p);
+	*rec = aligned(pd, p, h.size);
+	if (!*rec)
+		return next_fail(pd, err, errsz, "out of memory");
+	int64_t payload = record_payload(*rec);
 	if (payload < 0 || (uint64_t)payload > left - h.size)
 		return next_fail(pd, err, errsz, "record at offset %" PRIu64 " (type %" PRIu32
 				 ", size %u): its payload runs past the end of the data section "
 				 "at offset %" PRIu64, pd->pos, h.type, h.size, pd->data_end);
-	*rec = (const struct perf_event_header *)(const void *)p;
 	*offset = pd->pos;
 	pd->pos += h.size + (uint64_t)payload;
 	return 1;
@@ -1726,6 +1837,9 @@ void perfdata_rewind(struct perfdata *pd)
 {
 	if (pd->pipe)
 		return;   /* a stream is read once */
+	pd->dlen = pd->dpos = 0;
+	if (pd->zstd)
+		ZSTD_initDStream(pd->zstd);
 	pd->pos = pd->data_off;
 	pd->failed = false;
 	pd->cut = 0;
