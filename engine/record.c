@@ -224,7 +224,9 @@ static void decode_sample_head(struct cursor *c, uint64_t st, struct rec_sample 
 		s->period = take64(c);
 }
 
-/* The fields after STACK_USER, in perf_event.h's order. */
+/* The fields after STACK_USER, in the kernel's order (kernel/events/core.c
+ * perf_output_sample: CGROUP after PHYS_ADDR and AUX last, which the uapi
+ * header's comment leaves out). */
 static void decode_sample_tail(struct cursor *c, const struct rec_format *f,
 			       struct rec_sample *s)
 {
