@@ -1771,8 +1771,9 @@ static int stream_record(struct perfdata *pd)
 		       < 0 ? -1 : 1;
 }
 
-/* Opening: perf's header records up to the first of the kernel's, which
- * stays pending for perfdata_next; a non-blocking fd is waited for. */
+/* Opening: perf's header records up to the first of the kernel's (or a
+ * COMPRESSED one), which stays pending for perfdata_next; a non-blocking
+ * fd is waited for. */
 static int stream_prime(struct perfdata *pd)
 {
 	int rc;
@@ -1791,8 +1792,9 @@ static int stream_prime(struct perfdata *pd)
 		}
 		if (rc <= 0)
 			return rc;
-		if (((const struct perf_event_header *)(const void *)pd->rbuf)->type < 64) {
-			pd->pending = true;
+		uint32_t type = ((const struct perf_event_header *)(const void *)pd->rbuf)->type;
+		if (type < 64 || type == REC_COMPRESSED || type == REC_COMPRESSED2) {
+			pd->pending = true;   /* the kernel's records, or records packed */
 			return 0;
 		}
 		pd->soff += pd->have;
