@@ -1481,7 +1481,8 @@ static int decompress(struct perfdata *pd, const struct perf_event_header *rec, 
 		data += 8;
 		len = (size_t)dsz;
 	}
-	memmove(pd->dbuf, pd->dbuf + pd->dpos, pd->dlen - pd->dpos);
+	if (pd->dpos)   /* the start of a record cut by the last one first */
+		memmove(pd->dbuf, pd->dbuf + pd->dpos, pd->dlen - pd->dpos);
 	pd->dlen -= pd->dpos;
 	pd->dpos = 0;
 	pd->doff = off;
