@@ -19,6 +19,7 @@
  */
 #include "engine/perfdata.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -64,6 +65,7 @@ enum {
 #define REC_COMPRESSED 81       /* zstd frames of records (perf record -z) */
 #define REC_COMPRESSED2 83      /* the same after a u64 data size (perf 6.14) */
 #define DECOMP_MAX (64u << 20)  /* what one compressed record may unpack to */
+#define DIR_MAX_PARTS 4096      /* perf record --threads: data.N files read */
 #define PIPE_MAX_ATTRS 4096     /* HEADER_ATTR records a stream may bring */
 #define RECORD_MAX 65536        /* header.size is a u16 */
 #define MISC_BUILD_ID_SIZE (1u << 15)   /* build_id record carries its id size */
@@ -686,6 +688,17 @@ struct perfdata {
 	unsigned char *dbuf;
 	size_t dlen, dpos, dcap;
 	uint64_t doff;          /* offset of the COMPRESSED record unpacked last */
+
+	/* perf record --threads writes a directory: "data" (header, attrs,
+	 * features, synthesized records) and data.N, records only, read after
+	 * it; buf, len, data_end and name then describe the part being read */
+	char **parts;
+	size_t nparts, ipart;
+	void *part_map;
+	size_t map_len, part_len;
+	const unsigned char *main_buf;
+	uint64_t main_end;
+	char *main_name;
 };
 
 static int pd_fail(struct perfdata *pd, const char *fmt, ...)
@@ -1312,6 +1325,120 @@ struct perfdata *perfdata_open_fd(int fd, const char *name, char *err, size_t er
 	return pd ? stream_open(pd, fd, false) : NULL;
 }
 
+static int next_fail(struct perfdata *pd, char *err, size_t errsz, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int part_number_cmp(const void *a, const void *b)
+{
+	unsigned long x = strtoul(strrchr(*(char *const *)a, '.') + 1, NULL, 10);
+	unsigned long y = strtoul(strrchr(*(char *const *)b, '.') + 1, NULL, 10);
+
+	return x < y ? -1 : x > y;
+}
+
+/* DIR's data.N files, by N. */
+static int dir_parts(struct perfdata *pd, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t cap = 0;
+
+	if (!d)
+		return pd_fail(pd, "%s: %s", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		if (strncmp(n, "data.", 5) != 0 || !n[5] || n[5 + strspn(n + 5, "0123456789")])
+			continue;
+		if (pd->nparts == DIR_MAX_PARTS) {
+			closedir(d);
+			return pd_fail(pd, "%s: more than %d data.N files", dir, DIR_MAX_PARTS);
+		}
+		if (pd->nparts == cap) {
+			char **v = realloc(pd->parts, (cap = cap ? cap * 2 : 16) * sizeof(*v));
+			if (!v)
+				break;
+			pd->parts = v;
+		}
+		if (asprintf(&pd->parts[pd->nparts], "%s/%s", dir, n) < 0)
+			break;
+		pd->nparts++;
+	}
+	closedir(d);
+	if (e)
+		return pd_fail(pd, "out of memory");
+	qsort(pd->parts, pd->nparts, sizeof(*pd->parts), part_number_cmp);
+	return 0;
+}
+
+/* perf record --threads: DIR/data, then DIR/data.N. */
+static struct perfdata *dir_open(const char *dir, char *err, size_t errsz)
+{
+	char *main_path;
+	struct perfdata *pd;
+
+	if (asprintf(&main_path, "%s/data", dir) < 0) {
+		snprintf(err, errsz, "%s: out of memory", dir);
+		return NULL;
+	}
+	pd = perfdata_open(main_path, err, errsz);
+	free(main_path);
+	if (!pd)
+		return NULL;
+	pd->err = err;
+	pd->errsz = errsz;
+	if (dir_parts(pd, dir) < 0) {
+		perfdata_close(pd);
+		return NULL;
+	}
+	pd->err = NULL;
+	return pd;
+}
+
+/* The next data.N to read records from: 1, or 0 when none is left. */
+static int next_part(struct perfdata *pd, char *err, size_t errsz)
+{
+	struct stat st;
+	int fd;
+
+	if (pd->part_map)
+		munmap(pd->part_map, pd->part_len);
+	pd->part_map = NULL;
+	if (!pd->main_name) {
+		pd->main_name = pd->name;
+		pd->main_buf = pd->buf;
+		pd->main_end = pd->data_end;
+	}
+	while (pd->ipart < pd->nparts) {
+		const char *path = pd->parts[pd->ipart++];
+		if (pd->name != pd->main_name)
+			free(pd->name);
+		pd->name = strdup(path);
+		if (!pd->name)
+			return pd->name = pd->main_name, next_fail(pd, err, errsz, "out of memory");
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			return next_fail(pd, err, errsz, "%s", strerror(e));
+		}
+		void *map = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
+				       : NULL;
+		close(fd);
+		if (map == MAP_FAILED)
+			return next_fail(pd, err, errsz, "mmap: %s", strerror(errno));
+		if (!map)
+			continue;
+		pd->part_map = map;
+		pd->buf = map;
+		pd->part_len = pd->len = (size_t)st.st_size;
+		pd->pos = 0;
+		pd->data_end = pd->len;
+		return 1;
+	}
+	return 0;
+}
+
 /* The first 16 bytes of FD say pipe mode. */
 static bool fd_is_pipe_mode(int fd)
 {
@@ -1338,6 +1465,11 @@ struct perfdata *perfdata_open(const char *path, char *err, size_t errsz)
 	}
 	if (S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && fd_is_pipe_mode(fd)))
 		return stream_open(pd, fd, true);
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		perfdata_close(pd);
+		return dir_open(path, err, errsz);
+	}
 	if (!S_ISREG(st.st_mode)) {
 		pd_fail(pd, "not a regular file");
 		goto fail;
@@ -1347,7 +1479,7 @@ struct perfdata *perfdata_open(const char *path, char *err, size_t errsz)
 			(long long)st.st_size);
 		goto fail;
 	}
-	pd->len = (size_t)st.st_size;
+	pd->len = pd->map_len = (size_t)st.st_size;
 	pd->map = mmap(NULL, pd->len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (pd->map == MAP_FAILED) {
 		pd->map = NULL;
@@ -1394,7 +1526,14 @@ void perfdata_close(struct perfdata *pd)
 	free(pd->scratch);
 	free(pd->fail_msg);
 	if (pd->map)
-		munmap(pd->map, pd->len);
+		munmap(pd->map, pd->map_len);
+	if (pd->part_map)
+		munmap(pd->part_map, pd->part_len);
+	for (size_t i = 0; i < pd->nparts; i++)
+		free(pd->parts[i]);
+	free(pd->parts);
+	if (pd->main_name && pd->main_name != pd->name)
+		free(pd->main_name);
 	if (pd->own_fd)
 		close(pd->fd);
 	free(pd->rbuf);
@@ -1545,15 +1684,19 @@ static int raw_next(struct perfdata *pd, const struct perf_event_header **rec,
 
 	if (pd->pipe)
 		return stream_next(pd, rec, offset, err, errsz);
-	if (pd->pos >= pd->data_end)
-		return 0;
+again:
+	while (pd->pos >= pd->data_end) {
+		int rc = pd->ipart < pd->nparts ? next_part(pd, err, errsz) : 0;
+		if (rc <= 0)
+			return rc;
+	}
 	left = pd->data_end - pd->pos;
 	memcpy(&h, pd->buf + pd->pos, left < sizeof(h) ? left : sizeof(h));
-	if (pd->unfinished && (left < sizeof(h) || h.size > left)) {
+	if ((pd->unfinished || pd->part_map) && (left < sizeof(h) || h.size > left)) {
 		/* the writer was stopped in the middle of a record */
-		pd->cut = left;
+		pd->cut += left;
 		pd->pos = pd->data_end;
-		return 0;
+		goto again;
 	}
 	if (left < sizeof(h))
 		return next_fail(pd, err, errsz, "record header at offset %" PRIu64 " is cut: "
@@ -1840,6 +1983,19 @@ void perfdata_rewind(struct perfdata *pd)
 {
 	if (pd->pipe)
 		return;   /* a stream is read once */
+	if (pd->main_name) {   /* back to DIR/data */
+		if (pd->part_map)
+			munmap(pd->part_map, pd->part_len);
+		pd->part_map = NULL;
+		if (pd->name != pd->main_name)
+			free(pd->name);
+		pd->name = pd->main_name;
+		pd->main_name = NULL;
+		pd->buf = pd->main_buf;
+		pd->len = pd->map_len;
+		pd->data_end = pd->main_end;
+		pd->ipart = 0;
+	}
 	pd->dlen = pd->dpos = 0;
 	if (pd->zstd)
 		ZSTD_initDStream(pd->zstd);

@@ -501,8 +501,15 @@ bool session_is_perfdata(const char *path)
 {
 	char magic[8];
 
+	char data[PATH_MAX];
+	struct stat st;
+
 	if (strcmp(path, "-") == 0)   /* a pipe-mode stream (perf record -o -) */
 		return true;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {   /* perf record --threads */
+		snprintf(data, sizeof(data), "%s/data", path);
+		path = data;
+	}
 	FILE *f = fopen(path, "rb");
 	bool yes = f && fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
 		   (memcmp(magic, "PERFILE2", 8) == 0 || memcmp(magic, "2ELIFREP", 8) == 0);

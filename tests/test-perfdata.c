@@ -991,7 +991,9 @@ static void test_file_errors(void **state)
 	tmp_path(path, sizeof(path), "missing.data");
 	assert_null(perfdata_open(path, err, sizeof(err)));
 	assert_non_null(strstr(err, "missing.data: "));
-	assert_null(perfdata_open(tmpdir, err, sizeof(err)));
+	assert_null(perfdata_open(tmpdir, err, sizeof(err)));   /* --threads' DIR/data */
+	assert_non_null(strstr(err, "/data: No such file or directory"));
+	assert_null(perfdata_open("/dev/null", err, sizeof(err)));
 	assert_non_null(strstr(err, "not a regular file"));
 	tmp_path(path, sizeof(path), "empty.data");
 	f = fopen(path, "w");
@@ -1303,6 +1305,74 @@ static void test_compressed(void **state)
 	free(m.b);
 }
 
+static void write_bytes(const char *path, const void *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	fclose(f);
+}
+
+/* perf record --threads: DIR/data, then DIR/data.N by N (0, 2, 10), a
+ * part cut in its last record read to there, other names ignored. */
+static void test_directory(void **state)
+{
+	char dir[512], path[600], err[256];
+	struct img part = { 0 };
+	struct rec recs[16], r;
+	size_t nrec;
+	const struct perf_event_header *rec;
+	uint64_t off, ips[16];
+	size_t n = 0;
+	int rc;
+
+	(void)state;
+	tmp_path(dir, sizeof(dir), "threads.data");
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(path, sizeof(path), "%s/data", dir);
+	write_file(path, recs, &nrec);
+	for (int i = 0; i < 3; i++) {
+		static const char *const names[] = { "data.10", "data.0", "data.2" };
+		static const uint64_t part_ips[] = { 0x10, 0x2, 0xa };
+		part.n = 0;
+		sample(&r, IDS[0], part_ips[i]);
+		img_put(&part, r.u.b, r.u.h.size);
+		if (i == 2)
+			img_put(&part, r.u.b, 20);   /* data.2 ends 20 bytes into a record */
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		write_bytes(path, part.b, part.n);
+	}
+	snprintf(path, sizeof(path), "%s/data.old", dir);
+	write_bytes(path, "junk", 4);
+	struct perfdata *pd = perfdata_open(dir, err, sizeof(err));
+	if (!pd)
+		fail_msg("%s", err);
+	for (int pass = 0; pass < 2; pass++) {   /* and again after a rewind */
+		n = 0;
+		while ((rc = perfdata_next(pd, &rec, &off, err, sizeof(err))) == 1) {
+			assert_true(n < 16);
+			ips[n++] = rec->type == PERF_RECORD_SAMPLE ? get64((const void *)rec, 16) : 0;
+		}
+		assert_int_equal(rc, 0);
+		assert_int_equal(n, nrec + 3);
+		assert_int_equal(ips[nrec], 0x2);        /* data.0 */
+		assert_int_equal(ips[nrec + 1], 0xa);    /* data.2 */
+		assert_int_equal(ips[nrec + 2], 0x10);   /* data.10 */
+		assert_int_equal(perfdata_cut_bytes(pd), 20);
+		perfdata_rewind(pd);
+	}
+	assert_string_equal(perfdata_hostname(pd), "host1");
+	perfdata_close(pd);
+	static const char *const all[] = { "data", "data.0", "data.2", "data.10", "data.old" };
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, all[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	free(part.b);
+}
+
 static int setup(void **state)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "%s/cyctop-pd.XXXXXX",
@@ -1335,6 +1405,7 @@ int main(void)
 		cmocka_unit_test(test_pipe_fd_nonblocking),
 		cmocka_unit_test(test_pipe_errors),
 		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_directory),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
