@@ -120,7 +120,7 @@ record() {
 	if perf record -q -o "$TMP/$name.data" "$@" -- "$WL" 0.2 >/dev/null 2>"$TMP/rec.err"; then
 		compare "$TMP/$name.data"
 	else
-		echo "perf record $*: not on this machine: $(head -n 1 "$TMP/rec.err")" >>"$TMP/report"
+		echo "perf record $*: not on this machine: $(tr -s '\n' ' ' <"$TMP/rec.err")" >>"$TMP/report"
 	fi
 }
 
