@@ -34,11 +34,13 @@ struct callgraph {
 	uint32_t *cslot;            /* open addressing on (parent, fid): node, 0 empty */
 	size_t ccap;
 	uint64_t samples[CG_EVENTS_MAX], truncated[CG_EVENTS_MAX], overflow[CG_EVENTS_MAX];
+	uint64_t stacks[CG_EVENTS_MAX], stacks_truncated[CG_EVENTS_MAX];  /* not weighed */
 };
 
 struct cg_snapshot {
 	int n_events;
 	uint64_t samples[CG_EVENTS_MAX], truncated[CG_EVENTS_MAX], overflow[CG_EVENTS_MAX];
+	uint64_t stacks[CG_EVENTS_MAX], stacks_truncated[CG_EVENTS_MAX];
 	size_t n_fns;
 	struct fn *fns;             /* strings in STRINGS */
 	char *strings;
@@ -337,8 +339,11 @@ int callgraph_add(struct callgraph *cg, int ev, const struct cg_frame *frames, s
 	}
 	cg->cnt[(size_t)node * (size_t)cg->n_events + (size_t)ev] += weight;
 	cg->samples[ev] += weight;
-	if (truncated)
+	cg->stacks[ev]++;
+	if (truncated) {
 		cg->truncated[ev] += weight;
+		cg->stacks_truncated[ev]++;
+	}
 	return rc;
 }
 
@@ -629,6 +634,8 @@ struct cg_snapshot *callgraph_snapshot(const struct callgraph *cg)
 	memcpy(s->samples, cg->samples, sizeof(s->samples));
 	memcpy(s->truncated, cg->truncated, sizeof(s->truncated));
 	memcpy(s->overflow, cg->overflow, sizeof(s->overflow));
+	memcpy(s->stacks, cg->stacks, sizeof(s->stacks));
+	memcpy(s->stacks_truncated, cg->stacks_truncated, sizeof(s->stacks_truncated));
 	if (copy_functions(s, cg) < 0 || copy_trie(s, cg) < 0 || derive(s) < 0) {
 		cg_snapshot_free(s);
 		return NULL;
@@ -661,6 +668,16 @@ uint64_t cg_truncated(const struct cg_snapshot *s, int ev)
 uint64_t cg_overflow(const struct cg_snapshot *s, int ev)
 {
 	return ev_ok(s, ev) ? s->overflow[ev] : 0;
+}
+
+uint64_t cg_stacks(const struct cg_snapshot *s, int ev)
+{
+	return ev_ok(s, ev) ? s->stacks[ev] : 0;
+}
+
+uint64_t cg_stacks_truncated(const struct cg_snapshot *s, int ev)
+{
+	return ev_ok(s, ev) ? s->stacks_truncated[ev] : 0;
 }
 
 size_t cg_nodes(const struct cg_snapshot *s)

@@ -61,6 +61,10 @@ int cg_n_events(const struct cg_snapshot *s);
 uint64_t cg_samples(const struct cg_snapshot *s, int ev);
 uint64_t cg_truncated(const struct cg_snapshot *s, int ev);
 uint64_t cg_overflow(const struct cg_snapshot *s, int ev);
+/* Stacks of EV collected, and those truncated, one each whatever its sample
+ * weighs (a frequency-mode file's samples weigh their periods). */
+uint64_t cg_stacks(const struct cg_snapshot *s, int ev);
+uint64_t cg_stacks_truncated(const struct cg_snapshot *s, int ev);
 /* Trie nodes (distinct call paths) held, and distinct functions. */
 size_t cg_nodes(const struct cg_snapshot *s);
 size_t cg_functions(const struct cg_snapshot *s);

@@ -65,7 +65,7 @@ static int add_event(struct ev_list *out, const char *name, const char *pfm, uin
 	snprintf(ev->pfm, sizeof(ev->pfm), "%s", pfm);
 	if (pfm_encode(pfm, &ev->attr, fstr, sizeof(fstr), perr, sizeof(perr)) < 0) {
 		const struct arch_model *owner = hardware_owner(name);
-		if (owner && !pfm_host_pmu())
+		if (owner && !pfm_host_hardware())
 			snprintf(err, errsz, "event '%s' is a hardware event of the %s model; this "
 				 "host has no hardware PMU (software events only)", name, owner->name);
 		else
@@ -109,7 +109,7 @@ static int add_preset(struct ev_list *out, const char *name, char *err, size_t e
 /* "cycles" on a host without a PMU counts cpu-clock instead, and says so. */
 static const char *fallback(struct ev_list *out, const char *name)
 {
-	if (!pfm_host_pmu() && (strcasecmp(name, "cycles") == 0 ||
+	if (!pfm_host_hardware() && (strcasecmp(name, "cycles") == 0 ||
 				strcasecmp(name, "cpu-cycles") == 0)) {
 		snprintf(out->notice, sizeof(out->notice),
 			 "no hardware PMU on this host: counting cpu-clock instead of %s", name);

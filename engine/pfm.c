@@ -5,17 +5,28 @@
 #include <string.h>
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "engine/host.h"
+
 /* libpfm4 4.13 keeps every PMU it ever activated active across
  * pfm_terminate()/pfm_initialize(): once a model was forced, a later forced
  * model or the unforced host still sees it (pfm_get_pmu_info says present)
- * and resolves event names against it.  So the host is probed once, unforced,
- * before anything is forced; encodings under a forced model are qualified
- * with its PMU name; unforced encodings that resolve to a PMU the host lacks
- * are refused. */
+ * and resolves event names against it.  So libpfm4's view of the host is
+ * probed once, unforced, before anything is forced; encodings under a forced
+ * model are qualified with its PMU name; unforced encodings that resolve to a
+ * PMU the host lacks are refused.
+ *
+ * libpfm4 recognizes CPUs by CPUID, also where the kernel has no driver for
+ * their PMU (a VM; a CPU newer than the kernel): the kernel decides whether
+ * hardware events exist at all (engine/host.c), libpfm4 only names them.
+ * A LIBPFM_FORCE_PMU set by the user stands for the CPUID libpfm4 sees (its
+ * documented meaning), so the case can be tried on any machine. */
 static bool initialized, probed, forced;
-static bool host_has[PFM_PMU_MAX];  /* PMUs libpfm4 detected on this host */
-static char host_core[64];          /* the host's core PMU, "" if none */
-static char host_pmu[64];           /* the active core PMU: forced or host_core */
+static bool libpfm_has[PFM_PMU_MAX]; /* PMUs libpfm4 detected on this host */
+static bool host_has[PFM_PMU_MAX];   /* ...of which the kernel can open */
+static char libpfm_core[64];         /* libpfm4's core PMU for this CPUID, "" if none */
+static char host_core[64];           /* the host's core PMU, "" if none or no kernel PMU */
+static char host_pmu[64];            /* the active core PMU: forced or host_core */
+static struct host_pmus kernel;      /* the kernel's core PMUs */
 
 static bool pmu_info(int p, pfm_pmu_info_t *info)
 {
@@ -24,23 +35,36 @@ static bool pmu_info(int p, pfm_pmu_info_t *info)
 	return pfm_get_pmu_info((pfm_pmu_t)p, info) == PFM_SUCCESS && info->is_present;
 }
 
-static void probe_host(void)
+static void probe_libpfm(void)
 {
 	pfm_pmu_info_t info;
 
 	probed = true;
-	unsetenv("LIBPFM_FORCE_PMU");
-	if (pfm_initialize() != PFM_SUCCESS)
-		return;
-	for (int p = 0; p < PFM_PMU_MAX; p++) {
-		if (!pmu_info(p, &info))
-			continue;
-		host_has[p] = true;
-		if (!host_core[0] && info.type == PFM_PMU_TYPE_CORE &&
-		    strncmp(info.name, "perf", 4) != 0)
-			snprintf(host_core, sizeof(host_core), "%s", info.name);
+	if (pfm_initialize() == PFM_SUCCESS) {
+		for (int p = 0; p < PFM_PMU_MAX; p++) {
+			if (!pmu_info(p, &info))
+				continue;
+			libpfm_has[p] = true;
+			if (!libpfm_core[0] && info.type == PFM_PMU_TYPE_CORE &&
+			    strncmp(info.name, "perf", 4) != 0)
+				snprintf(libpfm_core, sizeof(libpfm_core), "%s", info.name);
+		}
+		pfm_terminate();
 	}
-	pfm_terminate();
+	unsetenv("LIBPFM_FORCE_PMU");
+}
+
+/* What can be opened: the kernel's generic PMUs always; libpfm4's hardware
+ * PMUs only when the kernel has a core PMU. */
+static void probe_kernel(void)
+{
+	pfm_pmu_info_t info;
+
+	host_pmus_read(&kernel);
+	for (int p = 0; p < PFM_PMU_MAX; p++)
+		host_has[p] = (pmu_info(p, &info) && info.type == PFM_PMU_TYPE_OS_GENERIC) ||
+			      (libpfm_has[p] && kernel.ncore > 0);
+	snprintf(host_core, sizeof(host_core), "%s", kernel.ncore > 0 ? libpfm_core : "");
 }
 
 /* Whether libpfm4 now has a PMU named exactly NAME. */
@@ -57,7 +81,7 @@ static bool pmu_present(const char *name)
 int pfm_setup(const char *force, char *err, size_t errsz)
 {
 	if (!probed)
-		probe_host();
+		probe_libpfm();
 	if (initialized)
 		pfm_terminate();
 	if (force)
@@ -79,6 +103,8 @@ int pfm_setup(const char *force, char *err, size_t errsz)
 		initialized = false;
 		return -1;
 	}
+	if (!force)
+		probe_kernel();  /* after initializing: the generic PMUs' types are known */
 	snprintf(host_pmu, sizeof(host_pmu), "%s", force ? force : host_core);
 	return 0;
 }
@@ -116,10 +142,20 @@ int pfm_encode(const char *event, struct perf_event_attr *attr, char *fstr,
 	arg.size = sizeof(arg);
 	arg.attr = attr;
 	arg.fstr = fstr ? &fs : NULL;
-	int rc = pfm_get_os_event_encoding(ev, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	/* user and kernel, as perf counts by default; ":u" or ":k" in EVENT
+	 * override it (the session falls back to user space only where the
+	 * kernel is not permitted) */
+	int rc = pfm_get_os_event_encoding(ev, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	attr->size = sizeof(*attr);
 	if (rc == PFM_SUCCESS && !forced) {
 		int p = event_pmu(arg.idx);
+		if (p >= 0 && p < PFM_PMU_MAX && libpfm_has[p] && !host_has[p]) {
+			free(fs);
+			snprintf(err, errsz, "event '%s' is a hardware event of %s (libpfm4, by "
+				 "CPUID), but the kernel has no PMU for it: software events only",
+				 event, libpfm_core);
+			return -1;
+		}
 		if (p < 0 || p >= PFM_PMU_MAX || !host_has[p])
 			rc = PFM_ERR_NOTFOUND;  /* a PMU left active by an earlier forced model */
 	}
@@ -140,4 +176,20 @@ int pfm_encode(const char *event, struct perf_event_attr *attr, char *fstr,
 const char *pfm_host_pmu(void)
 {
 	return host_pmu[0] ? host_pmu : NULL;
+}
+
+bool pfm_host_hardware(void)
+{
+	return forced || kernel.ncore > 0;
+}
+
+void pfm_host_describe(char *out, size_t outsz)
+{
+	if (host_pmu[0])
+		snprintf(out, outsz, "%s", host_pmu);
+	else if (kernel.ncore > 0)
+		snprintf(out, outsz, "%s%s%s (generic events only)", kernel.core[0].dev,
+			 kernel.core[0].pmu_name[0] ? " " : "", kernel.core[0].pmu_name);
+	else
+		snprintf(out, outsz, "none (software events only)");
 }

@@ -16,7 +16,18 @@ int pfm_setup(const char *force, char *err, size_t errsz);
 int pfm_encode(const char *event, struct perf_event_attr *attr, char *fstr,
 	       size_t fstrsz, char *err, size_t errsz);
 
-/* The active core PMU's libpfm4 name, or NULL when the host has none. */
+/* The active core PMU's libpfm4 name: the forced model, else the host's when
+ * the kernel has a core PMU and libpfm4 knows the CPU; NULL otherwise. */
 const char *pfm_host_pmu(void);
+
+/* Whether hardware events can be opened: the kernel has a core PMU (sysfs),
+ * or a model is forced (encodings only).  False on a VM without a PMU, even
+ * where libpfm4 recognizes the CPUID. */
+bool pfm_host_hardware(void);
+
+/* The host's PMU for a header: "skl", "cpu skylake (generic events only)"
+ * (a kernel PMU libpfm4 does not know),
+ * "none (software events only)". */
+void pfm_host_describe(char *out, size_t outsz);
 
 #endif

@@ -438,3 +438,27 @@ uint64_t record_peek_id(const struct perf_event_header *hdr, uint64_t st, bool s
 		memcpy(&id, (const unsigned char *)hdr + hdr->size - 8, 8);
 	return id;
 }
+
+bool record_time(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all,
+		 uint64_t *time)
+{
+	size_t off;
+
+	if (!(st & PERF_SAMPLE_TIME))
+		return false;
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		/* IDENTIFIER, IP, TID come before TIME */
+		off = sizeof(*hdr) + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+					  !!(st & PERF_SAMPLE_TID));
+	} else {
+		size_t tsz = trailer_size(st);
+		if (!sample_id_all || hdr->type >= PERF_RECORD_MAX || tsz > hdr->size ||
+		    hdr->size - tsz < sizeof(*hdr))
+			return false;
+		off = hdr->size - tsz + 8 * !!(st & PERF_SAMPLE_TID);
+	}
+	if (off + 8 > hdr->size)
+		return false;
+	memcpy(time, (const unsigned char *)hdr + off, 8);
+	return true;
+}

@@ -158,6 +158,12 @@ int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_form
 int record_decode(const struct perf_event_header *hdr, uint64_t sample_type,
 		  bool sample_id_all, struct record *out);
 
+/* The TIME of a record: a SAMPLE's own field, another record's
+ * sample_id_all trailer (found from the end, whatever the record's type).
+ * False when the format carries none or the record is too short. */
+bool record_time(const struct perf_event_header *hdr, uint64_t sample_type,
+		 bool sample_id_all, uint64_t *time);
+
 /* The IDENTIFIER of a SAMPLE (first u64) or of another record (last u64),
  * when sample_type has PERF_SAMPLE_IDENTIFIER; 0 if none. */
 uint64_t record_peek_id(const struct perf_event_header *hdr, uint64_t sample_type,

@@ -27,10 +27,8 @@
 #include "engine/session-meta.h"
 #include "engine/symbols.h"
 
-#define BATCH_BYTES (4u << 20)  /* records symbolized per batch */
 #define BUILD_ID_MAX 20
 #define BLOB_MAX (64u << 10)
-#define PERF_RECORD_COMPRESSED_TYPE 81  /* perf's user type, util/event.h */
 
 struct session_file {
 	struct perfdata *pd;
@@ -273,35 +271,59 @@ static int open_binary(void *arg, const char *path)
 	return fd;
 }
 
-void session_file_space(struct session *s, struct space *sp)
+static void file_space_init(struct session *s, struct space *sp)
 {
-	if (!s->file)
-		return;
 	symtab_set_opener(sp->st, open_binary, s->file);
 }
 
 /* --- records ------------------------------------------------------------ */
 
-int session_file_decode(const struct session *s, const struct perf_event_header *h,
-			struct record *r)
+/* The attr whose format record H has: its own event's for a sample, the
+ * first's for the others (perf makes their trailers alike); NULL if H
+ * names no event of the file. */
+static const struct perf_event_attr *record_attr(const struct session *s,
+						 const struct perf_event_header *h)
 {
 	const struct session_file *f = s->file;
 	int ev = 0;
 
 	if (!f->same_type && h->type == PERF_RECORD_SAMPLE &&
 	    ((ev = perfdata_record_attr(f->pd, h)) < 0 || ev >= s->events.n))
+		return NULL;
+	return perfdata_attr(f->pd, (size_t)ev);
+}
+
+static int file_decode(const struct session *s, const struct perf_event_header *h,
+		       struct record *r)
+{
+	const struct perf_event_attr *a = record_attr(s, h);
+
+	if (!a)
 		return -1;
 	struct rec_format fmt;
-	record_format_of(perfdata_attr(f->pd, (size_t)ev), &fmt);
-	fmt.sample_id_all = f->sid_all;
+	record_format_of(a, &fmt);
+	fmt.sample_id_all = s->file->sid_all;
 	return record_decode_fmt(h, &fmt, r);
+}
+
+static bool file_time(const struct session *s, const struct perf_event_header *h,
+		      uint64_t *t)
+{
+	const struct perf_event_attr *a = record_attr(s, h);
+
+	return a && record_time(h, a->sample_type, s->file->sid_all, t);
+}
+
+static const struct perf_event_attr *file_attr(const struct session *s, int ev)
+{
+	return &s->events.ev[ev].attr;
 }
 
 /* perf's default frequency mode (-F) varies the period from sample to
  * sample (a page-fault sample may stand for 1 fault or for 100): such a
  * sample weighs its period, so shares are perf report's Overhead and the
  * event's "samples" read as events (its sav is 1). */
-uint64_t session_file_sample(struct session *s, int ev, const struct rec_sample *smp)
+static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *smp)
 {
 	struct session_file *f = s->file;
 	const struct perf_event_attr *a = &s->events.ev[ev].attr;
@@ -318,8 +340,11 @@ uint64_t session_file_sample(struct session *s, int ev, const struct rec_sample 
 	return s->events.ev[ev].attr.freq ? smp->period : 1;
 }
 
-/* perf's own record types (>= PERF_RECORD_USER_TYPE_START: rounds, build
- * ids, attrs in pipe mode...) carry nothing a profile needs. */
+/* perf's own record types (>= PERF_RECORD_USER_TYPE_START: build ids,
+ * attrs in pipe mode...) carry nothing a profile needs, but
+ * FINISHED_ROUND: what came before it may be put in order. */
+#define REC_FINISHED_ROUND 68
+
 static bool kernel_record(const struct perf_event_header *h)
 {
 	return h->type < 64;
@@ -332,18 +357,12 @@ static int file_read(struct session *s, char *err, size_t errsz)
 	int rc;
 
 	while ((rc = perfdata_next(s->file->pd, &h, &off, err, errsz)) > 0) {
-		if (h->type == PERF_RECORD_COMPRESSED_TYPE) {
-			snprintf(err, errsz, "%s: compressed records at offset %" PRIu64
-				 " (perf record -z) are not supported", s->file->path, off);
-			return -1;
-		}
-		if (!kernel_record(h))
-			continue;
-		session_collect(h, s);
-		if (s->batch.len >= BATCH_BYTES)
-			session_process_batch(s);
+		if (h->type == REC_FINISHED_ROUND)
+			session_round_end(s);
+		else if (kernel_record(h))
+			session_collect(h, s);
 	}
-	session_process_batch(s);
+	session_flush_records(s);
 	return rc;
 }
 
@@ -430,9 +449,30 @@ static void file_command(struct session_file *f)
 		snprintf(f->command, sizeof(f->command), "%s", f->meta.command);
 }
 
+static void file_snapshot(struct session *s, struct snapshot *snap);
+static void file_close(struct session *s);
+
+static bool file_poll(struct session *s, int timeout_ms)
+{
+	(void)s, (void)timeout_ms;
+	return true;  /* read whole when opened */
+}
+
+static const struct session_source file_source = {
+	.recorded = true,
+	.decode = file_decode,
+	.time = file_time,
+	.weigh = file_weigh,
+	.attr = file_attr,
+	.space_init = file_space_init,
+	.poll = file_poll,
+	.snapshot = file_snapshot,
+	.close = file_close,
+};
+
 struct session *session_open_file(const struct session_file_opts *o, char *err, size_t errsz)
 {
-	struct session *s = session_alloc();
+	struct session *s = session_alloc(&file_source);
 
 	if (!s || !(s->file = calloc(1, sizeof(*s->file)))) {
 		snprintf(err, errsz, "out of memory");
@@ -469,7 +509,7 @@ fail:
 	return NULL;
 }
 
-void session_file_snapshot(struct session *s, struct snapshot *snap)
+static void file_snapshot(struct session *s, struct snapshot *snap)
 {
 	struct session_file *f = s->file;
 	double span = f->t_last > f->t_first ? (double)(f->t_last - f->t_first) / 1e9 : 0;
@@ -494,14 +534,12 @@ void session_file_snapshot(struct session *s, struct snapshot *snap)
 
 bool session_is_recorded(const struct session *s)
 {
-	return s->file != NULL;
+	return s->src->recorded;
 }
 
 bool session_is_perfdata(const char *path)
 {
-	char magic[8];
-
-	char data[PATH_MAX];
+	char magic[8], data[PATH_MAX];
 	struct stat st;
 
 	if (strcmp(path, "-") == 0)   /* a pipe-mode stream (perf record -o -) */
@@ -519,7 +557,7 @@ bool session_is_perfdata(const char *path)
 	return yes;
 }
 
-void session_file_close(struct session *s)
+static void file_close(struct session *s)
 {
 	if (!s->file)
 		return;

@@ -26,11 +26,40 @@ struct space {
 	struct symtab *st;
 	uint64_t last_refresh;
 	struct unwinder *uw;     /* -g dwarf: made on the first stack; NULL */
+	bool exited;             /* its process exited: freed when spaces run short */
 };
 
-struct recbuf {
-	unsigned char *data;
-	size_t len, cap;
+/* Where a session's records come from: the live rings (session.c) or a
+ * perf.data file (session-file.c).  The core (session.c) knows only these
+ * operations; the file and recording modules plug into it. */
+struct session_source {
+	bool recorded;  /* a file: no /proc to re-read, no time budget for stacks */
+	/* Decodes H with the format of the event it belongs to. */
+	int (*decode)(const struct session *s, const struct perf_event_header *h,
+		      struct record *r);
+	/* The record's timestamp; false when it carries none. */
+	bool (*time)(const struct session *s, const struct perf_event_header *h, uint64_t *t);
+	/* What sample SMP of event EV weighs in the profile. */
+	uint64_t (*weigh)(struct session *s, int ev, const struct rec_sample *smp);
+	/* The attr event EV was recorded or opened with. */
+	const struct perf_event_attr *(*attr)(const struct session *s, int ev);
+	/* Prepares a new address space (NULL: nothing to do). */
+	void (*space_init)(struct session *s, struct space *sp);
+	/* Waits for and takes in new records; true when the source has ended. */
+	bool (*poll)(struct session *s, int timeout_ms);
+	/* Brings the profile's counts up to date before a snapshot (NULL: they
+	 * are set as the records come). */
+	void (*counts)(struct session *s);
+	/* Adds what the source knows to a new snapshot (NULL: nothing). */
+	void (*snapshot)(struct session *s, struct snapshot *snap);
+	void (*close)(struct session *s);
+};
+
+/* Where records go besides the profile (cyctop record's file). */
+struct session_sink {
+	void (*write)(struct session *s, const struct perf_event_header *h);
+	void (*flush)(struct session *s);   /* once per poll */
+	void (*abort)(struct session *s);   /* on close: keep what is consistent */
 };
 
 struct session {
@@ -46,9 +75,12 @@ struct session {
 	int nspaces, capspaces;
 	int *space_index;        /* pid hash: index + 1 into spaces, 0 empty */
 	size_t space_index_cap;  /* a power of two, at least twice nspaces */
-	struct recbuf batch;
+	const struct session_source *src;
+	const struct session_sink *sink;  /* NULL: none */
+	struct ordered *queue;   /* records in time order (engine/ordered.h) */
 	double t0, last_snap;
 	bool hup;
+	bool user_only;          /* the kernel may not be watched: exclude_kernel */
 	size_t ring_pages;
 	struct asm_cache *asmc;  /* functions opened in the asm view */
 	/* multiplexing (engine/mux.h) */
@@ -79,39 +111,25 @@ struct session {
 
 struct space *space_find(struct session *s, pid_t pid);
 struct space *space_get(struct session *s, pid_t pid);
-/* Symbolizes and adds the records gathered in s->batch (mapping and task
- * records first, then samples), then empties it. */
-void session_process_batch(struct session *s);
-/* Appends record HDR to s->batch. */
+/* Takes record HDR in: to the sink, then into the time-ordered queue. */
 void session_collect(const struct perf_event_header *hdr, void *arg);
+/* A round of records ended (every ring drained once, a FINISHED_ROUND):
+ * what is safe to order is symbolized and added. */
+void session_round_end(struct session *s);
+/* Everything queued is symbolized and added (the end of the records). */
+void session_flush_records(struct session *s);
 /* The event of sample id ID, or -1. */
 int session_event_of(const struct session *s, uint64_t id);
 /* An id of event EV without an fd (files); sort once all are added. */
 int session_add_id(struct session *s, int ev, uint64_t id);
 void session_sort_ids(struct session *s);
-/* A fresh session with nothing open (NULL when out of memory). */
-struct session *session_alloc(void);
+/* A fresh session reading from SRC, with nothing open (NULL when out of
+ * memory). */
+struct session *session_alloc(const struct session_source *src);
 /* Collects the call stacks its samples carry (MODE: enum call_graph_mode,
  * REGS_USER + STACK_USER samples are unwound, CALLCHAIN ones read) into
  * s->cg, for every event; needs s->events.  Returns 0, -1 when out of
  * memory.  Files call it when an attr carries stacks. */
 int session_enable_callgraph(struct session *s, int mode);
-
-/* session-file.c */
-int session_file_decode(const struct session *s, const struct perf_event_header *h,
-			struct record *r);
-/* Accounts sample SMP of event EV; returns what it weighs in the profile. */
-uint64_t session_file_sample(struct session *s, int ev, const struct rec_sample *smp);
-void session_file_close(struct session *s);
-/* A new address space of a file session finds binaries as the file says. */
-void session_file_space(struct session *s, struct space *sp);
-void session_file_snapshot(struct session *s, struct snapshot *snap);
-
-/* session-record.c: every record the rings deliver is also written. */
-int session_rec_start(struct session *s, const struct session_opts *o, char *err,
-		      size_t errsz);
-void session_rec_write(struct session *s, const struct perf_event_header *h);
-void session_rec_flush(struct session *s);
-void session_rec_abort(struct session *s);
 
 #endif

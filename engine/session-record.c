@@ -36,7 +36,7 @@ struct session_rec {
 	size_t n_ids;
 };
 
-void session_rec_write(struct session *s, const struct perf_event_header *h)
+static void rec_write(struct session *s, const struct perf_event_header *h)
 {
 	struct session_rec *r = s->rec;
 
@@ -52,7 +52,7 @@ void session_rec_write(struct session *s, const struct perf_event_header *h)
 }
 
 /* Once per poll: what the rings gave is on disk, should cyctop be killed. */
-void session_rec_flush(struct session *s)
+static void rec_flush(struct session *s)
 {
 	struct session_rec *r = s->rec;
 
@@ -81,7 +81,7 @@ static void write_synth(struct session *s, unsigned char *buf, size_t body, pid_
 	memcpy(&h, buf, sizeof(h));
 	h.size = (uint16_t)(body + sizeof(t));
 	memcpy(buf, &h, sizeof(h));
-	session_rec_write(s, (const struct perf_event_header *)(const void *)buf);
+	rec_write(s, (const struct perf_event_header *)(const void *)buf);
 }
 
 static void synth_comm(struct session *s, pid_t pid, pid_t tid, const char *comm)
@@ -97,9 +97,10 @@ static void synth_comm(struct session *s, pid_t pid, pid_t tid, const char *comm
 	write_synth(s, buf, body, pid, tid);
 }
 
-/* One MMAP2 record for an executable line of /proc/PID/maps. */
-static void synth_mmap(struct session *s, pid_t pid, uint64_t start, uint64_t end,
-		       uint64_t pgoff, const char *path)
+/* One MMAP2 record for an executable line of /proc/PID/maps (MISC 0), or
+ * for the kernel (pid -1, PERF_RECORD_MISC_KERNEL). */
+static void synth_mmap(struct session *s, pid_t pid, uint16_t misc, uint64_t start,
+		       uint64_t end, uint64_t pgoff, const char *path)
 {
 	struct {
 		struct perf_event_header h;
@@ -113,7 +114,7 @@ static void synth_mmap(struct session *s, pid_t pid, uint64_t start, uint64_t en
 	size_t len = strnlen(path, PATH_MAX - 1) + 1;
 
 	memset(&m, 0, sizeof(m));
-	m.h = (struct perf_event_header){ PERF_RECORD_MMAP2, 0, 0 };
+	m.h = (struct perf_event_header){ PERF_RECORD_MMAP2, misc, 0 };
 	m.pid = m.tid = (uint32_t)pid;
 	m.addr = start;
 	m.len = end - start;
@@ -140,10 +141,35 @@ static void synth_maps(struct session *s, pid_t pid)
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %4095[^\n]",
 			   &start, &end, perms, &off, path) >= 4 &&
 		    perms[2] == 'x')
-			synth_mmap(s, pid, start, end, off, path[0] ? path : "//anon");
+			synth_mmap(s, pid, 0, start, end, off, path[0] ? path : "//anon");
 	}
 	free(line);
 	fclose(f);
+}
+
+/* The kernel's text as perf record describes it, so that perf report can
+ * place kernel samples: "[kernel.kallsyms]_text" from _text to the end of
+ * the address space, pgoff the address of _text (the symbol named after
+ * the "_", perf's relocation reference).  Without a readable /proc/kallsyms
+ * (kptr_restrict) there is nothing to say. */
+static void synth_kernel_mmap(struct session *s)
+{
+	FILE *f = sys_fopen("/proc/kallsyms", "r");
+	char line[256], name[128], type;
+	uint64_t addr = 0, text = 0;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 " %c %127s", &addr, &type, name) == 3 &&
+		    strcmp(name, "_text") == 0) {
+			text = addr;
+			break;
+		}
+	fclose(f);
+	if (text)
+		synth_mmap(s, -1, PERF_RECORD_MISC_KERNEL, text, UINT64_MAX, text,
+			   "[kernel.kallsyms]_text");
 }
 
 /* A COMM record for every thread, named as /proc has it now. */
@@ -171,13 +197,22 @@ static void synth_comms(struct session *s, pid_t pid)
 
 static int add_attrs(struct session *s, char *err, size_t errsz);
 
+static void rec_abort(struct session *s);
+
+static const struct session_sink record_sink = {
+	.write = rec_write,
+	.flush = rec_flush,
+	.abort = rec_abort,
+};
+
 /* The attrs go first (every fd is open by now): a recording killed before
- * its end then still reads, up to its last flush (session_rec_flush). */
-int session_rec_start(struct session *s, const struct session_opts *o, char *err,
-		      size_t errsz)
+ * its end then still reads, up to its last flush (rec_flush). */
+int session_record_start(struct session *s, const struct session_opts *o, char *err,
+			 size_t errsz)
 {
 	if (!o->record)
 		return 0;
+	s->sink = &record_sink;
 	s->rec = calloc(1, sizeof(*s->rec));
 	if (!s->rec) {
 		snprintf(err, errsz, "out of memory");
@@ -194,6 +229,8 @@ int session_rec_start(struct session *s, const struct session_opts *o, char *err
 		snprintf(err, errsz, "writing %s: %s", s->rec->path, strerror(errno));
 		return -1;
 	}
+	if (!s->user_only)
+		synth_kernel_mmap(s);
 	if (!o->argv) {  /* attached: its name and mappings predate the watch */
 		synth_comms(s, s->target.pid);
 		synth_maps(s, s->target.pid);
@@ -363,7 +400,7 @@ void session_record_stats(const struct session *s, uint64_t *records, uint64_t *
 	*bytes = s->rec ? s->rec->bytes : 0;
 }
 
-void session_rec_abort(struct session *s)
+static void rec_abort(struct session *s)
 {
 	if (!s->rec)
 		return;

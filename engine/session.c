@@ -17,6 +17,7 @@
 #include "engine/callgraph.h"
 #include "engine/disasm.h"
 #include "engine/mux.h"
+#include "engine/ordered.h"
 #include "engine/pfm.h"
 #include "engine/record.h"
 #include "engine/ring.h"
@@ -60,9 +61,10 @@ static uint64_t now_ns(void)
 
 /* --- address spaces ----------------------------------------------------- */
 
-/* Address spaces with symbols of their own; past this many processes (a
- * fork storm, a hostile file) the rest share the last one, so memory and
- * time stay bounded and their samples still count. */
+/* Address spaces with symbols of their own.  Past this many processes (a
+ * fork storm, a hostile file) the spaces of processes that exited are
+ * freed; with none to free, a new process gets none (its samples count, in
+ * [unknown]): never another process's mappings. */
 #define MAX_SPACES 4096
 
 static size_t pid_slot(pid_t pid, size_t cap)
@@ -85,7 +87,7 @@ struct space *space_find(struct session *s, pid_t pid)
 
 static int index_space(struct session *s, int k)
 {
-	if ((size_t)(s->nspaces + 1) * 2 > s->space_index_cap) {
+	if ((size_t)(k + 1) * 2 > s->space_index_cap) {
 		size_t cap = s->space_index_cap ? s->space_index_cap * 2 : 16;
 		int *v = calloc(cap, sizeof(*v));
 		if (!v)
@@ -93,9 +95,8 @@ static int index_space(struct session *s, int k)
 		free(s->space_index);
 		s->space_index = v;
 		s->space_index_cap = cap;
-		for (int j = 0; j < s->nspaces; j++)
-			if (j != k)
-				index_space(s, j);
+		for (int j = 0; j < k; j++)
+			index_space(s, j);
 	}
 	size_t i = pid_slot(s->spaces[k].pid, s->space_index_cap);
 	while (s->space_index[i])
@@ -104,6 +105,33 @@ static int index_space(struct session *s, int k)
 	return 0;
 }
 
+static void space_free(struct space *sp)
+{
+	symtab_free(sp->st);
+	unwinder_free(sp->uw);
+}
+
+/* Frees the spaces of processes that exited (the target's is kept: the asm
+ * view looks there first) and re-indexes the rest.  Every space pointer
+ * taken before is invalid after. */
+static void spaces_evict_exited(struct session *s)
+{
+	int kept = 0;
+
+	for (int k = 0; k < s->nspaces; k++) {
+		if (s->spaces[k].exited && s->spaces[k].pid != s->target.pid)
+			space_free(&s->spaces[k]);
+		else
+			s->spaces[kept++] = s->spaces[k];
+	}
+	s->nspaces = kept;
+	memset(s->space_index, 0, s->space_index_cap * sizeof(*s->space_index));
+	for (int k = 0; k < kept; k++)
+		index_space(s, k);
+}
+
+/* The space of process PID, made if new.  It may move the spaces: a pointer
+ * to another space taken before is invalid after. */
 struct space *space_get(struct session *s, pid_t pid)
 {
 	struct space *sp = space_find(s, pid);
@@ -111,7 +139,9 @@ struct space *space_get(struct session *s, pid_t pid)
 	if (sp)
 		return sp;
 	if (s->nspaces == MAX_SPACES)
-		return &s->spaces[MAX_SPACES - 1];
+		spaces_evict_exited(s);
+	if (s->nspaces == MAX_SPACES)
+		return NULL;
 	if (s->nspaces == s->capspaces) {
 		int cap = s->capspaces ? s->capspaces * 2 : 8;
 		struct space *v = realloc(s->spaces, (size_t)cap * sizeof(*v));
@@ -125,11 +155,13 @@ struct space *space_get(struct session *s, pid_t pid)
 	sp->st = symtab_new();
 	sp->last_refresh = 0;
 	sp->uw = NULL;
+	sp->exited = false;
 	if (!sp->st || index_space(s, s->nspaces) < 0) {
 		symtab_free(sp->st);
 		return NULL;
 	}
-	session_file_space(s, sp);
+	if (s->src->space_init)
+		s->src->space_init(s, sp);
 	s->nspaces++;
 	return sp;
 }
@@ -169,7 +201,7 @@ int session_event_of(const struct session *s, uint64_t id)
 /* How the samples of event EV carry their stacks. */
 static int stack_kind(const struct session *s, int ev)
 {
-	const struct perf_event_attr *a = s->file ? &s->events.ev[ev].attr : &s->opened_attr[ev];
+	const struct perf_event_attr *a = s->src->attr(s, ev);
 	const uint64_t regs_stack = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 
 	if ((a->sample_type & regs_stack) == regs_stack && a->sample_regs_user)
@@ -273,7 +305,7 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 
 	if (kind == CALL_GRAPH_NONE)
 		return;
-	if (!s->file && s->cg_batch_ns >= CG_BATCH_BUDGET_NS) {
+	if (!s->src->recorded && s->cg_batch_ns >= CG_BATCH_BUDGET_NS) {
 		s->stacks_skipped++;
 		return;
 	}
@@ -295,6 +327,20 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 	s->cg_batch_ns += dt;
 	s->cg_ns += dt;
 	s->cg_stacks++;
+}
+
+/* /proc/sys/kernel/perf_event_paranoid, or 2 (the kernel's default). */
+static int paranoid_level(void)
+{
+	FILE *f = sys_fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
 }
 
 /* perf_event_max_stack: how many frames the kernel puts in a callchain. */
@@ -353,33 +399,54 @@ int session_parse_call_graph(const char *spec, struct session_opts *o, char *err
 
 /* --- samples ------------------------------------------------------------ */
 
-/* Kernel or user is the record's cpumode (32-bit and ARM kernels live at
- * other addresses); only a record without one falls back to the address. */
-static bool sample_in_kernel(const struct rec_sample *smp)
+/* Whether a sample was taken in the kernel: its record's cpumode says, as
+ * perf reads it (32-bit and ARM kernels live below x86_64's KERNEL_START);
+ * only records without one (cpumode 0) are judged by the address. */
+static bool kernel_sample(uint16_t misc, uint64_t ip)
 {
-	if (smp->cpumode == PERF_RECORD_MISC_CPUMODE_UNKNOWN)
-		return smp->ip >= KERNEL_START;
-	return record_cpumode_kernel(smp->cpumode);
+	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL:
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+	case PERF_RECORD_MISC_HYPERVISOR:
+		return true;
+	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
+		return ip >= KERNEL_START;
+	default:
+		return false;
+	}
 }
 
-static void handle_sample(struct session *s, const struct rec_sample *smp)
+/* The function and module at IP in SP (NULL: a process past the spaces'
+ * cap); a miss live re-reads /proc/PID/maps (the mapping may predate the
+ * watch), rate-limited. */
+static void user_symbol(struct session *s, struct space *sp, uint64_t ip, struct sym_info *si)
+{
+	if (sp && symtab_lookup(sp->st, ip, si))
+		return;
+	if (sp && !s->src->recorded) {
+		space_refresh(sp);
+		if (symtab_lookup(sp->st, ip, si))
+			return;
+	}
+	si->name = NULL;
+	si->module = "[unknown]";
+}
+
+static void handle_sample(struct session *s, const struct rec_sample *smp, uint16_t misc)
 {
 	struct sym_info si;
 	int ev = session_event_of(s, smp->id);
-	struct space *sp = space_get(s, (pid_t)smp->pid);
 
-	if (ev < 0 || !sp)
+	if (ev < 0)
 		return;
-	if (!symtab_lookup(sp->st, smp->ip, &si)) {
-		if (!s->file)
-			space_refresh(sp);
-		if (!symtab_lookup(sp->st, smp->ip, &si))  /* kernel: perf record as root */
-			si.name = NULL, si.module = sample_in_kernel(smp) ? "[kernel.kallsyms]"
-									  : "[unknown]";
-	}
-	uint64_t n = s->file ? session_file_sample(s, ev, smp) : 1;
+	struct space *sp = space_get(s, (pid_t)smp->pid);
+	if (kernel_sample(misc, smp->ip))
+		si.name = NULL, si.module = "[kernel.kallsyms]";
+	else
+		user_symbol(s, sp, smp->ip, &si);
+	uint64_t n = s->src->weigh(s, ev, smp);
 	profile_add(s->prof, ev, smp->tid, smp->ip, si.name, si.module, n);
-	if (s->cg)
+	if (s->cg && sp)
 		add_stack(s, sp, ev, smp, &si, n);
 }
 
@@ -391,13 +458,19 @@ static void handle_task(struct session *s, const struct record *r)
 		profile_thread_exit(s->prof, t->tid, t->time);
 	else
 		profile_thread_fork(s->prof, t->tid, t->ptid, t->time);
-	/* a new process starts with its parent's mappings, unless its own
-	 * records (an exec's, read first from another CPU's ring) came first */
+	if (r->type == PERF_RECORD_EXIT && t->pid == t->tid) {
+		struct space *sp = space_find(s, (pid_t)t->pid);
+		if (sp)
+			sp->exited = true;
+	}
+	/* A new process starts with its parent's mappings (records come in time
+	 * order: nothing of the child's can precede its FORK, but a file may
+	 * hold a process made before the recording).  The child's space is
+	 * made first: making it may move the parent's. */
 	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid && !space_find(s, (pid_t)t->pid)) {
-		/* the child first: space_get may move the spaces */
 		struct space *child = space_get(s, (pid_t)t->pid);
 		struct space *parent = space_find(s, (pid_t)t->ppid);
-		if (parent && child && parent != child)
+		if (parent && child)
 			symtab_copy_maps(child->st, parent->st);
 	}
 }
@@ -409,7 +482,9 @@ static void handle_other(struct session *s, const struct record *r)
 	switch (r->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		if (!(r->u.mmap.prot & PROT_EXEC))
+		/* the kernel's text (pid -1) is named from kallsyms, not mapped */
+		if (!(r->u.mmap.prot & PROT_EXEC) ||
+		    (r->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
 			break;
 		sp = space_get(s, (pid_t)r->u.mmap.pid);
 		if (sp)
@@ -443,54 +518,45 @@ static void handle_other(struct session *s, const struct record *r)
 	}
 }
 
+/* One record, in time order: decoded, symbolized, added. */
+static void deliver(const struct perf_event_header *h, void *arg)
+{
+	struct session *s = arg;
+	struct record r;
+
+	if (s->src->decode(s, h, &r) < 0) {
+		profile_add_undecodable(s->prof);
+		return;
+	}
+	if (r.type == PERF_RECORD_SAMPLE)
+		handle_sample(s, &r.u.sample, r.misc);
+	else
+		handle_other(s, &r);
+}
+
 void session_collect(const struct perf_event_header *hdr, void *arg)
 {
 	struct session *s = arg;
-	struct recbuf *b = &s->batch;
+	uint64_t t;
 
-	if (s->rec)
-		session_rec_write(s, hdr);
-
-	if (b->len + hdr->size > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 1 << 16;
-		while (cap < b->len + hdr->size)
-			cap *= 2;
-		unsigned char *d = realloc(b->data, cap);
-		if (!d)
-			return;
-		b->data = d;
-		b->cap = cap;
-	}
-	memcpy(b->data + b->len, hdr, hdr->size);
-	b->len += hdr->size;
+	if (s->sink)
+		s->sink->write(s, hdr);
+	if (s->src->time(s, hdr, &t))
+		ordered_push(s->queue, hdr, t);
+	else
+		deliver(hdr, s);  /* no timestamp: as it comes, as perf does */
 }
 
-/* Mapping and task records first, then samples: a sample must not be
- * symbolized before the mapping it lies in, whichever ring either came in. */
-void session_process_batch(struct session *s)
+void session_round_end(struct session *s)
 {
-	struct record r;
-
 	s->cg_batch_ns = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t off = 0; off < s->batch.len;) {
-			const struct perf_event_header *h = (const void *)(s->batch.data + off);
-			off += h->size;
-			bool is_sample = h->type == PERF_RECORD_SAMPLE;
-			if (is_sample != (pass == 1))
-				continue;
-			if ((s->file ? session_file_decode(s, h, &r)
-				     : record_decode_fmt(h, &s->fmt, &r)) < 0) {
-				profile_add_undecodable(s->prof);
-				continue;
-			}
-			if (is_sample)
-				handle_sample(s, &r.u.sample);
-			else
-				handle_other(s, &r);
-		}
-	}
-	s->batch.len = 0;
+	ordered_round(s->queue);
+}
+
+void session_flush_records(struct session *s)
+{
+	s->cg_batch_ns = 0;
+	ordered_flush(s->queue);
 }
 
 /* --- opening ------------------------------------------------------------ */
@@ -522,7 +588,8 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 	a->enable_on_exec = launched && !waits;
 	a->inherit = 1;
 	a->sample_id_all = 1;
-	a->exclude_kernel = 1;
+	if (s->user_only)
+		a->exclude_kernel = 1;
 	a->exclude_hv = 1;
 	a->wakeup_events = 0;
 	a->watermark = 1;
@@ -603,6 +670,24 @@ static void open_error(struct session *s, const struct ev_spec *ev, pid_t pid, i
 			 sys_perf_strerror(e));
 }
 
+/* Whether the open of A failed only because it counts the kernel, which this
+ * user may not watch (perf_event_paranoid 2 without CAP_PERFMON): then the
+ * session goes on in user space only, and says so once.  An event the user
+ * asked the kernel of (":k") keeps its error. */
+static bool kernel_refused(struct session *s, const struct perf_event_attr *a,
+			   const struct ev_spec *ev, int e)
+{
+	if ((e != EACCES && e != EPERM) || a->exclude_kernel || s->user_only ||
+	    strstr(ev->pfm, ":k") || strstr(ev->name, ":k"))
+		return false;
+	s->user_only = true;
+	size_t len = strlen(s->events.notice);
+	snprintf(s->events.notice + len, sizeof(s->events.notice) - len,
+		 "%skernel samples not permitted (perf_event_paranoid %d; root or CAP_PERFMON "
+		 "lifts it): user space only", len ? "; " : "", paranoid_level());
+	return true;
+}
+
 /* One fd per (event, thread, CPU); the first fd of a CPU owns that CPU's
  * ring, the others write into it (mmap fails with inherit and cpu=-1). */
 static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int cpu,
@@ -617,6 +702,15 @@ static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int 
 	else
 		s->ref_attr = a;
 	int fd = sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && kernel_refused(s, &a, fs->ev, errno)) {
+		/* perf's fallback: what the user may see is user space */
+		attr_setup(&a, fs, s);
+		if (fs->index >= 0)
+			s->opened_attr[fs->index] = a;
+		else
+			s->ref_attr = a;
+		fd = sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
 	if (fd < 0) {
 		open_error(s, fs->ev, pid, errno, err, errsz);
 		return -1;
@@ -789,12 +883,17 @@ static int attach_threads(struct session *s, char *err, size_t errsz)
 	return rc;
 }
 
-struct session *session_alloc(void)
+struct session *session_alloc(const struct session_source *src)
 {
 	struct session *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
+	s->src = src;
+	if (!(s->queue = ordered_new(deliver, s, 0))) {
+		free(s);
+		return NULL;
+	}
 	s->target.go_fd = s->target.err_fd = -1;
 	s->ncpus = (int)sys_ncpus();
 	if (s->ncpus < 1)
@@ -802,6 +901,8 @@ struct session *session_alloc(void)
 	s->t0 = s->last_snap = (double)now_ns() / 1e9;
 	return s;
 }
+
+static const struct session_source live_source;
 
 /* -g: the samples' format, and a ring that holds several stack copies
  * (a record larger than the ring is lost whole). */
@@ -851,7 +952,7 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 
 struct session *session_open(const struct session_opts *o, char *err, size_t errsz)
 {
-	struct session *s = session_alloc();
+	struct session *s = session_alloc(&live_source);
 	size_t pages = o->ring_pages;
 
 	if (!s) {
@@ -884,7 +985,7 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 			goto fail;
 	}
 	session_sort_ids(s);
-	if (session_rec_start(s, o, err, errsz) < 0)
+	if (o->start_sink && o->start_sink(s, o, err, errsz) < 0)
 		goto fail;
 	for (int c = 0; c < s->ncpus; c++)
 		s->pfds[c] = (struct pollfd){ s->rings[c].base ? s->rings[c].fd : -1, POLLIN, 0 };
@@ -905,10 +1006,8 @@ fail:
  * caller polls at least once per slice (batch mode waits in here; the TUI
  * polls every input tick); a late rotation only shifts the slices, the
  * coverages are the kernel's own enabled and running times. */
-bool session_poll(struct session *s, int timeout_ms)
+static bool live_poll(struct session *s, int timeout_ms)
 {
-	if (s->file)  /* read whole when opened */
-		return true;
 	int due = mux_due_ms(&s->mux, now_ns());
 	int wait = due >= 0 && (timeout_ms < 0 || due < timeout_ms) ? due : timeout_ms;
 	int n = sys_poll(s->pfds, (nfds_t)s->ncpus, wait);
@@ -922,17 +1021,22 @@ bool session_poll(struct session *s, int timeout_ms)
 			s->hup = true;
 		ring_drain(&s->rings[c], session_collect, s);
 	}
-	session_process_batch(s);
-	if (s->rec)
-		session_rec_flush(s);
+	session_round_end(s);
+	if (s->sink)
+		s->sink->flush(s);
 	if (target_poll_end(&s->target) || s->hup) {
 		/* whatever the kernel wrote before the exit */
 		for (int c = 0; c < s->ncpus; c++)
 			ring_drain(&s->rings[c], session_collect, s);
-		session_process_batch(s);
+		session_flush_records(s);
 		return s->target.ended || (s->hup && target_poll_end(&s->target));
 	}
 	return false;
+}
+
+bool session_poll(struct session *s, int timeout_ms)
+{
+	return s->src->poll(s, timeout_ms);
 }
 
 int session_next_rotation_ms(const struct session *s)
@@ -947,8 +1051,6 @@ static void read_counts(struct session *s)
 	struct mux_totals t[EVENTS_MAX], ref;
 	double ref_enabled = 0;
 
-	if (s->file)  /* the file's totals were set when it was read */
-		return;
 	mux_read(s->fds, s->nfds, s->ncpus, t, s->events.n, &ref);
 	if (s->with_ref) {
 		const struct mux_totals *r = s->ref_ev >= 0 ? &t[s->ref_ev] : &ref;
@@ -969,7 +1071,8 @@ struct snapshot *session_snapshot(struct session *s)
 {
 	double now = (double)now_ns() / 1e9;
 
-	read_counts(s);
+	if (s->src->counts)
+		s->src->counts(s);
 	struct snapshot *snap = profile_snapshot(s->prof, now - s->t0, now - s->last_snap);
 	s->last_snap = now;
 	if (!snap)
@@ -978,15 +1081,50 @@ struct snapshot *session_snapshot(struct session *s)
 	snprintf(snap->command, sizeof(snap->command), "%s", s->target.comm);
 	snap->ended = s->target.ended;
 	snap->exit_status = s->target.status_known ? s->target.status : -1;
-	snprintf(snap->pmu, sizeof(snap->pmu), "%s",
-		 pfm_host_pmu() ? pfm_host_pmu() : "none (software events only)");
+	pfm_host_describe(snap->pmu, sizeof(snap->pmu));
 	snprintf(snap->notice, sizeof(snap->notice), "%s", s->events.notice);
 	snap->cg = s->cg ? callgraph_snapshot(s->cg) : NULL;
 	snap->stacks_skipped = s->stacks_skipped;
-	if (s->file)
-		session_file_snapshot(s, snap);
+	if (s->src->snapshot)
+		s->src->snapshot(s, snap);
 	return snap;
 }
+
+/* --- the live source: rings of the events opened here ------------------- */
+
+static int live_decode(const struct session *s, const struct perf_event_header *h,
+		       struct record *r)
+{
+	return record_decode_fmt(h, &s->fmt, r);
+}
+
+static bool live_time(const struct session *s, const struct perf_event_header *h,
+		      uint64_t *t)
+{
+	return record_time(h, s->fmt.sample_type, s->fmt.sample_id_all, t);
+}
+
+/* Every live sample is one sample: the period is the SAV. */
+static uint64_t live_weigh(struct session *s, int ev, const struct rec_sample *smp)
+{
+	(void)s, (void)ev, (void)smp;
+	return 1;
+}
+
+static const struct perf_event_attr *live_attr(const struct session *s, int ev)
+{
+	return &s->opened_attr[ev];
+}
+
+static const struct session_source live_source = {
+	.recorded = false,
+	.decode = live_decode,
+	.time = live_time,
+	.weigh = live_weigh,
+	.attr = live_attr,
+	.poll = live_poll,
+	.counts = read_counts,
+};
 
 void session_set_thread_filter(struct session *s, uint32_t tid)
 {
@@ -1019,19 +1157,19 @@ void session_close(struct session *s)
 		for (int c = 0; c < s->ncpus; c++)
 			ring_close(&s->rings[c]);
 	target_finish(&s->target);
-	session_rec_abort(s);
-	session_file_close(s);
-	for (int i = 0; i < s->nspaces; i++) {
-		symtab_free(s->spaces[i].st);
-		unwinder_free(s->spaces[i].uw);
-	}
+	if (s->sink)
+		s->sink->abort(s);
+	if (s->src->close)
+		s->src->close(s);
+	for (int i = 0; i < s->nspaces; i++)
+		space_free(&s->spaces[i]);
+	ordered_free(s->queue);
 	callgraph_free(s->cg);
 	free(s->spaces);
 	free(s->space_index);
 	free(s->fds);
 	free(s->rings);
 	free(s->pfds);
-	free(s->batch.data);
 	asm_cache_free(s->asmc);
 	profile_free(s->prof);
 	free(s->plan);
@@ -1070,7 +1208,7 @@ static const struct asm_func *asm_by_name(struct session *s, const char *name,
 	if (!sp || !symtab_find(sp->st, name, module, &si)) {
 		snprintf(err, errsz, "function '%s' not found%s%s%s", name, module ? " in " : "",
 			 module ? module : "",
-			 s->file ? " (are the recorded binaries where the file says? --symfs DIR)"
+			 s->src->recorded ? " (are the recorded binaries where the file says? --symfs DIR)"
 				 : "");
 		return NULL;
 	}

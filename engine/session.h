@@ -10,6 +10,8 @@
 #include "engine/events.h"
 #include "engine/profile.h"
 
+struct session;
+
 struct session_opts {
 	char *const *argv;     /* launch this command ... */
 	pid_t pid;             /* ... or attach to this process */
@@ -19,6 +21,11 @@ struct session_opts {
 	unsigned slice_ms;     /* --mux-slice: time-slice length; 0: MUX_SLICE_MS_DEFAULT */
 	const char *record;    /* cyctop record: write every record to this perf.data */
 	char *const *cmdline;  /* the command line recorded in it */
+	/* Plugs in where records go besides the profile, once every fd is open
+	 * and before the target starts (session_record_start for `record`);
+	 * NULL: nowhere.  Returns 0, or -1 with one line in ERR. */
+	int (*start_sink)(struct session *s, const struct session_opts *o, char *err,
+			  size_t errsz);
 	bool one_group;        /* runs mode: open only plan group GROUP (and the
 				* reference), exact counts, nothing rotated */
 	int group;
@@ -46,7 +53,6 @@ enum call_graph_mode {
 int session_parse_call_graph(const char *spec, struct session_opts *o, char *err,
 			     size_t errsz);
 
-struct session;
 
 /* Opens everything and starts the target.  NULL with one line in ERR. */
 struct session *session_open(const struct session_opts *o, char *err, size_t errsz);
@@ -65,6 +71,10 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 bool session_is_perfdata(const char *path);
 /* Whether S was read from a file (it never ends: it has ended already). */
 bool session_is_recorded(const struct session *s);
+/* cyctop record: writes every record into O->record (a perf.data file):
+ * the session_opts start_sink of a recording. */
+int session_record_start(struct session *s, const struct session_opts *o, char *err,
+			 size_t errsz);
 /* cyctop record: finishes the file (attrs, build ids, metadata).  Returns
  * 0, or -1 with one line in ERR.  session_close without it keeps what was
  * written as far as it is consistent. */

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <libiberty/demangle.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,11 @@
 
 struct func {
 	uint64_t start, end;  /* runtime addresses, [start, end) */
-	const char *name;     /* owned by libdw (the ELF's string table) */
-	int rank;             /* among aliases at one address, lower is preferred */
+	const char *name;     /* libdw's (the ELF's string table) or interned */
+	uint64_t limit;       /* end of the symbol's section, 0 if unknown */
+	uint32_t idx;         /* index in the symbol table: the last tie-break */
+	uint8_t bind;         /* STB_* */
+	bool plt;             /* a synthetic NAME@plt, already named */
 };
 
 /* The cached answer for one IP of a module. */
@@ -45,6 +49,7 @@ struct ip_entry {
 
 struct module {
 	const char *path;  /* interned */
+	struct strpool *names;  /* the symtab's: display names */
 	uint64_t bias;
 	Dwfl_Module *dwmod;
 	struct func *funcs;
@@ -148,6 +153,41 @@ static void pool_free(struct strpool *p)
 	free(p->slots);
 }
 
+/* ---- names ---------------------------------------------------------- */
+
+static bool demangle_names = true;
+
+void symbols_set_demangle(bool on)
+{
+	demangle_names = on;
+}
+
+/* The name shown for the ELF symbol name RAW: without its version suffix
+ * (a .symtab's "_IO_file_write@@GLIBC_2.2.5"), demangled (C++, Rust legacy
+ * and v0) as perf report prints it: libiberty without DMGL_PARAMS, which
+ * perf passes only with -v, so "ns::Box<long>::spin", not its parameters
+ * and clone suffix.  RAW itself when neither applies; NULL when out of
+ * memory. */
+static const char *display_name(struct strpool *pool, const char *raw)
+{
+	size_t n = strcspn(raw, "@");
+	char *base = NULL, *dem = NULL;
+	const char *out = raw;
+
+	if (raw[n] && n > 0) {
+		if (!(base = strndup(raw, n)))
+			return NULL;
+		out = base;
+	}
+	if (demangle_names && (dem = cplus_demangle(out, DMGL_NO_OPTS)) != NULL)
+		out = dem;
+	if (out != raw)
+		out = intern(pool, out);
+	free(base);
+	free(dem);
+	return out;
+}
+
 /* ---- function tables ------------------------------------------------ */
 
 static int leading_underscores(const char *s)
@@ -159,16 +199,42 @@ static int leading_underscores(const char *s)
 	return n;
 }
 
-/* Which alias names an address: real sizes beat size-0 labels, the public
- * name beats its __internal aliases (getpid over __getpid, clock_gettime
- * over __vdso_clock_gettime), then global beats weak beats local. */
-static int symbol_rank(const GElf_Sym *sym, const char *name)
+/* Which alias names an address, as perf report chooses (util/symbol.c
+ * choose_best_symbol): a real size beats a size-0 label, non-weak beats
+ * weak, global beats local, fewer leading underscores, the longer name,
+ * then the first in the symbol table.  So libc's strcoll_l (weak) shows as
+ * __strcoll_l (global) and write (weak) as __GI___libc_write (local).
+ * Names compare raw, version suffix included. */
+static int alias_cmp(const struct func *x, const struct func *y)
 {
-	int bind = GELF_ST_BIND(sym->st_info);
-	int b = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
-	int u = leading_underscores(name);
+	bool xs = x->end > x->start, ys = y->end > y->start;
+	int ux, uy;
+	size_t nx, ny;
 
-	return (sym->st_size == 0) * 1000 + (u > 9 ? 9 : u) * 10 + b;
+	if (xs != ys)
+		return xs ? -1 : 1;
+	if ((x->bind == STB_WEAK) != (y->bind == STB_WEAK))
+		return x->bind == STB_WEAK ? 1 : -1;
+	if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL))
+		return x->bind == STB_GLOBAL ? -1 : 1;
+	ux = leading_underscores(x->name);
+	uy = leading_underscores(y->name);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	nx = strlen(x->name);
+	ny = strlen(y->name);
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return alias_cmp(x, y);
 }
 
 static bool is_function(const GElf_Sym *sym, const char *name, GElf_Word shndx)
@@ -184,43 +250,46 @@ static bool is_function(const GElf_Sym *sym, const char *name, GElf_Word shndx)
 	       shndx != (GElf_Word)-1;
 }
 
-static int func_cmp(const void *a, const void *b)
+/* The runtime end of section SHNDX of ELF (loaded with BIAS), 0 if unknown:
+ * a size-0 label (_init) covers at most the rest of its section, never the
+ * .plt after it. */
+static uint64_t section_end(Elf *elf, GElf_Word shndx, Dwarf_Addr bias)
 {
-	const struct func *x = a, *y = b;
+	Elf_Scn *scn = elf && shndx < SHN_LORESERVE ? elf_getscn(elf, shndx) : NULL;
+	GElf_Shdr sh;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return strcmp(x->name, y->name);  /* qsort is not stable */
+	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+		return 0;
+	return sh.sh_addr + sh.sh_size + bias;
 }
 
-/* Reads the module's functions: .symtab of the file or of its separate
- * debuginfo, else .dynsym (libdwfl picks). */
-static size_t collect_funcs(Dwfl_Module *dm, struct func **out)
+/* Appends the module's function symbols to F (room for all of them):
+ * .symtab of the file or of its separate debuginfo, else .dynsym (libdwfl
+ * picks). */
+static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func *f)
 {
-	int n = dwfl_module_getsymtab(dm);
 	size_t k = 0;
 
-	*out = NULL;
-	if (n <= 0 || !(*out = malloc((size_t)n * sizeof(**out))))
-		return 0;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < nsyms; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
 		GElf_Word shndx;
-		const char *name = dwfl_module_getsym_info(dm, i, &sym, &addr, &shndx, NULL, NULL);
+		Elf *elf = NULL;
+		Dwarf_Addr bias = 0;
+		const char *name = dwfl_module_getsym_info(dm, i, &sym, &addr, &shndx, &elf, &bias);
 		if (!is_function(&sym, name, shndx))
 			continue;
-		(*out)[k++] = (struct func){ addr, addr + sym.st_size, name,
-					     symbol_rank(&sym, name) };
+		f[k++] = (struct func){ .start = addr, .end = addr + sym.st_size, .name = name,
+					.limit = section_end(elf, shndx, bias), .idx = (uint32_t)i,
+					.bind = (uint8_t)GELF_ST_BIND(sym.st_info) };
 	}
 	return k;
 }
 
-/* Sorts, keeps the best alias per address, and extends size-0 symbols to
- * the next symbol (or the module's end). */
-static size_t finish_funcs(struct func *f, size_t n, uint64_t mod_end)
+/* Sorts, keeps the best alias per address with its display name, and
+ * extends size-0 symbols to the next symbol (or their section's or the
+ * module's end). */
+static size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod_end)
 {
 	size_t k = 0;
 
@@ -232,20 +301,216 @@ static size_t finish_funcs(struct func *f, size_t n, uint64_t mod_end)
 			f[k++] = f[i];
 	for (size_t i = 0; i < k; i++) {
 		uint64_t next = i + 1 < k ? f[i + 1].start : mod_end;
+		const char *shown = f[i].plt ? f[i].name : display_name(pool, f[i].name);
+		if (shown)
+			f[i].name = shown;
+		if (f[i].limit > f[i].start && f[i].limit < next)
+			next = f[i].limit;
 		if (f[i].end == f[i].start)
 			f[i].end = next > f[i].start ? next : f[i].start + 1;
 	}
 	return k;
 }
 
+/* ---- PLT stubs ------------------------------------------------------ */
+
+/* A GOT slot that PLT entries jump through, from the dynamic relocations:
+ * JUMP_SLOT (.rela.plt), GLOB_DAT (.rela.dyn: the .plt.got entries) and
+ * IRELATIVE (a local ifunc, no symbol: objdump's *ABS*+0xADDR@plt). */
+struct got_slot {
+	uint64_t got, addend;
+	const char *name;  /* the symbol's; NULL for IRELATIVE */
+};
+
+static int slot_cmp(const void *a, const void *b)
+{
+	const struct got_slot *x = a, *y = b;
+
+	return x->got < y->got ? -1 : x->got > y->got;
+}
+
+static bool is_plt_section(const char *name)
+{
+	return name && (strcmp(name, ".plt") == 0 || strcmp(name, ".plt.sec") == 0 ||
+			strcmp(name, ".plt.got") == 0);
+}
+
+/* The relocation section SCN's slots, appended to OUT (room for them all). */
+static size_t rela_slots(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct got_slot *out)
+{
+	Elf_Scn *symscn = elf_getscn(elf, sh->sh_link);
+	GElf_Shdr symsh;
+	Elf_Data *d = elf_getdata(scn, NULL), *syms;
+	size_t k = 0;
+
+	if (!d || !symscn || !gelf_getshdr(symscn, &symsh) || symsh.sh_type != SHT_DYNSYM ||
+	    !(syms = elf_getdata(symscn, NULL)))
+		return 0;
+	for (int i = 0; (size_t)i < sh->sh_size / sh->sh_entsize; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *name = NULL;
+		if (!gelf_getrela(d, i, &r))
+			break;
+		switch (GELF_R_TYPE(r.r_info)) {
+		case R_X86_64_JUMP_SLOT:
+		case R_X86_64_GLOB_DAT:
+			if (!gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym) ||
+			    !(name = elf_strptr(elf, symsh.sh_link, sym.st_name)) || !name[0])
+				continue;
+			break;
+		case R_X86_64_IRELATIVE:
+			break;
+		default:
+			continue;
+		}
+		out[k++] = (struct got_slot){ r.r_offset, (uint64_t)r.r_addend, name };
+	}
+	return k;
+}
+
+/* Every GOT slot of the ELF's dynamic relocations, sorted; N in *N. */
+static struct got_slot *got_slots(Elf *elf, size_t *n)
+{
+	struct got_slot *s = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (int pass = 0; pass < 2; pass++) {  /* count, then fill */
+		for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+			GElf_Shdr sh;
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
+				continue;
+			if (pass == 0)
+				cap += sh.sh_size / sh.sh_entsize;
+			else
+				*n += rela_slots(elf, scn, &sh, s + *n);
+		}
+		if (pass == 0 && (cap == 0 || !(s = malloc(cap * sizeof(*s)))))
+			return NULL;
+	}
+	qsort(s, *n, sizeof(*s), slot_cmp);
+	return s;
+}
+
+static const struct got_slot *find_slot(const struct got_slot *s, size_t n, uint64_t got)
+{
+	struct got_slot key = { .got = got };
+
+	return bsearch(&key, s, n, sizeof(*s), slot_cmp);
+}
+
+/* The GOT slot the x86-64 PLT entry P (LEN bytes at vaddr ADDR) jumps
+ * through: the operand of its `jmp *disp32(%rip)` (ff 25), after an
+ * endbr64 and a bnd prefix in IBT entries.  PLT0's jump reads a GOT slot
+ * without relocation, and IBT .plt entries jump to PLT0: both stay
+ * unnamed, as objdump leaves them. */
+static bool plt_entry_got(const uint8_t *p, size_t len, uint64_t addr, uint64_t *got)
+{
+	for (size_t i = 0; i + 6 <= len; i++) {
+		if (p[i] != 0xff || p[i + 1] != 0x25)
+			continue;
+		uint32_t disp = (uint32_t)p[i + 2] | (uint32_t)p[i + 3] << 8 |
+				(uint32_t)p[i + 4] << 16 | (uint32_t)p[i + 5] << 24;
+		*got = addr + i + 6 + (uint64_t)(int64_t)(int32_t)disp;
+		return true;
+	}
+	return false;
+}
+
+/* "NAME@plt" (NAME demangled like any symbol), interned. */
+static const char *plt_name(struct strpool *pool, const struct got_slot *slot)
+{
+	const char *base = slot->name ? display_name(pool, slot->name) : NULL;
+	char *s;
+	const char *out;
+
+	if (slot->name ? !base || asprintf(&s, "%s@plt", base) < 0
+		       : asprintf(&s, "*ABS*+0x%" PRIx64 "@plt", slot->addend) < 0)
+		return NULL;
+	out = intern(pool, s);
+	free(s);
+	return out;
+}
+
+/* The entries of PLT section SCN named by SLOTS, appended to F. */
+static size_t plt_funcs(struct strpool *pool, Elf_Scn *scn, const GElf_Shdr *sh,
+			Dwarf_Addr bias, const struct got_slot *slots, size_t nslots,
+			struct func *f)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	uint64_t ent = sh->sh_entsize ? sh->sh_entsize : 16, got;
+	size_t k = 0;
+
+	if (!d || !d->d_buf)
+		return 0;
+	for (uint64_t off = 0; off + ent <= d->d_size; off += ent) {
+		const struct got_slot *slot;
+		const char *name;
+		if (!plt_entry_got((const uint8_t *)d->d_buf + off, ent, sh->sh_addr + off, &got) ||
+		    !(slot = find_slot(slots, nslots, got)) || !(name = plt_name(pool, slot)))
+			continue;
+		uint64_t start = sh->sh_addr + off + bias;
+		f[k++] = (struct func){ .start = start, .end = start + ent, .name = name,
+					.idx = UINT32_MAX, .bind = STB_LOCAL, .plt = true };
+	}
+	return k;
+}
+
+/* How many entries the ELF's PLT sections have at most. */
+static size_t plt_capacity(Elf *elf)
+{
+	size_t shstrndx, n = 0;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
+		    is_plt_section(elf_strptr(elf, shstrndx, sh.sh_name)))
+			n += sh.sh_size / (sh.sh_entsize ? sh.sh_entsize : 16);
+	}
+	return n;
+}
+
+/* Synthetic NAME@plt functions for the PLT stubs of an x86-64 ELF, as
+ * objdump names them (.plt, .plt.sec of IBT builds, .plt.got): each entry
+ * is matched to the dynamic relocation of the GOT slot it jumps through.
+ * Appended to F, which has room for plt_capacity(ELF) more. */
+static size_t add_plt_funcs(struct strpool *pool, Elf *elf, Dwarf_Addr bias, struct func *f)
+{
+	GElf_Ehdr eh;
+	size_t shstrndx, nslots, k = 0;
+	struct got_slot *slots;
+
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 ||
+	    elf_getshdrstrndx(elf, &shstrndx) != 0 || !(slots = got_slots(elf, &nslots)))
+		return 0;
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
+		    is_plt_section(elf_strptr(elf, shstrndx, sh.sh_name)))
+			k += plt_funcs(pool, scn, &sh, bias, slots, nslots, f + k);
+	}
+	free(slots);
+	return k;
+}
+
 static void build_funcs(struct module *mod)
 {
-	Dwarf_Addr lo, hi;
+	Dwarf_Addr lo, hi, bias = 0;
+	Elf *elf = dwfl_module_getelf(mod->dwmod, &bias);
+	int nsyms = dwfl_module_getsymtab(mod->dwmod);
+	size_t cap = (nsyms > 0 ? (size_t)nsyms : 0) + (elf ? plt_capacity(elf) : 0);
 
 	mod->funcs_built = true;
-	mod->nfuncs = collect_funcs(mod->dwmod, &mod->funcs);
+	if (cap == 0 || !(mod->funcs = malloc(cap * sizeof(*mod->funcs))))
+		return;
+	mod->nfuncs = nsyms > 0 ? collect_funcs(mod->dwmod, nsyms, mod->funcs) : 0;
+	if (elf)
+		mod->nfuncs += add_plt_funcs(mod->names, elf, bias, mod->funcs + mod->nfuncs);
 	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
-	mod->nfuncs = finish_funcs(mod->funcs, mod->nfuncs, hi);
+	mod->nfuncs = finish_funcs(mod->names, mod->funcs, mod->nfuncs, hi);
 	if (mod->nfuncs > 0) {  /* most symbols are not functions: give back */
 		struct func *f = realloc(mod->funcs, mod->nfuncs * sizeof(*f));
 		if (f)
@@ -418,6 +683,7 @@ static struct module *report_module(struct symtab *st, const char *path, int fd,
 		return NULL;
 	}
 	mod->path = path;
+	mod->names = &st->names;
 	mod->bias = bias;
 	mod->next = st->mods;
 	st->mods = mod;
@@ -862,11 +1128,6 @@ const uint8_t *symtab_code(struct symtab *st, uint64_t addr, size_t *avail)
 
 /* ---- lookup by name ------------------------------------------------- */
 
-static bool path_matches(const char *path, const char *want)
-{
-	return !want || strcmp(path, want) == 0 || ends_with(path, want);
-}
-
 static const struct func *module_find_name(struct module *mod, const char *name)
 {
 	if (!mod->funcs_built)
@@ -884,7 +1145,7 @@ bool symtab_find(struct symtab *st, const char *name, const char *module,
 	for (size_t i = 0; i < st->nmaps; i++) {
 		struct mapping *m = &st->maps[i];
 		const struct func *f;
-		if (!path_matches(m->name, module))
+		if (!symbols_module_matches(m->name, module))
 			continue;
 		if (!m->resolved)
 			resolve_mapping(st, m);
@@ -942,4 +1203,263 @@ bool symtab_mapping(struct symtab *st, uint64_t addr, struct symtab_map *out)
 	m = &st->maps[i];
 	*out = (struct symtab_map){ m->start, m->end, m->pgoff, m->name };
 	return true;
+}
+
+/* ---- modules by soname ---------------------------------------------- */
+
+/* Whether the ELF at PATH says DT_SONAME WANT. */
+static bool has_soname(const char *path, const char *want)
+{
+	int fd = symbols_open_regular(path);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	bool found = false;
+
+	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn && !found;
+	     scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (int i = 0; (size_t)i < sh.sh_size / sh.sh_entsize && !found; i++) {
+			GElf_Dyn dyn;
+			const char *s;
+			if (!gelf_getdyn(d, i, &dyn) || dyn.d_tag == DT_NULL)
+				break;
+			found = dyn.d_tag == DT_SONAME &&
+				(s = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val)) && strcmp(s, want) == 0;
+		}
+	}
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
+/* Whether the file name of PATH is WANT plus a version ("liblzma.so.5"
+ * for liblzma.so.5.4.1): the soname convention, for a recorded path that
+ * is not on this machine. */
+static bool versioned_name_of(const char *path, const char *want)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	size_t n = strlen(want);
+
+	return strchr(want, '/') == NULL && strncmp(base, want, n) == 0 && base[n] == '.' &&
+	       base[n + 1] >= '0' && base[n + 1] <= '9';
+}
+
+bool symbols_module_matches(const char *path, const char *want)
+{
+	if (!want)
+		return true;
+	if (!path)
+		return false;
+	return strcmp(path, want) == 0 || ends_with(path, want) || versioned_name_of(path, want) ||
+	       (symbols_is_file_path(path) && has_soname(path, want));
+}
+
+/* ---- kernel symbols (/proc/kallsyms) -------------------------------- */
+
+struct ksym {
+	struct func f;       /* name NULL: a data symbol, only the end of the one before */
+	const char *module;  /* "[kernel.kallsyms]" or a module's "[name]", as perf's dso */
+};
+
+struct ksymtab {
+	struct ksym *syms;  /* sorted by address, one per address */
+	size_t n;
+	struct strpool names;
+	uint8_t build_id[64];
+	size_t build_id_len;
+};
+
+/* Text symbols (t, T; w, W weak) are functions; data symbols only end the
+ * function before them; other kinds (absolute, ...) are skipped. */
+static bool ksym_kind(char type, bool *text, uint8_t *bind)
+{
+	*text = type && strchr("tTwW", type);  /* strchr finds a NUL too */
+	*bind = type == 'w' || type == 'W' ? STB_WEAK
+		: type >= 'A' && type <= 'Z' ? STB_GLOBAL : STB_LOCAL;
+	return type && strchr("tTwWdDbBrR", type);
+}
+
+/* One "ADDR TYPE NAME[\t[MODULE]]" line into KS.  False for a line to
+ * skip (or out of memory). */
+static bool parse_kallsyms_line(struct ksymtab *k, char *line, uint32_t idx, struct ksym *ks)
+{
+	unsigned long long addr;
+	char type, *name, *mod;
+	int n = -1;
+	bool text;
+
+	if (sscanf(line, "%llx %c %n", &addr, &type, &n) < 2 || n < 0 ||
+	    !ksym_kind(type, &text, &ks->f.bind))
+		return false;
+	line[strcspn(line, "\n")] = '\0';
+	name = line + n;
+	mod = strchr(name, '\t');
+	if (mod)
+		*mod++ = '\0';
+	if (!name[0])
+		return false;
+	ks->f = (struct func){ .start = addr, .end = addr, .idx = idx, .bind = ks->f.bind };
+	ks->module = NULL;
+	if (!text)
+		return true;
+	ks->f.name = intern(&k->names, name);
+	ks->module = intern(&k->names, mod && mod[0] ? mod : "[kernel.kallsyms]");
+	return ks->f.name && ks->module;
+}
+
+/* Functions before data symbols at one address, then perf's choice among
+ * aliases. */
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct func *x = &((const struct ksym *)a)->f, *y = &((const struct ksym *)b)->f;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (!x->name || !y->name)
+		return !x->name - !y->name;
+	return alias_cmp(x, y);
+}
+
+static int read_kallsyms(struct ksymtab *k, FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0, room = 0;
+	uint32_t idx = 0;
+	int rc = 0;
+
+	while (getline(&line, &cap, f) > 0) {
+		if (k->n == room) {
+			struct ksym *p;
+			room = room ? room * 2 : 4096;
+			if (!(p = realloc(k->syms, room * sizeof(*p)))) {
+				rc = -1;
+				break;
+			}
+			k->syms = p;
+		}
+		k->n += parse_kallsyms_line(k, line, idx++, &k->syms[k->n]);
+	}
+	free(line);
+	return rc;
+}
+
+/* Sorted, one symbol per address, each ending where the next begins (the
+ * last one a page after its page, as perf ends it). */
+static void finish_kallsyms(struct ksymtab *k)
+{
+	size_t m = 0;
+
+	qsort(k->syms, k->n, sizeof(*k->syms), ksym_cmp);
+	for (size_t i = 0; i < k->n; i++)
+		if (m == 0 || k->syms[m - 1].f.start != k->syms[i].f.start)
+			k->syms[m++] = k->syms[i];
+	k->n = m;
+	for (size_t i = 0; i < m; i++)
+		k->syms[i].f.end = i + 1 < m ? k->syms[i + 1].f.start
+					     : (k->syms[i].f.start | 4095) + 1 + 4096;
+}
+
+struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err, size_t errsz)
+{
+	struct ksymtab *k = calloc(1, sizeof(*k));
+	FILE *f = NULL;
+	int rc;
+
+	if (!kallsyms)
+		kallsyms = "/proc/kallsyms";
+	if (!k || !(f = fopen(kallsyms, "re"))) {
+		snprintf(err, errsz, "%s: %s", kallsyms, k ? strerror(errno) : "out of memory");
+		free(k);
+		return NULL;
+	}
+	rc = read_kallsyms(k, f);
+	fclose(f);
+	if (rc == 0)
+		finish_kallsyms(k);
+	/* With kernel.kptr_restrict every address reads as 0: one entry left. */
+	if (rc < 0 || k->n <= 1) {
+		snprintf(err, errsz, "%s: %s", kallsyms,
+			 rc < 0 ? "out of memory"
+			 : k->n == 0 ? "no symbols" : "addresses hidden (kernel.kptr_restrict)");
+		ksymtab_free(k);
+		return NULL;
+	}
+	k->build_id_len = symbols_kernel_build_id(notes, k->build_id, sizeof(k->build_id));
+	return k;
+}
+
+void ksymtab_free(struct ksymtab *k)
+{
+	if (!k)
+		return;
+	free(k->syms);
+	pool_free(&k->names);
+	free(k);
+}
+
+bool ksymtab_lookup(const struct ksymtab *k, uint64_t addr, struct sym_info *out)
+{
+	size_t lo = 0, hi = k->n;
+	const struct ksym *ks;
+
+	memset(out, 0, sizeof(*out));
+	while (lo < hi) {  /* first symbol starting after addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (k->syms[mid].f.start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= k->syms[lo - 1].f.end || !k->syms[lo - 1].f.name)
+		return false;
+	ks = &k->syms[lo - 1];
+	*out = (struct sym_info){ .name = ks->f.name, .start = ks->f.start,
+				  .size = ks->f.end - ks->f.start, .module = ks->module };
+	return true;
+}
+
+bool ksymtab_matches(const struct ksymtab *k, const uint8_t *id, size_t len)
+{
+	return k->build_id_len > 0 && len == k->build_id_len &&
+	       memcmp(id, k->build_id, len) == 0;
+}
+
+/* 4-byte aligned length of a note's name or descriptor. */
+static size_t note_pad(uint32_t n)
+{
+	return ((size_t)n + 3) & ~(size_t)3;
+}
+
+/* /sys/kernel/notes is the kernel's .notes section: ELF notes, each a
+ * header, a padded name and a padded descriptor.  The GNU build id is the
+ * descriptor of the note named "GNU" of type NT_GNU_BUILD_ID. */
+size_t symbols_kernel_build_id(const char *notes, uint8_t *out, size_t max)
+{
+	uint8_t buf[4096];
+	int fd = open(notes ? notes : "/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+	size_t off = 0, n = got > 0 ? (size_t)got : 0;
+
+	if (fd >= 0)
+		close(fd);
+	while (off + sizeof(Elf64_Nhdr) <= n) {
+		Elf64_Nhdr h;
+		memcpy(&h, buf + off, sizeof(h));
+		off += sizeof(h);
+		if (note_pad(h.n_namesz) > n - off ||
+		    note_pad(h.n_descsz) > n - off - note_pad(h.n_namesz))
+			break;
+		const uint8_t *name = buf + off, *desc = name + note_pad(h.n_namesz);
+		if (h.n_type == NT_GNU_BUILD_ID && h.n_namesz == 4 && memcmp(name, "GNU", 4) == 0 &&
+		    h.n_descsz > 0 && h.n_descsz <= max) {
+			memcpy(out, desc, h.n_descsz);
+			return h.n_descsz;
+		}
+		off += note_pad(h.n_namesz) + note_pad(h.n_descsz);
+	}
+	return 0;
 }

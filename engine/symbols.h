@@ -54,8 +54,9 @@ bool symtab_srcline(struct symtab *st, uint64_t ip, const char **file, int *line
  * in that section.  NULL when ADDR lies in no file-backed code. */
 const uint8_t *symtab_code(struct symtab *st, uint64_t addr, size_t *avail);
 
-/* The function called NAME (in a module whose path ends with MODULE when
- * MODULE is not NULL), among every mapped module.  False if none. */
+/* The function called NAME (in a module MODULE matches, see
+ * symbols_module_matches, when MODULE is not NULL), among every mapped
+ * module.  False if none. */
 bool symtab_find(struct symtab *st, const char *name, const char *module,
 		 struct sym_info *out);
 
@@ -88,5 +89,45 @@ struct symtab_map {
 	const char *path;
 };
 bool symtab_mapping(struct symtab *st, uint64_t addr, struct symtab_map *out);
+
+/* Names.  Functions are named as perf report names them: among aliases at
+ * one address perf's choice (a sized symbol, non-weak, global, fewer
+ * leading underscores, the longer name, the first); no version suffix
+ * ("@@GLIBC_2.2.5"); C++ and Rust names demangled with libiberty, without
+ * parameters; PLT stubs NAME@plt as objdump names them (.plt, .plt.sec,
+ * .plt.got).  symbols_set_demangle(false) (--no-demangle) keeps the ELF
+ * names; it applies to symtabs whose modules are read afterwards. */
+void symbols_set_demangle(bool on);
+
+/* Whether the module mapped from PATH is WANT: the same path, a path
+ * ending with WANT, or its soname (DT_SONAME of the file, or for a file
+ * that is not here the file name WANT.VERSION: "liblzma.so.5" matches
+ * .../liblzma.so.5.4.1).  WANT NULL matches every module. */
+bool symbols_module_matches(const char *path, const char *want);
+
+/* Kernel symbols from /proc/kallsyms, loaded once and looked up by
+ * address, for samples whose cpumode is kernel.  Text symbols only
+ * (t T w W); each ends where the next symbol (of any kind) begins; among
+ * aliases perf's choice.  The module is "[kernel.kallsyms]", or "[MOD]"
+ * for a loaded module's code, as perf report names them. */
+struct ksymtab;
+
+/* KALLSYMS and NOTES NULL: /proc/kallsyms and /sys/kernel/notes (the
+ * running kernel's build id).  NULL with one line in ERR when the file
+ * cannot be read or hides the addresses (kernel.kptr_restrict, or not
+ * root): then name kernel samples "[unknown]" in "[kernel.kallsyms]". */
+struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err,
+			     size_t errsz);
+void ksymtab_free(struct ksymtab *k);
+/* The kernel function holding ADDR; false (OUT zeroed) outside every text
+ * symbol.  Strings live as long as K. */
+bool ksymtab_lookup(const struct ksymtab *k, uint64_t addr, struct sym_info *out);
+/* Whether K's kernel is the one of build id ID (a recorded session's
+ * [kernel.kallsyms] build id): only then do its symbols name the
+ * session's kernel samples.  False when either build id is unknown. */
+bool ksymtab_matches(const struct ksymtab *k, const uint8_t *id, size_t len);
+/* The GNU build id in the kernel notes file NOTES (NULL:
+ * /sys/kernel/notes) into OUT (at most MAX bytes): its length, 0 if none. */
+size_t symbols_kernel_build_id(const char *notes, uint8_t *out, size_t max);
 
 #endif

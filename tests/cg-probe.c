@@ -182,7 +182,7 @@ int main(int argc, char **argv)
 			if (argv[a][1] == 'e')
 				o.events = argv[a + 1];
 			else if (argv[a][1] == 'o')
-				o.record = argv[a + 1];
+				o.record = argv[a + 1], o.start_sink = session_record_start;
 			else
 				return usage();
 		}

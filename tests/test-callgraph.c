@@ -207,6 +207,9 @@ static void test_two_callers(void **state)
 	add(cg, 0, "main caller_a", 3);   /* caller_a's own time */
 	struct cg_snapshot *s = callgraph_snapshot(cg);
 	assert_int_equal(cg_samples(s, 0), 303);
+	/* 301 stacks: the last one weighs 3 (a frequency-mode sample's period) */
+	assert_int_equal(cg_stacks(s, 0), 301);
+	assert_int_equal(cg_stacks_truncated(s, 0), 0);
 	assert_int_equal(cg_nodes(s), 5);
 	assert_int_equal(cg_functions(s), 4 + 1);  /* + the overflow function */
 	expect_fn(s, "leaf_work", 0, 300, 300);
@@ -360,6 +363,10 @@ static void test_truncated(void **state)
 	assert_int_equal(cg_truncated(s, 0), 3);
 	assert_int_equal(cg_samples(s, 1), 2);
 	assert_int_equal(cg_truncated(s, 1), 2);
+	/* stacks are counted one each, whatever they weigh */
+	assert_int_equal(cg_stacks(s, 0), 2);
+	assert_int_equal(cg_stacks_truncated(s, 0), 1);
+	assert_int_equal(cg_stacks_truncated(s, 1), 1);
 	/* recorded as far as it goes: a second root, a */
 	expect_fn(s, "leaf", 0, 8, 8);
 	expect_fn(s, "a", 0, 0, 8);

@@ -21,6 +21,7 @@
 
 #include "arch/model.h"
 #include "engine/pfm.h"
+#include "fake-sysfs.h"
 
 static const struct arch_model *must_find(const char *name)
 {
@@ -243,13 +244,20 @@ static void test_attr_fields(void **state)
 	assert_int_equal(attr.size, sizeof(struct perf_event_attr));
 	assert_int_equal(attr.type, PERF_TYPE_RAW);
 	assert_int_equal(attr.config, 0xc0);
-	/* user space only, and nothing left from before */
-	assert_int_equal(attr.exclude_kernel, 1);
+	/* user and kernel, as perf counts by default; nothing left from before */
+	assert_int_equal(attr.exclude_kernel, 0);
 	assert_int_equal(attr.exclude_user, 0);
 	assert_int_equal(attr.sample_period, 0);
 	assert_int_equal(attr.config1, 0);
 	/* libpfm4's fully qualified string */
 	assert_non_null(strstr(fstr, "core::INST_RETIRED:ANY_P"));
+	/* ":u" asks for user space only, ":k" for the kernel only */
+	encode_or_fail("INST_RETIRED:ANY_P:u", &attr);
+	assert_int_equal(attr.exclude_kernel, 1);
+	assert_int_equal(attr.exclude_user, 0);
+	encode_or_fail("INST_RETIRED:ANY_P:k", &attr);
+	assert_int_equal(attr.exclude_kernel, 0);
+	assert_int_equal(attr.exclude_user, 1);
 	/* _EXT accepts period= */
 	encode_or_fail("RS_UOPS_DISPATCHED:period=2000000", &attr);
 	assert_int_equal(attr.sample_period, 2000000);
@@ -320,12 +328,8 @@ static void test_switch_models(void **state)
 	assert_int_equal(attr.config, 0xc0);
 }
 
-static bool host_has_pmu(void)
-{
-	return access("/sys/bus/event_source/devices/cpu", F_OK) == 0;
-}
-
-/* No forcing: this VM has no hardware PMU, only the kernel's generic events. */
+/* No forcing, and a kernel without a hardware PMU (a fake sysfs): only the
+ * kernel's generic events, whatever CPU libpfm4 takes this machine for. */
 static void test_unforced_host(void **state)
 {
 	struct perf_event_attr attr;
@@ -333,10 +337,10 @@ static void test_unforced_host(void **state)
 
 	(void)state;
 	/* after forced models (the tests above), and again in a clean order */
+	fake_sysfs_install(fake_sysfs_make(NULL, NULL));
 	for (int round = 0; round < 2; round++) {
 		setup_or_fail(NULL);
-		if (!host_has_pmu())
-			assert_null(pfm_host_pmu());
+		assert_null(pfm_host_pmu());
 		encode_or_fail("cpu-clock", &attr);
 		assert_int_equal(attr.type, PERF_TYPE_SOFTWARE);
 		assert_int_equal(attr.config, PERF_COUNT_SW_CPU_CLOCK);
@@ -344,7 +348,7 @@ static void test_unforced_host(void **state)
 		encode_or_fail("task-clock", &attr);
 		assert_int_equal(attr.type, PERF_TYPE_SOFTWARE);
 		assert_int_equal(attr.config, PERF_COUNT_SW_TASK_CLOCK);
-		if (!host_has_pmu()) {
+		{
 			/* the PMUs forced earlier are not this host's */
 			err[0] = '\0';
 			assert_int_equal(pfm_encode("RS_UOPS_DISPATCHED:c=1:i=1", &attr, NULL, 0,
@@ -355,6 +359,7 @@ static void test_unforced_host(void **state)
 		}
 		setup_or_fail("core");
 	}
+	fake_sysfs_install(NULL);
 }
 
 /* The kernel's generic events: every row of the "perf" model encodes on any

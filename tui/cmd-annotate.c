@@ -11,6 +11,7 @@
 #include "engine/annotate.h"
 #include "engine/session.h"
 #include "engine/source.h"
+#include "engine/symbols.h"
 #include "tui/cmd.h"
 #include "tui/format.h"
 #include "tui/ui.h"
@@ -34,7 +35,8 @@ static const char usage_text[] =
 	"      --symfs DIR       -i: look for the recorded binaries under DIR\n"
 	"      --model PMU       -i: name raw events with this model's tables\n"
 	"  -d, --duration SECS   stop watching after SECS (default: when the target ends)\n"
-	"      --module PATH     the module holding FUNCTION (a path or its end)\n"
+	"      --module PATH     the module holding FUNCTION (a path, its end or a soname)\n"
+	"      --no-demangle     C++ and Rust functions by their ELF (mangled) names\n"
 	"      --stall EVENT     the stall-cycle column (default: the model's)\n"
 	"      --format F        text, csv or json\n"
 	"  -l, --lines           text: interleave source lines\n";
@@ -69,6 +71,7 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 		{ "input", required_argument, NULL, 'i' },
 		{ "symfs", required_argument, NULL, 'Y' },
 		{ "model", required_argument, NULL, 'P' },
+		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -91,6 +94,7 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 		case 'i': o->in.path = optarg; break;
 		case 'Y': o->in.symfs = optarg; break;
 		case 'P': o->in.model = optarg; break;
+		case 'D': symbols_set_demangle(false); break;
 		case 'p':
 			o->s.pid = (pid_t)strtol(optarg, &end, 10);
 			if (*end || o->s.pid <= 0) {
@@ -338,20 +342,14 @@ static void watch_until_done(struct session *s, double duration)
 	session_poll(s, 0);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-/* The module of the hottest function of that name (whose path ends with
- * WANT when given); WANT itself when no sampled function matches. */
+/* The module of the hottest function of that name (the module WANT names,
+ * when given: see symbols_module_matches); WANT itself when no sampled
+ * function matches. */
 static const char *module_of(const struct snapshot *snap, const char *name, const char *want)
 {
 	for (size_t i = 0; i < snap->n_funcs; i++)
 		if (strcmp(snap->funcs[i].name, name) == 0 &&
-		    (!want || ends_with(snap->funcs[i].module, want)))
+		    symbols_module_matches(snap->funcs[i].module, want))
 			return snap->funcs[i].module;
 	return want;
 }

@@ -57,7 +57,10 @@ static int parse_option(int ch, const char *arg, struct record_opts *o)
 	double v;
 
 	switch (ch) {
-	case 'o': o->s.record = arg; return 0;
+	case 'o':
+		o->s.record = arg;
+		o->s.start_sink = session_record_start;
+		return 0;
 	case 'e': o->s.events = arg; return 0;
 	case 'p':
 		if (number(arg, "--pid", 1, INT_MAX, &v) < 0 || v != (int)v)

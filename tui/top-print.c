@@ -52,8 +52,8 @@ static void stack_sums(const struct snapshot *s, uint64_t *samples, uint64_t *tr
 {
 	*samples = *truncated = *overflow = 0;
 	for (int e = 0; has_cg(s, e) && e < s->n_events; e++) {
-		*samples += cg_samples(s->cg, e);
-		*truncated += cg_truncated(s->cg, e);
+		*samples += cg_stacks(s->cg, e);
+		*truncated += cg_stacks_truncated(s->cg, e);
 		*overflow += cg_overflow(s->cg, e);
 	}
 }
@@ -337,8 +337,9 @@ static void print_json_mux(FILE *out, const struct snapshot *s)
 	fmt_json_number(out, s->spread);
 }
 
-/* "stacks": samples with a stack, truncated, past the node cap (every
- * event's), and samples counted without their stack. */
+/* "stacks": stacks collected, truncated (every event's, one each whatever
+ * the sample weighs), samples past the node cap, and samples counted
+ * without their stack. */
 static void print_json_stacks(FILE *out, const struct snapshot *s)
 {
 	uint64_t n, trunc, over;

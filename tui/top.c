@@ -15,6 +15,7 @@
 #include "engine/mux.h"
 #include "engine/runs.h"
 #include "engine/session.h"
+#include "engine/symbols.h"
 #include "tui/cmd.h"
 #include "tui/top.h"
 #include "tui/tui.h"
@@ -53,7 +54,7 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 
 /* long-only options */
 enum { OPT_TID = 0x100, OPT_COUNTERS, OPT_MUX, OPT_MUX_SLICE, OPT_RUNS, OPT_SYMFS, OPT_MODEL };
-enum { OPT_CALL_GRAPH = 0x200 };
+enum { OPT_CALL_GRAPH = 0x200, OPT_NO_DEMANGLE };
 
 /* --counters, --mux, --mux-slice, --runs. */
 static int parse_mux_option(int ch, const char *arg, struct top_opts *o)
@@ -152,6 +153,7 @@ static const char usage_text[] =
 	"      --symfs DIR       -i perf.data: look for the recorded binaries under DIR\n"
 	"      --model PMU       -i perf.data: name raw events with this model's tables\n"
 	"      --tid TID         the functions of thread TID only (H in the interactive view)\n"
+	"      --no-demangle     C++ and Rust functions by their ELF (mangled) names\n"
 	"      --theme NAME      a theme (default, light, mono, high-contrast) or a path\n"
 	"      --stall EVENT     the asm view's stall-cycle column (default: the model's,\n"
 	"                        RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)\n"
@@ -186,6 +188,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -269,6 +272,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		case OPT_SYMFS:
 			o->in.symfs = optarg;
 			break;
+		case OPT_NO_DEMANGLE: symbols_set_demangle(false); break;
 		case OPT_MODEL:
 			o->in.model = optarg;
 			break;

@@ -245,8 +245,8 @@ static int draw_header(struct tui *t, int y, int rows)
 		char stacks[96] = "";
 		if (s->cg && s->n_events > 0)
 			snprintf(stacks, sizeof(stacks), "  stacks %llu  truncated %llu  skipped %llu",
-				 (unsigned long long)cg_samples(s->cg, 0),
-				 (unsigned long long)cg_truncated(s->cg, 0),
+				 (unsigned long long)cg_stacks(s->cg, 0),
+				 (unsigned long long)cg_stacks_truncated(s->cg, 0),
 				 (unsigned long long)s->stacks_skipped);
 		ui_set(s->lost || s->throttled ? EL_WARNING : EL_HEADER);
 		snprintf(line, sizeof(line), "  lost %llu  throttled %llu%s  functions %d%s%s",

@@ -1,0 +1,218 @@
+#include "engine/ordered.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_BYTES (256u * 1024u)
+#define DEFAULT_MAX_BYTES (64u * 1024u * 1024u)
+
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	size_t live;              /* records in it not yet delivered */
+	unsigned char data[];
+};
+
+struct entry {
+	uint64_t time, seq;       /* seq keeps arrival order among equal times */
+	struct perf_event_header *h;
+	struct chunk *c;
+};
+
+struct ordered {
+	ordered_deliver_fn deliver;
+	void *arg;
+	struct entry *e;
+	size_t n, cap;
+	bool sorted;              /* e[] is in (time, seq) order */
+	struct chunk *cur;        /* being filled */
+	struct chunk *spare;      /* one emptied chunk kept for reuse */
+	size_t bytes, max_bytes;  /* record bytes queued; the bound */
+	uint64_t seq;
+	uint64_t round_max;       /* newest time pushed in this round */
+	uint64_t prev_round_max;  /* ... in the round before */
+	uint64_t last_flush;      /* newest time delivered */
+	uint64_t late;
+};
+
+struct ordered *ordered_new(ordered_deliver_fn fn, void *arg, size_t max_bytes)
+{
+	struct ordered *q = calloc(1, sizeof(*q));
+
+	if (!q)
+		return NULL;
+	q->deliver = fn;
+	q->arg = arg;
+	q->max_bytes = max_bytes ? max_bytes : DEFAULT_MAX_BYTES;
+	q->sorted = true;
+	return q;
+}
+
+static void chunk_release(struct ordered *q, struct chunk *c)
+{
+	if (--c->live || c == q->cur)
+		return;
+	if (!q->spare && c->cap == CHUNK_BYTES) {
+		c->used = 0;
+		q->spare = c;
+	} else {
+		free(c);
+	}
+}
+
+void ordered_free(struct ordered *q)
+{
+	if (!q)
+		return;
+	for (size_t i = 0; i < q->n; i++)
+		if (--q->e[i].c->live == 0 && q->e[i].c != q->cur)
+			free(q->e[i].c);
+	free(q->cur);
+	free(q->spare);
+	free(q->e);
+	free(q);
+}
+
+/* Room for SIZE bytes in the current chunk, or a new one. */
+static struct chunk *chunk_for(struct ordered *q, size_t size)
+{
+	struct chunk *c = q->cur;
+
+	if (c && c->cap - c->used >= size)
+		return c;
+	if (c && c->live == 0)
+		free(c);  /* everything it held was delivered */
+	q->cur = NULL;
+	if (size <= CHUNK_BYTES && q->spare) {
+		c = q->spare;
+		q->spare = NULL;
+	} else {
+		size_t cap = size > CHUNK_BYTES ? size : CHUNK_BYTES;
+		if (!(c = malloc(sizeof(*c) + cap)))
+			return NULL;
+		c->cap = cap;
+	}
+	c->next = NULL;
+	c->used = 0;
+	c->live = 0;
+	q->cur = c;
+	return c;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Delivers the first K entries (in order) and keeps the rest. */
+static void deliver_first(struct ordered *q, size_t k)
+{
+	for (size_t i = 0; i < k; i++) {
+		struct entry *e = &q->e[i];
+		q->deliver(e->h, q->arg);
+		if (e->time > q->last_flush)
+			q->last_flush = e->time;
+		q->bytes -= e->h->size;
+		chunk_release(q, e->c);
+	}
+	memmove(q->e, q->e + k, (q->n - k) * sizeof(*q->e));
+	q->n -= k;
+}
+
+static void sort_entries(struct ordered *q)
+{
+	if (!q->sorted)
+		qsort(q->e, q->n, sizeof(*q->e), by_time);
+	q->sorted = true;
+}
+
+/* Delivers every entry with time <= LIMIT. */
+static void deliver_upto(struct ordered *q, uint64_t limit)
+{
+	size_t k = 0;
+
+	sort_entries(q);
+	while (k < q->n && q->e[k].time <= limit)
+		k++;
+	deliver_first(q, k);
+}
+
+static void deliver_half(struct ordered *q)
+{
+	sort_entries(q);
+	deliver_first(q, (q->n + 1) / 2);
+}
+
+static bool grow_entries(struct ordered *q)
+{
+	if (q->n < q->cap)
+		return true;
+	size_t cap = q->cap ? q->cap * 2 : 1024;
+	struct entry *e = realloc(q->e, cap * sizeof(*e));
+	if (!e)
+		return false;
+	q->e = e;
+	q->cap = cap;
+	return true;
+}
+
+void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t time)
+{
+	struct chunk *c;
+
+	if (q->bytes + h->size > q->max_bytes && q->n)
+		deliver_half(q);
+	if (time < q->last_flush)
+		q->late++;
+	if (!grow_entries(q) || !(c = chunk_for(q, h->size))) {
+		deliver_half(q);
+		if (!grow_entries(q) || !(c = chunk_for(q, h->size))) {
+			q->deliver(h, q->arg);  /* no memory at all: unordered */
+			return;
+		}
+	}
+	struct entry *e = &q->e[q->n];
+	e->h = (struct perf_event_header *)(c->data + c->used);
+	memcpy(e->h, h, h->size);
+	c->used += (h->size + 7u) & ~(size_t)7u;
+	if (c->used > c->cap)
+		c->used = c->cap;
+	c->live++;
+	e->c = c;
+	e->time = time;
+	e->seq = q->seq++;
+	if (q->n && by_time(&q->e[q->n - 1], e) > 0)
+		q->sorted = false;
+	q->n++;
+	q->bytes += h->size;
+	if (time > q->round_max)
+		q->round_max = time;
+}
+
+void ordered_round(struct ordered *q)
+{
+	deliver_upto(q, q->prev_round_max);
+	q->prev_round_max = q->round_max;
+}
+
+void ordered_flush(struct ordered *q)
+{
+	sort_entries(q);
+	deliver_first(q, q->n);
+	q->prev_round_max = q->round_max;
+}
+
+uint64_t ordered_late(const struct ordered *q)
+{
+	return q->late;
+}
+
+size_t ordered_queued(const struct ordered *q)
+{
+	return q->n;
+}

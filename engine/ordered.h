@@ -1,0 +1,49 @@
+/* A time-ordered queue of perf records, as perf's ordered_events: records
+ * from every ring (or, in a file, from between FINISHED_ROUND markers) come
+ * out in timestamp order, so a sample is never symbolized before the
+ * mapping it lies in, and an exec's COMM never wipes mappings made after it,
+ * whichever CPU's ring each was read from.
+ *
+ * Rounds bound the reordering window: when a round ends (every ring drained
+ * once; a FINISHED_ROUND record), everything up to the newest time of the
+ * round before is delivered.  That is safe: a record not yet read was
+ * written after its ring was drained in this round, so after everything
+ * read in the previous round (perf's util/session.c proof).  A queue past
+ * its memory bound delivers its older half at once.  Records are copied in
+ * (chunks of 256 KB, freed as their records leave) and handed to the
+ * consumer one by one as contiguous perf_event_header bytes. */
+#ifndef ENGINE_ORDERED_H
+#define ENGINE_ORDERED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+typedef void (*ordered_deliver_fn)(const struct perf_event_header *h, void *arg);
+
+struct ordered;
+
+/* A queue delivering to FN(h, ARG), holding at most MAX_BYTES of records
+ * (0: 64 MB).  NULL when out of memory. */
+struct ordered *ordered_new(ordered_deliver_fn fn, void *arg, size_t max_bytes);
+void ordered_free(struct ordered *q);
+
+/* Queues a copy of H, stamped TIME.  Out of memory: delivers the older half,
+ * then H itself unordered if there is still no room.  */
+void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t time);
+
+/* A round ended: delivers every record up to the newest time of the round
+ * before this one. */
+void ordered_round(struct ordered *q);
+
+/* Delivers everything queued (the end of a file, of a watch). */
+void ordered_flush(struct ordered *q);
+
+/* Records that came older than what had already been delivered: delivered
+ * late (out of order); as perf's nr_unordered_events. */
+uint64_t ordered_late(const struct ordered *q);
+
+/* Records queued now. */
+size_t ordered_queued(const struct ordered *q);
+
+#endif

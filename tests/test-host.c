@@ -1,0 +1,234 @@
+/* The host's PMU (engine/host.c, engine/pfm.c): the kernel decides whether
+ * hardware events exist, libpfm4 only names them.
+ *
+ * libpfm4 reads the CPUID once per process (engine/pfm.c), so each case runs
+ * in its own process: main re-executes this program with the case's name and
+ * with LIBPFM_FORCE_PMU standing for the CPUID libpfm4 sees ("icl": a CPU it
+ * recognizes, as on an Intel family 6 model 167 VM; "perf": one it does not
+ * know).  The kernel's PMUs come from a fake sysfs behind the sys seam. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "engine/events.h"
+#include "engine/host.h"
+#include "engine/pfm.h"
+#include "fake-sysfs.h"
+
+static void setup_or_fail(void)
+{
+	char err[256] = "";
+
+	if (pfm_setup(NULL, err, sizeof(err)) != 0)
+		fail_msg("pfm_setup: %s", err);
+}
+
+static void parse_or_fail(const char *list, struct ev_list *l)
+{
+	char err[256] = "";
+
+	if (events_parse(list, events_host_model(), l, err, sizeof(err)) != 0)
+		fail_msg("events_parse(%s): %s", list, err);
+}
+
+/* --- the sysfs reader ----------------------------------------------------- */
+
+static void test_read_none(void **state)
+{
+	struct host_pmus k;
+
+	(void)state;
+	fake_sysfs_install(fake_sysfs_make(NULL, NULL));
+	host_pmus_read(&k);
+	assert_int_equal(k.ncore, 0);
+	fake_sysfs_install("/nonexistent-sysfs");
+	host_pmus_read(&k);
+	assert_int_equal(k.ncore, 0);
+	fake_sysfs_install(NULL);
+}
+
+static void test_read_core(void **state)
+{
+	struct host_pmus k;
+
+	(void)state;
+	fake_sysfs_install(fake_sysfs_make("cpu", "skylake\n"));
+	host_pmus_read(&k);
+	assert_int_equal(k.ncore, 1);
+	assert_string_equal(k.core[0].dev, "cpu");
+	assert_int_equal(k.core[0].type, 4);
+	assert_string_equal(k.core[0].pmu_name, "skylake");
+	/* AMD: no caps/pmu_name */
+	fake_sysfs_install(fake_sysfs_make("cpu", NULL));
+	host_pmus_read(&k);
+	assert_int_equal(k.ncore, 1);
+	assert_string_equal(k.core[0].pmu_name, "");
+	fake_sysfs_install(NULL);
+}
+
+static void test_read_hybrid(void **state)
+{
+	struct host_pmus k;
+
+	(void)state;
+	/* made atom first: the reader still puts cpu_core first */
+	fake_sysfs_install(fake_sysfs_make("cpu_atom,cpu_core", "alderlake_hybrid\n"));
+	host_pmus_read(&k);
+	assert_int_equal(k.ncore, 2);
+	assert_string_equal(k.core[0].dev, "cpu_core");
+	assert_string_equal(k.core[1].dev, "cpu_atom");
+	assert_string_equal(k.core[1].pmu_name, "alderlake_hybrid");
+	fake_sysfs_install(NULL);
+}
+
+/* --- libpfm4 recognizes the CPUID (icl), the kernel has no PMU ------------ */
+
+static void test_cpuid_without_kernel_pmu(void **state)
+{
+	struct ev_list l;
+	struct perf_event_attr attr;
+	char err[256] = "", desc[64];
+
+	(void)state;
+	fake_sysfs_install(fake_sysfs_make(NULL, NULL));
+	setup_or_fail();
+	assert_null(pfm_host_pmu());
+	assert_false(pfm_host_hardware());
+	pfm_host_describe(desc, sizeof(desc));
+	assert_string_equal(desc, "none (software events only)");
+	assert_string_equal(events_host_model()->name, "perf");
+	/* the README's promise: cycles -> cpu-clock, with the one-line notice */
+	parse_or_fail("cycles", &l);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(l.ev[0].attr.config, PERF_COUNT_SW_CPU_CLOCK);
+	assert_non_null(strstr(l.notice, "no hardware PMU"));
+	parse_or_fail("page-faults,task-clock", &l);
+	assert_int_equal(l.n, 2);
+	/* icl's own events: refused, naming the reason */
+	assert_int_equal(pfm_encode("INST_RETIRED:ANY", &attr, NULL, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "INST_RETIRED:ANY"));
+	assert_non_null(strstr(err, "kernel has no PMU"));
+	fake_sysfs_install(NULL);
+}
+
+/* The same CPU once the kernel has its PMU: libpfm4 names the events. */
+static void test_cpuid_with_kernel_pmu(void **state)
+{
+	struct ev_list l;
+	struct perf_event_attr attr;
+	char err[256] = "";
+
+	(void)state;
+	fake_sysfs_install(fake_sysfs_make("cpu", "icelake\n"));
+	setup_or_fail();
+	assert_non_null(pfm_host_pmu());
+	assert_string_equal(pfm_host_pmu(), "icl");
+	assert_true(pfm_host_hardware());
+	parse_or_fail("cycles", &l);
+	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_HARDWARE);
+	assert_string_equal(l.notice, "");
+	assert_int_equal(pfm_encode("INST_RETIRED:ANY_P", &attr, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(attr.type, PERF_TYPE_RAW);
+	assert_int_equal(attr.config & 0xffff, 0xc0);
+	fake_sysfs_install(NULL);
+}
+
+/* --- a kernel PMU libpfm4 does not know (a CPU newer than libpfm4) ------- */
+
+static void test_kernel_pmu_unknown_cpu(void **state)
+{
+	struct ev_list l;
+	char desc[64];
+
+	(void)state;
+	fake_sysfs_install(fake_sysfs_make("cpu", "sapphire_rapids\n"));
+	setup_or_fail();
+	assert_null(pfm_host_pmu());
+	assert_true(pfm_host_hardware());
+	pfm_host_describe(desc, sizeof(desc));
+	assert_string_equal(desc, "cpu sapphire_rapids (generic events only)");
+	assert_string_equal(events_host_model()->name, "perf");
+	/* generic hardware events stay what they are: the kernel opens them */
+	parse_or_fail("cycles,instructions", &l);
+	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(l.ev[0].attr.config, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(l.ev[1].attr.config, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_string_equal(l.notice, "");
+	/* and raw codes, as perf takes them */
+	parse_or_fail("r1c0", &l);
+	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_RAW);
+	assert_int_equal(l.ev[0].attr.config, 0x1c0);
+	fake_sysfs_install(NULL);
+}
+
+static void test_no_pmu_unknown_cpu(void **state)
+{
+	struct ev_list l;
+
+	(void)state;
+	fake_sysfs_install(fake_sysfs_make(NULL, NULL));
+	setup_or_fail();
+	assert_null(pfm_host_pmu());
+	assert_false(pfm_host_hardware());
+	parse_or_fail("cpu-cycles", &l);
+	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_SOFTWARE);
+	assert_non_null(strstr(l.notice, "cpu-clock"));
+	fake_sysfs_install(NULL);
+}
+
+static int run_case(const char *name)
+{
+	const struct CMUnitTest reader[] = {
+		cmocka_unit_test(test_read_none),
+		cmocka_unit_test(test_read_core),
+		cmocka_unit_test(test_read_hybrid),
+	};
+	const struct CMUnitTest icl[] = {
+		cmocka_unit_test(test_cpuid_without_kernel_pmu),
+		cmocka_unit_test(test_cpuid_with_kernel_pmu),
+	};
+	const struct CMUnitTest unknown[] = {
+		cmocka_unit_test(test_no_pmu_unknown_cpu),
+		cmocka_unit_test(test_kernel_pmu_unknown_cpu),
+	};
+
+	if (strcmp(name, "reader") == 0)
+		return cmocka_run_group_tests_name("host: sysfs reader", reader, NULL, NULL);
+	if (strcmp(name, "icl") == 0)
+		return cmocka_run_group_tests_name("host: CPUID icl", icl, NULL, NULL);
+	return cmocka_run_group_tests_name("host: CPUID unknown", unknown, NULL, NULL);
+}
+
+/* Runs case NAME in a fresh process whose libpfm4 sees CPUID as FORCE. */
+static int run_child(const char *self, const char *name, const char *force)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		setenv("LIBPFM_FORCE_PMU", force, 1);
+		execl(self, self, name, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return 1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		return run_case(argv[1]);
+	int failed = run_case("reader");
+	failed += run_child(argv[0], "icl", "icl");
+	failed += run_child(argv[0], "unknown", "perf");
+	return failed ? 1 : 0;
+}
