@@ -72,7 +72,6 @@ def matching(cyc, name):
     return cyc.get(name) or cyc.get(name.split(":")[0])
 
 cyctop, path, slack, ignore = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4:]
-only = [m for m in os.environ.get("ONLY_MODULES", "").split(",") if m]
 perf, cyc = perf_side(path), cyctop_side(cyctop, path)
 if not perf:
     sys.exit("%s: perf report printed no event" % path)
@@ -88,7 +87,7 @@ for pe in perf:
         bad.append("event %s: count %s, perf %s" % (pe["name"], ce["count"], pe["count"]))
     shares = []
     for dso, share in sorted(pe["dso"].items(), key=lambda x: -x[1]):
-        if share < 1.0 or (only and dso not in only):
+        if share < 1.0:
             continue
         got = ce["dso"].get(dso, 0.0)
         shares.append("%s %.2f/%.2f" % (dso, share, got))
@@ -146,16 +145,12 @@ record multi -e cpu-clock,page-faults,task-clock
 record switch -e cpu-clock --switch-events
 record ns -e cpu-clock --namespaces
 record cgroup -e cpu-clock --all-cgroups
-# every process of a shared machine: programs started during the recording
-# (other people's builds and scripts) have their MMAP in one CPU's buffer
-# and their first samples in another's; perf sorts by time, cyctop reads in
-# file order (until the session's time-ordered queue): their samples may
-# change module.  The count is exact; the shares are checked for the kernel
-# and the workload, which perf starts itself.
-SLACK=2
-export ONLY_MODULES="[kernel.kallsyms],mix"
+# every process of a shared machine (other people's builds and scripts
+# start during the recording: their MMAP in one CPU's buffer, their samples
+# in another's, put in time order by the session's queue); SLACK for the
+# odd sample whose record lies past a round's bound
+SLACK=1
 record all -e cpu-clock -a
-unset ONLY_MODULES
 SLACK=0.6
 record compressed -e cpu-clock -z
 record threads -e cpu-clock --threads   # a directory: data, data.N
