@@ -1297,13 +1297,13 @@ static struct perfdata *stream_open(struct perfdata *pd, int fd, bool own)
 	}
 	pd->buf = pd->rbuf;   /* for read_header's checks, then a stream */
 	pd->len = PIPE_HEADER_SIZE;
-	if (read_header(pd) < 0)
-		goto fail;
-	if (!pd->pipe) {
+	if (get64(pd, 0) == MAGIC2 && get64(pd, 8) != PIPE_HEADER_SIZE) {
 		pd_fail(pd, "a perf.data file on a pipe: only pipe mode (perf record -o -) "
 			"streams; give the file's path instead");
 		goto fail;
 	}
+	if (read_header(pd) < 0)
+		goto fail;
 	pd->buf = NULL;
 	pd->len = 0;
 	pd->have = 0;

@@ -166,6 +166,11 @@ ev0='o["events"][0]'
 expect_true "$(json_last "$TMP/stream.json" "($ev0['name'], o['target']['command'], $ev0['count'] > 0) == ('cpu-clock', 'mix', True)")" \
 	"cyctop -i - read: $(cat "$TMP/stream.json")"
 
+# a file's layout cannot stream: one line saying so
+"$CYCTOP" -b -n 1 -i - <"$TMP/clock.data" >"$TMP/out" 2>"$TMP/err" && fail "-i - <FILE read"
+[ "$(grep -c . "$TMP/err")" -eq 1 ] || fail "more than one line: $(cat "$TMP/err")"
+expect_err "stdin: a perf.data file on a pipe" "-i - <FILE"
+
 # public files (tests/data/README), gzipped
 for gz in "$SRCDIR"/tests/data/*.data.gz; do
 	f="$TMP/$(basename "$gz" .gz)"
