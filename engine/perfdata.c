@@ -680,6 +680,7 @@ struct perfdata {
 	uint64_t soff;          /* stream offset of rbuf[0] */
 	bool pending;           /* rbuf holds a record read ahead by open */
 	bool yielded;           /* rbuf holds the record perfdata_next gave */
+	bool nowait;            /* perfdata_next returns 2 rather than wait */
 	size_t attr_cap;
 
 	/* perf record -z: each COMPRESSED record's zstd stream unpacks into
@@ -1915,6 +1916,16 @@ static int stream_record(struct perfdata *pd)
 		       < 0 ? -1 : 1;
 }
 
+/* Waits until FD has bytes (or its end) to read. */
+static int stream_wait(struct perfdata *pd)
+{
+	struct pollfd p = { pd->fd, POLLIN, 0 };
+
+	if (poll(&p, 1, -1) < 0 && errno != EINTR)
+		return pd_fail(pd, "poll: %s", strerror(errno));
+	return 0;
+}
+
 /* Opening: perf's header records up to the first of the kernel's (or a
  * COMPRESSED one), which stays pending for perfdata_next; a non-blocking
  * fd is waited for. */
@@ -1929,9 +1940,8 @@ static int stream_prime(struct perfdata *pd)
 	for (;;) {
 		rc = stream_record(pd);
 		if (rc == 2) {
-			struct pollfd p = { pd->fd, POLLIN, 0 };
-			if (poll(&p, 1, -1) < 0 && errno != EINTR)
-				return pd_fail(pd, "poll: %s", strerror(errno));
+			if (stream_wait(pd) < 0)
+				return -1;
 			continue;
 		}
 		if (rc <= 0)
@@ -1960,7 +1970,11 @@ static int stream_next(struct perfdata *pd, const struct perf_event_header **rec
 	if (!pd->pending) {
 		pd->err = err;   /* the feature readers report through pd_fail */
 		pd->errsz = errsz;
-		rc = stream_record(pd);
+		while ((rc = stream_record(pd)) == 2 && !pd->nowait)
+			if (stream_wait(pd) < 0) {
+				rc = -1;
+				break;
+			}
 		pd->err = NULL;
 	}
 	pd->pending = false;
@@ -2097,6 +2111,11 @@ int perfdata_record_attr(const struct perfdata *pd, const struct perf_event_head
 bool perfdata_is_pipe(const struct perfdata *pd)
 {
 	return pd->pipe;
+}
+
+void perfdata_stream_nowait(struct perfdata *pd, bool on)
+{
+	pd->nowait = on;
 }
 
 bool perfdata_unfinished(const struct perfdata *pd)

@@ -1209,6 +1209,7 @@ static void test_pipe_fd_nonblocking(void **state)
 	assert_int_equal(write(fds[1], m.b, sent), (ssize_t)sent);
 	struct perfdata *pd = perfdata_open_fd(fds[0], "pipe", err, sizeof(err));
 	assert_non_null(pd);
+	perfdata_stream_nowait(pd, true);
 	assert_int_equal(perfdata_next(pd, &rec, &off, err, sizeof(err)), 1);
 	assert_int_equal(rec->type, PERF_RECORD_COMM);
 	assert_int_equal(off, first - 48);
@@ -1216,6 +1217,7 @@ static void test_pipe_fd_nonblocking(void **state)
 	assert_int_equal(perfdata_next(pd, &rec, &off, err, sizeof(err)), 2);
 	assert_int_equal(write(fds[1], m.b + sent, m.n - sent), (ssize_t)(m.n - sent));
 	close(fds[1]);
+	perfdata_stream_nowait(pd, false);   /* waits: the end comes as 0 */
 	size_t n = 1;
 	int rc;
 	while ((rc = perfdata_next(pd, &rec, &off, err, sizeof(err))) == 1)
