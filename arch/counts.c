@@ -19,9 +19,16 @@ void counts_init(struct counts *c)
 	memset(c, 0, sizeof(*c));
 }
 
+static void memo_drop(struct counts *c)
+{
+	free(c->memo);
+	c->memo = NULL;
+}
+
 void counts_free(struct counts *c)
 {
 	free(c->v);
+	memo_drop(c);
 	counts_init(c);
 }
 
@@ -35,6 +42,7 @@ static struct count_entry *find_exact(struct counts *c, const char *name)
 
 static struct count_entry *append(struct counts *c, const char *name)
 {
+	memo_drop(c);
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 16;
 		struct count_entry *v = realloc(c->v, cap * sizeof(*v));
@@ -262,26 +270,286 @@ void counts_merge(struct counts *dst, const struct counts *src)
 	}
 }
 
-static bool same_event(const struct arch_model *model, const char *a, const char *b)
-{
-	char ca[256], cb[256];
+/* --- perf's event names ------------------------------------------------ */
 
-	if (strcasecmp(a, b) == 0)
-		return true;
-	if (model) {
-		const struct arch_event *ea = model_lookup(model, a);
-		if (ea)
-			return ea == model_lookup(model, b);
-	}
-	return event_canon(a, ca, sizeof(ca)) && event_canon(b, cb, sizeof(cb)) &&
-	       strcmp(ca, cb) == 0;
+/* The kernel's sysfs aliases of the PERF_METRICS events (arch/x86/events/
+ * intel/core.c, EVENT_ATTR_STR slots and topdown-*: event 0x00, umask 0x04
+ * and 0x80..0x87), as intel/perfmon names the same encodings. */
+static const char *const perf_aliases[][2] = {
+	{ "slots", "TOPDOWN.SLOTS" },
+	{ "topdown-retiring", "PERF_METRICS.RETIRING" },
+	{ "topdown-bad-spec", "PERF_METRICS.BAD_SPECULATION" },
+	{ "topdown-fe-bound", "PERF_METRICS.FRONTEND_BOUND" },
+	{ "topdown-be-bound", "PERF_METRICS.BACKEND_BOUND" },
+	{ "topdown-heavy-ops", "PERF_METRICS.HEAVY_OPERATIONS" },
+	{ "topdown-br-mispredict", "PERF_METRICS.BRANCH_MISPREDICTS" },
+	{ "topdown-fetch-lat", "PERF_METRICS.FETCH_LATENCY" },
+	{ "topdown-mem-bound", "PERF_METRICS.MEMORY_BOUND" },
+};
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return strncasecmp(s, prefix, strlen(prefix)) == 0;
 }
 
+bool counts_other_core_type(const char *name)
+{
+	return starts_with(name, "cpu_atom/");
+}
+
+/* One perf term (event=0xb1, umask=1, cmask=1, inv, edge) into CODE. */
+static bool apply_term(struct arch_code *code, const char *key, const char *val)
+{
+	char *end;
+	unsigned long v = val ? strtoul(val, &end, 0) : 1;
+
+	if (val && (*end || end == val))
+		return false;
+	if (!strcasecmp(key, "event"))
+		code->sel = (uint16_t)v;
+	else if (!strcasecmp(key, "umask"))
+		code->umask = (uint8_t)v;
+	else if (!strcasecmp(key, "cmask") || !strcasecmp(key, "c"))
+		code->cmask = (uint8_t)v;
+	else if (!strcasecmp(key, "inv") || !strcasecmp(key, "i"))
+		code->inv = v != 0;
+	else if (!strcasecmp(key, "edge") || !strcasecmp(key, "e"))
+		code->edge = v != 0;
+	else
+		return strcasecmp(key, "name") == 0 || strcasecmp(key, "period") == 0;
+	return true;
+}
+
+/* Applies TERMS (separated by SEP) to CODE; false on a term we do not know. */
+static bool apply_terms(struct arch_code *code, char *terms, const char *sep)
+{
+	char *save = NULL;
+
+	for (char *t = strtok_r(terms, sep, &save); t; t = strtok_r(NULL, sep, &save)) {
+		char *eq = strchr(t, '=');
+		if (eq)
+			*eq++ = '\0';
+		if (!apply_term(code, t, eq) && !(!eq && strlen(t) <= 2))
+			return false;  /* one- or two-letter flags: u, k, uk */
+	}
+	return true;
+}
+
+/* Strips perf's PMU wrapper: "cpu/X/mods" and "cpu_core/X/mods" become X. */
+static const char *unwrap_pmu(const char *name, char *buf, size_t bufsz)
+{
+	const char *slash = strchr(name, '/'), *last = strrchr(name, '/');
+	size_t len;
+
+	if (!slash || last == slash || !(starts_with(name, "cpu/") || starts_with(name, "cpu_core/")))
+		return name;
+	len = (size_t)(last - slash - 1);
+	if (len >= bufsz)
+		return name;
+	memcpy(buf, slash + 1, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* NAME as a model row or a paper would spell it: the PMU wrapper dropped,
+ * "uops_executed.thread,cmask=1,inv" as "uops_executed.thread:c=1:i=1",
+ * the kernel's topdown aliases as perfmon names. */
+static const char *perf_spelling(const char *name, char *buf, size_t bufsz)
+{
+	char inner[COUNT_NAME_MAX];
+	const char *in = unwrap_pmu(name, inner, sizeof(inner));
+
+	for (size_t i = 0; i < sizeof(perf_aliases) / sizeof(perf_aliases[0]); i++)
+		if (!strcasecmp(in, perf_aliases[i][0]))
+			return perf_aliases[i][1];
+	if (in == name || strchr(in, '=') == NULL || strchr(in, ',') == NULL ||
+	    strchr(in, '=') < strchr(in, ','))
+		return in == name ? name : (snprintf(buf, bufsz, "%s", in), buf);
+	/* EVENT,term=v,...: the event's name then its modifiers */
+	size_t n = 0;
+	char terms[COUNT_NAME_MAX], *save = NULL;
+	snprintf(terms, sizeof(terms), "%s", in);
+	for (char *t = strtok_r(terms, ",", &save); t && n < bufsz;
+	     t = strtok_r(NULL, ",", &save))
+		n += (size_t)snprintf(buf + n, bufsz - n, "%s%s%s", n ? ":" : "", t,
+				      n && !strchr(t, '=') ? "=1" : "");  /* inv, edge */
+	return buf;
+}
+
+static bool is_hw_model(const struct arch_model *model)
+{
+	return model && model->pfm_force != NULL;
+}
+
+/* The vendor encoding NAME denotes under MODEL: perf's cpu/event=..,umask=../
+ * terms, a raw rHEX, a model row, or a row with :c= :i= :e= modifiers. */
+static bool event_code(const struct arch_model *model, const char *name,
+		       struct arch_code *code)
+{
+	char inner[COUNT_NAME_MAX], base[COUNT_NAME_MAX];
+	const char *in = unwrap_pmu(name, inner, sizeof(inner));
+	const struct arch_event *ev;
+
+	memset(code, 0, sizeof(*code));
+	if (starts_with(in, "event=")) {
+		snprintf(base, sizeof(base), "%s", in);
+		return apply_terms(code, base, ",");
+	}
+	if (!is_hw_model(model))
+		return false;
+	if (event_raw_decode(name, code))
+		return true;
+	if ((ev = model_lookup(model, name)) != NULL && ev->pfm) {
+		*code = ev->code;
+		return true;
+	}
+	snprintf(base, sizeof(base), "%s", name);
+	char *colon = strchr(base, ':');
+	if (!colon)
+		return false;
+	*colon = '\0';
+	if ((ev = model_lookup(model, base)) == NULL || !ev->pfm)
+		return false;
+	*code = ev->code;
+	return apply_terms(code, colon + 1, ":");
+}
+
+static bool code_equal(const struct arch_code *a, const struct arch_code *b)
+{
+	return a->sel == b->sel && a->umask == b->umask && a->cmask == b->cmask &&
+	       a->inv == b->inv && a->edge == b->edge;
+}
+
+/* What a name denotes under a model: its perf spelling, the model's row,
+ * its encoding, its canonical string (computed once per name, not per
+ * comparison: model_lookup walks every row). */
+struct resolved {
+	char spelled_buf[COUNT_NAME_MAX];
+	const char *spelled;
+	const struct arch_event *row;
+	bool has_code;
+	struct arch_code code;
+	bool has_canon;
+	char canon[256];
+};
+
+static void resolve(const struct arch_model *model, const char *name, struct resolved *r)
+{
+	r->spelled = perf_spelling(name, r->spelled_buf, sizeof(r->spelled_buf));
+	r->row = model ? model_lookup(model, r->spelled) : NULL;
+	r->has_code = event_code(model, r->spelled, &r->code);
+	r->has_canon = event_canon(r->spelled, r->canon, sizeof(r->canon));
+}
+
+/* Two rows of a model are two events even when they share an encoding (the
+ * paper's DRAM_accesses and DRAM_accesses_0); encodings decide only when a
+ * name is not a row: perf's cpu/event=../ terms, rHEX, a row with :c= :i=. */
+static bool same_resolved(const struct resolved *a, const struct resolved *b)
+{
+	if (strcasecmp(a->spelled, b->spelled) == 0)
+		return true;
+	if (a->row && b->row)
+		return a->row == b->row;
+	if (a->has_code && b->has_code)
+		return code_equal(&a->code, &b->code);
+	if (a->row || b->row)
+		return false;
+	return a->has_canon && b->has_canon && strcmp(a->canon, b->canon) == 0;
+}
+
+struct counts_memo {
+	const struct arch_model *model;
+	size_t n;
+	struct resolved r[];
+};
+
+/* The entries of C resolved under MODEL, from the memo when it is for the
+ * same model and entries (NULL when out of memory: resolve per call). */
+static const struct resolved *entries_resolved(const struct counts *c,
+					       const struct arch_model *model)
+{
+	/* the memo is a cache, not part of the counts' value */
+	struct counts *mc = (struct counts *)c;
+
+	if (mc->memo && mc->memo->model == model && mc->memo->n == c->n)
+		return mc->memo->r;
+	memo_drop(mc);
+	mc->memo = malloc(sizeof(*mc->memo) + c->n * sizeof(struct resolved));
+	if (!mc->memo)
+		return NULL;
+	mc->memo->model = model;
+	mc->memo->n = c->n;
+	for (size_t i = 0; i < c->n; i++)
+		resolve(model, c->v[i].name, &mc->memo->r[i]);
+	return mc->memo->r;
+}
+
+/* Entries of the hybrid E-core PMU (cpu_atom) are kept apart: the trees are
+ * computed on the P-core (cpu_core) rows, never on a sum of both. */
 const struct count_entry *counts_find(const struct counts *c,
 				      const struct arch_model *model, const char *name)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (same_event(model, c->v[i].name, name))
+	struct resolved q, e;
+	const struct resolved *memo = NULL;
+	bool q_done = false;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const char *en = c->v[i].name;
+		if (counts_other_core_type(en))
+			continue;
+		if (strcasecmp(en, name) == 0)
 			return &c->v[i];
+		if (!q_done) {
+			resolve(model, name, &q);
+			memo = entries_resolved(c, model);
+			q_done = true;
+		}
+		if (!memo)
+			resolve(model, en, &e);
+		if (same_resolved(memo ? &memo[i] : &e, &q))
+			return &c->v[i];
+	}
 	return NULL;
+}
+
+int counts_atom_rows(struct counts *dst, const struct counts *src)
+{
+	char inner[COUNT_NAME_MAX];
+
+	counts_init(dst);
+	for (size_t i = 0; i < src->n; i++) {
+		const struct count_entry *e = &src->v[i];
+		const char *name = e->name;
+		if (counts_other_core_type(name)) {
+			const char *slash = strchr(name, '/'), *last = strrchr(name, '/');
+			size_t len = last > slash ? (size_t)(last - slash - 1) : 0;
+			if (!len || len >= sizeof(inner))
+				continue;
+			memcpy(inner, slash + 1, len);
+			inner[len] = '\0';
+			name = inner;
+		} else if (starts_with(name, "cpu_core/") || starts_with(name, "cpu/")) {
+			continue;  /* a P-core event */
+		}
+		struct count_entry *d = append(dst, name);
+		if (!d)
+			return -1;
+		snprintf(d->name, sizeof(d->name), "%s", name);
+		d->value = e->value;
+		d->samples = e->samples;
+		d->period = e->period;
+		d->coverage = e->coverage;
+		d->not_counted = e->not_counted;
+		d->sources = e->sources;
+	}
+	return 0;
+}
+
+size_t counts_kept_apart(const struct counts *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		n += counts_other_core_type(c->v[i].name);
+	return n;
 }

@@ -24,9 +24,15 @@ struct count_entry {
 	int sources;                /* files merged into this entry */
 };
 
+struct counts_memo;
+
 struct counts {
 	struct count_entry *v;
 	size_t n, cap;
+	/* What each entry's name denotes under the last model asked: a cache
+	 * (model_lookup walks every row of a model), dropped when entries are
+	 * added and freed by counts_free. */
+	struct counts_memo *memo;
 };
 
 void counts_init(struct counts *c);
@@ -46,8 +52,22 @@ int counts_parse(struct counts *c, const char *buf, size_t len, const char *fnam
  * (one group per run). */
 void counts_merge(struct counts *dst, const struct counts *src);
 
-/* The entry that denotes the same event as NAME under MODEL, or NULL. */
+/* The entry that denotes the same event as NAME under MODEL, or NULL.
+ * Entries may use perf's names: `cpu/event=0xb1,umask=0x1,cmask=1,inv/`
+ * (matched by encoding against MODEL's rows), `cpu_core/EVENT/`,
+ * `uops_executed.thread` (perfmon names, any case), `slots` and
+ * `topdown-*` (the kernel's PERF_METRICS aliases).  Hybrid E-core rows
+ * (`cpu_atom/.../`) never match: they are kept apart. */
 const struct count_entry *counts_find(const struct counts *c,
 				      const struct arch_model *model, const char *name);
+
+/* Whether NAME is an event of the hybrid E-core PMU (cpu_atom). */
+bool counts_other_core_type(const char *name);
+/* How many entries of C are cpu_atom rows, kept apart from the trees. */
+size_t counts_kept_apart(const struct counts *c);
+/* The E-core view of SRC into DST (initialized here): the cpu_atom rows
+ * without their PMU wrapper, and the rows of no core PMU (duration_time,
+ * software events); cpu_core and cpu rows are left out.  -1 on OOM. */
+int counts_atom_rows(struct counts *dst, const struct counts *src);
 
 #endif

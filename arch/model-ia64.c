@@ -6,7 +6,7 @@
 #include "arch/model.h"
 
 #define SAV 2000000 /* cycle events share the cycles SAV: sample ratios = cycle ratios */
-#define E(name, desc) { name, NULL, { 0, 0, 0, false, false }, 0, -1, SAV, desc }
+#define E(name, desc) { name, NULL, { 0, 0, 0, false, false, false }, 0, -1, SAV, desc }
 
 static const struct arch_event ia64_events[] = {
 	E("CPU_CYCLES|CPU_OP_CYCLES_ALL", "CPU cycles"),
@@ -24,7 +24,7 @@ static const struct arch_event ia64_events[] = {
 	E("BE_RSE_BUBBLE.ALL", "register stack engine stalls"),
 	E("BUS_MEMORY.ALL.SELF", "bus memory transactions of this processor"),
 	E("DEAR_LATENCY_GT_64", "data EAR: loads with latency above 64 cycles"),
-	{ NULL, NULL, { 0, 0, 0, false, false }, 0, 0, 0, NULL },
+	{ NULL, NULL, { 0, 0, 0, false, false, false }, 0, 0, 0, NULL },
 };
 
 static const struct arch_event *const ia64_tables[] = { ia64_events, NULL };

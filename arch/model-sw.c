@@ -3,7 +3,7 @@
  * Software events take no counter, so the inventory is unlimited (0). */
 #include "arch/model.h"
 
-#define E(name, pfm, desc) { name, pfm, { 0, 0, 0, false, false }, 0, -1, 0, desc }
+#define E(name, pfm, desc) { name, pfm, { 0, 0, 0, false, false, false }, 0, -1, 0, desc }
 
 static const struct arch_event perf_events[] = {
 	E("cpu-clock", "cpu-clock", "CPU time by a per-CPU hrtimer (ns)"),
@@ -19,7 +19,7 @@ static const struct arch_event perf_events[] = {
 	E("branches|branch-instructions", "branches", "retired branches (needs a hardware PMU)"),
 	E("branch-misses", "branch-misses", "mispredicted branches (needs a hardware PMU)"),
 	E("cache-misses", "cache-misses", "last-level cache misses (needs a hardware PMU)"),
-	{ NULL, NULL, { 0, 0, 0, false, false }, 0, 0, 0, NULL },
+	{ NULL, NULL, { 0, 0, 0, false, false, false }, 0, 0, 0, NULL },
 };
 
 static const struct arch_event *const perf_tables[] = { perf_events, NULL };

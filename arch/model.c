@@ -9,13 +9,22 @@
 #include <strings.h>
 
 extern const struct arch_model model_core2, model_amd64_k8, model_amd64_fam10h,
-	model_ia64, model_perf;
+	model_ia64, model_perf, model_nhm, model_wsm, model_snb, model_ivb, model_hsw,
+	model_bdw, model_skl, model_skx, model_clx, model_icl, model_icx, model_spr,
+	model_zen1, model_zen2, model_zen3, model_zen4;
 
+/* Within a tree the first model is its default (model_for_tree): Skylake for
+ * the intel tree (every term of it has a direct event), Zen 4 for zen. */
 static const struct arch_model *const all_models[] = {
 	&model_core2, &model_amd64_k8, &model_amd64_fam10h, &model_ia64, &model_perf,
+	&model_skl, &model_nhm, &model_wsm, &model_snb, &model_ivb, &model_hsw, &model_bdw,
+	&model_skx, &model_clx, &model_icl, &model_icx, &model_spr,
+	&model_zen4, &model_zen1, &model_zen2, &model_zen3,
 };
 
-static const char *const tree_names[TREE_COUNT] = { "core2", "ia64", "amd", "sw" };
+static const char *const tree_names[TREE_COUNT] = {
+	"core2", "ia64", "amd", "sw", "intel", "topdown", "zen",
+};
 
 const char *tree_name(enum arch_tree tree)
 {
@@ -49,6 +58,11 @@ const struct arch_model *model_find(const char *name)
 		if (strncasecmp(name, m->pmu_prefix, pl) == 0 &&
 		    (name[pl] == '\0' || name[pl] == '_'))
 			return m;
+		/* "zen4" for amd64_fam19h_zen4 */
+		size_t nl = strlen(name), ml = strlen(m->name);
+		if (nl > 3 && nl < ml && m->name[ml - nl - 1] == '_' &&
+		    strncasecmp(name, "zen", 3) == 0 && strcasecmp(m->name + ml - nl, name) == 0)
+			return m;
 	}
 	return NULL;
 }
@@ -58,23 +72,63 @@ const struct arch_model *model_find(const char *name)
  * Core2 is family 6, models 15 (Merom), 22 (Merom-L), 23 (Penryn) and 29
  * (Dunnington) (Intel SDM vol. 3B, table 19 "Core 2" event lists; libpfm4's
  * pfmlib_intel_core.c accepts the same models); AMD K8 is family 15 (0Fh),
- * Family 10h is 16. */
+ * Family 10h is 16.  The later Intel models are the ones libpfm4 4.13's
+ * pfmlib_intel_{nhm,wsm,snb,ivb,hsw,bdw,skl,icl,spr}.c list for each PMU
+ * (Kaby/Coffee/Comet Lake are skl; Tiger/Rocket Lake icl; Emerald Rapids
+ * spr; model 85 is skx before stepping 5, clx from it, as libpfm4's skx/clx
+ * split it); Zen by family and model range as pfmlib_amd64.c does (17h:
+ * models below 0x30 Zen 1, from 0x30 Zen 2; 19h: 0x10-0x1f, 0x60-0x7f and
+ * 0xa0-0xaf Zen 4, the rest Zen 3). */
+struct cpu_model_row {
+	int model;
+	const char *name;
+};
+
+static const struct cpu_model_row intel_models[] = {
+	{ 15, "core" }, { 22, "core" }, { 23, "core" }, { 29, "core" },
+	{ 26, "nhm" }, { 30, "nhm" }, { 31, "nhm" }, { 46, "nhm" },
+	{ 37, "wsm" }, { 44, "wsm" }, { 47, "wsm" },
+	{ 42, "snb" }, { 45, "snb" }, { 58, "ivb" }, { 62, "ivb" },
+	{ 60, "hsw" }, { 63, "hsw" }, { 69, "hsw" }, { 70, "hsw" },
+	{ 61, "bdw" }, { 71, "bdw" }, { 79, "bdw" }, { 86, "bdw" },
+	{ 78, "skl" }, { 94, "skl" }, { 142, "skl" }, { 158, "skl" }, { 165, "skl" },
+	{ 166, "skl" }, { 85, "skx" },
+	{ 125, "icl" }, { 126, "icl" }, { 140, "icl" }, { 141, "icl" }, { 167, "icl" },
+	{ 106, "icx" }, { 108, "icx" }, { 143, "spr" }, { 207, "spr" },
+};
+
+static const struct arch_model *amd_zen(int family, int model)
+{
+	if (family == 0x17)
+		return model_find(model < 0x30 ? "amd64_fam17h_zen1" : "amd64_fam17h_zen2");
+	if (family == 0x19) {
+		bool zen4 = (model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) ||
+			    (model >= 0xa0 && model <= 0xaf);
+		return model_find(zen4 ? "amd64_fam19h_zen4" : "amd64_fam19h_zen3");
+	}
+	return NULL;
+}
+
 const struct arch_model *model_from_cpuid(const char *cpuid)
 {
-	static const int core2_models[] = { 15, 22, 23, 29 };
 	char vendor[16];
-	int family, model;
+	int family, model, stepping = 0;
 
-	if (!cpuid || sscanf(cpuid, "%15[^,],%d,%d", vendor, &family, &model) != 3)
+	if (!cpuid || sscanf(cpuid, "%15[^,],%d,%d,%d", vendor, &family, &model, &stepping) < 3)
 		return NULL;
-	if (!strcmp(vendor, "GenuineIntel") && family == 6)
-		for (size_t i = 0; i < sizeof(core2_models) / sizeof(core2_models[0]); i++)
-			if (model == core2_models[i])
-				return model_find("core");
+	if (!strcmp(vendor, "GenuineIntel") && family == 6) {
+		if (model == 85 && stepping >= 5)
+			return model_find("clx");
+		for (size_t i = 0; i < sizeof(intel_models) / sizeof(intel_models[0]); i++)
+			if (model == intel_models[i].model)
+				return model_find(intel_models[i].name);
+	}
 	if (!strcmp(vendor, "AuthenticAMD") && family == 15)
 		return model_find("amd64_k8");
 	if (!strcmp(vendor, "AuthenticAMD") && family == 16)
 		return model_find("amd64_fam10h");
+	if (!strcmp(vendor, "AuthenticAMD"))
+		return amd_zen(family, model);
 	return NULL;
 }
 
@@ -97,6 +151,10 @@ void model_foreach(const struct arch_model *model, model_visit_fn fn, void *arg)
 
 bool event_fits_counter(const struct arch_event *ev, int idx)
 {
+	/* Event code 0x00 with a fixed counter is a fixed-only pseudo-encoding
+	 * (TOPDOWN.SLOTS 0x0400: core.c FIXED_EVENT_CONSTRAINT(0x0400, 3)). */
+	if (ev->fixed >= 0 && ev->code.sel == 0 && ev->pfm)
+		return false;
 	return ev->counters == 0 || (ev->counters & (1u << idx)) != 0;
 }
 
@@ -210,13 +268,112 @@ bool event_raw_decode(const char *name, struct arch_code *code)
 	code->edge = (v >> 18) & 1;
 	code->inv = (v >> 23) & 1;
 	code->cmask = (uint8_t)(v >> 24);
+	code->any = (v >> 21) & 1;
 	return true;
+}
+
+unsigned long long event_code_config(const struct arch_code *c)
+{
+	return (unsigned long long)(c->sel & 0xff) | (unsigned long long)c->umask << 8 |
+	       (unsigned long long)c->edge << 18 | (unsigned long long)c->any << 21 |
+	       (unsigned long long)c->inv << 23 | (unsigned long long)c->cmask << 24 |
+	       (unsigned long long)(c->sel >> 8) << 32;
+}
+
+/* --- perf's PMU syntax: cpu/event=0xb1,umask=0x1,cmask=1,inv/ ------------ */
+
+static bool parse_num(const char *s, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+
+	if (!*s)
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return !*end && errno == 0 && *out <= max;
+}
+
+/* One term "key=value" or "key" (a flag, or the event name if first). */
+static bool perf_term(char *term, bool first, struct perf_pmu_event *out)
+{
+	char *eq = strchr(term, '=');
+	unsigned long long v = 1;
+	struct arch_code raw;
+
+	if (eq)
+		*eq++ = '\0';
+	if (eq && !parse_num(eq, ~0ULL, &v) && strcasecmp(term, "name") != 0)
+		return false;
+	if (!strcasecmp(term, "event") && v <= 0xfff)
+		out->code.sel = (uint16_t)v, out->has_event = true;
+	else if (!strcasecmp(term, "umask") && v <= 0xff)
+		out->code.umask = (uint8_t)v;
+	else if ((!strcasecmp(term, "cmask") || !strcasecmp(term, "c")) && v <= 0xff)
+		out->code.cmask = (uint8_t)v;
+	else if (!strcasecmp(term, "inv") || !strcasecmp(term, "i"))
+		out->code.inv = v != 0;
+	else if (!strcasecmp(term, "edge") || !strcasecmp(term, "e"))
+		out->code.edge = v != 0;
+	else if (!strcasecmp(term, "any") || !strcasecmp(term, "t"))
+		out->code.any = v != 0;
+	else if (!strcasecmp(term, "config")) {
+		char hex[24];
+		snprintf(hex, sizeof(hex), "r%llx", v);
+		if (!event_raw_decode(hex, &raw))
+			return false;
+		out->code = raw;
+		out->has_event = true;
+	} else if (!strcasecmp(term, "name") || !strcasecmp(term, "period") ||
+		   !strcasecmp(term, "freq"))
+		;  /* perf's naming and sampling terms: not the event */
+	else if (first && !eq && !out->name[0])
+		snprintf(out->name, sizeof(out->name), "%s", term);
+	else
+		return false;
+	return true;
+}
+
+bool event_perf_syntax(const char *name, struct perf_pmu_event *out)
+{
+	char buf[256];
+	const char *slash = name ? strchr(name, '/') : NULL;
+	size_t len;
+
+	memset(out, 0, sizeof(*out));
+	if (!slash || slash == name || (size_t)(slash - name) >= sizeof(out->pmu))
+		return false;
+	len = strlen(name);
+	/* perf allows modifiers after the closing slash (cpu/.../u): ignored */
+	const char *close = strrchr(name, '/');
+	if (close == slash || len >= sizeof(buf))
+		return false;
+	memcpy(out->pmu, name, (size_t)(slash - name));
+	memcpy(buf, slash + 1, (size_t)(close - slash - 1));
+	buf[close - slash - 1] = '\0';
+	bool first = true;
+	for (char *t = buf, *next; t; t = next, first = false) {
+		next = strchr(t, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*t || !perf_term(t, first, out))
+			return false;
+	}
+	return out->has_event || out->name[0];
+}
+
+bool event_is_metric(const struct arch_model *model, const struct arch_event *ev)
+{
+	/* topdown-* are the kernel's pseudo-encodings event 0x00, umask 0x80..0x87
+	 * (arch/x86/events/intel/core.c EVENT_ATTR_STR(topdown-retiring,
+	 * "event=0x00,umask=0x80") ...). */
+	return model->n_metrics > 0 && ev->pfm && ev->code.sel == 0 &&
+	       ev->code.umask >= 0x80 && ev->code.umask < 0x80 + model->n_metrics;
 }
 
 static bool code_equal(const struct arch_code *a, const struct arch_code *b)
 {
 	return a->sel == b->sel && a->umask == b->umask && a->cmask == b->cmask &&
-	       a->inv == b->inv && a->edge == b->edge;
+	       a->inv == b->inv && a->edge == b->edge && a->any == b->any;
 }
 
 /* Paper names may carry alternate spellings after '|'. */
@@ -246,26 +403,107 @@ static bool is_hw_model(const struct arch_model *model)
 	return model->pfm_force != NULL;
 }
 
+static const struct arch_event *lookup_code(const struct arch_model *model,
+					   const struct arch_code *code)
+{
+	for (const struct arch_event *const *t = model->tables; *t; t++)
+		for (const struct arch_event *ev = *t; ev->name; ev++)
+			if (ev->pfm && code_equal(&ev->code, code))
+				return ev;
+	return NULL;
+}
+
+/* BASE's code with the modifiers of MODS (cmask, inv, edge, any). */
+static struct arch_code with_modifiers(const struct arch_code *base,
+				       const struct perf_pmu_event *mods)
+{
+	struct arch_code c = *base;
+
+	if (mods->code.cmask)
+		c.cmask = mods->code.cmask;
+	c.inv |= mods->code.inv;
+	c.edge |= mods->code.edge;
+	c.any |= mods->code.any;
+	return c;
+}
+
+static bool has_modifiers(const struct perf_pmu_event *e)
+{
+	return e->code.cmask || e->code.inv || e->code.edge || e->code.any;
+}
+
+/* "NAME:c=1:i=1": the row of NAME with those modifiers, by its code (the
+ * perfmon names carry no modifiers; "UOPS_EXECUTED.THREAD:c=1:i=1" is the
+ * stall row, whatever libpfm4 string it has). */
+static const struct arch_event *lookup_modified(const struct arch_model *model,
+						const char *name)
+{
+	struct perf_pmu_event mods;
+	char base[160], terms[160];
+	const char *colon = strchr(name, ':');
+
+	if (!colon || (size_t)(colon - name) >= sizeof(base) || strlen(colon) >= sizeof(terms))
+		return NULL;
+	snprintf(base, sizeof(base), "%.*s", (int)(colon - name), name);
+	memset(&mods, 0, sizeof(mods));
+	snprintf(terms, sizeof(terms), "%s", colon + 1);
+	for (char *t = terms, *next; t; t = next) {
+		next = strchr(t, ':');
+		if (next)
+			*next++ = '\0';
+		if (!strchr(t, '=') || !perf_term(t, false, &mods))
+			return NULL;
+	}
+	const struct arch_event *row = model_lookup(model, base);
+	if (!row || !row->pfm)
+		return NULL;
+	struct arch_code c = with_modifiers(&row->code, &mods);
+	return lookup_code(model, &c);
+}
+
+static const struct arch_event *lookup_perf_syntax(const struct arch_model *model,
+						   const struct perf_pmu_event *e)
+{
+	if (e->has_event)
+		return is_hw_model(model) ? lookup_code(model, &e->code) : NULL;
+	const struct arch_event *row = model_lookup(model, e->name);
+	if (!row || !has_modifiers(e))
+		return row;
+	if (!row->pfm)
+		return NULL;
+	struct arch_code c = with_modifiers(&row->code, e);
+	return lookup_code(model, &c);
+}
+
 const struct arch_event *model_lookup(const struct arch_model *model, const char *name)
 {
 	char canon[256];
 	struct arch_code raw;
+	struct perf_pmu_event perf;
 	const struct arch_event *const *t;
 	const struct arch_event *ev;
 
+	/* libpfm4's qualified "skl::EVENT" names this model's EVENT */
+	const char *sep = strstr(name, "::");
+	if (sep && model->pfm_force && model_find(name) == NULL) {
+		char pmu[64];
+		snprintf(pmu, sizeof(pmu), "%.*s", (int)(sep - name), name);
+		if (model_find(pmu) != model)
+			return NULL;
+		name = sep + 2;
+	}
 	for (t = model->tables; *t; t++)
 		for (ev = *t; ev->name; ev++)
 			if (name_matches(ev->name, name))
 				return ev;
+	if (event_perf_syntax(name, &perf))
+		return lookup_perf_syntax(model, &perf);
 	if (event_canon(name, canon, sizeof(canon)))
 		for (t = model->tables; *t; t++)
 			for (ev = *t; ev->name; ev++)
 				if (canon_matches(ev->pfm, canon) || canon_matches(ev->name, canon))
 					return ev;
 	if (is_hw_model(model) && event_raw_decode(name, &raw))
-		for (t = model->tables; *t; t++)
-			for (ev = *t; ev->name; ev++)
-				if (ev->pfm && code_equal(&ev->code, &raw))
-					return ev;
-	return NULL;
+		return lookup_code(model, &raw);
+	return is_hw_model(model) ? lookup_modified(model, name) : NULL;
 }

@@ -17,6 +17,9 @@ enum arch_tree {
 	TREE_IA64,
 	TREE_AMD,
 	TREE_SW,
+	TREE_INTEL,    /* Core2 master equation on Sandy Bridge .. Sapphire Rapids */
+	TREE_TOPDOWN,  /* perf's TopDown level 1-2 (Intel tma_*, AMD Zen 4 pipeline) */
+	TREE_ZEN,      /* master equation on Zen 1-4 (dispatch basis) */
 	TREE_COUNT
 };
 
@@ -27,6 +30,7 @@ struct arch_code {
 	uint8_t cmask;
 	bool inv;
 	bool edge;
+	bool any;       /* AnyThread (bit 21): both SMT threads (NHM..SKL) */
 };
 
 /* One event of a model under the name the papers use. */
@@ -46,8 +50,12 @@ struct arch_model {
 	const char *pfm_force;  /* PMU to force in libpfm4 for encodings, NULL if none */
 	const char *desc;
 	enum arch_tree tree;    /* the tree this model's events feed */
-	int n_generic;
+	int n_generic;          /* generic counters per thread with SMT on */
+	int n_generic_nosmt;    /* ... with SMT off (0: the same) */
 	int n_fixed;
+	int n_metrics;          /* PERF_METRICS events beside slots (ICL 4, SPR 8), 0: none */
+	int pipeline_width;     /* TopDown slots per cycle (0: no TopDown) */
+	const char *slots_event; /* the PERF_METRICS group leader (TOPDOWN.SLOTS) */
 	int write_bytes;        /* AMD System_write transfer size: 8 (K8) or 16 (Fam10h) */
 	const char *cycles;     /* reference event carried in every group */
 	const char *ilp_event;  /* dispatch event swept with cmask=1..width+1, inv=1 */
@@ -78,6 +86,28 @@ bool event_canon(const char *name, char *out, size_t outsz);
 
 /* Decodes "r<hex>" (perf's raw syntax) into vendor fields. */
 bool event_raw_decode(const char *name, struct arch_code *code);
+
+/* The PERFEVTSEL value of CODE (AMD event select bits 11:8 in 35:32), as
+ * perf's attr.config for PERF_TYPE_RAW. */
+unsigned long long event_code_config(const struct arch_code *code);
+
+/* perf's PMU syntax: "cpu/event=0xb1,umask=0x1,cmask=1,inv/",
+ * "cpu/UOPS_EXECUTED.THREAD,cmask=0x6/", "cpu_core/topdown-retiring/".
+ * PMU receives the PMU name; NAME the event name term ("" when the event is
+ * given by event= and umask=); CODE the fields given (event=, umask=,
+ * cmask=, inv, edge, any); HAS_CODE whether event= was given.  Returns
+ * false when NAME is not in this syntax or a term is malformed. */
+struct perf_pmu_event {
+	char pmu[16];
+	char name[128];
+	struct arch_code code;  /* event=/umask= and the modifiers */
+	bool has_event;         /* event= given */
+};
+bool event_perf_syntax(const char *name, struct perf_pmu_event *out);
+
+/* Whether EV is a PERF_METRICS event of MODEL (topdown-*: counted through
+ * the slots leader's group, on no counter of its own). */
+bool event_is_metric(const struct arch_model *model, const struct arch_event *ev);
 
 /* Iterates over every row of a model. */
 typedef void (*model_visit_fn)(const struct arch_event *ev, void *arg);

@@ -103,6 +103,7 @@ const struct plan_partner_def *plan_partner_def_at(size_t i)
 struct ev_info {
 	unsigned allowed;  /* generic k = bit k, fixed k = bit n_generic + k */
 	bool no_counter;   /* software, or a model without an inventory */
+	bool metric;       /* PERF_METRICS: no counter, in the slots event's group */
 };
 
 struct planner {
@@ -114,6 +115,7 @@ struct planner {
 	int slot_cap;         /* counter-less events per group, NO_LIMIT if none */
 	int cap;              /* --counters as asked, 0 = none */
 	int ref;              /* request index of the user's reference, or PLAN_ADDED */
+	int slots;            /* request index of the PERF_METRICS leader, or -1 */
 	const struct arch_event *ref_row;
 	struct ev_info ref_info;
 	bool with_ref;        /* the groups carry the reference */
@@ -149,8 +151,12 @@ static void request_name(const struct plan_request *r, char *buf, size_t bufsz)
 static struct ev_info info_of(const struct planner *p, const struct arch_event *row,
 			      bool software)
 {
-	struct ev_info in = { 0, false };
+	struct ev_info in = { 0, false, false };
 
+	if (row && p->inventory && event_is_metric(p->model, row)) {
+		in.no_counter = in.metric = true;
+		return in;
+	}
 	if (software || !p->inventory) {
 		in.no_counter = true;
 		return in;
@@ -166,7 +172,7 @@ static struct ev_info info_of(const struct planner *p, const struct arch_event *
 /* Software events on a model with counters take no room: not packed. */
 static bool is_free(const struct planner *p, int e)
 {
-	return p->inventory && p->info[e].no_counter;
+	return p->inventory && p->info[e].no_counter && !p->info[e].metric;
 }
 
 static bool is_reference(const struct planner *p, const struct plan_request *r)
@@ -230,7 +236,18 @@ static bool group_fits(const struct planner *p, const int *evs, int n, int *coun
 {
 	struct matching m = { .n_counters = p->n_generic + p->n_fixed };
 	int who[MAX_HW_COUNTERS];  /* matching member -> 0 (reference) or 1 + i */
-	int nhw = 0, slots = 0;
+	int nhw = 0, slots = 0, metrics = 0;
+	bool leader = false;
+
+	/* PERF_METRICS events count through the slots event of their group
+	 * (kernel: the metric events' group leader must be slots), at most
+	 * n_metrics of them */
+	for (int i = 0; i < n; i++) {
+		metrics += p->info[evs[i]].metric;
+		leader |= evs[i] == p->slots;
+	}
+	if (metrics && (!leader || metrics > p->model->n_metrics))
+		return false;
 
 	if (p->with_ref && !p->ref_info.no_counter) {
 		who[nhw] = 0;
@@ -238,7 +255,7 @@ static bool group_fits(const struct planner *p, const int *evs, int n, int *coun
 	}
 	for (int i = 0; i < n; i++) {
 		if (p->info[evs[i]].no_counter) {
-			slots += !is_free(p, evs[i]);
+			slots += !is_free(p, evs[i]) && !p->info[evs[i]].metric;
 			continue;
 		}
 		if (nhw == m.n_counters)
@@ -415,6 +432,34 @@ static int lower_bound(const struct planner *p, const int *evs, int n)
 	return lb;
 }
 
+/* The metric events join the item of the slots event: one group or none. */
+static int bind_metrics(const struct planner *p, struct item *items, int n)
+{
+	int home = -1;
+
+	for (int i = 0; i < n && home < 0; i++)
+		for (int k = 0; k < items[i].n; k++)
+			if (items[i].ev[k] == p->slots)
+				home = i;
+	if (home < 0)
+		return n;
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; i != home && k < items[i].n;) {
+			if (!p->info[items[i].ev[k]].metric) {
+				k++;
+				continue;
+			}
+			items[home].ev[items[home].n++] = items[i].ev[k];
+			items[i].ev[k] = items[i].ev[--items[i].n];
+		}
+	}
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (items[i].n)
+			items[m++] = items[i];
+	return m;
+}
+
 /* The fewest groups for EVS as single items.  Sets *OPTIMAL when proven. */
 static int minimal_packing(const struct planner *p, const int *evs, int n,
 			   struct packing *best, bool *optimal)
@@ -426,6 +471,7 @@ static int minimal_packing(const struct planner *p, const int *evs, int n,
 		items[i].n = 1;
 		items[i].ev[0] = evs[i];
 	}
+	n = bind_metrics(p, items, n);
 	sort_items(p, items, n);
 	int ub = first_fit(p, items, n, best);
 	*optimal = true;
@@ -586,7 +632,7 @@ static void keep_partners(const struct planner *p, const int *evs, int n,
 	int n_kept = fitting_edges(p, edges, partner_edges(out, edges), kept);
 	for (int k = n_kept; k > 0; k--) {
 		merge_edges(p, kept, k, cluster);
-		int n_items = cluster_items(p, evs, n, cluster, items);
+		int n_items = bind_metrics(p, items, cluster_items(p, evs, n, cluster, items));
 		sort_items(p, items, n_items);
 		if (first_fit(p, items, n_items, &pk) <= groups ||
 		    pack_within(p, items, n_items, groups, &pk) == 1) {
@@ -638,6 +684,30 @@ static bool check_alone(const struct planner *p, int e, char *err, size_t errsz)
 		snprintf(err, errsz, "event '%s' can only count on %s, which the %s model does "
 			 "not have", name, where, p->model->name);
 	return false;
+}
+
+/* A PERF_METRICS event needs the slots event, its group leader. */
+static bool check_metric(const struct planner *p, int e, char *err, size_t errsz)
+{
+	char name[128];
+	int metrics = 0;
+
+	if (!p->info[e].metric)
+		return true;
+	request_name(&p->req[e], name, sizeof(name));
+	if (p->slots < 0) {
+		snprintf(err, errsz, "event '%s' is a PERF_METRICS event: it needs %s (slots), its "
+			 "group leader, in the list", name, p->model->slots_event);
+		return false;
+	}
+	for (int i = 0; i < p->n; i++)
+		metrics += p->info[i].metric;
+	if (metrics > p->model->n_metrics) {
+		snprintf(err, errsz, "event '%s': the %s model has %d PERF_METRICS events, %d asked",
+			 name, p->model->name, p->model->n_metrics, metrics);
+		return false;
+	}
+	return true;
 }
 
 /* An event that does not fit beside the reference, when groups need it. */
@@ -695,14 +765,21 @@ static void fill_group(const struct planner *p, int g, const int *evs, int n, st
 	group_fits(p, evs, n, counter);
 	grp->n = 0;
 	grp->ref = -1;
+	/* the slots event leads its group (the kernel's rule for PERF_METRICS) */
+	for (int i = 0; i < n; i++)
+		if (evs[i] == p->slots && p->model->n_metrics)
+			grp->slots[grp->n++] = slot_of(p, evs[i], counter[1 + i]);
 	if (p->with_ref) {
-		grp->ref = 0;
+		grp->ref = grp->n;
 		grp->slots[grp->n++] = slot_of(p, p->ref, counter[0]);
 	}
 	for (int i = 0; i < n; i++) {
+		if (evs[i] == p->slots && p->model->n_metrics)
+			continue;
 		grp->slots[grp->n++] = slot_of(p, evs[i], counter[1 + i]);
-		out->event_group[evs[i]] = g;
 	}
+	for (int i = 0; i < n; i++)
+		out->event_group[evs[i]] = g;
 }
 
 /* Groups in the order of their first event; the free events join the first. */
@@ -779,8 +856,13 @@ static bool setup(struct planner *p, const struct arch_model *model,
 	p->ref_row = model_lookup(model, model->cycles);
 	p->ref_info = info_of(p, p->ref_row, false);
 	p->ref = PLAN_ADDED;
+	p->slots = -1;
+	const struct arch_event *slots_row =
+		model->slots_event ? model_lookup(model, model->slots_event) : NULL;
 	for (int i = 0; i < n; i++) {
 		p->info[i] = info_of(p, req[i].row, req[i].software);
+		if (slots_row && req[i].row == slots_row && p->slots < 0)
+			p->slots = i;
 		if (p->ref == PLAN_ADDED && is_reference(p, &req[i]))
 			p->ref = i;
 	}
@@ -833,7 +915,7 @@ static bool several_groups(const struct planner *p, const int *evs, int n, struc
 		return false;
 	}
 	for (int i = 0; i < n; i++)
-		if (!check_beside_reference(p, evs[i], err, errsz))
+		if (!p->info[evs[i]].metric && !check_beside_reference(p, evs[i], err, errsz))
 			return false;
 	int groups = minimal_packing(p, evs, n, pk, &out->optimal);
 	keep_partners(p, evs, n, out, groups, pk);
@@ -851,7 +933,7 @@ int plan_build(const struct arch_model *model, const struct plan_request *req, i
 	if (!setup(&p, model, req, n, max_counters, err, errsz))
 		return -1;
 	for (int i = 0; i < n; i++)
-		if (!check_alone(&p, i, err, errsz))
+		if (!check_alone(&p, i, err, errsz) || !check_metric(&p, i, err, errsz))
 			return -1;
 	int n_packed = split_events(&p, packed, free_evs, &n_free);
 	out->model = model;

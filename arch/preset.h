@@ -5,12 +5,13 @@
 #ifndef ARCH_PRESET_H
 #define ARCH_PRESET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "arch/model.h"
 
-#define PRESET_MAX_EVENTS 16
+#define PRESET_MAX_EVENTS 24
 
 struct preset_event {
 	const char *name;  /* paper name, resolved through the model's table */
@@ -20,12 +21,18 @@ struct preset_event {
 struct preset {
 	const char *name;
 	enum arch_tree tree;  /* the model family it is for */
+	const char *models;   /* the models it is for, space-separated; NULL: the whole family */
 	const char *desc;
 	const char *source;
 	struct preset_event events[PRESET_MAX_EVENTS];
 };
 
 const struct preset *preset_find(const char *name);  /* with or without '@' */
+/* NAME's preset for MODEL: several models have their own @ilp, @topdown...;
+ * the first preset of that name when none is for MODEL (for the message). */
+const struct preset *preset_find_for(const char *name, const struct arch_model *model);
+/* Whether P is meant for MODEL. */
+bool preset_for_model(const struct preset *p, const struct arch_model *model);
 const struct preset *preset_at(size_t i);            /* NULL past the end */
 size_t preset_size(const struct preset *p);
 

@@ -3,7 +3,12 @@
  * and AMD Phenom Processors" (seeds/004), sections 4.2-4.6.  Inputs are
  * normalized counts (samples x period), as section 3 requires.  Time is the
  * OS time reference when the counts carry one (duration_time, as perf stat
- * prints it), else CPU_clocks / clock frequency (section 4.2.2). */
+ * prints it), else CPU_clocks / clock frequency (section 4.2.2).
+ *
+ * On Zen the same measurements read perf's amdzen event names where Zen has
+ * the event (each input's alternatives after '|'; MODERN-PMU.md section 1.9,
+ * after perf's amdzen{2,4}/recommended.json): IPC, DC accesses and misses
+ * (L2 requests from the DC), IC, L2 demand misses, DTLB and ITLB, branches. */
 #include <math.h>
 
 #include "arch/tree.h"
@@ -18,44 +23,44 @@ enum {
 	I_DTLB_L2H, I_DTLB_L2M, I_ITLB_L2H, I_ITLB_L2M,
 	I_BR, I_BR_MISP, I_BR_TAKEN, I_NEAR_RET, I_NEAR_RET_MISP,
 	I_MISALIGN, I_DISP_FP, I_RET_MMX_FP, I_SP_FLOPS, I_DP_FLOPS, I_FPU_EXC,
-	I_DURATION,
+	I_DURATION, I_DTLB_L1M_ZEN,
 	/* derived */
 	I_SECONDS, I_DRAM_TOTAL, I_DC_MISSES, I_IC_MISSES, I_L2_REQ_IND, I_L2_MISS_IND,
 	I_COUNT
 };
 
 static const struct tree_input_def inputs[I_COUNT] = {
-	[I_CLOCKS] = { "CPU_clocks", false },
-	[I_RET] = { "Ret_instructions", false },
+	[I_CLOCKS] = { "CPU_clocks|ls_not_halted_cyc", false },
+	[I_RET] = { "Ret_instructions|ex_ret_instr", false },
 	[I_SYS_READ] = { "System_read", false },
 	[I_SYS_WRITE] = { "System_write", false },
 	[I_DRAM] = { "DRAM_accesses", false },
 	[I_DRAM0] = { "DRAM_accesses_0", false },
 	[I_DRAM1] = { "DRAM_accesses_1", false },
-	[I_DC_ACC] = { "DC_accesses", false },
-	[I_DC_MISSES_EV] = { "DC_misses", false },
+	[I_DC_ACC] = { "DC_accesses|all_data_cache_accesses|all_dc_accesses", false },
+	[I_DC_MISSES_EV] = { "DC_misses|l2_request_g1.all_dc|l2_cache_accesses_from_dc_misses", false },
 	[I_DC_L2] = { "DC_refills_L2", false },
 	[I_DC_SYS] = { "DC_refills_sys", false },
-	[I_IC_FETCH] = { "IC_fetches", false },
-	[I_IC_MISSES_EV] = { "IC_misses", false },
+	[I_IC_FETCH] = { "IC_fetches|ic_tag_hit_miss.all_instruction_cache_accesses", false },
+	[I_IC_MISSES_EV] = { "IC_misses|ic_tag_hit_miss.instruction_cache_miss", false },
 	[I_IC_L2] = { "IC_refills_L2", false },
 	[I_IC_SYS] = { "IC_refills_sys", false },
 	[I_L2_REQ] = { "L2_requests", false },
-	[I_L2_MISS] = { "L2_misses", false },
+	[I_L2_MISS] = { "L2_misses|l2_cache_req_stat.ic_dc_miss_in_l2", false },
 	[I_L2_FILL] = { "L2_fill_write", false },
 	[I_L2_REQ_TLB] = { "L2_requests_TLB", false },
 	[I_L2_MISS_TLB] = { "L2_misses_TLB", false },
 	[I_L3_REQ] = { "L3_requests", false },
 	[I_L3_MISS] = { "L3_misses", false },
 	[I_DTLB_L2H] = { "DTLB_L1M_L2H", false },
-	[I_DTLB_L2M] = { "DTLB_L1M_L2M", false },
-	[I_ITLB_L2H] = { "ITLB_L1M_L2H", false },
-	[I_ITLB_L2M] = { "ITLB_L1M_L2M", false },
-	[I_BR] = { "Branches", false },
-	[I_BR_MISP] = { "Mispred_branches", false },
-	[I_BR_TAKEN] = { "Taken_branches", false },
-	[I_NEAR_RET] = { "Near_returns", false },
-	[I_NEAR_RET_MISP] = { "Mispred_near_ret", false },
+	[I_DTLB_L2M] = { "DTLB_L1M_L2M|ls_l1_d_tlb_miss.all_l2_miss|l2_dtlb_misses", false },
+	[I_ITLB_L2H] = { "ITLB_L1M_L2H|bp_l1_tlb_miss_l2_tlb_hit|bp_l1_tlb_miss_l2_hit", false },
+	[I_ITLB_L2M] = { "ITLB_L1M_L2M|bp_l1_tlb_miss_l2_tlb_miss.all|l2_itlb_misses", false },
+	[I_BR] = { "Branches|ex_ret_brn", false },
+	[I_BR_MISP] = { "Mispred_branches|ex_ret_brn_misp", false },
+	[I_BR_TAKEN] = { "Taken_branches|ex_ret_brn_tkn", false },
+	[I_NEAR_RET] = { "Near_returns|ex_ret_near_ret", false },
+	[I_NEAR_RET_MISP] = { "Mispred_near_ret|ex_ret_near_ret_mispred", false },
 	[I_MISALIGN] = { "Misalign_access", false },
 	[I_DISP_FP] = { "Dispatched_FP", false },
 	[I_RET_MMX_FP] = { "Ret_MMX_FP", false },
@@ -63,6 +68,7 @@ static const struct tree_input_def inputs[I_COUNT] = {
 	[I_DP_FLOPS] = { "SSE_DP_FLOPS", false },
 	[I_FPU_EXC] = { "FPU_exceptions", false },
 	[I_DURATION] = { "duration_time", false },
+	[I_DTLB_L1M_ZEN] = { "ls_l1_d_tlb_miss.all|l1_dtlb_misses", false },
 	[I_SECONDS] = { "duration_time, or CPU_clocks with --clock-hz", true },
 	[I_DRAM_TOTAL] = { "DRAM_accesses (or DRAM_accesses_0 + DRAM_accesses_1)", true },
 	[I_DC_MISSES] = { "DC_refills_L2 + DC_refills_sys (or DC_misses)", true },
@@ -83,6 +89,11 @@ static double first(double a, double b)
 
 static void derive(double *in, const struct tree_ctx *ctx)
 {
+	/* Zen counts L1 DTLB misses (L2 hit or miss) and the L2 misses: the L2
+	 * hits are their difference (perf amdzen4 ls_l1_d_tlb_miss.all and
+	 * .all_l2_miss, umasks 0xff and 0xf0; MODERN-PMU.md 1.9) */
+	if (isnan(in[I_DTLB_L2H]))
+		in[I_DTLB_L2H] = in[I_DTLB_L1M_ZEN] - in[I_DTLB_L2M];
 	if (!isnan(in[I_DURATION]))
 		in[I_SECONDS] = in[I_DURATION] / 1e9;
 	else if (!isnan(in[I_CLOCKS]) && ctx->clock_hz > 0)
@@ -254,6 +265,12 @@ static const struct tree_node_def nodes[] = {
 	R("fp.exception_per_fp", "FP exceptions per FP instruction", f_fp_exc_per_fp, S46 ".2.3 FPU_exceptions / Ret_MMX_FP", I_FPU_EXC, I_RET_MMX_FP),
 };
 
+/* K8 and Fam10h (the paper's), and Zen 1-4 where their events exist. */
+static const char *const models[] = {
+	"amd64_k8", "amd64_fam10h", "amd64_fam17h_zen1", "amd64_fam17h_zen2",
+	"amd64_fam19h_zen3", "amd64_fam19h_zen4", NULL,
+};
+
 const struct tree_def tree_amd = {
 	.id = TREE_AMD,
 	.name = "amd",
@@ -263,4 +280,5 @@ const struct tree_def tree_amd = {
 	.nodes = nodes,
 	.n_nodes = (int)(sizeof(nodes) / sizeof(nodes[0])),
 	.derive = derive,
+	.models = models,
 };

@@ -2,19 +2,105 @@
 #include "arch/tree.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 extern const struct tree_def tree_core2, tree_ia64, tree_amd, tree_sw;
+extern const struct tree_def tree_intel_nhm, tree_intel6, tree_intel8, tree_intel10, tree_intel12;
+extern const struct tree_def tree_topdown_skl, tree_topdown_icl, tree_topdown_spr,
+	tree_topdown_zen4, tree_topdown_grt;
+extern const struct tree_def tree_zen;
+
+/* Every definition; the first of an id is its default variant. */
+static const struct tree_def *const all_defs[] = {
+	&tree_core2, &tree_ia64, &tree_amd, &tree_sw,
+	&tree_intel8, &tree_intel6, &tree_intel10, &tree_intel12, &tree_intel_nhm,
+	&tree_topdown_skl, &tree_topdown_icl, &tree_topdown_spr, &tree_topdown_zen4,
+	&tree_topdown_grt,
+	&tree_zen,
+};
+#define N_DEFS (sizeof(all_defs) / sizeof(all_defs[0]))
 
 const struct tree_def *tree_def_get(enum arch_tree tree)
 {
-	switch (tree) {
-	case TREE_CORE2: return &tree_core2;
-	case TREE_IA64: return &tree_ia64;
-	case TREE_AMD: return &tree_amd;
-	case TREE_SW: return &tree_sw;
-	default: return NULL;
+	for (size_t i = 0; i < N_DEFS; i++)
+		if (all_defs[i]->id == tree)
+			return all_defs[i];
+	return NULL;
+}
+
+const struct tree_def *tree_def_at(size_t i)
+{
+	return i < N_DEFS ? all_defs[i] : NULL;
+}
+
+static bool def_lists_model(const struct tree_def *def, const struct arch_model *model)
+{
+	for (const char *const *m = def->models; m && *m; m++)
+		if (strcasecmp(*m, model->name) == 0)
+			return true;
+	return false;
+}
+
+bool tree_fits_model(enum arch_tree tree, const struct arch_model *model)
+{
+	if (!model)
+		return false;
+	if (model->tree == tree)
+		return true;
+	for (size_t i = 0; i < N_DEFS; i++)
+		if (all_defs[i]->id == tree && def_lists_model(all_defs[i], model))
+			return true;
+	return false;
+}
+
+const struct arch_model *tree_default_model(const struct tree_def *def)
+{
+	const struct arch_model *m = def->models ? model_find(def->models[0]) : NULL;
+
+	return m ? m : model_for_tree(def->id);
+}
+
+static void read_inputs(const struct tree_def *def, const struct counts *c,
+			const struct tree_ctx *ctx, double *in);
+
+/* How many of DEF's event inputs C holds, and how many it lacks. */
+static void score_inputs(const struct tree_def *def, const struct counts *c,
+			 const struct arch_model *model, int *present, int *absent)
+{
+	double in[TREE_MAX_INPUTS];
+	struct tree_ctx ctx = { .model = model };
+
+	read_inputs(def, c, &ctx, in);
+	*present = *absent = 0;
+	for (int i = 1; i < def->n_inputs; i++)
+		if (!def->inputs[i].derived && def->inputs[i].name)
+			*(isnan(in[i]) ? absent : present) += 1;
+}
+
+const struct tree_def *tree_def_pick(enum arch_tree tree, const struct arch_model *model,
+				     const struct counts *c)
+{
+	const struct tree_def *best = tree_def_get(tree);
+	int best_present = -1, best_absent = 0;
+
+	for (size_t i = 0; model && i < N_DEFS; i++)
+		if (all_defs[i]->id == tree && def_lists_model(all_defs[i], model))
+			return all_defs[i];
+	for (size_t i = 0; c && i < N_DEFS; i++) {
+		int present, absent;
+		if (all_defs[i]->id != tree)
+			continue;
+		score_inputs(all_defs[i], c, model ? model : tree_default_model(all_defs[i]),
+			     &present, &absent);
+		if (present > best_present || (present == best_present && absent < best_absent)) {
+			best = all_defs[i];
+			best_present = present;
+			best_absent = absent;
+		}
 	}
+	return best;
 }
 
 const char *unit_name(enum arch_unit unit)
@@ -69,18 +155,35 @@ static int parent_of(const struct tree_def *def, int idx)
 	return -1;
 }
 
+/* The first of the '|'-separated NAMES that C counted, NAN if none. */
+static double find_input(const struct counts *c, const struct arch_model *model,
+			 const char *names)
+{
+	char one[COUNT_NAME_MAX];
+
+	for (const char *p = names; p && *p;) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		if (len < sizeof(one)) {
+			memcpy(one, p, len);
+			one[len] = '\0';
+			const struct count_entry *e = counts_find(c, model, one);
+			if (e && !e->not_counted)
+				return e->value;
+		}
+		p = bar ? bar + 1 : NULL;
+	}
+	return NAN;
+}
+
 static void read_inputs(const struct tree_def *def, const struct counts *c,
 			const struct tree_ctx *ctx, double *in)
 {
 	for (int i = 0; i < TREE_MAX_INPUTS; i++)
 		in[i] = NAN;
-	for (int i = 1; i < def->n_inputs; i++) {
-		if (def->inputs[i].derived)
-			continue;
-		const struct count_entry *e = counts_find(c, ctx->model, def->inputs[i].name);
-		if (e && !e->not_counted)
-			in[i] = e->value;
-	}
+	for (int i = 1; i < def->n_inputs; i++)
+		if (!def->inputs[i].derived)
+			in[i] = find_input(c, ctx->model, def->inputs[i].name);
 	if (def->derive)
 		def->derive(in, ctx);
 }
@@ -224,7 +327,7 @@ int tree_inputs_present(const struct tree_result *r)
 	int n = 0;
 
 	for (int i = 1; i < r->def->n_inputs; i++)
-		if (!r->def->inputs[i].derived && !isnan(r->in[i]))
+		if (!r->def->inputs[i].derived && r->def->inputs[i].name && !isnan(r->in[i]))
 			n++;
 	return n;
 }

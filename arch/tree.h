@@ -6,6 +6,7 @@
 #define ARCH_TREE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "arch/counts.h"
@@ -14,7 +15,8 @@
 
 #define TREE_MAX_INPUTS 64
 #define TREE_MAX_NODES 96
-#define TREE_MAX_NEEDS 8
+#define TREE_MAX_VARIANTS 8
+#define TREE_MAX_NEEDS 12
 /* Sampling and multiplexing noise allowed before a check fires. */
 #define TREE_TOLERANCE 0.05
 
@@ -35,6 +37,8 @@ struct tree_ctx {
 	const struct arch_model *model;  /* resolves event names */
 	const struct penalties *pen;
 	double clock_hz;                 /* 0: not given */
+	bool smt;                        /* perf's #SMT_on (counting per thread, so
+					  * #core_wide = !smt) */
 };
 
 /* Node flags. */
@@ -48,7 +52,9 @@ struct tree_ctx {
 #define TN_CLOCK 0x80     /* needs the clock frequency */
 
 struct tree_input_def {
-	const char *name;  /* event (paper name), or what a derived input needs */
+	/* event (paper or perfmon name; alternatives after '|', the first one
+	 * the counts hold is read), or what a derived input needs */
+	const char *name;  /* NULL: an index this definition does not use */
 	bool derived;      /* computed by tree_def.derive, not read from counts */
 };
 
@@ -73,6 +79,11 @@ struct tree_def {
 	int n_nodes;
 	/* Fills derived inputs (NAN when they cannot be had). */
 	void (*derive)(double *in, const struct tree_ctx *ctx);
+	/* Variants: several definitions share one id when the formulas differ
+	 * by CPU model (perf's TopDown per model, the ILP width).  MODELS names
+	 * the models a definition is for (NULL-terminated; NULL: every model),
+	 * the first being its default. */
+	const char *const *models;
 };
 
 enum node_state { NODE_VALUE, NODE_MISSING, NODE_HEADING };
@@ -100,7 +111,21 @@ struct tree_result {
 	double in[TREE_MAX_INPUTS];
 };
 
+/* The default definition of TREE (its first variant), NULL if none. */
 const struct tree_def *tree_def_get(enum arch_tree tree);
+/* Every definition, variants included, in order; NULL past the end. */
+const struct tree_def *tree_def_at(size_t i);
+/* The definition of TREE for MODEL: the variant listing MODEL by name; else
+ * (no model, or one no variant lists) the variant most of whose inputs C
+ * holds (C may be NULL: the default).  Never NULL for a defined tree. */
+const struct tree_def *tree_def_pick(enum arch_tree tree, const struct arch_model *model,
+				     const struct counts *c);
+/* Whether MODEL's events feed TREE: its default tree, or one of the tree's
+ * definitions lists it (topdown on skl, the AMD paper's tree on Zen). */
+bool tree_fits_model(enum arch_tree tree, const struct arch_model *model);
+/* The model a definition is evaluated with when none was given: the first
+ * model feeding its id, else its default model (NULL if not in the tables). */
+const struct arch_model *tree_default_model(const struct tree_def *def);
 void tree_eval(const struct tree_def *def, const struct counts *c,
 	       const struct tree_ctx *ctx, struct tree_result *out);
 int tree_node_index(const struct tree_def *def, const char *id);

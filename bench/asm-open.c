@@ -1,5 +1,5 @@
 /* bench/asm-open PID FUNCTION: how long the asm view takes to open
- * FUNCTION of process PID (symbol lookup, code bytes, capstone, flow
+ * FUNCTION of process PID (symbol lookup, code bytes, Zydis, flow
  * analysis, source lines), the first time and from the cache.  Prints
  * "instructions N first-open-ms X cached-open-ms Y". */
 #include <stdio.h>

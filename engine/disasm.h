@@ -1,4 +1,4 @@
-/* One function's instructions: capstone decodes only that function's bytes
+/* One function's instructions: Zydis decodes only that function's bytes
  * (never objdump), branch and call targets get symbolic names, and each
  * instruction carries its DWARF source line.  The result is immutable and
  * cached by its owner (the session), so reopening a function is free. */
@@ -30,7 +30,7 @@ struct asm_func {
 	size_t n;
 	struct asm_insn *insn;
 	struct flow flow;         /* basic blocks and loops */
-	size_t n_bad;             /* bytes capstone could not decode */
+	size_t n_bad;             /* bytes that did not decode */
 	bool truncated;           /* the function's bytes ended before its size */
 };
 

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "arch/preset.h"
+#include "engine/host.h"
 #include "engine/pfm.h"
 
 const struct arch_model *events_host_model(void)
@@ -46,14 +47,105 @@ static const struct arch_model *hardware_owner(const char *name)
 	return NULL;
 }
 
-static int add_event(struct ev_list *out, const char *name, const char *pfm, uint64_t sav,
-		     char *err, size_t errsz)
+/* attr.type of perf's PMU name: "cpu" is the core PMU (PERF_TYPE_RAW); the
+ * hybrid cpu_core/cpu_atom PMUs have the dynamic type the kernel gives them
+ * in sysfs (engine/host.c). */
+static bool pmu_type(const char *pmu, uint32_t *type, const char *event, char *err,
+		     size_t errsz)
+{
+	struct host_pmus h;
+
+	if (strcmp(pmu, "cpu") == 0) {
+		*type = PERF_TYPE_RAW;
+		return true;
+	}
+	host_pmus_read(&h);
+	for (int i = 0; i < h.ncore; i++)
+		if (strcmp(h.core[i].dev, pmu) == 0) {
+			*type = h.core[i].type;
+			return true;
+		}
+	snprintf(err, errsz, "event '%s': the kernel has no PMU '%s' (%s has %s)", event, pmu,
+		 HOST_PMU_DIR, h.ncore ? h.core[0].dev : "no core PMU");
+	return false;
+}
+
+/* A raw PERFEVTSEL value counted in user space, as libpfm4's PFM_PLM3. */
+static void raw_attr(struct perf_event_attr *attr, uint32_t type, unsigned long long config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+
+/* The kernel's generic hardware events (include/uapi/linux/perf_event.h
+ * PERF_COUNT_HW_*), for a forced model, whose libpfm4 has no "perf" PMU. */
+static bool generic_hardware(const char *name, struct perf_event_attr *attr)
+{
+	static const struct { const char *name; unsigned long long config; } hw[] = {
+		{ "cycles", PERF_COUNT_HW_CPU_CYCLES }, { "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES },
+		{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
+		{ "cache-references", PERF_COUNT_HW_CACHE_REFERENCES },
+		{ "cache-misses", PERF_COUNT_HW_CACHE_MISSES },
+		{ "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+		{ "branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+		{ "branch-misses", PERF_COUNT_HW_BRANCH_MISSES },
+		{ "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES },
+	};
+
+	for (size_t i = 0; i < sizeof(hw) / sizeof(hw[0]); i++)
+		if (strcasecmp(name, hw[i].name) == 0) {
+			raw_attr(attr, PERF_TYPE_HARDWARE, hw[i].config);
+			return true;
+		}
+	return false;
+}
+
+/* NAME's attr: perf's PMU syntax and rNNNN raw codes directly, everything
+ * else through libpfm4 (and arch/pfm-fix.c) as PFM, the model row's string
+ * when NAME is a row. */
+static int encode_event(const char *name, const char *pfm, struct perf_event_attr *attr,
+			char *err, size_t errsz)
+{
+	struct perf_pmu_event perf;
+	uint32_t type = PERF_TYPE_RAW;
+	char fstr[512];
+
+	if (event_perf_syntax(name, &perf)) {
+		if (!pmu_type(perf.pmu, &type, name, err, errsz))
+			return -1;
+		if (perf.has_event) {
+			raw_attr(attr, type, event_code_config(&perf.code));
+			return 0;
+		}
+		if (pfm == name)
+			pfm = perf.name;
+	} else if ((name[0] == 'r' || name[0] == 'R') && pfm == name &&
+		   strspn(name + 1, "0123456789abcdefABCDEF") == strlen(name + 1) && name[1]) {
+		raw_attr(attr, PERF_TYPE_RAW, strtoull(name + 1, NULL, 16));
+		return 0;
+	}
+	if (pfm_encode(pfm, attr, fstr, sizeof(fstr), err, errsz) < 0 &&
+	    !(pfm_host_hardware() && generic_hardware(pfm, attr)))
+		return -1;
+	if (type != PERF_TYPE_RAW && attr->type == PERF_TYPE_RAW)
+		attr->type = type;  /* the hybrid PMU's own type */
+	else if (type != PERF_TYPE_RAW && attr->type == PERF_TYPE_HARDWARE)
+		attr->config |= (unsigned long long)type << 32;  /* PERF_PMU_TYPE_SHIFT */
+	return 0;
+}
+
+static int add_event(struct ev_list *out, const char *asked, const char *name,
+		     const char *pfm, uint64_t sav, char *err, size_t errsz)
 {
 	struct ev_spec *ev;
-	char fstr[512], perr[256];
+	char perr[256];
 
 	for (int i = 0; i < out->n; i++)
-		if (strcmp(out->ev[i].pfm, pfm) == 0)
+		if (strcmp(out->ev[i].pfm, pfm) == 0 && strcmp(out->ev[i].name, name) == 0)
 			return 0; /* a preset and an explicit event may overlap */
 	if (out->n == EVENTS_MAX) {
 		snprintf(err, errsz, "too many events (at most %d)", EVENTS_MAX);
@@ -62,8 +154,9 @@ static int add_event(struct ev_list *out, const char *name, const char *pfm, uin
 	ev = &out->ev[out->n];
 	memset(ev, 0, sizeof(*ev));
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	snprintf(ev->asked, sizeof(ev->asked), "%s", asked);
 	snprintf(ev->pfm, sizeof(ev->pfm), "%s", pfm);
-	if (pfm_encode(pfm, &ev->attr, fstr, sizeof(fstr), perr, sizeof(perr)) < 0) {
+	if (encode_event(asked, pfm, &ev->attr, perr, sizeof(perr)) < 0) {
 		const struct arch_model *owner = hardware_owner(name);
 		if (owner && !pfm_host_hardware())
 			snprintf(err, errsz, "event '%s' is a hardware event of the %s model; this "
@@ -80,7 +173,7 @@ static int add_event(struct ev_list *out, const char *name, const char *pfm, uin
 
 static int add_preset(struct ev_list *out, const char *name, char *err, size_t errsz)
 {
-	const struct preset *p = preset_find(name);
+	const struct preset *p = preset_find_for(name, out->model);
 	const struct arch_event *rows[PRESET_MAX_EVENTS];
 	uint32_t savs[PRESET_MAX_EVENTS];
 
@@ -100,7 +193,7 @@ static int add_preset(struct ev_list *out, const char *name, char *err, size_t e
 				 primary);
 			return -1;
 		}
-		if (add_event(out, primary, rows[i]->pfm, savs[i], err, errsz) < 0)
+		if (add_event(out, primary, primary, rows[i]->pfm, savs[i], err, errsz) < 0)
 			return -1;
 	}
 	return 0;
@@ -152,14 +245,37 @@ static int parse_one(struct ev_list *out, char *item, char *err, size_t errsz)
 	}
 	const char *name = fallback(out, item);
 	const struct arch_event *row = model_lookup(out->model, name);
+	struct perf_pmu_event perf;
 	char primary[EVENT_NAME_MAX];
-	snprintf(primary, sizeof(primary), "%s", row ? row->name : name);
-	primary[strcspn(primary, "|")] = '\0';
+	if (row && event_perf_syntax(name, &perf) && strcmp(perf.pmu, "cpu") != 0)
+		/* hybrid: cpu_core and cpu_atom counts stay apart */
+		snprintf(primary, sizeof(primary), "%s/%.*s/", perf.pmu,
+			 (int)strcspn(row->name, "|"), row->name);
+	else
+		snprintf(primary, sizeof(primary), "%.*s", (int)strcspn(row ? row->name : name, "|"),
+			 row ? row->name : name);
 	if (row && !row->pfm) {
 		snprintf(err, errsz, "event '%s' has no encoding on this host", item);
 		return -1;
 	}
-	return add_event(out, primary, row ? row->pfm : name, sav, err, errsz);
+	return add_event(out, name, primary, row ? row->pfm : name, sav, err, errsz);
+}
+
+/* Where item P ends: at the next comma, except inside perf's PMU syntax
+ * (cpu/event=0xb1,umask=0x1/), whose closing slash comes first.  An item
+ * EVENT/SAV has digits only after its slash. */
+static char *item_end(char *p)
+{
+	char *comma = strchr(p, ',');
+	char *slash = strchr(p, '/');
+
+	if (!slash || (comma && comma < slash))
+		return comma;
+	size_t digits = strspn(slash + 1, "0123456789");
+	if (digits && (slash[1 + digits] == ',' || slash[1 + digits] == '\0'))
+		return comma;
+	char *close = strchr(slash + 1, '/');
+	return close ? strchr(close, ',') : comma;
 }
 
 int events_foreach(const char *list, events_item_fn fn, void *arg, char *err, size_t errsz)
@@ -177,7 +293,7 @@ int events_foreach(const char *list, events_item_fn fn, void *arg, char *err, si
 	strcpy(buf, list);
 	/* not strtok: "a,,b" has an empty item, a typo to report */
 	for (char *item = buf, *next; item; item = next) {
-		next = strchr(item, ',');
+		next = item_end(item);
 		if (next)
 			*next++ = '\0';
 		while (isspace((unsigned char)*item))

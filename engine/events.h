@@ -15,6 +15,7 @@
 
 struct ev_spec {
 	char name[EVENT_NAME_MAX];   /* what the user asked for (paper name if known) */
+	char asked[EVENT_NAME_MAX];  /* the spelling in the list (a preset's row name) */
 	char pfm[EVENT_NAME_MAX];    /* the libpfm4 string encoded */
 	uint64_t sav;                /* sample-after value (period) */
 	struct perf_event_attr attr; /* encoded, without sampling settings */
@@ -36,7 +37,8 @@ const struct arch_model *events_host_model(void);
 int events_parse(const char *list, const struct arch_model *model, struct ev_list *out,
 		 char *err, size_t errsz);
 
-/* Calls FN on each item of the comma-separated LIST (a writable copy, item
+/* Calls FN on each item of the comma-separated LIST (commas inside perf's
+ * PMU syntax "cpu/event=0xb1,umask=0x1/" belong to the item) (a writable copy, item
  * trimmed on the left); an empty item is an error.  Returns 0, or -1 with
  * ERR set by FN or here. */
 typedef int (*events_item_fn)(char *item, void *arg, char *err, size_t errsz);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "arch/pfm-fix.h"
 #include "engine/host.h"
 
 /* libpfm4 4.13 keeps every PMU it ever activated active across
@@ -119,6 +120,27 @@ static int event_pmu(int idx)
 	return pfm_get_event_info(idx, PFM_OS_NONE, &info) == PFM_SUCCESS ? (int)info.pmu : -1;
 }
 
+/* arch/pfm-fix.c's value for EVENT on the active model, counted in user
+ * space as libpfm4's PFM_PLM3 would. */
+static bool encode_fixed(const char *event, struct perf_event_attr *attr, char *fstr,
+			 size_t fstrsz)
+{
+	const struct pfm_fix *fix = pfm_fix_find(host_pmu[0] ? host_pmu : NULL, event);
+
+	if (!fix)
+		return false;
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_RAW;
+	attr->config = fix->config;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	if (fstr)
+		snprintf(fstr, fstrsz, "%s::%s (cyctop correction: libpfm4 %s)", host_pmu,
+			 fix->event, fix->libpfm);
+	return true;
+}
+
 int pfm_encode(const char *event, struct perf_event_attr *attr, char *fstr,
 	       size_t fstrsz, char *err, size_t errsz)
 {
@@ -128,6 +150,8 @@ int pfm_encode(const char *event, struct perf_event_attr *attr, char *fstr,
 
 	if (!initialized && pfm_setup(NULL, err, errsz) < 0)
 		return -1;
+	if (encode_fixed(event, attr, fstr, fstrsz))
+		return 0;
 	if (forced && !strstr(event, "::")) {
 		if ((size_t)snprintf(qualified, sizeof(qualified), "%s::%s", host_pmu, event) >=
 		    sizeof(qualified)) {

@@ -293,6 +293,15 @@ static const struct perf_event_attr *record_attr(const struct session *s,
 	return perfdata_attr(f->pd, (size_t)ev);
 }
 
+/* kallsyms name a file's kernel samples only when the file's kernel is the
+ * running one: its [kernel.kallsyms] build id says. */
+static bool file_kernel_is(const struct session *s, const struct ksymtab *k)
+{
+	const struct perfdata_build_id *b = recorded_build_id(s->file->pd, "[kernel.kallsyms]");
+
+	return b && ksymtab_matches(k, b->id, b->id_len);
+}
+
 static int file_decode(const struct session *s, const struct perf_event_header *h,
 		       struct record *r)
 {
@@ -464,6 +473,7 @@ static const struct session_source file_source = {
 	.time = file_time,
 	.weigh = file_weigh,
 	.attr = file_attr,
+	.kernel_is = file_kernel_is,
 	.space_init = file_space_init,
 	.poll = file_poll,
 	.snapshot = file_snapshot,

@@ -14,6 +14,7 @@
 #include "engine/profile.h"
 #include "engine/record.h"
 #include "engine/session.h"
+#include "engine/symbols.h"
 #include "engine/target.h"
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
@@ -43,6 +44,9 @@ struct session_source {
 	uint64_t (*weigh)(struct session *s, int ev, const struct rec_sample *smp);
 	/* The attr event EV was recorded or opened with. */
 	const struct perf_event_attr *(*attr)(const struct session *s, int ev);
+	/* Whether kallsyms K names this source's kernel samples (NULL: always,
+	 * the running kernel's own). */
+	bool (*kernel_is)(const struct session *s, const struct ksymtab *k);
 	/* Prepares a new address space (NULL: nothing to do). */
 	void (*space_init)(struct session *s, struct space *sp);
 	/* Waits for and takes in new records; true when the source has ended. */
@@ -81,6 +85,8 @@ struct session {
 	double t0, last_snap;
 	bool hup;
 	bool user_only;          /* the kernel may not be watched: exclude_kernel */
+	struct ksymtab *ksyms;   /* kallsyms, loaded at the first kernel sample */
+	bool ksyms_tried;
 	size_t ring_pages;
 	struct asm_cache *asmc;  /* functions opened in the asm view */
 	/* multiplexing (engine/mux.h) */

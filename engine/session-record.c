@@ -256,6 +256,19 @@ static void add_build_id(void *arg, const char *path, const uint8_t *id, size_t 
 	memcpy(b->id, id, len);
 }
 
+/* The running kernel's build id, as perf record writes it, so that a reader
+ * knows whether its kallsyms fit the file's kernel samples. */
+static void add_kernel_build_id(const struct session *s, struct session_rec *r)
+{
+	uint8_t id[20];
+	size_t len = s->user_only ? 0 : symbols_kernel_build_id(NULL, id, sizeof(id));
+
+	if (len == 0)
+		return;
+	add_build_id(r, "[kernel.kallsyms]", id, len);
+	r->ids[r->n_ids - 1].kernel = true;
+}
+
 /* The internal reference (multiplexing) goes last: its fds carry the
  * side-band records, so perf must know their ids; cyctop's metadata says
  * it is no event of the user's (session-meta.h). */
@@ -369,6 +382,7 @@ int session_record_finish(struct session *s, char *err, size_t errsz)
 	}
 	for (int i = 0; i < s->nspaces; i++)
 		symtab_foreach_build_id(s->spaces[i].st, add_build_id, r);
+	add_kernel_build_id(s, r);
 	fill_meta(s, snap, &sm);
 	sm.internal_reference = r->internal_ref;
 	cpu_description(cpudesc, sizeof(cpudesc));

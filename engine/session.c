@@ -432,6 +432,25 @@ static void user_symbol(struct session *s, struct space *sp, uint64_t ip, struct
 	si->module = "[unknown]";
 }
 
+/* A kernel function from kallsyms, when readable and of this source's kernel;
+ * else [unknown] in [kernel.kallsyms], as perf report without them. */
+static void kernel_symbol(struct session *s, uint64_t ip, struct sym_info *si)
+{
+	if (!s->ksyms_tried) {
+		char err[256];
+		s->ksyms_tried = true;
+		s->ksyms = ksymtab_load(NULL, NULL, err, sizeof(err));
+		if (s->ksyms && s->src->kernel_is && !s->src->kernel_is(s, s->ksyms)) {
+			ksymtab_free(s->ksyms);  /* recorded on another kernel */
+			s->ksyms = NULL;
+		}
+	}
+	if (s->ksyms && ksymtab_lookup(s->ksyms, ip, si))
+		return;
+	si->name = NULL;
+	si->module = "[kernel.kallsyms]";
+}
+
 static void handle_sample(struct session *s, const struct rec_sample *smp, uint16_t misc)
 {
 	struct sym_info si;
@@ -441,7 +460,7 @@ static void handle_sample(struct session *s, const struct rec_sample *smp, uint1
 		return;
 	struct space *sp = space_get(s, (pid_t)smp->pid);
 	if (kernel_sample(misc, smp->ip))
-		si.name = NULL, si.module = "[kernel.kallsyms]";
+		kernel_symbol(s, smp->ip, &si);
 	else
 		user_symbol(s, sp, smp->ip, &si);
 	uint64_t n = s->src->weigh(s, ev, smp);
@@ -970,7 +989,7 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	    setup_mux(s, o, err, errsz) < 0)
 		goto fail;
 	if (o->argv) {
-		if (target_launch(&s->target, o->argv, err, errsz) < 0)
+		if (target_launch_io(&s->target, o->argv, &o->child_io, err, errsz) < 0)
 			goto fail;
 		pid_t pid = s->target.pid;
 		if (open_events(s, &pid, 1, err, errsz) < 0)
@@ -1164,6 +1183,7 @@ void session_close(struct session *s)
 	for (int i = 0; i < s->nspaces; i++)
 		space_free(&s->spaces[i]);
 	ordered_free(s->queue);
+	ksymtab_free(s->ksyms);
 	callgraph_free(s->cg);
 	free(s->spaces);
 	free(s->space_index);

@@ -9,6 +9,7 @@
 
 #include "engine/events.h"
 #include "engine/profile.h"
+#include "engine/target.h"
 
 struct session;
 
@@ -32,6 +33,7 @@ struct session_opts {
 	int call_graph;        /* -g, --call-graph: enum call_graph_mode */
 	uint32_t stack_size;   /* dwarf: user stack bytes copied per sample, a
 				* multiple of 8, <= CALL_GRAPH_STACK_MAX; 0: default */
+	struct target_io child_io; /* where a launched command's output goes */
 };
 
 /* Call stacks of samples (engine/callgraph.h, snapshot->cg). */

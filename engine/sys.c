@@ -49,6 +49,7 @@ static const struct sys_ops real_ops = {
 	.fopen = fopen,
 	.opendir = opendir,
 	.ncpus = real_ncpus,
+	.dup2 = dup2,
 };
 
 static const struct sys_ops *ops = &real_ops;
@@ -90,6 +91,7 @@ int sys_kill(pid_t pid, int sig) { return ops->kill(pid, sig); }
 FILE *sys_fopen(const char *path, const char *mode) { return ops->fopen(path, mode); }
 DIR *sys_opendir(const char *path) { return ops->opendir(path); }
 long sys_ncpus(void) { return ops->ncpus(); }
+int sys_dup2(int oldfd, int newfd) { return ops->dup2(oldfd, newfd); }
 
 const char *sys_perf_strerror(int err)
 {

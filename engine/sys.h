@@ -27,6 +27,7 @@ struct sys_ops {
 	FILE *(*fopen)(const char *path, const char *mode);
 	DIR *(*opendir)(const char *path);
 	long (*ncpus)(void);
+	int (*dup2)(int oldfd, int newfd);
 };
 
 /* Replaces the ops (NULL restores the real kernel); returns the old ones. */
@@ -50,6 +51,7 @@ int sys_kill(pid_t pid, int sig);
 FILE *sys_fopen(const char *path, const char *mode);
 DIR *sys_opendir(const char *path);
 long sys_ncpus(void);
+int sys_dup2(int oldfd, int newfd);
 
 /* What an errno from perf_event_open means here, in a few words. */
 const char *sys_perf_strerror(int err);

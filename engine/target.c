@@ -29,7 +29,18 @@ static void read_comm(pid_t pid, char *buf, size_t sz)
 	fclose(f);
 }
 
-static void child_wait_and_exec(int go, int errfd, char *const argv[])
+/* In the child: its streams as IO says (dup2 clears close-on-exec). */
+static int child_redirect(const struct target_io *io)
+{
+	if (!io || !io->redirect)
+		return 0;
+	if (sys_dup2(io->out_fd, STDOUT_FILENO) < 0 || sys_dup2(io->out_fd, STDERR_FILENO) < 0)
+		return -1;
+	return io->in_fd >= 0 && sys_dup2(io->in_fd, STDIN_FILENO) < 0 ? -1 : 0;
+}
+
+static void child_wait_and_exec(int go, int errfd, char *const argv[],
+				const struct target_io *io)
 {
 	char c;
 	int e;
@@ -37,7 +48,8 @@ static void child_wait_and_exec(int go, int errfd, char *const argv[])
 	/* EOF without a byte: the parent gave up, do not run the command */
 	if (sys_read(go, &c, 1) != 1)
 		_exit(127);
-	sys_execvp(argv[0], argv);
+	if (child_redirect(io) == 0)
+		sys_execvp(argv[0], argv);
 	e = errno;
 	if (sys_write(errfd, &e, sizeof(e)) < 0)
 		_exit(127);
@@ -45,6 +57,12 @@ static void child_wait_and_exec(int go, int errfd, char *const argv[])
 }
 
 int target_launch(struct target *t, char *const argv[], char *err, size_t errsz)
+{
+	return target_launch_io(t, argv, NULL, err, errsz);
+}
+
+int target_launch_io(struct target *t, char *const argv[], const struct target_io *io,
+		     char *err, size_t errsz)
 {
 	int go[2], ef[2];
 
@@ -76,7 +94,7 @@ int target_launch(struct target *t, char *const argv[], char *err, size_t errsz)
 	if (pid == 0) {
 		sys_close(go[1]);
 		sys_close(ef[0]);
-		child_wait_and_exec(go[0], ef[1], argv);
+		child_wait_and_exec(go[0], ef[1], argv, io);
 	}
 	sys_close(go[0]);
 	sys_close(ef[1]);
@@ -125,6 +143,55 @@ static bool proc_exists(pid_t pid)
 	return d != NULL;
 }
 
+/* The credentials that decide whether one process may watch another. */
+struct creds {
+	unsigned uid[3], gid[3];   /* real, effective, saved */
+	unsigned long long cap_eff;
+};
+
+static int read_creds(const char *path, struct creds *c)
+{
+	char line[256];
+	int got = 0;
+	FILE *f = sys_fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Uid: %u %u %u", &c->uid[0], &c->uid[1], &c->uid[2]) == 3 ||
+		    sscanf(line, "Gid: %u %u %u", &c->gid[0], &c->gid[1], &c->gid[2]) == 3 ||
+		    sscanf(line, "CapEff: %llx", &c->cap_eff) == 1)
+			got++;
+	}
+	fclose(f);
+	return got == 3 ? 0 : -1;
+}
+
+/* perf_event_open on another process needs ptrace read access to it (the
+ * kernel's ptrace_may_access): its real, effective and saved ids all ours,
+ * or CAP_SYS_PTRACE.  perf_event_paranoid comes second; say the first
+ * cause when it is the one.  0 when access looks possible or unknown. */
+static int check_ptrace_access(pid_t pid, char *err, size_t errsz)
+{
+	char path[64];
+	struct creds me, it;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (read_creds("/proc/self/status", &me) < 0 || read_creds(path, &it) < 0)
+		return 0;
+	if (me.cap_eff & (1ull << 19))  /* CAP_SYS_PTRACE */
+		return 0;
+	for (int i = 0; i < 3; i++)
+		if (it.uid[i] != me.uid[0] || it.gid[i] != me.gid[0]) {
+			snprintf(err, errsz, "cannot watch pid %d: permission denied: it runs as "
+				 "uid %u, cyctop as uid %u; watching a process needs ptrace access "
+				 "to it (the same user, or CAP_SYS_PTRACE: run as root)", (int)pid,
+				 it.uid[1], me.uid[0]);
+			return -1;
+		}
+	return 0;
+}
+
 int target_attach(struct target *t, pid_t pid, char *err, size_t errsz)
 {
 	memset(t, 0, sizeof(*t));
@@ -141,6 +208,8 @@ int target_attach(struct target *t, pid_t pid, char *err, size_t errsz)
 		snprintf(err, errsz, "no process with pid %d", (int)pid);
 		return -1;
 	}
+	if (check_ptrace_access(pid, err, errsz) < 0)
+		return -1;
 	t->pid = pid;
 	read_comm(pid, t->comm, sizeof(t->comm));
 	return 0;

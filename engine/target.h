@@ -17,9 +17,22 @@ struct target {
 	char comm[64];
 };
 
+/* Where a launched command's standard streams go.  Zeroed: where cyctop's
+ * go.  With REDIRECT, its stdout and stderr become OUT_FD and, when IN_FD
+ * >= 0, its stdin IN_FD (the interactive view owns the terminal: a
+ * command's output would scroll the screen, its reads would take keys). */
+struct target_io {
+	bool redirect;
+	int out_fd;
+	int in_fd;
+};
+
 /* Forks a child that waits before exec'ing ARGV, so that events can be
  * opened on it first (with enable_on_exec). */
 int target_launch(struct target *t, char *const argv[], char *err, size_t errsz);
+/* The same, with the command's streams as IO says (NULL: inherited). */
+int target_launch_io(struct target *t, char *const argv[], const struct target_io *io,
+		     char *err, size_t errsz);
 /* Releases the child; reports a failed exec ("cannot run 'x': ..."). */
 int target_start(struct target *t, char *err, size_t errsz);
 /* Checks that PID exists and may be watched. */

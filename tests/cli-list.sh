@@ -5,8 +5,10 @@
 
 run "$CYCTOP" list models
 expect_rc 0 "list models"
-expect_out "core           2       3" "core2 inventory"
-expect_out "amd64_fam10h   4       0" "fam10h inventory"
+expect_out "core              2       3" "core2 inventory"
+expect_out "amd64_fam10h      4       0" "fam10h inventory"
+expect_out "skl               4/8     3" "skl inventory: 4 generic with SMT on, 8 off"
+expect_out "spr               8       4" "spr inventory"
 expect_out "(this host)" "host model marked"
 
 run "$CYCTOP" list events --model core CYCLES_NONE
@@ -27,6 +29,11 @@ expect_out "@amd-dc" "amd presets listed"
 run "$CYCTOP" list trees
 expect_out "core2" "core2 tree listed"
 expect_out "ia64" "ia64 tree listed"
+expect_out "TopDown (perf tma_*, Ice Lake)" "topdown variants listed"
+grep -q "^intel .*(12 ports).* spr$" "$TMP/out" || fail "intel spr variant: $(cat "$TMP/out")"
+ok
+run "$CYCTOP" list metrics --arch topdown --model spr
+expect_out "spr-metrics.json" "the model's variant of the metrics"
 run "$CYCTOP" list metrics --arch ia64
 expect_out "cycles.stalls.residual" "ia64 metrics"
 run "$CYCTOP" list bogus
@@ -70,5 +77,46 @@ run "$CYCTOP" list groups --model core
 expect_rc 2 "groups without -e"
 run "$CYCTOP" list groups -e @big4 --model core --counters 0
 expect_rc 2 "--counters 0"
+
+# --- modern models (issue 15): presets per model, PERF_METRICS groups -----
+run "$CYCTOP" list presets --model icl
+expect_rc 0 "list presets --model icl"
+for p in @cycles @topdown @ilp @memory @frontend; do
+	expect_out "$p " "icl preset $p"
+done
+expect_out "UOPS_EXECUTED.THREAD:c=10 " "icl ILP sweep to c=10"
+expect_out "topdown-be-bound" "icl topdown uses the PERF_METRICS events"
+grep -q "@big4" "$TMP/out" && fail "Core2 presets shown for icl"
+run "$CYCTOP" list presets --model spr ilp
+expect_out "UOPS_EXECUTED.THREAD:c=12 " "spr ILP sweep to c=12"
+run "$CYCTOP" list presets --model amd64_fam19h_zen4 ilp
+expect_out "ex_ret_ops:c=8 " "Zen ILP sweep to c=8"
+
+run "$CYCTOP" list groups --model spr -e @topdown
+expect_rc 0 "spr topdown plan"
+[ "$(sed -n '/^group 1:/{n;p;q}' "$TMP/out")" = "  FIXED3  TOPDOWN.SLOTS  (group leader: the PERF_METRICS events read through it)" ] ||
+	fail "slots does not lead the first group: $(cat "$TMP/out")"
+expect_out "  -       PERF_METRICS.MEMORY_BOUND" "topdown-mem-bound in the slots group, no counter"
+expect_out "  FIXED0  INST_RETIRED.ANY" "instructions on the fixed counter"
+expect_out "12 events in 1 group on spr" "spr topdown fits one group"
+run "$CYCTOP" list groups --model icl -e topdown-retiring,cycles
+expect_rc 1 "a metric without slots"
+expect_err "needs TOPDOWN.SLOTS" "metric without slots named"
+run "$CYCTOP" list groups --model icl -e slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound,UOPS_EXECUTED.THREAD:c=1,UOPS_EXECUTED.THREAD:c=2,UOPS_EXECUTED.THREAD:c=3,UOPS_EXECUTED.THREAD:c=4,UOPS_EXECUTED.THREAD:c=5,UOPS_EXECUTED.THREAD:c=6,UOPS_EXECUTED.THREAD:c=7,UOPS_EXECUTED.THREAD:c=8,UOPS_EXECUTED.THREAD:c=9
+expect_rc 0 "icl slots group beside a sweep"
+expect_out "14 events in 2 groups on icl" "8 generic counters: the sweep needs 2 groups"
+run "$CYCTOP" list groups --model spr -e TOPDOWN.BAD_SPEC_SLOTS,TOPDOWN.BR_MISPREDICT_SLOTS
+expect_rc 0 "spr counter-0 events"
+expect_out "2 events in 2 groups on spr" "0x04a4 and 0x08a4 both need PMC0: apart"
+run "$CYCTOP" list groups --model skl -e @ilp
+expect_out "10 events in 3 groups on skl" "skl: 4 generic counters per thread (SMT on) for the 9-event sweep"
+run "$CYCTOP" list groups --model amd64_fam19h_zen4 -e @topdown
+expect_rc 0 "zen4 topdown plan"
+expect_out "on amd64_fam19h_zen4" "zen4 plan"
+run "$CYCTOP" list presets --model skl topdown
+expect_out "UOPS_RETIRED.MACRO_FUSED" "skl topdown heavy operations"
+run "$CYCTOP" list groups --model core -e @topdown
+expect_rc 1 "no @topdown on Core2"
+expect_err "preset @topdown is for" "topdown refused on core"
 
 done_ok

@@ -71,6 +71,142 @@ for id in ipc cpi seconds bandwidth.read bandwidth.write bandwidth.dram dc.reque
 	ok
 done
 
+# The modern trees on hand-made perf stat -x, files (examples/*-handmade.counts;
+# the expected numbers are perf's formulas worked out by hand, as in
+# tests/test-tree-topdown.c).
+run "$CYCTOP" tree --arch topdown --format csv "$EX/skl-handmade.counts"
+expect_rc 0 "topdown skl"
+for id in slots topdown.frontend_bound topdown.frontend_bound.fetch_latency \
+	topdown.frontend_bound.fetch_bandwidth topdown.bad_speculation \
+	topdown.bad_speculation.branch_mispredicts topdown.bad_speculation.machine_clears \
+	topdown.backend_bound topdown.backend_bound.memory_bound topdown.backend_bound.core_bound \
+	topdown.retiring topdown.retiring.heavy_operations topdown.retiring.light_operations; do
+	[ -n "$(csv_value "$id")" ] || fail "topdown csv lacks $id"
+	ok
+done
+expect_near slots 4e9 1e-12
+expect_near topdown.frontend_bound 0.2 1e-12
+expect_near topdown.bad_speculation 0.07 1e-12
+expect_near topdown.backend_bound 0.13 1e-12
+expect_near topdown.retiring 0.6 1e-12
+expect_near topdown.retiring.heavy_operations 0.075 1e-12
+# --smt on: core clocks = THREAD / 2 x (1 + ONE_THREAD_ACTIVE / REF_XCLK)
+run "$CYCTOP" tree --arch topdown --smt on --format csv "$EX/skl-handmade.counts"
+expect_near slots 3.5e9 1e-12
+expect_near topdown.retiring 0.685714285714286 1e-12
+run "$CYCTOP" tree --arch topdown --smt off "$EX/skl-handmade.counts"
+expect_out "Skylake" "skl formulas picked from the events"
+expect_out "SMT off" "smt said"
+run "$CYCTOP" tree --arch topdown --smt maybe "$EX/skl-handmade.counts"
+expect_rc 2 "bad --smt"
+expect_err "--smt 'maybe': on or off" "--smt named"
+
+run "$CYCTOP" tree --arch topdown --format csv "$EX/icl-topdown-handmade.counts"
+expect_near topdown.frontend_bound 0.21 1e-12
+expect_near topdown.backend_bound 0.404 1e-12
+expect_near topdown.bad_speculation 0.086 1e-12
+expect_near topdown.frontend_bound.fetch_latency 0.14 1e-12
+expect_near topdown.retiring.heavy_operations 0.06 1e-12
+
+run "$CYCTOP" tree --arch topdown --format csv "$EX/spr-hybrid-handmade.counts"
+expect_rc 0 "topdown spr hybrid"
+expect_near slots 6e9 1e-12
+expect_near topdown.retiring 0.4 1e-12
+expect_near topdown.backend_bound.memory_bound 0.25 1e-12
+expect_near topdown.bad_speculation 0.06 1e-12
+expect_err "5 cpu_atom (E-core) events kept apart" "hybrid rows kept apart"
+run "$CYCTOP" tree --arch topdown --pmu cpu_atom --format csv "$EX/spr-hybrid-handmade.counts"
+expect_rc 0 "the E-core tree"
+expect_near slots 2e9 1e-12
+expect_near topdown.frontend_bound 0.3 1e-12
+expect_near topdown.bad_speculation 0.1 1e-12
+[ ! -s "$TMP/err" ] || fail "E-core tree: $(cat "$TMP/err")"
+ok
+run "$CYCTOP" tree --arch topdown --pmu cpu_atom "$EX/skl-handmade.counts"
+expect_rc 1 "--pmu cpu_atom without atom rows"
+expect_err "no cpu_atom events" "said"
+run "$CYCTOP" tree --pmu e-core "$EX/skl-handmade.counts"
+expect_rc 2 "bad --pmu"
+
+run "$CYCTOP" tree --arch topdown --format csv "$EX/zen4-handmade.counts"
+expect_near slots 6e9 1e-12
+expect_near topdown.frontend_bound 0.2 1e-12
+expect_near topdown.backend_bound.memory_bound 0.25 1e-12
+expect_near topdown.retiring.heavy_operations 0.015 1e-12
+expect_near topdown.smt_contention 0.05 1e-12
+run "$CYCTOP" tree --arch topdown --format json "$EX/zen4-handmade.counts"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); assert d["tree"] == "topdown"' \
+		"$TMP/out" || fail "topdown json"
+	ok
+fi
+
+# bins_sum MAX: ilp.0 + .. + ilp.MAX of the csv in $TMP/out
+bins_sum() {
+	awk -F, -v n="$1" '$1 ~ /^ilp\.[0-9]+$/ { k = substr($1, 5) + 0; if (k <= n) s += $2 }
+		END { printf "%.0f", s }' "$TMP/out"
+}
+
+run "$CYCTOP" tree --arch intel --format csv "$EX/skl-handmade.counts"
+expect_rc 0 "intel"
+for id in cycles cycles.retired cycles.non_retired cycles.stalls cycles.stalls.memory \
+	cycles.stalls.memory.l1 cycles.stalls.memory.l2 cycles.stalls.memory.l3 \
+	cycles.stalls.memory.dram cycles.stalls.core store_bound ilp.0 ilp.1 ilp.8 ilp.mean; do
+	[ -n "$(csv_value "$id")" ] || fail "intel csv lacks $id"
+	ok
+done
+[ "$(bins_sum 8)" = "$(csv_value cycles)" ] || fail "intel ILP bins sum $(bins_sum 8)"
+ok
+[ -z "$(csv_value ilp.9)" ] || fail "skl has 8 ports, not 9"
+ok
+expect_near cycles.stalls.memory.dram 60000000 1e-12
+expect_near ilp.mean 1.985 1e-12
+[ ! -s "$TMP/err" ] || fail "intel warnings: $(cat "$TMP/err")"
+ok
+
+run "$CYCTOP" tree --arch zen --format csv "$EX/zen4-handmade.counts"
+expect_rc 0 "zen"
+for id in cycles cycles.retired cycles.non_retired cycles.stalls no_retire no_retire.empty \
+	no_retire.load_not_complete no_retire.not_complete_other no_retire.other \
+	no_retire.thread_not_selected ilp.0 ilp.8 ilp.mean; do
+	[ -n "$(csv_value "$id")" ] || fail "zen csv lacks $id"
+	ok
+done
+[ "$(bins_sum 8)" = "$(csv_value cycles)" ] || fail "zen ILP bins sum $(bins_sum 8)"
+ok
+expect_near cycles.stalls 350000000 1e-12
+expect_near ilp.mean 1.8 1e-12
+run "$CYCTOP" tree --arch amd --format csv "$EX/zen4-handmade.counts"
+expect_near ipc 1.5 1e-12
+expect_near dc.miss_ratio 0.0333333333333333 1e-9
+
+# Without --arch: the tree most of whose events the file holds.
+run "$CYCTOP" tree "$EX/skl-handmade.counts"
+expect_out "Core2 cycle accounting on Intel (8 ports)" "guessed intel"
+run "$CYCTOP" tree "$EX/icl-topdown-handmade.counts"
+expect_out "TopDown (perf tma_*, Ice Lake)" "guessed topdown icl"
+
+# --model names the formulas when the model tables have it.
+if "$CYCTOP" list models 2>/dev/null | grep -q '^skl '; then
+	run "$CYCTOP" tree --arch topdown --model skl --format csv "$EX/skl-handmade.counts"
+	expect_rc 0 "--model skl"
+	expect_near topdown.frontend_bound 0.2 1e-12
+	run "$CYCTOP" tree --arch intel --model spr --format csv "$EX/skl-handmade.counts"
+	expect_rc 0 "--model spr"
+	[ "$(csv_value ilp.12)" = "not measured" ] || fail "spr has 12 ports"
+	ok
+	# perf's raw terms resolve through the model's rows: the same tree
+	sed -e 's|cpu/uops_executed.thread,cmask=1,inv/|cpu/event=0xb1,umask=0x1,cmask=1,inv/|' \
+		-e 's|cpu/uops_executed.thread,cmask=\([0-9]\)/|cpu/event=0xb1,umask=0x01,cmask=\1/|' \
+		"$EX/skl-handmade.counts" >"$TMP/skl-raw.counts"
+	[ "$(grep -c 'event=0xb1' "$TMP/skl-raw.counts")" -eq 9 ] || fail "raw file"
+	run "$CYCTOP" tree --arch intel --model skl --format csv "$TMP/skl-raw.counts"
+	cp "$TMP/out" "$TMP/raw.csv"
+	run "$CYCTOP" tree --arch intel --model skl --format csv "$EX/skl-handmade.counts"
+	cmp -s "$TMP/out" "$TMP/raw.csv" || fail "raw terms differ: $(diff "$TMP/out" "$TMP/raw.csv")"
+	ok
+fi
+
 # JSON is valid and says what is missing.
 run "$CYCTOP" tree --arch core2 --format json "$EX/core2-handmade.counts"
 expect_rc 0 "json"

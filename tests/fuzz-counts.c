@@ -70,13 +70,13 @@ static void find_all(const struct counts *c)
 static void eval_tree(const struct counts *c, enum arch_tree t)
 {
 	static struct tree_result r;
-	const struct tree_def *def = tree_def_get(t);
+	const struct tree_def *def = tree_def_pick(t, NULL, c);
 	struct penalties pen;
 
 	if (!def)
 		abort();
 	penalties_default(&pen, t & 1);
-	struct tree_ctx ctx = { model_for_tree(t), &pen, t & 2 ? 0 : 2.4e9 };
+	struct tree_ctx ctx = { tree_default_model(def), &pen, t & 2 ? 0 : 2.4e9, t & 4 };
 	tree_eval(def, c, &ctx, &r);
 	sink += tree_inputs_present(&r);
 	for (int i = 0; i < def->n_nodes; i++) {

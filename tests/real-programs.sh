@@ -77,9 +77,8 @@ for line in open(perf_file, errors="replace"):
     if len(f) != 3 or not f[0].strip().endswith("%"):
         continue
     pct, sym, dso = float(f[0].strip()[:-1]), f[1].rstrip(), f[2].strip()
-    if sym.startswith("[k]"):
+    if sym.startswith("[k]"):  # named from kallsyms by both, or by neither
         kernel += pct
-        continue
     sym = sym[4:]
     if re.fullmatch(r"0x[0-9a-f]+", sym):
         perf_addr.setdefault(dso, []).append((int(sym, 16), pct))

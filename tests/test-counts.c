@@ -536,6 +536,34 @@ static void test_find_by_canonical_string(void **state)
 	counts_free(&c);
 }
 
+/* perf's names: the kernel's topdown aliases, the cpu// and cpu_core//
+ * wrappers, NAME,term=v,flag terms; hybrid cpu_atom rows kept apart. */
+static void test_find_perf_names(void **state)
+{
+	struct counts c;
+	(void)state;
+
+	parse_ok(&c, "100,,slots,1,100.00,,\n"
+		     "40,,cpu_core/topdown-retiring/,1,100.00,,\n"
+		     "7,,cpu_atom/topdown-retiring/,1,100.00,,\n"
+		     "9,,cpu/INT_MISC.RECOVERY_CYCLES,cmask=1,edge/,1,100.00,,\n"
+		     "11,,cpu_core/uops_decoded.dec0,cmask=1/u,1,100.00,,\n"
+		     "13,,cpu_atom/cycles/,1,100.00,,\n"
+		     "12,,cpu_core/cycles/,1,100.00,,\n");
+	assert_near(counts_find(&c, NULL, "TOPDOWN.SLOTS")->value, 100);
+	assert_near(counts_find(&c, NULL, "PERF_METRICS.RETIRING")->value, 40);
+	assert_near(counts_find(&c, NULL, "topdown-retiring")->value, 40);
+	assert_near(counts_find(&c, NULL, "INT_MISC.RECOVERY_CYCLES:c=1:e=1")->value, 9);
+	assert_null(counts_find(&c, NULL, "INT_MISC.RECOVERY_CYCLES:c=1"));
+	assert_near(counts_find(&c, NULL, "UOPS_DECODED.DEC0:cmask=1")->value, 11);
+	assert_near(counts_find(&c, NULL, "cycles")->value, 12);
+	assert_null(counts_find(&c, NULL, "PERF_METRICS.BACKEND_BOUND"));
+	assert_int_equal(counts_kept_apart(&c), 2);
+	assert_true(counts_other_core_type("cpu_atom/cycles/"));
+	assert_false(counts_other_core_type("cpu_core/cycles/"));
+	counts_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -558,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_merge_not_counted_and_coverage),
 		cmocka_unit_test(test_find_by_model_rows),
 		cmocka_unit_test(test_find_by_canonical_string),
+		cmocka_unit_test(test_find_perf_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

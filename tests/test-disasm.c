@@ -1,4 +1,4 @@
-/* Tests of engine/disasm.c: hand-assembled x86-64 bytes through capstone,
+/* Tests of engine/disasm.c: hand-assembled x86-64 bytes through Zydis,
  * then a function of this test program itself, checked against objdump. */
 #include "engine/disasm.h"
 #include "engine/symbols.h"
@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #define START 0x401000u
+/* Where the calls of the hand-assembled functions go. */
+#define CALLEE 0x100u
 
 /* off  bytes             asm                           memory */
 static const uint8_t code[] = {
@@ -23,11 +25,11 @@ static const uint8_t code[] = {
 	0x48, 0x89, 0xe5,       /* 01 mov rbp, rsp */
 	0x8b, 0x07,             /* 04 mov eax, [rdi]              load 4 */
 	0x89, 0x07,             /* 06 mov [rdi], eax              store 4 */
-	0x83, 0x07, 0x01,       /* 08 add dword ptr [rdi], 1      load 4, store 4 */
-	0x48, 0x8d, 0x04, 0x07, /* 0b lea rax, [rdi + rax]        none */
-	0xe8, 0x2c, 0, 0, 0,    /* 0f call start+0x40 */
+	0x83, 0x07, 0x01,       /* 08 add dword ptr [rdi], 0x1    load 4, store 4 */
+	0x48, 0x8d, 0x04, 0x07, /* 0b lea rax, [rdi+rax*1]        none */
+	0xe8, 0xec, 0, 0, 0,    /* 0f call start+0x100 */
 	0x48, 0x8b, 0x0e,       /* 14 mov rcx, [rsi]   loop head  load 8 */
-	0x48, 0x83, 0xc6, 0x08, /* 17 add rsi, 8 */
+	0x48, 0x83, 0xc6, 0x08, /* 17 add rsi, 0x8 */
 	0x75, 0xf7,             /* 1b jne 0x14         loop tail */
 	0xeb, 0x02,             /* 1d jmp 0x21 */
 	0xff, 0xe0,             /* 1f jmp rax */
@@ -48,11 +50,11 @@ static const struct want code_want[] = {
 	{ 0x01, 3, FLOW_PLAIN, 0, 0, "mov rbp, rsp", -1 },
 	{ 0x04, 2, FLOW_PLAIN, 4, 0, "mov eax, dword ptr [rdi]", -1 },
 	{ 0x06, 2, FLOW_PLAIN, 0, 4, "mov dword ptr [rdi], eax", -1 },
-	{ 0x08, 3, FLOW_PLAIN, 4, 4, "add dword ptr [rdi], 1", -1 },
-	{ 0x0b, 4, FLOW_PLAIN, 0, 0, "lea rax, [rdi + rax]", -1 },
-	{ 0x0f, 5, FLOW_CALL, 0, 0, "call %T <callee>", 0x40 },
+	{ 0x08, 3, FLOW_PLAIN, 4, 4, "add dword ptr [rdi], 0x1", -1 },
+	{ 0x0b, 4, FLOW_PLAIN, 0, 0, "lea rax, [rdi+rax*1]", -1 },
+	{ 0x0f, 5, FLOW_CALL, 0, 0, "call %T <callee>", CALLEE },
 	{ 0x14, 3, FLOW_PLAIN, 8, 0, "mov rcx, qword ptr [rsi]", -1 },
-	{ 0x17, 4, FLOW_PLAIN, 0, 0, "add rsi, 8", -1 },
+	{ 0x17, 4, FLOW_PLAIN, 0, 0, "add rsi, 0x8", -1 },
 	{ 0x1b, 2, FLOW_CJUMP, 0, 0, "jne %T <f+0x14>", 0x14 },
 	{ 0x1d, 2, FLOW_JUMP, 0, 0, "jmp %T <f+0x21>", 0x21 },
 	{ 0x1f, 2, FLOW_IJUMP, 0, 0, "jmp rax", -1 },
@@ -60,17 +62,17 @@ static const struct want code_want[] = {
 	{ 0x22, 1, FLOW_RET, 0, 0, "ret", -1 },
 };
 
-/* Names the bytes' own addresses "f+0x.." ("f" at the start) and START+0x40
- * "callee"; nothing else. */
+/* Names START+CALLEE "callee" and the addresses before it "f+0x.." ("f" at
+ * the start); nothing else. */
 static bool namer(uint64_t addr, char *buf, size_t size, void *arg)
 {
 	uint64_t start = *(const uint64_t *)arg;
 
-	if (addr == start + 0x40) {
+	if (addr == start + CALLEE) {
 		snprintf(buf, size, "callee");
 		return true;
 	}
-	if (addr < start || addr >= start + sizeof(code))
+	if (addr < start || addr >= start + CALLEE)
 		return false;
 	if (addr == start)
 		snprintf(buf, size, "f");
@@ -96,30 +98,36 @@ static void want_text(const struct want *w, uint64_t elf_start, bool named, char
 		*strstr(buf, " <") = '\0';
 }
 
-static void check_code(const struct asm_func *f, uint64_t start, uint64_t bias, bool named)
+/* F decodes to the N instructions of W, from START (loaded with BIAS). */
+static void check_insns(const struct asm_func *f, const struct want *w, size_t n, uint64_t start,
+			uint64_t bias, bool named)
 {
 	char text[ASM_TEXT_MAX];
 
 	assert_non_null(f);
 	assert_int_equal(f->start, start);
-	assert_int_equal(f->end, start + sizeof(code));
 	assert_int_equal(f->bias, bias);
-	assert_int_equal(f->n, sizeof(code_want) / sizeof(code_want[0]));
+	assert_int_equal(f->n, n);
 	assert_int_equal(f->n_bad, 0);
 	assert_false(f->truncated);
 	for (size_t i = 0; i < f->n; i++) {
-		const struct want *w = &code_want[i];
 		const struct flow_insn *op = &f->insn[i].op;
-		assert_int_equal(op->addr, start + w->off);
-		assert_int_equal(op->size, w->size);
-		assert_int_equal(op->kind, w->kind);
-		assert_int_equal(op->target, w->target < 0 ? 0 : start + (uint64_t)w->target);
-		assert_int_equal(op->load_bytes, w->load);
-		assert_int_equal(op->store_bytes, w->store);
-		want_text(w, start - bias, named, text, sizeof(text));
+		assert_int_equal(op->addr, start + w[i].off);
+		assert_int_equal(op->size, w[i].size);
+		assert_int_equal(op->kind, w[i].kind);
+		assert_int_equal(op->target, w[i].target < 0 ? 0 : start + (uint64_t)w[i].target);
+		assert_int_equal(op->load_bytes, w[i].load);
+		assert_int_equal(op->store_bytes, w[i].store);
+		want_text(&w[i], start - bias, named, text, sizeof(text));
 		assert_string_equal(f->insn[i].text, text);
 		assert_null(f->insn[i].file);
 	}
+}
+
+static void check_code(const struct asm_func *f, uint64_t start, uint64_t bias, bool named)
+{
+	check_insns(f, code_want, sizeof(code_want) / sizeof(code_want[0]), start, bias, named);
+	assert_int_equal(f->end, start + sizeof(code));
 }
 
 static void test_bytes(void **state)
@@ -156,7 +164,7 @@ static void test_bytes_biased(void **state)
 
 	(void)state;
 	check_code(f, start, bias, true);
-	assert_string_equal(f->insn[6].text, "call 0x1170 <callee>");
+	assert_string_equal(f->insn[6].text, "call 0x1230 <callee>");
 	assert_string_equal(f->insn[9].text, "jne 0x1144 <f+0x14>");
 	asm_func_free(f);
 }
@@ -194,6 +202,184 @@ static void test_bytes_flow(void **state)
 	assert_int_equal(fl->loops[0].store_bytes, 0);
 	for (size_t i = 0; i < f->n; i++)
 		assert_int_equal(flow_is_back_edge(fl, i), i == 9);
+	asm_func_free(f);
+}
+
+/* ---- EVEX (AVX-512) ----------------------------------------------------
+ * Bytes from GNU as 2.40; the texts are objdump -d -M intel's with our
+ * spelling (lowercase sizes, ", ", "0x" targets).  capstone 4.0.2 decoded
+ * none of the EVEX ones. */
+static const uint8_t evex[] = {
+	0x62, 0xe1, 0xfe, 0x28, 0x6f, 0x0e,             /* 00 vmovdqu64 ymm17, [rsi] */
+	0x62, 0xf3, 0x75, 0x20, 0x3e, 0x0f, 0x04,       /* 06 vpcmpub k1, ymm17, [rdi], 4 */
+	0x62, 0xe1, 0x7f, 0x2a, 0x6f, 0x16,             /* 0d masked load */
+	0x62, 0xf1, 0x7c, 0x49, 0x11, 0x0f,             /* 13 masked store */
+	0x62, 0xf2, 0x7d, 0x4a, 0x92, 0x04, 0x97,       /* 19 gather */
+	0x62, 0xf2, 0x7d, 0x49, 0xa2, 0x0c, 0x97,       /* 20 scatter */
+	0x62, 0xf1, 0x7c, 0x58, 0x59, 0x06,             /* 27 broadcast operand */
+	0x62, 0xe3, 0x75, 0x40, 0x25, 0x67, 0x01, 0xde, /* 2d vpternlogd, disp8*64 */
+	0x62, 0xf2, 0x7d, 0x49, 0x8a, 0x0f,             /* 35 compressing store */
+	0x62, 0xf3, 0x75, 0x48, 0x1f, 0x0f, 0x03,       /* 3b vpcmpd, predicate 3 */
+	0x62, 0xf1, 0x74, 0x4a, 0xc2, 0xca, 0x11,       /* 42 vcmpps, predicate 0x11 */
+	0xc5, 0xf8, 0x98, 0xca,                         /* 49 kortestw k1, k2 */
+	0x75, 0xb7,                                     /* 4d jne 0x06: back-edge */
+	0xc5, 0xfb, 0x93, 0xc1,                         /* 4f kmovd eax, k1 */
+	0x85, 0xc0,                                     /* 53 test eax, eax */
+	0x74, 0x0a,                                     /* 55 je 0x61 */
+	0xe8, 0xa4, 0, 0, 0,                            /* 57 call start+0x100 */
+	0xeb, 0x03,                                     /* 5c jmp 0x61 */
+	0x3e, 0xff, 0xe0,                               /* 5e notrack jmp rax */
+	0xc5, 0xf8, 0x77,                               /* 61 vzeroupper */
+	0xc3,                                           /* 64 ret */
+};
+
+static const struct want evex_want[] = {
+	{ 0x00, 6, FLOW_PLAIN, 32, 0, "vmovdqu64 ymm17, ymmword ptr [rsi]", -1 },
+	{ 0x06, 7, FLOW_PLAIN, 32, 0, "vpcmpnequb k1, ymm17, ymmword ptr [rdi]", -1 },
+	{ 0x0d, 6, FLOW_PLAIN, 32, 0, "vmovdqu8 ymm18{k2}, ymmword ptr [rsi]", -1 },
+	{ 0x13, 6, FLOW_PLAIN, 0, 64, "vmovups zmmword ptr [rdi]{k1}, zmm1", -1 },
+	/* 16 lanes of 4 bytes, though the operand names one */
+	{ 0x19, 7, FLOW_PLAIN, 64, 0, "vgatherdps zmm0{k2}, dword ptr [rdi+zmm2*4]", -1 },
+	{ 0x20, 7, FLOW_PLAIN, 0, 64, "vscatterdps dword ptr [rdi+zmm2*4]{k1}, zmm1", -1 },
+	/* one element, broadcast */
+	{ 0x27, 6, FLOW_PLAIN, 4, 0, "vmulps zmm0, zmm0, dword ptr [rsi]{1to16}", -1 },
+	{ 0x2d, 8, FLOW_PLAIN, 64, 0, "vpternlogd zmm20, zmm17, zmmword ptr [rdi+0x40], 0xde", -1 },
+	{ 0x35, 6, FLOW_PLAIN, 0, 64, "vcompressps zmmword ptr [rdi]{k1}, zmm1", -1 },
+	/* objdump has no name for predicate 3 of vpcmpd */
+	{ 0x3b, 7, FLOW_PLAIN, 64, 0, "vpcmpd k1, zmm1, zmmword ptr [rdi], 0x3", -1 },
+	{ 0x42, 7, FLOW_PLAIN, 0, 0, "vcmplt_oqps k1{k2}, zmm1, zmm2", -1 },
+	{ 0x49, 4, FLOW_PLAIN, 0, 0, "kortestw k1, k2", -1 },
+	{ 0x4d, 2, FLOW_CJUMP, 0, 0, "jne %T <f+0x6>", 0x06 },
+	{ 0x4f, 4, FLOW_PLAIN, 0, 0, "kmovd eax, k1", -1 },
+	{ 0x53, 2, FLOW_PLAIN, 0, 0, "test eax, eax", -1 },
+	{ 0x55, 2, FLOW_CJUMP, 0, 0, "je %T <f+0x61>", 0x61 },
+	{ 0x57, 5, FLOW_CALL, 0, 0, "call %T <callee>", CALLEE },
+	{ 0x5c, 2, FLOW_JUMP, 0, 0, "jmp %T <f+0x61>", 0x61 },
+	{ 0x5e, 3, FLOW_IJUMP, 0, 0, "notrack jmp rax", -1 },
+	{ 0x61, 3, FLOW_PLAIN, 0, 0, "vzeroupper", -1 },
+	{ 0x64, 1, FLOW_RET, 0, 0, "ret", -1 },
+};
+
+#define N_EVEX (sizeof(evex_want) / sizeof(evex_want[0]))
+
+static void test_evex(void **state)
+{
+	uint64_t start = START;
+	struct asm_func *f = disasm_bytes(evex, sizeof(evex), start, 0, namer, &start);
+
+	(void)state;
+	check_insns(f, evex_want, N_EVEX, start, 0, true);
+	assert_int_equal(f->end, start + sizeof(evex));
+	asm_func_free(f);
+	/* Elsewhere, and without names. */
+	start = 0x7f0000001000u;
+	f = disasm_bytes(evex, sizeof(evex), start, 0, NULL, NULL);
+	check_insns(f, evex_want, N_EVEX, start, 0, false);
+	asm_func_free(f);
+}
+
+static void test_evex_flow(void **state)
+{
+	/* A PIE: runtime targets, ELF addresses in the text. */
+	uint64_t bias = 0x555555554000u, start = bias + 0x2000;
+	struct asm_func *f = disasm_bytes(evex, sizeof(evex), start, bias, namer, &start);
+	const struct flow *fl;
+
+	(void)state;
+	check_insns(f, evex_want, N_EVEX, start, bias, true);
+	assert_string_equal(f->insn[12].text, "jne 0x2006 <f+0x6>");
+	fl = &f->flow;
+	/* vmovdqu64 | the loop, vpcmpnequb..jne | kmovd..je | call, jmp |
+	 * jmp rax | vzeroupper, ret */
+	assert_int_equal(fl->n_blocks, 6);
+	assert_int_equal(fl->blocks[1].first, 1);
+	assert_int_equal(fl->blocks[1].last, 12);
+	assert_int_equal(fl->blocks[1].loop, 0);
+	assert_int_equal(fl->blocks[3].first, 16);
+	assert_int_equal(fl->blocks[3].last, 17);
+	assert_int_equal(fl->n_loops, 1);
+	assert_int_equal(fl->loops[0].head, 1);
+	assert_int_equal(fl->loops[0].tail, 12);
+	assert_int_equal(fl->loops[0].n_insns, 12);
+	/* 32 + 32 + 64 + 4 + 64 + 64 loaded, 64 x 3 stored per iteration */
+	assert_int_equal(fl->loops[0].load_bytes, 260);
+	assert_int_equal(fl->loops[0].store_bytes, 192);
+	for (size_t i = 0; i < f->n; i++)
+		assert_int_equal(flow_is_back_edge(fl, i), i == 12);
+	asm_func_free(f);
+}
+
+/* objdump's names: condition codes by relation, predicates folded into the
+ * name, movabs, pushf, repz, the string forms' hidden memory; its memory
+ * operands: [rip+disp]'s address in a comment, an encoded zero
+ * displacement written, absolute addresses without brackets; xchg ax,ax,
+ * the shift by an implicit 1 and unused prefixes as words. */
+static void test_objdump_names(void **state)
+{
+	static const uint8_t b[] = {
+		0x77, 0x00,                               /* ja (Zydis: jnbe) */
+		0x0f, 0x94, 0xc0,                         /* sete al (setz) */
+		0x0f, 0x45, 0xc1,                         /* cmovne eax, ecx (cmovnz) */
+		0x0f, 0xc2, 0xca, 0x04,                   /* cmpneqps (cmpps 4) */
+		0xc5, 0xec, 0xc2, 0xcb, 0x1f,             /* vcmptrue_usps (32 predicates) */
+		0x66, 0x0f, 0x3a, 0x44, 0xca, 0x11,       /* pclmulhqhqdq */
+		0x48, 0xb8, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, /* movabs */
+		0x9c,                                     /* pushf (pushfq) */
+		0xf3, 0xa6,                               /* repz cmpsb (repe) */
+		0xf3, 0x48, 0xab,                         /* rep stosq: 8 bytes stored */
+		0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00,       /* nop word ptr [rax+rax*1+0x0] */
+		0xff, 0x15, 0x10, 0x00, 0x00, 0x00,       /* call [rip+0x10]: loads 8 */
+		0x66, 0x90,                               /* xchg ax, ax (nop) */
+		0x48, 0x8b, 0x45, 0x00,                   /* [rbp+0x0]: disp8 0 */
+		0x8b, 0x05, 0, 0, 0, 0,                   /* [rip+0x0] */
+		0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0, /* fs:0x28 */
+		0x8b, 0x04, 0x25, 0x78, 0x56, 0x34, 0x12, /* ds:0x12345678 */
+		0xd1, 0xe8,                               /* shr eax, 1 */
+		0xc1, 0xe8, 0x01,                         /* shr eax, 0x1 */
+		0x4a, 0x8d, 0x04, 0xc5, 0, 0, 0, 0,       /* [r8*8+0x0]: disp32 0 */
+		0x62, 0xf2, 0x7d, 0x4a, 0x92, 0x44, 0x97, 0x00, /* VSIB, disp8 0 */
+		0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0, /* padding, unused 66 2e */
+		0x2e, 0x74, 0x00,                         /* je, "not taken" hint */
+		0xf3, 0xc3,                               /* ret, unused f3 */
+	};
+	static const struct want w[] = {
+		{ 0x00, 2, FLOW_CJUMP, 0, 0, "ja %T", 0x02 },
+		{ 0x02, 3, FLOW_PLAIN, 0, 0, "sete al", -1 },
+		{ 0x05, 3, FLOW_PLAIN, 0, 0, "cmovne eax, ecx", -1 },
+		{ 0x08, 4, FLOW_PLAIN, 0, 0, "cmpneqps xmm1, xmm2", -1 },
+		{ 0x0c, 5, FLOW_PLAIN, 0, 0, "vcmptrue_usps ymm1, ymm2, ymm3", -1 },
+		{ 0x11, 6, FLOW_PLAIN, 0, 0, "pclmulhqhqdq xmm1, xmm2", -1 },
+		{ 0x17, 10, FLOW_PLAIN, 0, 0, "movabs rax, 0x1122334455667788", -1 },
+		{ 0x21, 1, FLOW_PLAIN, 0, 0, "pushf", -1 },
+		{ 0x22, 2, FLOW_PLAIN, 2, 0, "repz cmpsb", -1 },
+		{ 0x24, 3, FLOW_PLAIN, 0, 8, "rep stosq", -1 },
+		{ 0x27, 6, FLOW_PLAIN, 0, 0, "nop word ptr [rax+rax*1+0x0]", -1 },
+		{ 0x2d, 6, FLOW_CALL, 8, 0, "call qword ptr [rip+0x10] # 0x401043", -1 },
+		{ 0x33, 2, FLOW_PLAIN, 0, 0, "xchg ax, ax", -1 },
+		{ 0x35, 4, FLOW_PLAIN, 8, 0, "mov rax, qword ptr [rbp+0x0]", -1 },
+		{ 0x39, 6, FLOW_PLAIN, 4, 0, "mov eax, dword ptr [rip+0x0] # 0x40103f", -1 },
+		{ 0x3f, 9, FLOW_PLAIN, 8, 0, "mov rax, qword ptr fs:0x28", -1 },
+		{ 0x48, 7, FLOW_PLAIN, 4, 0, "mov eax, dword ptr ds:0x12345678", -1 },
+		{ 0x4f, 2, FLOW_PLAIN, 0, 0, "shr eax, 1", -1 },
+		{ 0x51, 3, FLOW_PLAIN, 0, 0, "shr eax, 0x1", -1 },
+		{ 0x54, 8, FLOW_PLAIN, 0, 0, "lea rax, [r8*8+0x0]", -1 },
+		{ 0x5c, 8, FLOW_PLAIN, 64, 0, "vgatherdps zmm0{k2}, dword ptr [rdi+zmm2*4+0x0]", -1 },
+		{ 0x64, 11, FLOW_PLAIN, 0, 0, "data16 cs nop word ptr [rax+rax*1+0x0]", -1 },
+		{ 0x6f, 3, FLOW_CJUMP, 0, 0, "cs je %T", 0x72 },
+		{ 0x72, 2, FLOW_RET, 0, 0, "repz ret", -1 },
+	};
+	struct asm_func *f = disasm_bytes(b, sizeof(b), START, 0, NULL, NULL);
+	uint64_t bias = 0x555555554000u, start = bias + 0x1000;
+
+	(void)state;
+	check_insns(f, w, sizeof(w) / sizeof(w[0]), START, 0, false);
+	asm_func_free(f);
+	/* In a PIE: the comment gives the ELF address, the name the runtime
+	 * one's. */
+	f = disasm_bytes(b, sizeof(b), start, bias, namer, &start);
+	assert_non_null(f);
+	assert_string_equal(f->insn[11].text, "call qword ptr [rip+0x10] # 0x1043 <f+0x43>");
+	assert_string_equal(f->insn[0].text, "ja 0x1002 <f+0x2>");
 	asm_func_free(f);
 }
 
@@ -534,6 +720,9 @@ int main(void)
 		cmocka_unit_test(test_bytes_elsewhere),
 		cmocka_unit_test(test_bytes_biased),
 		cmocka_unit_test(test_bytes_flow),
+		cmocka_unit_test(test_evex),
+		cmocka_unit_test(test_evex_flow),
+		cmocka_unit_test(test_objdump_names),
 		cmocka_unit_test(test_bad_bytes),
 		cmocka_unit_test(test_truncated_insn),
 		cmocka_unit_test(test_no_bytes),

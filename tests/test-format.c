@@ -364,6 +364,48 @@ static void test_parse_output(void **state)
 	}
 }
 
+/* Control bytes, C1, DEL, bad UTF-8 and backslashes are escaped; UTF-8 stays. */
+static void test_escape(void **state)
+{
+	(void)state;
+	char buf[128];
+
+	assert_string_equal(fmt_escape(buf, sizeof(buf), "plain_name"), "plain_name");
+	assert_string_equal(fmt_escape(buf, sizeof(buf), "\033]0;pwned\007"), "\\x1b]0;pwned\\x07");
+	assert_string_equal(fmt_escape(buf, sizeof(buf), "a\tb\nc\rd\x7f"), "a\\tb\\nc\\rd\\x7f");
+	assert_string_equal(fmt_escape(buf, sizeof(buf), "back\\slash"), "back\\\\slash");
+	/* U+009B (CSI) is a control; U+00E9 and U+20AC are text */
+	assert_string_equal(fmt_escape(buf, sizeof(buf), "\xc2\x9b\xc3\xa9\xe2\x82\xac"),
+			    "\\xc2\\x9b\xc3\xa9\xe2\x82\xac");
+	/* a comm cut inside a character, a stray byte */
+	assert_string_equal(fmt_escape(buf, sizeof(buf), "ab\xe2\x82"), "ab\\xe2\\x82");
+	assert_string_equal(fmt_escape(buf, sizeof(buf), "\xff"), "\\xff");
+}
+
+/* A small buffer keeps whole escapes only. */
+static void test_escape_cut(void **state)
+{
+	(void)state;
+	char buf[6];
+
+	assert_string_equal(fmt_escape(buf, sizeof(buf), "ab\033cd"), "ab");
+	assert_string_equal(fmt_escape(buf, sizeof(buf), "\033x"), "\\x1bx");
+	assert_string_equal(fmt_escape(buf, 1, "abc"), "");
+}
+
+static void test_put_escaped_and_csv(void **state)
+{
+	(void)state;
+	struct capture c;
+
+	fmt_put_escaped(cap_open(&c), "a\007", 8);
+	cap_check(&c, "a\\x07   ");
+	fmt_put_escaped(cap_open(&c), "longer than", 4);
+	cap_check(&c, "longer than");
+	fmt_csv_field(cap_open(&c), "say \"hi\"\033");
+	cap_check(&c, "\"say \"\"hi\"\"\\x1b\"");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +420,9 @@ int main(void)
 		cmocka_unit_test(test_missing_inputs),
 		cmocka_unit_test(test_missing_clock_only),
 		cmocka_unit_test(test_missing_small_buffer),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_escape_cut),
+		cmocka_unit_test(test_put_escaped_and_csv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -533,6 +533,83 @@ static void test_pipe_fails(void **state)
 	assert_no_children();
 }
 
+/* target_launch_io: stdout and stderr into OUT_FD, stdin from IN_FD. */
+static void test_launch_io(void **state)
+{
+	char *argv[] = { "/bin/sh", "-c", "echo out; echo err >&2; cat", NULL };
+	char path[] = "/tmp/cyctop-test-io.XXXXXX", in_path[] = "/tmp/cyctop-test-in.XXXXXX";
+	char buf[64] = "", err[256] = "";
+	int out = mkstemp(path), in = mkstemp(in_path);
+	struct target t;
+
+	(void)state;
+	assert_true(out >= 0 && in >= 0);
+	assert_int_equal(write(in, "from-stdin\n", 11), 11);
+	assert_int_equal(lseek(in, 0, SEEK_SET), 0);
+	struct target_io io = { true, out, in };
+	assert_int_equal(target_launch_io(&t, argv, &io, err, sizeof(err)), 0);
+	start_ok(&t);
+	assert_true(wait_end(&t));
+	assert_int_equal(t.status, 0);
+	assert_true(pread(out, buf, sizeof(buf) - 1, 0) > 0);
+	assert_string_equal(buf, "out\nerr\nfrom-stdin\n");
+	close(out);
+	close(in);
+	unlink(path);
+	unlink(in_path);
+	assert_no_children();
+}
+
+/* /proc status files as a fake kernel serves them: ours and the target's. */
+static const char *self_status, *target_status;
+
+static FILE *fake_status(const char *path, const char *mode)
+{
+	const char *text = strcmp(path, "/proc/self/status") == 0 ? self_status
+			   : strstr(path, "/status") ? target_status : NULL;
+
+	if (!text)
+		return sys_real_ops()->fopen(path, mode);
+	return fmemopen((void *)text, strlen(text), "r");
+}
+
+static int attach_as(const char *self, const char *target, char *err, size_t errsz)
+{
+	struct sys_ops ops = *sys_real_ops();
+	struct target t;
+
+	self_status = self;
+	target_status = target;
+	ops.fopen = fake_status;
+	sys_set_ops(&ops);
+	int rc = target_attach(&t, getpid(), err, errsz);
+	sys_set_ops(NULL);
+	return rc;
+}
+
+/* Another user's process without CAP_SYS_PTRACE: ptrace access is named,
+ * with both uids; the same user, or the capability, passes. */
+static void test_attach_other_user(void **state)
+{
+	static const char me[] = "Name:\tx\nUid:\t1000\t1000\t1000\t1000\n"
+				 "Gid:\t1000\t1000\t1000\t1000\nCapEff:\t0000000000000000\n";
+	static const char root[] = "Name:\tx\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"
+				   "CapEff:\t000001ffffffffff\n";
+	static const char setuid[] = "Name:\tx\nUid:\t1000\t0\t0\t0\n"
+				     "Gid:\t1000\t1000\t1000\t1000\nCapEff:\t0\n";
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(attach_as(me, root, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "permission denied"));
+	assert_non_null(strstr(err, "it runs as uid 0, cyctop as uid 1000"));
+	assert_non_null(strstr(err, "CAP_SYS_PTRACE"));
+	assert_null(strstr(err, "paranoid"));
+	assert_int_equal(attach_as(me, setuid, err, sizeof(err)), -1);  /* a setuid program */
+	assert_int_equal(attach_as(me, me, err, sizeof(err)), 0);
+	assert_int_equal(attach_as(root, me, err, sizeof(err)), 0);     /* CAP_SYS_PTRACE */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -553,6 +630,8 @@ int main(void)
 		cmocka_unit_test(test_tids),
 		cmocka_unit_test(test_fork_fails),
 		cmocka_unit_test(test_pipe_fails),
+		cmocka_unit_test(test_launch_io),
+		cmocka_unit_test(test_attach_other_user),
 	};
 
 	/* a child's exit must not be reaped behind the tests' back */

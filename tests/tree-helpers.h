@@ -35,12 +35,55 @@ static inline void th_eval(struct tree_result *r, enum arch_tree tree, const cha
 
 	penalties_default(&pen, server);
 	th_counts(&c, text);
-	ctx.model = model ? model_find(model) : model_for_tree(tree);
-	assert_non_null(ctx.model);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.model = model ? model_find(model) : NULL;
+	if (model)
+		assert_non_null(ctx.model);
+	const struct tree_def *def = tree_def_pick(tree, ctx.model, &c);
+	if (!ctx.model)
+		ctx.model = tree_default_model(def);
 	ctx.pen = &pen;
 	ctx.clock_hz = clock_hz;
-	tree_eval(tree_def_get(tree), &c, &ctx, r);
+	tree_eval(def, &c, &ctx, r);
 	counts_free(&c);
+}
+
+/* A counts set from examples/NAME. */
+static inline void th_load_example(struct counts *c, const char *name)
+{
+	char path[512], buf[16384], err[256] = "";
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", EXAMPLES, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	counts_init(c);
+	if (counts_parse(c, buf, n, name, err, sizeof(err)) != 0) {
+		fprintf(stderr, "counts: %s\n", err);
+		fail();
+	}
+}
+
+/* Evaluates TREE on examples/NAME with MODEL (NULL: the variant most of
+ * whose events the file holds, and that variant's default model). */
+static inline const struct tree_def *th_eval_example(struct tree_result *r, enum arch_tree tree,
+						     const struct arch_model *model,
+						     const char *name, bool smt)
+{
+	static struct penalties pen;
+	struct counts c;
+
+	penalties_default(&pen, 0);
+	th_load_example(&c, name);
+	const struct tree_def *def = tree_def_pick(tree, model, &c);
+	struct tree_ctx ctx = { .model = model ? model : tree_default_model(def), .pen = &pen,
+				.smt = smt };
+	tree_eval(def, &c, &ctx, r);
+	counts_free(&c);
+	return def;
 }
 
 /* Node ID has value WANT within relative tolerance REL (or absolute 1e-12). */
@@ -83,9 +126,16 @@ static inline int th_missing_has(const struct tree_result *r, const char *id, co
 	int i = tree_node_index(r->def, id);
 
 	assert_true(i >= 0);
-	for (int k = 1; k < r->def->n_inputs; k++)
-		if ((r->v[i].missing & (1ull << k)) && strcmp(r->def->inputs[k].name, name) == 0)
-			return 1;
+	for (int k = 1; k < r->def->n_inputs; k++) {
+		const char *names = r->def->inputs[k].name;
+		size_t len = strlen(name);
+		if (!(r->v[i].missing & (1ull << k)) || !names)
+			continue;
+		/* the whole name, or one of its '|' alternatives */
+		for (const char *p = names; p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
+			if (strncmp(p, name, len) == 0 && (p[len] == '\0' || p[len] == '|'))
+				return 1;
+	}
 	return 0;
 }
 

@@ -39,7 +39,7 @@ wait_for '[ "$(screen | head -n 1)" != "$b" ]' 10 "refreshing again"
 ok
 # help lists every key
 T send-keys -t main '?'
-wait_screen "cycle Core2 -> IA-64 -> AMD" "help"
+wait_screen "the next tree: the host's first" "help"
 T send-keys -t main Escape
 wait_screen "FUNCTION" "back to hotspots"
 # Enter: the asm view of work_60, its loop, the hottest instruction's line,
@@ -80,7 +80,7 @@ ok
 type_line "clear; '$CYCTOP' -- '$WORKLOADS/mix' 60; echo TERM-\$?"
 wait_screen "work_60" "second watch"
 pkill -TERM -f "^$CYCTOP -- $WORKLOADS/mix 60" || fail "no cyctop to signal"
-wait_screen "TERM-0" "exit after SIGTERM"
+wait_screen "TERM-143" "exit after SIGTERM: 128 + 15"
 type_line "echo AFTER-TERM"
 wait_screen "AFTER-TERM" "shell usable after SIGTERM"
 
@@ -146,19 +146,32 @@ type_line "'$CYCTOP' -i '$EX/ia64-handmade.counts'"
 wait_screen "IA-64 back-end bubbles" "ia64 tree"
 want=$("$CYCTOP" tree --format text "$EX/ia64-handmade.counts" | awk '$1 == "cycles.unstalled" { print $2 }')
 wait_screen "$want" "unstalled value as cyctop tree prints it ($want)"
-T send-keys -t main t
-wait_screen "AMD basic measurements" "t cycles to amd"
-T send-keys -t main t
-wait_screen "Software events" "t cycles to the software tree"
+# the file's tree first, then the papers' (core2, amd), then software
 T send-keys -t main t
 wait_screen "Core2 cycle accounting" "t cycles to core2"
 screen | grep -q "not measured: CPU_CLK_UNHALTED.CORE \[not in the counts files\]" ||
 	fail "missing events said exactly"
 ok
 T send-keys -t main t
+wait_screen "AMD basic measurements" "t cycles to amd"
+T send-keys -t main t
+wait_screen "Software events" "t cycles to the software tree"
+T send-keys -t main t
 wait_screen "IA-64 back-end bubbles" "back to ia64"
 T send-keys -t main q
 wait_screen 'READY$' "prompt after the tree view"
+
+# a Skylake file: its trees first, intel then topdown, then the papers'
+type_line "clear; '$CYCTOP' -i '$EX/skl-handmade.counts'"
+wait_screen "Core2 cycle accounting on Intel (8 ports)" "intel tree of a skl file"
+wait_screen "cycles.stalls.memory.dram" "intel nodes"
+T send-keys -t main t
+wait_screen "TopDown (perf tma_*, Skylake)" "t: topdown after intel"
+wait_screen "topdown.backend_bound" "topdown nodes"
+T send-keys -t main t
+wait_screen "Core2 cycle accounting  (model" "t: then the Core2 paper's tree"
+T send-keys -t main q
+wait_screen 'READY$' "prompt after the skl trees"
 
 type_line "clear; '$CYCTOP' -i '$EX/amd-matmul-dtlb.counts'"
 wait_screen "AMD basic measurements" "amd tree"

@@ -6,6 +6,9 @@ void browser_clamp(struct browser *b)
 {
 	if (b->height < 1)
 		b->height = 1;
+	if (b->shown > 0 && b->height > b->shown)
+		b->top -= b->height - b->shown;
+	b->shown = b->height;
 	if (b->sel >= b->nr)
 		b->sel = b->nr - 1;
 	if (b->sel < 0)

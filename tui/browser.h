@@ -10,11 +10,14 @@ struct browser {
 	int top;      /* first row shown */
 	int sel;      /* selected row */
 	int height;   /* rows on screen, set by the view before drawing */
+	int shown;    /* the height of the last clamp (a resize is a change) */
 };
 
 /* Handles up/down/PgUp/PgDn/Home/End; true when KEY was one of them. */
 bool browser_key(struct browser *b, int key);
-/* Keeps SEL and TOP valid after NR or HEIGHT changed. */
+/* Keeps SEL and TOP valid after NR or HEIGHT changed; when the screen
+ * grows the rows above come back into view (a shrink and a grow back give
+ * the list as it was). */
 void browser_clamp(struct browser *b);
 
 #endif

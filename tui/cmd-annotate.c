@@ -124,23 +124,33 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 
 /* ---- output -------------------------------------------------------- */
 
+/* S escaped for the text outputs (names, paths, source lines); the
+ * result lives until the next call (each printf takes one). */
+static const char *esc(const char *s)
+{
+	static char buf[8192 * FMT_ESCAPE_MAX];
+
+	return fmt_escape(buf, sizeof(buf), s);
+}
+
 static void print_text_head(const struct annotation *a, const struct ev_list *evs)
 {
 	const struct asm_func *fn = a->fn;
 
-	printf("# %s in %s [%#" PRIx64 ", %#" PRIx64 ") %zu instructions, %zu blocks, %zu loops\n",
-	       fn->name, fn->module ? fn->module : "?", fn->start - fn->bias, fn->end - fn->bias,
+	printf("# %s in ", esc(fn->name));
+	printf("%s [%#" PRIx64 ", %#" PRIx64 ") %zu instructions, %zu blocks, %zu loops\n",
+	       esc(fn->module ? fn->module : "?"), fn->start - fn->bias, fn->end - fn->bias,
 	       fn->n, fn->flow.n_blocks, fn->flow.n_loops);
 	for (int e = 0; e < a->n_events; e++)
 		printf("# %s: sav %" PRIu64 ", %" PRIu64 " samples here of %" PRIu64 "%s%s\n",
-		       evs->ev[e].name, a->sav[e], a->func_samples[e], a->total_samples[e],
+		       esc(evs->ev[e].name), a->sav[e], a->func_samples[e], a->total_samples[e],
 		       e == a->stall_ev ? " (stall cycles)" : "",
 		       a->penalty[e] > 0 ? " (weighted by its penalty)" : "");
 	if (a->outside)
 		printf("# %" PRIu64 " samples at no instruction start (a stale mapping?) left out\n",
 		       a->outside);
 	for (int e = 0; e < a->n_events; e++)
-		printf("%10.10s ", evs->ev[e].name);
+		printf("%10.10s ", esc(evs->ev[e].name));
 	printf("%12s %12s %-7s %10s  %s\n", "stall", "penalty", "mark", "address", "instruction");
 }
 
@@ -173,27 +183,17 @@ static void print_text(const struct annotation *a, const struct ev_list *evs, bo
 		const struct asm_insn *in = &fn->insn[i];
 		if (src && asm_line_starts(fn, i)) {
 			const char *line = src_cache_line(src, in->file, in->line);
-			printf("%s:%d  %s\n", in->file, in->line, line ? line : "");
+			printf("%s:%d  ", esc(in->file), in->line);
+			printf("%s\n", esc(line ? line : ""));
 		}
 		for (int e = 0; e < a->n_events; e++)
 			printf("%10" PRIu64 " ", annotation_samples(a, i, e));
 		printf("%12.0f %12.0f %-7s %10" PRIx64 ":  %s\n", a->stall_cycles[i],
 		       a->penalty_cycles[i], flow_mark_name(annotation_mark(a, i)),
-		       in->op.addr - fn->bias, in->text);
+		       in->op.addr - fn->bias, esc(in->text));
 	}
 	print_loops_text(a);
 	src_cache_free(src);
-}
-
-static void csv_field(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
 }
 
 static void print_csv(const struct annotation *a, const struct ev_list *evs)
@@ -202,7 +202,7 @@ static void print_csv(const struct annotation *a, const struct ev_list *evs)
 
 	printf("address");
 	for (int e = 0; e < a->n_events; e++)
-		printf(",%s", evs->ev[e].name);
+		printf(",%s", esc(evs->ev[e].name));
 	printf(",stall,penalty,mark,block,loop,instruction,file,line\n");
 	for (size_t i = 0; i < fn->n; i++) {
 		const struct asm_insn *in = &fn->insn[i];
@@ -213,9 +213,9 @@ static void print_csv(const struct annotation *a, const struct ev_list *evs)
 		printf(",%.0f,%.0f,%s,%zu,%d,", a->stall_cycles[i], a->penalty_cycles[i],
 		       flow_mark_name(annotation_mark(a, i)), b,
 		       fn->flow.blocks ? fn->flow.blocks[b].loop : -1);
-		csv_field(in->text);
+		fmt_csv_field(stdout, in->text);
 		putchar(',');
-		csv_field(in->file ? in->file : "");
+		fmt_csv_field(stdout, in->file ? in->file : "");
 		printf(",%d\n", in->file ? in->line : 0);
 	}
 }
@@ -384,6 +384,9 @@ static int annotate_session(struct session *s, const struct annotate_opts *o)
 		print_csv(a, evs), rc = 0;
 	else
 		print_text(a, evs, o->source), rc = 0;
+	if (rc == 0)  /* a launched command's status is cyctop's, as for a watch */
+		rc = cmd_watch_status(o->s.argv != NULL && !o->in.path, snap->ended,
+				      snap->exit_status);
 	annotation_free(a);
 	free(ipc);
 	snapshot_free(snap);

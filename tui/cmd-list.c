@@ -48,12 +48,18 @@ static int list_models(const struct list_opts *o)
 {
 	const struct arch_model *m, *host = host_model();
 
-	printf("%-14s %-7s %-5s %-6s %-24s %s\n", "MODEL", "GENERIC", "FIXED", "TREE",
+	printf("%-17s %-7s %-5s %-7s %-22s %s\n", "MODEL", "GENERIC", "FIXED", "TREE",
 	       "LIBPFM4 PMU", "DESCRIPTION");
 	for (size_t i = 0; (m = model_at(i)) != NULL; i++) {
+		char generic[16];
 		if (!matches(o->pattern, m->name))
 			continue;
-		printf("%-14s %-7d %-5d %-6s %-24s %s%s\n", m->name, m->n_generic, m->n_fixed,
+		/* SMT on / off where they differ (4/8 on SNB..CLX) */
+		if (m->n_generic_nosmt && m->n_generic_nosmt != m->n_generic)
+			snprintf(generic, sizeof(generic), "%d/%d", m->n_generic, m->n_generic_nosmt);
+		else
+			snprintf(generic, sizeof(generic), "%d", m->n_generic);
+		printf("%-17s %-7s %-5d %-7s %-22s %s%s\n", m->name, generic, m->n_fixed,
 		       tree_name(m->tree), m->pfm_force ? m->pfm_force : "-", m->desc,
 		       m == host ? " (this host)" : "");
 	}
@@ -144,7 +150,11 @@ static int list_presets(const struct list_opts *o)
 			continue;
 		if (o->tree != TREE_NONE && p->tree != o->tree)
 			continue;
-		printf("@%-18s %-6s %s  [%s]\n", p->name, tree_name(p->tree), p->desc, p->source);
+		if (o->model && !preset_for_model(p, o->model))
+			continue;
+		printf("@%-18s %-7s %s  [%s]\n", p->name, tree_name(p->tree), p->desc, p->source);
+		if (p->models && !o->model)
+			printf("    models: %s\n", p->models);
 		for (size_t k = 0; k < preset_size(p); k++) {
 			if (p->events[k].sav)
 				printf("    %-40s sav %u\n", p->events[k].name, p->events[k].sav);
@@ -155,14 +165,22 @@ static int list_presets(const struct list_opts *o)
 	return 0;
 }
 
+/* One line per definition: a tree with formulas per CPU generation (intel,
+ * topdown) lists each variant with the models it is for. */
 static int list_trees(const struct list_opts *o)
 {
-	for (int t = 0; t < TREE_COUNT; t++) {
-		const struct tree_def *d = tree_def_get((enum arch_tree)t);
+	const struct tree_def *d;
+
+	for (size_t i = 0; (d = tree_def_at(i)) != NULL; i++) {
 		if (!matches(o->pattern, d->name))
 			continue;
-		printf("%-6s %-40s model %s, %d metrics\n", d->name, d->title,
-		       model_for_tree((enum arch_tree)t)->name, d->n_nodes);
+		const struct arch_model *m = tree_default_model(d);
+		printf("%-7s %-56s %2d metrics, model", d->name, d->title, d->n_nodes);
+		if (!d->models)
+			printf(" %s", m ? m->name : "none");
+		for (const char *const *v = d->models; v && *v; v++)
+			printf(" %s", *v);
+		printf("\n");
 	}
 	return 0;
 }
@@ -170,8 +188,10 @@ static int list_trees(const struct list_opts *o)
 static int list_metrics(const struct list_opts *o)
 {
 	for (int t = 0; t < TREE_COUNT; t++) {
-		const struct tree_def *d = tree_def_get((enum arch_tree)t);
-		if (o->tree != TREE_NONE && o->tree != t)
+		/* with --model, the variant of the tree for that model */
+		const struct tree_def *d = o->model ? tree_def_pick((enum arch_tree)t, o->model, NULL)
+					       : tree_def_get((enum arch_tree)t);
+		if (!d || (o->tree != TREE_NONE && o->tree != t))
 			continue;
 		for (int i = 0; i < d->n_nodes; i++) {
 			const struct tree_node_def *nd = &d->nodes[i];
@@ -229,7 +249,7 @@ static int add_table_item(struct group_requests *g, const struct arch_model *m, 
 	if (slash && slash[1] && strspn(slash + 1, "0123456789") == strlen(slash + 1))
 		*slash = '\0';  /* EVENT/SAV: the SAV does not change the plan */
 	if (item[0] == '@') {
-		const struct preset *p = preset_find(item);
+		const struct preset *p = preset_find_for(item, m);
 		if (!p) {
 			snprintf(err, errsz, "unknown preset '%s' (cyctop list presets)", item);
 			return -1;
@@ -305,7 +325,8 @@ static void print_group(const struct plan *pl, const struct group_requests *g, i
 		const struct plan_slot *s = &grp->slots[i];
 		const char *name = s->event == PLAN_ADDED ? pl->reference_name : g->names[s->event];
 		printf("  %-7s %s%s\n", plan_counter_name(s, ctr, sizeof(ctr)), name,
-		       i != grp->ref ? "" : s->event == PLAN_ADDED ? "  (reference)"
+		       i == 0 && grp->ref > 0 ? "  (group leader: the PERF_METRICS events read "
+		       "through it)" : i != grp->ref ? "" : s->event == PLAN_ADDED ? "  (reference)"
 		       : pl->n_groups > 1 ? "  (reference, shared)" : "  (reference)");
 	}
 }
@@ -406,7 +427,8 @@ static int cmd_list_exec(int argc, char **argv)
 		case 'a':
 			o.tree = tree_from_name(optarg);
 			if (o.tree == TREE_NONE) {
-				cmd_error("unknown --arch '%s' (core2, ia64, amd or sw)", optarg);
+				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, "
+					  "zen or sw)", optarg);
 				return EXIT_USAGE;
 			}
 			break;

@@ -14,6 +14,7 @@
 
 #include "engine/session.h"
 #include "tui/cmd.h"
+#include "tui/format.h"
 #include "tui/ui.h"
 
 struct record_opts {
@@ -139,18 +140,23 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
-static void report(struct session *s, const char *path)
+/* Says what was written; returns cyctop's exit status (cmd_watch_status). */
+static int report(struct session *s, const struct record_opts *o)
 {
+	char path[PATH_MAX * FMT_ESCAPE_MAX];
 	struct snapshot *snap = session_snapshot(s);
 	uint64_t records, bytes, samples = 0;
 
+	fmt_escape(path, sizeof(path), o->s.record);
 	session_record_stats(s, &records, &bytes);
 	for (int e = 0; snap && e < snap->n_events; e++)
 		samples += snap->ev[e].samples;
 	fprintf(stderr, "cyctop record: %" PRIu64 " samples, %" PRIu64 " lost, %" PRIu64
 			" records (%.1f KB) written to %s\n",
 		samples, snap ? snap->lost : 0, records, (double)bytes / 1024, path);
+	int rc = snap ? cmd_watch_status(o->s.argv != NULL, snap->ended, snap->exit_status) : 1;
 	snapshot_free(snap);
+	return rc;
 }
 
 static int record_main(int argc, char **argv)
@@ -177,9 +183,9 @@ static int record_main(int argc, char **argv)
 	if (rc < 0)
 		cmd_error("record: %s", err);
 	else
-		report(s, o.s.record);
+		rc = report(s, &o);
 	session_close(s);
-	return rc < 0 ? 1 : 0;
+	return rc < 0 ? 1 : rc;
 }
 
 const struct cmd_entry cmd_record_entry = {

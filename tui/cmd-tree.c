@@ -16,7 +16,14 @@ struct tree_opts {
 	double clock_hz;
 	const char *penalties;
 	enum out_format format;
+	bool smt;
+	bool atom;  /* --pmu cpu_atom: the hybrid E-core rows */
 };
+
+static const char *model_name(const struct arch_model *m)
+{
+	return m ? m->name : "none";
+}
 
 static void print_warnings(FILE *out, unsigned warn, const char *sep)
 {
@@ -30,15 +37,21 @@ static void print_text(const struct tree_result *r, const struct tree_ctx *ctx)
 	char val[64], miss[1024];
 	const struct tree_def *def = r->def;
 
-	printf("%s  (model %s, penalties %s", def->title, ctx->model->name, ctx->pen->name);
+	printf("%s  (model %s, penalties %s", def->title, model_name(ctx->model), ctx->pen->name);
+	if (def->id == TREE_TOPDOWN)
+		printf(", SMT %s", ctx->smt ? "on" : "off");
 	if (ctx->clock_hz > 0)
 		printf(", clock %.0f Hz", ctx->clock_hz);
 	printf(")\n");
+	int idw = 44;  /* the id column: the longest indented id, at least 44 */
+	for (int i = 0; i < def->n_nodes; i++)
+		if (2 * r->v[i].depth + (int)strlen(def->nodes[i].id) + 1 > idw)
+			idw = 2 * r->v[i].depth + (int)strlen(def->nodes[i].id) + 1;
 	for (int i = 0; i < def->n_nodes; i++) {
 		const struct node_value *v = &r->v[i];
 		const struct tree_node_def *nd = &def->nodes[i];
 		int indent = 2 * v->depth;
-		printf("%*s%-*s", indent, "", 44 - indent, nd->id);
+		printf("%*s%-*s", indent, "", idw - indent, nd->id);
 		if (v->state == NODE_HEADING) {
 			printf("  %s\n", nd->label);
 			continue;
@@ -102,8 +115,8 @@ static void print_json(const struct tree_result *r, const struct tree_ctx *ctx)
 {
 	const struct tree_def *def = r->def;
 
-	printf("{\"tree\": \"%s\", \"model\": \"%s\", \"penalties\": ", def->name,
-	       ctx->model->name);
+	printf("{\"tree\": \"%s\", \"model\": \"%s\", \"smt\": %s, \"penalties\": ", def->name,
+	       model_name(ctx->model), ctx->smt ? "true" : "false");
 	fmt_json_string(stdout, ctx->pen->name);
 	printf(", \"clock_hz\": ");
 	fmt_json_number(stdout, ctx->clock_hz > 0 ? ctx->clock_hz : NAN);
@@ -149,8 +162,11 @@ static enum arch_tree guess_tree(const struct counts *c, const struct tree_ctx *
 
 	for (int t = 0; t < TREE_COUNT; t++) {
 		struct tree_ctx ctx = *base;
-		ctx.model = model_for_tree((enum arch_tree)t);
-		tree_eval(tree_def_get((enum arch_tree)t), c, &ctx, &r);
+		if (!tree_def_get((enum arch_tree)t))
+			continue;
+		const struct tree_def *def = tree_def_pick((enum arch_tree)t, NULL, c);
+		ctx.model = tree_default_model(def);
+		tree_eval(def, c, &ctx, &r);
 		int n = tree_inputs_present(&r);
 		if (n > best_n) {
 			best_n = n;
@@ -158,6 +174,27 @@ static enum arch_tree guess_tree(const struct counts *c, const struct tree_ctx *
 		}
 	}
 	return best;
+}
+
+/* --pmu cpu_atom: C becomes its E-core rows (and the rows of no core PMU). */
+static int select_atom(struct counts *c, const char *fname)
+{
+	struct counts atom;
+
+	if (!counts_kept_apart(c)) {
+		cmd_error("%s: no cpu_atom events (--pmu cpu_atom needs a hybrid machine's "
+			  "perf stat output)", fname);
+		counts_free(c);
+		return -1;
+	}
+	if (counts_atom_rows(&atom, c) < 0) {
+		cmd_error("out of memory");
+		counts_free(c);
+		return -1;
+	}
+	counts_free(c);
+	*c = atom;
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct tree_opts *o)
@@ -168,6 +205,8 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 		{ "clock-hz", required_argument, NULL, 'c' },
 		{ "penalties", required_argument, NULL, 'p' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "smt", required_argument, NULL, 's' },
+		{ "pmu", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -182,7 +221,8 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 		case 'a':
 			o->tree = tree_from_name(optarg);
 			if (o->tree == TREE_NONE) {
-				cmd_error("unknown --arch '%s' (core2, ia64, amd or sw)", optarg);
+				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, "
+					  "zen or sw)", optarg);
 				return -1;
 			}
 			break;
@@ -203,6 +243,20 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 		case 'p':
 			o->penalties = optarg;
 			break;
+		case 's':
+			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
+				cmd_error("--smt '%s': on or off", optarg);
+				return -1;
+			}
+			o->smt = strcmp(optarg, "on") == 0;
+			break;
+		case 'P':
+			if (strcmp(optarg, "cpu_core") && strcmp(optarg, "cpu_atom")) {
+				cmd_error("--pmu '%s': cpu_core or cpu_atom", optarg);
+				return -1;
+			}
+			o->atom = strcmp(optarg, "cpu_atom") == 0;
+			break;
 		case 'f':
 			if (fmt_parse_output(optarg, &o->format) < 0 || o->format == OUT_FOLDED) {
 				cmd_error("unknown --format '%s' (text, csv or json)", optarg);
@@ -220,7 +274,7 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 		cmd_error("tree: no counts file given (usage: cyctop %s)", cmd_tree_entry.usage);
 		return -1;
 	}
-	if (o->model && o->tree != TREE_NONE && o->model->tree != o->tree) {
+	if (o->model && o->tree != TREE_NONE && !tree_fits_model(o->tree, o->model)) {
 		cmd_error("model %s does not feed the %s tree", o->model->name, tree_name(o->tree));
 		return -1;
 	}
@@ -247,7 +301,11 @@ static int cmd_tree_exec(int argc, char **argv)
 		counts_free(&c);
 		return 1;
 	}
-	struct tree_ctx ctx = { .model = o.model, .pen = &pen, .clock_hz = o.clock_hz };
+	size_t atom_rows = counts_kept_apart(&c);
+	if (o.atom && select_atom(&c, argv[optind]) < 0)
+		return 1;
+	struct tree_ctx ctx = { .model = o.model, .pen = &pen, .clock_hz = o.clock_hz,
+				.smt = o.smt };
 	if (o.tree == TREE_NONE)
 		o.tree = o.model ? o.model->tree : guess_tree(&c, &ctx);
 	if (o.tree == TREE_NONE) {
@@ -256,9 +314,10 @@ static int cmd_tree_exec(int argc, char **argv)
 		counts_free(&c);
 		return 1;
 	}
+	const struct tree_def *def = tree_def_pick(o.tree, ctx.model, &c);
 	if (!ctx.model)
-		ctx.model = model_for_tree(o.tree);
-	tree_eval(tree_def_get(o.tree), &c, &ctx, &r);
+		ctx.model = tree_default_model(def);
+	tree_eval(def, &c, &ctx, &r);
 	if (o.format == OUT_TEXT)
 		print_text(&r, &ctx);
 	else if (o.format == OUT_CSV)
@@ -266,13 +325,17 @@ static int cmd_tree_exec(int argc, char **argv)
 	else
 		print_json(&r, &ctx);
 	report_warnings(&r);
+	if (atom_rows && !o.atom)
+		fprintf(stderr, "cyctop: note: %zu cpu_atom (E-core) events kept apart: the tree "
+			"is computed on the cpu_core rows (--pmu cpu_atom for theirs)\n", atom_rows);
 	counts_free(&c);
 	return 0;
 }
 
 const struct cmd_entry cmd_tree_entry = {
 	"tree",
-	"tree [--arch core2|ia64|amd|sw] [--model PMU] [--clock-hz HZ] "
-	"[--penalties desktop|server|FILE] [--format text|csv|json] COUNTS-FILE|FILE.data...",
+	"tree [--arch core2|ia64|amd|intel|topdown|zen|sw] [--model PMU] [--smt on|off] "
+	"[--pmu cpu_core|cpu_atom] [--clock-hz HZ] [--penalties desktop|server|FILE] [--format text|csv|json] "
+	"COUNTS-FILE|FILE.data...",
 	cmd_tree_exec,
 };

@@ -2,6 +2,8 @@
 #ifndef TUI_CMD_H
 #define TUI_CMD_H
 
+#include <stdbool.h>
+
 #define EXIT_USAGE 2
 
 struct cmd_entry {
@@ -14,9 +16,28 @@ extern const struct cmd_entry cmd_tree_entry;
 extern const struct cmd_entry cmd_list_entry;
 extern const struct cmd_entry cmd_annotate_entry;
 extern const struct cmd_entry cmd_record_entry;
+extern const struct cmd_entry cmd_encode_entry;
 
 /* Seconds on the monotonic clock (refresh and duration timing). */
 double cmd_now_s(void);
+
+/* 128 + SIGPIPE: what a shell reports for a writer whose reader left
+ * (yes | head -1); batch output ends with it, quietly. */
+#define EXIT_BROKEN_PIPE 141
+
+/* cyctop's exit status at the end of a watch, as perf record, time and
+ * strace give it: 128 + N when signal N stopped cyctop; else the launched
+ * command's status when it ended by itself (128 + N when a signal killed
+ * it; EXIT_STATUS < 0: not known); else 0 (q, -n, an attached process). */
+int cmd_watch_status(bool launched, bool ended, int exit_status);
+
+/* The refresh interval, the same for -d and the view's d prompt. */
+#define DELAY_MIN_S 0.05
+#define DELAY_MAX_S 3600.0
+/* S as a delay in [DELAY_MIN_S, DELAY_MAX_S] seconds into *OUT; -1 else. */
+int cmd_parse_delay(const char *s, double *out);
+/* "give 0.05 to 3600 seconds": what cmd_parse_delay takes, for messages. */
+#define DELAY_RANGE_TEXT "give 0.05 to 3600 seconds"
 
 /* "cyctop: <message>" on stderr, one line. */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -9,13 +9,16 @@
 #include <time.h>
 
 #include "tui/cmd.h"
+#include "tui/format.h"
 #include "tui/top.h"
+#include "tui/ui.h"
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_tree_entry,
 	&cmd_list_entry,
 	&cmd_annotate_entry,
 	&cmd_record_entry,
+	&cmd_encode_entry,
 };
 
 double cmd_now_s(void)
@@ -26,14 +29,37 @@ double cmd_now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+int cmd_watch_status(bool launched, bool ended, int exit_status)
+{
+	int sig = ui_pending_signal();
+
+	if (sig)
+		return 128 + sig;
+	return launched && ended && exit_status >= 0 ? exit_status : 0;
+}
+
+int cmd_parse_delay(const char *s, double *out)
+{
+	char *end;
+	double d = strtod(s, &end);
+
+	if (end == s || *end || !(d >= DELAY_MIN_S && d <= DELAY_MAX_S))
+		return -1;
+	*out = d;
+	return 0;
+}
+
 void cmd_error(const char *fmt, ...)
 {
+	char msg[4096];
 	va_list ap;
 
-	fputs("cyctop: ", stderr);
+	/* messages quote names (a command, a file, a symbol): escaped */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fputs("cyctop: ", stderr);
+	fmt_put_escaped(stderr, msg, 0);
 	fputc('\n', stderr);
 }
 
@@ -42,7 +68,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: cyctop [OPTIONS] -- COMMAND [ARGS...]   watch a command\n"
 		     "       cyctop [OPTIONS] -p PID                 watch a running process\n"
 		     "       cyctop [OPTIONS] -i perf.data           open a recorded session\n"
-		     "       cyctop demo                             watch the bundled demo workloads\n"
+		     "       cyctop demo [-e LIST] [-d SECS] [--theme NAME]   watch the bundled demo workloads\n"
 		     "(cyctop -b --help lists the watch options)\n\nother commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  cyctop %s\n", commands[i]->usage);

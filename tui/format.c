@@ -68,6 +68,95 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* One character of S escaped into OUT (NUL-terminated); *USED is how many
+ * bytes of S it took. */
+static size_t escape_unit(const unsigned char *s, char out[16], size_t *used)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = *s >= 0x80 ? utf8_len(s) : 1;
+
+	/* C1 controls (U+0080..U+009F) act as ESC sequences on some terminals */
+	if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+		n = 0;
+	*used = n ? n : 1;
+	if (n > 1) {
+		memcpy(out, s, n);
+		out[n] = '\0';
+		return n;
+	}
+	if (n == 1 && *s >= 0x20 && *s < 0x7f && *s != '\\') {
+		out[0] = (char)*s;
+		out[1] = '\0';
+		return 1;
+	}
+	out[0] = '\\';
+	switch (*s) {
+	case '\\': out[1] = '\\'; out[2] = '\0'; return 2;
+	case '\t': out[1] = 't'; out[2] = '\0'; return 2;
+	case '\n': out[1] = 'n'; out[2] = '\0'; return 2;
+	case '\r': out[1] = 'r'; out[2] = '\0'; return 2;
+	default: break;
+	}
+	out[1] = 'x';
+	out[2] = hex[*s >> 4];
+	out[3] = hex[*s & 15];
+	out[4] = '\0';
+	return 4;
+}
+
+const char *fmt_escape(char *buf, size_t sz, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, used;
+	char unit[16];
+
+	if (!sz)
+		return buf;
+	while (*p) {
+		size_t k = escape_unit(p, unit, &used);
+		if (o + k >= sz)
+			break;
+		memcpy(buf + o, unit, k);
+		o += k;
+		p += used;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+void fmt_put_escaped(FILE *out, const char *s, int width)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t used;
+	long n = 0;
+	char unit[16];
+
+	while (*p) {
+		n += (long)escape_unit(p, unit, &used);
+		fputs(unit, out);
+		p += used;
+	}
+	for (; n < width; n++)
+		fputc(' ', out);
+}
+
+void fmt_csv_field(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t used;
+	char unit[16];
+
+	fputc('"', out);
+	while (*p) {
+		escape_unit(p, unit, &used);
+		if (*p == '"')
+			fputc('"', out);
+		fputs(unit, out);
+		p += used;
+	}
+	fputc('"', out);
+}
+
 /* Names come from the kernel and from files: a comm cut at 15 bytes may
  * end inside a character, so bytes that are not UTF-8 become U+FFFD and
  * the line stays JSON. */

@@ -20,6 +20,22 @@ int fmt_parse_output(const char *s, enum out_format *f);
 const char *fmt_value(char *buf, size_t sz, double v, enum arch_unit unit);
 /* 1234567 -> "1,234,567" */
 const char *fmt_grouped(char *buf, size_t sz, double v);
+/* Text outputs (batch text and csv, annotate, the final table, error
+ * messages, the views) never pass a terminal a control byte: names come
+ * from the kernel, from binaries and from the user, and a process named
+ * "\x1b]0;x\x07" would retitle the terminal.  Tab, newline and CR become
+ * \t \n \r; other C0 and C1 controls, DEL and bytes that are not UTF-8
+ * become \xHH; a backslash becomes \\ (so the escapes cannot be forged);
+ * well-formed UTF-8 stays.  FMT_ESCAPE_MAX is the longest expansion of one
+ * input byte. */
+#define FMT_ESCAPE_MAX 4
+/* S escaped into BUF (cut at a whole character when it does not fit);
+ * returns BUF. */
+const char *fmt_escape(char *buf, size_t sz, const char *s);
+/* S escaped on OUT, padded with spaces to WIDTH bytes (as printf's %-*s). */
+void fmt_put_escaped(FILE *out, const char *s, int width);
+/* A quoted csv field of S escaped (quotes doubled, as RFC 4180). */
+void fmt_csv_field(FILE *out, const char *s);
 /* A JSON string literal of S (quotes included). */
 void fmt_json_string(FILE *out, const char *s);
 /* A JSON number, or null for NAN/inf. */

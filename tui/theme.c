@@ -1,5 +1,6 @@
 #include "tui/theme.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,24 @@ static int try_dir(char *path, size_t sz, const char *dir, const char *sub, cons
 	return access(path, R_OK);
 }
 
+/* The source tree's themes when this cyctop is the one in its build tree
+ * (build/cyctop after the README's quick start), else NULL: an installed
+ * cyctop never reads a build tree. */
+static const char *build_tree_themes(void)
+{
+	char self[PATH_MAX], build[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0 || !realpath(BUILDDIR, build))
+		return NULL;
+	self[n] = '\0';
+	char *slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return strcmp(self, build) == 0 ? SRCTHEMESDIR : NULL;
+}
+
 static int find_theme(const char *name, char *path, size_t sz)
 {
 	char home[512];
@@ -161,7 +180,8 @@ static int find_theme(const char *name, char *path, size_t sz)
 	if (try_dir(path, sz, getenv("XDG_CONFIG_HOME"), "/cyctop/themes", name) == 0 ||
 	    (h && try_dir(path, sz, home, "/cyctop/themes", name) == 0) ||
 	    try_dir(path, sz, getenv("CYCTOP_THEMES"), "", name) == 0 ||
-	    try_dir(path, sz, THEMESDIR, "", name) == 0)
+	    try_dir(path, sz, THEMESDIR, "", name) == 0 ||
+	    try_dir(path, sz, build_tree_themes(), "", name) == 0)
 		return 0;
 	return -1;
 }
@@ -175,7 +195,10 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errsz)
 	if (!name || strcmp(name, "default") == 0)
 		return 0;
 	if (find_theme(name, path, sizeof(path)) < 0) {
-		snprintf(err, errsz, "theme '%s' not found (themes dir %s)", name, THEMESDIR);
+		snprintf(err, errsz, "theme '%s' not found (searched $XDG_CONFIG_HOME/cyctop/themes, "
+			 "~/.config/cyctop/themes, $CYCTOP_THEMES, %s%s%s)", name, THEMESDIR,
+			 build_tree_themes() ? ", " : "",
+			 build_tree_themes() ? build_tree_themes() : "");
 		return -1;
 	}
 	char *buf = file_slurp(path, &len, err, errsz);

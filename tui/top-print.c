@@ -58,23 +58,40 @@ static void stack_sums(const struct snapshot *s, uint64_t *samples, uint64_t *tr
 	}
 }
 
+/* Event E's name escaped, for the text outputs (a static buffer: one
+ * use per call). */
+static const char *ev_text(const struct snapshot *s, int e)
+{
+	static char buf[2][sizeof(s->ev[e].name) * FMT_ESCAPE_MAX];
+	static int k;
+
+	k = !k;
+	return fmt_escape(buf[k], sizeof(buf[k]), s->ev[e].name);
+}
+
 /* One line about the groups when there are several. */
 static void print_text_mux(FILE *out, const struct snapshot *s)
 {
+	char ref[sizeof(s->reference) * FMT_ESCAPE_MAX];
+
 	if (s->n_groups <= 1)
 		return;
+	fmt_escape(ref, sizeof(ref), s->reference);
 	if (s->runs_mode)
 		fprintf(out, "  groups %d, %d runs, reference %s spread %.2f%%\n", s->n_groups,
-			s->n_runs, s->reference, 100.0 * s->spread);
+			s->n_runs, ref, 100.0 * s->spread);
 	else
 		fprintf(out, "  groups %d (slice %d ms), reference %s\n", s->n_groups, s->slice_ms,
-			s->reference);
+			ref);
 }
 
 static void print_text(FILE *out, const struct snapshot *s, int window)
 {
+	char command[sizeof(s->command) * FMT_ESCAPE_MAX];
+
 	fprintf(out, "cyctop %.1fs  pid %d (%s)  PMU %s  lost %llu  throttled %llu%s",
-		s->time, s->pid, s->command, s->pmu, (unsigned long long)s->lost,
+		s->time, s->pid, fmt_escape(command, sizeof(command), s->command), s->pmu,
+		(unsigned long long)s->lost,
 		(unsigned long long)s->throttled, window ? "  [window]" : "");
 	if (s->thread)
 		fprintf(out, "  [thread %u]", s->thread);
@@ -95,15 +112,21 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 			snprintf(count, sizeof(count), "%.6g", ev->count);
 		else
 			snprintf(count, sizeof(count), "not counted");
-		fprintf(out, "  %-24s sav %-10llu samples %-10llu count %-14s coverage %5.1f%%\n",
-			ev->name, (unsigned long long)ev->sav,
+		fputs("  ", out);
+		fmt_put_escaped(out, ev->name, 24);
+		fprintf(out, " sav %-10llu samples %-10llu count %-14s coverage %5.1f%%\n",
+			(unsigned long long)ev->sav,
 			(unsigned long long)(window ? ev->window : ev->samples), count,
 			100.0 * ev->coverage);
 	}
-	for (int e = 0; e < s->n_events; e++)
-		fprintf(out, "%12.12s%%", s->ev[e].name);
+	/* a header cell is as wide as a row's "%12.2f ", its space included,
+	 * so that long event names never run into each other */
+	for (int e = 0; e < s->n_events; e++) {
+		char name[12 * FMT_ESCAPE_MAX];
+		fprintf(out, "%11.11s%% ", fmt_escape(name, sizeof(name), s->ev[e].name));
+	}
 	if (has_cg(s, 0))
-		fprintf(out, "%12s%%", "children");
+		fprintf(out, "%11s%% ", "children");
 	fprintf(out, "  %-32s %s\n", "FUNCTION", "MODULE");
 	const struct snap_func **order = ordered(s, window);
 	for (size_t i = 0; order && i < s->n_funcs; i++) {
@@ -114,7 +137,11 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 			fprintf(out, "%12.2f ", snapshot_percent(s, f, e, window));
 		if (has_cg(s, 0))
 			fprintf(out, "%12.2f ", children_pct(s, f, 0));
-		fprintf(out, "  %-32s %s\n", f->name, f->module);
+		fputs("  ", out);
+		fmt_put_escaped(out, f->name, 32);
+		fputc(' ', out);
+		fmt_put_escaped(out, f->module, 0);
+		fputc('\n', out);
 	}
 	free(order);
 	if (s->ended) {
@@ -133,9 +160,9 @@ static void print_csv(FILE *out, const struct snapshot *s, int window, int first
 	if (first) {
 		fprintf(out, "time,function,module");
 		for (int e = 0; e < s->n_events; e++)
-			fprintf(out, ",%s:samples,%s:percent", s->ev[e].name, s->ev[e].name);
+			fprintf(out, ",%s:samples,%s:percent", ev_text(s, e), ev_text(s, e));
 		for (int e = 0; has_cg(s, e) && e < s->n_events; e++)
-			fprintf(out, ",%s:children", s->ev[e].name);
+			fprintf(out, ",%s:children", ev_text(s, e));
 		fprintf(out, "\n");
 	}
 	const struct snap_func **order = ordered(s, window);
@@ -144,13 +171,10 @@ static void print_csv(FILE *out, const struct snapshot *s, int window, int first
 		if (!row_visible(s, f, window))
 			continue;
 		/* names with commas or quotes are quoted, csv-style */
-		fprintf(out, "%.3f,\"", s->time);
-		for (const char *p = f->name; *p; p++)
-			fprintf(out, *p == '"' ? "\"\"" : "%c", *p);
-		fprintf(out, "\",\"");
-		for (const char *p = f->module; *p; p++)
-			fprintf(out, *p == '"' ? "\"\"" : "%c", *p);
-		fprintf(out, "\"");
+		fprintf(out, "%.3f,", s->time);
+		fmt_csv_field(out, f->name);
+		fputc(',', out);
+		fmt_csv_field(out, f->module);
 		for (int e = 0; e < s->n_events; e++)
 			fprintf(out, ",%llu,%.4f", (unsigned long long)row_samples(f, e, window),
 				snapshot_percent(s, f, e, window));
@@ -438,7 +462,11 @@ static struct {
 int top_print_finish(void)
 {
 	if (folded.text && !folded.done) {
-		fwrite(folded.text, 1, folded.len, folded.out);
+		/* one stack a line: the names escaped, as in every text output */
+		for (char *line = strtok(folded.text, "\n"); line; line = strtok(NULL, "\n")) {
+			fmt_put_escaped(folded.out, line, 0);
+			fputc('\n', folded.out);
+		}
 		fflush(folded.out);
 	}
 	free(folded.text);

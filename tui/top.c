@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "engine/runs.h"
 #include "engine/session.h"
 #include "engine/symbols.h"
+#include "tui/child-output.h"
 #include "tui/cmd.h"
 #include "tui/top.h"
 #include "tui/tui.h"
@@ -38,6 +40,7 @@ struct top_opts {
 	bool mux_runs;     /* --mux runs */
 	bool slice_given;  /* --mux-slice given */
 	long runs;         /* --runs N; 0: not given (1) */
+	const char *child_output; /* --child-output: FILE, null, tty; NULL: the mode's */
 };
 
 static int parse_long(const char *s, long lo, long hi, long *out)
@@ -54,7 +57,7 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 
 /* long-only options */
 enum { OPT_TID = 0x100, OPT_COUNTERS, OPT_MUX, OPT_MUX_SLICE, OPT_RUNS, OPT_SYMFS, OPT_MODEL };
-enum { OPT_CALL_GRAPH = 0x200, OPT_NO_DEMANGLE };
+enum { OPT_CALL_GRAPH = 0x200, OPT_NO_DEMANGLE, OPT_CHILD_OUTPUT };
 
 /* --counters, --mux, --mux-slice, --runs. */
 static int parse_mux_option(int ch, const char *arg, struct top_opts *o)
@@ -139,7 +142,8 @@ static const char usage_text[] =
 	"      --format F        batch output: text, csv, json, or folded (the call stacks\n"
 	"                        of -g, once at the end, for flame graphs)\n"
 	"      --window          batch: the last interval instead of the cumulative profile\n"
-	"  -a, --arch TREE       core2, ia64, amd, sw or auto: the tree the tree view opens with\n"
+	"  -a, --arch TREE       core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
+	"                        the tree view opens with\n"
 	"  -m, --mmap-pages N    data pages of each CPU's sample ring, a power of two (default 64;\n"
 	"                        256 with -g dwarf)\n"
 	"  -g                    collect call stacks: --call-graph dwarf\n"
@@ -155,6 +159,9 @@ static const char usage_text[] =
 	"      --tid TID         the functions of thread TID only (H in the interactive view)\n"
 	"      --no-demangle     C++ and Rust functions by their ELF (mangled) names\n"
 	"      --theme NAME      a theme (default, light, mono, high-contrast) or a path\n"
+	"      --child-output F  where a launched command's stdout and stderr go: FILE,\n"
+	"                        null or tty (default: a log in $TMPDIR the view's status\n"
+	"                        line names; with -b, cyctop's own stdout and stderr)\n"
 	"      --stall EVENT     the asm view's stall-cycle column (default: the model's,\n"
 	"                        RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)\n"
 	"      --counters N      plan groups for at most N counters (forces multiplexing;\n"
@@ -189,11 +196,11 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "child-output", required_argument, NULL, OPT_CHILD_OUTPUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long v;
-	char *end;
 	int ch;
 
 	memset(o, 0, sizeof(*o));
@@ -216,10 +223,8 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			o->batch = 1;
 			break;
 		case 'd':
-			o->delay = strtod(optarg, &end);
-			if (*end || !(o->delay >= 0.05) || o->delay > 3600) {
-				cmd_error("--delay '%s' is not a number of seconds in [0.05, 3600]",
-					  optarg);
+			if (cmd_parse_delay(optarg, &o->delay) < 0) {
+				cmd_error("--delay '%s': " DELAY_RANGE_TEXT, optarg);
 				return -1;
 			}
 			break;
@@ -248,7 +253,8 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		case 'a':
 			o->tree = tree_from_name(optarg);
 			if (o->tree == TREE_NONE && strcmp(optarg, "auto") != 0) {
-				cmd_error("unknown --arch '%s' (core2, ia64, amd, sw or auto)", optarg);
+				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, zen, sw or auto)",
+					  optarg);
 				return -1;
 			}
 			break;
@@ -268,6 +274,9 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			break;
 		case 'S':
 			o->stall = optarg;
+			break;
+		case OPT_CHILD_OUTPUT:
+			o->child_output = optarg;
 			break;
 		case OPT_SYMFS:
 			o->in.symfs = optarg;
@@ -302,6 +311,11 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			fputs(usage_text, stderr);
 			return -1;
 		}
+	}
+	if (o->files && o->child_output) {
+		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
+			  "send, not -i", o->child_output);
+		return -1;
 	}
 	if (o->files) {
 		/* -i FILE [FILE...]: the remaining arguments are more files */
@@ -347,6 +361,11 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		cmd_error("give either -p PID or -- COMMAND, not both");
 		return -1;
 	}
+	if (o->child_output && !o->s.argv) {
+		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
+			  "send", o->child_output);
+		return -1;
+	}
 	if (!o->s.argv && !o->s.pid) {
 		cmd_error(optind > 1 && strcmp(argv[optind - 1], "--") == 0
 			  ? "no command given after --"
@@ -356,7 +375,13 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	return check_mux_options(o);
 }
 
-static int emit(struct session *s, const struct top_opts *o, int first, int *ended)
+/* How the last table ended: the target's end and status, for cyctop's own. */
+struct batch_end {
+	bool ended;
+	int exit_status;
+};
+
+static int emit(struct session *s, const struct top_opts *o, int first, struct batch_end *end)
 {
 	struct snapshot *snap = session_snapshot(s);
 
@@ -364,41 +389,65 @@ static int emit(struct session *s, const struct top_opts *o, int first, int *end
 		cmd_error("out of memory taking a snapshot");
 		return -1;
 	}
-	*ended = snap->ended;
+	end->ended = snap->ended;
+	end->exit_status = snap->exit_status;
 	top_print(stdout, snap, o->format, o->window, first);
 	snapshot_free(snap);
 	return 0;
 }
 
+/* Whether the reader of stdout has gone (head -1 read its line): a pipe
+ * whose read end is closed polls POLLERR, before anything is written, so
+ * the watch ends at once and not at the next table. */
+static bool stdout_gone(void)
+{
+	struct pollfd p = { STDOUT_FILENO, 0, 0 };
+
+	return (poll(&p, 1, 0) == 1 && (p.revents & POLLERR)) ||
+	       (ferror(stdout) && errno == EPIPE);
+}
+
 /* Refreshes every --delay seconds until the target ends, N tables were
- * printed, or a signal arrives; the last table always covers the end. */
+ * printed, or a signal arrives; the last table always covers the end.
+ * Returns cyctop's exit status (cmd_watch_status), EXIT_BROKEN_PIPE when
+ * stdout's reader left, 1 on an error. */
 static int run_batch(struct session *s, const struct top_opts *o)
 {
 	double next = cmd_now_s() + o->delay;
+	struct batch_end end = { false, -1 };
+	bool launched = o->s.argv != NULL && !o->in.path;
 	long printed = 0;
-	int ended = 0, first = 1;
+	int first = 1;
 
 	while (!ui_pending_signal()) {
 		double left = next - cmd_now_s();
 		int ms = left > 0 ? (int)(left * 1000) + 1 : 0;
 		bool done = session_poll(s, ms > 100 ? 100 : ms);
+		if (stdout_gone())
+			return EXIT_BROKEN_PIPE;
 		if (!done && cmd_now_s() < next)
 			continue;
-		if (emit(s, o, first, &ended) < 0)
+		if (emit(s, o, first, &end) < 0)
 			return 1;
+		if (stdout_gone())
+			return EXIT_BROKEN_PIPE;
 		first = 0;
 		printed++;
 		next += o->delay;
-		if (done || ended || (o->iterations && printed >= o->iterations))
-			return 0;
+		if (done || end.ended || (o->iterations && printed >= o->iterations))
+			return cmd_watch_status(launched, end.ended, end.exit_status);
 	}
 	session_poll(s, 0);
-	return emit(s, o, first, &ended) < 0 ? 1 : 0;
+	if (emit(s, o, first, &end) < 0)
+		return 1;
+	return stdout_gone() ? EXIT_BROKEN_PIPE
+			     : cmd_watch_status(launched, end.ended, end.exit_status);
 }
 
-static int run_tui(struct session *s, const struct top_opts *o)
+static int run_tui(struct session *s, const struct top_opts *o, const char *child_log)
 {
-	struct tui_opts to = { s, o->files, o->nfiles, o->tree, o->delay, o->theme, o->stall };
+	struct tui_opts to = { s, o->files, o->nfiles, o->tree, o->delay, o->theme, o->stall,
+			       o->s.argv != NULL && !o->in.path, child_log };
 
 	return tui_run(&to);
 }
@@ -427,8 +476,9 @@ static int watch_runs(const struct top_opts *o)
 			  "(more than %.0f%%)", snap->reference, 100 * snap->spread, snap->n_runs,
 			  100 * RUNS_UNSTABLE);
 	top_print(stdout, snap, o->format, o->window, 1);
+	int rc = cmd_watch_status(true, snap->ended, snap->exit_status);  /* a failed run's */
 	snapshot_free(snap);
-	return 0;
+	return rc;
 }
 
 static int watch(struct top_opts *o)
@@ -446,24 +496,31 @@ static int watch(struct top_opts *o)
 	}
 	if (o->batch) {
 		ui_install_signals();
-	} else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+	} else if (!ui_have_tty()) {
 		cmd_error("the interactive view needs a terminal: use -b for batch output");
 		session_close(s);
 		return EXIT_USAGE;
 	}
+	struct child_output out = { -1, -1, false, "" };
+	if (!s && o->s.argv && child_output_open(&out, o->child_output, !o->batch,
+						 &o->s.child_io) < 0)
+		return 1;
 	if (!s)
 		s = session_open(&o->s, err, sizeof(err));
 	if (!s) {
 		cmd_error("%s", err);
+		child_output_close(&out);
 		return 1;
 	}
 	if (session_events(s)->notice[0])
 		cmd_error("%s", session_events(s)->notice);
 	session_set_thread_filter(s, o->tid);
-	int rc = o->batch ? run_batch(s, o) : run_tui(s, o);
-	if (o->batch && o->format == OUT_FOLDED && top_print_finish() < 0 && rc == 0)
+	int rc = o->batch ? run_batch(s, o) : run_tui(s, o, out.path[0] ? out.path : NULL);
+	if (o->batch && o->format == OUT_FOLDED && rc != EXIT_BROKEN_PIPE &&
+	    top_print_finish() < 0 && rc == 0)
 		rc = EXIT_USAGE;
 	session_close(s);
+	child_output_close(&out);
 	return rc;
 }
 
@@ -477,7 +534,7 @@ int top_main(int argc, char **argv)
 		o.files = NULL;
 		o.nfiles = 0;
 	} else if (o.files) {
-		return run_tui(NULL, &o);
+		return run_tui(NULL, &o, NULL);
 	}
 	return watch(&o);
 }
@@ -503,6 +560,55 @@ static int demo_path(char *buf, size_t sz)
 	return access(buf, X_OK) == 0 ? 0 : -1;
 }
 
+static const char demo_usage[] =
+	"usage: cyctop demo [-e LIST] [-d SECS] [--theme NAME]\n"
+	"  -e, --events LIST   the events to watch the workloads with (as cyctop -e)\n"
+	"  -d, --delay SECS    refresh interval (default 2)\n"
+	"      --theme NAME    a theme (default, light, mono, high-contrast) or a path\n";
+
+/* The watch options that make sense for the demo: events, delay, theme. */
+static int parse_demo_args(int argc, char **argv, struct top_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "events", required_argument, NULL, 'e' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "theme", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+e:d:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'e':
+			o->s.events = optarg;
+			break;
+		case 'd':
+			if (cmd_parse_delay(optarg, &o->delay) < 0) {
+				cmd_error("--delay '%s': " DELAY_RANGE_TEXT, optarg);
+				return -1;
+			}
+			break;
+		case 'T':
+			o->theme = optarg;
+			break;
+		case 'h':
+			fputs(demo_usage, stdout);
+			exit(0);
+		default:
+			fputs(demo_usage, stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		cmd_error("demo: unexpected argument '%s' (the demo runs its own workloads)",
+			  argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
 int demo_main(int argc, char **argv)
 {
 	char path[PATH_MAX + 32];
@@ -511,17 +617,15 @@ int demo_main(int argc, char **argv)
 	char *dargv[] = { path, kernel, secs, NULL };
 	struct top_opts o;
 
-	if (argc > 1) {
-		cmd_error("demo: takes no arguments");
+	memset(&o, 0, sizeof(o));
+	o.delay = 2.0;
+	if (parse_demo_args(argc, argv, &o) < 0)
 		return EXIT_USAGE;
-	}
 	if (demo_path(path, sizeof(path)) < 0) {
 		cmd_error("demo: the workload program cyctop-demo is not installed (%s)", path);
 		return 1;
 	}
-	memset(&o, 0, sizeof(o));
 	o.s.argv = dargv;
-	o.delay = 2.0;
 	o.window = 1;
 	o.tree = TREE_NONE;
 	/* without a terminal (CI, a pipe) the demo prints tables instead */

@@ -2,10 +2,12 @@
 #include "config.h"
 
 #include <curses.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "engine/counts-file.h"
@@ -17,7 +19,28 @@
 
 const struct arch_model *tui_tree_model(const struct tui *t, enum arch_tree tree)
 {
-	return t->model && t->model->tree == tree ? t->model : model_for_tree(tree);
+	if (tree_fits_model(tree, t->model))
+		return t->model;
+	return tree_default_model(tree_def_pick(tree, NULL, &t->counts));
+}
+
+/* perf's #SMT_on for live counts: /sys/devices/system/cpu/smt/active (the
+ * file perf reads, tools/perf/util/smt.c); counts files and recordings may
+ * come from another machine, so they count as SMT off. */
+static bool tree_smt(const struct tui *t)
+{
+	FILE *f;
+	int on = 0;
+
+	if (!t->sess || session_is_recorded(t->sess))
+		return false;
+	f = fopen("/sys/devices/system/cpu/smt/active", "r");
+	if (!f)
+		return false;
+	if (fscanf(f, "%d", &on) != 1)
+		on = 0;
+	fclose(f);
+	return on == 1;
 }
 
 /* Why an input is missing: this host cannot count it, or it was not collected. */
@@ -27,8 +50,17 @@ const char *tui_missing_reason(const struct tui *t, const char *event)
 		return "not in the counts files";
 	if (session_is_recorded(t->sess))
 		return "not in the recorded session";
-	return model_lookup(t->model, event) ? "not collected: add it with -e"
-					      : "not on this host's PMU";
+	/* a tree input may name alternatives: EVENT|EVENT... */
+	char one[COUNT_NAME_MAX];
+	for (const char *p = event; p && *p;) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		snprintf(one, sizeof(one), "%.*s", (int)len, p);
+		if (t->model && model_lookup(t->model, one))
+			return "not collected: add it with -e";
+		p = bar ? bar + 1 : NULL;
+	}
+	return "not on this host's PMU";
 }
 
 /* Live: the tree reads the counting-mode totals of the snapshot's events. */
@@ -46,9 +78,10 @@ static void counts_from_snapshot(struct tui *t)
 
 void tui_eval_tree(struct tui *t)
 {
-	struct tree_ctx ctx = { tui_tree_model(t, t->tree_id), &t->pen, t->clock_hz };
+	struct tree_ctx ctx = { .model = tui_tree_model(t, t->tree_id), .pen = &t->pen,
+				.clock_hz = t->clock_hz, .smt = tree_smt(t) };
 
-	tree_eval(tree_def_get(t->tree_id), &t->counts, &ctx, &t->tres);
+	tree_eval(tree_def_pick(t->tree_id, ctx.model, &t->counts), &t->counts, &ctx, &t->tres);
 }
 
 void tui_set_snapshot(struct tui *t, struct snapshot *s)
@@ -76,6 +109,33 @@ static const char *const prompt_label[] = {
 	[PROMPT_FILTER] = "filter:", [PROMPT_DELAY] = "delay (s):", [PROMPT_SEARCH] = "search:",
 };
 
+/* The launched command's output goes to a file: the status line's right
+ * end names it when the key hints leave room (never over a prompt or a
+ * message); the command's first output says it in a message too. */
+static void draw_child_log(const struct tui *t, size_t used)
+{
+	char right[PATH_MAX + 16];
+
+	if (!t->child_log)
+		return;
+	int n = snprintf(right, sizeof(right), "  output: %s", t->child_log);
+	if (n > 0 && (size_t)n + used <= (size_t)COLS)
+		ui_text(LINES - 1, COLS - n, n, right, true);
+}
+
+/* Once the command has written something: where it went. */
+static void say_child_log(struct tui *t)
+{
+	struct stat st;
+
+	if (!t->child_log || t->child_log_said || t->message[0] ||
+	    stat(t->child_log, &st) < 0 || st.st_size == 0)
+		return;
+	t->child_log_said = true;
+	snprintf(t->message, sizeof(t->message), "the command's output goes to %s "
+		 "(--child-output FILE, null or tty)", t->child_log);
+}
+
 static void draw_status(struct tui *t)
 {
 	char line[700];
@@ -83,14 +143,21 @@ static void draw_status(struct tui *t)
 	ui_set(EL_STATUS);
 	if (t->prompt != PROMPT_NONE)
 		snprintf(line, sizeof(line), "%s %s_", prompt_label[t->prompt], t->input);
-	else if (t->message[0])
+	else if (t->message[0] && LINES >= 2) {
+		/* a message takes the lines it needs, over the view's last rows */
+		ui_wrapped(LINES - 1, t->message, LINES / 2 > 4 ? 4 : LINES / 2);
+		ui_set(EL_DEFAULT);
+		return;
+	} else if (t->message[0])
 		snprintf(line, sizeof(line), "%s", t->message);
 	else if (t->view->status && t->view->status(t))
-		snprintf(line, sizeof(line), "%s%s", t->view->status(t),
-			 t->paused ? "  [paused]" : "");
-	else
-		snprintf(line, sizeof(line), "%s%s", t->view->hints, t->paused ? "  [paused]" : "");
+		snprintf(line, sizeof(line), "%s%s", t->paused ? "[paused]  " : "",
+			 t->view->status(t));
+	else  /* [paused] first: the right end may name the command's output */
+		snprintf(line, sizeof(line), "%s%s", t->paused ? "[paused]  " : "", t->view->hints);
 	ui_text(LINES - 1, 0, COLS, line, true);
+	if (t->prompt == PROMPT_NONE)
+		draw_child_log(t, strlen(line));
 	ui_set(EL_DEFAULT);
 }
 
@@ -104,18 +171,20 @@ static void draw(struct tui *t)
 	refresh();
 }
 
+void tui_prompt(struct tui *t, enum prompt p)
+{
+	t->prompt = p;
+	t->input[0] = '\0';
+}
+
 static void finish_prompt(struct tui *t)
 {
 	if (t->prompt == PROMPT_FILTER) {
 		snprintf(t->filter, sizeof(t->filter), "%s", t->input);
 	} else if (t->prompt == PROMPT_DELAY) {
-		char *end;
-		double d = strtod(t->input, &end);
-		if (*end || !(d >= 0.1 && d <= 3600))
-			snprintf(t->message, sizeof(t->message), "delay '%s' ignored: give 0.1 to 3600 s",
+		if (cmd_parse_delay(t->input, &t->delay) < 0)
+			snprintf(t->message, sizeof(t->message), "delay '%s' ignored: " DELAY_RANGE_TEXT,
 				 t->input);
-		else
-			t->delay = d;
 	} else if (t->prompt == PROMPT_SEARCH) {
 		t->prompt = PROMPT_NONE;
 		tui_asm_search(t, t->input);
@@ -154,7 +223,7 @@ static void cycle_theme(struct tui *t)
 	ui_apply_theme(&t->theme);
 }
 
-static void switch_view(struct tui *t, const struct view_ops *v)
+void tui_switch_view(struct tui *t, const struct view_ops *v)
 {
 	if (t->view != v)
 		t->prev = t->view;
@@ -168,18 +237,17 @@ static void global_key(struct tui *t, int key)
 		return;
 	switch (key) {
 	case 'q': t->quit = true; break;
-	case 27: switch_view(t, &view_hotspots); break;
-	case '?': case 'h': case KEY_F(1): switch_view(t, &view_help); break;
-	case 't': switch_view(t, &view_tree); break;
-	case 'i': switch_view(t, &view_ilp); break;
+	case 27: tui_switch_view(t, &view_hotspots); break;
+	case '?': case 'h': case KEY_F(1): tui_switch_view(t, &view_help); break;
+	case 't': tui_switch_view(t, &view_tree); break;
+	case 'i': tui_switch_view(t, &view_ilp); break;
 	case 'T': cycle_theme(t); break;
 	case ' ': if (t->sess) t->paused = !t->paused; break;
 	case 'd':
-		if (t->sess) {
-			t->prompt = PROMPT_DELAY;
-			t->input[0] = '\0';
-		}
+		if (t->sess)
+			tui_prompt(t, PROMPT_DELAY);
 		break;
+	case 12: clearok(curscr, TRUE); break;  /* Ctrl-L: repaint the whole screen */
 	case KEY_RESIZE: break;
 	default: break;
 	}
@@ -206,15 +274,19 @@ static int open_files(struct tui *t, const struct tui_opts *o)
 	snprintf(t->source, sizeof(t->source), "%s%s", o->files[0], o->nfiles > 1 ? " ..." : "");
 	if (t->tree_id == TREE_NONE) {
 		int best = -1;
+		enum arch_tree best_tree = TREE_SW;
 		for (int tr = 0; tr < TREE_COUNT; tr++) {
 			t->tree_id = (enum arch_tree)tr;
+			if (!tree_def_get(t->tree_id))
+				continue;
 			tui_eval_tree(t);
 			if (tree_inputs_present(&t->tres) > best) {
 				best = tree_inputs_present(&t->tres);
-				t->model = model_for_tree(t->tree_id);
+				best_tree = t->tree_id;
 			}
 		}
-		t->tree_id = t->model->tree;
+		t->tree_id = best_tree;
+		t->model = tui_tree_model(t, best_tree);
 	}
 	tui_eval_tree(t);
 	return 0;
@@ -228,6 +300,7 @@ static void init_state(struct tui *t, const struct tui_opts *o)
 	counts_init(&t->counts);
 	t->sess = o->sess;
 	t->stall_event = o->stall_event;
+	t->child_log = o->child_log;
 	t->src = src_cache_new();
 	t->delay = o->delay > 0 ? o->delay : 1.0;
 	t->tree_id = o->tree;
@@ -272,6 +345,7 @@ static void run_loop(struct tui *t)
 			if (ended && !session_is_recorded(t->sess))
 				break;  /* the target's end ends the watch */
 		}
+		say_child_log(t);
 		if (dirty || cmd_now_s() - drawn >= 0.1) {
 			draw(t);
 			drawn = cmd_now_s();
@@ -308,8 +382,10 @@ int tui_run(const struct tui_opts *o)
 	}
 	if (t.sess && rc == 0 && !session_is_recorded(t.sess)) {
 		take_snapshot(&t);
-		if (t.snap)
+		if (t.snap) {
 			top_print(stdout, t.snap, OUT_TEXT, 0, 1);
+			rc = cmd_watch_status(o->launched, t.snap->ended, t.snap->exit_status);
+		}
 	}
 	tui_close_callers();
 	annotation_free(t.asmv.ann);

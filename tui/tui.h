@@ -86,6 +86,8 @@ struct tui {
 	struct asm_view asmv;
 	const char *stall_event;     /* --stall: the asm view's stall reference */
 	struct src_cache *src;       /* source files shown in the asm view */
+	const char *child_log;       /* the launched command's output file, or NULL */
+	bool child_log_said;         /* its first output was announced */
 };
 
 struct tui_opts {
@@ -96,14 +98,19 @@ struct tui_opts {
 	double delay;
 	const char *theme;
 	const char *stall_event;
+	bool launched;               /* the watch launched its command */
+	const char *child_log;       /* where its output goes (a file), or NULL */
 };
 
 /* Runs the views until q, a signal or the target's end.  Returns the exit
- * code; a live watch prints its final table to stdout after the screen is
- * restored. */
+ * code (a watch's: cmd_watch_status); a live watch prints its final table
+ * to stdout after the screen is restored. */
 int tui_run(const struct tui_opts *o);
 
 /* Shared by the views. */
+void tui_switch_view(struct tui *t, const struct view_ops *v);
+/* Opens prompt P on the status line, empty (as less, vim and htop do). */
+void tui_prompt(struct tui *t, enum prompt p);
 void tui_eval_tree(struct tui *t);
 const struct arch_model *tui_tree_model(const struct tui *t, enum arch_tree tree);
 const char *tui_missing_reason(const struct tui *t, const char *event);
@@ -115,6 +122,7 @@ bool tui_open_callers(struct tui *t, const char *name, const char *module);
 void tui_close_callers(void);   /* frees its state, at the end */
 /* Opens the asm view's data for a function; false with a message. */
 bool tui_open_asm(struct tui *t, const char *name, const char *module);
+/* Searches TEXT in the asm view; "" repeats the last search (as less). */
 void tui_asm_search(struct tui *t, const char *text);
 
 #endif

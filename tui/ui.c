@@ -1,6 +1,7 @@
 #include "tui/ui.h"
 
 #include <curses.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -9,7 +10,11 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "tui/format.h"
+
 static bool active;
+static SCREEN *screen;
+static FILE *tty;
 static bool utf8;
 static attr_t el_attr[EL_COUNT];
 static volatile sig_atomic_t pending;
@@ -71,10 +76,16 @@ int ui_open(const struct theme *t)
 {
 	setlocale(LC_ALL, "");
 	utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+	if (!(tty = ui_open_tty()))
 		return -1;
-	if (!initscr())
+	/* the view draws on the terminal itself, so that stdout can be a file
+	 * (cyctop -- CMD > out.txt) that receives the final table */
+	if (!(screen = newterm(NULL, tty, tty))) {
+		fclose(tty);
+		tty = NULL;
 		return -1;
+	}
+	set_term(screen);
 	active = true;
 	atexit(ui_close);
 	cbreak();
@@ -98,6 +109,34 @@ void ui_close(void)
 	active = false;
 	curs_set(1);
 	endwin();
+	delscreen(screen);
+	screen = NULL;
+	fclose(tty);
+	tty = NULL;
+}
+
+FILE *ui_open_tty(void)
+{
+	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
+	FILE *f = fd >= 0 ? fdopen(fd, "r+") : NULL;
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
+bool ui_have_tty(void)
+{
+	FILE *f = ui_open_tty();
+
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+static bool is_cont(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
 }
 
 void ui_set(enum theme_el el)
@@ -105,7 +144,8 @@ void ui_set(enum theme_el el)
 	attrset(el_attr[el]);
 }
 
-void ui_text(int y, int x, int w, const char *s, bool pad)
+/* Text already escaped (UTF-8, one column a character): at most LEN bytes. */
+static void put_escaped(int y, int x, int w, const char *s, size_t len, bool pad)
 {
 	int n = 0;
 
@@ -114,10 +154,93 @@ void ui_text(int y, int x, int w, const char *s, bool pad)
 	if (x + w > COLS)
 		w = COLS - x;
 	move(y, x);
-	for (; *s && n < w; s++, n++)
-		addch((unsigned char)*s < 0x20 ? '?' : (chtype)(unsigned char)*s);
+	for (size_t i = 0; i < len && s[i] && (n < w || is_cont(s[i])); i++) {
+		n += !is_cont(s[i]);
+		addch((chtype)(unsigned char)s[i]);
+	}
 	while (pad && n++ < w)
 		addch(' ');
+}
+
+void ui_text(int y, int x, int w, const char *s, bool pad)
+{
+	char esc[2048];
+
+	/* the same escapes as the text outputs: a name never drives the terminal */
+	put_escaped(y, x, w, fmt_escape(esc, sizeof(esc), s), sizeof(esc), pad);
+}
+
+/* The byte length of the next line of S in W columns: whole words when a
+ * space allows, else W characters. */
+static size_t wrap_len(const char *s, int w)
+{
+	size_t i = 0, cut = 0;
+	int n = 0;
+
+	while (s[i]) {
+		if (!is_cont(s[i]) && n++ == w)
+			return cut ? cut : i;
+		if (s[i] == ' ')
+			cut = i;
+		i++;
+	}
+	return i;
+}
+
+int ui_wrapped(int bottom, const char *s, int max_lines)
+{
+	char esc[2048];
+	const char *line[8];
+	size_t len[8];
+	int n = 0;
+
+	if (max_lines > 8)
+		max_lines = 8;
+	for (s = fmt_escape(esc, sizeof(esc), s); *s && n < max_lines; n++) {
+		len[n] = wrap_len(s, COLS);
+		line[n] = s;
+		s += len[n];
+		while (*s == ' ')
+			s++;
+	}
+	for (int k = 0; k < n; k++)
+		put_escaped(bottom - n + 1 + k, 0, COLS, line[k], len[k], true);
+	return n;
+}
+
+/* The columns of S once escaped (one a character). */
+static int text_cols(const char *s)
+{
+	char esc[2048];
+	int n = 0;
+
+	for (s = fmt_escape(esc, sizeof(esc), s); *s; s++)
+		n += !is_cont(*s);
+	return n;
+}
+
+void ui_cell(int y, int x, int w, const char *s)
+{
+	if (w < 2) {
+		ui_text(y, x, w, "", true);
+		return;
+	}
+	if (text_cols(s) <= w - 1) {
+		ui_text(y, x, w, s, true);
+		return;
+	}
+	ui_text(y, x, w - 2, s, true);
+	ui_text(y, x + w - 2, 2, utf8 ? "\u2026 " : "~ ", true);
+}
+
+void ui_path(int y, int x, int w, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	if (text_cols(path) <= w - 1 || !base || !base[1])
+		ui_cell(y, x, w, path);
+	else
+		ui_cell(y, x, w, base + 1);
 }
 
 void ui_bar(int y, int x, int w, double fraction)

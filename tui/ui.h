@@ -5,16 +5,30 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "tui/theme.h"
 
-int ui_open(const struct theme *t);   /* 0, or -1 when there is no terminal */
+/* The screen is the controlling terminal (/dev/tty), whatever stdin and
+ * stdout are.  0, or -1 when there is none. */
+int ui_open(const struct theme *t);
 void ui_close(void);                  /* idempotent; safe from atexit */
+/* The controlling terminal opened for reading and writing, or NULL. */
+FILE *ui_open_tty(void);
+bool ui_have_tty(void);
 void ui_apply_theme(const struct theme *t);
 bool ui_utf8(void);
 void ui_set(enum theme_el el);        /* attribute for what follows */
 /* Text at (Y, X) clipped to W columns, padded with spaces when PAD. */
 void ui_text(int y, int x, int w, const char *s, bool pad);
+/* S on the lines ending at row BOTTOM, wrapped at spaces (a message is
+ * never cut mid-word), at most MAX_LINES; returns the lines used. */
+int ui_wrapped(int bottom, const char *s, int max_lines);
+/* A table cell: S in W columns, the last one blank so that cells never
+ * run into each other; a text too long ends with an ellipsis. */
+void ui_cell(int y, int x, int w, const char *s);
+/* A path in a cell: whole when it fits, else its file name. */
+void ui_path(int y, int x, int w, const char *path);
 /* A horizontal bar of FRACTION (0..1) of W cells. */
 void ui_bar(int y, int x, int w, double fraction);
 /* Catches the signals that end cyctop (INT, TERM, HUP; PIPE ignored) so

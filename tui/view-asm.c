@@ -317,6 +317,16 @@ static void draw_source(struct tui *t, int y, size_t i)
 	ui_text(y, 0, COLS, line, true);
 }
 
+/* What the event cells show, as s and o chose it. */
+static const char *cells_name(const struct asm_view *v)
+{
+	if (v->unit == ASM_SAMPLES)
+		return "samples";
+	if (v->unit == ASM_COUNTS)
+		return "counts: samples x SAV";
+	return v->of_total ? "% of total" : "% of function";
+}
+
 static int draw_asm_header(struct tui *t, int y)
 {
 	const struct asm_view *v = &t->asmv;
@@ -344,7 +354,8 @@ static int draw_asm_header(struct tui *t, int y)
 		ui_text(y, x + 2 * CYCOL, 7, "mark", true);
 		x += 2 * CYCOL + 7;
 	}
-	ui_text(y, x, COLS - x, "    address:  instruction", true);
+	snprintf(line, sizeof(line), "    address:  instruction    [%s]", cells_name(v));
+	ui_text(y, x, COLS - x, line, true);
 	return y + 1;
 }
 
@@ -398,7 +409,8 @@ static void search_next(struct tui *t)
 
 void tui_asm_search(struct tui *t, const char *text)
 {
-	snprintf(t->asmv.search, sizeof(t->asmv.search), "%s", text);
+	if (text[0])
+		snprintf(t->asmv.search, sizeof(t->asmv.search), "%s", text);
 	if (t->asmv.fn)
 		search_next(t);
 }
@@ -424,16 +436,18 @@ static bool key_asm(struct tui *t, int key)
 		select_insn(v, sel);
 		return true;
 	case '/':
-		t->prompt = PROMPT_SEARCH;
-		snprintf(t->input, sizeof(t->input), "%s", v->search);
+		tui_prompt(t, PROMPT_SEARCH);
 		return true;
 	case 'n': search_next(t); return true;
 	case '\n': case '\r': case KEY_ENTER:
 		if (sel >= 0)
 			follow_call(t, &v->fn->insn[sel]);
 		return true;
-	case 27: case KEY_BACKSPACE: case KEY_LEFT:
-		return go_back(t);
+	case 27: case KEY_BACKSPACE: case KEY_LEFT: case 127: case 8:
+		/* back to the caller's asm, and from the first one to the hotspots */
+		if (!go_back(t))
+			tui_switch_view(t, &view_hotspots);
+		return true;
 	default:
 		return false;
 	}

@@ -1,5 +1,7 @@
 /* Help: every key. */
 #include <curses.h>
+#include <limits.h>
+#include <stdio.h>
 
 #include "tui/tui.h"
 #include "tui/ui.h"
@@ -8,17 +10,19 @@ static const char *const help_lines[] = {
 	"cyctop keys",
 	"",
 	"  q               quit (a launched command is terminated, an attached one left running)",
-	"  ? h F1          this help;  Esc  back to the hotspots",
+	"  ? h F1          this help;  Esc  back to the hotspots;  Ctrl-L  repaint the screen",
 	"  Up Down j k     move;  PgUp PgDn  page;  Home End g G  first / last",
 	"  < > , .         hotspots: sort by the previous / next column",
-	"  /               hotspots: filter functions and modules by a substring (Enter, Esc)",
+	"  /               hotspots: filter functions and modules by a substring (Enter, Esc;",
+	"                  the prompt starts empty: Enter on it clears the filter)",
 	"  m               hotspots: zoom into the selected function's module (again: all)",
 	"  H               hotspots: pick a thread and zoom into it (again or Esc: all threads)",
 	"  space           pause / resume refreshing (collection goes on)",
 	"  w               hotspots: live window (last interval) / cumulative",
 	"  s               hotspots: samples / percent",
-	"  d               refresh interval in seconds",
-	"  t               the metric tree; in it, cycle Core2 -> IA-64 -> AMD -> software",
+	"  d               refresh interval in seconds (0.05 to 3600, as -d)",
+	"  t               the metric tree; in it, the next tree: the host's first (intel ->",
+	"                  topdown on a Skylake), then Core2, IA-64, AMD, software",
 	"  Enter + -       tree: fold / unfold the selected node",
 	"  i               ILP histogram (uops dispatched per cycle)",
 	"  T               next theme (default, light, mono, high-contrast)",
@@ -27,8 +31,9 @@ static const char *const help_lines[] = {
 	"  C               hotspots: the children column (samples whose stack holds the function)",
 	"callers view: Right + unfold   Left - fold   Enter unfold, or open that function's callers",
 	"              c open the selected function's callers   E unfold all   Esc Backspace q back",
-	"asm view:  H hottest   Tab next hot   / n search, next   Enter follow a call or jump",
-	"           Esc Backspace Left back   l source lines   s percent / samples / counts",
+	"asm view:  H hottest   Tab next hot   / n search, next (empty /: the last search)",
+	"           Enter follow a call or jump   Esc Backspace Left back, then to the hotspots",
+	"           l source lines   s percent / samples / counts (named in the column row)",
 	"           o percent of the function / of the total   columns: stall, penalty, mark",
 	"           (stalled: penalty cycles with stalls; hidden: no stalls, hidden by OOO)",
 	"",
@@ -39,10 +44,15 @@ static const char *const help_lines[] = {
 
 static void draw_help(struct tui *t, int y, int rows)
 {
-	(void)t;
+	char line[PATH_MAX + 64];
+
 	for (size_t i = 0; i < sizeof(help_lines) / sizeof(help_lines[0]) && y < rows; i++, y++) {
 		ui_set(i == 0 ? EL_HEADER_VALUE : EL_DEFAULT);
 		ui_text(y, 0, COLS, help_lines[i], true);
+	}
+	if (t->child_log && y + 1 < rows) {  /* where the launched command's output went */
+		snprintf(line, sizeof(line), "The command's output (stdout, stderr): %s", t->child_log);
+		ui_text(y + 1, 0, COLS, line, true);
 	}
 	ui_set(EL_DEFAULT);
 }

@@ -320,8 +320,8 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 			snprintf(buf, sizeof(buf), "%10.2f", v);
 		ui_text(y, x, EVCOL, buf, true);
 	}
-	ui_text(y, x, 34, f->name, true);
-	ui_text(y, x + 34, COLS - x - 34, f->module, true);
+	ui_cell(y, x, 34, f->name);
+	ui_path(y, x + 34, COLS - x - 34, f->module);
 }
 
 /* The thread picker (H) lists the snapshot's threads in place of the
@@ -515,8 +515,7 @@ static bool key_hotspots(struct tui *t, int key)
 		/* zoomed into a thread: back to every thread; else the global Esc */
 		return t->snap && t->snap->thread && toggle_threads(t);
 	case '/':
-		t->prompt = PROMPT_FILTER;
-		snprintf(t->input, sizeof(t->input), "%s", t->filter);
+		tui_prompt(t, PROMPT_FILTER);
 		return true;
 	case '\n': case '\r': case KEY_ENTER:
 		if (t->snap && t->hot.sel < t->nrows) {

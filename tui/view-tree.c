@@ -83,7 +83,7 @@ static void draw_node(struct tui *t, int y, int i, bool sel)
 	snprintf(line, sizeof(line), "%*s%s %s", indent, "",
 		 has_children(r, i) ? (folded(t, i) ? "+" : "-") : " ", nd->id);
 	ui_set(sel ? EL_SELECTED : bottleneck(r, i) ? EL_BOTTLENECK : EL_DEFAULT);
-	ui_text(y, 0, idw, line, true);
+	ui_cell(y, 0, idw, line);   /* a deep id never runs into its value */
 	if (v->state == NODE_HEADING) {
 		ui_text(y, idw, COLS - idw, nd->label, true);
 		return;
@@ -123,7 +123,7 @@ static void draw_tree(struct tui *t, int y, int rows)
 	const char *source = !t->sess ? t->source
 			     : session_is_recorded(t->sess) ? "recorded session" : "live counts";
 	snprintf(line, sizeof(line), "%s  (model %s; %s; %d of its events present)",
-		 t->tres.def->title, m->name, source, tree_inputs_present(&t->tres));
+		 t->tres.def->title, m ? m->name : "none", source, tree_inputs_present(&t->tres));
 	ui_text(y++, 0, COLS, line, true);
 	if (y >= rows)
 		return;
@@ -136,6 +136,56 @@ static void draw_tree(struct tui *t, int y, int rows)
 	ui_set(EL_DEFAULT);
 }
 
+/* Whether TREE is one of the host's (or the file's) trees: its model feeds
+ * it; with no model known (a counts file of a CPU whose tables cyctop
+ * lacks), the file holds some of the tree's events. */
+static bool host_tree(const struct tui *t, enum arch_tree tree)
+{
+	struct tree_result r;
+	struct tree_ctx ctx = { .pen = &t->pen };
+
+	if (t->model)
+		return tree_fits_model(tree, t->model);
+	const struct tree_def *def = tree_def_pick(tree, NULL, &t->counts);
+	ctx.model = tree_default_model(def);
+	tree_eval(def, &t->counts, &ctx, &r);
+	return tree_inputs_present(&r) > 0;
+}
+
+/* The order `t` walks: the trees the host's (or the file's) model feeds,
+ * then the papers' trees, then the software tree. */
+static int tree_order(const struct tui *t, enum arch_tree *out)
+{
+	static const enum arch_tree host_first[] = {
+		TREE_INTEL, TREE_TOPDOWN, TREE_ZEN, TREE_CORE2, TREE_IA64, TREE_AMD,
+	};
+	static const enum arch_tree papers[] = { TREE_CORE2, TREE_IA64, TREE_AMD, TREE_SW };
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(host_first) / sizeof(host_first[0]); i++)
+		if (host_tree(t, host_first[i]))
+			out[n++] = host_first[i];
+	for (size_t i = 0; i < sizeof(papers) / sizeof(papers[0]); i++) {
+		bool seen = false;
+		for (int k = 0; k < n; k++)
+			seen |= out[k] == papers[i];
+		if (!seen)
+			out[n++] = papers[i];
+	}
+	return n;
+}
+
+static enum arch_tree next_tree(const struct tui *t)
+{
+	enum arch_tree order[TREE_COUNT];
+	int n = tree_order(t, order);
+
+	for (int k = 0; k < n; k++)
+		if (order[k] == t->tree_id)
+			return order[(k + 1) % n];
+	return order[0];
+}
+
 static bool key_tree(struct tui *t, int key)
 {
 	int vis[TREE_MAX_NODES];
@@ -143,7 +193,7 @@ static bool key_tree(struct tui *t, int key)
 	if (browser_key(&t->tree, key))
 		return true;
 	if (key == 't') {
-		t->tree_id = (enum arch_tree)((t->tree_id + 1) % TREE_COUNT);
+		t->tree_id = next_tree(t);
 		memset(t->folded, 0, sizeof(t->folded));
 		t->tree.sel = t->tree.top = 0;
 		tui_eval_tree(t);

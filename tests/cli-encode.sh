@@ -1,0 +1,114 @@
+#!/bin/sh
+# cyctop encode end to end: the attr of each spelling, under forced models.
+# Expected configs: intel/perfmon @6dadedf3 SPR/events/sapphirerapids_core.json
+# v1.39, SKL/events/skylake_core.json v59, ICL/events/icelake_core.json v1.24,
+# HSW/events/haswell_core.json v36, NHM-EP/events/NehalemEP_core.json v4;
+# Linux tools/perf/pmu-events/arch/x86/amdzen4/*.json (ex_ret_ops 0xc1,
+# de_no_dispatch_per_slot 0x1a0 umask 0x1, ex_no_retire.all 0xd6 umask 0x1b);
+# topdown-* and slots: Linux arch/x86/events/intel/core.c EVENT_ATTR_STR.
+# (../shared/MODERN-PMU.md sections 0.2 and 1 cross-check these.)
+. "$SRCDIR/tests/lib.sh"
+
+# row EVENT TYPE CONFIG: the CSV row of EVENT (quoted when it has commas)
+row() {
+	expect_out "$1,$2,$3,0x0" "$1"
+}
+
+run "$CYCTOP" encode --model spr TOPDOWN.BACKEND_BOUND_SLOTS TOPDOWN.BAD_SPEC_SLOTS \
+	TOPDOWN.BR_MISPREDICT_SLOTS TOPDOWN.MEMORY_BOUND_SLOTS spr::TOPDOWN:BACKEND_BOUND_SLOTS \
+	INST_RETIRED.ANY UOPS_RETIRED.MS slots topdown-retiring topdown-mem-bound \
+	UOPS_ISSUED.ANY MEMORY_ACTIVITY.STALLS_L3_MISS 'UOPS_EXECUTED.THREAD:c=12'
+expect_rc 0 "encode --model spr"
+expect_out "event,type,config,config1" "CSV header"
+row TOPDOWN.BACKEND_BOUND_SLOTS 4 0x2a4      # libpfm4 4.13: 0x200
+row TOPDOWN.BAD_SPEC_SLOTS 4 0x4a4           # libpfm4 4.13: 0x400
+row TOPDOWN.BR_MISPREDICT_SLOTS 4 0x8a4      # libpfm4 4.13: 0x800
+row TOPDOWN.MEMORY_BOUND_SLOTS 4 0x10a4      # libpfm4 4.13: 0x1000
+row spr::TOPDOWN:BACKEND_BOUND_SLOTS 4 0x2a4 # libpfm4's own string, corrected
+row INST_RETIRED.ANY 4 0xc0                  # the kernel's FIXED0 form (libpfm4: 0x1c0)
+row UOPS_RETIRED.MS 4 0x4c2                  # libpfm4 4.13: 0x8c2
+row slots 4 0x400
+row topdown-retiring 4 0x8000
+row topdown-mem-bound 4 0x8700
+row UOPS_ISSUED.ANY 4 0x1ae
+row MEMORY_ACTIVITY.STALLS_L3_MISS 4 0x9000947
+row 'UOPS_EXECUTED.THREAD:c=12' 4 0xc0001b1
+
+# perf's spellings of one event: perfmon name, perf's lowercase name, the
+# PMU syntax with fields or with a name, raw
+run "$CYCTOP" encode --model skl UOPS_EXECUTED.THREAD:c=1:i=1 uops_executed.stall_cycles \
+	'cpu/event=0xb1,umask=0x1,cmask=1,inv/' 'cpu/UOPS_EXECUTED.THREAD,cmask=0x6/' \
+	r18001b1 UOPS_RETIRED.STALL_CYCLES UOPS_RETIRED.MACRO_FUSED CYCLE_ACTIVITY.STALLS_TOTAL \
+	'cpu/event=0x3c/' cycles
+expect_rc 0 "encode --model skl"
+row UOPS_EXECUTED.THREAD:c=1:i=1 4 0x18001b1
+row uops_executed.stall_cycles 4 0x18001b1
+row '"cpu/event=0xb1,umask=0x1,cmask=1,inv/"' 4 0x18001b1
+row '"cpu/UOPS_EXECUTED.THREAD,cmask=0x6/"' 4 0x60001b1
+row r18001b1 4 0x18001b1
+row UOPS_RETIRED.STALL_CYCLES 4 0x18002c2    # libpfm4 4.13: 0x18001c2
+row UOPS_RETIRED.MACRO_FUSED 4 0x4c2          # not in libpfm4 4.13
+row CYCLE_ACTIVITY.STALLS_TOTAL 4 0x40004a3
+row cpu/event=0x3c/ 4 0x3c
+row cycles 0 0x0                              # PERF_TYPE_HARDWARE cycles
+
+run "$CYCTOP" encode --model icl TOPDOWN.BACKEND_BOUND_SLOTS topdown-be-bound \
+	IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE INT_MISC.CLEARS_COUNT
+row TOPDOWN.BACKEND_BOUND_SLOTS 4 0x2a4       # libpfm4 4.13: 0x200
+row topdown-be-bound 4 0x8300
+row IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE 4 0x500019c
+row INT_MISC.CLEARS_COUNT 4 0x104010d
+
+run "$CYCTOP" encode --model hsw UOPS_EXECUTED.THREAD:c=8 UOPS_EXECUTED.STALL_CYCLES
+row UOPS_EXECUTED.THREAD:c=8 4 0x80001b1      # no UOPS_EXECUTED:THREAD in libpfm4's hsw
+row UOPS_EXECUTED.STALL_CYCLES 4 0x18001b1
+
+run "$CYCTOP" encode --model nhm UOPS_EXECUTED.CORE_STALL_CYCLES UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=6
+row UOPS_EXECUTED.CORE_STALL_CYCLES 4 0x1a03fb1
+row UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=6 4 0x6203fb1
+
+run "$CYCTOP" encode --model zen4 ls_not_halted_cyc ex_ret_ops ex_ret_ops:c=1:i=1 \
+	de_no_dispatch_per_slot.no_ops_from_frontend \
+	'cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/' ex_no_retire.all \
+	ex_no_retire.load_not_complete de_src_op_disp.all
+expect_rc 0 "encode --model zen4"
+row ls_not_halted_cyc 4 0x76
+row ex_ret_ops 4 0xc1
+row ex_ret_ops:c=1:i=1 4 0x18000c1
+row de_no_dispatch_per_slot.no_ops_from_frontend 4 0x1000001a0
+row '"cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/"' 4 0x1060001a0
+row ex_no_retire.all 4 0x1bd6                 # libpfm4 4.13 refuses the OR of umasks
+row ex_no_retire.load_not_complete 4 0xa2d6
+row de_src_op_disp.all 4 0x7aa
+
+# a preset expands to its rows; a comma list is several events
+run "$CYCTOP" encode --model spr @topdown 'UOPS_EXECUTED.THREAD:c=1,cpu/event=0xb1,umask=0x1,cmask=2/'
+expect_rc 0 "preset and list"
+row TOPDOWN.SLOTS 4 0x400
+row PERF_METRICS.FETCH_LATENCY 4 0x8600
+row UOPS_EXECUTED.THREAD:c=1 4 0x10001b1
+row '"cpu/event=0xb1,umask=0x1,cmask=2/"' 4 0x20001b1
+
+# software events on this host, no model needed
+run "$CYCTOP" encode cpu-clock page-faults
+expect_rc 0 "software events"
+row cpu-clock 1 0x0
+row page-faults 1 0x2
+
+# bad input: one line naming the culprit, non-zero exit
+run "$CYCTOP" encode --model skl NO_SUCH_EVENT
+expect_rc 1 "unknown event"
+expect_err "NO_SUCH_EVENT" "unknown event named"
+run "$CYCTOP" encode --model nonesuch cycles
+expect_rc 2 "unknown model"
+expect_err "nonesuch" "unknown model named"
+run "$CYCTOP" encode --model skl 'cpu_core/event=0x3c/'
+expect_rc 1 "hybrid PMU absent"
+expect_err "no PMU 'cpu_core'" "missing hybrid PMU named"
+run "$CYCTOP" encode --model skl 'cpu/event=0x3c,bogus=1/'
+expect_rc 1 "bad term"
+expect_err "bogus" "bad term named"
+run "$CYCTOP" encode
+expect_rc 2 "no events"
+
+done_ok
