@@ -29,7 +29,6 @@
 
 #define BUILD_ID_MAX 20
 #define BLOB_MAX (64u << 10)
-#define PERF_RECORD_COMPRESSED_TYPE 81  /* perf's user type, util/event.h */
 
 struct session_file {
 	struct perfdata *pd;
@@ -127,6 +126,19 @@ static bool freq_events(const struct session *s, char *out, size_t outsz)
 	return out[0] != '\0';
 }
 
+/* Records of A and B decode alike. */
+static bool same_format(const struct perf_event_attr *a, const struct perf_event_attr *b)
+{
+	struct rec_format fa, fb;
+
+	record_format_of(a, &fa);
+	record_format_of(b, &fb);
+	return fa.sample_type == fb.sample_type && fa.regs_user == fb.regs_user &&
+	       fa.read_format == fb.read_format && fa.regs_intr == fb.regs_intr &&
+	       (fa.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) ==
+		       (fb.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX);
+}
+
 static int file_events(struct session *s, const char *want_model, char *err, size_t errsz)
 {
 	struct session_file *f = s->file;
@@ -154,8 +166,7 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 		ev->attr = *a;
 		ev->sav = a->freq ? 1 : a->sample_period;
 		ev->software = a->type == PERF_TYPE_SOFTWARE;
-		f->same_type &= a->sample_type == perfdata_attr(f->pd, 0)->sample_type &&
-				a->sample_regs_user == perfdata_attr(f->pd, 0)->sample_regs_user;
+		f->same_type &= same_format(a, perfdata_attr(f->pd, 0));
 	}
 	if (freq_events(s, note, sizeof(note)))
 		snprintf(s->events.notice, sizeof(s->events.notice),
@@ -298,7 +309,9 @@ static int file_decode(const struct session *s, const struct perf_event_header *
 
 	if (!a)
 		return -1;
-	struct rec_format fmt = { a->sample_type, a->sample_regs_user, s->file->sid_all };
+	struct rec_format fmt;
+	record_format_of(a, &fmt);
+	fmt.sample_id_all = s->file->sid_all;
 	return record_decode_fmt(h, &fmt, r);
 }
 
@@ -322,8 +335,11 @@ static const struct perf_event_attr *file_attr(const struct session *s, int ev)
 static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *smp)
 {
 	struct session_file *f = s->file;
+	const struct perf_event_attr *a = &s->events.ev[ev].attr;
+	/* a fixed period (perf record -c) is in the attr, not in the samples */
+	uint64_t period = a->sample_type & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period;
 
-	f->periods[ev] += (double)smp->period;
+	f->periods[ev] += (double)period;
 	if (smp->time && (!f->t_first || smp->time < f->t_first))
 		f->t_first = smp->time;
 	if (smp->time > f->t_last)
@@ -350,11 +366,6 @@ static int file_read(struct session *s, char *err, size_t errsz)
 	int rc;
 
 	while ((rc = perfdata_next(s->file->pd, &h, &off, err, errsz)) > 0) {
-		if (h->type == PERF_RECORD_COMPRESSED_TYPE) {
-			snprintf(err, errsz, "%s: compressed records at offset %" PRIu64
-				 " (perf record -z) are not supported", s->file->path, off);
-			return -1;
-		}
 		if (h->type == REC_FINISHED_ROUND)
 			session_round_end(s);
 		else if (kernel_record(h))
@@ -443,12 +454,8 @@ static void file_meta(struct session_file *f)
 
 static void file_command(struct session_file *f)
 {
-	const char *cmd = perfdata_cmdline(f->pd);
-
 	if (f->meta.command[0])
 		snprintf(f->command, sizeof(f->command), "%s", f->meta.command);
-	else if (cmd)
-		snprintf(f->command, sizeof(f->command), "%s", cmd);
 }
 
 static void file_snapshot(struct session *s, struct snapshot *snap);
@@ -529,6 +536,8 @@ static void file_snapshot(struct session *s, struct snapshot *snap)
 		if (th)
 			snprintf(snap->command, sizeof(snap->command), "%s", th->comm);
 	}
+	if (!snap->command[0] && perfdata_cmdline(f->pd))   /* no COMM: perf's command line */
+		snprintf(snap->command, sizeof(snap->command), "%s", perfdata_cmdline(f->pd));
 	snap->exit_status = f->meta.has_exit ? f->meta.exit_status : -1;
 	snprintf(snap->pmu, sizeof(snap->pmu), "%s (recorded)", s->events.model->name);
 }
@@ -540,7 +549,15 @@ bool session_is_recorded(const struct session *s)
 
 bool session_is_perfdata(const char *path)
 {
-	char magic[8];
+	char magic[8], data[PATH_MAX];
+	struct stat st;
+
+	if (strcmp(path, "-") == 0)   /* a pipe-mode stream (perf record -o -) */
+		return true;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {   /* perf record --threads */
+		snprintf(data, sizeof(data), "%s/data", path);
+		path = data;
+	}
 	FILE *f = fopen(path, "rb");
 	bool yes = f && fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
 		   (memcmp(magic, "PERFILE2", 8) == 0 || memcmp(magic, "2ELIFREP", 8) == 0);

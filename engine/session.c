@@ -933,7 +933,7 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
-	s->fmt = (struct rec_format){ SAMPLE_TYPE, 0, true };
+	s->fmt = (struct rec_format){ .sample_type = SAMPLE_TYPE, .sample_id_all = true };
 	s->call_graph = o->call_graph;
 	s->stack_size = o->stack_size ? o->stack_size : CALL_GRAPH_STACK_DEFAULT;
 	switch (o->call_graph) {
