@@ -2113,6 +2113,11 @@ bool perfdata_is_pipe(const struct perfdata *pd)
 	return pd->pipe;
 }
 
+int perfdata_stream_fd(const struct perfdata *pd)
+{
+	return pd->pipe ? pd->fd : -1;
+}
+
 void perfdata_stream_nowait(struct perfdata *pd, bool on)
 {
 	pd->nowait = on;

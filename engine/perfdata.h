@@ -122,6 +122,8 @@ struct perfdata *perfdata_open_fd(int fd, const char *name, char *err, size_t er
 void perfdata_stream_nowait(struct perfdata *pd, bool on);
 /* The source is a pipe-mode stream. */
 bool perfdata_is_pipe(const struct perfdata *pd);
+/* A stream's fd (to poll), -1 for a file read whole. */
+int perfdata_stream_fd(const struct perfdata *pd);
 void perfdata_close(struct perfdata *pd);
 
 size_t perfdata_nr_attrs(const struct perfdata *pd);

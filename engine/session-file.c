@@ -26,6 +26,7 @@
 #include "engine/perfdata.h"
 #include "engine/session-meta.h"
 #include "engine/symbols.h"
+#include "engine/sys.h"
 
 #define BUILD_ID_MAX 20
 #define BLOB_MAX (64u << 10)
@@ -41,6 +42,8 @@ struct session_file {
 	pid_t pid;                    /* the first process seen */
 	char command[64];
 	struct session_meta meta;     /* cyctop's own metadata, if any */
+	int stream_fd;                /* a pipe read as it comes (perf record -o - |): its
+				       * fd, polled; -1 for a file read whole */
 };
 
 /* --- events ------------------------------------------------------------- */
@@ -359,18 +362,27 @@ static bool kernel_record(const struct perf_event_header *h)
 	return h->type < 64;
 }
 
-static int file_read(struct session *s, char *err, size_t errsz)
+/* Reads records until the end (0), an error (-1) or, on a stream, until
+ * none is there yet (2). */
+static int file_read_some(struct session *s, char *err, size_t errsz)
 {
 	const struct perf_event_header *h;
 	uint64_t off;
 	int rc;
 
-	while ((rc = perfdata_next(s->file->pd, &h, &off, err, errsz)) > 0) {
+	while ((rc = perfdata_next(s->file->pd, &h, &off, err, errsz)) == 1) {
 		if (h->type == REC_FINISHED_ROUND)
 			session_round_end(s);
 		else if (kernel_record(h))
 			session_collect(h, s);
 	}
+	return rc;
+}
+
+static int file_read(struct session *s, char *err, size_t errsz)
+{
+	int rc = file_read_some(s, err, errsz);
+
 	session_flush_records(s);
 	return rc;
 }
@@ -461,10 +473,57 @@ static void file_command(struct session_file *f)
 static void file_snapshot(struct session *s, struct snapshot *snap);
 static void file_close(struct session *s);
 
+/* A stream's end (or a record it cannot read): what came is added, the
+ * user told why it stopped. */
+static void stream_end(struct session *s, const char *why)
+{
+	size_t len = strlen(s->events.notice);
+
+	session_flush_records(s);
+	if (why)
+		snprintf(s->events.notice + len, sizeof(s->events.notice) - len, "%s%s",
+			 len ? "; " : "", why);
+	else
+		file_unfinished_notice(s);
+	s->target.ended = true;
+	s->target.pid = s->file->pid;
+}
+
+/* A pipe, FIFO or socket (not a pipe-mode file on disk) is read as it
+ * comes, without waiting for a whole record; 0, or -1 with errno. */
+static int open_stream(struct session_file *f)
+{
+	int fd = perfdata_stream_fd(f->pd);
+
+	if (fd < 0 || !sys_is_stream(fd))
+		return 0;
+	if (sys_set_nonblock(fd) < 0)
+		return -1;
+	perfdata_stream_nowait(f->pd, true);
+	f->stream_fd = fd;
+	return 0;
+}
+
+/* A file was read whole when opened; a stream is read as it comes, so the
+ * views update while `perf record -o - ... | cyctop -i -` runs. */
 static bool file_poll(struct session *s, int timeout_ms)
 {
-	(void)s, (void)timeout_ms;
-	return true;  /* read whole when opened */
+	struct pollfd pfd = { s->file->stream_fd, POLLIN, 0 };
+	char err[256];
+
+	if (s->file->stream_fd < 0 || s->target.ended)
+		return true;
+	if (sys_poll(&pfd, 1, timeout_ms) < 0 && errno != EINTR) {
+		stream_end(s, "the stream could not be polled");
+		return true;
+	}
+	int rc = file_read_some(s, err, sizeof(err));
+	if (rc == 2) {
+		session_round_end(s);
+		return false;
+	}
+	stream_end(s, rc < 0 ? err : NULL);
+	return true;
 }
 
 static const struct session_source file_source = {
@@ -474,6 +533,7 @@ static const struct session_source file_source = {
 	.weigh = file_weigh,
 	.attr = file_attr,
 	.kernel_is = file_kernel_is,
+	.counts = file_totals,
 	.space_init = file_space_init,
 	.poll = file_poll,
 	.snapshot = file_snapshot,
@@ -491,9 +551,14 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 	}
 	snprintf(s->file->path, sizeof(s->file->path), "%s", o->path);
 	snprintf(s->file->symfs, sizeof(s->file->symfs), "%s", o->symfs ? o->symfs : "");
+	s->file->stream_fd = -1;
 	s->file->pd = perfdata_open(o->path, err, errsz);
 	if (!s->file->pd)
 		goto fail;
+	if (open_stream(s->file) < 0) {
+		snprintf(err, errsz, "%s: %s", o->path, strerror(errno));
+		goto fail;
+	}
 	file_meta(s->file);
 	if (file_events(s, o->model, err, errsz) < 0 || file_ids(s, err, errsz) < 0)
 		goto fail;
@@ -506,11 +571,13 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 		snprintf(err, errsz, "out of memory");
 		goto fail;
 	}
+	file_command(s->file);
+	if (s->file->stream_fd >= 0)
+		return s;  /* read as it comes: file_poll */
 	if (file_read(s, err, errsz) < 0)
 		goto fail;
 	file_unfinished_notice(s);
 	file_totals(s);
-	file_command(s->file);
 	s->target.ended = true;
 	s->target.pid = s->file->pid;
 	return s;
@@ -529,7 +596,7 @@ static void file_snapshot(struct session *s, struct snapshot *snap)
 	snap->pid = f->pid;
 	if (f->command[0])
 		snprintf(snap->command, sizeof(snap->command), "%s", f->command);
-	snap->ended = true;
+	snap->ended = s->target.ended;
 	snap->recorded = true;
 	if (!snap->command[0]) {  /* foreign files: the target's COMM record */
 		const struct snap_thread *th = snapshot_thread(snap, (uint32_t)f->pid);

@@ -112,8 +112,6 @@ struct session {
 	uint64_t cg_ns, cg_stacks; /* stack time and stacks in total (cost) */
 };
 
-/* Where x86_64 kernel addresses begin (samples of files from perf record). */
-#define KERNEL_START 0xffff800000000000ull
 
 struct space *space_find(struct session *s, pid_t pid);
 struct space *space_get(struct session *s, pid_t pid);

@@ -403,17 +403,16 @@ int session_parse_call_graph(const char *spec, struct session_opts *o, char *err
 /* --- samples ------------------------------------------------------------ */
 
 /* Whether a sample was taken in the kernel: its record's cpumode says, as
- * perf reads it (32-bit and ARM kernels live below x86_64's KERNEL_START);
- * only records without one (cpumode 0) are judged by the address. */
-static bool kernel_sample(uint16_t misc, uint64_t ip)
+ * perf reads it, never the address (32-bit and ARM kernels live where
+ * x86_64's user space does).  A sample without a cpumode is nobody's: perf
+ * finds no map for it, and the user lookup finds none either. */
+static bool kernel_sample(uint16_t misc)
 {
 	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
 	case PERF_RECORD_MISC_KERNEL:
 	case PERF_RECORD_MISC_GUEST_KERNEL:
 	case PERF_RECORD_MISC_HYPERVISOR:
 		return true;
-	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
-		return ip >= KERNEL_START;
 	default:
 		return false;
 	}
@@ -462,7 +461,7 @@ static void handle_sample(struct session *s, const struct rec_sample *smp, uint1
 	if (ev < 0)
 		return;
 	struct space *sp = space_get(s, (pid_t)smp->pid);
-	if (kernel_sample(misc, smp->ip))
+	if (kernel_sample(misc))
 		kernel_symbol(s, smp->ip, &si);
 	else
 		user_symbol(s, sp, smp->ip, &si);
