@@ -296,13 +296,16 @@ static const struct perf_event_attr *record_attr(const struct session *s,
 	return perfdata_attr(f->pd, (size_t)ev);
 }
 
-/* kallsyms name a file's kernel samples only when the file's kernel is the
- * running one: its [kernel.kallsyms] build id says. */
-static bool file_kernel_is(const struct session *s, const struct ksymtab *k)
+/* The file's [kernel.kallsyms] build id, which says whose kallsyms name its
+ * kernel samples. */
+static size_t file_kernel_build_id(const struct session *s, uint8_t *id, size_t max)
 {
 	const struct perfdata_build_id *b = recorded_build_id(s->file->pd, "[kernel.kallsyms]");
 
-	return b && ksymtab_matches(k, b->id, b->id_len);
+	if (!b || b->id_len > max)
+		return 0;
+	memcpy(id, b->id, b->id_len);
+	return b->id_len;
 }
 
 static int file_decode(const struct session *s, const struct perf_event_header *h,
@@ -532,7 +535,7 @@ static const struct session_source file_source = {
 	.time = file_time,
 	.weigh = file_weigh,
 	.attr = file_attr,
-	.kernel_is = file_kernel_is,
+	.kernel_build_id = file_kernel_build_id,
 	.counts = file_totals,
 	.space_init = file_space_init,
 	.poll = file_poll,

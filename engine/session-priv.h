@@ -44,9 +44,10 @@ struct session_source {
 	uint64_t (*weigh)(struct session *s, int ev, const struct rec_sample *smp);
 	/* The attr event EV was recorded or opened with. */
 	const struct perf_event_attr *(*attr)(const struct session *s, int ev);
-	/* Whether kallsyms K names this source's kernel samples (NULL: always,
-	 * the running kernel's own). */
-	bool (*kernel_is)(const struct session *s, const struct ksymtab *k);
+	/* The build id of the kernel this source's samples come from, into ID
+	 * (at most MAX bytes): its length, 0 when unknown.  NULL: the running
+	 * kernel (a live watch). */
+	size_t (*kernel_build_id)(const struct session *s, uint8_t *id, size_t max);
 	/* Prepares a new address space (NULL: nothing to do). */
 	void (*space_init)(struct session *s, struct space *sp);
 	/* Waits for and takes in new records; true when the source has ended. */

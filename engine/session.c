@@ -434,18 +434,34 @@ static void user_symbol(struct session *s, struct space *sp, uint64_t ip, struct
 	si->module = "[unknown]";
 }
 
-/* A kernel function from kallsyms, when readable and of this source's kernel;
+/* The kernel symbols of the source's kernel: the running one's for a live
+ * watch; for a recording, those perf record cached for its kernel's build
+ * id, else the running kernel's if it is that kernel; else none. */
+static struct ksymtab *load_kernel_symbols(const struct session *s)
+{
+	uint8_t id[64];
+	char err[256];
+	size_t len;
+
+	if (!s->src->kernel_build_id)
+		return ksymtab_load(NULL, NULL, err, sizeof(err));
+	if (!(len = s->src->kernel_build_id(s, id, sizeof(id))))
+		return NULL;  /* whose kernel: unknown */
+	struct ksymtab *k = ksymtab_load_cached(id, len, err, sizeof(err));
+	if (!k && (k = ksymtab_load(NULL, NULL, err, sizeof(err))) && !ksymtab_matches(k, id, len)) {
+		ksymtab_free(k);  /* recorded on another kernel */
+		k = NULL;
+	}
+	return k;
+}
+
+/* A kernel function from kallsyms, when there are the source kernel's;
  * else [unknown] in [kernel.kallsyms], as perf report without them. */
 static void kernel_symbol(struct session *s, uint64_t ip, struct sym_info *si)
 {
 	if (!s->ksyms_tried) {
-		char err[256];
 		s->ksyms_tried = true;
-		s->ksyms = ksymtab_load(NULL, NULL, err, sizeof(err));
-		if (s->ksyms && s->src->kernel_is && !s->src->kernel_is(s, s->ksyms)) {
-			ksymtab_free(s->ksyms);  /* recorded on another kernel */
-			s->ksyms = NULL;
-		}
+		s->ksyms = load_kernel_symbols(s);
 	}
 	if (s->ksyms && ksymtab_lookup(s->ksyms, ip, si))
 		return;

@@ -1469,6 +1469,27 @@ bool ksymtab_matches(const struct ksymtab *k, const uint8_t *id, size_t len)
 	       memcmp(id, k->build_id, len) == 0;
 }
 
+struct ksymtab *ksymtab_load_cached(const uint8_t *id, size_t len, char *err, size_t errsz)
+{
+	const char *home = getenv("HOME");
+	char path[PATH_MAX], hex[2 * sizeof(((struct ksymtab *)0)->build_id) + 1];
+	struct ksymtab *k;
+
+	if (!home || len == 0 || len > sizeof(((struct ksymtab *)0)->build_id)) {
+		snprintf(err, errsz, "no build-id cache to look in");
+		return NULL;
+	}
+	for (size_t i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex);
+	/* the notes of the running kernel do not apply: the cache is the id's */
+	if (!(k = ksymtab_load(path, "/nonexistent", err, errsz)))
+		return NULL;
+	memcpy(k->build_id, id, len);
+	k->build_id_len = len;
+	return k;
+}
+
 /* 4-byte aligned length of a note's name or descriptor. */
 static size_t note_pad(uint32_t n)
 {
