@@ -86,6 +86,8 @@ struct session {
 	double t0, last_snap;
 	bool hup;
 	bool user_only;          /* the kernel may not be watched: exclude_kernel */
+	bool topdown;            /* metric events: slots and they count in kernel groups */
+	int *slots_fds;          /* the slots fd of each (thread, CPU) being opened */
 	struct ksymtab *ksyms;   /* kallsyms, loaded at the first kernel sample */
 	bool ksyms_tried;
 	size_t ring_pages;
