@@ -267,6 +267,12 @@ static int open_binary(void *arg, const char *path)
 		snprintf(cand, sizeof(cand), "%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
 		fd = try_open(cand, want);
 	}
+	if (fd < 0 && home) {  /* perf's cache by path: ~/.debug/PATH/ID/elf, [vdso]/ID/vdso */
+		bool vdso = strcmp(path, "[vdso]") == 0;
+		snprintf(cand, sizeof(cand), "%s/.debug%s%s/%s/%s", home, path[0] == '/' ? "" : "/",
+			 path, hex, vdso ? "vdso" : "elf");
+		fd = try_open(cand, want);
+	}
 	if (fd < 0) {
 		snprintf(cand, sizeof(cand), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
 		fd = try_open(cand, want);
