@@ -122,6 +122,8 @@ static void deliver_first(struct ordered *q, size_t k)
 		q->bytes -= e->h->size;
 		chunk_release(q, e->c);
 	}
+	if (k == 0)
+		return;  /* e[] may not exist yet */
 	memmove(q->e, q->e + k, (q->n - k) * sizeof(*q->e));
 	q->n -= k;
 }

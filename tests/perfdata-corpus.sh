@@ -160,7 +160,7 @@ perf record -q -o - -e cpu-clock -- "$WL" 0.2 >"$TMP/pipe.data" 2>/dev/null ||
 	fail "perf record -o -: $?"
 compare "$TMP/pipe.data"
 perf record -q -o - -e cpu-clock -- "$WL" 0.2 2>/dev/null |
-	"$CYCTOP" -b -n 1 --format json -i - >"$TMP/stream.json" 2>"$TMP/err" ||
+	"$CYCTOP" -b --format json -i - >"$TMP/stream.json" 2>"$TMP/err" ||
 	fail "cyctop -i -: $(cat "$TMP/err")"
 ev0='o["events"][0]'
 expect_true "$(json_last "$TMP/stream.json" "($ev0['name'], o['target']['command'], $ev0['count'] > 0) == ('cpu-clock', 'mix', True)")" \
