@@ -14,6 +14,7 @@
 #include "engine/symbols.h"
 #include "tui/cmd.h"
 #include "tui/format.h"
+#include "tui/json.h"
 #include "tui/ui.h"
 
 struct annotate_opts {
@@ -220,114 +221,135 @@ static void print_csv(const struct annotation *a, const struct ev_list *evs)
 	}
 }
 
-static void json_samples(const struct annotation *a, const struct ev_list *evs, size_t i)
+static void json_samples(struct json *j, const struct annotation *a,
+			 const struct ev_list *evs, size_t i)
 {
-	printf("\"samples\": {");
-	for (int e = 0; e < a->n_events; e++) {
-		printf("%s", e ? ", " : "");
-		fmt_json_string(stdout, evs->ev[e].name);
-		printf(": %" PRIu64, annotation_samples(a, i, e));
-	}
-	printf("}");
+	json_key(j, "samples");
+	json_object_begin(j);
+	for (int e = 0; e < a->n_events; e++)
+		json_ku64(j, evs->ev[e].name, annotation_samples(a, i, e));
+	json_end(j);
 }
 
-static void json_events(const struct annotation *a, const struct ev_list *evs)
+static void json_events(struct json *j, const struct annotation *a, const struct ev_list *evs)
 {
-	printf("\"events\": [");
+	json_key(j, "events");
+	json_array_begin(j);
 	for (int e = 0; e < a->n_events; e++) {
-		printf("%s{\"name\": ", e ? ", " : "");
-		fmt_json_string(stdout, evs->ev[e].name);
-		printf(", \"sav\": %" PRIu64 ", \"samples\": %" PRIu64 ", \"total\": %" PRIu64
-		       ", \"stall\": %s, \"penalty\": ", a->sav[e], a->func_samples[e],
-		       a->total_samples[e], e == a->stall_ev ? "true" : "false");
-		fmt_json_number(stdout, a->penalty[e]);
-		printf("}");
+		json_object_begin(j);
+		json_kstr(j, "name", evs->ev[e].name);
+		json_ku64(j, "sav", a->sav[e]);
+		json_ku64(j, "samples", a->func_samples[e]);
+		json_ku64(j, "total", a->total_samples[e]);
+		json_kbool(j, "stall", e == a->stall_ev);
+		json_knum(j, "penalty", a->penalty[e]);
+		json_end(j);
 	}
-	printf("]");
+	json_end(j);
 }
 
-static void json_insns(const struct annotation *a, const struct ev_list *evs)
+/* An address as the ELF file has it, as objdump prints it. */
+static void json_addr(struct json *j, const char *key, uint64_t addr)
+{
+	json_key(j, key);
+	json_strf(j, "0x%" PRIx64, addr);
+}
+
+static void json_insn(struct json *j, const struct annotation *a, const struct ev_list *evs,
+		      size_t i)
 {
 	const struct asm_func *fn = a->fn;
+	const struct asm_insn *in = &fn->insn[i];
 
-	printf("\"instructions\": [");
-	for (size_t i = 0; i < fn->n; i++) {
-		const struct asm_insn *in = &fn->insn[i];
-		printf("%s{\"address\": \"0x%" PRIx64 "\", \"text\": ", i ? ", " : "",
-		       in->op.addr - fn->bias);
-		fmt_json_string(stdout, in->text);
-		printf(", ");
-		json_samples(a, evs, i);
-		printf(", \"stall\": %.0f, \"penalty\": %.0f, \"mark\": \"%s\", \"block\": %zu",
-		       a->stall_cycles[i], a->penalty_cycles[i], flow_mark_name(annotation_mark(a, i)),
-		       fn->flow.block_of ? fn->flow.block_of[i] : 0);
-		printf(", \"load_bytes\": %u, \"store_bytes\": %u", in->op.load_bytes,
-		       in->op.store_bytes);
-		printf(", \"file\": ");
-		fmt_json_string(stdout, in->file ? in->file : "");
-		printf(", \"line\": %d}", in->file ? in->line : 0);
-	}
-	printf("]");
+	json_object_begin(j);
+	json_addr(j, "address", in->op.addr - fn->bias);
+	json_kstr(j, "text", in->text);
+	json_samples(j, a, evs, i);
+	json_key(j, "stall");
+	json_whole(j, a->stall_cycles[i]);
+	json_key(j, "penalty");
+	json_whole(j, a->penalty_cycles[i]);
+	json_kstr(j, "mark", flow_mark_name(annotation_mark(a, i)));
+	json_ku64(j, "block", fn->flow.block_of ? fn->flow.block_of[i] : 0);
+	json_ku64(j, "load_bytes", in->op.load_bytes);
+	json_ku64(j, "store_bytes", in->op.store_bytes);
+	json_kstr(j, "file", in->file ? in->file : "");
+	json_key(j, "line");
+	json_int(j, in->file ? in->line : 0);
+	json_end(j);
 }
 
-static void json_blocks(const struct annotation *a)
+static void json_blocks(struct json *j, const struct annotation *a)
 {
 	const struct flow *f = &a->fn->flow;
 
-	printf("\"blocks\": [");
+	json_key(j, "blocks");
+	json_array_begin(j);
 	for (size_t b = 0; b < f->n_blocks; b++) {
 		const struct flow_block *blk = &f->blocks[b];
-		printf("%s{\"first\": \"0x%" PRIx64 "\", \"last\": \"0x%" PRIx64 "\", \"loop\": %d, "
-		       "\"stall\": %.0f, \"penalty\": %.0f, \"mark\": \"%s\"}", b ? ", " : "",
-		       a->fn->insn[blk->first].op.addr - a->fn->bias,
-		       a->fn->insn[blk->last].op.addr - a->fn->bias, blk->loop,
-		       flow_sum(a->stall_cycles, blk->first, blk->last),
-		       flow_sum(a->penalty_cycles, blk->first, blk->last),
-		       flow_mark_name((enum flow_mark)a->block_mark[b]));
+		json_object_begin(j);
+		json_addr(j, "first", a->fn->insn[blk->first].op.addr - a->fn->bias);
+		json_addr(j, "last", a->fn->insn[blk->last].op.addr - a->fn->bias);
+		json_key(j, "loop");
+		json_int(j, blk->loop);
+		json_key(j, "stall");
+		json_whole(j, flow_sum(a->stall_cycles, blk->first, blk->last));
+		json_key(j, "penalty");
+		json_whole(j, flow_sum(a->penalty_cycles, blk->first, blk->last));
+		json_kstr(j, "mark", flow_mark_name((enum flow_mark)a->block_mark[b]));
+		json_end(j);
 	}
-	printf("]");
+	json_end(j);
 }
 
-static void json_loops(const struct annotation *a)
+static void json_loops(struct json *j, const struct annotation *a)
 {
 	const struct flow *f = &a->fn->flow;
 
-	printf("\"loops\": [");
+	json_key(j, "loops");
+	json_array_begin(j);
 	for (size_t k = 0; k < f->n_loops; k++) {
 		const struct flow_loop *l = &f->loops[k];
-		printf("%s{\"head\": \"0x%" PRIx64 "\", \"tail\": \"0x%" PRIx64 "\", \"depth\": %d, "
-		       "\"parent\": %d, \"instructions\": %zu, \"load_bytes\": %u, "
-		       "\"store_bytes\": %u, \"iterations\": ", k ? ", " : "",
-		       a->fn->insn[l->head].op.addr - a->fn->bias,
-		       a->fn->insn[l->tail].op.addr - a->fn->bias, l->depth, l->parent, l->n_insns,
-		       l->load_bytes, l->store_bytes);
-		fmt_json_number(stdout, a->loop_iters[k]);
-		printf(", \"bus_efficiency\": ");
-		fmt_json_number(stdout, a->loop_bus_eff[k]);
-		printf("}");
+		json_object_begin(j);
+		json_addr(j, "head", a->fn->insn[l->head].op.addr - a->fn->bias);
+		json_addr(j, "tail", a->fn->insn[l->tail].op.addr - a->fn->bias);
+		json_key(j, "depth");
+		json_int(j, l->depth);
+		json_key(j, "parent");
+		json_int(j, l->parent);
+		json_ku64(j, "instructions", l->n_insns);
+		json_ku64(j, "load_bytes", l->load_bytes);
+		json_ku64(j, "store_bytes", l->store_bytes);
+		json_knum(j, "iterations", a->loop_iters[k]);
+		json_knum(j, "bus_efficiency", a->loop_bus_eff[k]);
+		json_end(j);
 	}
-	printf("]");
+	json_end(j);
 }
 
 static void print_json(const struct annotation *a, const struct ev_list *evs)
 {
 	const struct asm_func *fn = a->fn;
+	struct json j;
 
-	printf("{\"function\": ");
-	fmt_json_string(stdout, fn->name);
-	printf(", \"module\": ");
-	fmt_json_string(stdout, fn->module ? fn->module : "");
-	printf(", \"start\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"undecodable\": %zu, "
-	       "\"outside\": %" PRIu64 ", ", fn->start - fn->bias, fn->end - fn->bias, fn->n_bad,
-	       a->outside);
-	json_events(a, evs);
-	printf(", ");
-	json_insns(a, evs);
-	printf(", ");
-	json_blocks(a);
-	printf(", ");
-	json_loops(a);
-	printf("}\n");
+	json_init(&j, stdout);
+	json_object_begin(&j);
+	json_kstr(&j, "function", fn->name);
+	json_kstr(&j, "module", fn->module ? fn->module : "");
+	json_addr(&j, "start", fn->start - fn->bias);
+	json_addr(&j, "end", fn->end - fn->bias);
+	json_ku64(&j, "undecodable", fn->n_bad);
+	json_ku64(&j, "outside", a->outside);
+	json_events(&j, a, evs);
+	json_key(&j, "instructions");
+	json_array_begin(&j);
+	for (size_t i = 0; i < fn->n; i++)
+		json_insn(&j, a, evs, i);
+	json_end(&j);
+	json_blocks(&j, a);
+	json_loops(&j, a);
+	json_end(&j);
+	putchar('\n');
 }
 
 /* ---- run ----------------------------------------------------------- */

@@ -9,6 +9,7 @@
 #include "engine/counts-file.h"
 #include "tui/cmd.h"
 #include "tui/format.h"
+#include "tui/json.h"
 
 struct tree_opts {
 	enum arch_tree tree;
@@ -94,51 +95,58 @@ static void print_csv(const struct tree_result *r)
 	}
 }
 
-static void print_json_missing(const struct tree_result *r, int i)
+static void json_missing(struct json *j, const struct tree_result *r, int i)
 {
-	int first = 1;
-
-	printf("\"missing\": [");
-	for (int k = 1; k < r->def->n_inputs && k < 64; k++) {
-		if (!(r->v[i].missing & (1ull << k)))
-			continue;
-		printf("%s", first ? "" : ", ");
-		fmt_json_string(stdout, r->def->inputs[k].name);
-		first = 0;
-	}
+	json_key(j, "missing");
+	json_array_begin(j);
+	for (int k = 1; k < r->def->n_inputs && k < 64; k++)
+		if (r->v[i].missing & (1ull << k))
+			json_str(j, r->def->inputs[k].name);
 	if (r->v[i].no_clock)
-		printf("%s\"--clock-hz\"", first ? "" : ", ");
-	printf("]");
+		json_str(j, "--clock-hz");
+	json_end(j);
+}
+
+static void json_node(struct json *j, const struct tree_result *r, int i)
+{
+	const struct node_value *v = &r->v[i];
+	const struct tree_node_def *nd = &r->def->nodes[i];
+
+	json_object_begin(j);
+	json_kstr(j, "id", nd->id);
+	json_kstr(j, "label", nd->label);
+	json_kstr(j, "unit", unit_name(nd->unit));
+	json_knum(j, "value", v->state == NODE_VALUE ? v->value : NAN);
+	json_knum(j, "percent_of_parent", v->pct_parent);
+	json_kbool(j, "measured", v->state == NODE_VALUE);
+	json_missing(j, r, i);
+	json_key(j, "warnings");
+	json_array_begin(j);
+	for (unsigned bit = 1; bit <= WARN_OVERCOUNT; bit <<= 1)
+		if (v->warn & bit)
+			json_str(j, warn_text(bit));
+	json_end(j);
+	json_end(j);
 }
 
 static void print_json(const struct tree_result *r, const struct tree_ctx *ctx)
 {
-	const struct tree_def *def = r->def;
+	struct json j;
 
-	printf("{\"tree\": \"%s\", \"model\": \"%s\", \"smt\": %s, \"penalties\": ", def->name,
-	       model_name(ctx->model), ctx->smt ? "true" : "false");
-	fmt_json_string(stdout, ctx->pen->name);
-	printf(", \"clock_hz\": ");
-	fmt_json_number(stdout, ctx->clock_hz > 0 ? ctx->clock_hz : NAN);
-	printf(", \"nodes\": [");
-	for (int i = 0; i < def->n_nodes; i++) {
-		const struct node_value *v = &r->v[i];
-		const struct tree_node_def *nd = &def->nodes[i];
-		printf("%s\n  {\"id\": \"%s\", \"label\": ", i ? "," : "", nd->id);
-		fmt_json_string(stdout, nd->label);
-		printf(", \"unit\": \"%s\", \"value\": ", unit_name(nd->unit));
-		fmt_json_number(stdout, v->state == NODE_VALUE ? v->value : NAN);
-		printf(", \"percent_of_parent\": ");
-		fmt_json_number(stdout, v->pct_parent);
-		printf(", \"measured\": %s, ", v->state == NODE_VALUE ? "true" : "false");
-		print_json_missing(r, i);
-		printf(", \"warnings\": [");
-		for (unsigned bit = 1, n = 0; bit <= WARN_OVERCOUNT; bit <<= 1)
-			if (v->warn & bit)
-				printf("%s\"%s\"", n++ ? ", " : "", warn_text(bit));
-		printf("]}");
-	}
-	printf("\n]}\n");
+	json_init(&j, stdout);
+	json_object_begin(&j);
+	json_kstr(&j, "tree", r->def->name);
+	json_kstr(&j, "model", model_name(ctx->model));
+	json_kbool(&j, "smt", ctx->smt);
+	json_kstr(&j, "penalties", ctx->pen->name);
+	json_knum(&j, "clock_hz", ctx->clock_hz > 0 ? ctx->clock_hz : NAN);
+	json_key(&j, "nodes");
+	json_lines_begin(&j);
+	for (int i = 0; i < r->def->n_nodes; i++)
+		json_node(&j, r, i);
+	json_end(&j);
+	json_end(&j);
+	putchar('\n');
 }
 
 /* Warnings go to stderr too, so csv consumers see them without a 4th column. */
