@@ -1,5 +1,6 @@
 /* Counts sets and the counts-file parser. */
 #include "arch/counts.h"
+#include "arch/hashtab.h"
 
 #include "arch/lines.h"
 
@@ -43,14 +44,8 @@ static struct count_entry *find_exact(struct counts *c, const char *name)
 static struct count_entry *append(struct counts *c, const char *name)
 {
 	memo_drop(c);
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-		struct count_entry *v = realloc(c->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		c->v = v;
-		c->cap = cap;
-	}
+	if (GROW(c->v, c->n + 1, c->cap) < 0)
+		return NULL;
 	struct count_entry *e = &c->v[c->n++];
 	memset(e, 0, sizeof(*e));
 	snprintf(e->name, sizeof(e->name), "%s", name);

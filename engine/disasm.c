@@ -6,6 +6,7 @@
  * objdump 2.40 does there; its Intel text is brought to objdump's
  * mnemonics and operand forms below (the README lists what differs). */
 #include "engine/disasm.h"
+#include "arch/hashtab.h"
 
 #include <Zydis/Zydis.h>
 #include <inttypes.h>
@@ -30,14 +31,8 @@ struct insn_vec {
 
 static struct asm_insn *vec_push(struct insn_vec *iv)
 {
-	if (iv->n == iv->cap) {
-		size_t cap = iv->cap ? iv->cap * 2 : 256;
-		struct asm_insn *v = realloc(iv->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		iv->v = v;
-		iv->cap = cap;
-	}
+	if (GROW(iv->v, iv->n + 1, iv->cap) < 0)
+		return NULL;
 	memset(&iv->v[iv->n], 0, sizeof(iv->v[0]));
 	return &iv->v[iv->n++];
 }
@@ -814,14 +809,8 @@ static struct asm_func *cache_find(struct asm_cache *c, struct symtab *st, uint6
 
 static int cache_add(struct asm_cache *c, struct symtab *st, struct asm_func *fn)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-		struct asm_cache_entry *v = realloc(c->v, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		c->v = v;
-		c->cap = cap;
-	}
+	if (GROW(c->v, c->n + 1, c->cap) < 0)
+		return -1;
 	c->v[c->n++] = (struct asm_cache_entry){ st, fn->start, fn->end, fn };
 	return 0;
 }

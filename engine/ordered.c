@@ -1,5 +1,7 @@
 #include "engine/ordered.h"
 
+#include "arch/hashtab.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +27,8 @@ struct ordered {
 	void *arg;
 	struct entry *e;
 	size_t n, cap;
-	struct entry *tmp;        /* cap entries too: the merge's other half */
+	struct entry *tmp;        /* the merge's other half */
+	size_t tmp_cap;
 	bool sorted;              /* e[] is in (time, seq) order */
 	struct chunk *cur;        /* being filled */
 	struct chunk *spare;      /* one emptied chunk kept for reuse */
@@ -167,8 +170,9 @@ static void sort_entries(struct ordered *q)
 			a = b;
 		}
 		struct entry *t = q->e;
-		q->e = q->tmp;
-		q->tmp = t;
+		size_t c = q->cap;
+		q->e = q->tmp, q->cap = q->tmp_cap;
+		q->tmp = t, q->tmp_cap = c;
 	} while (runs > 1);
 	q->sorted = true;
 }
@@ -190,20 +194,10 @@ static void deliver_half(struct ordered *q)
 	deliver_first(q, (q->n + 1) / 2);
 }
 
+/* Room for one more entry, and the merge's room for all of them. */
 static bool grow_entries(struct ordered *q)
 {
-	if (q->n < q->cap)
-		return true;
-	size_t cap = q->cap ? q->cap * 2 : 1024;
-	struct entry *e = realloc(q->e, cap * sizeof(*e));
-	if (!e)
-		return false;
-	q->e = e;
-	if (!(e = realloc(q->tmp, cap * sizeof(*e))))
-		return false;  /* e[] grew: nothing lost, the next push tries again */
-	q->tmp = e;
-	q->cap = cap;
-	return true;
+	return GROW(q->e, q->n + 1, q->cap) == 0 && GROW(q->tmp, q->n + 1, q->tmp_cap) == 0;
 }
 
 void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t time)

@@ -18,6 +18,7 @@
  *    {offset, size} of its u64 ids.
  */
 #include "engine/perfdata.h"
+#include "arch/hashtab.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -895,14 +896,8 @@ static int read_build_ids(struct fcur *c)
 		p = fc_take(c, "build id file name", r.header.size - sizeof(r));
 		if (!p)
 			return -1;
-		if (pd->nbids == cap) {
-			size_t ncap = cap ? cap * 2 : 8;
-			b = realloc(pd->bids, ncap * sizeof(*b));
-			if (!b)
-				return pd_fail(pd, "out of memory");
-			pd->bids = b;
-			cap = ncap;
-		}
+		if (GROW(pd->bids, pd->nbids + 1, cap) < 0)
+			return pd_fail(pd, "out of memory");
 		b = &pd->bids[pd->nbids];
 		memset(b, 0, sizeof(*b));
 		b->path = strndup((const char *)p, r.header.size - sizeof(r));
@@ -1354,12 +1349,8 @@ static int dir_parts(struct perfdata *pd, const char *dir)
 			closedir(d);
 			return pd_fail(pd, "%s: more than %d data.N files", dir, DIR_MAX_PARTS);
 		}
-		if (pd->nparts == cap) {
-			char **v = realloc(pd->parts, (cap = cap ? cap * 2 : 16) * sizeof(*v));
-			if (!v)
-				break;
-			pd->parts = v;
-		}
+		if (GROW(pd->parts, pd->nparts + 1, cap) < 0)
+			break;
 		if (asprintf(&pd->parts[pd->nparts], "%s/%s", dir, n) < 0)
 			break;
 		pd->nparts++;
@@ -1825,14 +1816,8 @@ static int pipe_attr(struct perfdata *pd, const struct perf_event_header *rec)
 	if (pd->nattrs == PIPE_MAX_ATTRS)
 		return pd_fail(pd, "HEADER_ATTR record at offset %" PRIu64 ": more than %d attrs",
 			       pd->soff, PIPE_MAX_ATTRS);
-	if (pd->nattrs == pd->attr_cap) {
-		size_t cap = pd->attr_cap ? pd->attr_cap * 2 : 8;
-		a = realloc(pd->attrs, cap * sizeof(*a));
-		if (!a)
-			return pd_fail(pd, "out of memory");
-		pd->attrs = a;
-		pd->attr_cap = cap;
-	}
+	if (GROW(pd->attrs, pd->nattrs + 1, pd->attr_cap) < 0)
+		return pd_fail(pd, "out of memory");
 	a = &pd->attrs[pd->nattrs];
 	memset(a, 0, sizeof(*a));
 	memcpy(&a->attr, rec + 1, asz < sizeof(a->attr) ? asz : sizeof(a->attr));

@@ -1,5 +1,6 @@
 /* Source line cache (see source.h). */
 #include "engine/source.h"
+#include "arch/hashtab.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -79,17 +80,12 @@ static char *read_text(const char *path)
 /* Splits the text in place into lines. */
 static void split_lines(struct src_file *f)
 {
-	int cap = 0;
+	size_t cap = 0;
 
 	for (char *p = f->text; p && *p;) {
 		char *nl = strchr(p, '\n');
-		if (f->nlines == cap) {
-			cap = cap ? cap * 2 : 256;
-			char **v = realloc(f->lines, (size_t)cap * sizeof(*v));
-			if (!v)
-				return;
-			f->lines = v;
-		}
+		if (GROW(f->lines, (size_t)f->nlines + 1, cap) < 0)
+			return;
 		f->lines[f->nlines++] = p;
 		if (!nl)
 			break;

@@ -49,7 +49,8 @@ static struct {
 	/* the lines shown, their keys (a row's call path, a callee's name) */
 	int *line;
 	uint64_t *key;
-	int nlines, lcap;
+	int nlines;
+	size_t lcap, kcap;           /* room in line[] and key[] */
 	/* expansion: a row is expanded when (all || it is the function itself)
 	 * differs from whether its path is in toggled */
 	bool all;
@@ -90,14 +91,8 @@ static void toggle(uint64_t key)
 			cv.toggled[i] = cv.toggled[--cv.ntoggled];
 			return;
 		}
-	if (cv.ntoggled == cv.tcap) {
-		size_t cap = cv.tcap ? cv.tcap * 2 : 32;
-		uint64_t *v = realloc(cv.toggled, cap * sizeof(*v));
-		if (!v)
-			return;
-		cv.toggled = v;
-		cv.tcap = cap;
-	}
+	if (GROW(cv.toggled, cv.ntoggled + 1, cv.tcap) < 0)
+		return;
 	cv.toggled[cv.ntoggled++] = key;
 }
 
@@ -105,18 +100,9 @@ static void toggle(uint64_t key)
 
 static bool add_line(int line, uint64_t key)
 {
-	if (cv.nlines == cv.lcap) {
-		int cap = cv.lcap ? cv.lcap * 2 : 256;
-		int *l = realloc(cv.line, (size_t)cap * sizeof(*l));
-		if (!l)
-			return false;
-		cv.line = l;
-		uint64_t *k = realloc(cv.key, (size_t)cap * sizeof(*k));
-		if (!k)
-			return false;
-		cv.key = k;
-		cv.lcap = cap;
-	}
+	if (GROW(cv.line, (size_t)cv.nlines + 1, cv.lcap) < 0 ||
+	    GROW(cv.key, (size_t)cv.nlines + 1, cv.kcap) < 0)
+		return false;
 	cv.line[cv.nlines] = line;
 	cv.key[cv.nlines++] = key;
 	return true;

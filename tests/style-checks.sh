@@ -1,0 +1,50 @@
+#!/bin/sh
+# The code-health rules that keep one mechanism where there were copies
+# (STYLE.md section 3, "done when"), checked on the source tree so they keep
+# holding.
+. "$SRCDIR/tests/lib.sh"
+cd "$SRCDIR" || fail "no source tree"
+
+# count_matches PATTERN FILE...: lines matching PATTERN (extended regex)
+count_matches() {
+	pat=$1
+	shift
+	cat "$@" | grep -cE -- "$pat" || true
+}
+
+# the session core reads through a source and writes through a sink: no
+# branch on the file or the recording, no call into their modules
+n=$(count_matches 's->(file|rec)\b' engine/session.c)
+[ "$n" -eq 0 ] || fail "engine/session.c branches on s->file / s->rec ($n lines)"
+ok
+n=$(count_matches 'session_(file|rec)_[a-z_]*\(' engine/session.c)
+[ "$n" -eq 0 ] || fail "engine/session.c calls into session-file.c / session-record.c"
+ok
+# one time-ordered queue: no two-pass batch, no special cases for records
+# read out of order
+n=$(count_matches 'pass < 2|orphans|bool late|reused' engine/session.c engine/profile.c)
+[ "$n" -eq 0 ] || fail "ordering special cases are back ($n lines)"
+ok
+
+# one FNV-1a: its prime appears in arch/hashtab.c alone
+files=$(grep -rlE '1099511628211|0x100000001b3' arch engine tui | sort | tr '\n' ' ')
+[ "$files" = "arch/hashtab.c " ] || fail "FNV-1a written again: $files"
+ok
+
+# JSON is written by tui/json.c: no hand-made separators in its users
+for f in tui/cmd-tree.c tui/cmd-annotate.c tui/top-print.c; do
+	n=$(count_matches '\? ", " : ""|\? "," : ""|printf\(".*\\"[a-z_]+\\": ' "$f")
+	[ "$n" -eq 0 ] || fail "$f writes JSON by hand ($n lines)"
+	ok
+done
+
+# one option parser
+files=$(grep -lE 'getopt_long' tui/*.c | sort | tr '\n' ' ')
+[ "$files" = "tui/opt.c " ] || fail "getopt_long outside tui/opt.c: $files"
+ok
+
+# growing arrays and tables: arch/hashtab.c's rule
+n=$(grep -nE 'cap \? [a-z_>.-]*cap \* 2|cap \* 2 :' arch/*.c engine/*.c tui/*.c | grep -v '^arch/hashtab.c' | wc -l)
+[ "$n" -eq 0 ] || fail "$n hand-written array doublings (use GROW)"
+ok
+done_ok
