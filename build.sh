@@ -124,7 +124,8 @@ fuzz() {
 	fi
 	fuzz_one perfdata perfdata engine/perfdata.c engine/record.c arch/hashtab.c -lzstd
 	fuzz_one counts counts arch/*.c -lm
-	fuzz_one theme themes -DTHEMESDIR='"themes"' tui/theme.c arch/lines.c
+	fuzz_one theme themes -DTHEMESDIR='"themes"' -DBUILDDIR='"."' -DSRCTHEMESDIR='"themes"' \
+		tui/theme.c arch/lines.c
 	fuzz_one record record engine/record.c
 }
 
