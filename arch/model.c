@@ -1,6 +1,8 @@
 /* Model lookup and event-name canonicalization. */
 #include "arch/model.h"
 
+#include "arch/hashtab.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -393,11 +395,71 @@ static bool name_matches(const char *names, const char *want)
 	return false;
 }
 
+/* The canonical forms of the '|' spellings of table string A, each ended by
+ * a newline ("" for one that does not fit), computed once per string: the
+ * tables are static data, so a string's address keys the memo.  NULL when
+ * out of memory. */
+static struct {
+	struct hashtab index;
+	const char **src, **canon;
+	size_t n, src_alloc, canon_alloc;
+	struct strpool pool;
+} memo;
+
+static bool same_src(const void *key, uint32_t idx, const void *ctx)
+{
+	(void)ctx;
+	return memo.src[idx] == key;
+}
+
+static const char *canon_list(const char *a)
+{
+	uint64_t h = hash_mix((uintptr_t)a);
+	uint32_t i = hashtab_find(&memo.index, h, a, same_src, NULL);
+	char list[1024], one[256], ca[256];
+	size_t used = 0;
+
+	if (i != HASHTAB_NONE)
+		return memo.canon[i];
+	list[0] = '\0';
+	for (const char *p = a; p && *p;) {
+		size_t len = strcspn(p, "|");
+		ca[0] = '\0';
+		if (len < sizeof(one)) {
+			memcpy(one, p, len);
+			one[len] = '\0';
+			if (!event_canon(one, ca, sizeof(ca)))
+				ca[0] = '\0';
+		}
+		int w = snprintf(list + used, sizeof(list) - used, "%s\n", ca);
+		if (w < 0 || (size_t)w >= sizeof(list) - used)
+			return NULL;  /* a longer list than any table has: not memoized */
+		used += (size_t)w;
+		p = p[len] ? p + len + 1 : NULL;
+	}
+	const char *c = strpool_intern(&memo.pool, list);
+	if (!c || GROW(memo.src, memo.n + 1, memo.src_alloc) < 0 ||
+	    GROW(memo.canon, memo.n + 1, memo.canon_alloc) < 0 ||
+	    hashtab_add(&memo.index, h, (uint32_t)memo.n) < 0)
+		return NULL;
+	memo.src[memo.n] = a;
+	memo.canon[memo.n++] = c;
+	return c;
+}
+
 /* Whether one of the '|' spellings of A has the canonical form CANON_B. */
 static bool canon_matches(const char *a, const char *canon_b)
 {
 	char one[256], ca[256];
+	const char *list = a ? canon_list(a) : NULL;
+	size_t cl = strlen(canon_b);
 
+	if (list) {
+		for (const char *p = list; *p; p = strchr(p, '\n') + 1)
+			if (strncmp(p, canon_b, cl) == 0 && p[cl] == '\n' && cl)
+				return true;
+		return false;
+	}
 	for (const char *p = a; p && *p;) {
 		size_t len = strcspn(p, "|");
 		if (len < sizeof(one)) {
@@ -507,6 +569,86 @@ static const struct arch_event *lookup_perf_syntax(const struct arch_model *mode
 	return lookup_code(model, &c);
 }
 
+/* Per model, every canonical spelling of its rows (libpfm4 string first,
+ * then the names), each to the first row that has it: built once, so a
+ * lookup is one probe, not a canonicalization of every row. */
+#define CANON_INDEXES 64
+static struct canon_index {
+	const struct arch_model *model;
+	struct hashtab index;
+	const char **keys;
+	const struct arch_event **rows;
+	size_t n, keys_alloc, rows_alloc;
+} canon_indexes[CANON_INDEXES];
+static int n_canon_indexes;
+
+static bool same_key(const void *key, uint32_t idx, const void *ctx)
+{
+	return strcmp(((const struct canon_index *)ctx)->keys[idx], key) == 0;
+}
+
+static int index_spellings(struct canon_index *ci, const char *list,
+			   const struct arch_event *ev)
+{
+	char one[256];
+
+	for (const char *p = list; p && *p; p = strchr(p, '\n') + 1) {
+		size_t len = strcspn(p, "\n");
+		if (!len || len >= sizeof(one))
+			continue;
+		memcpy(one, p, len);
+		one[len] = '\0';
+		uint64_t h = hash_str(one);
+		if (hashtab_find(&ci->index, h, one, same_key, ci) != HASHTAB_NONE)
+			continue;  /* an earlier row has it */
+		const char *key = strpool_intern(&memo.pool, one);
+		if (!key || GROW(ci->keys, ci->n + 1, ci->keys_alloc) < 0 ||
+		    GROW(ci->rows, ci->n + 1, ci->rows_alloc) < 0 ||
+		    hashtab_add(&ci->index, h, (uint32_t)ci->n) < 0)
+			return -1;
+		ci->keys[ci->n] = key;
+		ci->rows[ci->n++] = ev;
+	}
+	return 0;
+}
+
+static struct canon_index *canon_index_of(const struct arch_model *model)
+{
+	for (int i = 0; i < n_canon_indexes; i++)
+		if (canon_indexes[i].model == model)
+			return &canon_indexes[i];
+	if (n_canon_indexes == CANON_INDEXES)
+		return NULL;
+	struct canon_index *ci = &canon_indexes[n_canon_indexes];
+	ci->model = model;
+	for (const struct arch_event *const *t = model->tables; *t; t++)
+		for (const struct arch_event *ev = *t; ev->name; ev++) {
+			const char *lp = ev->pfm ? canon_list(ev->pfm) : "";
+			const char *ln = canon_list(ev->name);
+			if (!lp || !ln || index_spellings(ci, lp, ev) < 0 ||
+			    index_spellings(ci, ln, ev) < 0)
+				return NULL;  /* out of memory: the slow way, this time */
+		}
+	n_canon_indexes++;
+	return ci;
+}
+
+/* The first row of MODEL one of whose spellings has the canonical form CANON. */
+static const struct arch_event *lookup_canon(const struct arch_model *model, const char *canon)
+{
+	const struct canon_index *ci = canon_index_of(model);
+
+	if (ci) {
+		uint32_t i = hashtab_find(&ci->index, hash_str(canon), canon, same_key, ci);
+		return i == HASHTAB_NONE ? NULL : ci->rows[i];
+	}
+	for (const struct arch_event *const *t = model->tables; *t; t++)
+		for (const struct arch_event *ev = *t; ev->name; ev++)
+			if (canon_matches(ev->pfm, canon) || canon_matches(ev->name, canon))
+				return ev;
+	return NULL;
+}
+
 const struct arch_event *model_lookup(const struct arch_model *model, const char *name)
 {
 	char canon[256];
@@ -530,11 +672,8 @@ const struct arch_event *model_lookup(const struct arch_model *model, const char
 				return ev;
 	if (event_perf_syntax(name, &perf))
 		return lookup_perf_syntax(model, &perf);
-	if (event_canon(name, canon, sizeof(canon)))
-		for (t = model->tables; *t; t++)
-			for (ev = *t; ev->name; ev++)
-				if (canon_matches(ev->pfm, canon) || canon_matches(ev->name, canon))
-					return ev;
+	if (event_canon(name, canon, sizeof(canon)) && (ev = lookup_canon(model, canon)))
+		return ev;
 	if (is_hw_model(model) && event_raw_decode(name, &raw))
 		return lookup_code(model, &raw);
 	return is_hw_model(model) ? lookup_modified(model, name) : NULL;
