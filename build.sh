@@ -14,7 +14,8 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # Debian packages the build and the tests need.
 PACKAGES="build-essential autoconf automake pkg-config libncurses-dev libpfm4-dev
 libunwind-dev libdw-dev libelf-dev libzydis-dev libcmocka-dev libiberty-dev tmux gawk python3
-procps util-linux clang valgrind libc6-dbg"
+procps util-linux clang valgrind libc6-dbg libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
+golang-github-google-pprof-dev golang-go"
 
 say() { printf 'build.sh: %s\n' "$*"; }
 

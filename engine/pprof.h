@@ -1,0 +1,81 @@
+/* pprof profiles: google/pprof's profile.proto, gzipped, encoded and decoded
+ * by protobuf-c (the schema is compiled at build time) and zlib.
+ *
+ * Writing (--format pprof): a session's cumulative snapshot becomes one
+ * profile.  Without call stacks every sampled address is a location (its
+ * mapping, function and source line) with one sample; with -g every
+ * distinct call path of the call graph is a sample whose locations are one
+ * per function (the call graph keeps stacks by function, not by address),
+ * plus one-frame samples for what was counted without a stack, so that
+ * pprof's flat shares are the profile's and its cumulative shares the
+ * call graph's.
+ *
+ * Reading (-i FILE.pb.gz): any producer's profile, every reference
+ * checked; a session then shows it in every view (session-pprof.c). */
+#ifndef ENGINE_PPROF_H
+#define ENGINE_PPROF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/callgraph.h"
+#include "engine/profile.h"
+#include "engine/session.h"
+
+/* More sample types than this are refused (they become events). */
+#define PPROF_TYPES_MAX 32
+/* A decompressed profile larger than this is refused. */
+#define PPROF_BYTES_MAX (1024u << 20)
+/* Frames kept of a sample's stack (inlined frames counted); deeper stacks
+ * keep their innermost frames. */
+#define PPROF_FRAMES_MAX 1024
+
+/* --- writing -------------------------------------------------------------- */
+
+struct pprof_write_opts {
+	int64_t start_ns;        /* wall-clock start of the profile (time_nanos) */
+	const char *host;        /* for the comments; NULL: not said */
+};
+
+/* Writes snapshot SNAP of session S as a gzipped profile to OUT.  Returns
+ * 0, or -1 with one line in ERR. */
+int pprof_write(struct session *s, const struct snapshot *snap,
+		const struct pprof_write_opts *o, FILE *out, char *err, size_t errsz);
+
+/* --- reading -------------------------------------------------------------- */
+
+struct pprof;
+
+/* Decodes DATA (gzipped or not) and checks every index and id it holds.
+ * NULL with one line in ERR naming what is wrong. */
+struct pprof *pprof_parse(const uint8_t *data, size_t len, char *err, size_t errsz);
+void pprof_free(struct pprof *p);
+
+size_t pprof_n_types(const struct pprof *p);
+/* Sample type I: "TYPE/UNIT" (e.g. "cpu/nanoseconds") into BUF. */
+void pprof_type_name(const struct pprof *p, size_t i, char *buf, size_t sz);
+/* The type pprof shows by default: default_sample_type, else the last. */
+size_t pprof_default_type(const struct pprof *p);
+size_t pprof_n_samples(const struct pprof *p);
+int64_t pprof_value(const struct pprof *p, size_t sample, size_t type);
+/* The frames of SAMPLE, leaf first, inlined functions expanded, at most MAX
+ * (the innermost); names NULL when unknown, modules the mappings' files.
+ * *LEAF_ADDR: the first location's address.  Returns their count (0: the
+ * sample has no location). */
+size_t pprof_frames(const struct pprof *p, size_t sample, struct cg_frame *frames, size_t max,
+		    uint64_t *leaf_addr);
+/* The sample's numeric label KEY ("pid", "tid"), or -1. */
+int64_t pprof_label_num(const struct pprof *p, size_t sample, const char *key);
+/* time_nanos and duration_nanos. */
+int64_t pprof_time_nanos(const struct pprof *p);
+int64_t pprof_duration_nanos(const struct pprof *p);
+
+/* Whether PATH begins like a gzipped file (-i takes it as a pprof profile). */
+bool session_is_pprof(const char *path);
+/* A session showing the pprof profile in PATH.  NULL with one line in ERR
+ * (the file and what is wrong). */
+struct session *session_open_pprof(const char *path, char *err, size_t errsz);
+
+#endif
