@@ -518,10 +518,11 @@ static void comments(struct writer *w, const struct pprof_write_opts *o, Profile
 
 static int build(struct writer *w, const struct pprof_write_opts *o, Profile *p)
 {
+	str_id(w, "");   /* index 0, as pprof wants it */
 	for (int k = 0; k < w->s->nspaces; k++)
 		if (w->s->spaces[k].st)
 			symtab_foreach_build_id(w->s->spaces[k].st, note_build_id, w);
-	str_id(w, "");   /* index 0 */
+	perftools__profiles__label__init(&w->pid_label);
 	w->pid_label.key = str_id(w, "pid");
 	w->pid_label.num = w->snap->pid;
 	w->labels[0] = &w->pid_label;

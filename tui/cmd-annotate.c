@@ -110,7 +110,7 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 			}
 			break;
 		case 'f':
-			if (fmt_parse_output(optarg, &o->format) < 0 || o->format == OUT_FOLDED) {
+			if (fmt_parse_output(optarg, &o->format) < 0 || o->format >= OUT_FOLDED) {
 				cmd_error("unknown --format '%s' (text, csv or json)", optarg);
 				return -1;
 			}

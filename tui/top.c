@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine/mux.h"
+#include "engine/pprof.h"
 #include "engine/runs.h"
 #include "engine/session.h"
 #include "engine/symbols.h"
@@ -41,6 +43,8 @@ struct top_opts {
 	bool slice_given;  /* --mux-slice given */
 	long runs;         /* --runs N; 0: not given (1) */
 	const char *child_output; /* --child-output: FILE, null, tty; NULL: the mode's */
+	const char *output; /* -o: where --format pprof goes; NULL: stdout */
+	bool pprof_in;     /* -i FILE is a pprof profile */
 };
 
 static int parse_long(const char *s, long lo, long hi, long *out)
@@ -125,6 +129,29 @@ static int check_mux_options(const struct top_opts *o)
 		cmd_error("--format folded needs -g (or --call-graph): stacks to fold");
 		return -1;
 	}
+	if (o->format == OUT_PPROF && o->mux_runs) {
+		cmd_error("--format pprof with --mux runs: the runs' profiles are not merged");
+		return -1;
+	}
+	return 0;
+}
+
+/* -o and --format pprof belong together, in batch mode. */
+static int check_output_options(const struct top_opts *o)
+{
+	if (o->output && o->format != OUT_PPROF) {
+		cmd_error("-o %s: only --format pprof writes a file", o->output);
+		return -1;
+	}
+	if (o->format == OUT_PPROF && !o->batch) {
+		cmd_error("--format pprof is batch output: add -b");
+		return -1;
+	}
+	if (o->format == OUT_PPROF && !o->output && isatty(STDOUT_FILENO)) {
+		cmd_error("--format pprof writes a gzipped profile: give -o FILE or redirect "
+			  "stdout");
+		return -1;
+	}
 	return 0;
 }
 
@@ -139,8 +166,10 @@ static const char usage_text[] =
 	"  -b, --batch           print the hotspot table every --delay seconds\n"
 	"  -d, --delay SECS      refresh interval (default 1)\n"
 	"  -n, --iterations N    batch: number of tables (default: until the target ends)\n"
-	"      --format F        batch output: text, csv, json, or folded (the call stacks\n"
-	"                        of -g, once at the end, for flame graphs)\n"
+	"      --format F        batch output: text, csv, json, folded (the call stacks\n"
+	"                        of -g, once at the end, for flame graphs) or pprof (one\n"
+	"                        gzipped profile.proto at the end, for go tool pprof)\n"
+	"  -o, --output FILE     --format pprof: write the profile to FILE (default stdout)\n"
 	"      --window          batch: the last interval instead of the cumulative profile\n"
 	"  -a, --arch TREE       core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
 	"                        the tree view opens with\n"
@@ -152,7 +181,8 @@ static const char usage_text[] =
 	"                        multiple of 8 up to 65528) or fp (frame pointers: cheap,\n"
 	"                        wrong in code built without them)\n"
 	"  -i, --input FILE...   open a recorded session (perf.data, from cyctop record or\n"
-	"                        perf record) in every view, or counts files in the tree\n"
+	"                        perf record) or a pprof profile (FILE.pb.gz, any\n"
+	"                        producer's) in every view, or counts files in the tree\n"
 	"                        and ILP views\n"
 	"      --symfs DIR       -i perf.data: look for the recorded binaries under DIR\n"
 	"      --model PMU       -i perf.data: name raw events with this model's tables\n"
@@ -185,6 +215,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "arch", required_argument, NULL, 'a' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "theme", required_argument, NULL, 'T' },
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "stall", required_argument, NULL, 'S' },
@@ -207,7 +238,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	o->delay = 1.0;
 	o->tree = TREE_NONE;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:m:i:gh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:m:i:o:gh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
 			o->s.events = optarg;
@@ -236,7 +267,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			break;
 		case 'f':
 			if (fmt_parse_output(optarg, &o->format) < 0) {
-				cmd_error("unknown --format '%s' (text, csv, json or folded)", optarg);
+				cmd_error("unknown --format '%s' (text, csv, json, folded or pprof)", optarg);
 				return -1;
 			}
 			break;
@@ -261,6 +292,9 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		case 'i':
 			o->files = argv + optind - 1;
 			o->nfiles = 1;
+			break;
+		case 'o':
+			o->output = optarg;
 			break;
 		case 'T':
 			o->theme = optarg;
@@ -312,6 +346,8 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			return -1;
 		}
 	}
+	if (check_output_options(o) < 0)
+		return -1;
 	if (o->files && o->child_output) {
 		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
 			  "send, not -i", o->child_output);
@@ -331,8 +367,14 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		}
 		/* batch output is of sessions only: whatever is not one gets the
 		 * reader's error (naming the file and the offset) */
-		if (session_is_perfdata(o->files[0]) || o->batch) {
+		o->pprof_in = session_is_pprof(o->files[0]);
+		if (session_is_perfdata(o->files[0]) || o->pprof_in || o->batch) {
 			o->in.path = o->files[0];
+			if (o->pprof_in && (o->in.symfs || o->in.model)) {
+				cmd_error("-i %s: --symfs and --model are for perf.data; a pprof "
+					  "profile names its functions itself", o->in.path);
+				return -1;
+			}
 			if (o->nfiles > 1) {
 				cmd_error("-i %s: one perf.data file at a time", o->in.path);
 				return -1;
@@ -391,7 +433,8 @@ static int emit(struct session *s, const struct top_opts *o, int first, struct b
 	}
 	end->ended = snap->ended;
 	end->exit_status = snap->exit_status;
-	top_print(stdout, snap, o->format, o->window, first);
+	if (o->format != OUT_PPROF)   /* written once, at the end */
+		top_print(stdout, snap, o->format, o->window, first);
 	snapshot_free(snap);
 	return 0;
 }
@@ -444,6 +487,39 @@ static int run_batch(struct session *s, const struct top_opts *o)
 			     : cmd_watch_status(launched, end.ended, end.exit_status);
 }
 
+/* --format pprof: the whole watch as one profile, to -o FILE or stdout. */
+static int write_pprof(struct session *s, const struct top_opts *o)
+{
+	char host[256] = "", err[512];
+	struct snapshot *snap = session_snapshot(s);
+	FILE *out = o->output ? fopen(o->output, "wb") : stdout;
+	struct stat st;
+	int rc = -1;
+
+	if (!snap) {
+		cmd_error("out of memory taking a snapshot");
+	} else if (!out) {
+		cmd_error("-o %s: %s", o->output, strerror(errno));
+	} else {
+		/* a recorded session began its duration before the file was last written */
+		double end = o->in.path && stat(o->in.path, &st) == 0
+			     ? (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9
+			     : (double)time(NULL);
+		gethostname(host, sizeof(host) - 1);
+		struct pprof_write_opts po = { (int64_t)((end - snap->time) * 1e9),
+					       host[0] ? host : NULL };
+		rc = pprof_write(s, snap, &po, out, err, sizeof(err));
+		if (rc < 0)
+			cmd_error("%s%s%s", o->output ? o->output : "", o->output ? ": " : "", err);
+	}
+	if (out && out != stdout && fclose(out) != 0 && rc == 0) {
+		cmd_error("-o %s: %s", o->output, strerror(errno));
+		rc = -1;
+	}
+	snapshot_free(snap);
+	return rc;
+}
+
 static int run_tui(struct session *s, const struct top_opts *o, const char *child_log)
 {
 	struct tui_opts to = { s, o->files, o->nfiles, o->tree, o->delay, o->theme, o->stall,
@@ -488,9 +564,12 @@ static int watch(struct top_opts *o)
 	if (o->mux_runs)
 		return watch_runs(o);
 	/* a recorded session is opened first: a bad file is the first thing said */
-	struct session *s = o->in.path ? session_open_file(&o->in, err, sizeof(err)) : NULL;
+	struct session *s = !o->in.path ? NULL
+			    : o->pprof_in ? session_open_pprof(o->in.path, err, sizeof(err))
+			    : session_open_file(&o->in, err, sizeof(err));
 	if (o->in.path && !s) {
-		cmd_error("%s%s", err, access(o->in.path, R_OK) == 0 && !session_is_perfdata(o->in.path)
+		cmd_error("%s%s", err, access(o->in.path, R_OK) == 0 && !o->pprof_in &&
+			  !session_is_perfdata(o->in.path)
 			  ? " (counts files in batch: cyctop tree FILE)" : "");
 		return 1;
 	}
@@ -519,6 +598,8 @@ static int watch(struct top_opts *o)
 	if (o->batch && o->format == OUT_FOLDED && rc != EXIT_BROKEN_PIPE &&
 	    top_print_finish() < 0 && rc == 0)
 		rc = EXIT_USAGE;
+	if (o->format == OUT_PPROF && rc != EXIT_BROKEN_PIPE && write_pprof(s, o) < 0)
+		rc = 1;
 	session_close(s);
 	child_output_close(&out);
 	return rc;
