@@ -488,18 +488,15 @@ static int run_batch(struct session *s, const struct top_opts *o)
 }
 
 /* --format pprof: the whole watch as one profile, to -o FILE or stdout. */
-static int write_pprof(struct session *s, const struct top_opts *o)
+static int write_pprof(struct session *s, const struct top_opts *o, FILE *out)
 {
 	char host[256] = "", err[512];
 	struct snapshot *snap = session_snapshot(s);
-	FILE *out = o->output ? fopen(o->output, "wb") : stdout;
 	struct stat st;
 	int rc = -1;
 
 	if (!snap) {
 		cmd_error("out of memory taking a snapshot");
-	} else if (!out) {
-		cmd_error("-o %s: %s", o->output, strerror(errno));
 	} else {
 		/* a recorded session began its duration before the file was last written */
 		double end = o->in.path && stat(o->in.path, &st) == 0
@@ -511,10 +508,6 @@ static int write_pprof(struct session *s, const struct top_opts *o)
 		rc = pprof_write(s, snap, &po, out, err, sizeof(err));
 		if (rc < 0)
 			cmd_error("%s%s%s", o->output ? o->output : "", o->output ? ": " : "", err);
-	}
-	if (out && out != stdout && fclose(out) != 0 && rc == 0) {
-		cmd_error("-o %s: %s", o->output, strerror(errno));
-		rc = -1;
 	}
 	snapshot_free(snap);
 	return rc;
@@ -557,12 +550,30 @@ static int watch_runs(const struct top_opts *o)
 	return rc;
 }
 
+static int watch_session(struct top_opts *o, FILE *pprof_out);
+
 static int watch(struct top_opts *o)
+{
+	if (o->mux_runs)
+		return watch_runs(o);
+	/* -o is opened first: a watch is not wasted on a file that cannot be written */
+	FILE *pprof_out = o->format != OUT_PPROF ? NULL : o->output ? fopen(o->output, "wb") : stdout;
+	if (o->format == OUT_PPROF && !pprof_out) {
+		cmd_error("-o %s: %s", o->output, strerror(errno));
+		return 1;
+	}
+	int rc = watch_session(o, pprof_out);
+	if (pprof_out && pprof_out != stdout && fclose(pprof_out) != 0 && rc == 0) {
+		cmd_error("-o %s: %s", o->output, strerror(errno));
+		rc = 1;
+	}
+	return rc;
+}
+
+static int watch_session(struct top_opts *o, FILE *pprof_out)
 {
 	char err[512];
 
-	if (o->mux_runs)
-		return watch_runs(o);
 	/* a recorded session is opened first: a bad file is the first thing said */
 	struct session *s = !o->in.path ? NULL
 			    : o->pprof_in ? session_open_pprof(o->in.path, err, sizeof(err))
@@ -598,7 +609,7 @@ static int watch(struct top_opts *o)
 	if (o->batch && o->format == OUT_FOLDED && rc != EXIT_BROKEN_PIPE &&
 	    top_print_finish() < 0 && rc == 0)
 		rc = EXIT_USAGE;
-	if (o->format == OUT_PPROF && rc != EXIT_BROKEN_PIPE && write_pprof(s, o) < 0)
+	if (pprof_out && rc != EXIT_BROKEN_PIPE && write_pprof(s, o, pprof_out) < 0)
 		rc = 1;
 	session_close(s);
 	child_output_close(&out);
