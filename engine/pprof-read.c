@@ -338,6 +338,20 @@ int64_t pprof_label_num(const struct pprof *p, size_t sample, const char *key)
 	return -1;
 }
 
+size_t pprof_n_mappings(const struct pprof *p)
+{
+	return p->msg->n_mapping;
+}
+
+void pprof_mapping(const struct pprof *p, size_t i, struct pprof_mapping *out)
+{
+	const Mapping *m = p->msg->mapping[i];
+
+	*out = (struct pprof_mapping){ m->memory_start, m->memory_limit, m->file_offset,
+				       p->msg->string_table[m->filename],
+				       p->msg->string_table[m->build_id] };
+}
+
 int64_t pprof_time_nanos(const struct pprof *p)
 {
 	return p->msg->time_nanos;

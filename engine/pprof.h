@@ -68,6 +68,14 @@ size_t pprof_frames(const struct pprof *p, size_t sample, struct cg_frame *frame
 		    uint64_t *leaf_addr);
 /* The sample's numeric label KEY ("pid", "tid"), or -1. */
 int64_t pprof_label_num(const struct pprof *p, size_t sample, const char *key);
+/* Mapping I: the file mapped at [START, LIMIT) from OFFSET, its build id
+ * as the producer wrote it (Go and cyctop: hex; "" when unknown). */
+struct pprof_mapping {
+	uint64_t start, limit, offset;
+	const char *file, *build_id;
+};
+size_t pprof_n_mappings(const struct pprof *p);
+void pprof_mapping(const struct pprof *p, size_t i, struct pprof_mapping *out);
 /* time_nanos and duration_nanos. */
 int64_t pprof_time_nanos(const struct pprof *p);
 int64_t pprof_duration_nanos(const struct pprof *p);

@@ -4,12 +4,16 @@
  * profile at its leaf and, when samples carry stacks, to the call graph.
  * The records machinery is not used: the profile is complete at open. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "engine/callgraph.h"
 #include "engine/pprof.h"
 #include "engine/session-priv.h"
+#include "engine/symbols.h"
 
 struct session_pprof_src {
 	double duration;         /* seconds */
@@ -112,6 +116,42 @@ static void add_sample(struct session *s, const struct pprof *p, size_t i,
 	}
 }
 
+/* Whether the file open on FD is the build BUILD_ID names (hex; "" or not
+ * hex: unknown, taken as the same). */
+static bool same_build(int fd, const char *build_id)
+{
+	uint8_t id[64];
+	char hex[2 * sizeof(id) + 1];
+	size_t n = symbols_file_build_id(fd, id, sizeof(id));
+
+	if (!build_id[0] || strspn(build_id, "0123456789abcdefABCDEF") != strlen(build_id))
+		return true;
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	hex[2 * n] = '\0';
+	return strcasecmp(hex, build_id) == 0;
+}
+
+/* The profile's mappings whose binaries are here (the same build) make an
+ * address space, so that the asm view disassembles their functions. */
+static void pprof_space(struct session *s, const struct pprof *p)
+{
+	struct space *sp = NULL;
+
+	for (size_t i = 0; i < pprof_n_mappings(p); i++) {
+		struct pprof_mapping m;
+		pprof_mapping(p, i, &m);
+		if (!m.file[0] || m.limit <= m.start || !symbols_is_file_path(m.file))
+			continue;
+		int fd = symbols_open_regular(m.file);
+		bool same = fd >= 0 && same_build(fd, m.build_id);
+		if (fd >= 0)
+			close(fd);
+		if (same && (sp || (sp = space_get(s, s->target.pid))))
+			symtab_add_map(sp->st, m.file, m.start, m.limit, m.offset);
+	}
+}
+
 static int pprof_fill(struct session *s, const struct pprof *p, char *err, size_t errsz)
 {
 	size_t type_of[PPROF_TYPES_MAX];
@@ -127,6 +167,9 @@ static int pprof_fill(struct session *s, const struct pprof *p, char *err, size_
 	for (size_t i = 0; i < pprof_n_samples(p); i++)
 		add_sample(s, p, i, type_of, frames);
 	free(frames);
+	int64_t pid = pprof_n_samples(p) ? pprof_label_num(p, 0, "pid") : -1;
+	s->target.pid = pid > 0 && pid <= INT32_MAX ? (pid_t)pid : 0;
+	pprof_space(s, p);
 	return 0;
 }
 
@@ -143,6 +186,7 @@ static void pprof_snapshot(struct session *s, struct snapshot *snap)
 	snap->time = snap->window_seconds = src->duration;
 	snprintf(snap->command, sizeof(snap->command), "%s", src->name);
 	snprintf(snap->pmu, sizeof(snap->pmu), "pprof profile");
+	snap->pid = s->target.pid;
 	snap->ended = true;
 	snap->recorded = true;
 	snap->exit_status = -1;

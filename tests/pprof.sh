@@ -217,6 +217,12 @@ compare "$TMP/go.json" "$TMP/go.cum" 5 children || fail "Go's profile: cum share
 ok
 grep -q '"name": "main.heavy"' "$TMP/go.json" || fail "main.heavy not in cyctop's view of Go's profile"
 ok
+# the binary is here, the same build: the asm view's rows, per instruction
+run "$CYCTOP" annotate main.spin -i "$TMP/go.pb.gz"
+expect_rc 0 "cyctop annotate main.spin -i Go's profile"
+want=$(json_last "$TMP/go.json" 'samples("main.spin", "samples/count")')
+total=$(json_last "$TMP/go.json" 'event("samples/count")["samples"]')
+expect_out "# samples/count: sav 1, $want samples here of $total" "annotate: main.spin's samples"
 # cyctop's pprof of Go's profile is read by Go again
 run "$CYCTOP" -i "$TMP/go.pb.gz" -b --format pprof -o "$TMP/go2.pb.gz"
 expect_rc 0 "Go's profile written again"
