@@ -316,8 +316,18 @@ static uint64_t location_id(struct writer *w, uint64_t ka, uint64_t kb, uint64_t
 
 /* --- samples ---------------------------------------------------------------- */
 
-/* A sample over locations LOCS (N, leaf first) with SAMPLES[ev] each event. */
-static void add_sample(struct writer *w, const uint64_t *locs, size_t n, const uint64_t *samples)
+static bool any_sample(const uint64_t *n, int ne)
+{
+	for (int e = 0; e < ne; e++)
+		if (n[e])
+			return true;
+	return false;
+}
+
+/* A sample over locations LOCS (N, leaf first) with SAMPLES[ev] each event,
+ * labelled LABELS (N_LABELS; NULL: the target's pid). */
+static void add_sample_labelled(struct writer *w, const uint64_t *locs, size_t n,
+				const uint64_t *samples, Label **labels, size_t n_labels)
 {
 	Sample *smp = arena_alloc(w, sizeof(*smp));
 	uint64_t *ids = arena_alloc(w, n * sizeof(*ids));
@@ -337,20 +347,58 @@ static void add_sample(struct writer *w, const uint64_t *locs, size_t n, const u
 	smp->n_location_id = n;
 	smp->value = values;
 	smp->n_value = 2 * (size_t)w->ne;
-	if (w->snap->pid > 0) {
+	if (labels) {
+		smp->label = labels;
+		smp->n_label = n_labels;
+	} else if (w->snap->pid > 0) {
 		smp->label = w->labels;
 		smp->n_label = 1;
 	}
 	vec_push(w, &w->samples, smp);
 }
 
-static bool any_sample(const uint64_t *n, int ne)
+static void add_sample(struct writer *w, const uint64_t *locs, size_t n, const uint64_t *samples)
 {
-	for (int e = 0; e < ne; e++)
-		if (n[e])
-			return true;
-	return false;
+	add_sample_labelled(w, locs, n, samples, NULL, 0);
 }
+
+static Label *label(struct writer *w, const char *key, const char *str, int64_t num)
+{
+	Label *l = arena_alloc(w, sizeof(*l));
+
+	if (l) {
+		perftools__profiles__label__init(l);
+		l->key = str_id(w, key);
+		l->str = str ? str_id(w, str) : 0;
+		l->num = str ? 0 : num;
+	}
+	return l;
+}
+
+/* Without stacks, threads known: one sample per address and thread,
+ * labelled pid, tid and thread_comm (perf_data_converter's keys). */
+static int thread_ip(void *arg, uint64_t ip, uint32_t pid, uint32_t tid, const char *name,
+		     const char *module, const uint64_t *samples)
+{
+	struct writer *w = arg;
+	const struct snap_thread *t = snapshot_thread(w->snap, tid);
+	Label **labels = arena_alloc(w, 3 * sizeof(*labels));
+	size_t n = 0;
+
+	if (!any_sample(samples, w->ne))
+		return 0;
+	if (!labels)
+		return -1;
+	labels[n++] = label(w, "pid", NULL, pid);
+	labels[n++] = label(w, "tid", NULL, tid);
+	if (t && t->comm[0])
+		labels[n++] = label(w, "thread_comm", t->comm, 0);
+	uint64_t loc = location_id(w, ip, (uint64_t)str_id(w, module), ip, name, module);
+	if (loc)
+		add_sample_labelled(w, &loc, 1, samples, labels, n);
+	return w->oom ? -1 : 0;
+}
+
 
 /* Without stacks: one sample per address. */
 static int flat_ip(void *arg, uint64_t ip, const char *name, const char *module,
@@ -528,7 +576,9 @@ static int build(struct writer *w, const struct pprof_write_opts *o, Profile *p)
 	w->labels[0] = &w->pid_label;
 	p->sample_type = sample_types(w, p);
 	p->n_sample_type = p->sample_type ? 2 * (size_t)w->ne : 0;
-	if (!w->cg) {
+	if (!w->cg && pprof_acc_complete(w->s->pacc)) {
+		pprof_acc_foreach(w->s->pacc, thread_ip, w);
+	} else if (!w->cg) {
 		profile_foreach_ip(w->s->prof, flat_ip, w);
 	} else if (profile_foreach_ip(w->s->prof, hottest_ip, w) == 0 &&
 		   cg_foreach_path(w->cg, stack_path, w) == 0) {

@@ -3,7 +3,8 @@
  *
  * Writing (--format pprof): a session's cumulative snapshot becomes one
  * profile.  Without call stacks every sampled address is a location (its
- * mapping, function and source line) with one sample; with -g every
+ * mapping, function and source line) with one sample per thread (pid, tid
+ * and thread_comm labels, from the session's pprof_acc); with -g every
  * distinct call path of the call graph is a sample whose locations are one
  * per function (the call graph keeps stacks by function, not by address),
  * plus one-frame samples for what was counted without a stack, so that
@@ -43,6 +44,21 @@ struct pprof_write_opts {
  * 0, or -1 with one line in ERR. */
 int pprof_write(struct session *s, const struct snapshot *snap,
 		const struct pprof_write_opts *o, FILE *out, char *err, size_t errsz);
+
+/* Samples per address, process and thread (pprof-acc.c), kept while a
+ * session is to be written as pprof: the profile keeps addresses per
+ * process only.  Past PPROF_ACC_ROWS_MAX rows (or out of memory) it stops,
+ * incomplete, and the writer labels the samples with the pid only. */
+#define PPROF_ACC_ROWS_MAX (4u << 20)
+struct pprof_acc;
+struct pprof_acc *pprof_acc_new(int n_events);
+void pprof_acc_free(struct pprof_acc *a);
+void pprof_acc_add(struct pprof_acc *a, int ev, uint32_t pid, uint32_t tid, uint64_t ip,
+		   const char *name, const char *module, uint64_t n);
+bool pprof_acc_complete(const struct pprof_acc *a);
+typedef int (*pprof_acc_fn)(void *arg, uint64_t ip, uint32_t pid, uint32_t tid,
+			    const char *name, const char *module, const uint64_t *samples);
+int pprof_acc_foreach(const struct pprof_acc *a, pprof_acc_fn fn, void *arg);
 
 /* --- reading -------------------------------------------------------------- */
 

@@ -18,6 +18,7 @@
 #include "engine/disasm.h"
 #include "engine/mux.h"
 #include "engine/ordered.h"
+#include "engine/pprof.h"
 #include "engine/pfm.h"
 #include "engine/record.h"
 #include "engine/ring.h"
@@ -465,6 +466,8 @@ static void handle_sample(struct session *s, const struct rec_sample *smp, uint1
 		user_symbol(s, sp, smp->ip, &si);
 	uint64_t n = s->src->weigh(s, ev, smp);
 	profile_add(s->prof, ev, smp->tid, smp->ip, si.name, si.module, n);
+	if (s->pacc)
+		pprof_acc_add(s->pacc, ev, smp->pid, smp->tid, smp->ip, si.name, si.module, n);
 	if (s->cg && sp)
 		add_stack(s, sp, ev, smp, &si, n);
 }
@@ -1145,6 +1148,13 @@ static const struct session_source live_source = {
 	.counts = read_counts,
 };
 
+int session_keep_threads(struct session *s)
+{
+	if (!s->pacc)
+		s->pacc = pprof_acc_new(s->events.n);
+	return s->pacc ? 0 : -1;
+}
+
 void session_set_thread_filter(struct session *s, uint32_t tid)
 {
 	profile_set_thread_filter(s->prof, tid);
@@ -1185,6 +1195,7 @@ void session_close(struct session *s)
 	ordered_free(s->queue);
 	ksymtab_free(s->ksyms);
 	callgraph_free(s->cg);
+	pprof_acc_free(s->pacc);
 	free(s->spaces);
 	free(s->space_index);
 	free(s->fds);

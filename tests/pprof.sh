@@ -88,7 +88,7 @@ grep -qx "samples/count cpu/nanoseconds\[dflt\] samples_page-faults/count page-f
 	fail "pprof -raw sample types: $(grep -A1 '^Samples:' "$TMP/mix.raw")"
 ok
 for want in "PeriodType: cpu nanoseconds" "Period: 1000000" "Comment: event cpu-clock: sav 1000000" \
-	"Comment: event page-faults" "Comment: pmu: " "pid:["; do
+	"Comment: event page-faults" "Comment: pmu: " "pid:[" "tid:[" "thread_comm:[mix]"; do
 	grep -qF -- "$want" "$TMP/mix.raw" || fail "pprof -raw lacks '$want'"
 	ok
 done
@@ -257,9 +257,17 @@ expect_rc 1 "-o into a missing directory"
 expect_err "no/such/dir/x.pb.gz" "names the file"
 
 # --- live: a launched command, straight to pprof --------------------------------
-run "$CYCTOP" -b --format pprof -o "$TMP/live.pb.gz" -e cpu-clock -- "$WORKLOADS/mix" 0.5
+# two mix processes: each sample is labelled with its process and thread
+run "$CYCTOP" -b --format pprof -o "$TMP/live.pb.gz" -e cpu-clock -- \
+	sh -c "'$WORKLOADS/mix' 0.5 & '$WORKLOADS/mix' 0.5; wait"
 expect_rc 0 "live --format pprof"
 top_of "$TMP/live.pb.gz" "$TMP/live.top"
 grep -q "work_60" "$TMP/live.top" || fail "live: work_60 not in pprof -top"
+ok
+go tool pprof -tags "$TMP/live.pb.gz" >"$TMP/live.tags" 2>/dev/null || fail "pprof -tags"
+awk '/^ pid:/ { on = 1; next } /^ *$/ { on = 0 } on && $2 >= 40 { n++ } END { exit n != 2 }' \
+	FS='[(%]+' "$TMP/live.tags" || fail "live: not two pids with half the samples each: $(cat "$TMP/live.tags")"
+ok
+grep -q "(.*): mix$" "$TMP/live.tags" || fail "live: no thread_comm mix: $(cat "$TMP/live.tags")"
 ok
 done_ok

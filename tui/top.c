@@ -368,6 +368,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		/* batch output is of sessions only: whatever is not one gets the
 		 * reader's error (naming the file and the offset) */
 		o->pprof_in = session_is_pprof(o->files[0]);
+		o->in.keep_threads = o->format == OUT_PPROF;
 		if (session_is_perfdata(o->files[0]) || o->pprof_in || o->batch) {
 			o->in.path = o->files[0];
 			if (o->pprof_in && (o->in.symfs || o->in.model)) {
@@ -597,8 +598,9 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 		return 1;
 	if (!s)
 		s = session_open(&o->s, err, sizeof(err));
-	if (!s) {
-		cmd_error("%s", err);
+	if (!s || (pprof_out && session_keep_threads(s) < 0)) {
+		cmd_error("%s", s ? "out of memory" : err);
+		session_close(s);
 		child_output_close(&out);
 		return 1;
 	}
