@@ -92,7 +92,7 @@ static bool has_stacks(const struct pprof *p)
 
 /* Adds sample I to the profile (at its leaf) and to the call graph. */
 static void add_sample(struct session *s, const struct pprof *p, size_t i,
-		       const size_t *type_of, struct cg_frame *frames)
+		       const size_t *type_of, struct cg_frame *frames, double *total)
 {
 	uint64_t addr;
 	size_t n = pprof_frames(p, i, frames, PPROF_FRAMES_MAX, &addr);
@@ -108,6 +108,7 @@ static void add_sample(struct session *s, const struct pprof *p, size_t i,
 		uint64_t v = (uint64_t)pprof_value(p, i, type_of[ev]);
 		if (!v)
 			continue;
+		total[ev] += (double)v;
 		profile_add(s->prof, ev, tid > 0 && tid < UINT32_MAX ? (uint32_t)tid : 0, addr,
 			    frames[0].name ? frames[0].name : CG_UNKNOWN,
 			    frames[0].module ? frames[0].module : CG_UNKNOWN, v);
@@ -155,6 +156,7 @@ static void pprof_space(struct session *s, const struct pprof *p)
 static int pprof_fill(struct session *s, const struct pprof *p, char *err, size_t errsz)
 {
 	size_t type_of[PPROF_TYPES_MAX];
+	double total[PPROF_TYPES_MAX] = { 0 };
 	struct cg_frame *frames = malloc(PPROF_FRAMES_MAX * sizeof(*frames));
 
 	pprof_events(s, p, type_of);
@@ -165,8 +167,11 @@ static int pprof_fill(struct session *s, const struct pprof *p, char *err, size_
 		return -1;
 	}
 	for (size_t i = 0; i < pprof_n_samples(p); i++)
-		add_sample(s, p, i, type_of, frames);
+		add_sample(s, p, i, type_of, frames, total);
 	free(frames);
+	/* the values are the events' counts */
+	for (int ev = 0; ev < s->events.n; ev++)
+		profile_set_scaled(s->prof, ev, total[ev], 1.0, true);
 	int64_t pid = pprof_n_samples(p) ? pprof_label_num(p, 0, "pid") : -1;
 	s->target.pid = pid > 0 && pid <= INT32_MAX ? (pid_t)pid : 0;
 	pprof_space(s, p);

@@ -230,6 +230,23 @@ top_of "$TMP/go2.pb.gz" "$TMP/go2.top"
 compare "$TMP/go.json" "$TMP/go2.top" 2 percent || fail "Go's profile through cyctop: flat shares"
 ok
 
+# --- import: pprof's own examples (golang-github-google-pprof-dev's testdata,
+# legacy Java profiles with names, written as profile.proto by pprof itself):
+# a CPU, a heap (inuse_space by default) and a contention profile
+PT=/usr/share/gocode/src/github.com/google/pprof/profile/testdata
+for f in java.cpu java.heap java.contention; do
+	go tool pprof -proto -symbolize=none "$PT/$f" >"$TMP/$f.pb.gz" 2>"$TMP/go.err" ||
+		fail "pprof -proto $f: $(cat "$TMP/go.err")"
+	top_of "$TMP/$f.pb.gz" "$TMP/$f.top"
+	run "$CYCTOP" -i "$TMP/$f.pb.gz" -b --format json
+	expect_rc 0 "cyctop -i pprof's $f"
+	cp "$TMP/out" "$TMP/$f.json"
+	compare "$TMP/$f.json" "$TMP/$f.top" 2 percent || fail "pprof's $f: flat shares"
+	ok
+done
+expect_true "$(json_last "$TMP/java.heap.json" 'o["events"][0]["name"] == "inuse_space/bytes"')" \
+	"java.heap: pprof's default type (inuse_space) first"
+
 # --- hostile input: one line naming the file, exit 1 -------------------------
 n=$(wc -c <"$TMP/mix.pb.gz")
 head -c $((n / 2)) "$TMP/mix.pb.gz" >"$TMP/cut.pb.gz"
