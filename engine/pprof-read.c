@@ -1,5 +1,6 @@
 /* Decoding pprof profiles: gunzip (zlib), unpack (protobuf-c), then check
  * every reference so that the readers below never index out of range. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -18,10 +19,48 @@ struct id_ref {
 	size_t index;
 };
 
+/* protobuf-c's allocations within a budget: a few bytes of input can ask
+ * for a message each (an empty repeated Sample is two bytes), so a hostile
+ * file could otherwise exhaust memory.  Each block carries its size. */
+struct budget {
+	size_t left;
+	bool exceeded;
+};
+
 struct pprof {
 	Profile *msg;
 	struct id_ref *locs, *funcs, *maps;
+	struct budget budget;
+	ProtobufCAllocator alloc;
 };
+
+static void *budget_alloc(void *data, size_t size)
+{
+	struct budget *b = data;
+	size_t need = size + sizeof(max_align_t);
+
+	if (need < size || need > b->left) {
+		b->exceeded = true;
+		return NULL;
+	}
+	max_align_t *p = malloc(need);
+	if (!p)
+		return NULL;
+	*(size_t *)p = need;
+	b->left -= need;
+	return p + 1;
+}
+
+static void budget_free(void *data, void *ptr)
+{
+	struct budget *b = data;
+
+	if (!ptr)
+		return;
+	max_align_t *p = (max_align_t *)ptr - 1;
+	b->left += *(size_t *)p;
+	free(p);
+}
 
 /* Inflates a gzip (or zlib) stream into *OUT. */
 static int gunzip(const uint8_t *data, size_t len, uint8_t **out, size_t *outlen, char *err,
@@ -221,10 +260,14 @@ struct pprof *pprof_parse(const uint8_t *data, size_t len, char *err, size_t err
 		}
 		data = raw;
 	}
-	p->msg = perftools__profiles__profile__unpack(NULL, rawlen, data);
+	p->budget = (struct budget){ PPROF_MEM_MAX, false };
+	p->alloc = (ProtobufCAllocator){ budget_alloc, budget_free, &p->budget };
+	p->msg = perftools__profiles__profile__unpack(&p->alloc, rawlen, data);
 	free(raw);
 	if (!p->msg) {
-		snprintf(err, errsz, "not a profile.proto message (protobuf decoding failed)");
+		snprintf(err, errsz, p->budget.exceeded
+			 ? "its messages need more than %u MB (a hostile file?)"
+			 : "not a profile.proto message (protobuf decoding failed)", PPROF_MEM_MAX >> 20);
 		pprof_free(p);
 		return NULL;
 	}
@@ -240,7 +283,7 @@ void pprof_free(struct pprof *p)
 	if (!p)
 		return;
 	if (p->msg)
-		perftools__profiles__profile__free_unpacked(p->msg, NULL);
+		perftools__profiles__profile__free_unpacked(p->msg, &p->alloc);
 	free(p->locs);
 	free(p->funcs);
 	free(p->maps);

@@ -27,8 +27,10 @@
 
 /* More sample types than this are refused (they become events). */
 #define PPROF_TYPES_MAX 32
-/* A decompressed profile larger than this is refused. */
-#define PPROF_BYTES_MAX (1024u << 20)
+/* A decompressed profile larger than this is refused, and one whose
+ * decoded messages need more memory than PPROF_MEM_MAX. */
+#define PPROF_BYTES_MAX (512u << 20)
+#define PPROF_MEM_MAX (1024u << 20)
 /* Frames kept of a sample's stack (inlined frames counted); deeper stacks
  * keep their innermost frames. */
 #define PPROF_FRAMES_MAX 1024

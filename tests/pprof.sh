@@ -259,6 +259,13 @@ for f in cut garbage text; do
 	expect_err "$TMP/$f.pb.gz: " "$f.pb.gz: names the file"
 done
 expect_err "not a profile.proto message" "text.pb.gz: says why"
+# 20M empty samples in 40 KB: each asks for a message; the decoder's memory
+# budget refuses them instead of exhausting the machine
+python3 -c 'import gzip, sys; gzip.open(sys.argv[1], "wb").write(b"\x12\x00" * 20000000)' \
+	"$TMP/bomb.pb.gz"
+run "$CYCTOP" -i "$TMP/bomb.pb.gz" -b --format json
+expect_rc 1 "bomb.pb.gz"
+expect_err "need more than 1024 MB" "bomb.pb.gz: the memory budget"
 run "$CYCTOP" -i "$TMP/cut.pb.gz" -b --format json
 expect_err "gzip stream truncated" "cut.pb.gz: says why"
 
