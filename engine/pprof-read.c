@@ -260,6 +260,13 @@ struct pprof *pprof_parse(const uint8_t *data, size_t len, char *err, size_t err
 		}
 		data = raw;
 	}
+	if (rawlen == 0 || (rawlen >= 8 && memcmp(data, "PERFILE2", 8) == 0)) {
+		snprintf(err, errsz, rawlen ? "a gzipped perf.data, not a pprof profile: gunzip "
+			 "it, then cyctop -i FILE" : "empty: no pprof profile");
+		free(raw);
+		free(p);
+		return NULL;
+	}
 	p->budget = (struct budget){ PPROF_MEM_MAX, false };
 	p->alloc = (ProtobufCAllocator){ budget_alloc, budget_free, &p->budget };
 	p->msg = perftools__profiles__profile__unpack(&p->alloc, rawlen, data);

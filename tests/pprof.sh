@@ -259,6 +259,15 @@ for f in cut garbage text; do
 	expect_err "$TMP/$f.pb.gz: " "$f.pb.gz: names the file"
 done
 expect_err "not a profile.proto message" "text.pb.gz: says why"
+# a gzipped perf.data is said to be one
+gzip -c "$TMP/mix.data" >"$TMP/mix.data.gz"
+run "$CYCTOP" -i "$TMP/mix.data.gz" -b --format json
+expect_rc 1 "mix.data.gz"
+expect_err "a gzipped perf.data, not a pprof profile" "mix.data.gz: says what it is"
+: | gzip >"$TMP/empty.pb.gz"
+run "$CYCTOP" -i "$TMP/empty.pb.gz" -b --format json
+expect_rc 1 "empty.pb.gz"
+expect_err "empty: no pprof profile" "empty.pb.gz: says why"
 # 20M empty samples in 40 KB: each asks for a message; the decoder's memory
 # budget refuses them instead of exhausting the machine
 python3 -c 'import gzip, sys; gzip.open(sys.argv[1], "wb").write(b"\x12\x00" * 20000000)' \
