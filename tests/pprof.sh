@@ -285,6 +285,12 @@ expect_err "only --format pprof writes a file" "-o alone"
 run "$CYCTOP" --format pprof -o "$TMP/x" -- "$WORKLOADS/mix" 0.1
 expect_rc 2 "--format pprof without -b"
 expect_err "add -b" "pprof is batch output"
+run "$CYCTOP" -b --window --format pprof -o "$TMP/x" -- "$WORKLOADS/mix" 0.1
+expect_rc 2 "--window with --format pprof"
+expect_err "not --window" "pprof is cumulative"
+run "$CYCTOP" -b --tid 1 --format pprof -o "$TMP/x" -- "$WORKLOADS/mix" 0.1
+expect_rc 2 "--tid with --format pprof"
+expect_err "-tagfocus=tid=N" "pprof has every thread"
 run "$CYCTOP" -b --format pprof -o "$TMP/no/such/dir/x.pb.gz" -- "$WORKLOADS/mix" 0.1
 expect_rc 1 "-o into a missing directory"
 expect_err "no/such/dir/x.pb.gz" "names the file"

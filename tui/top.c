@@ -147,6 +147,11 @@ static int check_output_options(const struct top_opts *o)
 		cmd_error("--format pprof is batch output: add -b");
 		return -1;
 	}
+	if (o->format == OUT_PPROF && (o->window || o->tid)) {
+		cmd_error("--format pprof writes the whole watch, every thread (%s)",
+			  o->window ? "not --window" : "go tool pprof -tagfocus=tid=N selects one");
+		return -1;
+	}
 	if (o->format == OUT_PPROF && !o->output && isatty(STDOUT_FILENO)) {
 		cmd_error("--format pprof writes a gzipped profile: give -o FILE or redirect "
 			  "stdout");
