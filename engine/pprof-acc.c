@@ -6,38 +6,23 @@
 #include <string.h>
 
 #include "engine/pprof.h"
+#include "engine/pprof-table.h"
 
 struct acc_row {
 	uint64_t ip;
 	uint32_t pid, tid;
-	const char *name, *module;   /* interned here */
+	uint32_t name, module;       /* in the string table */
 	uint64_t n[];                /* [n_events] */
 };
 
 struct pprof_acc {
 	int n_events;
 	bool full;                   /* out of memory or past the row cap */
-	struct acc_row **rows;       /* open addressing on (ip, pid, tid) */
-	size_t cap, n;
-	char **strs;                 /* interned strings, open addressing */
-	size_t scap, sn;
+	struct pair_map index;       /* (ip, pid << 32 | tid) -> row + 1 */
+	struct acc_row **rows;
+	size_t n, cap;
+	struct str_table strings;
 };
-
-static uint64_t mix(uint64_t ip, uint64_t who)
-{
-	uint64_t h = (ip ^ 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
-	h = (h ^ who ^ (h >> 29)) * 0x94d049bb133111ebull;
-	return h ^ (h >> 32);
-}
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
 
 struct pprof_acc *pprof_acc_new(int n_events)
 {
@@ -52,93 +37,34 @@ void pprof_acc_free(struct pprof_acc *a)
 {
 	if (!a)
 		return;
-	for (size_t i = 0; i < a->cap; i++)
+	for (size_t i = 0; i < a->n; i++)
 		free(a->rows[i]);
-	for (size_t i = 0; i < a->scap; i++)
-		free(a->strs[i]);
 	free(a->rows);
-	free(a->strs);
+	pair_map_free(&a->index);
+	str_table_free(&a->strings);
 	free(a);
 }
 
-static bool strs_grow(struct pprof_acc *a)
-{
-	size_t cap = a->scap ? a->scap * 2 : 1024;
-	char **t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return false;
-	for (size_t i = 0; i < a->scap; i++)
-		if (a->strs[i]) {
-			size_t k = str_hash(a->strs[i]) & (cap - 1);
-			while (t[k])
-				k = (k + 1) & (cap - 1);
-			t[k] = a->strs[i];
-		}
-	free(a->strs);
-	a->strs = t;
-	a->scap = cap;
-	return true;
-}
-
-static const char *intern(struct pprof_acc *a, const char *s)
-{
-	if (2 * (a->sn + 1) > a->scap && !strs_grow(a))
-		return NULL;
-	size_t k = str_hash(s) & (a->scap - 1);
-	for (; a->strs[k]; k = (k + 1) & (a->scap - 1))
-		if (strcmp(a->strs[k], s) == 0)
-			return a->strs[k];
-	if (!(a->strs[k] = strdup(s)))
-		return NULL;
-	a->sn++;
-	return a->strs[k];
-}
-
-static bool rows_grow(struct pprof_acc *a)
-{
-	size_t cap = a->cap ? a->cap * 2 : 4096;
-	struct acc_row **t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return false;
-	for (size_t i = 0; i < a->cap; i++) {
-		struct acc_row *r = a->rows[i];
-		if (!r)
-			continue;
-		size_t k = mix(r->ip, (uint64_t)r->pid << 32 | r->tid) & (cap - 1);
-		while (t[k])
-			k = (k + 1) & (cap - 1);
-		t[k] = r;
-	}
-	free(a->rows);
-	a->rows = t;
-	a->cap = cap;
-	return true;
-}
-
-/* The row of (IP, PID, TID), made when new; NULL when full. */
-static struct acc_row *row_get(struct pprof_acc *a, uint64_t ip, uint32_t pid, uint32_t tid,
+static struct acc_row *row_new(struct pprof_acc *a, uint64_t ip, uint32_t pid, uint32_t tid,
 			       const char *name, const char *module)
 {
-	if (2 * (a->n + 1) > a->cap && (a->n >= PPROF_ACC_ROWS_MAX || !rows_grow(a)))
+	int64_t n = str_table_id(&a->strings, name), m = str_table_id(&a->strings, module);
+
+	if (n < 0 || m < 0 || a->n >= PPROF_ACC_ROWS_MAX)
 		return NULL;
-	size_t k = mix(ip, (uint64_t)pid << 32 | tid) & (a->cap - 1);
-	for (; a->rows[k]; k = (k + 1) & (a->cap - 1)) {
-		struct acc_row *r = a->rows[k];
-		if (r->ip == ip && r->pid == pid && r->tid == tid)
-			return r;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 1024;
+		struct acc_row **v = realloc(a->rows, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		a->rows = v;
+		a->cap = cap;
 	}
 	struct acc_row *r = calloc(1, sizeof(*r) + (size_t)a->n_events * sizeof(uint64_t));
-	if (!r || !(r->name = intern(a, name)) || !(r->module = intern(a, module))) {
-		free(r);
-		return NULL;
+	if (r) {
+		*r = (struct acc_row){ ip, pid, tid, (uint32_t)n, (uint32_t)m };
+		a->rows[a->n++] = r;
 	}
-	r->ip = ip;
-	r->pid = pid;
-	r->tid = tid;
-	a->rows[k] = r;
-	a->n++;
 	return r;
 }
 
@@ -147,12 +73,17 @@ void pprof_acc_add(struct pprof_acc *a, int ev, uint32_t pid, uint32_t tid, uint
 {
 	if (a->full || ev < 0 || ev >= a->n_events)
 		return;
-	struct acc_row *r = row_get(a, ip, pid, tid, name ? name : "[unknown]",
+	uint64_t *slot = pair_slot(&a->index, ip, (uint64_t)pid << 32 | tid);
+	struct acc_row *r = !slot ? NULL : *slot ? a->rows[*slot - 1]
+			  : row_new(a, ip, pid, tid, name ? name : "[unknown]",
 				    module ? module : "[unknown]");
-	if (r)
-		r->n[ev] += n;
-	else
+	if (!r) {
 		a->full = true;   /* the writer then falls back to the profile */
+		return;
+	}
+	if (!*slot)
+		*slot = a->n;     /* the row just made, + 1 */
+	r->n[ev] += n;
 }
 
 bool pprof_acc_complete(const struct pprof_acc *a)
@@ -162,9 +93,10 @@ bool pprof_acc_complete(const struct pprof_acc *a)
 
 int pprof_acc_foreach(const struct pprof_acc *a, pprof_acc_fn fn, void *arg)
 {
-	for (size_t i = 0; i < a->cap; i++) {
+	for (size_t i = 0; i < a->n; i++) {
 		const struct acc_row *r = a->rows[i];
-		int rc = r ? fn(arg, r->ip, r->pid, r->tid, r->name, r->module, r->n) : 0;
+		int rc = fn(arg, r->ip, r->pid, r->tid, a->strings.v[r->name],
+			    a->strings.v[r->module], r->n);
 		if (rc)
 			return rc;
 	}

@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "engine/pprof.h"
+#include "engine/pprof-table.h"
 #include "engine/profile.pb-c.h"
 #include "engine/session-priv.h"
 #include "engine/symbols.h"
@@ -21,18 +22,12 @@ typedef Perftools__Profiles__Location Location;
 typedef Perftools__Profiles__Line Line;
 typedef Perftools__Profiles__Function Function;
 
-/* --- an arena, a string table and a pair-keyed map ---------------------- */
+/* --- an arena, and the shared tables (engine/pprof-table.h) ------------- */
 
 struct block {
 	struct block *next;
 	size_t used, cap;
 	alignas(16) unsigned char data[];
-};
-
-/* (a, b) -> v; v 0 means the slot is empty, so stored values are >= 1. */
-struct pair_map {
-	struct pair { uint64_t a, b, v; } *t;
-	size_t cap, n;
 };
 
 /* A growable array of message pointers. */
@@ -48,9 +43,7 @@ struct writer {
 	int ne;
 	bool oom;
 	struct block *arena;
-	struct vec strings;         /* char * */
-	uint32_t *str_slot;         /* string hash: index + 1, 0 empty */
-	size_t str_cap;
+	struct str_table strings;   /* the profile's string_table */
 	struct vec funcs, maps, locs, samples;
 	struct pair_map func_ids;   /* (name, module) string ids -> function id */
 	struct pair_map map_ids;    /* (module, 0) -> mapping id */
@@ -102,102 +95,25 @@ static bool vec_push(struct writer *w, struct vec *v, void *item)
 	return true;
 }
 
-static uint64_t mix(uint64_t a, uint64_t b)
+/* The value slot of (A, B) in M, made when new; NULL when out of memory. */
+static uint64_t *slot_of(struct writer *w, struct pair_map *m, uint64_t a, uint64_t b)
 {
-	uint64_t h = (a ^ 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
-	h = (h ^ b ^ (h >> 29)) * 0x94d049bb133111ebull;
-	return h ^ (h >> 32);
-}
+	uint64_t *v = pair_slot(m, a, b);
 
-/* The value slot of (A, B), made (0) when new; NULL when out of memory. */
-static uint64_t *pair_slot(struct writer *w, struct pair_map *m, uint64_t a, uint64_t b)
-{
-	if (2 * (m->n + 1) > m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 1024;
-		struct pair *t = calloc(cap, sizeof(*t));
-		if (!t) {
-			w->oom = true;
-			return NULL;
-		}
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->t[i].v) {
-				size_t k = mix(m->t[i].a, m->t[i].b) & (cap - 1);
-				while (t[k].v)
-					k = (k + 1) & (cap - 1);
-				t[k] = m->t[i];
-			}
-		free(m->t);
-		m->t = t;
-		m->cap = cap;
-	}
-	size_t k = mix(a, b) & (m->cap - 1);
-	while (m->t[k].v && (m->t[k].a != a || m->t[k].b != b))
-		k = (k + 1) & (m->cap - 1);
-	if (!m->t[k].v) {
-		m->t[k].a = a;
-		m->t[k].b = b;
-		m->n++;
-	}
-	return &m->t[k].v;
-}
-
-/* The value of (A, B), 0 when absent. */
-static uint64_t pair_find(const struct pair_map *m, uint64_t a, uint64_t b)
-{
-	if (!m->cap)
-		return 0;
-	size_t k = mix(a, b) & (m->cap - 1);
-	while (m->t[k].v && (m->t[k].a != a || m->t[k].b != b))
-		k = (k + 1) & (m->cap - 1);
-	return m->t[k].v;
-}
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static bool str_grow(struct writer *w)
-{
-	size_t cap = w->str_cap ? w->str_cap * 2 : 4096;
-	uint32_t *t = calloc(cap, sizeof(*t));
-
-	if (!t) {
+	if (!v)
 		w->oom = true;
-		return false;
-	}
-	for (size_t i = 0; i < w->strings.n; i++) {
-		size_t k = str_hash(w->strings.v[i]) & (cap - 1);
-		while (t[k])
-			k = (k + 1) & (cap - 1);
-		t[k] = (uint32_t)i + 1;
-	}
-	free(w->str_slot);
-	w->str_slot = t;
-	w->str_cap = cap;
-	return true;
+	return v;
 }
 
-/* The string table index of S (added when new; 0 for NULL or out of memory). */
+/* The string table index of S (0, the empty string, for NULL or out of
+ * memory). */
 static int64_t str_id(struct writer *w, const char *s)
 {
-	if (!s || (2 * (w->strings.n + 1) > w->str_cap && !str_grow(w)))
-		return 0;
-	size_t k = str_hash(s) & (w->str_cap - 1);
-	for (; w->str_slot[k]; k = (k + 1) & (w->str_cap - 1))
-		if (strcmp(w->strings.v[w->str_slot[k] - 1], s) == 0)
-			return w->str_slot[k] - 1;
-	size_t len = strlen(s) + 1;
-	char *copy = arena_alloc(w, len);
-	if (!copy || !vec_push(w, &w->strings, copy))
-		return 0;
-	memcpy(copy, s, len);
-	w->str_slot[k] = (uint32_t)w->strings.n;
-	return (int64_t)w->strings.n - 1;
+	int64_t id = s ? str_table_id(&w->strings, s) : 0;
+
+	if (id < 0)
+		w->oom = true;
+	return id < 0 ? 0 : id;
 }
 
 /* --- symbols: the address space that maps a module ----------------------- */
@@ -227,7 +143,7 @@ static void note_build_id(void *arg, const char *path, const uint8_t *id, size_t
 	for (size_t i = 0; i < len; i++)
 		snprintf(hex + 2 * i, 3, "%02x", id[i]);
 	hex[2 * len] = '\0';
-	uint64_t *v = pair_slot(w, &w->build_ids, (uint64_t)str_id(w, path), 0);
+	uint64_t *v = slot_of(w, &w->build_ids, (uint64_t)str_id(w, path), 0);
 	if (v && !*v)
 		*v = (uint64_t)str_id(w, hex);
 }
@@ -238,7 +154,7 @@ static uint64_t function_id(struct writer *w, const char *name, const char *modu
 			    struct symtab *st, uint64_t addr)
 {
 	int64_t n = str_id(w, name), mod = str_id(w, module);
-	uint64_t *id = pair_slot(w, &w->func_ids, (uint64_t)n, (uint64_t)mod);
+	uint64_t *id = slot_of(w, &w->func_ids, (uint64_t)n, (uint64_t)mod);
 	Function *f = id && !*id ? arena_alloc(w, sizeof(*f)) : NULL;
 
 	if (!id || *id || !f)
@@ -262,7 +178,7 @@ static uint64_t function_id(struct writer *w, const char *name, const char *modu
 static uint64_t mapping_id(struct writer *w, const char *module, const struct symtab_map *sm)
 {
 	int64_t mod = str_id(w, module);
-	uint64_t *id = pair_slot(w, &w->map_ids, (uint64_t)mod, 0);
+	uint64_t *id = slot_of(w, &w->map_ids, (uint64_t)mod, 0);
 	Mapping *m = id && !*id ? arena_alloc(w, sizeof(*m)) : NULL;
 
 	if (!id || *id || !m)
@@ -275,7 +191,7 @@ static uint64_t mapping_id(struct writer *w, const char *module, const struct sy
 		m->memory_limit = sm->end;
 		m->file_offset = sm->pgoff;
 	}
-	uint64_t *bid = pair_slot(w, &w->build_ids, (uint64_t)mod, 0);
+	uint64_t *bid = slot_of(w, &w->build_ids, (uint64_t)mod, 0);
 	m->build_id = bid ? (int64_t)*bid : 0;
 	m->has_functions = m->has_filenames = m->has_line_numbers = true;
 	if (!vec_push(w, &w->maps, m))
@@ -287,7 +203,7 @@ static uint64_t mapping_id(struct writer *w, const char *module, const struct sy
 static uint64_t location_id(struct writer *w, uint64_t ka, uint64_t kb, uint64_t addr,
 			    const char *name, const char *module)
 {
-	uint64_t *id = pair_slot(w, &w->loc_ids, ka, kb);
+	uint64_t *id = slot_of(w, &w->loc_ids, ka, kb);
 	Location *l = id && !*id ? arena_alloc(w, sizeof(*l)) : NULL;
 	Line *line = l ? arena_alloc(w, sizeof(*line)) : NULL;
 	Line **lines = line ? arena_alloc(w, sizeof(*lines)) : NULL;
@@ -421,8 +337,8 @@ static int hottest_ip(void *arg, uint64_t ip, const char *name, const char *modu
 {
 	struct writer *w = arg;
 	uint64_t n = (uint64_t)str_id(w, name), mod = (uint64_t)str_id(w, module);
-	uint64_t *best = pair_slot(w, &w->hot_n, n, mod);
-	uint64_t *addr = best ? pair_slot(w, &w->hot_ip, n, mod) : NULL;
+	uint64_t *best = slot_of(w, &w->hot_n, n, mod);
+	uint64_t *addr = best ? slot_of(w, &w->hot_ip, n, mod) : NULL;
 
 	if (!addr)
 		return -1;
@@ -597,7 +513,7 @@ static int build(struct writer *w, const struct pprof_write_opts *o, Profile *p)
 	p->n_function = w->funcs.n;
 	p->mapping = (Mapping **)w->maps.v;
 	p->n_mapping = w->maps.n;
-	p->string_table = (char **)w->strings.v;
+	p->string_table = w->strings.v;
 	p->n_string_table = w->strings.n;
 	return w->oom ? -1 : 0;
 }
@@ -635,18 +551,17 @@ static void writer_free(struct writer *w)
 		w->arena = b->next;
 		free(b);
 	}
-	free(w->strings.v);
-	free(w->str_slot);
+	str_table_free(&w->strings);
 	free(w->funcs.v);
 	free(w->maps.v);
 	free(w->locs.v);
 	free(w->samples.v);
-	free(w->func_ids.t);
-	free(w->map_ids.t);
-	free(w->loc_ids.t);
-	free(w->hot_ip.t);
-	free(w->hot_n.t);
-	free(w->build_ids.t);
+	pair_map_free(&w->func_ids);
+	pair_map_free(&w->map_ids);
+	pair_map_free(&w->loc_ids);
+	pair_map_free(&w->hot_ip);
+	pair_map_free(&w->hot_n);
+	pair_map_free(&w->build_ids);
 }
 
 int pprof_write(struct session *s, const struct snapshot *snap,
