@@ -42,6 +42,7 @@ struct writer {
 	const struct cg_snapshot *cg;
 	int ne;
 	bool oom;
+	bool by_address;            /* -g stacks written by address (pprof_acc) */
 	struct block *arena;
 	struct str_table strings;   /* the profile's string_table */
 	struct vec funcs, maps, locs, samples;
@@ -51,6 +52,8 @@ struct writer {
 	struct pair_map hot_ip;     /* -g: (name, module) -> the function's hottest address */
 	struct pair_map hot_n;      /* and its samples (+1) */
 	struct pair_map build_ids;  /* (module, 0) -> build id string id */
+	struct pair_map threads;    /* (pid << 32 | tid, 0) -> its struct labels */
+	struct pair_map stacked;    /* (leaf ip, pid << 32 | tid) -> its stacks' samples */
 	Label pid_label;
 	Label *labels[1];
 };
@@ -293,25 +296,86 @@ static Label *label(struct writer *w, const char *key, const char *str, int64_t 
 
 /* Without stacks, threads known: one sample per address and thread,
  * labelled pid, tid and thread_comm (perf_data_converter's keys). */
+struct labels {
+	Label *v[3];
+	size_t n;
+};
+
+/* A thread's labels: pid, tid and thread_comm (perf_data_converter's
+ * keys), made once per thread.  NULL when out of memory. */
+static const struct labels *thread_labels(struct writer *w, uint32_t pid, uint32_t tid)
+{
+	uint64_t *slot = slot_of(w, &w->threads, (uint64_t)pid << 32 | tid, 0);
+	struct labels *l = slot && !*slot ? arena_alloc(w, sizeof(*l)) : NULL;
+
+	if (!slot || *slot)
+		return slot ? (const struct labels *)(uintptr_t)*slot : NULL;
+	if (!l)
+		return NULL;
+	const struct snap_thread *t = snapshot_thread(w->snap, tid);
+	l->v[l->n++] = label(w, "pid", NULL, pid);
+	l->v[l->n++] = label(w, "tid", NULL, tid);
+	if (t && t->comm[0])
+		l->v[l->n++] = label(w, "thread_comm", t->comm, 0);
+	*slot = (uint64_t)(uintptr_t)l;
+	return l;
+}
+
+/* -g, threads known: what the stacks of (IP, PID, TID) as leaf counted. */
+static uint64_t *stacked(struct writer *w, uint64_t ip, uint32_t pid, uint32_t tid, bool make)
+{
+	uint64_t key = (uint64_t)pid << 32 | tid;
+	uint64_t *slot = make ? slot_of(w, &w->stacked, ip, key) : NULL;
+	uint64_t found = make ? (slot ? *slot : 0) : pair_find(&w->stacked, ip, key);
+
+	if (found || !make)
+		return (uint64_t *)(uintptr_t)found;
+	uint64_t *n = slot ? arena_alloc(w, (size_t)w->ne * sizeof(*n)) : NULL;
+	if (n)
+		*slot = (uint64_t)(uintptr_t)n;
+	return n;
+}
+
+/* Threads known: one sample per address and thread; with -g what its
+ * stacks did not count (samples taken without one). */
 static int thread_ip(void *arg, uint64_t ip, uint32_t pid, uint32_t tid, const char *name,
 		     const char *module, const uint64_t *samples)
 {
 	struct writer *w = arg;
-	const struct snap_thread *t = snapshot_thread(w->snap, tid);
-	Label **labels = arena_alloc(w, 3 * sizeof(*labels));
-	size_t n = 0;
+	const uint64_t *done = w->cg ? stacked(w, ip, pid, tid, false) : NULL;
+	uint64_t rest[EVENTS_MAX];
 
-	if (!any_sample(samples, w->ne))
+	for (int e = 0; e < w->ne; e++)
+		rest[e] = done ? (samples[e] > done[e] ? samples[e] - done[e] : 0) : samples[e];
+	if (!any_sample(rest, w->ne))
 		return 0;
-	if (!labels)
-		return -1;
-	labels[n++] = label(w, "pid", NULL, pid);
-	labels[n++] = label(w, "tid", NULL, tid);
-	if (t && t->comm[0])
-		labels[n++] = label(w, "thread_comm", t->comm, 0);
+	const struct labels *l = thread_labels(w, pid, tid);
 	uint64_t loc = location_id(w, ip, (uint64_t)str_id(w, module), ip, name, module);
-	if (loc)
-		add_sample_labelled(w, &loc, 1, samples, labels, n);
+	if (l && loc)
+		add_sample_labelled(w, &loc, 1, rest, (Label **)l->v, l->n);
+	return w->oom ? -1 : 0;
+}
+
+/* -g, threads known: one sample per stack and thread, a location per
+ * address (return addresses above the leaf). */
+static int thread_stack(void *arg, uint32_t pid, uint32_t tid, const uint64_t *ips,
+			const char *const *names, const char *const *modules, size_t n,
+			const uint64_t *samples)
+{
+	struct writer *w = arg;
+	uint64_t locs[PPROF_ACC_STACK_MAX];
+	const struct labels *l = thread_labels(w, pid, tid);
+	uint64_t *done = stacked(w, ips[0], pid, tid, true);
+
+	if (!l || !done)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!(locs[i] = location_id(w, ips[i], (uint64_t)str_id(w, modules[i]), ips[i],
+					    names[i], modules[i])))
+			return -1;
+	for (int e = 0; e < w->ne; e++)
+		done[e] += samples[e];
+	add_sample_labelled(w, locs, n, samples, (Label **)l->v, l->n);
 	return w->oom ? -1 : 0;
 }
 
@@ -472,7 +536,8 @@ static void comments(struct writer *w, const struct pprof_write_opts *o, Profile
 		comment(w, &c, "lost %llu samples, throttled %llu times",
 			(unsigned long long)snap->lost, (unsigned long long)snap->throttled);
 	if (w->cg)
-		comment(w, &c, "stacks: one location per function (the hottest address)");
+		comment(w, &c, w->by_address ? "stacks: by address, per thread"
+			: "stacks: one location per function (the hottest address)");
 	p->comment = arena_alloc(w, (c.n ? c.n : 1) * sizeof(*p->comment));
 	for (size_t i = 0; p->comment && i < c.n; i++)
 		p->comment[i] = *(int64_t *)c.v[i];
@@ -492,8 +557,13 @@ static int build(struct writer *w, const struct pprof_write_opts *o, Profile *p)
 	w->labels[0] = &w->pid_label;
 	p->sample_type = sample_types(w, p);
 	p->n_sample_type = p->sample_type ? 2 * (size_t)w->ne : 0;
-	if (!w->cg && pprof_acc_complete(w->s->pacc)) {
-		pprof_acc_foreach(w->s->pacc, thread_ip, w);
+	const struct pprof_acc *acc = w->s->pacc;
+	if (pprof_acc_complete(acc) && (!w->cg || pprof_acc_stacks(acc))) {
+		w->by_address = w->cg != NULL;
+		if (w->cg && pprof_acc_foreach_stack(acc, thread_stack, w) != 0)
+			w->oom = true;
+		else if (pprof_acc_foreach(acc, thread_ip, w) != 0)
+			w->oom = true;
 	} else if (!w->cg) {
 		profile_foreach_ip(w->s->prof, flat_ip, w);
 	} else if (profile_foreach_ip(w->s->prof, hottest_ip, w) == 0 &&
@@ -562,6 +632,8 @@ static void writer_free(struct writer *w)
 	pair_map_free(&w->hot_ip);
 	pair_map_free(&w->hot_n);
 	pair_map_free(&w->build_ids);
+	pair_map_free(&w->threads);
+	pair_map_free(&w->stacked);
 }
 
 int pprof_write(struct session *s, const struct snapshot *snap,

@@ -5,11 +5,11 @@
  * profile.  Without call stacks every sampled address is a location (its
  * mapping, function and source line) with one sample per thread (pid, tid
  * and thread_comm labels, from the session's pprof_acc); with -g every
- * distinct call path of the call graph is a sample whose locations are one
- * per function (the call graph keeps stacks by function, not by address),
- * plus one-frame samples for what was counted without a stack, so that
- * pprof's flat shares are the profile's and its cumulative shares the
- * call graph's.
+ * distinct stack of a thread (pprof_acc keeps them by address) is a
+ * sample, plus one-frame samples for what was counted without a stack, so
+ * that pprof's flat shares are the profile's and its cumulative shares the
+ * call graph's.  Past pprof_acc's caps the call graph's paths are written
+ * instead, one location per function (it keeps stacks by function).
  *
  * Reading (-i FILE.pb.gz): any producer's profile, every reference
  * checked; a session then shows it in every view (session-pprof.c). */
@@ -57,7 +57,21 @@ struct pprof_acc *pprof_acc_new(int n_events);
 void pprof_acc_free(struct pprof_acc *a);
 void pprof_acc_add(struct pprof_acc *a, int ev, uint32_t pid, uint32_t tid, uint64_t ip,
 		   const char *name, const char *module, uint64_t n);
+/* Whether A holds every sample since it was made (and some: a session
+ * whose source adds none, a pprof file read back, has an empty store). */
 bool pprof_acc_complete(const struct pprof_acc *a);
+/* -g: the stack of a sample, leaf first: its addresses IPS (return
+ * addresses above the leaf) and their functions FRAMES; at most
+ * PPROF_ACC_STACK_MAX frames are kept, and PPROF_ACC_FRAMES_MAX in all. */
+#define PPROF_ACC_STACK_MAX 128
+#define PPROF_ACC_FRAMES_MAX (16u << 20)
+void pprof_acc_add_stack(struct pprof_acc *a, int ev, uint32_t pid, uint32_t tid,
+			 const uint64_t *ips, const struct cg_frame *frames, size_t n, uint64_t w);
+size_t pprof_acc_stacks(const struct pprof_acc *a);
+typedef int (*pprof_acc_stack_fn)(void *arg, uint32_t pid, uint32_t tid, const uint64_t *ips,
+				  const char *const *names, const char *const *modules,
+				  size_t n, const uint64_t *samples);
+int pprof_acc_foreach_stack(const struct pprof_acc *a, pprof_acc_stack_fn fn, void *arg);
 typedef int (*pprof_acc_fn)(void *arg, uint64_t ip, uint32_t pid, uint32_t tid,
 			    const char *name, const char *module, const uint64_t *samples);
 int pprof_acc_foreach(const struct pprof_acc *a, pprof_acc_fn fn, void *arg);

@@ -325,6 +325,10 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 					       si.module ? si.module : CG_UNKNOWN };
 	}
 	callgraph_add(s->cg, ev, frames, nips ? nips : 1, truncated, n);
+	if (s->pacc) {  /* --format pprof: the stack by address, per thread */
+		ips[0] = smp->ip;
+		pprof_acc_add_stack(s->pacc, ev, smp->pid, smp->tid, ips, frames, nips ? nips : 1, n);
+	}
 	if (!s->src->recorded) {
 		uint64_t dt = now_ns() - t0;
 		s->cg_batch_ns += dt;

@@ -132,6 +132,13 @@ sys.exit(any(abs(pa.get(n, 0) - pb.get(n, 0)) > 0.01 for n in set(pa) | set(pb))
 PY
 ok
 
+# a flat pprof profile written again gives it back
+run "$CYCTOP" -i "$TMP/mix.pb.gz" -b --format pprof -o "$TMP/mix2.pb.gz"
+expect_rc 0 "cyctop's flat profile written again"
+top_of "$TMP/mix2.pb.gz" "$TMP/mix2.top"
+compare "$TMP/mix.json" "$TMP/mix2.top" 2 percent || fail "flat profile written again: other shares"
+ok
+
 # --- export with call stacks: cumulative shares are the JSON's children ------
 run "$CYCTOP" record -g -e cpu-clock -o "$TMP/callers.data" -- "$WORKLOADS/callers" 1
 expect_rc 0 "cyctop record -g callers"
@@ -148,6 +155,12 @@ compare "$TMP/callers.json" "$TMP/callers.cum" 5 children || fail "-g: cum share
 ok
 grep -q "caller_a" "$TMP/callers.cum" && grep -q "main" "$TMP/callers.cum" || fail "-g: no callers in -cum"
 ok
+# stacks by address, every sample labelled with its thread
+go tool pprof -raw "$TMP/callers.pb.gz" >"$TMP/callers.raw" 2>/dev/null || fail "-g: pprof -raw"
+for want in "Comment: stacks: by address, per thread" "tid:[" "thread_comm:[callers]"; do
+	grep -qF -- "$want" "$TMP/callers.raw" || fail "-g: pprof -raw lacks '$want'"
+	ok
+done
 # every sample carries its whole stack: leaf_work's callers in -traces
 go tool pprof -traces "$TMP/callers.pb.gz" 2>/dev/null | grep -A2 "leaf_work" | grep -q "caller_[ab]" ||
 	fail "-g: stacks of leaf_work lack caller_a/caller_b"
@@ -228,6 +241,15 @@ run "$CYCTOP" -i "$TMP/go.pb.gz" -b --format pprof -o "$TMP/go2.pb.gz"
 expect_rc 0 "Go's profile written again"
 top_of "$TMP/go2.pb.gz" "$TMP/go2.top"
 compare "$TMP/go.json" "$TMP/go2.top" 2 percent || fail "Go's profile through cyctop: flat shares"
+ok
+# (a profile read back has no per-thread store: its call graph is written,
+# a location per function; the cumulative shares stay)
+grep -q "stacks: one location per function" "$TMP/go2.top" 2>/dev/null ||
+	go tool pprof -raw "$TMP/go2.pb.gz" 2>/dev/null | grep -q "stacks: one location per function" ||
+	fail "Go's profile through cyctop: not the call graph's paths"
+ok
+top_of "$TMP/go2.pb.gz" "$TMP/go2.cum" -cum
+compare "$TMP/go.json" "$TMP/go2.cum" 5 children || fail "Go's profile through cyctop: cum shares"
 ok
 
 # --- import: pprof's own examples (golang-github-google-pprof-dev's testdata,
