@@ -194,8 +194,7 @@ static uint64_t mapping_id(struct writer *w, const char *module, const struct sy
 		m->memory_limit = sm->end;
 		m->file_offset = sm->pgoff;
 	}
-	uint64_t *bid = slot_of(w, &w->build_ids, (uint64_t)mod, 0);
-	m->build_id = bid ? (int64_t)*bid : 0;
+	m->build_id = (int64_t)pair_find(&w->build_ids, (uint64_t)mod, 0);
 	m->has_functions = m->has_filenames = m->has_line_numbers = true;
 	if (!vec_push(w, &w->maps, m))
 		return 0;
