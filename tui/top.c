@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine/mux.h"
 #include "engine/pprof.h"
+#include "tui/top-pprof.h"
 #include "engine/runs.h"
 #include "engine/session.h"
 #include "engine/symbols.h"
@@ -127,34 +127,6 @@ static int check_mux_options(const struct top_opts *o)
 	}
 	if (o->format == OUT_FOLDED && !o->s.call_graph) {
 		cmd_error("--format folded needs -g (or --call-graph): stacks to fold");
-		return -1;
-	}
-	if (o->format == OUT_PPROF && o->mux_runs) {
-		cmd_error("--format pprof with --mux runs: the runs' profiles are not merged");
-		return -1;
-	}
-	return 0;
-}
-
-/* -o and --format pprof belong together, in batch mode. */
-static int check_output_options(const struct top_opts *o)
-{
-	if (o->output && o->format != OUT_PPROF) {
-		cmd_error("-o %s: only --format pprof writes a file", o->output);
-		return -1;
-	}
-	if (o->format == OUT_PPROF && !o->batch) {
-		cmd_error("--format pprof is batch output: add -b");
-		return -1;
-	}
-	if (o->format == OUT_PPROF && (o->window || o->tid)) {
-		cmd_error("--format pprof writes the whole watch, every thread (%s)",
-			  o->window ? "not --window" : "go tool pprof -tagfocus=tid=N selects one");
-		return -1;
-	}
-	if (o->format == OUT_PPROF && !o->output && isatty(STDOUT_FILENO)) {
-		cmd_error("--format pprof writes a gzipped profile: give -o FILE or redirect "
-			  "stdout");
 		return -1;
 	}
 	return 0;
@@ -351,7 +323,9 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			return -1;
 		}
 	}
-	if (check_output_options(o) < 0)
+	struct top_pprof_opts po = { o->format, o->output, o->batch, o->window, o->mux_runs,
+				     o->tid };
+	if (top_pprof_check(&po) < 0)
 		return -1;
 	if (o->files && o->child_output) {
 		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
@@ -493,32 +467,6 @@ static int run_batch(struct session *s, const struct top_opts *o)
 			     : cmd_watch_status(launched, end.ended, end.exit_status);
 }
 
-/* --format pprof: the whole watch as one profile, to -o FILE or stdout. */
-static int write_pprof(struct session *s, const struct top_opts *o, FILE *out)
-{
-	char host[256] = "", err[512];
-	struct snapshot *snap = session_snapshot(s);
-	struct stat st;
-	int rc = -1;
-
-	if (!snap) {
-		cmd_error("out of memory taking a snapshot");
-	} else {
-		/* a recorded session began its duration before the file was last written */
-		double end = o->in.path && stat(o->in.path, &st) == 0
-			     ? (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9
-			     : (double)time(NULL);
-		gethostname(host, sizeof(host) - 1);
-		struct pprof_write_opts po = { (int64_t)((end - snap->time) * 1e9),
-					       host[0] ? host : NULL };
-		rc = pprof_write(s, snap, &po, out, err, sizeof(err));
-		if (rc < 0)
-			cmd_error("%s%s%s", o->output ? o->output : "", o->output ? ": " : "", err);
-	}
-	snapshot_free(snap);
-	return rc;
-}
-
 static int run_tui(struct session *s, const struct top_opts *o, const char *child_log)
 {
 	struct tui_opts to = { s, o->files, o->nfiles, o->tree, o->delay, o->theme, o->stall,
@@ -562,17 +510,12 @@ static int watch(struct top_opts *o)
 {
 	if (o->mux_runs)
 		return watch_runs(o);
-	/* -o is opened first: a watch is not wasted on a file that cannot be written */
-	FILE *pprof_out = o->format != OUT_PPROF ? NULL : o->output ? fopen(o->output, "wb") : stdout;
-	if (o->format == OUT_PPROF && !pprof_out) {
-		cmd_error("-o %s: %s", o->output, strerror(errno));
+	FILE *pprof_out = o->format == OUT_PPROF ? top_pprof_open(o->output) : NULL;
+	if (o->format == OUT_PPROF && !pprof_out)
 		return 1;
-	}
 	int rc = watch_session(o, pprof_out);
-	if (pprof_out && pprof_out != stdout && fclose(pprof_out) != 0 && rc == 0) {
-		cmd_error("-o %s: %s", o->output, strerror(errno));
+	if (top_pprof_close(pprof_out, o->output) < 0 && rc == 0)
 		rc = 1;
-	}
 	return rc;
 }
 
@@ -616,7 +559,8 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 	if (o->batch && o->format == OUT_FOLDED && rc != EXIT_BROKEN_PIPE &&
 	    top_print_finish() < 0 && rc == 0)
 		rc = EXIT_USAGE;
-	if (pprof_out && rc != EXIT_BROKEN_PIPE && write_pprof(s, o, pprof_out) < 0)
+	if (pprof_out && rc != EXIT_BROKEN_PIPE &&
+	    top_pprof_write(s, pprof_out, o->output, o->in.path) < 0)
 		rc = 1;
 	session_close(s);
 	child_output_close(&out);
