@@ -313,6 +313,10 @@ expect_err "not --window" "pprof is cumulative"
 run "$CYCTOP" -b --tid 1 --format pprof -o "$TMP/x" -- "$WORKLOADS/mix" 0.1
 expect_rc 2 "--tid with --format pprof"
 expect_err "-tagfocus=tid=N" "pprof has every thread"
+run "$CYCTOP" -b --format pprof -o "$TMP/never.pb.gz" -e no-such-event -- "$WORKLOADS/mix" 0.1
+expect_rc 1 "a watch that cannot start"
+[ ! -e "$TMP/never.pb.gz" ] || fail "an empty profile was left behind"
+ok
 run "$CYCTOP" -b --format pprof -o "$TMP/no/such/dir/x.pb.gz" -- "$WORKLOADS/mix" 0.1
 expect_rc 1 "-o into a missing directory"
 expect_err "no/such/dir/x.pb.gz" "names the file"

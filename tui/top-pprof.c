@@ -49,10 +49,16 @@ FILE *top_pprof_open(const char *output)
 
 int top_pprof_close(FILE *out, const char *output)
 {
-	if (!out || out == stdout || fclose(out) == 0)
+	if (!out || out == stdout)
 		return 0;
-	cmd_error("-o %s: %s", output, strerror(errno));
-	return -1;
+	bool empty = ftell(out) == 0;
+	if (fclose(out) != 0) {
+		cmd_error("-o %s: %s", output, strerror(errno));
+		return -1;
+	}
+	if (empty)
+		unlink(output);
+	return 0;
 }
 
 int top_pprof_write(struct session *s, FILE *out, const char *output, const char *in_path)

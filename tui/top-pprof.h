@@ -23,7 +23,9 @@ int top_pprof_check(const struct top_pprof_opts *o);
 /* The profile's destination, opened before the watch so that a file that
  * cannot be written fails at once: -o FILE or stdout.  NULL after one line. */
 FILE *top_pprof_open(const char *output);
-/* Closes it (stdout stays); -1 after one line when the file failed. */
+/* Closes it (stdout stays); -1 after one line when the file failed.  A
+ * file left empty (the watch failed before writing) is removed, so that no
+ * empty profile is taken for one. */
 int top_pprof_close(FILE *out, const char *output);
 /* Writes session S's cumulative profile to OUT; IN_PATH, a recorded
  * session's file (NULL: a live watch), dates it.  Returns 0, or -1 after
