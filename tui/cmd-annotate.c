@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "engine/annotate.h"
+#include "engine/pprof.h"
 #include "engine/session.h"
 #include "engine/source.h"
 #include "engine/symbols.h"
@@ -111,7 +112,7 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 			}
 			break;
 		case 'f':
-			if (fmt_parse_output(optarg, &o->format) < 0 || o->format == OUT_FOLDED) {
+			if (fmt_parse_output(optarg, &o->format) < 0 || o->format >= OUT_FOLDED) {
 				cmd_error("unknown --format '%s' (text, csv or json)", optarg);
 				return -1;
 			}
@@ -425,8 +426,9 @@ static int annotate_main(int argc, char **argv)
 	if (parse_args(argc, argv, &o) < 0)
 		return EXIT_USAGE;
 	ui_install_signals();
-	s = o.in.path ? session_open_file(&o.in, err, sizeof(err))
-		      : session_open(&o.s, err, sizeof(err));
+	s = !o.in.path ? session_open(&o.s, err, sizeof(err))
+	    : session_is_pprof(o.in.path) ? session_open_pprof(o.in.path, err, sizeof(err))
+	    : session_open_file(&o.in, err, sizeof(err));
 	if (!s) {
 		cmd_error("%s", err);
 		return 1;

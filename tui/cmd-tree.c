@@ -266,7 +266,7 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 			o->atom = strcmp(optarg, "cpu_atom") == 0;
 			break;
 		case 'f':
-			if (fmt_parse_output(optarg, &o->format) < 0 || o->format == OUT_FOLDED) {
+			if (fmt_parse_output(optarg, &o->format) < 0 || o->format >= OUT_FOLDED) {
 				cmd_error("unknown --format '%s' (text, csv or json)", optarg);
 				return -1;
 			}
