@@ -130,7 +130,7 @@ fuzz() {
 	fuzz_one theme themes -DTHEMESDIR='"themes"' -DBUILDDIR='"."' -DSRCTHEMESDIR='"themes"' \
 		tui/theme.c arch/lines.c
 	fuzz_one record record engine/record.c
-	fuzz_one pprof pprof -Ibuild engine/pprof-read.c build/engine/profile.pb-c.c \
+	fuzz_one pprof pprof -Ibuild engine/pprof-read.c build/engine/profile.pb-c.c arch/hashtab.c \
 		engine/callgraph.c -lprotobuf-c -lz
 }
 

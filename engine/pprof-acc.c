@@ -60,14 +60,8 @@ static struct acc_row *row_new(struct pprof_acc *a, uint64_t ip, uint32_t pid, u
 
 	if (n < 0 || m < 0 || a->n >= PPROF_ACC_ROWS_MAX)
 		return NULL;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 1024;
-		struct acc_row **v = realloc(a->rows, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		a->rows = v;
-		a->cap = cap;
-	}
+	if (GROW(a->rows, a->n + 1, a->cap) < 0)
+		return NULL;
 	struct acc_row *r = calloc(1, sizeof(*r) + (size_t)a->n_events * sizeof(uint64_t));
 	if (r) {
 		*r = (struct acc_row){ ip, pid, tid, (uint32_t)n, (uint32_t)m };
@@ -103,8 +97,8 @@ int pprof_acc_foreach(const struct pprof_acc *a, pprof_acc_fn fn, void *arg)
 {
 	for (size_t i = 0; i < a->n; i++) {
 		const struct acc_row *r = a->rows[i];
-		int rc = fn(arg, r->ip, r->pid, r->tid, a->strings.v[r->name],
-			    a->strings.v[r->module], r->n);
+		int rc = fn(arg, r->ip, r->pid, r->tid, a->strings.pool.strs[r->name],
+			    a->strings.pool.strs[r->module], r->n);
 		if (rc)
 			return rc;
 	}
@@ -128,13 +122,11 @@ struct acc_stack {
 
 static uint64_t frames_hash(uint32_t pid, uint32_t tid, const struct acc_frame *f, size_t n)
 {
-	uint64_t h = 14695981039346656037ull ^ ((uint64_t)pid << 32 | tid);
+	uint64_t h = hash_mix((uint64_t)pid << 32 | tid);
 
-	for (size_t i = 0; i < n; i++) {
-		h = (h ^ f[i].ip) * 1099511628211ull;
-		h = (h ^ ((uint64_t)f[i].name << 32 | f[i].module)) * 1099511628211ull;
-	}
-	return h ^ (h >> 29);
+	for (size_t i = 0; i < n; i++)
+		h = hash_mix(h ^ hash_mix(f[i].ip ^ ((uint64_t)f[i].name << 32 | f[i].module)));
+	return h;
 }
 
 static bool same_stack(const struct acc_stack *s, uint64_t hash, uint32_t pid, uint32_t tid,
@@ -147,14 +139,8 @@ static bool same_stack(const struct acc_stack *s, uint64_t hash, uint32_t pid, u
 static struct acc_stack *stack_new(struct pprof_acc *a, uint64_t hash, uint32_t pid,
 				   uint32_t tid, const struct acc_frame *f, size_t n)
 {
-	if (a->nstacks == a->capstacks) {
-		size_t cap = a->capstacks ? a->capstacks * 2 : 1024;
-		struct acc_stack **v = realloc(a->stacks, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		a->stacks = v;
-		a->capstacks = cap;
-	}
+	if (GROW(a->stacks, a->nstacks + 1, a->capstacks) < 0)
+		return NULL;
 	struct acc_stack *s = calloc(1, sizeof(*s) + (size_t)a->n_events * sizeof(uint64_t));
 	struct acc_frame *copy = s ? malloc(n * sizeof(*copy)) : NULL;
 	if (!copy) {
@@ -233,8 +219,8 @@ int pprof_acc_foreach_stack(const struct pprof_acc *a, pprof_acc_stack_fn fn, vo
 		const struct acc_stack *s = a->stacks[i];
 		for (size_t k = 0; k < s->n; k++) {
 			ips[k] = s->f[k].ip;
-			names[k] = a->strings.v[s->f[k].name];
-			modules[k] = a->strings.v[s->f[k].module];
+			names[k] = a->strings.pool.strs[s->f[k].name];
+			modules[k] = a->strings.pool.strs[s->f[k].module];
 		}
 		int rc = fn(arg, s->pid, s->tid, ips, names, modules, s->n, s->cnt);
 		if (rc)

@@ -1,17 +1,20 @@
 /* The tables the pprof writer (pprof-write.c) and its per-thread sample
  * store (pprof-acc.c) share: a map from a pair of 64-bit keys to a value,
  * and a string table that gives each distinct string an index (the
- * profile's string_table).  Open addressing, load at most 1/2. */
+ * profile's string_table).  Both on arch/hashtab.h's one table and pool. */
 #ifndef ENGINE_PPROF_TABLE_H
 #define ENGINE_PPROF_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* (a, b) -> v; v 0 means the slot is empty, so stored values are >= 1. */
+#include "arch/hashtab.h"
+
+/* (a, b) -> v, stored values >= 1. */
 struct pair_map {
-	struct pair { uint64_t a, b, v; } *t;
-	size_t cap, n;
+	struct pair { uint64_t a, b, v; } *t;   /* in the order they came */
+	size_t n, alloc;
+	struct hashtab index;
 };
 
 /* The value slot of (A, B), made (holding 0) when new; NULL when out of
@@ -21,11 +24,9 @@ uint64_t *pair_slot(struct pair_map *m, uint64_t a, uint64_t b);
 uint64_t pair_find(const struct pair_map *m, uint64_t a, uint64_t b);
 void pair_map_free(struct pair_map *m);
 
+/* The profile's string table: strpool's strings by index (strs, n). */
 struct str_table {
-	char **v;              /* the strings by index, copies */
-	size_t n, cap;
-	uint32_t *slot;        /* by hash: index + 1, 0 empty */
-	size_t scap;
+	struct strpool pool;
 };
 
 /* The index of S (copied in when new); -1 when out of memory. */

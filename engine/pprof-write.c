@@ -84,15 +84,9 @@ static bool vec_push(struct writer *w, struct vec *v, void *item)
 {
 	if (!item)
 		return false;
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 256;
-		void **n = realloc(v->v, cap * sizeof(*n));
-		if (!n) {
-			w->oom = true;
-			return false;
-		}
-		v->v = n;
-		v->cap = cap;
+	if (GROW(v->v, v->n + 1, v->cap) < 0) {
+		w->oom = true;
+		return false;
 	}
 	v->v[v->n++] = item;
 	return true;
@@ -582,8 +576,8 @@ static int build(struct writer *w, const struct pprof_write_opts *o, Profile *p)
 	p->n_function = w->funcs.n;
 	p->mapping = (Mapping **)w->maps.v;
 	p->n_mapping = w->maps.n;
-	p->string_table = w->strings.v;
-	p->n_string_table = w->strings.n;
+	p->string_table = w->strings.pool.strs;
+	p->n_string_table = w->strings.pool.n;
 	return w->oom ? -1 : 0;
 }
 
