@@ -13,6 +13,8 @@
  *  - mapping names are interned in a pool that also lives as long as the
  *    symtab, for the same reason. */
 #include "engine/symbols.h"
+
+#include "arch/hashtab.h"
 #include "engine/sys.h"
 
 #include <elfutils/libdwelf.h>
@@ -68,11 +70,6 @@ struct mapping {
 	bool resolved;
 };
 
-struct strpool {
-	char **slots;
-	size_t cap, used;
-};
-
 struct symtab {
 	Dwfl *dwfl;
 	struct mapping *maps;
@@ -97,62 +94,6 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.debuginfo_path = &debuginfo_path,
 };
-
-/* ---- string pool ---------------------------------------------------- */
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;  /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-static int pool_grow(struct strpool *p)
-{
-	size_t cap = p->cap ? p->cap * 2 : 64;
-	char **slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -1;
-	for (size_t i = 0; i < p->cap; i++) {
-		if (!p->slots[i])
-			continue;
-		size_t j = hash_str(p->slots[i]) & (cap - 1);
-		while (slots[j])
-			j = (j + 1) & (cap - 1);
-		slots[j] = p->slots[i];
-	}
-	free(p->slots);
-	p->slots = slots;
-	p->cap = cap;
-	return 0;
-}
-
-static const char *intern(struct strpool *p, const char *s)
-{
-	if (p->used * 2 >= p->cap && pool_grow(p) < 0)
-		return NULL;
-	size_t i = hash_str(s) & (p->cap - 1);
-	while (p->slots[i]) {
-		if (strcmp(p->slots[i], s) == 0)
-			return p->slots[i];
-		i = (i + 1) & (p->cap - 1);
-	}
-	p->slots[i] = strdup(s);
-	if (!p->slots[i])
-		return NULL;
-	p->used++;
-	return p->slots[i];
-}
-
-static void pool_free(struct strpool *p)
-{
-	for (size_t i = 0; i < p->cap; i++)
-		free(p->slots[i]);
-	free(p->slots);
-}
 
 /* ---- names ---------------------------------------------------------- */
 
@@ -183,7 +124,7 @@ static const char *display_name(struct strpool *pool, const char *raw)
 	if (demangle_names && (dem = cplus_demangle(out, DMGL_NO_OPTS)) != NULL)
 		out = dem;
 	if (out != raw)
-		out = intern(pool, out);
+		out = strpool_intern(pool, out);
 	free(base);
 	free(dem);
 	return out;
@@ -429,7 +370,7 @@ static const char *plt_name(struct strpool *pool, const struct got_slot *slot)
 	if (slot->name ? !base || asprintf(&s, "%s@plt", base) < 0
 		       : asprintf(&s, "*ABS*+0x%" PRIx64 "@plt", slot->addend) < 0)
 		return NULL;
-	out = intern(pool, s);
+	out = strpool_intern(pool, s);
 	free(s);
 	return out;
 }
@@ -594,7 +535,7 @@ static const char *absolute_name(struct strpool *pool, Dwfl_Line *l, const char 
 
 	if (file[0] == '/' || !dir || asprintf(&path, "%s/%s", dir, file) < 0)
 		return file;
-	interned = intern(pool, path);
+	interned = strpool_intern(pool, path);
 	free(path);
 	return interned ? interned : file;
 }
@@ -953,7 +894,7 @@ void symtab_free(struct symtab *st)
 	if (st->vdso_fd >= 0)
 		close(st->vdso_fd);
 	free(st->maps);
-	pool_free(&st->names);
+	strpool_free(&st->names);
 	free(st);
 }
 
@@ -966,7 +907,7 @@ int symtab_add_map(struct symtab *st, const char *path, uint64_t start, uint64_t
 		errno = EINVAL;
 		return -1;
 	}
-	m.name = intern(&st->names, path[0] ? path : "[anon]");
+	m.name = strpool_intern(&st->names, path[0] ? path : "[anon]");
 	if (!m.name || maps_reserve(st, 2) < 0) {
 		errno = ENOMEM;
 		return -1;
@@ -1343,7 +1284,7 @@ static bool parse_kallsyms_line(struct ksymtab *k, char *line, uint32_t idx, str
 	if (!text)
 		return true;
 	ks->f.name = ksym_name(k, name, strlen(name));
-	ks->module = intern(&k->names, mod && mod[0] ? mod : "[kernel.kallsyms]");
+	ks->module = strpool_intern(&k->names, mod && mod[0] ? mod : "[kernel.kallsyms]");
 	return ks->f.name && ks->module;
 }
 
@@ -1438,7 +1379,7 @@ void ksymtab_free(struct ksymtab *k)
 		next = b->next;
 		free(b);
 	}
-	pool_free(&k->names);
+	strpool_free(&k->names);
 	free(k);
 }
 
