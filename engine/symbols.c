@@ -1338,6 +1338,10 @@ static void finish_kallsyms(struct ksymtab *k)
 	for (size_t i = 0; i < m; i++)
 		k->syms[i].f.end = i + 1 < m ? k->syms[i + 1].f.start
 					     : (k->syms[i].f.start | 4095) + 1 + 4096;
+	/* the table is kept for the session: none of the growth's slack */
+	struct ksym *fit = m ? realloc(k->syms, m * sizeof(*fit)) : NULL;
+	if (fit)
+		k->syms = fit;
 }
 
 struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err, size_t errsz)
