@@ -200,7 +200,7 @@ static int select_atom(struct counts *c, const char *fname)
 static int parse_args(int argc, char **argv, struct tree_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "arch", required_argument, NULL, 'a' },
+		{ "arch", required_argument, NULL, 'A' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "clock-hz", required_argument, NULL, 'c' },
 		{ "penalties", required_argument, NULL, 'p' },
@@ -216,9 +216,9 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->tree = TREE_NONE;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "a:m:f:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "A:m:f:h", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'a':
+		case 'A':
 			o->tree = tree_from_name(optarg);
 			if (o->tree == TREE_NONE) {
 				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, "

@@ -131,18 +131,23 @@ static int check_mux_options(const struct top_opts *o)
 static const char usage_text[] =
 	"usage: cyctop [OPTIONS] -- COMMAND [ARGS...]\n"
 	"       cyctop [OPTIONS] -p PID\n"
+	"       cyctop [OPTIONS] -a\n"
 	"       cyctop tree|list|demo ... (cyctop --help)\n"
 	"options:\n"
 	"  -e, --events LIST     libpfm4 events, paper names or @presets; EVENT/SAV sets the\n"
 	"                        sample-after value (default: cycles, or cpu-clock without a PMU)\n"
 	"  -p, --pid PID         attach to a running process (all its threads)\n"
+	"  -a, --all-cpus        every process on every CPU, as perf top -a (needs\n"
+	"                        perf_event_paranoid <= 0, or CAP_PERFMON): the processes\n"
+	"                        view first; with -i, a system-wide recording's processes\n"
+	"  -C, --cpu LIST        these CPUs only (0,2-3; implies -a)\n"
 	"  -b, --batch           print the hotspot table every --delay seconds\n"
 	"  -d, --delay SECS      refresh interval (default 1)\n"
 	"  -n, --iterations N    batch: number of tables (default: until the target ends)\n"
 	"      --format F        batch output: text, csv, json, or folded (the call stacks\n"
 	"                        of -g, once at the end, for flame graphs)\n"
 	"      --window          batch: the last interval instead of the cumulative profile\n"
-	"  -a, --arch TREE       core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
+	"  -A, --arch TREE       core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
 	"                        the tree view opens with\n"
 	"  -m, --mmap-pages N    data pages of each CPU's sample ring, a power of two (default 64;\n"
 	"                        256 with -g dwarf)\n"
@@ -182,7 +187,9 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "window", no_argument, NULL, 'w' },
-		{ "arch", required_argument, NULL, 'a' },
+		{ "arch", required_argument, NULL, 'A' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "theme", required_argument, NULL, 'T' },
@@ -207,7 +214,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	o->delay = 1.0;
 	o->tree = TREE_NONE;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:m:i:gh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:A:aC:m:i:gh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
 			o->s.events = optarg;
@@ -251,6 +258,12 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			o->s.ring_pages = (size_t)v;
 			break;
 		case 'a':
+			o->s.all_cpus = true;
+			break;
+		case 'C':
+			o->s.cpus = optarg;
+			break;
+		case 'A':
 			o->tree = tree_from_name(optarg);
 			if (o->tree == TREE_NONE && strcmp(optarg, "auto") != 0) {
 				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, zen, sw or auto)",
@@ -320,6 +333,12 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	if (o->files) {
 		/* -i FILE [FILE...]: the remaining arguments are more files */
 		o->nfiles += argc - optind;
+		o->in.processes = o->s.all_cpus;
+		if (o->s.cpus) {
+			cmd_error("-C %s is for watching: a recording has the CPUs it was "
+				  "recorded on", o->s.cpus);
+			return -1;
+		}
 		if (o->s.pid || (optind > 1 && strcmp(argv[optind - 1], "--") == 0)) {
 			cmd_error("-i takes files, not -p or a command");
 			return -1;
@@ -357,6 +376,17 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	}
 	if (optind < argc)
 		o->s.argv = argv + optind;
+	if ((o->s.all_cpus || o->s.cpus) && (o->s.argv || o->s.pid || o->tid)) {
+		cmd_error("-a watches every process: not with %s (zoom into a process in the "
+			  "processes view)", o->s.pid ? "-p PID" : o->tid ? "--tid" : "a command");
+		return -1;
+	}
+	if ((o->s.all_cpus || o->s.cpus) && o->mux_runs) {
+		cmd_error("--mux runs needs -- COMMAND to run again, not -a");
+		return -1;
+	}
+	if (o->s.all_cpus || o->s.cpus)
+		return check_mux_options(o);
 	if (o->s.argv && o->s.pid) {
 		cmd_error("give either -p PID or -- COMMAND, not both");
 		return -1;
