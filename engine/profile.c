@@ -958,7 +958,18 @@ static void copy_thread(const struct profile *p, struct snap_thread *d,
 	copy_window(p, d->window, t->n, t->epoch);
 }
 
-/* The rows of TAB with samples, sorted (one allocation, freed with the
+/* Whether row T of TAB goes into the snapshot: it has samples, and with a
+ * process zoom the threads are that process's. */
+static bool row_shown(const struct profile *p, const struct row_table *tab,
+		      const struct thread_row *t)
+{
+	if (!t || !thread_sampled(p, t))
+		return false;
+	return tab != &p->threads || !p->by_process || p->pfilter < 0 ||
+	       t->pid == (uint32_t)p->pfilter;
+}
+
+/* The rows of TAB to show, sorted (one allocation, freed with the
  * snapshot); NULL when out of memory. */
 static struct snap_thread *copy_table(const struct profile *p, const struct row_table *tab,
 				      size_t *count)
@@ -966,8 +977,8 @@ static struct snap_thread *copy_table(const struct profile *p, const struct row_
 	size_t ne = (size_t)p->n_events, n = 0;
 
 	for (size_t i = 0; i < tab->cap; i++)
-		n += tab->v[i] && thread_sampled(p, tab->v[i]);
-	n += tab->other && thread_sampled(p, tab->other);
+		n += row_shown(p, tab, tab->v[i]);
+	n += row_shown(p, tab, tab->other);
 	struct snap_thread *v = calloc(n + 1, sizeof(*v) + 2 * ne * sizeof(uint64_t));
 	if (!v)
 		return NULL;
@@ -975,7 +986,7 @@ static struct snap_thread *copy_table(const struct profile *p, const struct row_
 	*count = 0;
 	for (size_t i = 0; i <= tab->cap; i++) {
 		const struct thread_row *t = i < tab->cap ? tab->v[i] : tab->other;
-		if (!t || !thread_sampled(p, t))
+		if (!row_shown(p, tab, t))
 			continue;
 		copy_thread(p, &v[(*count)++], t, counters);
 		counters += 2 * ne;

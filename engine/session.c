@@ -551,7 +551,7 @@ static void handle_sample(struct session *s, const struct rec_sample *smp, uint1
 	else
 		user_symbol(s, sp, smp->ip, &si);
 	uint64_t n = s->src->weigh(s, ev, smp);
-	if (s->system_wide && !profile_process_named(s->prof, smp->pid))
+	if (s->system_wide && !s->src->recorded && !profile_process_named(s->prof, smp->pid))
 		name_process(s, (pid_t)smp->pid);
 	profile_add_pid(s->prof, ev, smp->pid, smp->tid, smp->ip, si.name, si.module, n);
 	if (s->cg && sp)
@@ -577,7 +577,7 @@ static void handle_task(struct session *s, const struct record *r)
 	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid) {
 		/* the child takes the parent's name and owner: know them now,
 		 * while the parent surely lives */
-		if (s->system_wide && !profile_process_named(s->prof, t->ppid))
+		if (s->system_wide && !s->src->recorded && !profile_process_named(s->prof, t->ppid))
 			name_process(s, (pid_t)t->ppid);
 		profile_process_fork(s->prof, t->pid, t->ppid, t->time);
 	}
@@ -1388,6 +1388,11 @@ static const struct session_source live_source = {
 void session_set_thread_filter(struct session *s, uint32_t tid)
 {
 	profile_set_thread_filter(s->prof, tid);
+}
+
+bool session_is_system_wide(const struct session *s)
+{
+	return s->system_wide;
 }
 
 void session_set_process_filter(struct session *s, int64_t pid)

@@ -78,6 +78,8 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 /* Whether PATH begins like a perf.data file (so -i takes it as a session,
  * not as a counts file). */
 bool session_is_perfdata(const char *path);
+/* Whether S watches (or was opened as) every process: -a. */
+bool session_is_system_wide(const struct session *s);
 /* Whether S was read from a file (it never ends: it has ended already). */
 bool session_is_recorded(const struct session *s);
 /* cyctop record: writes every record into O->record (a perf.data file):
