@@ -551,7 +551,9 @@ static void handle_sample(struct session *s, const struct rec_sample *smp, uint1
 	else
 		user_symbol(s, sp, smp->ip, &si);
 	uint64_t n = s->src->weigh(s, ev, smp);
-	if (s->system_wide && !s->src->recorded && !profile_process_named(s->prof, smp->pid))
+	/* live: names from /proc; recorded: the idle task's only (perf's name) */
+	if (s->system_wide && (!s->src->recorded || smp->pid == 0) &&
+	    !profile_process_named(s->prof, smp->pid))
 		name_process(s, (pid_t)smp->pid);
 	profile_add_pid(s->prof, ev, smp->pid, smp->tid, smp->ip, si.name, si.module, n);
 	if (s->cg && sp)

@@ -36,6 +36,7 @@ struct top_opts {
 	int nfiles;
 	struct session_file_opts in; /* -i perf.data: --symfs, --model */
 	uint32_t tid;      /* --tid: one thread's functions; 0: all */
+	int64_t process;   /* --process: -a, one process's functions; -1: all */
 	const char *stall; /* --stall: the asm view's stall-cycle reference */
 	bool mux_runs;     /* --mux runs */
 	bool slice_given;  /* --mux-slice given */
@@ -57,7 +58,7 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 
 /* long-only options */
 enum { OPT_TID = 0x100, OPT_COUNTERS, OPT_MUX, OPT_MUX_SLICE, OPT_RUNS, OPT_SYMFS, OPT_MODEL };
-enum { OPT_CALL_GRAPH = 0x200, OPT_NO_DEMANGLE, OPT_CHILD_OUTPUT };
+enum { OPT_CALL_GRAPH = 0x200, OPT_NO_DEMANGLE, OPT_CHILD_OUTPUT, OPT_PROCESS };
 
 /* --counters, --mux, --mux-slice, --runs. */
 static int parse_mux_option(int ch, const char *arg, struct top_opts *o)
@@ -162,6 +163,8 @@ static const char usage_text[] =
 	"      --symfs DIR       -i perf.data: look for the recorded binaries under DIR\n"
 	"      --model PMU       -i perf.data: name raw events with this model's tables\n"
 	"      --tid TID         the functions of thread TID only (H in the interactive view)\n"
+	"      --process PID     -a: the functions of process PID only (Enter in the\n"
+	"                        processes view)\n"
 	"      --no-demangle     C++ and Rust functions by their ELF (mangled) names\n"
 	"      --theme NAME      a theme (default, light, mono, high-contrast) or a path\n"
 	"      --child-output F  where a launched command's stdout and stderr go: FILE,\n"
@@ -194,6 +197,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "input", required_argument, NULL, 'i' },
 		{ "theme", required_argument, NULL, 'T' },
 		{ "tid", required_argument, NULL, OPT_TID },
+		{ "process", required_argument, NULL, OPT_PROCESS },
 		{ "stall", required_argument, NULL, 'S' },
 		{ "counters", required_argument, NULL, OPT_COUNTERS },
 		{ "mux", required_argument, NULL, OPT_MUX },
@@ -213,6 +217,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.0;
 	o->tree = TREE_NONE;
+	o->process = -1;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:A:aC:m:i:gh", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -288,6 +293,13 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		case 'S':
 			o->stall = optarg;
 			break;
+		case OPT_PROCESS:
+			if (parse_long(optarg, 0, INT_MAX, &v) < 0) {
+				cmd_error("invalid --process '%s'", optarg);
+				return -1;
+			}
+			o->process = v;
+			break;
 		case OPT_CHILD_OUTPUT:
 			o->child_output = optarg;
 			break;
@@ -324,6 +336,11 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			fputs(usage_text, stderr);
 			return -1;
 		}
+	}
+	if (o->process >= 0 && !o->s.all_cpus && !o->s.cpus) {
+		cmd_error("--process %lld: zooms into a process of -a (else use -p)",
+			  (long long)o->process);
+		return -1;
 	}
 	if (o->files && o->child_output) {
 		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
@@ -545,6 +562,7 @@ static int watch(struct top_opts *o)
 	if (session_events(s)->notice[0])
 		cmd_error("%s", session_events(s)->notice);
 	session_set_thread_filter(s, o->tid);
+	session_set_process_filter(s, o->process);
 	int rc = o->batch ? run_batch(s, o) : run_tui(s, o, out.path[0] ? out.path : NULL);
 	if (o->batch && o->format == OUT_FOLDED && rc != EXIT_BROKEN_PIPE &&
 	    top_print_finish() < 0 && rc == 0)
@@ -648,6 +666,7 @@ int demo_main(int argc, char **argv)
 	struct top_opts o;
 
 	memset(&o, 0, sizeof(o));
+	o.process = -1;
 	o.delay = 2.0;
 	if (parse_demo_args(argc, argv, &o) < 0)
 		return EXIT_USAGE;

@@ -226,6 +226,7 @@ static bool key_procs(struct tui *t, int key)
 			t->filter[0] = '\0';
 		return true;
 	case '\n': case '\r': case KEY_ENTER:
+		follow_selection(t);  /* the row shown selected (a filter moves it) */
 		if (t->snap && t->snap->n_procs && snapshot_process(t->snap, t->procs.pid)) {
 			t->filter[0] = '\0';
 			tui_zoom_process(t, t->procs.pid);
