@@ -401,6 +401,8 @@ static void print_json_threads(FILE *out, const struct snapshot *s, int window)
 			fprintf(out, "null");
 		else
 			fprintf(out, "%u", th->tid);
+		if (s->system_wide && th->tid != PROFILE_TID_OTHER)
+			fprintf(out, ", \"pid\": %u", th->pid);
 		fprintf(out, ", \"comm\": ");
 		fmt_json_string(out, th->comm);
 		fprintf(out, ", \"ended\": %s, ", th->ended ? "true" : "false");
