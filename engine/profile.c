@@ -33,6 +33,7 @@ struct thread_row {
 	char user[PROFILE_USER_MAX]; /* processes: the owner's name, "" unknown */
 	uint32_t pid;               /* threads: the process of its latest sample */
 	uint32_t parent;            /* forked from a thread not named yet: named with it */
+	bool awaited;               /* some row waits for this one's name */
 	uint64_t n[];               /* samples[n_events], then window[n_events] */
 };
 
@@ -526,7 +527,11 @@ static void table_set_name(struct row_table *tab, struct thread_row *t, const ch
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
 	t->parent = 0;
 	/* rows forked before their parent's name was known (the rings are read
-	 * per CPU, not in time order) take it now */
+	 * per CPU, not in time order) take it now: a scan, only for a parent
+	 * that has such children (a busy machine names rows by the thousand) */
+	if (!t->awaited)
+		return;
+	t->awaited = false;
 	for (size_t i = 0; tab->orphans && i < tab->cap; i++) {
 		struct thread_row *c = tab->v[i];
 		if (c && c != t && c->parent == t->tid) {
@@ -573,6 +578,11 @@ static void table_fork(struct profile *p, struct row_table *tab, uint32_t tid,
 	if (parent && parent != t && parent != tab->other && parent->comm[0]) {
 		memcpy(t->comm, parent->comm, sizeof(t->comm));
 	} else if (parent_tid != tid && !t->parent) {
+		struct thread_row *waited = table_get(p, tab, parent_tid);
+		t = table_find(tab, tid);  /* the table may have grown */
+		if (!waited || waited == tab->other || !t)
+			return;
+		waited->awaited = true;
 		t->comm[0] = '\0';
 		t->parent = parent_tid;
 		tab->orphans++;

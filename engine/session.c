@@ -134,17 +134,23 @@ static void spaces_evict_exited(struct session *s, uint64_t before)
 }
 
 /* A process's records may still be on their way from other CPUs' rings a
- * moment after its EXIT; after this long its symbols are freed (a busy
- * machine makes processes by the thousand an hour). */
-#define SPACE_GRACE_NS (10ull * 1000000000ull)
+ * moment after its EXIT: every ring is drained at each poll (at most 100 ms
+ * apart, the UI's tick and batch mode's wait), and the time-ordered queue
+ * lets a record through one round later (a process's samples were written
+ * before its EXIT: they are delivered before it).  Half a second later,
+ * five polls at least, its symbols are freed:
+ * a busy machine makes hundreds of processes a second, each space holding
+ * its mappings and libdwfl's view of its files (the function tables are
+ * shared, engine/symbols.c). */
+#define SPACE_GRACE_NS 500000000ull
 
 /* Live: frees the spaces of processes that exited over SPACE_GRACE_NS ago
- * (checked once a second). */
+ * (checked four times as often). */
 static void spaces_expire(struct session *s)
 {
 	uint64_t t = now_ns();
 
-	if (t - s->last_expire < 1000000000ull)
+	if (t - s->last_expire < SPACE_GRACE_NS / 4)
 		return;
 	s->last_expire = t;
 	for (int k = 0; k < s->nspaces; k++)

@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 struct func {
-	uint64_t start, end;  /* runtime addresses, [start, end) */
+	uint64_t start, end;  /* at its image's bias (struct func_image), [start, end) */
 	const char *name;     /* libdw's (the ELF's string table) or interned */
 	uint64_t limit;       /* end of the symbol's section, 0 if unknown */
 	uint32_t idx;         /* index in the symbol table: the last tie-break */
@@ -47,13 +47,17 @@ struct ip_entry {
 	bool used, src_done;
 };
 
+struct func_image;
+
 struct module {
 	const char *path;  /* interned */
 	struct strpool *names;  /* the symtab's: display names */
 	uint64_t bias;
 	Dwfl_Module *dwmod;
-	struct func *funcs;
+	const struct func *funcs;  /* the image's, at its bias (see fdelta) */
 	size_t nfuncs;
+	uint64_t fdelta;   /* image address = runtime address + fdelta */
+	struct func_image *own;  /* an image of a file without a build id */
 	bool funcs_built;
 	struct ip_entry *cache;  /* open addressing, linear probing */
 	size_t cache_cap, cache_used;
@@ -496,26 +500,111 @@ static size_t add_plt_funcs(struct strpool *pool, Elf *elf, Dwarf_Addr bias, str
 	return k;
 }
 
-static void build_funcs(struct module *mod)
+/* A module's function table, shared by every address space that maps the
+ * same file (the same path and build id): a busy machine runs the same
+ * libc in thousands of processes, each at its own bias.  Addresses are at
+ * the bias of the module that built it; names are the image's own. */
+struct func_image {
+	char *path;
+	unsigned char id[64];
+	int idlen;             /* 0: no build id: owned by one module */
+	bool demangled;
+	uint64_t bias;
+	struct func *funcs;
+	size_t n;
+	struct strpool names;
+	struct func_image *next;
+};
+
+/* Images of files with a build id, kept for the life of the process (one
+ * per distinct binary: bounded by what the machine has installed). */
+static struct func_image *images;
+
+static void image_free(struct func_image *img)
+{
+	if (!img)
+		return;
+	free(img->funcs);
+	pool_free(&img->names);
+	free(img->path);
+	free(img);
+}
+
+static struct func_image *image_find(const char *path, const unsigned char *id, int idlen)
+{
+	for (struct func_image *img = images; img; img = img->next)
+		if (img->idlen == idlen && memcmp(img->id, id, (size_t)idlen) == 0 &&
+		    img->demangled == demangle_names && strcmp(img->path, path) == 0)
+			return img;
+	return NULL;
+}
+
+/* The table read from MOD's ELF (NULL when out of memory); every name
+ * interned in the image, as libdw's strings go with MOD's Dwfl. */
+static struct func_image *image_build(struct module *mod)
 {
 	Dwarf_Addr lo, hi, bias = 0;
 	Elf *elf = dwfl_module_getelf(mod->dwmod, &bias);
 	int nsyms = dwfl_module_getsymtab(mod->dwmod);
 	size_t cap = (nsyms > 0 ? (size_t)nsyms : 0) + (elf ? plt_capacity(elf) : 0);
+	struct func_image *img = calloc(1, sizeof(*img));
+
+	if (!img || !(img->path = strdup(mod->path))) {
+		free(img);
+		return NULL;
+	}
+	img->bias = mod->bias;
+	img->demangled = demangle_names;
+	if (cap == 0 || !(img->funcs = malloc(cap * sizeof(*img->funcs))))
+		return img;
+	img->n = nsyms > 0 ? collect_funcs(mod->dwmod, nsyms, img->funcs) : 0;
+	if (elf)
+		img->n += add_plt_funcs(&img->names, elf, bias, img->funcs + img->n);
+	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
+	img->n = finish_funcs(&img->names, img->funcs, img->n, hi);
+	for (size_t i = 0; i < img->n; i++)
+		img->funcs[i].name = intern(&img->names, img->funcs[i].name);
+	if (img->n > 0) {  /* most symbols are not functions: give back */
+		struct func *f = realloc(img->funcs, img->n * sizeof(*f));
+		if (f)
+			img->funcs = f;
+	}
+	return img;
+}
+
+static void build_funcs(struct module *mod)
+{
+	const unsigned char *id = NULL;
+	GElf_Addr id_vaddr;
+	int idlen = dwfl_module_build_id(mod->dwmod, &id, &id_vaddr);
+	struct func_image *img = NULL;
 
 	mod->funcs_built = true;
-	if (cap == 0 || !(mod->funcs = malloc(cap * sizeof(*mod->funcs))))
-		return;
-	mod->nfuncs = nsyms > 0 ? collect_funcs(mod->dwmod, nsyms, mod->funcs) : 0;
-	if (elf)
-		mod->nfuncs += add_plt_funcs(mod->names, elf, bias, mod->funcs + mod->nfuncs);
-	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
-	mod->nfuncs = finish_funcs(mod->names, mod->funcs, mod->nfuncs, hi);
-	if (mod->nfuncs > 0) {  /* most symbols are not functions: give back */
-		struct func *f = realloc(mod->funcs, mod->nfuncs * sizeof(*f));
-		if (f)
-			mod->funcs = f;
+	if (idlen > 0 && idlen <= (int)sizeof(img->id))
+		img = image_find(mod->path, id, idlen);
+	else
+		idlen = 0;
+	if (!img) {
+		if (!(img = image_build(mod)))
+			return;
+		if (idlen > 0) {
+			memcpy(img->id, id, (size_t)idlen);
+			img->idlen = idlen;
+			img->next = images;
+			images = img;
+		} else {
+			mod->own = img;
+		}
 	}
+	mod->funcs = img->funcs;
+	mod->nfuncs = img->n;
+	mod->fdelta = img->bias - mod->bias;
+}
+
+/* F's runtime start in MOD's address space. */
+static uint64_t func_start(const struct module *mod, const struct func *f)
+{
+	return f->start - mod->fdelta;
 }
 
 static const struct func *find_func(struct module *mod, uint64_t ip)
@@ -524,6 +613,7 @@ static const struct func *find_func(struct module *mod, uint64_t ip)
 
 	if (!mod->funcs_built)
 		build_funcs(mod);
+	ip += mod->fdelta;
 	hi = mod->nfuncs;
 	while (lo < hi) {  /* first function starting after ip */
 		size_t mid = lo + (hi - lo) / 2;
@@ -546,7 +636,7 @@ static size_t hash_ip(uint64_t ip, size_t cap)
 
 static int cache_grow(struct module *mod)
 {
-	size_t cap = mod->cache_cap ? mod->cache_cap * 2 : 256;
+	size_t cap = mod->cache_cap ? mod->cache_cap * 2 : 16;
 	struct ip_entry *t = calloc(cap, sizeof(*t));
 
 	if (!t)
@@ -944,7 +1034,7 @@ void symtab_free(struct symtab *st)
 		return;
 	for (struct module *m = st->mods, *next; m; m = next) {
 		next = m->next;
-		free(m->funcs);
+		image_free(m->own);
 		free(m->cache);
 		free(m);
 	}
@@ -1045,7 +1135,7 @@ bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out)
 	}
 	if (f) {
 		out->name = f->name;
-		out->start = f->start;
+		out->start = func_start(m->mod, f);
 		out->size = f->end - f->start;
 	}
 	return true;
@@ -1152,7 +1242,7 @@ bool symtab_find(struct symtab *st, const char *name, const char *module,
 		if (!m->mod || !(f = module_find_name(m->mod, name)))
 			continue;
 		/* The function must lie in a mapping (a module maps in parts). */
-		if (symtab_lookup(st, f->start, out) && out->name == f->name)
+		if (symtab_lookup(st, func_start(m->mod, f), out) && out->name == f->name)
 			return true;
 	}
 	memset(out, 0, sizeof(*out));
