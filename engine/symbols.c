@@ -58,6 +58,10 @@ struct module {
 	size_t nfuncs;
 	uint64_t fdelta;   /* image address = runtime address + fdelta */
 	struct func_image *own;  /* an image of a file without a build id */
+	struct symtab *st;
+	unsigned char id[64];    /* the file's build id, idlen bytes (0: none) */
+	int idlen;
+	bool report_failed;      /* dwmod is reported lazily: it failed */
 	bool funcs_built;
 	struct ip_entry *cache;  /* open addressing, linear probing */
 	size_t cache_cap, cache_used;
@@ -576,10 +580,13 @@ static void build_funcs(struct module *mod)
 {
 	const unsigned char *id = NULL;
 	GElf_Addr id_vaddr;
-	int idlen = dwfl_module_build_id(mod->dwmod, &id, &id_vaddr);
 	struct func_image *img = NULL;
+	int idlen;
 
 	mod->funcs_built = true;
+	if (!mod->dwmod)
+		return;
+	idlen = dwfl_module_build_id(mod->dwmod, &id, &id_vaddr);
 	if (idlen > 0 && idlen <= (int)sizeof(img->id))
 		img = image_find(mod->path, id, idlen);
 	else
@@ -688,9 +695,12 @@ static const char *absolute_name(struct strpool *pool, Dwfl_Line *l, const char 
 	return interned ? interned : file;
 }
 
+static Dwfl_Module *module_dw(struct module *mod);
+
 static void fill_srcline(struct strpool *pool, struct module *mod, struct ip_entry *e)
 {
-	Dwfl_Line *l = dwfl_module_getsrc(mod->dwmod, e->ip);
+	Dwfl_Module *dm = module_dw(mod);
+	Dwfl_Line *l = dm ? dwfl_module_getsrc(dm, e->ip) : NULL;
 
 	e->src_done = true;
 	e->file = l ? dwfl_lineinfo(l, NULL, &e->line, NULL, NULL, NULL) : NULL;
@@ -775,9 +785,55 @@ static struct module *report_module(struct symtab *st, const char *path, int fd,
 	mod->path = path;
 	mod->names = &st->names;
 	mod->bias = bias;
+	mod->st = st;
 	mod->next = st->mods;
 	st->mods = mod;
 	return mod;
+}
+
+static int open_module_file(struct symtab *st, const char *name);
+
+/* A module whose function table is an image already read (a file with a
+ * build id that another address space maps): no Dwfl module until source
+ * lines or code are asked for (module_dw), so a storm of short processes
+ * does not map each one's files again. */
+static struct module *module_from_image(struct symtab *st, const char *path, uint64_t bias,
+					struct func_image *img)
+{
+	struct module *mod = calloc(1, sizeof(*mod));
+
+	if (!mod)
+		return NULL;
+	mod->path = path;
+	mod->names = &st->names;
+	mod->bias = bias;
+	mod->st = st;
+	memcpy(mod->id, img->id, (size_t)img->idlen);
+	mod->idlen = img->idlen;
+	mod->funcs = img->funcs;
+	mod->nfuncs = img->n;
+	mod->fdelta = img->bias - bias;
+	mod->funcs_built = true;
+	mod->next = st->mods;
+	st->mods = mod;
+	return mod;
+}
+
+/* MOD's Dwfl module, reported now if it was not (NULL when that fails). */
+static Dwfl_Module *module_dw(struct module *mod)
+{
+	if (mod->dwmod || mod->report_failed)
+		return mod->dwmod;
+	int fd = open_module_file(mod->st, mod->path);
+	if (fd >= 0) {
+		dwfl_report_begin_add(mod->st->dwfl);
+		mod->dwmod = dwfl_report_elf(mod->st->dwfl, mod->path, mod->path, fd, mod->bias, true);
+		dwfl_report_end(mod->st->dwfl, NULL, NULL);
+		if (!mod->dwmod)
+			close(fd);
+	}
+	mod->report_failed = !mod->dwmod;
+	return mod->dwmod;
 }
 
 /* The module for mapping M of the ELF open on FD (consumed) named PATH. */
@@ -797,6 +853,13 @@ static struct module *module_from_fd(struct symtab *st, const struct mapping *m,
 	if (mod) {
 		close(fd);
 		return mod;
+	}
+	unsigned char id[64];
+	size_t idlen = symbols_file_build_id(fd, id, sizeof(id));
+	struct func_image *img = idlen ? image_find(path, id, (int)idlen) : NULL;
+	if (img) {
+		close(fd);
+		return module_from_image(st, path, bias, img);
 	}
 	return report_module(st, path, fd, bias);
 }
@@ -917,15 +980,23 @@ static int vdso_fd(struct symtab *st)
 	return st->vdso_fd < 0 ? -1 : fcntl(st->vdso_fd, F_DUPFD_CLOEXEC, 0);
 }
 
+/* The file of the mapping named NAME: the recorded session's, our vDSO's
+ * image, or the path; -1 when none. */
+static int open_module_file(struct symtab *st, const char *name)
+{
+	if (st->opener)
+		return st->opener(st->opener_arg, name);
+	if (strcmp(name, "[vdso]") == 0)
+		return vdso_fd(st);
+	if (symbols_is_file_path(name))
+		return symbols_open_regular(name);
+	return -1;
+}
+
 static void resolve_mapping(struct symtab *st, struct mapping *m)
 {
 	m->resolved = true;
-	if (st->opener)
-		m->mod = module_from_fd(st, m, st->opener(st->opener_arg, m->name), m->name);
-	else if (strcmp(m->name, "[vdso]") == 0)
-		m->mod = module_from_fd(st, m, vdso_fd(st), m->name);
-	else if (symbols_is_file_path(m->name))
-		m->mod = module_from_fd(st, m, symbols_open_regular(m->name), m->name);
+	m->mod = module_from_fd(st, m, open_module_file(st, m->name), m->name);
 }
 
 /* ---- mapping table -------------------------------------------------- */
@@ -1210,7 +1281,7 @@ const uint8_t *symtab_code(struct symtab *st, uint64_t addr, size_t *avail)
 	const uint8_t *p;
 
 	*avail = 0;
-	if (!m || !m->mod || !(elf = dwfl_module_getelf(m->mod->dwmod, &bias)))
+	if (!m || !m->mod || !module_dw(m->mod) || !(elf = dwfl_module_getelf(m->mod->dwmod, &bias)))
 		return NULL;
 	p = section_bytes(elf, addr - bias, avail);
 	return p ? p : segment_bytes(elf, addr - bias, avail);
@@ -1277,8 +1348,10 @@ void symtab_foreach_build_id(struct symtab *st, symtab_build_id_fn fn, void *arg
 	for (struct module *m = st->mods; m; m = m->next) {
 		const unsigned char *bits;
 		GElf_Addr vaddr;
-		int n = dwfl_module_build_id(m->dwmod, &bits, &vaddr);
+		int n = m->idlen;
 		if (n > 0)
+			fn(arg, m->path, m->id, (size_t)n);
+		else if (m->dwmod && (n = dwfl_module_build_id(m->dwmod, &bits, &vaddr)) > 0)
 			fn(arg, m->path, bits, (size_t)n);
 	}
 }
