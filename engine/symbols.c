@@ -742,9 +742,12 @@ static bool find_segment(Elf *elf, uint64_t pgoff, GElf_Phdr *out)
 /* Load bias of the ELF open on FD mapped at START from offset PGOFF:
  * file offset pgoff lies at vaddr p_vaddr + (pgoff - p_offset) and at
  * runtime address start.  False if FD is no executable or shared ELF. */
-static bool elf_load_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias)
+static bool elf_load_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias,
+			  unsigned char *id, size_t *idlen)
 {
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	/* read, not mapped: a header, the program headers and the notes are
+	 * all we need here, and a process storm maps files by the thousand */
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	GElf_Ehdr eh;
 	GElf_Phdr ph;
 	bool ok = elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) &&
@@ -752,6 +755,11 @@ static bool elf_load_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias
 
 	if (ok)  /* unsigned wrap-around is intended: pgoff may be < p_offset */
 		*bias = start - (ph.p_vaddr + (pgoff - ph.p_offset));
+	const void *bits;
+	ssize_t n = ok ? dwelf_elf_gnu_build_id(elf, &bits) : 0;
+	*idlen = n > 0 && (size_t)n <= *idlen ? (size_t)n : 0;
+	if (*idlen)
+		memcpy(id, bits, *idlen);
 	elf_end(elf);
 	return ok;
 }
@@ -842,10 +850,12 @@ static struct module *module_from_fd(struct symtab *st, const struct mapping *m,
 {
 	uint64_t bias;
 	struct module *mod;
+	unsigned char id[64];
+	size_t idlen = sizeof(id);
 
 	if (fd < 0)
 		return NULL;
-	if (!elf_load_bias(fd, m->start, m->pgoff, &bias)) {
+	if (!elf_load_bias(fd, m->start, m->pgoff, &bias, id, &idlen)) {
 		close(fd);
 		return NULL;
 	}
@@ -854,8 +864,6 @@ static struct module *module_from_fd(struct symtab *st, const struct mapping *m,
 		close(fd);
 		return mod;
 	}
-	unsigned char id[64];
-	size_t idlen = symbols_file_build_id(fd, id, sizeof(id));
 	struct func_image *img = idlen ? image_find(path, id, (int)idlen) : NULL;
 	if (img) {
 		close(fd);
