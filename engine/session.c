@@ -40,6 +40,11 @@
  * default would hold only some 30 samples; 256 pages (1 MB per CPU) hold
  * 120, over 100 ms of a busy core at 1 kHz, and ride out a slow poll. */
 #define CG_DWARF_RING_PAGES 256
+/* The ring with -a when -m was not given: every task's records come
+ * through one CPU's ring, a fork storm's FORK, COMM, MMAP2 and EXIT records
+ * beside the samples; 256 pages (1 MB per CPU, perf record -a's default is
+ * 512 KB to 4 MB) ride out a poll behind. */
+#define SYSWIDE_RING_PAGES 256
 /* The unwinder's time per batch (one session_poll).  At 1 kHz a busy core
  * gives 1000 stacks a second; at 5-40 us each (unwinding with warm caches
  * and symbolizing the frames) that is 5-40 ms of work per second, 0.5-4 %
@@ -1206,6 +1211,8 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	}
 	if (!pages && o->call_graph == CALL_GRAPH_DWARF)
 		pages = CG_DWARF_RING_PAGES;
+	else if (!pages && (o->all_cpus || o->cpus))
+		pages = SYSWIDE_RING_PAGES;
 	if (events_parse(o->events ? o->events : "cycles", events_host_model(), &s->events, err,
 			 errsz) < 0 ||
 	    setup_rings(s, pages) < 0 || setup_call_graph(s, o, err, errsz) < 0)
