@@ -205,6 +205,6 @@ static int record_main(int argc, char **argv)
 
 const struct cmd_entry cmd_record_entry = {
 	"record",
-	"record -o FILE [-e LIST] [-g] [-d SECS] (-p PID | -- COMMAND)",
+	"record -o FILE [-e LIST] [-g] [-d SECS] (-p PID | -a [-C LIST] | -- COMMAND)",
 	record_main,
 };
