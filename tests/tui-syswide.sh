@@ -60,4 +60,26 @@ T send-keys -t main q
 wait_screen "EXIT-0" "q: status 0"
 grep -q "PID USER         COMMAND" "$TMP/table" || fail "the final table: $(head -5 "$TMP/table")"
 ok
+
+# The active tree's derived columns per process, on hardware events: a
+# hand-made Core2 session (tests/mk-session, one process) opened with -a.
+# Its samples (SAV alike) give the process CPI 1000/800 = 1.25 and stall%
+# 420/1000 = 42.00 (Core2 paper eq. 2).
+printf 'CPU_CLK_UNHALTED.CORE,1000000000\nINST_RETIRED.ANY_P,800000000\nRS_UOPS_DISPATCHED.CYCLES_NONE,420000000\n' >"$TMP/c.counts"
+printf '%s\n' 'CPU_CLK_UNHALTED.CORE,work_60+0x0,600' 'CPU_CLK_UNHALTED.CORE,work_30+0x0,400' \
+	'INST_RETIRED.ANY_P,work_60+0x0,300' 'INST_RETIRED.ANY_P,work_30+0x0,500' \
+	'RS_UOPS_DISPATCHED.CYCLES_NONE,work_60+0x0,300' \
+	'RS_UOPS_DISPATCHED.CYCLES_NONE,work_30+0x0,120' >"$TMP/c.samples"
+run "$(dirname "$CYCTOP")/tests/mk-session" -s "$TMP/c.samples" "$TMP/core2.data" core \
+	"GenuineIntel,6,23,10" "$TMP/c.counts" "$WORKLOADS/mix"
+expect_rc 0 "mk-session"
+type_line "clear; '$CYCTOP' -a -i '$TMP/core2.data'; echo EXIT2-\$?"
+wait_screen "processes" "the processes view of a recording"
+wait_screen "stall%" "the Core2 tree's stall% column"
+wait_screen "CPI" "the CPI column"
+wait_for "screen | grep -qE '^ +[0-9.]+% +[0-9.]+% +[0-9.]+% +42\.00 +1\.25 '" 20 \
+	"the process's stall% 42.00 and CPI 1.25"
+ok
+T send-keys -t main q
+wait_screen "EXIT2-0" "q: status 0"
 done_ok
