@@ -13,8 +13,8 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # Debian packages the build and the tests need.
 PACKAGES="build-essential autoconf automake pkg-config libncurses-dev libpfm4-dev
-libunwind-dev libdw-dev libelf-dev libzydis-dev libcmocka-dev libiberty-dev tmux gawk python3
-procps util-linux clang valgrind libc6-dbg"
+libunwind-dev libdw-dev libelf-dev libzydis-dev libcmocka-dev libiberty-dev libzstd-dev
+tmux gawk python3 procps util-linux clang valgrind libc6-dbg"
 
 say() { printf 'build.sh: %s\n' "$*"; }
 
@@ -122,7 +122,7 @@ fuzz() {
 		say "fuzz: no clang, skipped"
 		return 0
 	fi
-	fuzz_one perfdata perfdata engine/perfdata.c engine/record.c
+	fuzz_one perfdata perfdata engine/perfdata.c engine/record.c -lzstd
 	fuzz_one counts counts arch/*.c -lm
 	fuzz_one theme themes -DTHEMESDIR='"themes"' tui/theme.c arch/lines.c
 	fuzz_one record record engine/record.c

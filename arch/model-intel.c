@@ -26,6 +26,10 @@
  *     PMC2; 0xd0-0xd3 PMC0-3; ICL 0x03-0x0a, 0x48-0x54, 0x60-0x8b, 0xa3 (but
  *     0x04a3/0x10a3/0x14a3), 0xd0-0xe6 PMC0-3; SPR 0x01-0x8f (but 0x2e, 0x3c),
  *     0xd0-0xdf PMC0-3, 0x04a4/0x08a4 PMC0; TOPDOWN.SLOTS on FIXED3 only.
+ *   perfmon's CounterHTOff adds PMC0-3 limits (SNB..BDW CYCLE_ACTIVITY,
+ *     IDQ_UOPS_NOT_DELIVERED, UOPS_EXECUTED stall and GE_k steps; SKL..CLX
+ *     STALLS_MEM_ANY) and BDW's 0x0ca3 on PMC2; tests/counters-ref.inc checks
+ *     every row against perfmon's Counter/CounterHTOff.
  *   inventories: generic counters 4 per thread with SMT on, 8 with SMT off
  *     (SNB..CLX), 8 either way (ICL, SPR); 3 fixed counters (4 from ICL);
  *     PERF_METRICS 4 (ICL) and 8 (SPR) metrics (../shared/MODERN-PMU.md 3.2, from
@@ -150,10 +154,12 @@ static const struct arch_event snb_events[] = {
 	  X(0x3c, 0x00, 0, 0, 0, 1), ANY, NOFIX, 0, "core cycles, both threads (AnyThread)" },
 	{ "L1D_PEND_MISS.PENDING", "L1D_PEND_MISS:PENDING",
 	  X(0x48, 0x01, 0, 0, 0, 0), PMC2, NOFIX, 0, "L1D misses outstanding, per cycle (PMC2 only)" },
+	{ "RESOURCE_STALLS.SB|EXE_ACTIVITY.BOUND_ON_STORES", "RESOURCE_STALLS:SB",
+	  X(0xa2, 0x08, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles stalled for a full store buffer (perf hsw tma_memory_bound's store term)" },
 	{ "CYCLE_ACTIVITY.CYCLES_NO_DISPATCH|CYCLE_ACTIVITY.STALLS_TOTAL", "CYCLE_ACTIVITY:CYCLES_NO_DISPATCH",
-	  X(0xa3, 0x04, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles with no uop dispatched" },
+	  X(0xa3, 0x04, 4, 0, 0, 0), PMC0_3, NOFIX, 0, "cycles with no uop dispatched" },
 	{ "CYCLE_ACTIVITY.STALLS_L2_PENDING", "CYCLE_ACTIVITY:STALLS_L2_PENDING",
-	  X(0xa3, 0x05, 5, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with an L2 miss pending" },
+	  X(0xa3, 0x05, 5, 0, 0, 0), PMC0_3, NOFIX, 0, "stall cycles with an L2 miss pending" },
 	{ "CYCLE_ACTIVITY.STALLS_L1D_PENDING", "CYCLE_ACTIVITY:STALLS_L1D_PENDING",
 	  X(0xa3, 0x06, 6, 0, 0, 0), PMC2, NOFIX, 0, "stall cycles with an L1D miss pending (PMC2 only)" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
@@ -165,9 +171,9 @@ static const struct arch_event snb_events[] = {
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xd, 0x03, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
 	{ "IDQ_UOPS_NOT_DELIVERED.CORE", "IDQ_UOPS_NOT_DELIVERED:CORE",
-	  X(0x9c, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "issue slots the front end left empty" },
+	  X(0x9c, 0x01, 0, 0, 0, 0), PMC0_3, NOFIX, 0, "issue slots the front end left empty" },
 	{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE|IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE",
-	  X(0x9c, 0x01, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles the front end delivered no uop" },
+	  X(0x9c, 0x01, 4, 0, 0, 0), PMC0_3, NOFIX, 0, "cycles the front end delivered no uop" },
 	{ "UOPS_EXECUTED.THREAD:c=1|UOPS_DISPATCHED.THREAD:c=1", "UOPS_EXECUTED:THREAD:c=1",
 	  X(0xb1, 0x01, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 1 uops executed (ILP sweep)" },
 	{ "UOPS_EXECUTED.THREAD:c=2|UOPS_DISPATCHED.THREAD:c=2", "UOPS_EXECUTED:THREAD:c=2",
@@ -191,7 +197,7 @@ static const struct arch_event ivb_events[] = {
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
 	{ "UOPS_DISPATCHED.STALL_CYCLES|UOPS_EXECUTED.STALL_CYCLES|UOPS_DISPATCHED.THREAD:c=1:i=1", "UOPS_EXECUTED:THREAD:c=1:i=1",
-	  X(0xb1, 0x01, 1, 1, 0, 0), ANY, NOFIX, 2000003, "stall cycles: no uop executed (the Core2 RS_UOPS_DISPATCHED.CYCLES_NONE)" },
+	  X(0xb1, 0x01, 1, 1, 0, 0), PMC0_3, NOFIX, 2000003, "stall cycles: no uop executed (the Core2 RS_UOPS_DISPATCHED.CYCLES_NONE)" },
 	{ "UOPS_RETIRED.RETIRE_SLOTS|UOPS_RETIRED.SLOTS", "UOPS_RETIRED:RETIRE_SLOTS",
 	  X(0xc2, 0x02, 0, 0, 0, 0), ANY, NOFIX, 0, "retirement slots used (fused domain)" },
 	{ "INT_MISC.RECOVERY_CYCLES_ANY", "INT_MISC:RECOVERY_CYCLES_ANY",
@@ -200,12 +206,14 @@ static const struct arch_event ivb_events[] = {
 	  X(0x3c, 0x00, 0, 0, 0, 1), ANY, NOFIX, 0, "core cycles, both threads (AnyThread)" },
 	{ "L1D_PEND_MISS.PENDING", "L1D_PEND_MISS:PENDING",
 	  X(0x48, 0x01, 0, 0, 0, 0), PMC2, NOFIX, 0, "L1D misses outstanding, per cycle (PMC2 only)" },
+	{ "RESOURCE_STALLS.SB|EXE_ACTIVITY.BOUND_ON_STORES", "RESOURCE_STALLS:SB",
+	  X(0xa2, 0x08, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles stalled for a full store buffer (perf hsw tma_memory_bound's store term)" },
 	{ "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE|CYCLE_ACTIVITY.STALLS_TOTAL", "CYCLE_ACTIVITY:CYCLES_NO_EXECUTE",
-	  X(0xa3, 0x04, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles with no uop executed" },
+	  X(0xa3, 0x04, 4, 0, 0, 0), PMC0_3, NOFIX, 0, "cycles with no uop executed" },
 	{ "CYCLE_ACTIVITY.STALLS_L2_PENDING", "CYCLE_ACTIVITY:STALLS_L2_PENDING",
-	  X(0xa3, 0x05, 5, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with an L2 miss pending" },
+	  X(0xa3, 0x05, 5, 0, 0, 0), PMC0_3, NOFIX, 0, "stall cycles with an L2 miss pending" },
 	{ "CYCLE_ACTIVITY.STALLS_LDM_PENDING|CYCLE_ACTIVITY.STALLS_MEM_ANY", "CYCLE_ACTIVITY:STALLS_LDM_PENDING",
-	  X(0xa3, 0x06, 6, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with a load pending" },
+	  X(0xa3, 0x06, 6, 0, 0, 0), PMC0_3, NOFIX, 0, "stall cycles with a load pending" },
 	{ "CYCLE_ACTIVITY.STALLS_L1D_PENDING", "CYCLE_ACTIVITY:STALLS_L1D_PENDING",
 	  X(0xa3, 0x0c, 12, 0, 0, 0), PMC2, NOFIX, 0, "stall cycles with an L1D miss pending (PMC2 only)" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
@@ -217,9 +225,9 @@ static const struct arch_event ivb_events[] = {
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xd, 0x03, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
 	{ "IDQ_UOPS_NOT_DELIVERED.CORE", "IDQ_UOPS_NOT_DELIVERED:CORE",
-	  X(0x9c, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "issue slots the front end left empty" },
+	  X(0x9c, 0x01, 0, 0, 0, 0), PMC0_3, NOFIX, 0, "issue slots the front end left empty" },
 	{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE|IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE",
-	  X(0x9c, 0x01, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles the front end delivered no uop" },
+	  X(0x9c, 0x01, 4, 0, 0, 0), PMC0_3, NOFIX, 0, "cycles the front end delivered no uop" },
 	{ "UOPS_EXECUTED.THREAD:c=1|UOPS_DISPATCHED.THREAD:c=1", "UOPS_EXECUTED:THREAD:c=1",
 	  X(0xb1, 0x01, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 1 uops executed (ILP sweep)" },
 	{ "UOPS_EXECUTED.THREAD:c=2|UOPS_DISPATCHED.THREAD:c=2", "UOPS_EXECUTED:THREAD:c=2",
@@ -243,7 +251,7 @@ static const struct arch_event hsw_events[] = {
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
 	{ "UOPS_EXECUTED.STALL_CYCLES|UOPS_EXECUTED.STALLS", "UOPS_EXECUTED:STALL_CYCLES",
-	  X(0xb1, 0x01, 1, 1, 0, 0), ANY, NOFIX, 2000003, "stall cycles: no uop executed (the Core2 RS_UOPS_DISPATCHED.CYCLES_NONE)" },
+	  X(0xb1, 0x01, 1, 1, 0, 0), PMC0_3, NOFIX, 2000003, "stall cycles: no uop executed (the Core2 RS_UOPS_DISPATCHED.CYCLES_NONE)" },
 	{ "UOPS_RETIRED.RETIRE_SLOTS|UOPS_RETIRED.SLOTS", "UOPS_RETIRED:RETIRE_SLOTS",
 	  X(0xc2, 0x02, 0, 0, 0, 0), ANY, NOFIX, 0, "retirement slots used (fused domain)" },
 	{ "UOPS_RETIRED.ALL", "UOPS_RETIRED:ALL",
@@ -257,11 +265,11 @@ static const struct arch_event hsw_events[] = {
 	{ "MACHINE_CLEARS.COUNT", "MACHINE_CLEARS:COUNT",
 	  X(0xc3, 0x01, 1, 0, 1, 0), ANY, NOFIX, 0, "machine clears" },
 	{ "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE|CYCLE_ACTIVITY.STALLS_TOTAL", "CYCLE_ACTIVITY:CYCLES_NO_EXECUTE",
-	  X(0xa3, 0x04, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles with no uop executed" },
+	  X(0xa3, 0x04, 4, 0, 0, 0), PMC0_3, NOFIX, 0, "cycles with no uop executed" },
 	{ "CYCLE_ACTIVITY.STALLS_L2_PENDING", "CYCLE_ACTIVITY:STALLS_L2_PENDING",
-	  X(0xa3, 0x05, 5, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with an L2 miss pending" },
+	  X(0xa3, 0x05, 5, 0, 0, 0), PMC0_3, NOFIX, 0, "stall cycles with an L2 miss pending" },
 	{ "CYCLE_ACTIVITY.STALLS_LDM_PENDING|CYCLE_ACTIVITY.STALLS_MEM_ANY", "CYCLE_ACTIVITY:STALLS_LDM_PENDING",
-	  X(0xa3, 0x06, 6, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with a load pending" },
+	  X(0xa3, 0x06, 6, 0, 0, 0), PMC0_3, NOFIX, 0, "stall cycles with a load pending" },
 	{ "CYCLE_ACTIVITY.STALLS_L1D_PENDING", "CYCLE_ACTIVITY:STALLS_L1D_PENDING",
 	  X(0xa3, 0x0c, 12, 0, 0, 0), PMC2, NOFIX, 0, "stall cycles with an L1D miss pending (PMC2 only)" },
 	{ "L1D_PEND_MISS.PENDING", "L1D_PEND_MISS:PENDING",
@@ -272,6 +280,8 @@ static const struct arch_event hsw_events[] = {
 	  X(0x8, 0x10, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles of DTLB load page walks" },
 	{ "ITLB_MISSES.WALK_DURATION", "ITLB_MISSES:WALK_DURATION",
 	  X(0x85, 0x10, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles of ITLB page walks" },
+	{ "RESOURCE_STALLS.SB|EXE_ACTIVITY.BOUND_ON_STORES", "RESOURCE_STALLS:SB",
+	  X(0xa2, 0x08, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles stalled for a full store buffer (perf hsw tma_memory_bound's store term)" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued (fused domain)" },
 	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
@@ -281,17 +291,17 @@ static const struct arch_event hsw_events[] = {
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xd, 0x03, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
 	{ "IDQ_UOPS_NOT_DELIVERED.CORE", "IDQ_UOPS_NOT_DELIVERED:CORE",
-	  X(0x9c, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "issue slots the front end left empty" },
+	  X(0x9c, 0x01, 0, 0, 0, 0), PMC0_3, NOFIX, 0, "issue slots the front end left empty" },
 	{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE|IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE",
-	  X(0x9c, 0x01, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles the front end delivered no uop" },
+	  X(0x9c, 0x01, 4, 0, 0, 0), PMC0_3, NOFIX, 0, "cycles the front end delivered no uop" },
 	{ "UOPS_EXECUTED.THREAD:c=1|UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC", "UOPS_EXECUTED:THREAD:c=1",
-	  X(0xb1, 0x01, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 1 uops executed (ILP sweep)" },
+	  X(0xb1, 0x01, 1, 0, 0, 0), PMC0_3, NOFIX, 0, "cycles with >= 1 uops executed (ILP sweep)" },
 	{ "UOPS_EXECUTED.THREAD:c=2|UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC", "UOPS_EXECUTED:THREAD:c=2",
-	  X(0xb1, 0x01, 2, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 2 uops executed (ILP sweep)" },
+	  X(0xb1, 0x01, 2, 0, 0, 0), PMC0_3, NOFIX, 0, "cycles with >= 2 uops executed (ILP sweep)" },
 	{ "UOPS_EXECUTED.THREAD:c=3|UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC", "UOPS_EXECUTED:THREAD:c=3",
-	  X(0xb1, 0x01, 3, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 3 uops executed (ILP sweep)" },
+	  X(0xb1, 0x01, 3, 0, 0, 0), PMC0_3, NOFIX, 0, "cycles with >= 3 uops executed (ILP sweep)" },
 	{ "UOPS_EXECUTED.THREAD:c=4|UOPS_EXECUTED.CYCLES_GE_4_UOPS_EXEC", "UOPS_EXECUTED:THREAD:c=4",
-	  X(0xb1, 0x01, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 4 uops executed (ILP sweep)" },
+	  X(0xb1, 0x01, 4, 0, 0, 0), PMC0_3, NOFIX, 0, "cycles with >= 4 uops executed (ILP sweep)" },
 	{ "UOPS_EXECUTED.THREAD:c=5", "UOPS_EXECUTED:THREAD:c=5",
 	  X(0xb1, 0x01, 5, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 5 uops executed (ILP sweep)" },
 	{ "UOPS_EXECUTED.THREAD:c=6", "UOPS_EXECUTED:THREAD:c=6",
@@ -311,7 +321,7 @@ static const struct arch_event bdw_events[] = {
 	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
 	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
 	{ "UOPS_EXECUTED.STALL_CYCLES|UOPS_EXECUTED.STALLS", "UOPS_EXECUTED:STALL_CYCLES",
-	  X(0xb1, 0x01, 1, 1, 0, 0), ANY, NOFIX, 2000003, "stall cycles: no uop executed (the Core2 RS_UOPS_DISPATCHED.CYCLES_NONE)" },
+	  X(0xb1, 0x01, 1, 1, 0, 0), PMC0_3, NOFIX, 2000003, "stall cycles: no uop executed (the Core2 RS_UOPS_DISPATCHED.CYCLES_NONE)" },
 	{ "UOPS_RETIRED.RETIRE_SLOTS|UOPS_RETIRED.SLOTS", "UOPS_RETIRED:RETIRE_SLOTS",
 	  X(0xc2, 0x02, 0, 0, 0, 0), ANY, NOFIX, 0, "retirement slots used (fused domain)" },
 	{ "UOPS_RETIRED.ALL", "UOPS_RETIRED:ALL",
@@ -325,13 +335,13 @@ static const struct arch_event bdw_events[] = {
 	{ "MACHINE_CLEARS.COUNT", "MACHINE_CLEARS:COUNT",
 	  X(0xc3, 0x01, 1, 0, 1, 0), ANY, NOFIX, 0, "machine clears" },
 	{ "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE|CYCLE_ACTIVITY.STALLS_TOTAL", "CYCLE_ACTIVITY:CYCLES_NO_EXECUTE",
-	  X(0xa3, 0x04, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles with no uop executed" },
+	  X(0xa3, 0x04, 4, 0, 0, 0), PMC0_3, NOFIX, 0, "cycles with no uop executed" },
 	{ "CYCLE_ACTIVITY.STALLS_L2_PENDING", "CYCLE_ACTIVITY:STALLS_L2_PENDING",
-	  X(0xa3, 0x05, 5, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with an L2 miss pending" },
+	  X(0xa3, 0x05, 5, 0, 0, 0), PMC0_3, NOFIX, 0, "stall cycles with an L2 miss pending" },
 	{ "CYCLE_ACTIVITY.STALLS_LDM_PENDING|CYCLE_ACTIVITY.STALLS_MEM_ANY", "CYCLE_ACTIVITY:STALLS_LDM_PENDING",
-	  X(0xa3, 0x06, 6, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with a load pending" },
+	  X(0xa3, 0x06, 6, 0, 0, 0), PMC0_3, NOFIX, 0, "stall cycles with a load pending" },
 	{ "CYCLE_ACTIVITY.STALLS_L1D_PENDING", "CYCLE_ACTIVITY:STALLS_L1D_PENDING",
-	  X(0xa3, 0x0c, 12, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with an L1D miss pending" },
+	  X(0xa3, 0x0c, 12, 0, 0, 0), PMC2, NOFIX, 0, "stall cycles with an L1D miss pending" },
 	{ "L1D_PEND_MISS.PENDING", "L1D_PEND_MISS:PENDING",
 	  X(0x48, 0x01, 0, 0, 0, 0), PMC2, NOFIX, 0, "L1D misses outstanding, per cycle (PMC2 only)" },
 	{ "MEM_LOAD_UOPS_RETIRED.L3_MISS|MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_UOPS_RETIRED:L3_MISS",
@@ -340,6 +350,8 @@ static const struct arch_event bdw_events[] = {
 	  X(0x8, 0x10, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles of DTLB load page walks" },
 	{ "ITLB_MISSES.WALK_DURATION", "ITLB_MISSES:WALK_DURATION",
 	  X(0x85, 0x10, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles of ITLB page walks" },
+	{ "RESOURCE_STALLS.SB|EXE_ACTIVITY.BOUND_ON_STORES", "RESOURCE_STALLS:SB",
+	  X(0xa2, 0x08, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles stalled for a full store buffer (perf hsw tma_memory_bound's store term)" },
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued (fused domain)" },
 	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
@@ -349,9 +361,9 @@ static const struct arch_event bdw_events[] = {
 	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
 	  X(0xd, 0x03, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
 	{ "IDQ_UOPS_NOT_DELIVERED.CORE", "IDQ_UOPS_NOT_DELIVERED:CORE",
-	  X(0x9c, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "issue slots the front end left empty" },
+	  X(0x9c, 0x01, 0, 0, 0, 0), PMC0_3, NOFIX, 0, "issue slots the front end left empty" },
 	{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE|IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE",
-	  X(0x9c, 0x01, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles the front end delivered no uop" },
+	  X(0x9c, 0x01, 4, 0, 0, 0), PMC0_3, NOFIX, 0, "cycles the front end delivered no uop" },
 	{ "UOPS_EXECUTED.THREAD:c=1", "UOPS_EXECUTED:THREAD:c=1",
 	  X(0xb1, 0x01, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 1 uops executed (ILP sweep)" },
 	{ "UOPS_EXECUTED.THREAD:c=2", "UOPS_EXECUTED:THREAD:c=2",
@@ -401,7 +413,7 @@ static const struct arch_event skl_events[] = {
 	{ "CYCLE_ACTIVITY.STALLS_TOTAL", "CYCLE_ACTIVITY:STALLS_TOTAL",
 	  X(0xa3, 0x04, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles with no uop executed (TMA form)" },
 	{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", "CYCLE_ACTIVITY:STALLS_MEM_ANY",
-	  X(0xa3, 0x14, 20, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with a memory load pending" },
+	  X(0xa3, 0x14, 20, 0, 0, 0), PMC0_3, NOFIX, 0, "stall cycles with a memory load pending" },
 	{ "CYCLE_ACTIVITY.STALLS_L1D_MISS", "CYCLE_ACTIVITY:STALLS_L1D_MISS",
 	  X(0xa3, 0x0c, 12, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with an L1D miss pending" },
 	{ "CYCLE_ACTIVITY.STALLS_L2_MISS", "CYCLE_ACTIVITY:STALLS_L2_MISS",
@@ -481,7 +493,7 @@ static const struct arch_event skx_events[] = {
 	{ "CYCLE_ACTIVITY.STALLS_TOTAL", "CYCLE_ACTIVITY:STALLS_TOTAL",
 	  X(0xa3, 0x04, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles with no uop executed (TMA form)" },
 	{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", "CYCLE_ACTIVITY:STALLS_MEM_ANY",
-	  X(0xa3, 0x14, 20, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with a memory load pending" },
+	  X(0xa3, 0x14, 20, 0, 0, 0), PMC0_3, NOFIX, 0, "stall cycles with a memory load pending" },
 	{ "CYCLE_ACTIVITY.STALLS_L1D_MISS", "CYCLE_ACTIVITY:STALLS_L1D_MISS",
 	  X(0xa3, 0x0c, 12, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with an L1D miss pending" },
 	{ "CYCLE_ACTIVITY.STALLS_L2_MISS", "CYCLE_ACTIVITY:STALLS_L2_MISS",
@@ -561,7 +573,7 @@ static const struct arch_event clx_events[] = {
 	{ "CYCLE_ACTIVITY.STALLS_TOTAL", "CYCLE_ACTIVITY:STALLS_TOTAL",
 	  X(0xa3, 0x04, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles with no uop executed (TMA form)" },
 	{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", "CYCLE_ACTIVITY:STALLS_MEM_ANY",
-	  X(0xa3, 0x14, 20, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with a memory load pending" },
+	  X(0xa3, 0x14, 20, 0, 0, 0), PMC0_3, NOFIX, 0, "stall cycles with a memory load pending" },
 	{ "CYCLE_ACTIVITY.STALLS_L1D_MISS", "CYCLE_ACTIVITY:STALLS_L1D_MISS",
 	  X(0xa3, 0x0c, 12, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with an L1D miss pending" },
 	{ "CYCLE_ACTIVITY.STALLS_L2_MISS", "CYCLE_ACTIVITY:STALLS_L2_MISS",
@@ -956,6 +968,22 @@ static const struct arch_event spr_events[] = {
 TABLES(nhm); TABLES(wsm); TABLES(snb); TABLES(ivb); TABLES(hsw); TABLES(bdw);
 TABLES(skl); TABLES(skx); TABLES(clx); TABLES(icl); TABLES(icx); TABLES(spr);
 
+/* Nehalem/Westmere load penalties: load-to-use latencies by source, Levinthal,
+ * "Performance Analysis Guide for Intel Core i7 Processor and Intel Xeon 5500
+ * processors" (2009), the latency table of its memory section (L2 ~10 cycles,
+ * unshared LLC hit ~35-40, a line modified in another core ~75, local DRAM
+ * ~60 ns: 180 cycles at 3 GHz), as ../shared/MODERN-PMU.md 1.5 and 4.1
+ * prescribe penalty weighting for these cores.  Approximate by nature, as the
+ * Core2 paper's are. */
+static const struct model_penalty nhm_penalties[] = {
+	{ "MEM_LOAD_RETIRED.L2_HIT", 10, "Levinthal NHM guide: L2 hit ~10 cycles" },
+	{ "MEM_LOAD_RETIRED.LLC_UNSHARED_HIT", 35, "Levinthal NHM guide: LLC hit ~35-40" },
+	{ "MEM_LOAD_RETIRED.OTHER_CORE_L2_HIT_HITM", 75,
+	  "Levinthal NHM guide: modified in another core ~75" },
+	{ "MEM_LOAD_RETIRED.LLC_MISS", 180, "Levinthal NHM guide: local DRAM ~60 ns" },
+	{ NULL, 0, NULL },
+};
+
 /* Nehalem/Westmere: no per-thread "no uop executed" event; the Core2 stall
  * term is core scope (UOPS_EXECUTED.CORE_STALL_CYCLES, any=1) and the memory
  * stalls are penalty-weighted load counts (../shared/MODERN-PMU.md 1.5). */
@@ -964,8 +992,10 @@ TABLES(skl); TABLES(skx); TABLES(clx); TABLES(icl); TABLES(icx); TABLES(spr);
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_INTEL, .n_generic = 4, .n_generic_nosmt = 4, .n_fixed = 3, \
 		.pipeline_width = 4, .cycles = "CPU_CLK_UNHALTED.THREAD", \
-		.dispatch_width = 6, .stall_event = "UOPS_EXECUTED.CORE_STALL_CYCLES", \
-		.inst_event = "INST_RETIRED.ANY", .tables = id##_tables, \
+		.dispatch_width = 6, .ilp_sweep = "UOPS_EXECUTED.CORE_ACTIVE_CYCLES", \
+		.stall_event = "UOPS_EXECUTED.CORE_STALL_CYCLES", \
+		.inst_event = "INST_RETIRED.ANY", .penalties = nhm_penalties, \
+		.tables = id##_tables, \
 	}
 NHM_LIKE(nhm, "nhm", "Intel Nehalem (4 generic + 3 fixed; core-scope stalls, penalties)");
 NHM_LIKE(wsm, "wsm", "Intel Westmere (4 generic + 3 fixed; core-scope stalls, penalties)");
@@ -976,7 +1006,7 @@ NHM_LIKE(wsm, "wsm", "Intel Westmere (4 generic + 3 fixed; core-scope stalls, pe
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_INTEL, .n_generic = 4, .n_generic_nosmt = 8, .n_fixed = 3, \
 		.pipeline_width = 4, .cycles = "CPU_CLK_UNHALTED.THREAD", \
-		.dispatch_width = ilp, .stall_event = stall, \
+		.dispatch_width = ilp, .ilp_sweep = "UOPS_EXECUTED.THREAD", .stall_event = stall, \
 		.inst_event = "INST_RETIRED.ANY", .tables = id##_tables, \
 	}
 CORE_LIKE(snb, "snb", "Intel Sandy Bridge (4/8 generic + 3 fixed)", 6,
@@ -1000,6 +1030,7 @@ CORE_LIKE(clx, "clx", "Intel Cascade Lake (4/8 generic + 3 fixed)", 8,
 		.tree = TREE_INTEL, .n_generic = 8, .n_generic_nosmt = 8, .n_fixed = 4, \
 		.n_metrics = metrics, .pipeline_width = width, .slots_event = "TOPDOWN.SLOTS", \
 		.cycles = "CPU_CLK_UNHALTED.THREAD", .dispatch_width = ilp, \
+		.ilp_sweep = "UOPS_EXECUTED.THREAD", \
 		.stall_event = "CYCLE_ACTIVITY.STALLS_TOTAL", .inst_event = "INST_RETIRED.ANY", \
 		.tables = id##_tables, \
 	}

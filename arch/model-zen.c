@@ -46,8 +46,10 @@ static const struct arch_event zen1_events[] = {
 	  X(0x45, 0xf0, 0, 0, 0, 0), ANY, NOFIX, 0, "DTLB misses that walk the page table" },
 	{ "DIV_CYCLES_BUSY_COUNT|ex_div_busy", "DIV_CYCLES_BUSY_COUNT",
 	  X(0xd3, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles the divider is busy" },
-	{ "UOPS_DISPATCHED|de_dis_uops_from_decoder.all", "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED",
+	{ "UOPS_DISPATCHED|uops_dispatched|de_dis_uops_from_decoder", "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED",
 	  X(0xaa, 0x03, 0, 0, 0, 0), ANY, NOFIX, 0, "ops dispatched (decoder and op cache)" },
+	{ "UOPS_DISPATCHED:c=1", "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED:c=1",
+	  X(0xaa, 0x03, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles with an op dispatched" },
 	{ "UOPS_DISPATCHED:c=1:i=1", "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED:c=1:i=1",
 	  X(0xaa, 0x03, 1, 1, 0, 0), ANY, NOFIX, 0, "cycles with no op dispatched" },
 	{ "RETIRED_UOPS:c=1|ex_ret_ops:c=1", "RETIRED_UOPS:c=1",
@@ -92,8 +94,10 @@ static const struct arch_event zen2_events[] = {
 	  X(0x45, 0xf0, 0, 0, 0, 0), ANY, NOFIX, 0, "DTLB misses that walk the page table" },
 	{ "DIV_CYCLES_BUSY_COUNT|ex_div_busy", "DIV_CYCLES_BUSY_COUNT",
 	  X(0xd3, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles the divider is busy" },
-	{ "UOPS_DISPATCHED|de_dis_uops_from_decoder.all", "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED",
+	{ "UOPS_DISPATCHED|uops_dispatched|de_dis_uops_from_decoder", "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED",
 	  X(0xaa, 0x03, 0, 0, 0, 0), ANY, NOFIX, 0, "ops dispatched (decoder and op cache)" },
+	{ "UOPS_DISPATCHED:c=1", "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED:c=1",
+	  X(0xaa, 0x03, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles with an op dispatched" },
 	{ "UOPS_DISPATCHED:c=1:i=1", "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED:c=1:i=1",
 	  X(0xaa, 0x03, 1, 1, 0, 0), ANY, NOFIX, 0, "cycles with no op dispatched" },
 	{ "UOPS_QUEUE_EMPTY|de_dis_uop_queue_empty_di0", "UOPS_QUEUE_EMPTY",
@@ -204,6 +208,8 @@ static const struct arch_event zen4_events[] = {
 	  X(0x18e, 0x1f, 0, 0, 0, 0), ANY, NOFIX, 0, "instruction cache accesses" },
 	{ "OPS_SOURCE_DISPATCHED_FROM_DECODER|de_src_op_disp.all", "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER",
 	  X(0xaa, 0x07, 0, 0, 0, 0), ANY, NOFIX, 0, "ops dispatched from any source" },
+	{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:c=1|de_src_op_disp.all:c=1", "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER:c=1",
+	  X(0xaa, 0x07, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles with an op dispatched" },
 	{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:c=1:i=1|de_src_op_disp.all:c=1:i=1", "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER:c=1:i=1",
 	  X(0xaa, 0x07, 1, 1, 0, 0), ANY, NOFIX, 0, "cycles with no op dispatched" },
 	{ "DISPATCH_STALLS_1.FE_NO_OPS|de_no_dispatch_per_slot.no_ops_from_frontend", "DISPATCH_STALLS_1:FE_NO_OPS",
@@ -260,6 +266,7 @@ static const struct arch_event *const zen4_tables[] = { zen4_events, NULL };
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_ZEN, .n_generic = 6, .n_generic_nosmt = 6, .n_fixed = 0, \
 		.pipeline_width = 6, .cycles = "CYCLES_NOT_IN_HALT", .dispatch_width = 8, \
+		.ilp_sweep = "ex_ret_ops", \
 		.stall_event = stall, .inst_event = "RETIRED_INSTRUCTIONS", .tables = id##_tables, \
 	}
 ZEN(zen1, "amd64_fam17h_zen1", "AMD Zen 1 (6 generic counters)", "RETIRED_UOPS:c=1:i=1");

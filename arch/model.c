@@ -210,7 +210,9 @@ bool event_canon(const char *name, char *out, size_t outsz)
 	for (char *p = buf; *p && (!colon || p < colon); p++)
 		if (*p == '.')
 			*p = ':';
-	for (char *tok = strtok(buf, ":"); tok; tok = strtok(NULL, ":")) {
+	char *save = NULL;
+	/* strtok_r: callers may be walking their own strtok lists */
+	for (char *tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
 		if (np == CANON_MAX_PARTS)
 			return false;
 		parts[np++] = tok;
@@ -391,11 +393,22 @@ static bool name_matches(const char *names, const char *want)
 	return false;
 }
 
+/* Whether one of the '|' spellings of A has the canonical form CANON_B. */
 static bool canon_matches(const char *a, const char *canon_b)
 {
-	char ca[256];
+	char one[256], ca[256];
 
-	return a && event_canon(a, ca, sizeof(ca)) && strcmp(ca, canon_b) == 0;
+	for (const char *p = a; p && *p;) {
+		size_t len = strcspn(p, "|");
+		if (len < sizeof(one)) {
+			memcpy(one, p, len);
+			one[len] = '\0';
+			if (event_canon(one, ca, sizeof(ca)) && strcmp(ca, canon_b) == 0)
+				return true;
+		}
+		p = p[len] ? p + len + 1 : NULL;
+	}
+	return false;
 }
 
 static bool is_hw_model(const struct arch_model *model)
@@ -432,6 +445,22 @@ static bool has_modifiers(const struct perf_pmu_event *e)
 	return e->code.cmask || e->code.inv || e->code.edge || e->code.any;
 }
 
+/* toplev's (pmu-tools) modifier spelling: c1, i1, e1, amt1 (AnyThread). */
+static bool toplev_modifier(const char *t, char *kv, size_t kvsz)
+{
+	static const char *const keys[] = { "amt", "c", "i", "e" };
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		size_t n = strlen(keys[k]);
+		if (strncasecmp(t, keys[k], n) == 0 && t[n] && strspn(t + n, "0123456789") ==
+		    strlen(t + n)) {
+			snprintf(kv, kvsz, "%s=%s", k == 0 ? "any" : keys[k], t + n);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* "NAME:c=1:i=1": the row of NAME with those modifiers, by its code (the
  * perfmon names carry no modifiers; "UOPS_EXECUTED.THREAD:c=1:i=1" is the
  * stall row, whatever libpfm4 string it has). */
@@ -448,9 +477,12 @@ static const struct arch_event *lookup_modified(const struct arch_model *model,
 	memset(&mods, 0, sizeof(mods));
 	snprintf(terms, sizeof(terms), "%s", colon + 1);
 	for (char *t = terms, *next; t; t = next) {
+		char kv[32];
 		next = strchr(t, ':');
 		if (next)
 			*next++ = '\0';
+		if (!strchr(t, '=') && toplev_modifier(t, kv, sizeof(kv)))
+			t = kv;
 		if (!strchr(t, '=') || !perf_term(t, false, &mods))
 			return NULL;
 	}
@@ -494,7 +526,7 @@ const struct arch_event *model_lookup(const struct arch_model *model, const char
 	}
 	for (t = model->tables; *t; t++)
 		for (ev = *t; ev->name; ev++)
-			if (name_matches(ev->name, name))
+			if (name_matches(ev->name, name) || strcasecmp(ev->name, name) == 0)
 				return ev;
 	if (event_perf_syntax(name, &perf))
 		return lookup_perf_syntax(model, &perf);

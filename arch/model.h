@@ -44,6 +44,14 @@ struct arch_event {
 	const char *desc;
 };
 
+/* A penalty in cycles for one event of a model whose stalls have no cycle
+ * event (Nehalem/Westmere loads by source): the asm view's penalty column. */
+struct model_penalty {
+	const char *event;   /* row name; NULL ends the table */
+	double cycles;
+	const char *source;
+};
+
 struct arch_model {
 	const char *name;       /* our model name: core, amd64_k8, amd64_fam10h, ia64, perf */
 	const char *pmu_prefix; /* libpfm4 PMU names it covers (prefix match) */
@@ -59,11 +67,16 @@ struct arch_model {
 	int write_bytes;        /* AMD System_write transfer size: 8 (K8) or 16 (Fam10h) */
 	const char *cycles;     /* reference event carried in every group */
 	const char *ilp_event;  /* dispatch event swept with cmask=1..width+1, inv=1 */
-	int dispatch_width;     /* maximum uops dispatched per cycle */
+	int dispatch_width;     /* maximum uops dispatched per cycle (ILP bins) */
+	/* The modern ILP sweep "EVENT:c=k", k = 1..dispatch_width (cycles with at
+	 * least k uops); NULL where the sweep is ilp_event's cmask/inv form. */
+	const char *ilp_sweep;
 	/* The asm view's references (NULL when the model has none): */
 	const char *stall_event; /* stall cycles to set penalty cycles against */
 	const char *inst_event;  /* retired instructions, for loop iterations */
 	const char *bus_event;   /* cache lines over the bus, for bus efficiency */
+	/* the asm view's penalties; NULL: the Core2 paper's (arch/penalty.c) */
+	const struct model_penalty *penalties;
 	const struct arch_event *const *tables; /* searched in order, NULL-terminated */
 };
 

@@ -86,12 +86,32 @@ static const struct plan_partner_def partner_table[] = {
 	  "misaligned access ratio = Misalign_access / DC_accesses (seeds/004 4.6.1)" },
 	{ TREE_AMD, { "Ret_MMX_FP", "FPU_exceptions" },
 	  "FP exception rate = FPU_exceptions / Ret_MMX_FP (seeds/004 4.6.2.3)" },
+	/* The master equation on modern cores (../shared/MODERN-PMU.md 1.1) */
+	{ TREE_INTEL, { "UOPS_ISSUED.ANY", "UOPS_RETIRED.RETIRE_SLOTS" },
+	  "f = UOPS_RETIRED.RETIRE_SLOTS / UOPS_ISSUED.ANY, retired share of the issued "
+	  "uops (MODERN-PMU.md 1.1)" },
+	{ TREE_INTEL, { "CYCLE_ACTIVITY.STALLS_MEM_ANY", "CYCLE_ACTIVITY.STALLS_L1D_MISS",
+			"CYCLE_ACTIVITY.STALLS_L2_MISS", "CYCLE_ACTIVITY.STALLS_L3_MISS",
+			"CYCLE_ACTIVITY.STALLS_TOTAL" },
+	  "memory stalls by level = differences of nested stall counts (MODERN-PMU.md 1.1 "
+	  "stall decomposition)" },
+	{ TREE_ZEN, { "ex_ret_ops", "de_src_op_disp.all" },
+	  "f = ex_ret_ops / ops dispatched (MODERN-PMU.md 1.1 AMD Zen)" },
+	{ TREE_ZEN, { "ex_ret_ops", "UOPS_DISPATCHED" },
+	  "f = ex_ret_ops / ops dispatched (MODERN-PMU.md 1.1 AMD Zen)" },
+	{ TREE_ZEN, { "ex_no_retire.not_complete", "ex_no_retire.load_not_complete" },
+	  "backend_bound_memory share = load_not_complete / not_complete (perf amdzen4 "
+	  "pipeline.json)" },
 };
 
 /* Adjacent steps of the model's CMASK sweep: bin k = C(k+1) - C(k). */
 static const char ilp_formula[] =
 	"ILP bin = C(k+1) - C(k) of the CMASK sweep (seeds/000 Instruction Level "
 	"Parallelism; seeds/002 subtract the N-1 value)";
+
+/* The modern sweep: bin k = C(k) - C(k+1), cycles with at least k uops. */
+static const char ilp_sweep_formula[] =
+	"ILP bin k = C(k) - C(k+1) of the cmask sweep (MODERN-PMU.md 1.1 ILP histogram)";
 
 const struct plan_partner_def *plan_partner_def_at(size_t i)
 {
@@ -529,6 +549,15 @@ static void collect_partners(const struct planner *p, struct plan *out)
 			if ((ev[n] = find_request(p, d->events[k])) >= 0)
 				n++;
 		add_partner_set(out, ev, n, d->formula);
+	}
+	for (int k = 1; p->model->ilp_sweep && k < p->model->dispatch_width; k++) {
+		char lo[128], hi[128];
+		snprintf(lo, sizeof(lo), "%s:c=%d", p->model->ilp_sweep, k);
+		snprintf(hi, sizeof(hi), "%s:c=%d", p->model->ilp_sweep, k + 1);
+		ev[0] = find_request(p, lo);
+		ev[1] = find_request(p, hi);
+		if (ev[0] >= 0 && ev[1] >= 0)
+			add_partner_set(out, ev, 2, ilp_sweep_formula);
 	}
 	for (int k = 1; k <= p->model->dispatch_width; k++) {
 		char lo[128], hi[128];

@@ -33,6 +33,14 @@ int annot_event_index(const struct ev_list *evs, const char *name)
  * matching penalty wins (DTLB misses: the miss, not the walk). */
 static double penalty_of(const struct ev_list *evs, int e, const struct penalties *pen)
 {
+	const struct arch_model *m = evs->model;
+
+	/* a model with its own penalties (Nehalem's loads by source) */
+	for (const struct model_penalty *mp = m ? m->penalties : NULL; mp && mp->event; mp++)
+		if (same_event(m, &evs->ev[e], mp->event))
+			return mp->cycles;
+	if (m && m->penalties)
+		return 0;
 	for (int id = 0; id < PEN_COUNT; id++)
 		if (same_event(evs->model, &evs->ev[e], penalty_event((enum penalty_id)id)))
 			return pen->cycles[id];

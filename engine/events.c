@@ -21,6 +21,24 @@ const struct arch_model *events_host_model(void)
 	return m ? m : model_find("perf");
 }
 
+/* A raw code of the core PMU: PERF_TYPE_RAW or a sysfs type (cpu_core). */
+static bool core_raw(const struct ev_spec *ev)
+{
+	return ev->attr.type == PERF_TYPE_RAW || ev->attr.type > PERF_TYPE_BREAKPOINT;
+}
+
+bool events_is_slots(const struct ev_spec *ev)
+{
+	return core_raw(ev) && (ev->attr.config & 0xffff) == 0x0400;
+}
+
+bool events_is_metric(const struct ev_spec *ev)
+{
+	uint64_t umask = (ev->attr.config >> 8) & 0xff;
+
+	return core_raw(ev) && (ev->attr.config & 0xff) == 0 && umask >= 0x80 && umask <= 0x87;
+}
+
 uint64_t events_default_sav(const struct ev_spec *ev, const struct arch_model *model)
 {
 	const struct arch_event *row = model_lookup(model, ev->name);
@@ -158,7 +176,7 @@ static int add_event(struct ev_list *out, const char *asked, const char *name,
 	snprintf(ev->pfm, sizeof(ev->pfm), "%s", pfm);
 	if (encode_event(asked, pfm, &ev->attr, perr, sizeof(perr)) < 0) {
 		const struct arch_model *owner = hardware_owner(name);
-		if (owner && !pfm_host_hardware())
+		if (owner && !pfm_host_hardware() && !strstr(perr, "has no PMU '"))
 			snprintf(err, errsz, "event '%s' is a hardware event of the %s model; this "
 				 "host has no hardware PMU (software events only)", name, owner->name);
 		else

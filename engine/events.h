@@ -44,6 +44,15 @@ int events_parse(const char *list, const struct arch_model *model, struct ev_lis
 typedef int (*events_item_fn)(char *item, void *arg, char *err, size_t errsz);
 int events_foreach(const char *list, events_item_fn fn, void *arg, char *err, size_t errsz);
 
+/* Intel's TopDown through PERF_METRICS (Ice Lake on): the slots event
+ * (event 0x00, umask 0x04) and the metric events (event 0x00, umask
+ * 0x80..0x87: topdown-retiring, -bad-spec, -fe-bound, -be-bound and level
+ * 2's).  The kernel takes metric events only in a group led by slots, and
+ * neither samples (arch/x86/events/intel/core.c, is_metric_event,
+ * is_slots_event). */
+bool events_is_slots(const struct ev_spec *ev);
+bool events_is_metric(const struct ev_spec *ev);
+
 /* The default SAV of an event without one: 1 kHz for clocks, every event for
  * rare software events, the model table's value or 2,000,000 for hardware. */
 uint64_t events_default_sav(const struct ev_spec *ev, const struct arch_model *model);

@@ -25,6 +25,7 @@ struct ordered {
 	void *arg;
 	struct entry *e;
 	size_t n, cap;
+	struct entry *tmp;        /* cap entries too: the merge's other half */
 	bool sorted;              /* e[] is in (time, seq) order */
 	struct chunk *cur;        /* being filled */
 	struct chunk *spare;      /* one emptied chunk kept for reuse */
@@ -71,6 +72,7 @@ void ordered_free(struct ordered *q)
 	free(q->cur);
 	free(q->spare);
 	free(q->e);
+	free(q->tmp);
 	free(q);
 }
 
@@ -120,14 +122,54 @@ static void deliver_first(struct ordered *q, size_t k)
 		q->bytes -= e->h->size;
 		chunk_release(q, e->c);
 	}
+	if (k == 0)
+		return;  /* e[] may not exist yet */
 	memmove(q->e, q->e + k, (q->n - k) * sizeof(*q->e));
 	q->n -= k;
 }
 
+/* The end of the run in order that starts at I. */
+static size_t run_end(const struct entry *e, size_t i, size_t n)
+{
+	while (i + 1 < n && by_time(&e[i], &e[i + 1]) < 0)
+		i++;
+	return i + 1;
+}
+
+/* Merges the runs [a, m) and [m, b) of SRC into DST at A. */
+static void merge(const struct entry *src, struct entry *dst, size_t a, size_t m, size_t b)
+{
+	size_t i = a, j = m, k = a;
+
+	while (i < m && j < b)
+		dst[k++] = by_time(&src[i], &src[j]) < 0 ? src[i++] : src[j++];
+	while (i < m)
+		dst[k++] = src[i++];
+	while (j < b)
+		dst[k++] = src[j++];
+}
+
+/* The entries are a few runs already in order (each ring's records, each
+ * round's), so they are merged pairwise, bottom up: O(n log runs), where a
+ * general sort took a tenth of reading a file. */
 static void sort_entries(struct ordered *q)
 {
-	if (!q->sorted)
-		qsort(q->e, q->n, sizeof(*q->e), by_time);
+	size_t runs;
+
+	if (q->sorted)
+		return;
+	do {
+		runs = 0;
+		for (size_t a = 0; a < q->n; runs++) {
+			size_t m = run_end(q->e, a, q->n);
+			size_t b = m < q->n ? run_end(q->e, m, q->n) : m;
+			merge(q->e, q->tmp, a, m, b);
+			a = b;
+		}
+		struct entry *t = q->e;
+		q->e = q->tmp;
+		q->tmp = t;
+	} while (runs > 1);
 	q->sorted = true;
 }
 
@@ -157,6 +199,9 @@ static bool grow_entries(struct ordered *q)
 	if (!e)
 		return false;
 	q->e = e;
+	if (!(e = realloc(q->tmp, cap * sizeof(*e))))
+		return false;  /* e[] grew: nothing lost, the next push tries again */
+	q->tmp = e;
 	q->cap = cap;
 	return true;
 }

@@ -19,9 +19,11 @@
  */
 #include "engine/perfdata.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #define MAGIC2 0x32454c4946524550ULL          /* "PERFILE2" read as a LE u64 */
 #define MAGIC2_SWAPPED 0x50455246494c4532ULL
@@ -52,7 +55,19 @@ enum {
 	FEAT_GROUP_DESC = 17,
 };
 
+/* perf's own record types (tools/perf/util/event.h, perf_user_event_type) */
+#define REC_HEADER_ATTR 64
+#define REC_HEADER_TRACING_DATA 66
+#define REC_HEADER_BUILD_ID 67
 #define REC_FINISHED_ROUND 68
+#define REC_AUXTRACE 71
+#define REC_HEADER_FEATURE 80
+#define REC_COMPRESSED 81       /* zstd frames of records (perf record -z) */
+#define REC_COMPRESSED2 83      /* the same after a u64 data size (perf 6.14) */
+#define DECOMP_MAX (64u << 20)  /* what one compressed record may unpack to */
+#define DIR_MAX_PARTS 4096      /* perf record --threads: data.N files read */
+#define PIPE_MAX_ATTRS 4096     /* HEADER_ATTR records a stream may bring */
+#define RECORD_MAX 65536        /* header.size is a u16 */
 #define MISC_BUILD_ID_SIZE (1u << 15)   /* build_id record carries its id size */
 #define CYCTOP_MAGIC "CYCTOP01"
 
@@ -607,9 +622,10 @@ int perfdata_finish(struct perfdata_writer *w, const struct perfdata_meta *meta,
 
 struct rattr {
 	struct perf_event_attr attr;
-	const uint64_t *ids;    /* into the file image, 8-aligned */
+	const uint64_t *ids;    /* into the file image, 8-aligned, or own_ids */
 	size_t nids;
 	char *name;
+	uint64_t *own_ids;      /* pipe mode: the HEADER_ATTR's ids, copied */
 };
 
 struct idmap {
@@ -650,8 +666,40 @@ struct perfdata {
 	struct perfdata_group *groups;
 	size_t ngroups;
 	char *pmu;
-	const void *blob;
+	void *blob;
 	uint64_t blob_len;
+
+	/* pipe mode (perf record -o -): records read one at a time from fd,
+	 * or from buf at pos (a pipe-mode file given to _open_mem) */
+	bool pipe;
+	int fd;
+	bool own_fd;
+	unsigned char *rbuf;    /* the record being read: RECORD_MAX, aligned */
+	size_t have;            /* its bytes read so far */
+	uint64_t skip;          /* payload bytes after it still to step over */
+	uint64_t soff;          /* stream offset of rbuf[0] */
+	bool pending;           /* rbuf holds a record read ahead by open */
+	bool yielded;           /* rbuf holds the record perfdata_next gave */
+	bool nowait;            /* perfdata_next returns 2 rather than wait */
+	size_t attr_cap;
+
+	/* perf record -z: each COMPRESSED record's zstd stream unpacks into
+	 * dbuf; a record may go on in the next COMPRESSED record */
+	ZSTD_DStream *zstd;
+	unsigned char *dbuf;
+	size_t dlen, dpos, dcap;
+	uint64_t doff;          /* offset of the COMPRESSED record unpacked last */
+
+	/* perf record --threads writes a directory: "data" (header, attrs,
+	 * features, synthesized records) and data.N, records only, read after
+	 * it; buf, len, data_end and name then describe the part being read */
+	char **parts;
+	size_t nparts, ipart;
+	void *part_map;
+	size_t map_len, part_len;
+	const unsigned char *main_buf;
+	uint64_t main_end;
+	char *main_name;
 };
 
 static int pd_fail(struct perfdata *pd, const char *fmt, ...)
@@ -698,6 +746,7 @@ static uint64_t get64(const struct perfdata *pd, uint64_t off)
 
 struct fcur {
 	struct perfdata *pd;
+	const unsigned char *base;   /* offsets count from here: the file, or a record */
 	const char *feat;
 	uint64_t start, off, end;
 	bool bad;
@@ -726,9 +775,17 @@ static const unsigned char *fc_take(struct fcur *c, const char *what, uint64_t n
 		fc_fail(c, what, n);
 		return NULL;
 	}
-	p = c->pd->buf + c->off;
+	p = c->base + c->off;
 	c->off += n;
 	return p;
+}
+
+static uint64_t fc_peek64(const struct fcur *c)
+{
+	uint64_t v;
+
+	memcpy(&v, c->base + c->off, 8);
+	return v;
 }
 
 static uint32_t fc_u32(struct fcur *c, const char *what)
@@ -894,7 +951,7 @@ static int read_event_desc(struct fcur *c)
 			return fc_fail(c, "ids", (uint64_t)nids * 8);
 		}
 		if (nids)
-			idx = id_lookup(pd, get64(pd, c->off));
+			idx = id_lookup(pd, fc_peek64(c));
 		else if (i < pd->nattrs)
 			idx = (int)i;
 		c->off += (uint64_t)nids * 8;
@@ -940,15 +997,24 @@ static int read_cyctop(struct fcur *c)
 {
 	struct perfdata *pd = c->pd;
 
-	if (fc_left(c) < 8 || memcmp(pd->buf + c->off, CYCTOP_MAGIC, 8) != 0)
+	const unsigned char *blob;
+
+	if (pd->pmu || fc_left(c) < 8 || memcmp(c->base + c->off, CYCTOP_MAGIC, 8) != 0)
 		return 0;
 	c->off += 8;
 	pd->pmu = fc_string(c, "PMU name");
 	pd->blob_len = fc_u64(c, "blob length");
 	if (c->bad)
 		return -1;
-	pd->blob = fc_take(c, "blob", pd->blob_len);
-	return pd->blob ? 0 : -1;
+	blob = fc_take(c, "blob", pd->blob_len);
+	if (!blob)
+		return -1;
+	/* a copy: a pipe's feature record does not stay */
+	pd->blob = malloc(pd->blob_len ? pd->blob_len : 1);
+	if (!pd->blob)
+		return pd_fail(pd, "out of memory");
+	memcpy(pd->blob, blob, pd->blob_len);
+	return 0;
 }
 
 static const char *feat_name(unsigned int bit)
@@ -970,9 +1036,11 @@ static const char *feat_name(unsigned int bit)
 }
 
 /* Features perf has and we do not need are only bounds-checked. */
-static int read_feature(struct perfdata *pd, unsigned int bit, struct file_section s)
+/* Feature BIT's body: S in the file, or in BASE (a pipe's HEADER_FEATURE). */
+static int read_feature_at(struct perfdata *pd, const unsigned char *base, unsigned int bit,
+			   struct file_section s)
 {
-	struct fcur c = { pd, feat_name(bit), s.offset, s.offset, s.offset + s.size, false };
+	struct fcur c = { pd, base, feat_name(bit), s.offset, s.offset, s.offset + s.size, false };
 
 	switch (bit) {
 	case FEAT_BUILD_ID: return read_build_ids(&c);
@@ -1013,9 +1081,13 @@ static int read_features(struct perfdata *pd)
 		s.offset = get64(pd, table);
 		s.size = get64(pd, table + 8);
 		snprintf(what, sizeof(what), "%s section (bit %u)", feat_name(b), b);
-		if (check_section(pd, what, s) < 0 || read_feature(pd, b, s) < 0)
-			return -1;
 		table += 16;
+		/* perf 3.14 wrote an empty section for what it did not know
+		 * (HEADER_CPUDESC on ARM); perf reads it as absent */
+		if (s.size == 0 && check_section(pd, what, s) == 0)
+			continue;
+		if (check_section(pd, what, s) < 0 || read_feature_at(pd, pd->buf, b, s) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -1128,8 +1200,11 @@ static int read_header(struct perfdata *pd)
 		return pd_fail(pd, "the old PERFFILE format (perf before 2.6.38) is not supported");
 	if (magic != MAGIC2)
 		return pd_fail(pd, "not a perf.data file (no PERFILE2 magic at offset 0)");
-	if (hsize == PIPE_HEADER_SIZE)
-		return pd_fail(pd, "pipe-mode perf.data (perf record -o -) is not supported");
+	if (hsize == PIPE_HEADER_SIZE) {   /* records from offset 16 on, read as a stream */
+		pd->pipe = true;
+		pd->pos = pd->data_off = PIPE_HEADER_SIZE;
+		return 0;
+	}
 	if (hsize != HEADER_SIZE && hsize != HEADER_SIZE_NOFEAT)
 		return pd_fail(pd, "header size %" PRIu64 " at offset 8 is neither %d nor %d",
 			       hsize, HEADER_SIZE, HEADER_SIZE_NOFEAT);
@@ -1159,13 +1234,18 @@ static struct perfdata *pd_new(const char *name, char *err, size_t errsz)
 	}
 	pd->err = err;
 	pd->errsz = errsz;
+	pd->fd = -1;
 	return pd;
 }
 
+static int stream_prime(struct perfdata *pd);
+static int stream_fill(struct perfdata *pd, size_t want);
+
 static struct perfdata *pd_load(struct perfdata *pd)
 {
-	if (read_header(pd) < 0 || read_attrs(pd) < 0 ||
-	    (!pd->unfinished && read_features(pd) < 0)) {
+	if (read_header(pd) < 0 ||
+	    (pd->pipe ? stream_prime(pd) < 0
+		      : read_attrs(pd) < 0 || (!pd->unfinished && read_features(pd) < 0))) {
 		perfdata_close(pd);
 		return NULL;
 	}
@@ -1193,18 +1273,203 @@ struct perfdata *perfdata_open_mem(const void *buf, size_t len, char *err, size_
 	return pd_load(pd);
 }
 
+/* A stream on FD (its 16-byte header not yet read). */
+static struct perfdata *stream_open(struct perfdata *pd, int fd, bool own)
+{
+	pd->fd = fd;
+	pd->own_fd = own;
+	pd->rbuf = malloc(RECORD_MAX);
+	if (!pd->rbuf) {
+		pd_fail(pd, "out of memory");
+		goto fail;
+	}
+	for (;;) {
+		int rc = stream_fill(pd, PIPE_HEADER_SIZE);
+		struct pollfd p = { fd, POLLIN, 0 };
+		if (rc == 1)
+			break;
+		if (rc == 2 && (poll(&p, 1, -1) >= 0 || errno == EINTR))
+			continue;
+		if (rc == 0)
+			pd_fail(pd, "%zu bytes: too short for a perf.data header", pd->have);
+		else
+			pd_fail(pd, "read: %s", strerror(errno));
+		goto fail;
+	}
+	pd->buf = pd->rbuf;   /* for read_header's checks, then a stream */
+	pd->len = PIPE_HEADER_SIZE;
+	if (get64(pd, 0) == MAGIC2 && get64(pd, 8) != PIPE_HEADER_SIZE) {
+		pd_fail(pd, "a perf.data file on a pipe: only pipe mode (perf record -o -) "
+			"streams; give the file's path instead");
+		goto fail;
+	}
+	if (read_header(pd) < 0)
+		goto fail;
+	pd->buf = NULL;
+	pd->len = 0;
+	pd->have = 0;
+	free(pd->rbuf);
+	pd->rbuf = NULL;
+	if (stream_prime(pd) < 0)
+		goto fail;
+	pd->err = NULL;
+	return pd;
+fail:
+	perfdata_close(pd);
+	return NULL;
+}
+
+struct perfdata *perfdata_open_fd(int fd, const char *name, char *err, size_t errsz)
+{
+	struct perfdata *pd = pd_new(name, err, errsz);
+
+	return pd ? stream_open(pd, fd, false) : NULL;
+}
+
+static int next_fail(struct perfdata *pd, char *err, size_t errsz, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int part_number_cmp(const void *a, const void *b)
+{
+	unsigned long x = strtoul(strrchr(*(char *const *)a, '.') + 1, NULL, 10);
+	unsigned long y = strtoul(strrchr(*(char *const *)b, '.') + 1, NULL, 10);
+
+	return x < y ? -1 : x > y;
+}
+
+/* DIR's data.N files, by N. */
+static int dir_parts(struct perfdata *pd, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t cap = 0;
+
+	if (!d)
+		return pd_fail(pd, "%s: %s", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		if (strncmp(n, "data.", 5) != 0 || !n[5] || n[5 + strspn(n + 5, "0123456789")])
+			continue;
+		if (pd->nparts == DIR_MAX_PARTS) {
+			closedir(d);
+			return pd_fail(pd, "%s: more than %d data.N files", dir, DIR_MAX_PARTS);
+		}
+		if (pd->nparts == cap) {
+			char **v = realloc(pd->parts, (cap = cap ? cap * 2 : 16) * sizeof(*v));
+			if (!v)
+				break;
+			pd->parts = v;
+		}
+		if (asprintf(&pd->parts[pd->nparts], "%s/%s", dir, n) < 0)
+			break;
+		pd->nparts++;
+	}
+	closedir(d);
+	if (e)
+		return pd_fail(pd, "out of memory");
+	qsort(pd->parts, pd->nparts, sizeof(*pd->parts), part_number_cmp);
+	return 0;
+}
+
+/* perf record --threads: DIR/data, then DIR/data.N. */
+static struct perfdata *dir_open(const char *dir, char *err, size_t errsz)
+{
+	char *main_path;
+	struct perfdata *pd;
+
+	if (asprintf(&main_path, "%s/data", dir) < 0) {
+		snprintf(err, errsz, "%s: out of memory", dir);
+		return NULL;
+	}
+	pd = perfdata_open(main_path, err, errsz);
+	free(main_path);
+	if (!pd)
+		return NULL;
+	pd->err = err;
+	pd->errsz = errsz;
+	if (dir_parts(pd, dir) < 0) {
+		perfdata_close(pd);
+		return NULL;
+	}
+	pd->err = NULL;
+	return pd;
+}
+
+/* The next data.N to read records from: 1, or 0 when none is left. */
+static int next_part(struct perfdata *pd, char *err, size_t errsz)
+{
+	struct stat st;
+	int fd;
+
+	if (pd->part_map)
+		munmap(pd->part_map, pd->part_len);
+	pd->part_map = NULL;
+	if (!pd->main_name) {
+		pd->main_name = pd->name;
+		pd->main_buf = pd->buf;
+		pd->main_end = pd->data_end;
+	}
+	while (pd->ipart < pd->nparts) {
+		const char *path = pd->parts[pd->ipart++];
+		if (pd->name != pd->main_name)
+			free(pd->name);
+		pd->name = strdup(path);
+		if (!pd->name)
+			return pd->name = pd->main_name, next_fail(pd, err, errsz, "out of memory");
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			return next_fail(pd, err, errsz, "%s", strerror(e));
+		}
+		void *map = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
+				       : NULL;
+		close(fd);
+		if (map == MAP_FAILED)
+			return next_fail(pd, err, errsz, "mmap: %s", strerror(errno));
+		if (!map)
+			continue;
+		pd->part_map = map;
+		pd->buf = map;
+		pd->part_len = pd->len = (size_t)st.st_size;
+		pd->pos = 0;
+		pd->data_end = pd->len;
+		return 1;
+	}
+	return 0;
+}
+
+/* The first 16 bytes of FD say pipe mode. */
+static bool fd_is_pipe_mode(int fd)
+{
+	uint64_t h[2];
+
+	return pread(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h) && h[0] == MAGIC2 &&
+	       h[1] == PIPE_HEADER_SIZE;
+}
+
 struct perfdata *perfdata_open(const char *path, char *err, size_t errsz)
 {
-	struct perfdata *pd = pd_new(path, err, errsz);
+	struct perfdata *pd = pd_new(strcmp(path, "-") ? path : "stdin", err, errsz);
 	struct stat st;
 	int fd;
 
 	if (!pd)
 		return NULL;
+	if (strcmp(path, "-") == 0)
+		return stream_open(pd, STDIN_FILENO, false);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		pd_fail(pd, "%s", strerror(errno));
 		goto fail;
+	}
+	if (S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && fd_is_pipe_mode(fd)))
+		return stream_open(pd, fd, true);
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		perfdata_close(pd);
+		return dir_open(path, err, errsz);
 	}
 	if (!S_ISREG(st.st_mode)) {
 		pd_fail(pd, "not a regular file");
@@ -1215,7 +1480,7 @@ struct perfdata *perfdata_open(const char *path, char *err, size_t errsz)
 			(long long)st.st_size);
 		goto fail;
 	}
-	pd->len = (size_t)st.st_size;
+	pd->len = pd->map_len = (size_t)st.st_size;
 	pd->map = mmap(NULL, pd->len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (pd->map == MAP_FAILED) {
 		pd->map = NULL;
@@ -1236,8 +1501,10 @@ void perfdata_close(struct perfdata *pd)
 {
 	if (!pd)
 		return;
-	for (size_t i = 0; i < pd->nattrs; i++)
+	for (size_t i = 0; i < pd->nattrs; i++) {
 		free(pd->attrs[i].name);
+		free(pd->attrs[i].own_ids);
+	}
 	free(pd->attrs);
 	free(pd->ids);
 	for (size_t i = 0; i < pd->nbids; i++)
@@ -1256,10 +1523,23 @@ void perfdata_close(struct perfdata *pd)
 	free(pd->cpudesc);
 	free(pd->cpuid);
 	free(pd->pmu);
+	free(pd->blob);
 	free(pd->scratch);
 	free(pd->fail_msg);
 	if (pd->map)
-		munmap(pd->map, pd->len);
+		munmap(pd->map, pd->map_len);
+	if (pd->part_map)
+		munmap(pd->part_map, pd->part_len);
+	for (size_t i = 0; i < pd->nparts; i++)
+		free(pd->parts[i]);
+	free(pd->parts);
+	if (pd->main_name && pd->main_name != pd->name)
+		free(pd->main_name);
+	if (pd->own_fd)
+		close(pd->fd);
+	free(pd->rbuf);
+	ZSTD_freeDStream(pd->zstd);
+	free(pd->dbuf);
 	free(pd->copy);
 	free(pd->name);
 	free(pd);
@@ -1269,6 +1549,9 @@ void perfdata_close(struct perfdata *pd)
 
 static int next_fail(struct perfdata *pd, char *err, size_t errsz, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+static int stream_next(struct perfdata *pd, const struct perf_event_header **rec,
+		       uint64_t *offset, char *err, size_t errsz);
+static int64_t record_payload(const struct perf_event_header *rec);
 
 static int next_fail(struct perfdata *pd, char *err, size_t errsz, const char *fmt, ...)
 {
@@ -1285,26 +1568,136 @@ static int next_fail(struct perfdata *pd, char *err, size_t errsz, const char *f
 	return -1;
 }
 
+/* A record in place, or copied to scratch when P is misaligned. */
+static const struct perf_event_header *aligned(struct perfdata *pd, const unsigned char *p,
+					       size_t size)
+{
+	if ((uintptr_t)p % 8 == 0)
+		return (const struct perf_event_header *)(const void *)p;
+	/* consumers read the fields in place: give them alignment */
+	if (!pd->scratch && !(pd->scratch = malloc(UINT16_MAX + 1)))
+		return NULL;
+	memcpy(pd->scratch, p, size);
+	return (const struct perf_event_header *)(const void *)pd->scratch;
+}
+
+/* The next whole record unpacked from COMPRESSED records: 1, or 0 when
+ * dbuf holds none (the rest of one may be there). */
+static int decomp_next(struct perfdata *pd, const struct perf_event_header **rec,
+		       uint64_t *offset, char *err, size_t errsz)
+{
+	struct perf_event_header h;
+	size_t left = pd->dlen - pd->dpos;
+
+	if (left < sizeof(h))
+		return 0;
+	memcpy(&h, pd->dbuf + pd->dpos, sizeof(h));
+	if (h.size < sizeof(h))
+		return next_fail(pd, err, errsz, "a record unpacked from the compressed record "
+				 "at offset %" PRIu64 " (type %" PRIu32 ") has size %u", pd->doff,
+				 h.type, h.size);
+	if (h.size > left)
+		return 0;
+	*rec = aligned(pd, pd->dbuf + pd->dpos, h.size);
+	if (!*rec)
+		return next_fail(pd, err, errsz, "out of memory");
+	*offset = pd->doff;
+	pd->dpos += h.size;
+	return 1;
+}
+
+/* Unpacks the zstd data of REC (at OFF) after what is left in dbuf. */
+static int decompress(struct perfdata *pd, const struct perf_event_header *rec, uint64_t off,
+		      char *err, size_t errsz)
+{
+	const unsigned char *data = (const unsigned char *)(rec + 1);
+	size_t len = rec->size - sizeof(*rec);
+	uint64_t dsz;
+
+	if (rec->type == REC_COMPRESSED2) {   /* u64 data_size, then the data */
+		if (len < 8 || (memcpy(&dsz, data, 8), dsz > len - 8))
+			return next_fail(pd, err, errsz, "compressed record at offset %" PRIu64
+					 ": its data size runs past the record", off);
+		data += 8;
+		len = (size_t)dsz;
+	}
+	if (pd->dpos)   /* the start of a record cut by the last one first */
+		memmove(pd->dbuf, pd->dbuf + pd->dpos, pd->dlen - pd->dpos);
+	pd->dlen -= pd->dpos;
+	pd->dpos = 0;
+	pd->doff = off;
+	if (!pd->zstd && (!(pd->zstd = ZSTD_createDStream()) || ZSTD_isError(ZSTD_initDStream(pd->zstd))))
+		return next_fail(pd, err, errsz, "zstd: cannot make a decompression stream");
+	ZSTD_inBuffer in = { data, len, 0 };
+	while (in.pos < in.size) {
+		if (pd->dcap - pd->dlen < ZSTD_DStreamOutSize()) {
+			size_t cap = pd->dcap ? pd->dcap * 2 : 2 * ZSTD_DStreamOutSize();
+			unsigned char *b = cap <= DECOMP_MAX ? realloc(pd->dbuf, cap) : NULL;
+			if (!b)
+				return next_fail(pd, err, errsz, "compressed record at offset %" PRIu64
+						 ": unpacks to more than %u bytes", off, DECOMP_MAX);
+			pd->dbuf = b;
+			pd->dcap = cap;
+		}
+		ZSTD_outBuffer out = { pd->dbuf, pd->dcap, pd->dlen };
+		size_t rc = ZSTD_decompressStream(pd->zstd, &out, &in);
+		if (ZSTD_isError(rc))
+			return next_fail(pd, err, errsz, "compressed record at offset %" PRIu64
+					 ": zstd: %s", off, ZSTD_getErrorName(rc));
+		pd->dlen = out.pos;
+	}
+	return 0;
+}
+
+static int raw_next(struct perfdata *pd, const struct perf_event_header **rec,
+		    uint64_t *offset, char *err, size_t errsz);
+
 int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
 		  uint64_t *offset, char *err, size_t errsz)
 {
-	struct perf_event_header h = { 0, 0, 0 };
-	uint64_t left;
-	const unsigned char *p;
+	int rc;
 
 	if (pd->failed) {
 		snprintf(err, errsz, "%s: %s", pd->name, pd->fail_msg ? pd->fail_msg : "error");
 		return -1;
 	}
-	if (pd->pos >= pd->data_end)
-		return 0;
+	for (;;) {
+		if ((rc = decomp_next(pd, rec, offset, err, errsz)) != 0)
+			return rc;
+		rc = raw_next(pd, rec, offset, err, errsz);
+		if (rc != 1 || ((*rec)->type != REC_COMPRESSED && (*rec)->type != REC_COMPRESSED2))
+			break;
+		if (decompress(pd, *rec, *offset, err, errsz) < 0)
+			return -1;
+	}
+	if (rc == 0 && pd->dlen > pd->dpos)   /* the last compressed record ends in a record */
+		pd->cut += pd->dlen - pd->dpos, pd->dpos = pd->dlen;
+	return rc;
+}
+
+/* The next record of the file or stream, COMPRESSED ones included. */
+static int raw_next(struct perfdata *pd, const struct perf_event_header **rec,
+		    uint64_t *offset, char *err, size_t errsz)
+{
+	struct perf_event_header h = { 0, 0, 0 };
+	uint64_t left;
+	const unsigned char *p;
+
+	if (pd->pipe)
+		return stream_next(pd, rec, offset, err, errsz);
+again:
+	while (pd->pos >= pd->data_end) {
+		int rc = pd->ipart < pd->nparts ? next_part(pd, err, errsz) : 0;
+		if (rc <= 0)
+			return rc;
+	}
 	left = pd->data_end - pd->pos;
 	memcpy(&h, pd->buf + pd->pos, left < sizeof(h) ? left : sizeof(h));
-	if (pd->unfinished && (left < sizeof(h) || h.size > left)) {
+	if ((pd->unfinished || pd->part_map) && (left < sizeof(h) || h.size > left)) {
 		/* the writer was stopped in the middle of a record */
-		pd->cut = left;
+		pd->cut += left;
 		pd->pos = pd->data_end;
-		return 0;
+		goto again;
 	}
 	if (left < sizeof(h))
 		return next_fail(pd, err, errsz, "record header at offset %" PRIu64 " is cut: "
@@ -1317,21 +1710,309 @@ int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
 		return next_fail(pd, err, errsz, "record at offset %" PRIu64 " (type %" PRIu32
 				 ", size %u) runs past the end of the data section at offset %"
 				 PRIu64, pd->pos, h.type, h.size, pd->data_end);
-	if ((uintptr_t)p % 8) {
-		/* consumers read the fields in place: give them alignment */
-		if (!pd->scratch && !(pd->scratch = malloc(UINT16_MAX + 1)))
-			return next_fail(pd, err, errsz, "out of memory");
-		memcpy(pd->scratch, p, h.size);
-		p = pd->scratch;
-	}
-	*rec = (const struct perf_event_header *)(const void *)p;
+	*rec = aligned(pd, p, h.size);
+	if (!*rec)
+		return next_fail(pd, err, errsz, "out of memory");
+	int64_t payload = record_payload(*rec);
+	if (payload < 0 || (uint64_t)payload > left - h.size)
+		return next_fail(pd, err, errsz, "record at offset %" PRIu64 " (type %" PRIu32
+				 ", size %u): its payload runs past the end of the data section "
+				 "at offset %" PRIu64, pd->pos, h.type, h.size, pd->data_end);
 	*offset = pd->pos;
-	pd->pos += h.size;
+	pd->pos += h.size + (uint64_t)payload;
 	return 1;
+}
+
+
+/* --- pipe mode --------------------------------------------------------------
+ *
+ * perf record -o - writes a 16-byte header, then only records: its own
+ * (tools/perf/util/event.h) carry what a file keeps in sections.
+ * HEADER_ATTR is an attr (attr.size bytes) and its ids; HEADER_FEATURE a
+ * u64 feature bit and the body the file's section would hold;
+ * HEADER_BUILD_ID one build-id record of the HEADER_BUILD_ID section;
+ * HEADER_TRACING_DATA and AUXTRACE are followed by a payload their
+ * header.size does not count. */
+
+/* The payload after REC that its size does not count: TRACING_DATA's u32
+ * size (padded to 8), AUXTRACE's u64 size.  -1 if the record is too short
+ * to say. */
+static int64_t record_payload(const struct perf_event_header *rec)
+{
+	uint64_t body = rec->size - sizeof(*rec), v = 0;
+
+	if (rec->type == REC_HEADER_TRACING_DATA) {
+		uint32_t n;
+		if (body < 4)
+			return -1;
+		memcpy(&n, rec + 1, 4);
+		return (int64_t)align_up(n, 8);
+	}
+	if (rec->type == REC_AUXTRACE) {
+		if (body < 8)
+			return -1;
+		memcpy(&v, rec + 1, 8);
+		return v > INT64_MAX ? -1 : (int64_t)v;
+	}
+	return 0;
+}
+
+/* Up to N bytes of the stream into DST: read(2), or the buffer of _open_mem. */
+static ssize_t src_read(struct perfdata *pd, void *dst, size_t n)
+{
+	ssize_t got;
+
+	if (pd->fd < 0) {
+		size_t left = pd->len - (size_t)pd->pos;
+		n = n < left ? n : left;
+		memcpy(dst, pd->buf + pd->pos, n);
+		pd->pos += n;
+		return (ssize_t)n;
+	}
+	do
+		got = read(pd->fd, dst, n);
+	while (got < 0 && errno == EINTR);
+	return got;
+}
+
+/* rbuf up to WANT bytes: 1 when there, 0 at the end of the stream, 2 when
+ * a non-blocking fd has no more yet, -1 on a read error (errno). */
+static int stream_fill(struct perfdata *pd, size_t want)
+{
+	while (pd->have < want) {
+		ssize_t n = src_read(pd, pd->rbuf + pd->have, want - pd->have);
+		if (n == 0)
+			return 0;
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 2 : -1;
+		pd->have += (size_t)n;
+	}
+	return 1;
+}
+
+/* Steps over the payload of the last record: 1, 0 (the stream ended in
+ * it), 2, -1 as stream_fill. */
+static int stream_skip(struct perfdata *pd)
+{
+	unsigned char sink[4096];
+
+	while (pd->skip > 0) {
+		ssize_t n = src_read(pd, sink, pd->skip < sizeof(sink) ? pd->skip : sizeof(sink));
+		if (n == 0)
+			return 0;
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 2 : -1;
+		pd->skip -= (uint64_t)n;
+		pd->soff += (uint64_t)n;
+	}
+	return 1;
+}
+
+/* HEADER_ATTR: the attr (its size field says how long; 0 is the first
+ * version's 64 bytes), then its ids to the end of the record. */
+static int pipe_attr(struct perfdata *pd, const struct perf_event_header *rec)
+{
+	uint64_t body = rec->size - sizeof(*rec);
+	uint32_t asz = 0;
+	struct rattr *a;
+
+	if (body >= 8)
+		memcpy(&asz, (const unsigned char *)(rec + 1) + 4, 4);
+	asz = asz ? asz : PERF_ATTR_SIZE_VER0;
+	if (body < 8 || asz < PERF_ATTR_SIZE_VER0 || asz > body || (body - asz) % 8)
+		return pd_fail(pd, "HEADER_ATTR record at offset %" PRIu64 ": attr size %" PRIu32
+			       " does not fit its %" PRIu64 " bytes", pd->soff, asz, body);
+	if (pd->nattrs == PIPE_MAX_ATTRS)
+		return pd_fail(pd, "HEADER_ATTR record at offset %" PRIu64 ": more than %d attrs",
+			       pd->soff, PIPE_MAX_ATTRS);
+	if (pd->nattrs == pd->attr_cap) {
+		size_t cap = pd->attr_cap ? pd->attr_cap * 2 : 8;
+		a = realloc(pd->attrs, cap * sizeof(*a));
+		if (!a)
+			return pd_fail(pd, "out of memory");
+		pd->attrs = a;
+		pd->attr_cap = cap;
+	}
+	a = &pd->attrs[pd->nattrs];
+	memset(a, 0, sizeof(*a));
+	memcpy(&a->attr, rec + 1, asz < sizeof(a->attr) ? asz : sizeof(a->attr));
+	a->nids = (body - asz) / 8;
+	a->own_ids = malloc(a->nids ? a->nids * 8 : 1);
+	struct idmap *ids = realloc(pd->ids, (pd->nids + a->nids + 1) * sizeof(*ids));
+	if (ids)
+		pd->ids = ids;
+	if (!a->own_ids || !ids) {
+		free(a->own_ids);
+		return pd_fail(pd, "out of memory");
+	}
+	memcpy(a->own_ids, (const unsigned char *)(rec + 1) + asz, a->nids * 8);
+	a->ids = a->own_ids;
+	for (size_t j = 0; j < a->nids; j++)
+		pd->ids[pd->nids++] = (struct idmap){ a->own_ids[j], (uint32_t)pd->nattrs };
+	pd->nattrs++;
+	qsort(pd->ids, pd->nids, sizeof(*pd->ids), idmap_cmp);
+	return 0;
+}
+
+/* perf's own records that carry the header's contents. */
+static int pipe_header_record(struct perfdata *pd, const struct perf_event_header *rec)
+{
+	const unsigned char *base = (const unsigned char *)rec;
+	uint64_t bit;
+
+	switch (rec->type) {
+	case REC_HEADER_ATTR:
+		return pipe_attr(pd, rec);
+	case REC_HEADER_BUILD_ID:
+		return read_feature_at(pd, base, FEAT_BUILD_ID,
+				       (struct file_section){ 0, rec->size });
+	case REC_HEADER_FEATURE:
+		if (rec->size < sizeof(*rec) + 8)
+			return pd_fail(pd, "HEADER_FEATURE record at offset %" PRIu64 " has no "
+				       "feature id", pd->soff);
+		memcpy(&bit, rec + 1, 8);
+		if (bit >= FEAT_BITS)
+			return 0;   /* perf skips what it does not know */
+		return read_feature_at(pd, base, (unsigned int)bit,
+				       (struct file_section){ 16, rec->size - 16u });
+	default:
+		return 0;
+	}
+}
+
+/* The next whole record into rbuf: 1, 0 at the end (a record cut by the
+ * end is counted in cut), 2 (non-blocking fd: not all there yet), -1 with
+ * a message in pd's err. */
+static int stream_record(struct perfdata *pd)
+{
+	struct perf_event_header h;
+	int64_t payload;
+	int rc;
+
+	if (pd->have == 0 && (rc = stream_skip(pd)) != 1)
+		return rc == 0 ? pd_fail(pd, "the stream ends in a record's payload at offset "
+					 "%" PRIu64, pd->soff) : rc == 2 ? 2 : pd_fail(pd, "read: %s",
+					 strerror(errno));
+	rc = stream_fill(pd, sizeof(h));
+	if (rc == 1) {
+		memcpy(&h, pd->rbuf, sizeof(h));
+		if (h.size < sizeof(h))
+			return pd_fail(pd, "record at offset %" PRIu64 " (type %" PRIu32 ") has "
+				       "size %u, less than its header", pd->soff, h.type, h.size);
+		rc = stream_fill(pd, h.size);
+	}
+	if (rc == 0) {   /* the writer stopped, maybe in the middle of a record */
+		pd->cut = pd->have;
+		return 0;
+	}
+	if (rc != 1)
+		return rc == 2 ? 2 : pd_fail(pd, "read: %s", strerror(errno));
+	payload = record_payload((const struct perf_event_header *)(const void *)pd->rbuf);
+	if (payload < 0)
+		return pd_fail(pd, "record at offset %" PRIu64 " (type %" PRIu32 ") is too short "
+			       "for its payload size", pd->soff, h.type);
+	pd->skip = (uint64_t)payload;
+	return pipe_header_record(pd, (const struct perf_event_header *)(const void *)pd->rbuf)
+		       < 0 ? -1 : 1;
+}
+
+/* Waits until FD has bytes (or its end) to read. */
+static int stream_wait(struct perfdata *pd)
+{
+	struct pollfd p = { pd->fd, POLLIN, 0 };
+
+	if (poll(&p, 1, -1) < 0 && errno != EINTR)
+		return pd_fail(pd, "poll: %s", strerror(errno));
+	return 0;
+}
+
+/* Opening: perf's header records up to the first of the kernel's (or a
+ * COMPRESSED one), which stays pending for perfdata_next; a non-blocking
+ * fd is waited for. */
+static int stream_prime(struct perfdata *pd)
+{
+	int rc;
+
+	pd->rbuf = malloc(RECORD_MAX);
+	if (!pd->rbuf)
+		return pd_fail(pd, "out of memory");
+	pd->soff = pd->data_off;
+	for (;;) {
+		rc = stream_record(pd);
+		if (rc == 2) {
+			if (stream_wait(pd) < 0)
+				return -1;
+			continue;
+		}
+		if (rc <= 0)
+			return rc;
+		uint32_t type = ((const struct perf_event_header *)(const void *)pd->rbuf)->type;
+		if (type < 64 || type == REC_COMPRESSED || type == REC_COMPRESSED2) {
+			pd->pending = true;   /* the kernel's records, or records packed */
+			return 0;
+		}
+		pd->soff += pd->have;
+		pd->have = 0;
+	}
+}
+
+/* perfdata_next in pipe mode. */
+static int stream_next(struct perfdata *pd, const struct perf_event_header **rec,
+		       uint64_t *offset, char *err, size_t errsz)
+{
+	int rc = 1;
+
+	if (pd->yielded) {   /* the record given last time */
+		pd->soff += pd->have;
+		pd->have = 0;
+		pd->yielded = false;
+	}
+	if (!pd->pending) {
+		pd->err = err;   /* the feature readers report through pd_fail */
+		pd->errsz = errsz;
+		while ((rc = stream_record(pd)) == 2 && !pd->nowait)
+			if (stream_wait(pd) < 0) {
+				rc = -1;
+				break;
+			}
+		pd->err = NULL;
+	}
+	pd->pending = false;
+	if (rc < 0) {
+		size_t skip = strlen(pd->name) + 2;
+		pd->failed = true;
+		free(pd->fail_msg);
+		pd->fail_msg = strdup(strlen(err) > skip ? err + skip : "error");
+		return -1;
+	}
+	if (rc == 1) {
+		*rec = (const struct perf_event_header *)(const void *)pd->rbuf;
+		*offset = pd->soff;
+		pd->yielded = true;
+	}
+	return rc;
 }
 
 void perfdata_rewind(struct perfdata *pd)
 {
+	if (pd->pipe)
+		return;   /* a stream is read once */
+	if (pd->main_name) {   /* back to DIR/data */
+		if (pd->part_map)
+			munmap(pd->part_map, pd->part_len);
+		pd->part_map = NULL;
+		if (pd->name != pd->main_name)
+			free(pd->name);
+		pd->name = pd->main_name;
+		pd->main_name = NULL;
+		pd->buf = pd->main_buf;
+		pd->len = pd->map_len;
+		pd->data_end = pd->main_end;
+		pd->ipart = 0;
+	}
+	pd->dlen = pd->dpos = 0;
+	if (pd->zstd)
+		ZSTD_initDStream(pd->zstd);
 	pd->pos = pd->data_off;
 	pd->failed = false;
 	pd->cut = 0;
@@ -1427,6 +2108,21 @@ int perfdata_record_attr(const struct perfdata *pd, const struct perf_event_head
 	return id_lookup(pd, id);
 }
 
+bool perfdata_is_pipe(const struct perfdata *pd)
+{
+	return pd->pipe;
+}
+
+int perfdata_stream_fd(const struct perfdata *pd)
+{
+	return pd->pipe ? pd->fd : -1;
+}
+
+void perfdata_stream_nowait(struct perfdata *pd, bool on)
+{
+	pd->nowait = on;
+}
+
 bool perfdata_unfinished(const struct perfdata *pd)
 {
 	return pd->unfinished;
@@ -1453,6 +2149,8 @@ uint64_t perfdata_data_offset(const struct perfdata *pd)
 
 uint64_t perfdata_data_size(const struct perfdata *pd)
 {
+	if (pd->pipe)
+		return pd->soff - pd->data_off;
 	return pd->data_end - pd->data_off;
 }
 

@@ -16,7 +16,11 @@
  * The reader holds the whole file (mapped, or copied for _open_mem) and
  * checks every size and offset against it before use: hostile files give
  * one error line naming the file and the offset, never a crash, and no
- * allocation is larger than a small multiple of the file's size. */
+ * allocation is larger than a small multiple of the file's size.  It also
+ * reads what else perf writes: pipe mode (perf record -o -: a stream of
+ * records, read one at a time, from stdin, a FIFO or a file), zstd
+ * COMPRESSED records (perf record -z; at most 64 MB unpacked per record)
+ * and perf record --threads directories (DIR/data, then DIR/data.N). */
 #ifndef ENGINE_PERFDATA_H
 #define ENGINE_PERFDATA_H
 
@@ -98,8 +102,28 @@ void perfdata_abort(struct perfdata_writer *w);
 
 struct perfdata;
 
+/* PATH "-" is standard input.  A pipe-mode file (perf record -o - >FILE), a
+ * FIFO and standard input are read as streams (perfdata_open_fd). */
 struct perfdata *perfdata_open(const char *path, char *err, size_t errsz);
 struct perfdata *perfdata_open_mem(const void *buf, size_t len, char *err, size_t errsz);
+/* Pipe mode (perf record -o -): a stream read from FD as it comes, never
+ * seeked, never held whole (one record at a time); NAME is for messages.
+ * FD stays the caller's.  perf's header records (HEADER_ATTR,
+ * HEADER_FEATURE, HEADER_BUILD_ID; TRACING_DATA and AUXTRACE payloads are
+ * stepped over) are read by the reader: open returns once the first
+ * kernel record arrived (it waits, also on a non-blocking FD), with the
+ * attrs and features sent before it; later ones update perfdata_nr_attrs
+ * and the features as perfdata_next passes them (and still yields them).
+ * perfdata_next waits for a whole record, unless perfdata_stream_nowait:
+ * then, on an O_NONBLOCK FD, it returns 2 when none is there yet (poll FD
+ * and call again; the part read is kept).  perfdata_rewind does nothing. */
+struct perfdata *perfdata_open_fd(int fd, const char *name, char *err, size_t errsz);
+/* ON: perfdata_next on a stream returns 2 instead of waiting (see above). */
+void perfdata_stream_nowait(struct perfdata *pd, bool on);
+/* The source is a pipe-mode stream. */
+bool perfdata_is_pipe(const struct perfdata *pd);
+/* A stream's fd (to poll), -1 for a file read whole. */
+int perfdata_stream_fd(const struct perfdata *pd);
 void perfdata_close(struct perfdata *pd);
 
 size_t perfdata_nr_attrs(const struct perfdata *pd);
@@ -119,8 +143,11 @@ bool perfdata_sample_id_all(const struct perfdata *pd);
 
 /* Next record of the data section: 1 and *REC (8-byte aligned, valid until
  * the next call) with its file *OFFSET; 0 at the end; -1 and a message with
- * the offset if the record is malformed (iteration then stays at -1).
- * Records of every type are yielded, perf's own (>= 64) included. */
+ * the offset if the record is malformed (iteration then stays at -1); 2
+ * (a stream with perfdata_stream_nowait) not yet.  Records of every type are yielded,
+ * perf's own (>= 64) included; the payload after AUXTRACE (and a pipe's
+ * TRACING_DATA) records, which their size does not count, is stepped over.
+ * A stream that ends inside a record ends there (perfdata_cut_bytes). */
 int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
 		  uint64_t *offset, char *err, size_t errsz);
 /* Restarts the iteration at the first record. */
@@ -130,8 +157,8 @@ void perfdata_rewind(struct perfdata *pd);
  * the records then run to the end of the file and the feature sections,
  * which cannot be located, are not read. */
 bool perfdata_unfinished(const struct perfdata *pd);
-/* Unfinished files only: the bytes at the end that began a record the writer
- * did not complete (perfdata_next ends there instead of failing). */
+/* Unfinished files and streams: the bytes at the end that began a record
+ * the writer did not complete (perfdata_next ends there instead of failing). */
 uint64_t perfdata_cut_bytes(const struct perfdata *pd);
 /* Unfinished, or a 104-byte header without a feature bit: perf and cyctop
  * write features when a recording finishes, so this is an interrupted

@@ -50,23 +50,48 @@ static const char *take_string(struct cursor *c)
 	return s;
 }
 
-/* REGS_USER: u64 abi, then one u64 per set bit of the mask unless abi is
- * NONE (include/uapi/linux/perf_event.h, PERF_RECORD_SAMPLE). */
-static void decode_regs_user(struct cursor *c, uint64_t mask, struct rec_sample *s)
+static uint32_t take32(struct cursor *c)
+{
+	uint32_t v = 0;
+
+	if (c->end - c->p < 4) {
+		c->bad = true;
+		return 0;
+	}
+	memcpy(&v, c->p, 4);
+	c->p += 4;
+	return v;
+}
+
+/* N u64s in place: a pointer into the record, or NULL (and bad) if they do
+ * not fit.  The record is 8-aligned and every field before is a multiple
+ * of 8 bytes (RAW is checked), so the pointer is aligned. */
+static const uint64_t *take_array(struct cursor *c, uint64_t n)
+{
+	const uint64_t *p = (const uint64_t *)(const void *)c->p;
+
+	if (c->bad || n > (uint64_t)(c->end - c->p) / 8) {
+		c->bad = true;
+		return NULL;
+	}
+	c->p += n * 8;
+	return p;
+}
+
+/* REGS_USER, REGS_INTR: u64 abi, then one u64 per set bit of the mask
+ * unless abi is NONE (include/uapi/linux/perf_event.h, PERF_RECORD_SAMPLE). */
+static void decode_regs(struct cursor *c, uint64_t mask, struct rec_regs *r)
 {
 	unsigned n = (unsigned)__builtin_popcountll(mask);
 
-	s->regs_abi = take64(c);
-	if (c->bad || s->regs_abi == PERF_SAMPLE_REGS_ABI_NONE)
+	r->abi = take64(c);
+	if (c->bad || r->abi == PERF_SAMPLE_REGS_ABI_NONE)
 		return;
-	if (n > (size_t)(c->end - c->p) / 8) {
-		c->bad = true;
+	r->regs = take_array(c, n);
+	if (!r->regs)
 		return;
-	}
-	s->regs = (const uint64_t *)(const void *)c->p;
-	s->n_regs = n;
-	s->regs_mask = mask;
-	c->p += (size_t)n * 8;
+	r->n = n;
+	r->mask = mask;
 }
 
 /* STACK_USER: u64 size, size bytes, then u64 dyn_size (the bytes actually
@@ -77,7 +102,7 @@ static void decode_stack_user(struct cursor *c, struct rec_sample *s)
 
 	if (c->bad || size == 0)
 		return;
-	if (size > (uint64_t)(c->end - c->p)) {
+	if (size > (uint64_t)(c->end - c->p) || size % 8) {
 		c->bad = true;
 		return;
 	}
@@ -91,11 +116,92 @@ static void decode_stack_user(struct cursor *c, struct rec_sample *s)
 	s->stack_size = dyn;
 }
 
-static int decode_sample(struct cursor *c, const struct rec_format *f, struct rec_sample *s)
+unsigned record_read_stride(uint64_t rf)
 {
-	uint64_t st = f->sample_type;
+	return 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+}
 
-	memset(s, 0, sizeof(*s));
+void record_read_value(const struct rec_read *r, uint64_t i, uint64_t *value, uint64_t *id)
+{
+	const uint64_t *e = r->values + i * record_read_stride(r->format);
+	unsigned times = !!(r->format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(r->format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+
+	*value = e[0];
+	*id = 0;
+	if (r->format & PERF_FORMAT_ID)   /* a lone counter's times come before its id */
+		*id = r->format & PERF_FORMAT_GROUP ? e[1] : e[1 + times];
+}
+
+/* READ: {value, enabled, running, id, lost} for one counter; for a group
+ * {nr, enabled, running, nr x {value, id, lost}} (perf_event.h read_format). */
+static void decode_read(struct cursor *c, uint64_t rf, struct rec_read *r)
+{
+	bool group = rf & PERF_FORMAT_GROUP;
+	const uint64_t *first = (const uint64_t *)(const void *)c->p;
+
+	r->format = rf;
+	r->nr = group ? take64(c) : 1;
+	if (!group)
+		(void)take64(c);   /* value */
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		r->time_enabled = take64(c);
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		r->time_running = take64(c);
+	if (!group) {
+		r->values = first;
+		(void)take_array(c, record_read_stride(rf) - 1);   /* id, lost */
+		return;
+	}
+	if (c->bad || r->nr > (uint64_t)(c->end - c->p) / 8) {
+		c->bad = true;
+		return;
+	}
+	r->values = take_array(c, r->nr * record_read_stride(rf));
+}
+
+/* RAW: u32 size, then size bytes; the kernel pads so that the two end on
+ * an 8-byte boundary, and perf steps over 4 + size. */
+static void decode_raw(struct cursor *c, struct rec_sample *s)
+{
+	uint32_t size = take32(c);
+
+	if (c->bad || (4 + (uint64_t)size) % 8 || size > (uint64_t)(c->end - c->p)) {
+		c->bad = true;
+		return;
+	}
+	s->raw = c->p;
+	s->raw_size = size;
+	c->p += size;
+}
+
+/* BRANCH_STACK: u64 nr, u64 hw_idx if the attr asked for it, then nr
+ * {from, to, flags}. */
+static void decode_branches(struct cursor *c, uint64_t bst, struct rec_branches *b)
+{
+	b->nr = take64(c);
+	b->hw_idx = bst & PERF_SAMPLE_BRANCH_HW_INDEX ? take64(c) : UINT64_MAX;
+	if (c->bad || b->nr > (uint64_t)(c->end - c->p) / 24) {
+		c->bad = true;
+		return;
+	}
+	b->entries = take_array(c, b->nr * 3);
+}
+
+/* AUX: u64 size, then size bytes (a multiple of 8). */
+static void decode_aux(struct cursor *c, struct rec_sample *s)
+{
+	s->aux_size = take64(c);
+	if (c->bad || s->aux_size % 8) {
+		c->bad = true;
+		return;
+	}
+	s->aux = take_array(c, s->aux_size / 8);
+}
+
+/* The fields up to PERIOD: fixed sizes. */
+static void decode_sample_head(struct cursor *c, uint64_t st, struct rec_sample *s)
+{
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		s->id = take64(c);
 	if (st & PERF_SAMPLE_IP)
@@ -109,49 +215,113 @@ static int decode_sample(struct cursor *c, const struct rec_format *f, struct re
 	if (st & PERF_SAMPLE_ID)
 		s->id = take64(c);
 	if (st & PERF_SAMPLE_STREAM_ID)
-		(void)take64(c);
+		s->stream_id = take64(c);
 	if (st & PERF_SAMPLE_CPU) {
 		uint32_t res;
 		take2x32(c, &s->cpu, &res);
 	}
 	if (st & PERF_SAMPLE_PERIOD)
 		s->period = take64(c);
+}
+
+/* The fields after STACK_USER, in the kernel's order (kernel/events/core.c
+ * perf_output_sample: CGROUP after PHYS_ADDR and AUX last, which the uapi
+ * header's comment leaves out). */
+static void decode_sample_tail(struct cursor *c, const struct rec_format *f,
+			       struct rec_sample *s)
+{
+	uint64_t st = f->sample_type;
+
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		s->weight = take64(c);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		s->data_src = take64(c);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		s->transaction = take64(c);
+	if (st & PERF_SAMPLE_REGS_INTR)
+		decode_regs(c, f->regs_intr, &s->regs_intr);
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		s->phys_addr = take64(c);
+	if (st & PERF_SAMPLE_CGROUP)
+		s->cgroup = take64(c);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		s->data_page_size = take64(c);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		s->code_page_size = take64(c);
+	if (st & PERF_SAMPLE_AUX)
+		decode_aux(c, s);
+}
+
+static int decode_sample(struct cursor *c, const struct rec_format *f, struct rec_sample *s)
+{
+	uint64_t st = f->sample_type;
+	struct rec_regs user = { 0, NULL, 0, 0 };
+
+	decode_sample_head(c, st, s);
+	if (st & PERF_SAMPLE_READ)
+		decode_read(c, f->read_format, &s->read);
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		s->nr_ips = take64(c);
-		if (c->bad || s->nr_ips > (uint64_t)(c->end - c->p) / 8)
-			return -1;
-		s->ips = (const uint64_t *)(const void *)c->p;
-		c->p += s->nr_ips * 8;
+		s->ips = take_array(c, s->nr_ips);
 	}
+	if (st & PERF_SAMPLE_RAW)
+		decode_raw(c, s);
+	if (st & PERF_SAMPLE_BRANCH_STACK)
+		decode_branches(c, f->branch_sample_type, &s->branches);
 	if (st & PERF_SAMPLE_REGS_USER)
-		decode_regs_user(c, f->regs_user, s);
+		decode_regs(c, f->regs_user, &user);
+	s->regs_abi = user.abi;
+	s->regs = user.regs;
+	s->n_regs = user.n;
+	s->regs_mask = user.mask;
 	if (st & PERF_SAMPLE_STACK_USER)
 		decode_stack_user(c, s);
-	if (c->bad) {
-		s->regs = NULL;   /* no pointer into a record we refuse */
-		s->stack = NULL;
+	decode_sample_tail(c, f, s);
+	if (c->bad) {   /* no pointer into a record we refuse */
+		uint8_t mode = s->cpumode;
+		memset(s, 0, sizeof(*s));
+		s->cpumode = mode;
 	}
 	return c->bad ? -1 : 0;
 }
 
-/* sample_id_all trailer for our sample_type: TID, TIME, ID, STREAM_ID, CPU,
- * IDENTIFIER (in that order). */
-static void decode_trailer(struct cursor *c, uint64_t st, struct record *r)
+/* The bytes of the sample_id_all trailer for ST. */
+static unsigned trailer_size(uint64_t st)
 {
-	uint32_t a, b;
+	return 8 * (!!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
+		    !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
+		    !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER));
+}
 
+/* sample_id_all trailer: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER (in
+ * that order), the record's last bytes whatever its type. */
+static void decode_trailer(const struct perf_event_header *hdr, uint64_t st,
+			   struct cursor *body, struct record *r)
+{
+	unsigned n = trailer_size(st);
+	uint32_t res;
+	struct cursor c = { (const unsigned char *)hdr + hdr->size - n,
+			    (const unsigned char *)hdr + hdr->size, false };
+
+	/* the trailer must follow the fields decoded (BODY), or at least the
+	 * header of a record whose fields are not */
+	if (hdr->size < sizeof(*hdr) + n || (body && body->p > c.p)) {
+		if (body)
+			body->bad = true;
+		return;
+	}
 	if (st & PERF_SAMPLE_TID)
-		take2x32(c, &a, &b);
+		take2x32(&c, &r->sid_pid, &r->sid_tid);
 	if (st & PERF_SAMPLE_TIME)
-		(void)take64(c);
+		r->sid_time = take64(&c);
 	if (st & PERF_SAMPLE_ID)
-		r->sid_id = take64(c);
+		r->sid_id = take64(&c);
 	if (st & PERF_SAMPLE_STREAM_ID)
-		(void)take64(c);
+		(void)take64(&c);
 	if (st & PERF_SAMPLE_CPU)
-		take2x32(c, &a, &b);
+		take2x32(&c, &r->sid_cpu, &res);
 	if (st & PERF_SAMPLE_IDENTIFIER)
-		r->sid_id = take64(c);
+		r->sid_id = take64(&c);
 }
 
 static void decode_mmap(struct cursor *c, uint32_t type, struct rec_mmap *m)
@@ -181,14 +351,17 @@ int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_form
 	memset(out, 0, sizeof(*out));
 	out->type = hdr->type;
 	out->misc = hdr->misc;
+	out->cpumode = hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (hdr->size < sizeof(*hdr))
 		return -1;
 	switch (hdr->type) {
 	case PERF_RECORD_SAMPLE:
 		if (st & ~(uint64_t)RECORD_SAMPLE_TYPES)
 			return -1;
-		if ((st & PERF_SAMPLE_REGS_USER) && f->regs_user == 0)
+		if (((st & PERF_SAMPLE_REGS_USER) && f->regs_user == 0) ||
+		    ((st & PERF_SAMPLE_REGS_INTR) && f->regs_intr == 0))
 			return -1;
+		out->u.sample.cpumode = out->cpumode;
 		return decode_sample(&c, f, &out->u.sample);
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -217,19 +390,40 @@ int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_form
 		out->u.throttle.unthrottle = hdr->type == PERF_RECORD_UNTHROTTLE;
 		break;
 	default:
-		return 0; /* known to exist, not needed: skipped by size */
+		/* not needed: stepped over by its size; perf's own records
+		 * (>= PERF_RECORD_USER_TYPE_START) have no trailer */
+		if (f->sample_id_all && hdr->type < 64)
+			decode_trailer(hdr, st, NULL, out);
+		return 0;
 	}
 	if (f->sample_id_all && !c.bad)
-		decode_trailer(&c, st, out);
+		decode_trailer(hdr, st, &c, out);
 	return c.bad ? -1 : 0;
 }
 
 int record_decode(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all,
 		  struct record *out)
 {
-	const struct rec_format f = { st, 0, sample_id_all };
+	const struct rec_format f = { .sample_type = st, .sample_id_all = sample_id_all };
 
 	return record_decode_fmt(hdr, &f, out);
+}
+
+void record_format_of(const struct perf_event_attr *a, struct rec_format *f)
+{
+	*f = (struct rec_format){
+		.sample_type = a->sample_type,
+		.regs_user = a->sample_regs_user,
+		.sample_id_all = a->sample_id_all,
+		.read_format = a->read_format,
+		.branch_sample_type = a->branch_sample_type,
+		.regs_intr = a->sample_regs_intr,
+	};
+}
+
+bool record_cpumode_kernel(uint8_t cpumode)
+{
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 }
 
 uint64_t record_peek_id(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all)
@@ -243,19 +437,6 @@ uint64_t record_peek_id(const struct perf_event_header *hdr, uint64_t st, bool s
 	else if (sample_id_all)
 		memcpy(&id, (const unsigned char *)hdr + hdr->size - 8, 8);
 	return id;
-}
-
-/* Bytes of the sample_id_all trailer for SAMPLE_TYPE. */
-static size_t trailer_size(uint64_t st)
-{
-	static const uint64_t fields[] = { PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ID,
-					   PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
-					   PERF_SAMPLE_IDENTIFIER };
-	size_t n = 0;
-
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		n += (st & fields[i]) ? 8 : 0;
-	return n;
 }
 
 bool record_time(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all,

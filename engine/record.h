@@ -9,33 +9,59 @@
 
 #define RECORD_MAX_PATH 4096
 
-/* The sample_type bits the decoder understands; others make a SAMPLE
- * undecodable (reported, never guessed). */
-#define RECORD_SAMPLE_TYPES                                                                  \
-	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |      \
-	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |       \
-	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |                \
-	 PERF_SAMPLE_STACK_USER | RECORD_SAMPLE_TAIL)
+/* The sample_type bits the decoder understands: every field of
+ * include/uapi/linux/perf_event.h's PERF_RECORD_SAMPLE up to
+ * PERF_SAMPLE_WEIGHT_STRUCT.  A bit beyond makes a SAMPLE undecodable
+ * (reported, never guessed): its field's length would be unknown. */
+#define RECORD_SAMPLE_TYPES ((uint64_t)PERF_SAMPLE_WEIGHT_STRUCT * 2 - 1)
 
-/* Fields that come after every field decoded here (perf_event.h's order):
- * present in perf's files (perf record --call-graph dwarf adds DATA_SRC,
- * -W adds WEIGHT), never read, so they do not make a sample undecodable.
- * REGS_INTR is not among them: it sits before PHYS_ADDR but only its
- * register mask would say how long it is, and that is not needed either. */
+/* Kept for the tests of older callers: every field after STACK_USER. */
 #define RECORD_SAMPLE_TAIL                                                                   \
 	(PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |               \
-	 PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |           \
-	 PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_WEIGHT_STRUCT)
+	 PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_AUX |                   \
+	 PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE |      \
+	 PERF_SAMPLE_WEIGHT_STRUCT)
+
+/* The register sets REGS_USER and REGS_INTR: the registers packed in the
+ * order of the set bits of mask (attr.sample_regs_user / _intr; on x86_64
+ * perf's PERF_REG_X86_* numbering).  abi PERF_SAMPLE_REGS_ABI_NONE (no such
+ * context, e.g. a kernel thread's user registers) has none: regs NULL,
+ * mask 0. */
+struct rec_regs {
+	uint64_t abi;
+	const uint64_t *regs;    /* n entries, points into the record */
+	unsigned n;
+	uint64_t mask;
+};
+
+/* PERF_SAMPLE_READ (attr.read_format): one counter, or a group's. */
+struct rec_read {
+	uint64_t format;         /* attr.read_format */
+	uint64_t time_enabled, time_running;   /* 0 unless in format */
+	uint64_t nr;             /* counters: 1 without PERF_FORMAT_GROUP */
+	const uint64_t *values;  /* nr entries of record_read_stride() u64s */
+};
+
+/* PERF_SAMPLE_BRANCH_STACK: nr perf_branch_entry {from, to, flags}. */
+struct rec_branches {
+	uint64_t nr;
+	uint64_t hw_idx;         /* with PERF_SAMPLE_BRANCH_HW_INDEX, else -1 */
+	const uint64_t *entries; /* 3 * nr u64s, points into the record */
+};
 
 struct rec_sample {
-	uint64_t id, ip, time, addr, period;
+	uint64_t id, ip, time, addr, period, stream_id;
 	uint32_t pid, tid, cpu;
+	/* header.misc & PERF_RECORD_MISC_CPUMODE_MASK: kernel, user, guest...
+	 * says where the IP is (record_cpumode_kernel), whatever its value. */
+	uint8_t cpumode;
 	uint64_t nr_ips;         /* callchain */
 	const uint64_t *ips;     /* points into the record */
-	/* REGS_USER: the user registers at the sample, packed in the order of
-	 * the set bits of regs_mask (attr.sample_regs_user; on x86_64 perf's
-	 * PERF_REG_X86_* numbering).  abi PERF_SAMPLE_REGS_ABI_NONE (no user
-	 * context, e.g. a kernel thread) has no registers: regs NULL, mask 0. */
+	struct rec_read read;
+	const void *raw;         /* RAW: raw_size bytes (padding included) */
+	uint32_t raw_size;
+	struct rec_branches branches;
+	/* REGS_USER, kept under the names older callers use */
 	uint64_t regs_abi;
 	const uint64_t *regs;    /* n_regs entries, points into the record */
 	unsigned n_regs;
@@ -43,6 +69,13 @@ struct rec_sample {
 	/* STACK_USER: a copy of the user stack from the sampled SP upwards. */
 	const uint8_t *stack;    /* points into the record; NULL if none */
 	uint64_t stack_size;     /* bytes valid: the kernel's dyn_size */
+	/* WEIGHT (full) or WEIGHT_STRUCT (var1_dw low 32 bits, var2_w, var3_w) */
+	uint64_t weight;
+	uint64_t data_src, transaction;
+	struct rec_regs regs_intr;
+	uint64_t phys_addr, cgroup, data_page_size, code_page_size;
+	const void *aux;         /* AUX: aux_size bytes */
+	uint64_t aux_size;
 };
 
 struct rec_mmap {
@@ -83,7 +116,10 @@ struct record {
 		struct rec_lost lost;
 		struct rec_throttle throttle;
 	} u;
-	uint64_t sid_id;   /* sample_id_all trailer: id, or 0 */
+	uint8_t cpumode;   /* header.misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	/* sample_id_all trailer of non-SAMPLE records (0 when absent) */
+	uint64_t sid_id, sid_time;
+	uint32_t sid_pid, sid_tid, sid_cpu;
 };
 
 /* What the decoder needs of an event's perf_event_attr. */
@@ -91,12 +127,30 @@ struct rec_format {
 	uint64_t sample_type;
 	uint64_t regs_user;      /* attr.sample_regs_user: how many REGS_USER follow */
 	bool sample_id_all;
+	uint64_t read_format;    /* attr.read_format: the layout of READ */
+	uint64_t branch_sample_type;  /* its HW_INDEX bit adds a u64 to BRANCH_STACK */
+	uint64_t regs_intr;      /* attr.sample_regs_intr: how many REGS_INTR follow */
 };
+
+/* The format of ATTR's records. */
+void record_format_of(const struct perf_event_attr *attr, struct rec_format *f);
+
+/* u64s per counter of a READ: value, then id and lost if in the format. */
+unsigned record_read_stride(uint64_t read_format);
+/* Counter I of a READ: its value and id (0 without PERF_FORMAT_ID). */
+void record_read_value(const struct rec_read *r, uint64_t i, uint64_t *value, uint64_t *id);
+
+/* CPUMODE (header.misc & PERF_RECORD_MISC_CPUMODE_MASK) is a kernel's:
+ * the host's, or a guest's. */
+bool record_cpumode_kernel(uint8_t cpumode);
 
 /* Decodes HDR (hdr->size bytes) given the event's format.  Returns 0, or -1
  * if the record is malformed, uses a sample_type bit outside
- * RECORD_SAMPLE_TYPES, or has PERF_SAMPLE_REGS_USER with regs_user 0 (the
- * kernel refuses that attr: the register count would be unknown). */
+ * RECORD_SAMPLE_TYPES, or has PERF_SAMPLE_REGS_USER (REGS_INTR) with
+ * regs_user (regs_intr) 0: the kernel refuses that attr, the register
+ * count would be unknown.  Records of the types not decoded here (AUX,
+ * ITRACE_START, SWITCH, NAMESPACES, CGROUP, KSYMBOL...) give 0 with only
+ * type, misc, cpumode and the trailer set. */
 int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_format *f,
 		      struct record *out);
 

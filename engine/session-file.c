@@ -26,10 +26,10 @@
 #include "engine/perfdata.h"
 #include "engine/session-meta.h"
 #include "engine/symbols.h"
+#include "engine/sys.h"
 
 #define BUILD_ID_MAX 20
 #define BLOB_MAX (64u << 10)
-#define PERF_RECORD_COMPRESSED_TYPE 81  /* perf's user type, util/event.h */
 
 struct session_file {
 	struct perfdata *pd;
@@ -42,6 +42,8 @@ struct session_file {
 	pid_t pid;                    /* the first process seen */
 	char command[64];
 	struct session_meta meta;     /* cyctop's own metadata, if any */
+	int stream_fd;                /* a pipe read as it comes (perf record -o - |): its
+				       * fd, polled; -1 for a file read whole */
 };
 
 /* --- events ------------------------------------------------------------- */
@@ -127,6 +129,19 @@ static bool freq_events(const struct session *s, char *out, size_t outsz)
 	return out[0] != '\0';
 }
 
+/* Records of A and B decode alike. */
+static bool same_format(const struct perf_event_attr *a, const struct perf_event_attr *b)
+{
+	struct rec_format fa, fb;
+
+	record_format_of(a, &fa);
+	record_format_of(b, &fb);
+	return fa.sample_type == fb.sample_type && fa.regs_user == fb.regs_user &&
+	       fa.read_format == fb.read_format && fa.regs_intr == fb.regs_intr &&
+	       (fa.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) ==
+		       (fb.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX);
+}
+
 static int file_events(struct session *s, const char *want_model, char *err, size_t errsz)
 {
 	struct session_file *f = s->file;
@@ -154,8 +169,7 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 		ev->attr = *a;
 		ev->sav = a->freq ? 1 : a->sample_period;
 		ev->software = a->type == PERF_TYPE_SOFTWARE;
-		f->same_type &= a->sample_type == perfdata_attr(f->pd, 0)->sample_type &&
-				a->sample_regs_user == perfdata_attr(f->pd, 0)->sample_regs_user;
+		f->same_type &= same_format(a, perfdata_attr(f->pd, 0));
 	}
 	if (freq_events(s, note, sizeof(note)))
 		snprintf(s->events.notice, sizeof(s->events.notice),
@@ -253,6 +267,12 @@ static int open_binary(void *arg, const char *path)
 		snprintf(cand, sizeof(cand), "%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
 		fd = try_open(cand, want);
 	}
+	if (fd < 0 && home) {  /* perf's cache by path: ~/.debug/PATH/ID/elf, [vdso]/ID/vdso */
+		bool vdso = strcmp(path, "[vdso]") == 0;
+		snprintf(cand, sizeof(cand), "%s/.debug%s%s/%s/%s", home, path[0] == '/' ? "" : "/",
+			 path, hex, vdso ? "vdso" : "elf");
+		fd = try_open(cand, want);
+	}
 	if (fd < 0) {
 		snprintf(cand, sizeof(cand), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
 		fd = try_open(cand, want);
@@ -282,13 +302,16 @@ static const struct perf_event_attr *record_attr(const struct session *s,
 	return perfdata_attr(f->pd, (size_t)ev);
 }
 
-/* kallsyms name a file's kernel samples only when the file's kernel is the
- * running one: its [kernel.kallsyms] build id says. */
-static bool file_kernel_is(const struct session *s, const struct ksymtab *k)
+/* The file's [kernel.kallsyms] build id, which says whose kallsyms name its
+ * kernel samples. */
+static size_t file_kernel_build_id(const struct session *s, uint8_t *id, size_t max)
 {
 	const struct perfdata_build_id *b = recorded_build_id(s->file->pd, "[kernel.kallsyms]");
 
-	return b && ksymtab_matches(k, b->id, b->id_len);
+	if (!b || b->id_len > max)
+		return 0;
+	memcpy(id, b->id, b->id_len);
+	return b->id_len;
 }
 
 static int file_decode(const struct session *s, const struct perf_event_header *h,
@@ -298,7 +321,9 @@ static int file_decode(const struct session *s, const struct perf_event_header *
 
 	if (!a)
 		return -1;
-	struct rec_format fmt = { a->sample_type, a->sample_regs_user, s->file->sid_all };
+	struct rec_format fmt;
+	record_format_of(a, &fmt);
+	fmt.sample_id_all = s->file->sid_all;
 	return record_decode_fmt(h, &fmt, r);
 }
 
@@ -322,8 +347,11 @@ static const struct perf_event_attr *file_attr(const struct session *s, int ev)
 static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *smp)
 {
 	struct session_file *f = s->file;
+	const struct perf_event_attr *a = &s->events.ev[ev].attr;
+	/* a fixed period (perf record -c) is in the attr, not in the samples */
+	uint64_t period = a->sample_type & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period;
 
-	f->periods[ev] += (double)smp->period;
+	f->periods[ev] += (double)period;
 	if (smp->time && (!f->t_first || smp->time < f->t_first))
 		f->t_first = smp->time;
 	if (smp->time > f->t_last)
@@ -343,23 +371,27 @@ static bool kernel_record(const struct perf_event_header *h)
 	return h->type < 64;
 }
 
-static int file_read(struct session *s, char *err, size_t errsz)
+/* Reads records until the end (0), an error (-1) or, on a stream, until
+ * none is there yet (2). */
+static int file_read_some(struct session *s, char *err, size_t errsz)
 {
 	const struct perf_event_header *h;
 	uint64_t off;
 	int rc;
 
-	while ((rc = perfdata_next(s->file->pd, &h, &off, err, errsz)) > 0) {
-		if (h->type == PERF_RECORD_COMPRESSED_TYPE) {
-			snprintf(err, errsz, "%s: compressed records at offset %" PRIu64
-				 " (perf record -z) are not supported", s->file->path, off);
-			return -1;
-		}
+	while ((rc = perfdata_next(s->file->pd, &h, &off, err, errsz)) == 1) {
 		if (h->type == REC_FINISHED_ROUND)
 			session_round_end(s);
 		else if (kernel_record(h))
 			session_collect(h, s);
 	}
+	return rc;
+}
+
+static int file_read(struct session *s, char *err, size_t errsz)
+{
+	int rc = file_read_some(s, err, errsz);
+
 	session_flush_records(s);
 	return rc;
 }
@@ -443,21 +475,64 @@ static void file_meta(struct session_file *f)
 
 static void file_command(struct session_file *f)
 {
-	const char *cmd = perfdata_cmdline(f->pd);
-
 	if (f->meta.command[0])
 		snprintf(f->command, sizeof(f->command), "%s", f->meta.command);
-	else if (cmd)
-		snprintf(f->command, sizeof(f->command), "%s", cmd);
 }
 
 static void file_snapshot(struct session *s, struct snapshot *snap);
 static void file_close(struct session *s);
 
+/* A stream's end (or a record it cannot read): what came is added, the
+ * user told why it stopped. */
+static void stream_end(struct session *s, const char *why)
+{
+	size_t len = strlen(s->events.notice);
+
+	session_flush_records(s);
+	if (why)
+		snprintf(s->events.notice + len, sizeof(s->events.notice) - len, "%s%s",
+			 len ? "; " : "", why);
+	else
+		file_unfinished_notice(s);
+	s->target.ended = true;
+	s->target.pid = s->file->pid;
+}
+
+/* A pipe, FIFO or socket (not a pipe-mode file on disk) is read as it
+ * comes, without waiting for a whole record; 0, or -1 with errno. */
+static int open_stream(struct session_file *f)
+{
+	int fd = perfdata_stream_fd(f->pd);
+
+	if (fd < 0 || !sys_is_stream(fd))
+		return 0;
+	if (sys_set_nonblock(fd) < 0)
+		return -1;
+	perfdata_stream_nowait(f->pd, true);
+	f->stream_fd = fd;
+	return 0;
+}
+
+/* A file was read whole when opened; a stream is read as it comes, so the
+ * views update while `perf record -o - ... | cyctop -i -` runs. */
 static bool file_poll(struct session *s, int timeout_ms)
 {
-	(void)s, (void)timeout_ms;
-	return true;  /* read whole when opened */
+	struct pollfd pfd = { s->file->stream_fd, POLLIN, 0 };
+	char err[256];
+
+	if (s->file->stream_fd < 0 || s->target.ended)
+		return true;
+	if (sys_poll(&pfd, 1, timeout_ms) < 0 && errno != EINTR) {
+		stream_end(s, "the stream could not be polled");
+		return true;
+	}
+	int rc = file_read_some(s, err, sizeof(err));
+	if (rc == 2) {
+		session_round_end(s);
+		return false;
+	}
+	stream_end(s, rc < 0 ? err : NULL);
+	return true;
 }
 
 static const struct session_source file_source = {
@@ -466,7 +541,8 @@ static const struct session_source file_source = {
 	.time = file_time,
 	.weigh = file_weigh,
 	.attr = file_attr,
-	.kernel_is = file_kernel_is,
+	.kernel_build_id = file_kernel_build_id,
+	.counts = file_totals,
 	.space_init = file_space_init,
 	.poll = file_poll,
 	.snapshot = file_snapshot,
@@ -484,9 +560,14 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 	}
 	snprintf(s->file->path, sizeof(s->file->path), "%s", o->path);
 	snprintf(s->file->symfs, sizeof(s->file->symfs), "%s", o->symfs ? o->symfs : "");
+	s->file->stream_fd = -1;
 	s->file->pd = perfdata_open(o->path, err, errsz);
 	if (!s->file->pd)
 		goto fail;
+	if (open_stream(s->file) < 0) {
+		snprintf(err, errsz, "%s: %s", o->path, strerror(errno));
+		goto fail;
+	}
 	file_meta(s->file);
 	if (file_events(s, o->model, err, errsz) < 0 || file_ids(s, err, errsz) < 0)
 		goto fail;
@@ -503,11 +584,13 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 		snprintf(err, errsz, "out of memory");
 		goto fail;
 	}
+	file_command(s->file);
+	if (s->file->stream_fd >= 0)
+		return s;  /* read as it comes: file_poll */
 	if (file_read(s, err, errsz) < 0)
 		goto fail;
 	file_unfinished_notice(s);
 	file_totals(s);
-	file_command(s->file);
 	s->target.ended = true;
 	s->target.pid = s->file->pid;
 	return s;
@@ -526,13 +609,15 @@ static void file_snapshot(struct session *s, struct snapshot *snap)
 	snap->pid = f->pid;
 	if (f->command[0])
 		snprintf(snap->command, sizeof(snap->command), "%s", f->command);
-	snap->ended = true;
+	snap->ended = s->target.ended;
 	snap->recorded = true;
 	if (!snap->command[0]) {  /* foreign files: the target's COMM record */
 		const struct snap_thread *th = snapshot_thread(snap, (uint32_t)f->pid);
 		if (th)
 			snprintf(snap->command, sizeof(snap->command), "%s", th->comm);
 	}
+	if (!snap->command[0] && perfdata_cmdline(f->pd))   /* no COMM: perf's command line */
+		snprintf(snap->command, sizeof(snap->command), "%s", perfdata_cmdline(f->pd));
 	snap->exit_status = f->meta.has_exit ? f->meta.exit_status : -1;
 	snprintf(snap->pmu, sizeof(snap->pmu), "%s (recorded)", s->events.model->name);
 }
@@ -544,7 +629,15 @@ bool session_is_recorded(const struct session *s)
 
 bool session_is_perfdata(const char *path)
 {
-	char magic[8];
+	char magic[8], data[PATH_MAX];
+	struct stat st;
+
+	if (strcmp(path, "-") == 0)   /* a pipe-mode stream (perf record -o -) */
+		return true;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {   /* perf record --threads */
+		snprintf(data, sizeof(data), "%s/data", path);
+		path = data;
+	}
 	FILE *f = fopen(path, "rb");
 	bool yes = f && fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
 		   (memcmp(magic, "PERFILE2", 8) == 0 || memcmp(magic, "2ELIFREP", 8) == 0);

@@ -45,9 +45,10 @@ struct session_source {
 	uint64_t (*weigh)(struct session *s, int ev, const struct rec_sample *smp);
 	/* The attr event EV was recorded or opened with. */
 	const struct perf_event_attr *(*attr)(const struct session *s, int ev);
-	/* Whether kallsyms K names this source's kernel samples (NULL: always,
-	 * the running kernel's own). */
-	bool (*kernel_is)(const struct session *s, const struct ksymtab *k);
+	/* The build id of the kernel this source's samples come from, into ID
+	 * (at most MAX bytes): its length, 0 when unknown.  NULL: the running
+	 * kernel (a live watch). */
+	size_t (*kernel_build_id)(const struct session *s, uint8_t *id, size_t max);
 	/* Prepares a new address space (NULL: nothing to do). */
 	void (*space_init)(struct session *s, struct space *sp);
 	/* Waits for and takes in new records; true when the source has ended. */
@@ -89,6 +90,8 @@ struct session {
 	bool *cpu_on;            /* [ncpus]; NULL: every CPU */
 	uint64_t last_expire;    /* live: when exited spaces were last freed */
 	bool user_only;          /* the kernel may not be watched: exclude_kernel */
+	bool topdown;            /* metric events: slots and they count in kernel groups */
+	int *slots_fds;          /* the slots fd of each (thread, CPU) being opened */
 	struct ksymtab *ksyms;   /* kallsyms, loaded at the first kernel sample */
 	bool ksyms_tried;
 	size_t ring_pages;
@@ -116,8 +119,6 @@ struct session {
 	uint64_t cg_ns, cg_stacks; /* stack time and stacks in total (cost) */
 };
 
-/* Where x86_64 kernel addresses begin (samples of files from perf record). */
-#define KERNEL_START 0xffff800000000000ull
 
 struct space *space_find(struct session *s, pid_t pid);
 struct space *space_get(struct session *s, pid_t pid);

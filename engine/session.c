@@ -345,7 +345,8 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 		s->stacks_skipped++;
 		return;
 	}
-	uint64_t t0 = now_ns();
+	/* the time budget is the live watch's: a file is read whole */
+	uint64_t t0 = s->src->recorded ? 0 : now_ns();
 	if (kind == CALL_GRAPH_DWARF)
 		nips = dwarf_stack(sp, smp, ips, CG_FRAMES_MAX, &truncated);
 	else
@@ -359,9 +360,11 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 					       si.module ? si.module : CG_UNKNOWN };
 	}
 	callgraph_add(s->cg, ev, frames, nips ? nips : 1, truncated, n);
-	uint64_t dt = now_ns() - t0;
-	s->cg_batch_ns += dt;
-	s->cg_ns += dt;
+	if (!s->src->recorded) {
+		uint64_t dt = now_ns() - t0;
+		s->cg_batch_ns += dt;
+		s->cg_ns += dt;
+	}
 	s->cg_stacks++;
 }
 
@@ -436,17 +439,16 @@ int session_parse_call_graph(const char *spec, struct session_opts *o, char *err
 /* --- samples ------------------------------------------------------------ */
 
 /* Whether a sample was taken in the kernel: its record's cpumode says, as
- * perf reads it (32-bit and ARM kernels live below x86_64's KERNEL_START);
- * only records without one (cpumode 0) are judged by the address. */
-static bool kernel_sample(uint16_t misc, uint64_t ip)
+ * perf reads it, never the address (32-bit and ARM kernels live where
+ * x86_64's user space does).  A sample without a cpumode is nobody's: perf
+ * finds no map for it, and the user lookup finds none either. */
+static bool kernel_sample(uint16_t misc)
 {
 	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
 	case PERF_RECORD_MISC_KERNEL:
 	case PERF_RECORD_MISC_GUEST_KERNEL:
 	case PERF_RECORD_MISC_HYPERVISOR:
 		return true;
-	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
-		return ip >= KERNEL_START;
 	default:
 		return false;
 	}
@@ -468,18 +470,34 @@ static void user_symbol(struct session *s, struct space *sp, uint64_t ip, struct
 	si->module = "[unknown]";
 }
 
-/* A kernel function from kallsyms, when readable and of this source's kernel;
+/* The kernel symbols of the source's kernel: the running one's for a live
+ * watch; for a recording, those perf record cached for its kernel's build
+ * id, else the running kernel's if it is that kernel; else none. */
+static struct ksymtab *load_kernel_symbols(const struct session *s)
+{
+	uint8_t id[64];
+	char err[256];
+	size_t len;
+
+	if (!s->src->kernel_build_id)
+		return ksymtab_load(NULL, NULL, err, sizeof(err));
+	if (!(len = s->src->kernel_build_id(s, id, sizeof(id))))
+		return NULL;  /* whose kernel: unknown */
+	struct ksymtab *k = ksymtab_load_cached(id, len, err, sizeof(err));
+	if (!k && (k = ksymtab_load(NULL, NULL, err, sizeof(err))) && !ksymtab_matches(k, id, len)) {
+		ksymtab_free(k);  /* recorded on another kernel */
+		k = NULL;
+	}
+	return k;
+}
+
+/* A kernel function from kallsyms, when there are the source kernel's;
  * else [unknown] in [kernel.kallsyms], as perf report without them. */
 static void kernel_symbol(struct session *s, uint64_t ip, struct sym_info *si)
 {
 	if (!s->ksyms_tried) {
-		char err[256];
 		s->ksyms_tried = true;
-		s->ksyms = ksymtab_load(NULL, NULL, err, sizeof(err));
-		if (s->ksyms && s->src->kernel_is && !s->src->kernel_is(s, s->ksyms)) {
-			ksymtab_free(s->ksyms);  /* recorded on another kernel */
-			s->ksyms = NULL;
-		}
+		s->ksyms = load_kernel_symbols(s);
 	}
 	if (s->ksyms && ksymtab_lookup(s->ksyms, ip, si))
 		return;
@@ -557,7 +575,7 @@ static void handle_sample(struct session *s, const struct rec_sample *smp, uint1
 	if (ev < 0)
 		return;
 	struct space *sp = space_get(s, (pid_t)smp->pid);
-	if (kernel_sample(misc, smp->ip))
+	if (kernel_sample(misc))
 		kernel_symbol(s, smp->ip, &si);
 	else
 		user_symbol(s, sp, smp->ip, &si);
@@ -701,6 +719,8 @@ struct fd_spec {
 	int index;        /* the event index, or MUX_REFERENCE */
 	int group;        /* mux_fd.group: rotated with this group, or MUX_ALWAYS */
 	bool first;       /* owns the side-band records (mmap, comm, task) */
+	bool counting;    /* counts only (a TopDown slots or metric event) */
+	bool member;      /* in the kernel group of its (thread, CPU)'s slots fd */
 };
 
 /* Launched targets: the fds enabled from the start get enable_on_exec;
@@ -712,14 +732,15 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 
 	*a = fs->ev->attr;
 	a->size = sizeof(*a);
-	/* the internal reference counts only */
-	a->sample_period = fs->index == MUX_REFERENCE ? 0 : fs->ev->sav;
+	/* the internal reference and TopDown count only */
+	a->sample_period = fs->index == MUX_REFERENCE || fs->counting ? 0 : fs->ev->sav;
 	a->freq = 0;
 	a->sample_type = SAMPLE_TYPE;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 			 PERF_FORMAT_ID;
-	a->disabled = launched || waits;
-	a->enable_on_exec = launched && !waits;
+	/* a group member follows its leader: enabled with it, never on its own */
+	a->disabled = !fs->member && (launched || waits);
+	a->enable_on_exec = !fs->member && launched && !waits;
 	a->inherit = !s->system_wide;  /* a CPU's every task: nothing to inherit */
 	a->sample_id_all = 1;
 	if (s->user_only)
@@ -833,17 +854,18 @@ static bool kernel_refused(struct session *s, const struct perf_event_attr *a,
 /* One fd per (event, thread, CPU); the first fd of a CPU owns that CPU's
  * ring, the others write into it (mmap fails with inherit and cpu=-1). */
 static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int cpu,
-		    char *err, size_t errsz)
+		    int *slots_fd, char *err, size_t errsz)
 {
 	struct perf_event_attr a;
 	struct ring *rg = &s->rings[cpu];
+	int group_fd = fs->member ? *slots_fd : -1;
 
 	attr_setup(&a, fs, s);
 	if (fs->index >= 0)
 		s->opened_attr[fs->index] = a;
 	else
 		s->ref_attr = a;
-	int fd = sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = sys_perf_event_open(&a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 && kernel_refused(s, &a, fs->ev, errno)) {
 		/* perf's fallback: what the user may see is user space */
 		attr_setup(&a, fs, s);
@@ -851,7 +873,7 @@ static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int 
 			s->opened_attr[fs->index] = a;
 		else
 			s->ref_attr = a;
-		fd = sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = sys_perf_event_open(&a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	}
 	if (fd < 0) {
 		open_error(s, fs->ev, pid, errno, err, errsz);
@@ -862,6 +884,8 @@ static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int 
 		snprintf(err, errsz, "perf ioctl ID: %s", strerror(errno));
 		return -1;
 	}
+	if (fs->counting && !fs->member)
+		*slots_fd = fd;  /* the leader of this (thread, CPU)'s metric events */
 	if (!rg->base) {
 		if (ring_open(rg, fd, s->ring_pages) < 0) {
 			snprintf(err, errsz, "mmap of the sample ring: %s", strerror(errno));
@@ -879,9 +903,59 @@ static int open_fd_spec(struct session *s, const struct fd_spec *fs, const pid_t
 {
 	for (int t = 0; t < ntids; t++)
 		for (int c = 0; c < s->ncpus; c++)
-			if ((!s->cpu_on || s->cpu_on[c]) && open_one(s, fs, tids[t], c, err, errsz) < 0)
+			if ((!s->cpu_on || s->cpu_on[c]) &&
+			    open_one(s, fs, tids[t], c, &s->slots_fds[t * s->ncpus + c], err,
+				     errsz) < 0)
 				return -1;
 	return 0;
+}
+
+/* How event E is opened: TopDown's slots and metric events count only, the
+ * metric events in their slots event's kernel group. */
+static struct fd_spec event_fd_spec(struct session *s, int e, int group, bool first)
+{
+	const struct ev_spec *ev = &s->events.ev[e];
+	bool metric = s->topdown && events_is_metric(ev);
+
+	return (struct fd_spec){ ev, e, group, first,
+				 metric || (s->topdown && events_is_slots(ev)), metric };
+}
+
+/* Slots, when TopDown's metric events are asked for: its index; -1 when
+ * there is none to lead; -2 with one line in ERR when there is no slots
+ * event, or several (whose group would the metric events join?). */
+static int topdown_leader(const struct session *s, char *err, size_t errsz)
+{
+	int slots = -1, metric = -1, nslots = 0;
+
+	for (int e = 0; e < s->events.n; e++) {
+		if (events_is_metric(&s->events.ev[e]) && metric < 0)
+			metric = e;
+		if (events_is_slots(&s->events.ev[e]) && nslots++ == 0)
+			slots = e;
+	}
+	if (metric < 0)
+		return -1;
+	if (nslots == 1)
+		return slots;
+	if (nslots == 0)
+		snprintf(err, errsz, "event '%s' counts through a group led by slots: add slots "
+			 "to the list (-e slots,%s...)", s->events.ev[metric].name,
+			 s->events.ev[metric].name);
+	else
+		snprintf(err, errsz, "TopDown's metric events take one slots event, not %d", nslots);
+	return -2;
+}
+
+/* The event opened first, which carries the side-band records: the first
+ * one that samples; with only TopDown's, their leader. */
+static int first_event(const struct session *s, int slots)
+{
+	for (int e = 0; e < s->events.n; e++)
+		if (s->opened[e] && !events_is_metric(&s->events.ev[e]) &&
+		    !(slots >= 0 && e == slots))
+			return e;
+	return slots;
 }
 
 /* The fd group of event E: rotated only in time-slice mode with groups. */
@@ -896,21 +970,36 @@ static int fd_group(const struct session *s, int e)
 static int open_events(struct session *s, const pid_t *tids, int ntids, char *err,
 		       size_t errsz)
 {
-	int first = s->with_ref ? s->ref_ev : 0;
+	int slots = topdown_leader(s, err, errsz);
+	int first = s->with_ref ? s->ref_ev : first_event(s, slots);
 
+	if (slots == -2)
+		return -1;
+	s->topdown = slots >= 0;
+	free(s->slots_fds);
+	if (!(s->slots_fds = calloc((size_t)ntids * (size_t)s->ncpus, sizeof(int)))) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
 	if (s->with_ref && s->ref_ev == MUX_REFERENCE) {
-		struct fd_spec fs = { &s->ref_spec, MUX_REFERENCE, MUX_ALWAYS, true };
+		struct fd_spec fs = { &s->ref_spec, MUX_REFERENCE, MUX_ALWAYS, true, false, false };
 		if (open_fd_spec(s, &fs, tids, ntids, err, errsz) < 0)
 			return -1;
 	}
 	if (first >= 0) {
-		struct fd_spec fs = { &s->events.ev[first], first, MUX_ALWAYS, true };
+		struct fd_spec fs = event_fd_spec(s, first, MUX_ALWAYS, true);
+		if (open_fd_spec(s, &fs, tids, ntids, err, errsz) < 0)
+			return -1;
+	}
+	/* slots before its group's metric events */
+	if (slots >= 0 && slots != first && s->opened[slots]) {
+		struct fd_spec fs = event_fd_spec(s, slots, fd_group(s, slots), false);
 		if (open_fd_spec(s, &fs, tids, ntids, err, errsz) < 0)
 			return -1;
 	}
 	for (int e = 0; e < s->events.n; e++) {
-		struct fd_spec fs = { &s->events.ev[e], e, fd_group(s, e), false };
-		if (e == first || !s->opened[e])
+		struct fd_spec fs = event_fd_spec(s, e, fd_group(s, e), false);
+		if (e == first || e == slots || !s->opened[e])
 			continue;
 		if (open_fd_spec(s, &fs, tids, ntids, err, errsz) < 0)
 			return -1;
@@ -1052,7 +1141,7 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
-	s->fmt = (struct rec_format){ SAMPLE_TYPE, 0, true };
+	s->fmt = (struct rec_format){ .sample_type = SAMPLE_TYPE, .sample_id_all = true };
 	s->call_graph = o->call_graph;
 	s->stack_size = o->stack_size ? o->stack_size : CALL_GRAPH_STACK_DEFAULT;
 	switch (o->call_graph) {
@@ -1448,6 +1537,7 @@ void session_close(struct session *s)
 	for (int i = 0; i < s->nspaces; i++)
 		space_free(&s->spaces[i]);
 	ordered_free(s->queue);
+	free(s->slots_fds);
 	ksymtab_free(s->ksyms);
 	callgraph_free(s->cg);
 	free(s->spaces);

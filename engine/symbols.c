@@ -13,6 +13,7 @@
  *  - mapping names are interned in a pool that also lives as long as the
  *    symtab, for the same reason. */
 #include "engine/symbols.h"
+#include "engine/sys.h"
 
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
@@ -1436,10 +1437,19 @@ struct ksym {
 	const char *module;  /* "[kernel.kallsyms]" or a module's "[name]", as perf's dso */
 };
 
+/* Kernel function names, copied one after another into 256 KB blocks:
+ * kallsyms has some 200,000, each once, so nothing to intern. */
+struct name_block {
+	struct name_block *next;
+	size_t used;
+	char text[256 * 1024];
+};
+
 struct ksymtab {
 	struct ksym *syms;  /* sorted by address, one per address */
 	size_t n;
-	struct strpool names;
+	struct name_block *blocks;  /* the newest first */
+	struct strpool names;       /* module names, few and repeated */
 	uint8_t build_id[64];
 	size_t build_id_len;
 };
@@ -1456,18 +1466,44 @@ static bool ksym_kind(char type, bool *text, uint8_t *bind)
 
 /* One "ADDR TYPE NAME[\t[MODULE]]" line into KS.  False for a line to
  * skip (or out of memory). */
+/* A copy of NAME (LEN bytes) in K's name blocks, or NULL. */
+static const char *ksym_name(struct ksymtab *k, const char *name, size_t len)
+{
+	struct name_block *b = k->blocks;
+
+	if (len >= sizeof(b->text))
+		return NULL;
+	if (!b || sizeof(b->text) - b->used <= len) {
+		if (!(b = malloc(sizeof(*b))))
+			return NULL;
+		b->used = 0;
+		b->next = k->blocks;
+		k->blocks = b;
+	}
+	char *copy = b->text + b->used;
+	memcpy(copy, name, len);
+	copy[len] = '\0';
+	b->used += len + 1;
+	return copy;
+}
+
+/* "ADDR TYPE NAME[\tMODULE]\n", parsed by hand: some 200,000 lines at
+ * every start (sscanf took a third of a small session's reading). */
 static bool parse_kallsyms_line(struct ksymtab *k, char *line, uint32_t idx, struct ksym *ks)
 {
 	unsigned long long addr;
-	char type, *name, *mod;
-	int n = -1;
+	char type, *name, *mod, *end;
 	bool text;
 
-	if (sscanf(line, "%llx %c %n", &addr, &type, &n) < 2 || n < 0 ||
-	    !ksym_kind(type, &text, &ks->f.bind))
+	errno = 0;
+	addr = strtoull(line, &end, 16);
+	if (end == line || errno || end[0] != ' ' || !end[1] || end[2] != ' ')
+		return false;
+	type = end[1];
+	if (!ksym_kind(type, &text, &ks->f.bind))
 		return false;
 	line[strcspn(line, "\n")] = '\0';
-	name = line + n;
+	name = end + 3;
 	mod = strchr(name, '\t');
 	if (mod)
 		*mod++ = '\0';
@@ -1477,7 +1513,7 @@ static bool parse_kallsyms_line(struct ksymtab *k, char *line, uint32_t idx, str
 	ks->module = NULL;
 	if (!text)
 		return true;
-	ks->f.name = intern(&k->names, name);
+	ks->f.name = ksym_name(k, name, strlen(name));
 	ks->module = intern(&k->names, mod && mod[0] ? mod : "[kernel.kallsyms]");
 	return ks->f.name && ks->module;
 }
@@ -1542,11 +1578,12 @@ struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err,
 
 	if (!kallsyms)
 		kallsyms = "/proc/kallsyms";
-	if (!k || !(f = fopen(kallsyms, "re"))) {
+	if (!k || !(f = sys_fopen(kallsyms, "re"))) {
 		snprintf(err, errsz, "%s: %s", kallsyms, k ? strerror(errno) : "out of memory");
 		free(k);
 		return NULL;
 	}
+	setvbuf(f, NULL, _IOFBF, 1 << 16);  /* fewer reads of the kernel's pages */
 	rc = read_kallsyms(k, f);
 	fclose(f);
 	if (rc == 0)
@@ -1568,6 +1605,10 @@ void ksymtab_free(struct ksymtab *k)
 	if (!k)
 		return;
 	free(k->syms);
+	for (struct name_block *b = k->blocks, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
 	pool_free(&k->names);
 	free(k);
 }
@@ -1597,6 +1638,27 @@ bool ksymtab_matches(const struct ksymtab *k, const uint8_t *id, size_t len)
 {
 	return k->build_id_len > 0 && len == k->build_id_len &&
 	       memcmp(id, k->build_id, len) == 0;
+}
+
+struct ksymtab *ksymtab_load_cached(const uint8_t *id, size_t len, char *err, size_t errsz)
+{
+	const char *home = getenv("HOME");
+	char path[PATH_MAX], hex[2 * sizeof(((struct ksymtab *)0)->build_id) + 1];
+	struct ksymtab *k;
+
+	if (!home || len == 0 || len > sizeof(((struct ksymtab *)0)->build_id)) {
+		snprintf(err, errsz, "no build-id cache to look in");
+		return NULL;
+	}
+	for (size_t i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex);
+	/* the notes of the running kernel do not apply: the cache is the id's */
+	if (!(k = ksymtab_load(path, "/nonexistent", err, errsz)))
+		return NULL;
+	memcpy(k->build_id, id, len);
+	k->build_id_len = len;
+	return k;
 }
 
 /* 4-byte aligned length of a note's name or descriptor. */

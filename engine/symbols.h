@@ -126,6 +126,11 @@ bool ksymtab_lookup(const struct ksymtab *k, uint64_t addr, struct sym_info *out
  * [kernel.kallsyms] build id): only then do its symbols name the
  * session's kernel samples.  False when either build id is unknown. */
 bool ksymtab_matches(const struct ksymtab *k, const uint8_t *id, size_t len);
+/* The kallsyms perf record keeps in its build-id cache for the kernel of
+ * build id ID ($HOME/.debug/[kernel.kallsyms]/HEX/kallsyms), as perf
+ * report reads them: a file, read without the kernel formatting
+ * /proc/kallsyms line by line.  NULL (a line in ERR) when there is none. */
+struct ksymtab *ksymtab_load_cached(const uint8_t *id, size_t len, char *err, size_t errsz);
 /* The GNU build id in the kernel notes file NOTES (NULL:
  * /sys/kernel/notes) into OUT (at most MAX bytes): its length, 0 if none. */
 size_t symbols_kernel_build_id(const char *notes, uint8_t *out, size_t max);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -91,6 +92,20 @@ int sys_kill(pid_t pid, int sig) { return ops->kill(pid, sig); }
 FILE *sys_fopen(const char *path, const char *mode) { return ops->fopen(path, mode); }
 DIR *sys_opendir(const char *path) { return ops->opendir(path); }
 long sys_ncpus(void) { return ops->ncpus(); }
+
+int sys_is_stream(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
+}
+
+int sys_set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
 int sys_dup2(int oldfd, int newfd) { return ops->dup2(oldfd, newfd); }
 
 const char *sys_perf_strerror(int err)

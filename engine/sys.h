@@ -51,6 +51,11 @@ int sys_kill(pid_t pid, int sig);
 FILE *sys_fopen(const char *path, const char *mode);
 DIR *sys_opendir(const char *path);
 long sys_ncpus(void);
+/* Whether FD is a pipe, FIFO, socket or terminal: data that comes as it is
+ * written, not a file read whole. */
+int sys_is_stream(int fd);
+/* Makes FD's reads return EAGAIN instead of waiting; 0 or -1. */
+int sys_set_nonblock(int fd);
 int sys_dup2(int oldfd, int newfd);
 
 /* What an errno from perf_event_open means here, in a few words. */

@@ -30,6 +30,8 @@
  * no .eh_frame (rare: -fno-asynchronous-unwind-tables) ends the stack, as
  * "no unwind info", truncated. */
 #include "engine/unwind.h"
+
+#include "arch/hashtab.h"
 #include "engine/symbols.h"
 
 #include <asm/perf_regs.h>
@@ -100,15 +102,6 @@ struct uw_ctx {
 };
 
 /* ---- files ---------------------------------------------------------- */
-
-static uint64_t path_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;  /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return h;
-}
 
 static void regions_drop_file(struct unwinder *u, const struct uw_file *f)
 {
@@ -287,7 +280,7 @@ static void file_open(struct uw_file *f, const char *path, uint64_t hash)
 /* The cached file PATH, opened on first use; NULL if it is no usable ELF. */
 static struct uw_file *file_get(struct unwinder *u, const char *path)
 {
-	uint64_t h = path_hash(path);
+	uint64_t h = hash_str(path);
 	struct uw_file *victim = &u->files[0];
 
 	for (unsigned i = 0; i < UW_FILES; i++) {
@@ -406,7 +399,7 @@ static struct uw_region *region_for_map(struct uw_ctx *c, const struct unwind_ma
 	uint64_t bias;
 
 	r = region_of(c, m->start);
-	if (r && r->file->hash == path_hash(m->path) && strcmp(r->file->path, m->path) == 0 &&
+	if (r && r->file->hash == hash_str(m->path) && strcmp(r->file->path, m->path) == 0 &&
 	    load_bias(c->u, r->file, m, &bias) && bias == r->bias)
 		return r;
 	f = file_get(c->u, m->path);
@@ -594,7 +587,7 @@ void unwinder_flush(struct unwinder *u)
 
 void unwinder_flush_path(struct unwinder *u, const char *path)
 {
-	uint64_t h = path_hash(path);
+	uint64_t h = hash_str(path);
 
 	for (unsigned i = 0; i < UW_FILES; i++) {
 		struct uw_file *f = &u->files[i];

@@ -110,6 +110,17 @@ expect_rc 0 "spr counter-0 events"
 expect_out "2 events in 2 groups on spr" "0x04a4 and 0x08a4 both need PMC0: apart"
 run "$CYCTOP" list groups --model skl -e @ilp
 expect_out "10 events in 3 groups on skl" "skl: 4 generic counters per thread (SMT on) for the 9-event sweep"
+expect_out "# partners together: UOPS_EXECUTED.THREAD:c=1 + UOPS_EXECUTED.THREAD:c=2" "adjacent sweep steps together"
+expect_out "# 4 generic counters per thread (SMT on" "SMT on by default"
+run "$CYCTOP" list groups --model skl -e @ilp --smt off
+expect_out "# 8 generic counters per thread (SMT off" "SMT off: the core's 8 counters"
+expect_out "10 events in 2 groups on skl" "skl with SMT off: 8 generic counters"
+run "$CYCTOP" list groups --model skl -e @ilp --smt maybe
+expect_rc 2 "bad --smt"
+run "$CYCTOP" list presets --smt off
+expect_rc 2 "--smt outside list groups"
+run "$CYCTOP" list groups --model spr -e @memory
+expect_out "# partners together: EXE_ACTIVITY.BOUND_ON_LOADS + MEMORY_ACTIVITY.STALLS_L1D_MISS" "nested stall levels together"
 run "$CYCTOP" list groups --model amd64_fam19h_zen4 -e @topdown
 expect_rc 0 "zen4 topdown plan"
 expect_out "on amd64_fam19h_zen4" "zen4 plan"

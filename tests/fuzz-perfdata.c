@@ -118,8 +118,8 @@ static void walk_records(struct perfdata *pd)
 		idx = perfdata_record_attr(pd, copy);
 		if (idx >= 0) {
 			const struct perf_event_attr *a = perfdata_attr(pd, (size_t)idx);
-			struct rec_format f = { a->sample_type, a->sample_regs_user,
-						a->sample_id_all };
+			struct rec_format f;
+			record_format_of(a, &f);
 			if (record_decode_fmt(copy, &f, &r) == 0)
 				touch_record(&r);
 			sink += record_peek_id(copy, a->sample_type, a->sample_id_all);

@@ -8,6 +8,10 @@
 #   perf-copy.data        perfdata-dump --copy perf-mix.data perf-copy.data
 #   perf-unfinished.data  perf-mix.data cut after its data section, data
 #                         size set to 0 (an interrupted recording)
+#   perf-pipe.data        perf record -e cpu-clock -c 200000 -o - -- workloads/mix 0.1
+#                         >perf-pipe.data (pipe mode: a stream of records)
+#   perf-z.data           perf record -z -e cpu-clock -c 200000 -o perf-z.data
+#                         -- workloads/mix 0.1 (zstd-compressed records)
 . "$SRCDIR/tests/lib.sh"
 
 replay_corpus perfdata "$SRCDIR/tests/corpus/perfdata"

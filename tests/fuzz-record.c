@@ -15,7 +15,9 @@
  *	0   u64 sample_type, masked to the bits the decoder knows plus a few
  *	    it refuses (FUZZ_SAMPLE_TYPES)
  *	8   u64 regs_user (attr.sample_regs_user)
- *	16  u8  bit 0: sample_id_all; 17-23 unused
+ *	16  u8  bit 0: sample_id_all, bit 1: branch_sample_type HW_INDEX
+ *	17  u8  read_format (its low 5 bits)
+ *	18  6 bytes: regs_intr (attr.sample_regs_intr)
  *	24  perf_event_header and body, any type
  * The record is copied to a heap buffer of exactly its size (hdr.size cut
  * to the input), decoded with record_decode_fmt and record_decode, and
@@ -34,9 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
 
 #define FMT_BYTES 24
 /* what the decoder reads, and bits it must refuse */
-#define FUZZ_SAMPLE_TYPES                                                                    \
-	(RECORD_SAMPLE_TYPES | PERF_SAMPLE_READ | PERF_SAMPLE_RAW |                          \
-	 PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_INTR | 1ull << 63)
+#define FUZZ_SAMPLE_TYPES (RECORD_SAMPLE_TYPES | PERF_SAMPLE_WEIGHT_STRUCT << 1 | 1ull << 63)
 
 static volatile uint64_t sink;   /* keeps the reads */
 
@@ -75,9 +75,32 @@ static void touch_stack(const struct perf_event_header *h, const struct rec_samp
 	touch_span(h, s->stack + size, 8);   /* dyn_size */
 }
 
+/* READ, RAW, BRANCH_STACK, REGS_INTR, AUX: in the record, as long as said */
+static void touch_variable(const struct perf_event_header *h, const struct rec_format *f,
+			   const struct rec_sample *s)
+{
+	if (s->read.values)
+		touch_span(h, s->read.values, s->read.nr * record_read_stride(f->read_format) * 8);
+	if (s->raw)
+		touch_span(h, s->raw, s->raw_size);
+	if (s->branches.entries)
+		touch_span(h, s->branches.entries, s->branches.nr * 24);
+	if (s->regs_intr.regs) {
+		if (s->regs_intr.mask != f->regs_intr ||
+		    s->regs_intr.n != (unsigned)__builtin_popcountll(f->regs_intr))
+			abort();
+		touch_span(h, s->regs_intr.regs, (uint64_t)s->regs_intr.n * 8);
+	}
+	if (s->aux)
+		touch_span(h, s->aux, s->aux_size);
+	sink += s->weight + s->data_src + s->transaction + s->phys_addr + s->cgroup;
+	sink += s->data_page_size + s->code_page_size + s->cpumode + s->stream_id;
+}
+
 static void touch_sample(const struct perf_event_header *h, const struct rec_format *f,
 			 const struct rec_sample *s)
 {
+	touch_variable(h, f, s);
 	sink += s->id + s->ip + s->time + s->addr + s->period;
 	sink += s->pid + s->tid + s->cpu + s->regs_abi + s->regs_mask;
 	if (s->nr_ips)
@@ -133,7 +156,8 @@ static bool must_refuse(const struct perf_event_header *h, const struct rec_form
 	if (h->type != PERF_RECORD_SAMPLE)
 		return false;
 	return (f->sample_type & ~(uint64_t)RECORD_SAMPLE_TYPES) ||
-	       ((f->sample_type & PERF_SAMPLE_REGS_USER) && f->regs_user == 0);
+	       ((f->sample_type & PERF_SAMPLE_REGS_USER) && f->regs_user == 0) ||
+	       ((f->sample_type & PERF_SAMPLE_REGS_INTR) && f->regs_intr == 0);
 }
 
 static void decode_one(const struct perf_event_header *h, const struct rec_format *f,
@@ -159,7 +183,10 @@ static void decode_all(const struct perf_event_header *h, const struct rec_forma
 	struct rec_format none = *f;
 
 	decode_one(h, f, true);
-	none.regs_user = 0;   /* record_decode: as if attr had no registers */
+	none.regs_user = 0;   /* record_decode: as if attr had none of these */
+	none.regs_intr = 0;
+	none.read_format = 0;
+	none.branch_sample_type = 0;
 	decode_one(h, &none, false);
 	sink += record_peek_id(h, f->sample_type, f->sample_id_all);
 }
@@ -176,6 +203,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	f.sample_type &= FUZZ_SAMPLE_TYPES;
 	memcpy(&f.regs_user, d + 8, 8);
 	f.sample_id_all = d[16] & 1;
+	f.branch_sample_type = d[16] & 2 ? PERF_SAMPLE_BRANCH_HW_INDEX : 0;
+	f.read_format = d[17] & 0x1f;
+	f.regs_intr = 0;
+	memcpy(&f.regs_intr, d + 18, 6);
 	memcpy(&hdr, d + FMT_BYTES, sizeof(hdr));
 	len = hdr.size < n - FMT_BYTES ? hdr.size : n - FMT_BYTES;
 	/* a size below the header's still comes with a header to read */

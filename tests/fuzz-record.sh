@@ -4,12 +4,14 @@
 # is written by tests/gen-record-corpus.py (fixed bytes):
 #   sample-*.rec   SAMPLEs: a live session's sample_type, every fixed field,
 #                  CALLCHAIN, --call-graph dwarf (REGS_USER + STACK_USER),
-#                  registers with abi NONE, no IP with WEIGHT|DATA_SRC last;
-#                  refused: READ (one value, a group), REGS_USER without a mask
+#                  registers with abi NONE, no IP with WEIGHT|DATA_SRC last,
+#                  READ (one counter, a group), RAW, BRANCH_STACK with hw_idx,
+#                  WEIGHT_STRUCT .. AUX; refused: REGS_USER without a mask
 #   mmap mmap2 mmap2-build-id comm-exec fork exit lost throttle unthrottle
 #   switch         the other records with sample_id_all trailers (lost: every
 #                  trailer field; fork: ID alone); switch is skipped
-#   cut-*.rec      truncated or malformed: a callchain without nr or with fewer
+#   cut-*.rec      truncated or malformed: a RAW size breaking alignment, a
+#                  branch count past the record, a callchain without nr or with fewer
 #                  ips, registers or a stack cut, dyn_size above size, a COMM
 #                  without NUL or cut in its padding, a header size past the
 #                  input or below a header

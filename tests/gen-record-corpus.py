@@ -4,7 +4,8 @@
 tests/fuzz-record.sh checks that the committed seeds are what this writes.
 
 A seed is tests/fuzz-record.c's format (u64 sample_type, u64 regs_user,
-u8 flags: bit 0 sample_id_all, 7 bytes unused) then one record: a
+u8 flags: bit 0 sample_id_all, bit 1 branch HW_INDEX; u8 read_format,
+6 bytes regs_intr) then one record: a
 perf_event_header and its body as the kernel writes it
 (include/uapi/linux/perf_event.h)."""
 import os
@@ -16,6 +17,10 @@ IP, TID, TIME, ADDR, READ, CALLCHAIN, ID, CPU, PERIOD, STREAM_ID, RAW = (
     1 << b for b in range(11))
 BRANCH_STACK, REGS_USER, STACK_USER, WEIGHT, DATA_SRC, IDENTIFIER = (
     1 << b for b in range(11, 17))
+TRANSACTION, REGS_INTR, PHYS_ADDR, AUX, CGROUP, DATA_PAGE_SIZE, CODE_PAGE_SIZE = (
+    1 << b for b in range(17, 24))
+WEIGHT_STRUCT = 1 << 24
+FMT_TIMES, FMT_ID, FMT_GROUP, FMT_LOST = 3, 4, 8, 16   # read_format bits
 MMAP, LOST, COMM, EXIT, THROTTLE, UNTHROTTLE, FORK = 1, 2, 3, 4, 5, 6, 7
 SAMPLE, MMAP2, SWITCH = 9, 10, 14
 MISC_USER, MISC_COMM_EXEC, MISC_MMAP_BUILD_ID = 2, 1 << 13, 1 << 14
@@ -42,9 +47,10 @@ def cstr(s):
     return b + b"\0" * (-len(b) % 8)
 
 
-def seed(st, body, rtype=SAMPLE, misc=MISC_USER, regs=0, sid_all=1, size=None):
+def seed(st, body, rtype=SAMPLE, misc=MISC_USER, regs=0, sid_all=1, size=None,
+         hw_index=0, rf=0, intr=0):
     """format + header + body; SIZE overrides the header's size"""
-    fmt = struct.pack("<QQB7x", st, regs, sid_all)
+    fmt = struct.pack("<QQBB", st, regs, sid_all | hw_index << 1, rf) + intr.to_bytes(6, "little")
     size = 8 + len(body) if size is None else size
     return fmt + struct.pack("<IHH", rtype, misc, size) + body
 
@@ -87,10 +93,25 @@ def seeds():
         IP | REGS_USER, u64(ip) + u64(ABI_64, 1, 2, 3), regs=0)
     s["sample-tail"] = seed(           # no IP; WEIGHT, DATA_SRC: last, not read
         TID | PERIOD | WEIGHT | DATA_SRC, u32(PID, TIDV) + u64(1000, 35, 0x68100142))
-    s["sample-read"] = seed(           # READ: refused (value, id)
+    s["sample-read"] = seed(           # READ without a format: the value alone
         IP | TID | READ, u64(ip) + u32(PID, TIDV) + u64(123456, SID))
-    s["sample-read-group"] = seed(     # READ group: nr, {value, id}...
+    s["sample-read-group"] = seed(     # READ group without its format: misread, refused
         IP | TID | READ, u64(ip) + u32(PID, TIDV) + u64(2, 111, SID, 222, SID + 1))
+    s["sample-read-group-fmt"] = seed(   # nr, enabled, running, {value, id, lost}...
+        IP | TID | READ, u64(ip) + u32(PID, TIDV) + u64(2, 1000, 900, 111, SID, 0, 222, SID + 1, 0),
+        rf=FMT_GROUP | FMT_TIMES | FMT_ID | FMT_LOST)
+    s["sample-read-one-fmt"] = seed(     # value, enabled, running, id
+        IP | READ, u64(ip) + u64(5, 1000, 900, SID), rf=FMT_TIMES | FMT_ID)
+    s["sample-raw-branch"] = seed(       # RAW (4 + 12 bytes), BRANCH_STACK with hw_idx
+        IP | RAW | BRANCH_STACK, u64(ip) + u32(12) + b"sched_switch" + u64(2, 7)
+        + u64(0x1000, 0x2000, 1, 0x3000, 0x4000, 2), hw_index=1)
+    s["sample-every-tail"] = seed(       # WEIGHT_STRUCT .. AUX, kernel's order
+        IP | WEIGHT_STRUCT | DATA_SRC | TRANSACTION | REGS_INTR | PHYS_ADDR | CGROUP
+        | DATA_PAGE_SIZE | CODE_PAGE_SIZE | AUX,
+        u64(ip, 0x0003000200000001, 0x68100142, 0x7a, ABI_64, 0xb1, 0xb2, 0x9000, 42,
+            4096, 2 << 20, 8, 0xa0a0), misc=1, intr=0x5)
+    s["cut-raw-odd"] = seed(IP | RAW, u64(ip) + u32(6) + b"abcdef..")   # 4 + 6: misaligned
+    s["cut-branch-nr"] = seed(IP | BRANCH_STACK, u64(ip) + u64(1 << 40, 0, 0, 0))
     s["mmap"] = seed(SESSION, u32(PID, TIDV) + u64(0x400000, 0x1000, 0)
                      + cstr("/usr/bin/true") + trailer(), MMAP)
     s["mmap2"] = seed(

@@ -182,4 +182,34 @@ expect_err "offset" "the error gives the offset"
 run "$CYCTOP" -b -i "$TMP/nonexistent.data"
 [ "$RC" -ne 0 ] || fail "a missing file was accepted"
 
+# The vDSO of a recording: perf keeps it in its build-id cache
+# (~/.debug/[vdso]/ID/vdso); its functions are named from there, as perf
+# report names them.  A HOME of its own: this recording's cache only.
+cat >"$TMP/vdso.c" <<'C'
+#include <time.h>
+int main(void)
+{
+	struct timespec t;
+	long n = 0;
+	for (long i = 0; i < 5000000; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		n += t.tv_nsec;
+	}
+	return n == 42;
+}
+C
+if cc -O2 -o "$TMP/vdso" "$TMP/vdso.c" && mkdir -p "$TMP/home-vdso" &&
+	HOME="$TMP/home-vdso" perf record -q -e cpu-clock -o "$TMP/vdso.data" -- "$TMP/vdso" \
+		>/dev/null 2>&1; then
+	p=$(HOME="$TMP/home-vdso" perf report -i "$TMP/vdso.data" --stdio --sort dso,sym -q 2>/dev/null |
+		awk '$2 == "[vdso]" && $4 ~ /^__vdso_clock_gettime/ { sub("%", "", $1); print $1 }')
+	run env HOME="$TMP/home-vdso" "$CYCTOP" -b -i "$TMP/vdso.data" --format json
+	expect_rc 0 "cyctop -i with a vDSO"
+	c=$(json_last "$TMP/out" 'sum(f["percent"]["cpu-clock"] for f in o["functions"] if f["name"] == "__vdso_clock_gettime" and f["module"] == "[vdso]")')
+	[ -n "$p" ] || fail "perf report names no __vdso_clock_gettime"
+	awk -v p="$p" -v c="$c" 'BEGIN { d = p - c; exit !(d < 0.05 && d > -0.05) }' ||
+		fail "__vdso_clock_gettime: perf $p%, cyctop $c%"
+	ok
+fi
+
 done_ok

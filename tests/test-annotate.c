@@ -96,12 +96,15 @@ static int setup_core(void **state)
 	return fx.fn ? 0 : -1;
 }
 
-static int teardown(void **state)
+static void teardown_fx(struct fixture *fx)
 {
-	struct fixture *fx = *state;
-
 	asm_func_free(fx->fn);
 	free(fx->ipc);
+}
+
+static int teardown(void **state)
+{
+	teardown_fx(*state);
 	return 0;
 }
 
@@ -502,9 +505,56 @@ static void test_coverage_scaling(void **state)
 	annotation_free(a);
 }
 
+/* The modern models: the stall column defaults to the model's stall event,
+ * and Nehalem weighs its loads by source with its own penalties (arch/
+ * model-intel.c nhm_penalties), not with the Core2 paper's. */
+static struct annotation *annotate_on(const char *model, const char *list, struct fixture *fx)
+{
+	memset(fx, 0, sizeof(*fx));
+	parse_events(model, model, list, &fx->evs);
+	fx->fn = disasm_bytes(code, sizeof(code), START, 0, NULL, NULL);
+	assert_non_null(fx->fn);
+	fx->ipc = make_ipc(&core_rows[0][0], sizeof(core_rows) / sizeof(core_rows[0]), 3);
+	return annotate(fx, NULL, NULL, NULL);
+}
+
+static void test_modern_models(void **state)
+{
+	struct fixture fx;
+	struct annotation *a;
+
+	(void)state;
+	a = annotate_on("nhm", "UOPS_EXECUTED.CORE_STALL_CYCLES/100,MEM_LOAD_RETIRED.LLC_MISS/10,"
+			"MEM_LOAD_RETIRED.L2_HIT/1000", &fx);
+	assert_int_equal(a->stall_ev, 0);
+	assert_true(a->penalty[1] == 180);   /* LLC miss: local DRAM */
+	assert_true(a->penalty[2] == 10);    /* L2 hit */
+	assert_true(a->has_penalties);
+	annotation_free(a);
+	teardown_fx(&fx);
+
+	a = annotate_on("skl", "CYCLE_ACTIVITY.STALLS_TOTAL/100,MEM_LOAD_RETIRED.L3_MISS/10,"
+			"INST_RETIRED.ANY/1000", &fx);
+	assert_int_equal(a->stall_ev, 0);    /* the model's stall event */
+	assert_int_equal(a->inst_ev, 2);
+	assert_true(a->penalty[1] == 0);     /* direct stall cycles: no penalties */
+	assert_false(a->has_penalties);
+	annotation_free(a);
+	teardown_fx(&fx);
+
+	/* Zen: the no-retire cycles, by perf's spelling */
+	a = annotate_on("amd64_fam19h_zen4", "ex_ret_ops:c=1:i=1/100,ex_ret_instr/10,"
+			"ls_not_halted_cyc/1000", &fx);
+	assert_int_equal(a->stall_ev, 0);
+	assert_int_equal(a->inst_ev, 1);
+	annotation_free(a);
+	teardown_fx(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest core[] = {
+		cmocka_unit_test(test_modern_models),
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_event_index),
 		cmocka_unit_test(test_columns),

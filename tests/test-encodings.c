@@ -58,11 +58,38 @@ static const struct ref_row refs[] = {
 	  "amdzen2 de_dis_uops_from_decoder 0xaa umask 0x03 + cmask 1 inv" },
 	{ "amd64_fam19h_zen4", "OPS_SOURCE_DISPATCHED_FROM_DECODER:c=1:i=1", 0x18007aa,
 	  "amdzen4 de_src_op_disp.all + cmask 1 inv" },
+	/* Zen 1: Linux tools/perf/pmu-events/arch/x86/amdzen1/core.json @3b02a051
+	 * (ex_ret_cops: "can vary from 0 to 4" ops a cycle on Zen 1, so sweep
+	 * steps above 4 count nothing there) */
+	{ "amd64_fam17h_zen1", "RETIRED_INSTRUCTIONS", 0xc0, "amdzen1 ex_ret_instr" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS", 0xc1, "amdzen1 ex_ret_cops" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=1:i=1", 0x18000c1, "amdzen1 ex_ret_cops + cmask 1 inv" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=1", 0x10000c1, "amdzen1 ex_ret_cops + cmask 1" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=2", 0x20000c1, "amdzen1 ex_ret_cops + cmask 2" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=3", 0x30000c1, "amdzen1 ex_ret_cops + cmask 3" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=4", 0x40000c1, "amdzen1 ex_ret_cops + cmask 4" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=5", 0x50000c1, "amdzen1 ex_ret_cops + cmask 5" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=6", 0x60000c1, "amdzen1 ex_ret_cops + cmask 6" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=7", 0x70000c1, "amdzen1 ex_ret_cops + cmask 7" },
+	{ "amd64_fam17h_zen1", "RETIRED_UOPS:c=8", 0x80000c1, "amdzen1 ex_ret_cops + cmask 8" },
+	{ "amd64_fam17h_zen1", "RETIRED_BRANCH_INSTRUCTIONS", 0xc2, "amdzen1 ex_ret_brn" },
+	{ "amd64_fam17h_zen1", "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", 0xc3,
+	  "amdzen1 ex_ret_brn_misp" },
+	{ "amd64_fam17h_zen1", "DIV_CYCLES_BUSY_COUNT", 0xd3, "amdzen1 ex_div_busy" },
 	/* NHM/WSM instructions: the architectural event C0H/00H (Intel SDM vol.
 	 * 3B, architectural performance events), which FIXED0 takes; perfmon
 	 * lists INST_RETIRED.ANY_P as 0x1c0 there */
 	{ "nhm", "INST_RETIRED.ANY", 0xc0, "SDM architectural Instructions Retired" },
 	{ "wsm", "INST_RETIRED.ANY", 0xc0, "SDM architectural Instructions Retired" },
+};
+
+struct counter_ref {
+	const char *model, *name;
+	unsigned mask;   /* perfmon's counters */
+};
+
+static const struct counter_ref counter_refs[] = {
+#include "counters-ref.inc"
 };
 
 static const char *const modern[] = {
@@ -184,6 +211,29 @@ static void test_preset_events_are_referenced(void **state)
 	}
 }
 
+/* The rows' generic-counter constraints against perfmon's Counter /
+ * CounterHTOff fields: the same counters, or "any" when perfmon lists all of
+ * the model's generic counters. */
+static void test_counters_match_perfmon(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(counter_refs) / sizeof(counter_refs[0]); i++) {
+		const struct arch_model *m = model_find(counter_refs[i].model);
+		const struct arch_event *ev = model_lookup(m, counter_refs[i].name);
+		int gp = m->n_generic_nosmt ? m->n_generic_nosmt : m->n_generic;
+		unsigned all = (1u << gp) - 1, want = counter_refs[i].mask;
+		assert_non_null(ev);
+		if ((want & all) == all)
+			want = 0;
+		if (ev->counters != want) {
+			fprintf(stderr, "%s: %s counters 0x%x, perfmon 0x%x\n", m->name,
+				counter_refs[i].name, ev->counters, want);
+			fail();
+		}
+	}
+	assert_true(sizeof(counter_refs) / sizeof(counter_refs[0]) > 300);
+}
+
 /* libpfm4 4.13 itself, without the corrections: what each row says. */
 static void libpfm_raw(const char *pmu, const char *event, char *out, size_t outsz)
 {
@@ -251,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_rows_match_references),
 		cmocka_unit_test(test_preset_events_are_referenced),
 		cmocka_unit_test(test_corrections_needed_and_applied),
+		cmocka_unit_test(test_counters_match_perfmon),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -295,6 +295,65 @@ static void test_default_sav(void **state)
 	assert_int_equal(events_default_sav(&ev, perf), 2000000);
 }
 
+static int count_item(char *item, void *arg, char *err, size_t errsz)
+{
+	char (*items)[64] = arg;
+	int n = 0;
+
+	(void)err;
+	(void)errsz;
+	while (items[n][0])
+		n++;
+	snprintf(items[n], sizeof(items[n]), "%s", item);
+	return 0;
+}
+
+/* Commas inside perf's cpu/.../ belong to the event (perf does not quote
+ * them in -e lists); EVENT/SAV still splits at its comma. */
+static void test_list_split_keeps_pmu_syntax(void **state)
+{
+	char items[8][64];
+	char err[256];
+
+	(void)state;
+	memset(items, 0, sizeof(items));
+	assert_int_equal(events_foreach("cpu-clock,cpu/event=0xb1,umask=0x1,cmask=1,inv/,"
+					"page-faults/100,cpu_core/UOPS_EXECUTED.THREAD,cmask=0x6/u,"
+					"task-clock", count_item, items, err, sizeof(err)), 0);
+	assert_string_equal(items[0], "cpu-clock");
+	assert_string_equal(items[1], "cpu/event=0xb1,umask=0x1,cmask=1,inv/");
+	assert_string_equal(items[2], "page-faults/100");
+	assert_string_equal(items[3], "cpu_core/UOPS_EXECUTED.THREAD,cmask=0x6/u");
+	assert_string_equal(items[4], "task-clock");
+	assert_string_equal(items[5], "");
+}
+
+/* Hybrid parts: the same raw event on cpu_core and cpu_atom opens with each
+ * PMU's sysfs type and keeps its PMU in the name, so counts, sessions and
+ * groups tell them apart; a PMU the kernel lacks is named in the error. */
+static void test_hybrid_pmus_apart(void **state)
+{
+	struct ev_list l;
+	char err[256] = "";
+
+	(void)state;
+	fake_sysfs_install(fake_sysfs_make("cpu_core,cpu_atom", ""));
+	assert_int_equal(pfm_setup(NULL, err, sizeof(err)), 0);
+	assert_int_equal(events_parse("cpu_core/event=0x3c/,cpu_atom/event=0x3c/", host, &l, err,
+				      sizeof(err)), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.ev[0].name, "cpu_core/event=0x3c/");
+	assert_string_equal(l.ev[1].name, "cpu_atom/event=0x3c/");
+	assert_int_equal(l.ev[0].attr.config, 0x3c);
+	assert_int_equal(l.ev[1].attr.config, 0x3c);
+	assert_int_equal(l.ev[0].attr.type, 4);   /* fake-sysfs.h numbers them from 4 */
+	assert_int_equal(l.ev[1].attr.type, 5);
+	assert_int_equal(l.ev[0].attr.exclude_kernel, 1);
+	fake_sysfs_install(fake_sysfs_make(NULL, NULL));
+	assert_int_equal(pfm_setup(NULL, err, sizeof(err)), 0);
+	parse_fails("cpu_core/event=0x3c/", "cpu_core", "no PMU", NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +367,8 @@ int main(void)
 		cmocka_unit_test(test_core_preset_refused),
 		cmocka_unit_test(test_too_many_events),
 		cmocka_unit_test(test_default_sav),
+		cmocka_unit_test(test_list_split_keeps_pmu_syntax),
+		cmocka_unit_test(test_hybrid_pmus_apart),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);

@@ -700,10 +700,146 @@ static void test_model_from_cpuid(void **state)
 	assert_null(model_from_cpuid(NULL));
 }
 
+/* The modern models: the asm view's references and penalties are rows, the
+ * inventories are the kernel's (../shared/MODERN-PMU.md 3.2). */
+static void test_modern_model_fields(void **state)
+{
+	static const struct { const char *name; int gp, gp_nosmt, fixed, metrics, ilp; } inv[] = {
+		{ "nhm", 4, 4, 3, 0, 6 }, { "snb", 4, 8, 3, 0, 6 }, { "hsw", 4, 8, 3, 0, 8 },
+		{ "skl", 4, 8, 3, 0, 8 }, { "clx", 4, 8, 3, 0, 8 }, { "icl", 8, 8, 4, 4, 10 },
+		{ "icx", 8, 8, 4, 4, 10 }, { "spr", 8, 8, 4, 8, 12 },
+		{ "amd64_fam17h_zen1", 6, 6, 0, 0, 8 }, { "amd64_fam19h_zen4", 6, 6, 0, 0, 8 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(inv) / sizeof(inv[0]); i++) {
+		const struct arch_model *m = must_find(inv[i].name);
+		assert_int_equal(m->n_generic, inv[i].gp);
+		assert_int_equal(m->n_generic_nosmt, inv[i].gp_nosmt);
+		assert_int_equal(m->n_fixed, inv[i].fixed);
+		assert_int_equal(m->n_metrics, inv[i].metrics);
+		assert_int_equal(m->dispatch_width, inv[i].ilp);
+		assert_non_null(model_lookup(m, m->cycles));
+		assert_non_null(model_lookup(m, m->stall_event));
+		assert_non_null(model_lookup(m, m->inst_event));
+		for (const struct model_penalty *p = m->penalties; p && p->event; p++)
+			assert_non_null(model_lookup(m, p->event));
+		if (m->n_metrics) {
+			const struct arch_event *slots = model_lookup(m, m->slots_event);
+			assert_non_null(slots);
+			assert_int_equal(slots->fixed, 3);
+			assert_false(event_fits_counter(slots, 0));  /* FIXED3 only */
+			assert_true(event_is_metric(m, model_lookup(m, "topdown-retiring")));
+			assert_false(event_is_metric(m, slots));
+		}
+	}
+	/* the stall term: UOPS_EXECUTED stall cycles or STALLS_TOTAL on Intel,
+	 * no-retire cycles on Zen, the core-scope stall on Nehalem */
+	assert_string_equal(must_find("skl")->stall_event, "CYCLE_ACTIVITY.STALLS_TOTAL");
+	assert_string_equal(must_find("hsw")->stall_event, "UOPS_EXECUTED.STALL_CYCLES");
+	assert_int_equal(model_lookup(must_find("hsw"), "UOPS_EXECUTED.STALL_CYCLES")->code.cmask, 1);
+	assert_string_equal(must_find("zen4")->stall_event, "RETIRED_OPS:c=1:i=1");
+	assert_string_equal(must_find("nhm")->stall_event, "UOPS_EXECUTED.CORE_STALL_CYCLES");
+	assert_non_null(must_find("nhm")->penalties);
+	assert_null(must_find("skl")->penalties);   /* direct stall-cycle events */
+	/* no metric events without PERF_METRICS */
+	assert_false(event_is_metric(must_find("skl"), model_lookup(must_find("skl"),
+								  "CPU_CLK_UNHALTED.THREAD")));
+}
+
+/* Every spelling the issue lists names the same row: perfmon, perf's
+ * lowercase names (also with perf stat's :u suffix), libpfm4's string with
+ * or without its PMU, NAME:c=k:i=1, perf's cpu/.../ with fields or a name,
+ * cpu_core/.../, rNNNN. */
+static void test_modern_spellings(void **state)
+{
+	const struct arch_model *skl = must_find("skl"), *spr = must_find("spr"),
+				*zen4 = must_find("zen4"), *icl = must_find("icl");
+
+	(void)state;
+	const struct arch_event *stall = model_lookup(skl, "UOPS_EXECUTED.STALL_CYCLES");
+	assert_non_null(stall);
+	static const char *const stall_names[] = {
+		"uops_executed.stall_cycles", "UOPS_EXECUTED.THREAD:c=1:i=1",
+		"uops_executed.thread:cmask=1:inv=1", "UOPS_EXECUTED:THREAD:c=1:i=1",
+		"skl::UOPS_EXECUTED:STALL_CYCLES", "cpu/event=0xb1,umask=0x1,cmask=1,inv/",
+		"cpu/event=0xb1,umask=0x01,cmask=0x1,inv=1/u", "cpu/UOPS_EXECUTED.THREAD,cmask=1,inv/",
+		"cpu_core/uops_executed.thread,cmask=1,inv/", "r18001b1", "uops_executed.stall_cycles:u",
+		"UOPS_EXECUTED.THREAD:c1:i1",   /* toplev's spelling */
+	};
+	for (size_t i = 0; i < sizeof(stall_names) / sizeof(stall_names[0]); i++) {
+		if (model_lookup(skl, stall_names[i]) != stall)
+			fprintf(stderr, "'%s' is not the stall row\n", stall_names[i]);
+		assert_ptr_equal(model_lookup(skl, stall_names[i]), stall);
+	}
+	const struct arch_event *c6 = model_lookup(skl, "UOPS_EXECUTED.THREAD:c=6");
+	assert_non_null(c6);
+	assert_ptr_equal(model_lookup(skl, "cpu/UOPS_EXECUTED.THREAD,cmask=0x6/"), c6);
+	assert_ptr_equal(model_lookup(skl, "uops_executed.thread:c=6"), c6);
+	assert_ptr_equal(model_lookup(skl, "r60001b1"), c6);
+	assert_ptr_equal(model_lookup(skl, "UOPS_EXECUTED.THREAD:c6"), c6);
+	/* toplev's :amt1 (AnyThread) */
+	assert_ptr_equal(model_lookup(skl, "INT_MISC.RECOVERY_CYCLES:amt1"),
+			 model_lookup(skl, "INT_MISC.RECOVERY_CYCLES_ANY"));
+	assert_ptr_equal(model_lookup(skl, "CPU_CLK_UNHALTED.THREAD_P:amt1"),
+			 model_lookup(skl, "CPU_CLK_UNHALTED.THREAD_ANY"));
+	/* PERF_METRICS and slots by the kernel's names */
+	assert_ptr_equal(model_lookup(spr, "topdown-be-bound"), model_lookup(spr, "PERF_METRICS.BACKEND_BOUND"));
+	assert_ptr_equal(model_lookup(spr, "cpu/topdown-retiring/"), model_lookup(spr, "PERF_METRICS.RETIRING"));
+	assert_ptr_equal(model_lookup(icl, "slots"), model_lookup(icl, "TOPDOWN.SLOTS"));
+	assert_null(model_lookup(icl, "topdown-heavy-ops"));   /* SPR's 8, ICL's 4 */
+	assert_ptr_equal(model_lookup(spr, "r8000"), model_lookup(spr, "topdown-retiring"));
+	/* AMD: perf's names, the ILP sweep, the no-retire split */
+	assert_ptr_equal(model_lookup(zen4, "ex_ret_ops"), model_lookup(zen4, "RETIRED_OPS"));
+	assert_ptr_equal(model_lookup(zen4, "ex_ret_ops:u"), model_lookup(zen4, "RETIRED_OPS"));
+	assert_ptr_equal(model_lookup(zen4, "de_no_dispatch_per_slot.no_ops_from_frontend"),
+			 model_lookup(zen4, "DISPATCH_STALLS_1.FE_NO_OPS"));
+	assert_ptr_equal(model_lookup(zen4, "cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/"),
+			 model_lookup(zen4, "DISPATCH_STALLS_1.FE_NO_OPS:c=6"));
+	assert_ptr_equal(model_lookup(zen4, "cpu/event=0xc1,cmask=3/"), model_lookup(zen4, "ex_ret_ops:c=3"));
+	assert_ptr_equal(model_lookup(zen4, "r1000001a0"), model_lookup(zen4, "DISPATCH_STALLS_1.FE_NO_OPS"));
+	assert_ptr_equal(model_lookup(zen4, "ls_not_halted_cyc"), model_lookup(zen4, "CYCLES_NOT_IN_HALT"));
+	/* not this model's: another PMU's qualified name, a malformed term */
+	assert_null(model_lookup(skl, "spr::UOPS_EXECUTED:STALLS"));
+	assert_null(model_lookup(skl, "cpu/event=0xb1,bogus=1/"));
+	assert_null(model_lookup(skl, "cpu/event=0x1b1/"));   /* no such row */
+}
+
+/* perf's PMU syntax parser. */
+static void test_perf_syntax(void **state)
+{
+	struct perf_pmu_event e;
+
+	(void)state;
+	assert_true(event_perf_syntax("cpu/event=0xb1,umask=0x1,cmask=1,inv/", &e));
+	assert_string_equal(e.pmu, "cpu");
+	assert_true(e.has_event);
+	assert_int_equal(event_code_config(&e.code), 0x18001b1);
+	assert_true(event_perf_syntax("cpu_core/UOPS_EXECUTED.THREAD,cmask=0x6/", &e));
+	assert_string_equal(e.pmu, "cpu_core");
+	assert_string_equal(e.name, "UOPS_EXECUTED.THREAD");
+	assert_int_equal(e.code.cmask, 6);
+	assert_false(e.has_event);
+	assert_true(event_perf_syntax("cpu/config=0x1a03fb1/", &e));
+	assert_int_equal(event_code_config(&e.code), 0x1a03fb1);
+	assert_true(e.code.any);
+	assert_true(event_perf_syntax("cpu/event=0x1a0,umask=0x1/", &e));
+	assert_int_equal(event_code_config(&e.code), 0x1000001a0);
+	assert_false(event_perf_syntax("UOPS_EXECUTED.THREAD", &e));
+	assert_false(event_perf_syntax("cycles/1000", &e));
+	assert_false(event_perf_syntax("cpu//", &e));
+	assert_false(event_perf_syntax("cpu/event=zz/", &e));
+	assert_false(event_perf_syntax("cpu/event=0x3c,,umask=1/", &e));
+	assert_false(event_perf_syntax("/event=0x3c/", &e));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find_our_names),
+		cmocka_unit_test(test_modern_model_fields),
+		cmocka_unit_test(test_modern_spellings),
+		cmocka_unit_test(test_perf_syntax),
 		cmocka_unit_test(test_find_libpfm4_pmu_names),
 		cmocka_unit_test(test_find_unknown),
 		cmocka_unit_test(test_model_for_tree),

@@ -8,6 +8,7 @@
  * truncation and every corrupted size or offset must give an error naming
  * an offset, never a crash; a cut data section of an unfinished file gives
  * the whole records before the cut, then its end (the writer was killed). */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <zstd.h>
 
 #include "engine/perfdata.h"
 #include "engine/record.h"
@@ -892,7 +894,7 @@ static void test_magic_and_header(void **state)
 	expect_error(c, len, "not a perf.data file");
 	memcpy(c, b, len);
 	set64(c, 8, 16);
-	expect_error(c, len, "pipe-mode");
+	expect_error(c, len, "record at offset 16");   /* pipe mode: records follow */
 	set64(c, 8, 200);
 	expect_error(c, len, "header size 200 at offset 8");
 	expect_error(b, 15, "too short");
@@ -989,7 +991,9 @@ static void test_file_errors(void **state)
 	tmp_path(path, sizeof(path), "missing.data");
 	assert_null(perfdata_open(path, err, sizeof(err)));
 	assert_non_null(strstr(err, "missing.data: "));
-	assert_null(perfdata_open(tmpdir, err, sizeof(err)));
+	assert_null(perfdata_open(tmpdir, err, sizeof(err)));   /* --threads' DIR/data */
+	assert_non_null(strstr(err, "/data: No such file or directory"));
+	assert_null(perfdata_open("/dev/null", err, sizeof(err)));
 	assert_non_null(strstr(err, "not a regular file"));
 	tmp_path(path, sizeof(path), "empty.data");
 	f = fopen(path, "w");
@@ -1024,6 +1028,353 @@ static void test_file_errors(void **state)
 	unlink(path);
 }
 
+/* --- pipe mode, payloads, compressed records ----------------------------- */
+
+#define REC_HEADER_ATTR 64
+#define REC_TRACING_DATA 66
+#define REC_AUXTRACE 71
+#define REC_HEADER_FEATURE 80
+#define REC_COMPRESSED 81
+
+/* A record into M: header, then BODY (N bytes). */
+static void img_rec(struct img *m, uint32_t type, const void *body, size_t n)
+{
+	struct perf_event_header h = { type, 0, (uint16_t)(sizeof(h) + n) };
+
+	img_put(m, &h, sizeof(h));
+	img_put(m, body, n);
+}
+
+/* HEADER_ATTR: an attr of config CONFIG, then its ids. */
+static void img_attr(struct img *m, uint64_t config, const uint64_t *ids, size_t nids)
+{
+	struct perf_event_attr a = make_attr(config);
+	unsigned char body[sizeof(a) + 64];
+
+	assert_true(nids <= 8);
+	a.size = sizeof(a);
+	memcpy(body, &a, sizeof(a));
+	memcpy(body + sizeof(a), ids, nids * 8);
+	img_rec(m, REC_HEADER_ATTR, body, sizeof(a) + nids * 8);
+}
+
+/* HEADER_FEATURE of HEADER_HOSTNAME: bit 3, a perf string. */
+static void img_hostname(struct img *m, const char *name)
+{
+	struct img f = { 0 };
+	uint32_t len = 64;
+
+	img_u64(&f, 3);
+	img_u32(&f, len);
+	img_put(&f, NULL, len);
+	memcpy(f.b + 12, name, strlen(name));
+	img_rec(m, REC_HEADER_FEATURE, f.b, f.n);
+	free(f.b);
+}
+
+/* The records of make_records (comm, samples, a round, an odd-sized one). */
+static void img_records(struct img *m, const uint64_t *ids)
+{
+	struct rec r[16];
+	size_t n = make_records(r, ids);
+
+	for (size_t i = 0; i < n; i++)
+		img_put(m, r[i].u.b, r[i].u.h.size);
+}
+
+/* An AUXTRACE record with SIZE payload bytes after it, and a TRACING_DATA
+ * with 5 (padded to 8). */
+static void img_payloads(struct img *m, uint64_t size)
+{
+	uint64_t aux[5] = { size, 0, 0, 0, 0 };
+	uint32_t td[2] = { 5, 0 };
+
+	img_rec(m, REC_AUXTRACE, aux, sizeof(aux));
+	img_put(m, NULL, size);
+	img_rec(m, REC_TRACING_DATA, td, sizeof(td));
+	img_put(m, "trace\0\0\0", 8);
+}
+
+/* The pipe stream the tests read: 16-byte header, attr 0 (ids 11 12), the
+ * hostname, make_records, payloads, attr 1 (id 13) and its sample. */
+static struct img pipe_image(void)
+{
+	static const uint64_t ids0[] = { 11, 12 }, ids1[] = { 13 };
+	static const uint64_t rec_ids[] = { 11, 12, 11 };
+	struct img m = { 0 };
+	struct rec r;
+
+	img_u64(&m, 0x32454c4946524550ULL);
+	img_u64(&m, 16);
+	img_attr(&m, 0, ids0, 2);
+	img_hostname(&m, "pipe-host");
+	img_records(&m, rec_ids);
+	img_payloads(&m, 24);
+	img_attr(&m, 1, ids1, 1);
+	sample(&r, 13, 0x5000);
+	img_put(&m, r.u.b, r.u.h.size);
+	return m;
+}
+
+/* Reads a pipe_image stream: attr 0 and the hostname at open, attr 1 when
+ * its record passes; every record of make_records, the payloads stepped
+ * over. */
+static void check_pipe(struct perfdata *pd)
+{
+	const struct perf_event_header *rec;
+	uint32_t types[32];
+	size_t n = 0;
+	uint64_t off;
+	char err[256];
+	int rc;
+
+	assert_true(perfdata_is_pipe(pd));
+	assert_int_equal(perfdata_nr_attrs(pd), 1);
+	assert_string_equal(perfdata_hostname(pd), "pipe-host");
+	assert_int_equal(perfdata_attr_of_id(pd, 12), 0);
+	while ((rc = perfdata_next(pd, &rec, &off, err, sizeof(err))) == 1) {
+		assert_true(n < 32);
+		assert_int_equal((uintptr_t)rec % 8, 0);
+		types[n++] = rec->type;
+		if (rec->type == PERF_RECORD_SAMPLE && get64((const void *)rec, 8) == 13) {
+			assert_int_equal(perfdata_nr_attrs(pd), 2);
+			assert_int_equal(perfdata_record_attr(pd, rec), 1);
+		}
+	}
+	assert_int_equal(rc, 0);
+	/* COMM, 3 samples, round, type 100, sample, AUXTRACE, TRACING_DATA,
+	 * HEADER_ATTR, sample */
+	assert_int_equal(n, 11);
+	assert_int_equal(types[0], PERF_RECORD_COMM);
+	assert_int_equal(types[7], REC_AUXTRACE);
+	assert_int_equal(types[8], REC_TRACING_DATA);
+	assert_int_equal(types[9], REC_HEADER_ATTR);
+	assert_int_equal(types[10], PERF_RECORD_SAMPLE);
+	assert_int_equal(perfdata_cut_bytes(pd), 0);
+}
+
+static void test_pipe_mem_and_file(void **state)
+{
+	struct img m = pipe_image();
+	char err[256], path[512];
+	struct perfdata *pd;
+	FILE *f;
+
+	(void)state;
+	pd = perfdata_open_mem(m.b, m.n, err, sizeof(err));
+	assert_non_null(pd);
+	check_pipe(pd);
+	perfdata_close(pd);
+	tmp_path(path, sizeof(path), "pipe.data");   /* perf record -o - >FILE */
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(m.b, 1, m.n, f), m.n);
+	fclose(f);
+	pd = perfdata_open(path, err, sizeof(err));
+	assert_non_null(pd);
+	check_pipe(pd);
+	perfdata_close(pd);
+	unlink(path);
+	/* cut in its last record: read to there, the rest counted */
+	pd = perfdata_open_mem(m.b, m.n - 3, err, sizeof(err));
+	assert_non_null(pd);
+	const struct perf_event_header *rec;
+	uint64_t off;
+	int rc;
+	while ((rc = perfdata_next(pd, &rec, &off, err, sizeof(err))) == 1)
+		;
+	assert_int_equal(rc, 0);
+	assert_int_equal(perfdata_cut_bytes(pd), 48 - 3);
+	perfdata_close(pd);
+	free(m.b);
+}
+
+/* A non-blocking pipe: open waits for the first kernel record, then
+ * perfdata_next says 2 until a whole record is there. */
+static void test_pipe_fd_nonblocking(void **state)
+{
+	struct img m = pipe_image();
+	const struct perf_event_header *rec;
+	char err[256];
+	size_t first, sent;
+	uint64_t off;
+	int fds[2];
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(fcntl(fds[0], F_SETFL, O_NONBLOCK), 0);
+	/* up to the COMM (after the attr and the feature), and 5 bytes more */
+	first = 16 + (8 + sizeof(struct perf_event_attr) + 16) + (8 + 8 + 4 + 64) + 48;
+	sent = first + 5;
+	assert_int_equal(write(fds[1], m.b, sent), (ssize_t)sent);
+	struct perfdata *pd = perfdata_open_fd(fds[0], "pipe", err, sizeof(err));
+	assert_non_null(pd);
+	perfdata_stream_nowait(pd, true);
+	assert_int_equal(perfdata_next(pd, &rec, &off, err, sizeof(err)), 1);
+	assert_int_equal(rec->type, PERF_RECORD_COMM);
+	assert_int_equal(off, first - 48);
+	assert_int_equal(perfdata_next(pd, &rec, &off, err, sizeof(err)), 2);
+	assert_int_equal(perfdata_next(pd, &rec, &off, err, sizeof(err)), 2);
+	assert_int_equal(write(fds[1], m.b + sent, m.n - sent), (ssize_t)(m.n - sent));
+	close(fds[1]);
+	perfdata_stream_nowait(pd, false);   /* waits: the end comes as 0 */
+	size_t n = 1;
+	int rc;
+	while ((rc = perfdata_next(pd, &rec, &off, err, sizeof(err))) == 1)
+		n++;
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, 11);
+	assert_int_equal(perfdata_nr_attrs(pd), 2);
+	perfdata_close(pd);
+	close(fds[0]);   /* the fd stays the caller's */
+	free(m.b);
+}
+
+/* HEADER_ATTR too short for its attr, a payload past the end of a file's
+ * data section: one error naming the offset. */
+static void test_pipe_errors(void **state)
+{
+	struct img m = { 0 };
+	char err[256];
+	uint32_t small[4] = { 0, 200, 0, 0 };   /* attr.size 200 in a 16-byte body */
+
+	(void)state;
+	img_u64(&m, 0x32454c4946524550ULL);
+	img_u64(&m, 16);
+	img_rec(&m, REC_HEADER_ATTR, small, sizeof(small));
+	assert_null(perfdata_open_mem(m.b, m.n, err, sizeof(err)));
+	assert_non_null(strstr(err, "HEADER_ATTR record at offset 16"));
+	m.n = 16;
+	uint64_t aux[5] = { 1u << 20, 0, 0, 0, 0 };
+	img_rec(&m, REC_AUXTRACE, aux, sizeof(aux));
+	struct perfdata *pd = perfdata_open_mem(m.b, m.n, err, sizeof(err));
+	assert_null(pd);
+	assert_non_null(strstr(err, "payload"));
+	free(m.b);
+}
+
+/* perf record -z: records in zstd frames, a record split over two
+ * COMPRESSED records; a corrupt frame is an error naming its offset. */
+static void test_compressed(void **state)
+{
+	static const uint64_t ids0[] = { 11, 12 };
+	static const uint64_t rec_ids[] = { 11, 12, 11 };
+	struct img recs = { 0 }, m = { 0 };
+	const struct perf_event_header *rec;
+	char err[256];
+	uint64_t off;
+	size_t n = 0;
+	int rc;
+
+	(void)state;
+	img_records(&recs, rec_ids);
+	size_t half = 60;   /* inside the second record */
+	size_t cap = ZSTD_compressBound(recs.n);
+	unsigned char *z1 = malloc(cap), *z2 = malloc(cap);
+	assert_non_null(z1);
+	assert_non_null(z2);
+	size_t n1 = ZSTD_compress(z1, cap, recs.b, half, 3);
+	size_t n2 = ZSTD_compress(z2, cap, recs.b + half, recs.n - half, 3);
+	assert_false(ZSTD_isError(n1) || ZSTD_isError(n2));
+	img_u64(&m, 0x32454c4946524550ULL);
+	img_u64(&m, 16);
+	img_attr(&m, 0, ids0, 2);
+	img_rec(&m, REC_COMPRESSED, z1, n1);   /* perf does not pad them to 8 bytes */
+	img_rec(&m, REC_COMPRESSED, z2, n2);
+	struct perfdata *pd = perfdata_open_mem(m.b, m.n, err, sizeof(err));
+	assert_non_null(pd);
+	while ((rc = perfdata_next(pd, &rec, &off, err, sizeof(err))) == 1) {
+		assert_int_equal((uintptr_t)rec % 8, 0);
+		assert_true(rec->type != REC_COMPRESSED);
+		n++;
+	}
+	if (rc != 0)
+		fail_msg("%s", err);
+	assert_int_equal(n, 7);   /* make_records */
+	perfdata_close(pd);
+	/* a corrupt frame */
+	m.b[m.n - 16] ^= 0xff, m.b[m.n - 20] ^= 0xff;
+	pd = perfdata_open_mem(m.b, m.n, err, sizeof(err));
+	assert_non_null(pd);
+	while ((rc = perfdata_next(pd, &rec, &off, err, sizeof(err))) == 1)
+		;
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "compressed record at offset"));
+	perfdata_close(pd);
+	free(z1);
+	free(z2);
+	free(recs.b);
+	free(m.b);
+}
+
+static void write_bytes(const char *path, const void *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	fclose(f);
+}
+
+/* perf record --threads: DIR/data, then DIR/data.N by N (0, 2, 10), a
+ * part cut in its last record read to there, other names ignored. */
+static void test_directory(void **state)
+{
+	char dir[512], path[600], err[256];
+	struct img part = { 0 };
+	struct rec recs[16], r;
+	size_t nrec;
+	const struct perf_event_header *rec;
+	uint64_t off, ips[16];
+	size_t n = 0;
+	int rc;
+
+	(void)state;
+	tmp_path(dir, sizeof(dir), "threads.data");
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(path, sizeof(path), "%s/data", dir);
+	write_file(path, recs, &nrec);
+	for (int i = 0; i < 3; i++) {
+		static const char *const names[] = { "data.10", "data.0", "data.2" };
+		static const uint64_t part_ips[] = { 0x10, 0x2, 0xa };
+		part.n = 0;
+		sample(&r, IDS[0], part_ips[i]);
+		img_put(&part, r.u.b, r.u.h.size);
+		if (i == 2)
+			img_put(&part, r.u.b, 20);   /* data.2 ends 20 bytes into a record */
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		write_bytes(path, part.b, part.n);
+	}
+	snprintf(path, sizeof(path), "%s/data.old", dir);
+	write_bytes(path, "junk", 4);
+	struct perfdata *pd = perfdata_open(dir, err, sizeof(err));
+	if (!pd)
+		fail_msg("%s", err);
+	for (int pass = 0; pass < 2; pass++) {   /* and again after a rewind */
+		n = 0;
+		while ((rc = perfdata_next(pd, &rec, &off, err, sizeof(err))) == 1) {
+			assert_true(n < 16);
+			ips[n++] = rec->type == PERF_RECORD_SAMPLE ? get64((const void *)rec, 16) : 0;
+		}
+		assert_int_equal(rc, 0);
+		assert_int_equal(n, nrec + 3);
+		assert_int_equal(ips[nrec], 0x2);        /* data.0 */
+		assert_int_equal(ips[nrec + 1], 0xa);    /* data.2 */
+		assert_int_equal(ips[nrec + 2], 0x10);   /* data.10 */
+		assert_int_equal(perfdata_cut_bytes(pd), 20);
+		perfdata_rewind(pd);
+	}
+	assert_string_equal(perfdata_hostname(pd), "host1");
+	perfdata_close(pd);
+	static const char *const all[] = { "data", "data.0", "data.2", "data.10", "data.old" };
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, all[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	free(part.b);
+}
+
 static int setup(void **state)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "%s/cyctop-pd.XXXXXX",
@@ -1052,6 +1403,11 @@ int main(void)
 		cmocka_unit_test(test_magic_and_header),
 		cmocka_unit_test(test_record_attr_id_pos),
 		cmocka_unit_test(test_file_errors),
+		cmocka_unit_test(test_pipe_mem_and_file),
+		cmocka_unit_test(test_pipe_fd_nonblocking),
+		cmocka_unit_test(test_pipe_errors),
+		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_directory),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

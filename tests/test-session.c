@@ -1,18 +1,24 @@
 /* The session against a kernel that refuses: perf_event_open failing with
  * EACCES (perf_event_paranoid, another user's process) or EMFILE gives one
- * line naming the pid or the event and the reason, and leaves no child. */
+ * line naming the pid or the event and the reason, and leaves no child.
+ * And against a kernel that records what it is asked: TopDown's events
+ * opened as an Ice Lake's kernel takes them (slots leading a counting group
+ * of the metric events). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "engine/session.h"
 #include "engine/sys.h"
+#include "fake-sysfs.h"
 
 static int refuse_errno;
 static int opens;
@@ -90,12 +96,134 @@ static void test_launch_emfile(void **state)
 	no_child_left();
 }
 
+/* --- a kernel that records the opens ------------------------------------ */
+
+struct opened {
+	struct perf_event_attr attr;
+	int fd, group_fd, cpu;
+};
+static struct opened rec[256];
+static int nrec;
+
+static int recording_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			  unsigned long flags)
+{
+	(void)pid, (void)flags;
+	if (nrec == 256) {
+		errno = EMFILE;
+		return -1;
+	}
+	int fd = eventfd(0, EFD_CLOEXEC);  /* a real fd to close, nothing more */
+	rec[nrec++] = (struct opened){ *attr, fd, group_fd, cpu };
+	return fd;
+}
+
+static int recording_ioctl(int fd, unsigned long req, unsigned long arg)
+{
+	if (req == PERF_EVENT_IOC_ID)
+		*(uint64_t *)arg = (uint64_t)fd;
+	return 0;
+}
+
+static void *recording_mmap(size_t len, int prot, int flags, int fd, off_t off)
+{
+	void *p = NULL;
+
+	(void)prot, (void)flags, (void)fd, (void)off;
+	return posix_memalign(&p, 4096, len) == 0 ? memset(p, 0, len) : NULL;
+}
+
+static int recording_munmap(void *p, size_t len)
+{
+	(void)len;
+	free(p);
+	return 0;
+}
+
+/* An Ice Lake (libpfm4's CPUID view, set in main) whose kernel has its PMU. */
+static void record_opens(void)
+{
+	fake_sysfs_install(fake_sysfs_make("cpu", "icelake\n"));
+	ops = fake_sysfs_ops;
+	ops.perf_event_open = recording_open;
+	ops.ioctl = recording_ioctl;
+	ops.mmap = recording_mmap;
+	ops.munmap = recording_munmap;
+	sys_set_ops(&ops);
+	nrec = 0;
+}
+
+static const struct opened *opened_as(uint64_t config, int cpu)
+{
+	for (int i = 0; i < nrec; i++)
+		if (rec[i].attr.type == PERF_TYPE_RAW && rec[i].attr.config == config &&
+		    rec[i].cpu == cpu)
+			return &rec[i];
+	return NULL;
+}
+
+static void test_topdown_group(void **state)
+{
+	struct session_opts o = { .pid = getpid(),
+				  .events = "cycles,topdown-retiring,slots,topdown-be-bound" };
+	char err[512] = "";
+
+	(void)state;
+	record_opens();
+	struct session *s = session_open(&o, err, sizeof(err));
+	if (!s) {
+		sys_set_ops(NULL);
+		fail_msg("session_open: %s", err);
+	}
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	for (int c = 0; c < ncpus; c++) {
+		const struct opened *slots = opened_as(0x400, c);
+		const struct opened *ret = opened_as(0x8000, c), *be = opened_as(0x8300, c);
+		assert_non_null(slots);
+		assert_non_null(ret);
+		assert_non_null(be);
+		/* slots leads, counting; the metric events are its group's, counting */
+		assert_int_equal(slots->group_fd, -1);
+		assert_int_equal(slots->attr.sample_period, 0);
+		assert_int_equal(ret->group_fd, slots->fd);
+		assert_int_equal(be->group_fd, slots->fd);
+		assert_int_equal(ret->attr.sample_period, 0);
+		assert_int_equal(ret->attr.disabled, 0);
+		assert_true(slots < ret && slots < be);  /* the leader first */
+	}
+	/* cycles samples, and opens first: it carries the side-band records */
+	assert_int_equal(rec[0].attr.type, PERF_TYPE_HARDWARE);
+	assert_true(rec[0].attr.sample_period > 0);
+	assert_int_equal(rec[0].attr.mmap, 1);
+	session_close(s);  /* its rings were the fake's memory */
+	sys_set_ops(NULL);
+	fake_sysfs_install(NULL);
+}
+
+static void test_topdown_without_slots(void **state)
+{
+	struct session_opts o = { .pid = getpid(), .events = "cycles,topdown-retiring" };
+	char err[512] = "";
+
+	(void)state;
+	record_opens();
+	assert_null(session_open(&o, err, sizeof(err)));
+	sys_set_ops(NULL);
+	fake_sysfs_install(NULL);
+	if (!strstr(err, "RETIRING") || !strstr(err, "slots"))
+		fail_msg("%s", err);
+	assert_null(strchr(err, '\n'));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attach_eacces),
 		cmocka_unit_test(test_launch_eacces),
 		cmocka_unit_test(test_launch_emfile),
+		cmocka_unit_test(test_topdown_group),
+		cmocka_unit_test(test_topdown_without_slots),
 	};
+	setenv("LIBPFM_FORCE_PMU", "icl", 1);  /* the CPUID libpfm4 sees */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

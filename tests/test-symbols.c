@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -896,6 +897,52 @@ static void test_kallsyms_fixture(void **state)
 	unlink(notes);
 }
 
+/* perf record's build-id cache: HOME/.debug/[kernel.kallsyms]/HEX/kallsyms
+ * names the kernel of build id HEX, whatever kernel runs here. */
+static void test_kallsyms_cached(void **state)
+{
+	char home[64] = "/tmp/cyctop-khome-XXXXXX", dir[256], path[300], err[256];
+	const char *old_home = getenv("HOME");
+	uint8_t id[20];
+	struct ksymtab *k;
+
+	(void)state;
+	assert_non_null(mkdtemp(home));
+	for (int i = 0; i < 20; i++)
+		id[i] = (uint8_t)(0xa0 + i);
+	snprintf(dir, sizeof(dir), "%s/.debug", home);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/.debug/[kernel.kallsyms]", home);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/.debug/[kernel.kallsyms]/"
+		 "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3", home);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(kallsyms_fixture, f);
+	fclose(f);
+	setenv("HOME", home, 1);
+	k = ksymtab_load_cached(id, 20, err, sizeof(err));
+	assert_non_null(k);
+	expect_ksym(k, 0xffffffff810003ff, "schedule", 0xffffffff81000300, 0x100,
+		    "[kernel.kallsyms]");
+	assert_true(ksymtab_matches(k, id, 20));   /* the cache's id, not this kernel's */
+	ksymtab_free(k);
+	id[0] ^= 1;  /* another kernel: not cached */
+	assert_null(ksymtab_load_cached(id, 20, err, sizeof(err)));
+	assert_null(ksymtab_load_cached(id, 0, err, sizeof(err)));
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	unlink(path);
+	rmdir(dir);
+	snprintf(dir, sizeof(dir), "%s/.debug/[kernel.kallsyms]", home);
+	rmdir(dir);
+	snprintf(dir, sizeof(dir), "%s/.debug", home);
+	rmdir(dir);
+	rmdir(home);
+}
+
 /* kernel.kptr_restrict: every address 0, so no symbol table; a missing
  * file says which. */
 static void test_kallsyms_hidden(void **state)
@@ -1013,6 +1060,7 @@ int main(void)
 		cmocka_unit_test(test_plt_sec),
 		cmocka_unit_test_setup_teardown(test_module_matches, setup_self, teardown),
 		cmocka_unit_test(test_kallsyms_fixture),
+		cmocka_unit_test(test_kallsyms_cached),
 		cmocka_unit_test(test_kallsyms_hidden),
 		cmocka_unit_test(test_kallsyms_live),
 		cmocka_unit_test_setup_teardown(test_srcline, setup_self, teardown),

@@ -46,7 +46,7 @@ T send-keys -t main Escape
 wait_screen "all CPUs  processes" "Esc: back to the processes"
 # f: every process's functions with their command; Esc back
 T send-keys -t main f
-wait_for "screen | grep -qE 'mix +work_60'" 20 "f: mix's function with its command"
+wait_for "screen | grep -qE 'mix( \+[0-9]+)? +work_60'" 20 "f: mix's function with its command (+N: other mixes)"
 ok
 T send-keys -t main Escape
 wait_screen "all CPUs  processes" "Esc from the functions"

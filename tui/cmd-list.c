@@ -22,6 +22,7 @@ struct list_opts {
 	const char *pattern;
 	const char *events;   /* -e LIST, for groups */
 	int counters;         /* --counters N, 0 = the inventory */
+	int smt;              /* --smt: 1 on (the default), 0 off */
 };
 
 /* PATTERN matches as a case-insensitive substring or shell glob. */
@@ -79,7 +80,9 @@ static void print_constraint(const struct arch_event *ev, const struct arch_mode
 	} else if (m->n_generic == 0) {
 		snprintf(where, sizeof(where), "-");
 	}
-	if (ev->fixed >= 0)
+	if (ev->fixed >= 0 && !event_fits_counter(ev, 0))
+		printf(" %-10s FIXED%d", "-", ev->fixed);  /* fixed-only (slots) */
+	else if (ev->fixed >= 0)
 		printf(" %-10s FIXED%d", where, ev->fixed);
 	else
 		printf(" %-10s %-6s", where, "");
@@ -104,7 +107,10 @@ static void print_event(const struct arch_event *ev, void *arg)
 	if (w->model->pfm_force) {
 		printf(" sel=0x%02x umask=0x%02x cmask=%u inv=%d", ev->code.sel, ev->code.umask,
 		       ev->code.cmask, ev->code.inv);
-		print_constraint(ev, w->model);
+		if (event_is_metric(w->model, ev))
+			printf(" %-10s %-6s", "-", "METRIC");  /* read through slots' group */
+		else
+			print_constraint(ev, w->model);
 	}
 	if (ev->pfm && pfm_encode(ev->pfm, &attr, NULL, 0, err, sizeof(err)) == 0)
 		printf(" %s -> type=%u config=0x%llx", ev->pfm, attr.type,
@@ -302,9 +308,12 @@ static bool model_in_libpfm(const struct arch_model *m)
 	return m->pfm_force || m->tree == TREE_SW;
 }
 
-static void print_inventory(const struct arch_model *m, int counters)
+static void print_inventory(const struct arch_model *m, int counters, int smt)
 {
 	printf("# model %s: %s\n", m->name, m->desc);
+	if (m->n_generic_nosmt)
+		printf("# %d generic counters per thread (SMT %s; --smt on|off)\n", m->n_generic,
+		       smt ? "on" : "off");
 	if (m->n_generic + m->n_fixed == 0 && counters)
 		printf("# at most %d event%s per group beside %s (--counters %d)\n", counters,
 		       counters == 1 ? "" : "s", m->cycles, counters);
@@ -342,9 +351,24 @@ static void print_partners(const struct plan *pl, const struct group_requests *g
 	}
 }
 
+/* MODEL as the planner sees it with SMT off: a thread has the core's
+ * generic counters (SNB..CLX: 8 instead of 4). */
+static const struct arch_model *smt_off(const struct arch_model *m)
+{
+	static struct arch_model copy;
+
+	copy = *m;
+	if (m->n_generic_nosmt)
+		copy.n_generic = m->n_generic_nosmt;
+	return &copy;
+}
+
 static int list_groups(const struct list_opts *o)
 {
 	const struct arch_model *m = o->model ? o->model : host_model();
+
+	if (!o->smt)
+		m = smt_off(m);
 	static struct group_requests g;
 	static struct plan pl;
 	char err[512];
@@ -361,7 +385,7 @@ static int list_groups(const struct list_opts *o)
 		cmd_error("%s", err);
 		return 1;
 	}
-	print_inventory(m, o->counters);
+	print_inventory(m, o->counters, o->smt);
 	if (g.notice[0])
 		printf("# %s\n", g.notice);
 	for (int k = 0; k < pl.n_groups; k++)
@@ -407,10 +431,11 @@ static int cmd_list_exec(int argc, char **argv)
 		{ "arch", required_argument, NULL, 'A' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "counters", required_argument, NULL, 'c' },
+		{ "smt", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct list_opts o = { NULL, TREE_NONE, NULL, NULL, 0 };
+	struct list_opts o = { NULL, TREE_NONE, NULL, NULL, 0, 1 };
 	const char *kind = "events";
 	int ch;
 
@@ -442,6 +467,13 @@ static int cmd_list_exec(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 's':
+			if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
+				cmd_error("--smt '%s': want on or off", optarg);
+				return EXIT_USAGE;
+			}
+			o.smt = strcmp(optarg, "on") == 0;
+			break;
 		case 'h':
 			printf("usage: cyctop %s\n", cmd_list_entry.usage);
 			return 0;
@@ -462,8 +494,8 @@ static int cmd_list_exec(int argc, char **argv)
 			  o.pattern);
 		return EXIT_USAGE;
 	}
-	if (strcmp(kind, "groups") != 0 && (o.events || o.counters)) {
-		cmd_error("list %s: -e and --counters are for 'cyctop list groups'", kind);
+	if (strcmp(kind, "groups") != 0 && (o.events || o.counters || !o.smt)) {
+		cmd_error("list %s: -e, --counters and --smt are for 'cyctop list groups'", kind);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
@@ -477,6 +509,6 @@ static int cmd_list_exec(int argc, char **argv)
 const struct cmd_entry cmd_list_entry = {
 	"list",
 	"list [models|events|presets|trees|metrics|groups] [--model PMU] [-A|--arch TREE] "
-	"[-e LIST] [--counters N] [PATTERN]",
+	"[-e LIST] [--counters N] [--smt on|off] [PATTERN]",
 	cmd_list_exec,
 };

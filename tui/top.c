@@ -159,7 +159,7 @@ static const char usage_text[] =
 	"                        wrong in code built without them)\n"
 	"  -i, --input FILE...   open a recorded session (perf.data, from cyctop record or\n"
 	"                        perf record) in every view, or counts files in the tree\n"
-	"                        and ILP views\n"
+	"                        and ILP views; -i - reads perf record -o - on stdin\n"
 	"      --symfs DIR       -i perf.data: look for the recorded binaries under DIR\n"
 	"      --model PMU       -i perf.data: name raw events with this model's tables\n"
 	"      --tid TID         the functions of thread TID only (H in the interactive view)\n"

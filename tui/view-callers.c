@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/hashtab.h"
 #include "engine/callgraph.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
@@ -58,18 +59,12 @@ static struct {
 	struct browser br;
 } cv;
 
-/* ---- keys of lines: FNV-1a over the call path -------------------------- */
+/* ---- keys of lines: the call path hashed (arch/hashtab.h) ---------------- */
 
-static uint64_t hash_str(uint64_t h, const char *s)
-{
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return (h ^ 0xff) * 0x100000001b3ull;   /* a separator: "ab","c" != "a","bc" */
-}
-
+/* Each part mixed in whole: ("ab", "c") and ("a", "bc") differ. */
 static uint64_t path_key(uint64_t parent, const char *name, const char *module)
 {
-	return hash_str(hash_str(parent, name), module);
+	return hash_mix(hash_mix(parent ^ hash_str(name)) ^ hash_str(module));
 }
 
 #define ROOT_KEY 0xcbf29ce484222325ull

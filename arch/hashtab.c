@@ -1,0 +1,181 @@
+#include "arch/hashtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK_BYTES (64u * 1024u)
+
+uint64_t hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 14695981039346656037ull;  /* FNV-1a 64 */
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+uint64_t hash_str(const char *s)
+{
+	return hash_bytes(s, strlen(s));
+}
+
+uint64_t hash_mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+uint32_t hashtab_find(const struct hashtab *t, uint64_t h, const void *key, hashtab_eq_fn eq,
+		      const void *ctx)
+{
+	uint32_t h32 = (uint32_t)h;
+
+	if (!t->cap)
+		return HASHTAB_NONE;
+	for (size_t i = h32 & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+		const struct hashtab_slot *s = &t->slots[i];
+		if (!s->idx1)
+			return HASHTAB_NONE;
+		if (s->hash == h32 && eq(key, s->idx1 - 1, ctx))
+			return s->idx1 - 1;
+	}
+}
+
+static void place(struct hashtab_slot *slots, size_t cap, struct hashtab_slot s)
+{
+	size_t i = s.hash & (cap - 1);
+
+	while (slots[i].idx1)
+		i = (i + 1) & (cap - 1);
+	slots[i] = s;
+}
+
+static int grow(struct hashtab *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 16;
+	struct hashtab_slot *slots;
+
+	if (cap > (size_t)1 << 31 || !(slots = calloc(cap, sizeof(*slots))))
+		return -1;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->slots[i].idx1)
+			place(slots, cap, t->slots[i]);
+	free(t->slots);
+	t->slots = slots;
+	t->cap = cap;
+	return 0;
+}
+
+int hashtab_add(struct hashtab *t, uint64_t h, uint32_t idx)
+{
+	if (idx == HASHTAB_NONE || ((t->n + 1) * 2 > t->cap && grow(t) < 0))
+		return -1;
+	place(t->slots, t->cap, (struct hashtab_slot){ idx + 1, (uint32_t)h });
+	t->n++;
+	return 0;
+}
+
+void hashtab_clear(struct hashtab *t)
+{
+	if (t->cap)
+		memset(t->slots, 0, t->cap * sizeof(*t->slots));
+	t->n = 0;
+}
+
+void hashtab_free(struct hashtab *t)
+{
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+int grow_array(void **p, size_t elsize, size_t need, size_t *alloc)
+{
+	size_t n = *alloc;
+	void *q;
+
+	if (need <= n)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return -1;
+		n = n ? n * 2 : 16;
+	}
+	if (n > SIZE_MAX / elsize || !(q = realloc(*p, n * elsize)))
+		return -1;
+	*p = q;
+	*alloc = n;
+	return 0;
+}
+
+/* --- the string pool ------------------------------------------------------ */
+
+struct strpool_block {
+	struct strpool_block *next;
+	size_t used, cap;
+	char text[];
+};
+
+static bool str_eq(const void *key, uint32_t idx, const void *ctx)
+{
+	const struct strpool *p = ctx;
+
+	return strcmp(key, p->strs[idx]) == 0;
+}
+
+const char *strpool_find(const struct strpool *p, const char *s)
+{
+	uint32_t i = hashtab_find(&p->index, hash_str(s), s, str_eq, p);
+
+	return i == HASHTAB_NONE ? NULL : p->strs[i];
+}
+
+/* A copy of S (LEN bytes and its NUL) in the pool's blocks. */
+static char *copy_in(struct strpool *p, const char *s, size_t len)
+{
+	struct strpool_block *b = p->blocks;
+
+	if (!b || b->cap - b->used < len + 1) {
+		size_t cap = len + 1 > BLOCK_BYTES ? len + 1 : BLOCK_BYTES;
+		if (!(b = malloc(sizeof(*b) + cap)))
+			return NULL;
+		b->used = 0;
+		b->cap = cap;
+		b->next = p->blocks;
+		p->blocks = b;
+	}
+	char *c = b->text + b->used;
+	memcpy(c, s, len + 1);
+	b->used += len + 1;
+	return c;
+}
+
+const char *strpool_intern(struct strpool *p, const char *s)
+{
+	uint64_t h = hash_str(s);
+	uint32_t i = hashtab_find(&p->index, h, s, str_eq, p);
+
+	if (i != HASHTAB_NONE)
+		return p->strs[i];
+	if (p->n >= HASHTAB_NONE || GROW(p->strs, p->n + 1, p->alloc) < 0)
+		return NULL;
+	char *c = copy_in(p, s, strlen(s));
+	if (!c || hashtab_add(&p->index, h, (uint32_t)p->n) < 0)
+		return NULL;  /* a copy left in a block is freed with the pool */
+	p->strs[p->n++] = c;
+	return c;
+}
+
+void strpool_free(struct strpool *p)
+{
+	for (struct strpool_block *b = p->blocks, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	hashtab_free(&p->index);
+	free(p->strs);
+	memset(p, 0, sizeof(*p));
+}
