@@ -62,6 +62,13 @@ struct strpool {
 	size_t cap, n;
 };
 
+/* A recent (name, module) -> row lookup (row_get). */
+struct row_hint {
+	const char *name, *module;   /* the caller's pointers */
+	struct func_row *row;
+};
+#define ROW_HINTS 512
+
 struct profile {
 	int n_events;
 	struct snap_event ev[EVENTS_MAX];
@@ -70,6 +77,7 @@ struct profile {
 	size_t cap, n;
 	struct ip_row **ips;         /* open addressing on the address */
 	size_t ipcap, nips;
+	struct row_hint hints[ROW_HINTS];
 	struct row_table threads;
 	struct row_table procs;      /* filled only when by_process */
 	bool by_process;             /* system-wide: rows per process too */
@@ -220,8 +228,11 @@ static int rows_grow(struct profile *p)
 	return 0;
 }
 
-static struct func_row *row_get(struct profile *p, const char *name, const char *module)
+static struct func_row *row_find_or_add(struct profile *p, const char *name,
+					 const char *module)
 {
+	struct func_row *r;
+
 	if ((p->n + 1) * 2 > p->cap && rows_grow(p) < 0)
 		return NULL;
 	name = intern(&p->pool, name);
@@ -232,13 +243,41 @@ static struct func_row *row_get(struct profile *p, const char *name, const char 
 			return p->rows[j];
 		j = (j + 1) & (p->cap - 1);
 	}
-	struct func_row *r = calloc(1, sizeof(*r));
-	if (!r)
+	if (!(r = calloc(1, sizeof(*r))))
 		return NULL;
 	r->name = name;
 	r->module = module;
 	p->rows[j] = r;
 	p->n++;
+	return r;
+}
+
+/* The row a sample's NAME and MODULE strings found last time.  They are
+ * the symbol tables' own (stable while their module lives), so most samples
+ * find their row here without hashing either string; a hit is checked by
+ * content, as freed strings' addresses come round again. */
+static struct func_row *row_cached(struct profile *p, const char *name, const char *module,
+				   size_t *slot)
+{
+	const struct row_hint *h;
+
+	*slot = hash_ptrs(name, module) % ROW_HINTS;
+	h = &p->hints[*slot];
+	if (h->row && h->name == name && h->module == module &&
+	    strcmp(h->row->name, name) == 0 && strcmp(h->row->module, module) == 0)
+		return h->row;
+	return NULL;
+}
+
+static struct func_row *row_get(struct profile *p, const char *name, const char *module)
+{
+	size_t slot;
+	struct func_row *r = row_cached(p, name, module, &slot);
+
+	if (r)
+		return r;
+	if ((r = row_find_or_add(p, name, module)) != NULL)
+		p->hints[slot] = (struct row_hint){ name, module, r };
 	return r;
 }
 
