@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <math.h>
 #include <pwd.h>
 #include <signal.h>
@@ -161,6 +162,9 @@ static void spaces_expire(struct session *s)
 	for (int k = 0; k < s->nspaces; k++)
 		if (s->spaces[k].exited && t - s->spaces[k].exit_ns > SPACE_GRACE_NS) {
 			spaces_evict_exited(s, t - SPACE_GRACE_NS);
+			/* what the freed spaces held goes back to the system, not
+			 * only to malloc's free lists (peak RSS on a busy machine) */
+			malloc_trim(0);
 			return;
 		}
 }
