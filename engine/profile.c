@@ -77,6 +77,7 @@ struct profile {
 	size_t cap, n;
 	struct ip_row **ips;         /* open addressing on the address */
 	size_t ipcap, nips;
+	size_t max_ips;              /* 0: no bound */
 	struct row_hint hints[ROW_HINTS];
 	struct row_table threads;
 	struct row_table procs;      /* filled only when by_process */
@@ -307,9 +308,20 @@ static int ips_grow(struct profile *p)
 	return 0;
 }
 
+static struct ip_row *ip_find(const struct profile *p, uint64_t ip)
+{
+	for (size_t j = p->ipcap ? hash_ip(ip) & (p->ipcap - 1) : 0; p->ipcap && p->ips[j];
+	     j = (j + 1) & (p->ipcap - 1))
+		if (p->ips[j]->ip == ip)
+			return p->ips[j];
+	return NULL;
+}
+
 /* An address belongs to the function it was first symbolized in. */
 static struct ip_row *ip_get(struct profile *p, uint64_t ip, const struct func_row *fn)
 {
+	if (p->max_ips && p->nips >= p->max_ips && !ip_find(p, ip))
+		return NULL;
 	if ((p->nips + 1) * 2 > p->ipcap && ips_grow(p) < 0)
 		return NULL;
 	size_t j = hash_ip(ip) & (p->ipcap - 1);
@@ -653,9 +665,16 @@ void profile_thread_exit(struct profile *p, uint32_t tid, uint64_t time)
 	table_exit(p, &p->threads, tid, time);
 }
 
+/* System-wide, every process's code lies at addresses of its own (ASLR): a
+ * storm of short processes brings new addresses without end.  Past this
+ * many the per-address counts (the asm view's) stop growing; the
+ * functions' counts stay exact.  About 12 MB with one event. */
+#define IPS_MAX_SYSTEM_WIDE (1u << 18)
+
 void profile_track_processes(struct profile *p)
 {
 	p->by_process = true;
+	p->max_ips = IPS_MAX_SYSTEM_WIDE;
 }
 
 bool profile_process_named(const struct profile *p, uint32_t pid)
