@@ -10,8 +10,8 @@ PIDS=""
 ON_EXIT_PIDS() { for p in $PIDS; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap 'ON_EXIT_PIDS; rm -rf "$TMP"' EXIT
 
-"$BUSY_A" 60 >/dev/null 2>&1 & A=$!; PIDS="$PIDS $A"
-"$BUSY_B" 60 >/dev/null 2>&1 & B=$!; PIDS="$PIDS $B"
+"$BUSY_A" 90 >/dev/null 2>&1 & A=$!; PIDS="$PIDS $A"
+"$BUSY_B" 90 >/dev/null 2>&1 & B=$!; PIDS="$PIDS $B"
 
 # --- refusals: one line, non-zero ---------------------------------------
 run "$CYCTOP" -a -b -n 1 -p "$A"

@@ -5,7 +5,7 @@
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/tmux-lib.sh"
 
-"$WORKLOADS/mix" 60 >/dev/null 2>&1 &
+"$WORKLOADS/mix" 90 >/dev/null 2>&1 &
 A=$!
 ON_EXIT="kill $A 2>/dev/null"
 
