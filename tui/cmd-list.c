@@ -428,7 +428,7 @@ static int cmd_list_exec(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "model", required_argument, NULL, 'm' },
-		{ "arch", required_argument, NULL, 'a' },
+		{ "arch", required_argument, NULL, 'A' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "counters", required_argument, NULL, 'c' },
 		{ "smt", required_argument, NULL, 's' },
@@ -440,7 +440,7 @@ static int cmd_list_exec(int argc, char **argv)
 	int ch;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "m:a:e:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "m:A:e:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
 			o.model = model_find(optarg);
@@ -449,7 +449,7 @@ static int cmd_list_exec(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
-		case 'a':
+		case 'A':
 			o.tree = tree_from_name(optarg);
 			if (o.tree == TREE_NONE) {
 				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, "
@@ -508,7 +508,7 @@ static int cmd_list_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_list_entry = {
 	"list",
-	"list [models|events|presets|trees|metrics|groups] [--model PMU] [--arch TREE] "
+	"list [models|events|presets|trees|metrics|groups] [--model PMU] [-A|--arch TREE] "
 	"[-e LIST] [--counters N] [--smt on|off] [PATTERN]",
 	cmd_list_exec,
 };

@@ -208,7 +208,7 @@ static int select_atom(struct counts *c, const char *fname)
 static int parse_args(int argc, char **argv, struct tree_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "arch", required_argument, NULL, 'a' },
+		{ "arch", required_argument, NULL, 'A' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "clock-hz", required_argument, NULL, 'c' },
 		{ "penalties", required_argument, NULL, 'p' },
@@ -224,9 +224,9 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->tree = TREE_NONE;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "a:m:f:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "A:m:f:h", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'a':
+		case 'A':
 			o->tree = tree_from_name(optarg);
 			if (o->tree == TREE_NONE) {
 				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, "
@@ -342,7 +342,7 @@ static int cmd_tree_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_tree_entry = {
 	"tree",
-	"tree [--arch core2|ia64|amd|intel|topdown|zen|sw] [--model PMU] [--smt on|off] "
+	"tree [-A|--arch core2|ia64|amd|intel|topdown|zen|sw] [--model PMU] [--smt on|off] "
 	"[--pmu cpu_core|cpu_atom] [--clock-hz HZ] [--penalties desktop|server|FILE] [--format text|csv|json] "
 	"COUNTS-FILE|FILE.data...",
 	cmd_tree_exec,
