@@ -1,4 +1,6 @@
 #include "engine/profile.h"
+
+#include "arch/hashtab.h"
 #include "engine/callgraph.h"
 
 #include <math.h>
@@ -53,11 +55,6 @@ struct cell {
 };
 #define PROC_KEY(pid) ((1ull << 32) | (uint64_t)(pid))
 
-struct strpool {
-	char **slot;
-	size_t cap, n;
-};
-
 /* A recent (name, module) -> row lookup (row_get). */
 struct row_hint {
 	const char *name, *module;   /* the caller's pointers */
@@ -101,59 +98,18 @@ struct profile {
 #define OTHER_FUNCS "[other functions]"
 #define OTHER_FUNCS_MODULE "[per-thread table full]"
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static uint64_t hash_ptrs(const void *a, const void *b)
 {
-	uint64_t h = (uint64_t)(uintptr_t)a * 0x9e3779b97f4a7c15ull;
-
-	return (h ^ (uint64_t)(uintptr_t)b) * 0xff51afd7ed558ccdull;
+	return hash_mix(hash_mix((uintptr_t)a) ^ (uintptr_t)b);
 }
 
-static int pool_grow(struct strpool *sp)
-{
-	size_t cap = sp->cap ? sp->cap * 2 : 256;
-	char **slot = calloc(cap, sizeof(*slot));
-
-	if (!slot)
-		return -1;
-	for (size_t i = 0; i < sp->cap; i++) {
-		if (!sp->slot[i])
-			continue;
-		size_t j = hash_str(sp->slot[i]) & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = sp->slot[i];
-	}
-	free(sp->slot);
-	sp->slot = slot;
-	sp->cap = cap;
-	return 0;
-}
-
-/* Strings outlive the symbol tables they came from (exec, dlclose). */
+/* Strings outlive the symbol tables they came from (exec, dlclose).  Out
+ * of memory, a name reads so rather than being lost. */
 static const char *intern(struct strpool *sp, const char *s)
 {
-	if ((sp->n + 1) * 2 > sp->cap && pool_grow(sp) < 0)
-		return "[out of memory]";
-	size_t j = hash_str(s) & (sp->cap - 1);
-	while (sp->slot[j]) {
-		if (strcmp(sp->slot[j], s) == 0)
-			return sp->slot[j];
-		j = (j + 1) & (sp->cap - 1);
-	}
-	sp->slot[j] = strdup(s);
-	if (!sp->slot[j])
-		return "[out of memory]";
-	sp->n++;
-	return sp->slot[j];
+	const char *c = strpool_intern(sp, s);
+
+	return c ? c : "[out of memory]";
 }
 
 struct profile *profile_new(const struct ev_list *events)
@@ -197,9 +153,7 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->ccap; i++)
 		free(p->cells[i]);
 	free(p->cells);
-	for (size_t i = 0; i < p->pool.cap; i++)
-		free(p->pool.slot[i]);
-	free(p->pool.slot);
+	strpool_free(&p->pool);
 	free(p);
 }
 
@@ -280,7 +234,7 @@ static struct func_row *row_get(struct profile *p, const char *name, const char 
 
 static uint64_t hash_ip(uint64_t ip)
 {
-	return (ip ^ (ip >> 29)) * 0xbf58476d1ce4e5b9ull;
+	return hash_mix(ip);
 }
 
 static int ips_grow(struct profile *p)

@@ -580,7 +580,7 @@ static const struct func *find_func(struct module *mod, uint64_t ip)
 
 static size_t hash_ip(uint64_t ip, size_t cap)
 {
-	return (size_t)((ip * 0x9E3779B97F4A7C15ULL) >> 32) & (cap - 1);
+	return (size_t)hash_mix(ip) & (cap - 1);
 }
 
 static int cache_grow(struct module *mod)
