@@ -14,7 +14,8 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # Debian packages the build and the tests need.
 PACKAGES="build-essential autoconf automake pkg-config libncurses-dev libpfm4-dev
 libunwind-dev libdw-dev libelf-dev libzydis-dev libcmocka-dev libiberty-dev libzstd-dev
-tmux gawk python3 procps util-linux clang valgrind libc6-dbg"
+tmux gawk python3 procps util-linux clang valgrind libc6-dbg libprotobuf-c-dev
+protobuf-c-compiler zlib1g-dev golang-github-google-pprof-dev golang-go"
 
 say() { printf 'build.sh: %s\n' "$*"; }
 
@@ -85,6 +86,8 @@ run_tests() { # DIR LABEL
 #   counts    the counts-file parser, event matching, the trees (arch/)
 #   theme     the theme-file parser (tui/theme.c's theme_parse)
 #   record    the record decoder alone, any format and record (engine/record.c)
+#   pprof     the pprof reader: gunzip, protobuf-c, the reference checks
+#             (engine/pprof-read.c with the profile.pb-c.c built into build/)
 # clang brings compiler-rt's libFuzzer (Debian 12: clang-14 ->
 # libclang-common-14-dev -> libclang-rt-14-dev).  A crash, leak, UB or
 # timeout fails the check; the input that did it stays in the temporary
@@ -127,6 +130,8 @@ fuzz() {
 	fuzz_one theme themes -DTHEMESDIR='"themes"' -DBUILDDIR='"."' -DSRCTHEMESDIR='"themes"' \
 		tui/theme.c arch/lines.c
 	fuzz_one record record engine/record.c
+	fuzz_one pprof pprof -Ibuild engine/pprof-read.c build/engine/profile.pb-c.c arch/hashtab.c \
+		engine/callgraph.c -lprotobuf-c -lz
 }
 
 check() {

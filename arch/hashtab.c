@@ -153,20 +153,27 @@ static char *copy_in(struct strpool *p, const char *s, size_t len)
 	return c;
 }
 
-const char *strpool_intern(struct strpool *p, const char *s)
+int64_t strpool_id(struct strpool *p, const char *s)
 {
 	uint64_t h = hash_str(s);
 	uint32_t i = hashtab_find(&p->index, h, s, str_eq, p);
 
 	if (i != HASHTAB_NONE)
-		return p->strs[i];
-	if (p->n >= HASHTAB_NONE || GROW(p->strs, p->n + 1, p->alloc) < 0)
-		return NULL;
+		return i;
+	if (p->n >= HASHTAB_NONE - 1 || GROW(p->strs, p->n + 1, p->alloc) < 0)
+		return -1;
 	char *c = copy_in(p, s, strlen(s));
 	if (!c || hashtab_add(&p->index, h, (uint32_t)p->n) < 0)
-		return NULL;  /* a copy left in a block is freed with the pool */
-	p->strs[p->n++] = c;
-	return c;
+		return -1;  /* a copy left in a block is freed with the pool */
+	p->strs[p->n] = c;
+	return (int64_t)p->n++;
+}
+
+const char *strpool_intern(struct strpool *p, const char *s)
+{
+	int64_t i = strpool_id(p, s);
+
+	return i < 0 ? NULL : p->strs[i];
 }
 
 void strpool_free(struct strpool *p)

@@ -52,12 +52,15 @@ uint64_t hash_mix(uint64_t x);
  * strpool_intern returns NULL (the one policy). */
 struct strpool {
 	struct hashtab index;
-	const char **strs;   /* by index */
+	char **strs;         /* the copies, by index: the order they came in */
 	size_t n, alloc;
 	struct strpool_block *blocks;
 };
 
 const char *strpool_intern(struct strpool *p, const char *s);
+/* S's index among the pool's strings (interned when new), -1 when out of
+ * memory: a table of distinct strings by number (pprof's string_table). */
+int64_t strpool_id(struct strpool *p, const char *s);
 /* The interned copy of S, or NULL when S was never interned. */
 const char *strpool_find(const struct strpool *p, const char *s);
 void strpool_free(struct strpool *p);

@@ -1036,3 +1036,46 @@ int cg_write_folded(const struct cg_snapshot *s, int ev, FILE *out)
 	free(text);
 	return rc;
 }
+
+/* A path's depth: how many frames from node C up to the root. */
+static size_t path_depth(const struct cg_snapshot *s, uint32_t c)
+{
+	size_t n = 0;
+
+	for (; c != ROOT; c = s->parent[c])
+		n++;
+	return n;
+}
+
+int cg_foreach_path(const struct cg_snapshot *s, cg_path_fn fn, void *arg)
+{
+	size_t ne = (size_t)s->n_events, cap = 0;
+	struct cg_frame *frames = NULL;
+	int rc = 0;
+
+	for (size_t c = 1; c < s->n_nodes && !rc; c++) {
+		const uint64_t *cnt = &s->cnt[c * ne];
+		bool any = false;
+		for (size_t e = 0; e < ne; e++)
+			any |= cnt[e] != 0;
+		if (!any)
+			continue;
+		size_t n = path_depth(s, (uint32_t)c);
+		if (n > cap) {
+			struct cg_frame *v = realloc(frames, n * sizeof(*v));
+			if (!v) {
+				rc = -1;
+				break;
+			}
+			frames = v;
+			cap = n;
+		}
+		size_t k = 0;
+		for (uint32_t x = (uint32_t)c; x != ROOT; x = s->parent[x])
+			frames[k++] = (struct cg_frame){ s->fns[s->fid[x]].name,
+							 s->fns[s->fid[x]].module };
+		rc = fn(arg, frames, n, cnt);
+	}
+	free(frames);
+	return rc;
+}

@@ -116,4 +116,12 @@ size_t cg_caller_tree(const struct cg_snapshot *s, const char *name, const char 
  * or -1 on a write error or out of memory. */
 int cg_write_folded(const struct cg_snapshot *s, int ev, FILE *out);
 
+/* Calls FN for every distinct call path with samples: FRAMES leaf first
+ * (N of them, pointing into the snapshot) and COUNTS, the samples of each
+ * event ending there ([n_events]).  Stops at and returns FN's first
+ * non-zero return; -1 when out of memory; else 0. */
+typedef int (*cg_path_fn)(void *arg, const struct cg_frame *frames, size_t n,
+			  const uint64_t *counts);
+int cg_foreach_path(const struct cg_snapshot *s, cg_path_fn fn, void *arg);
+
 #endif

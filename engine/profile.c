@@ -899,6 +899,17 @@ struct ip_counts *profile_ip_counts(struct profile *p, const char *name, const c
 	return c;
 }
 
+int profile_foreach_ip(const struct profile *p, profile_ip_fn fn, void *arg)
+{
+	for (size_t i = 0; i < p->ipcap; i++) {
+		const struct ip_row *r = p->ips[i];
+		int rc = r ? fn(arg, r->ip, r->fn->name, r->fn->module, r->n) : 0;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 double snapshot_percent(const struct snapshot *s, const struct snap_func *f, int ev,
 			bool window)
 {

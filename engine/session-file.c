@@ -576,7 +576,7 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 		snprintf(err, errsz, "out of memory");
 		goto fail;
 	}
-	if (file_callgraph(s) < 0) {
+	if (file_callgraph(s) < 0 || (o->keep_threads && session_keep_threads(s) < 0)) {
 		snprintf(err, errsz, "out of memory");
 		goto fail;
 	}

@@ -102,6 +102,8 @@ struct session {
 	struct mux mux;
 	struct session_file *file;   /* opened from a perf.data file (session-file.c) */
 	struct session_rec *rec;     /* writing a perf.data file (session-record.c) */
+	struct session_pprof_src *pprof; /* opened from a pprof profile (session-pprof.c) */
+	struct pprof_acc *pacc;  /* --format pprof: samples per address and thread */
 	struct perf_event_attr opened_attr[EVENTS_MAX]; /* as opened, for the file */
 	struct perf_event_attr ref_attr;  /* the internal reference's, likewise */
 	/* call stacks (-g): NULL when not collected */

@@ -18,6 +18,7 @@
 #include "engine/disasm.h"
 #include "engine/mux.h"
 #include "engine/ordered.h"
+#include "engine/pprof.h"
 #include "engine/pfm.h"
 #include "engine/record.h"
 #include "engine/ring.h"
@@ -324,6 +325,10 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 					       si.module ? si.module : CG_UNKNOWN };
 	}
 	callgraph_add(s->cg, ev, frames, nips ? nips : 1, truncated, n);
+	if (s->pacc) {  /* --format pprof: the stack by address, per thread */
+		ips[0] = smp->ip;
+		pprof_acc_add_stack(s->pacc, ev, smp->pid, smp->tid, ips, frames, nips ? nips : 1, n);
+	}
 	if (!s->src->recorded) {
 		uint64_t dt = now_ns() - t0;
 		s->cg_batch_ns += dt;
@@ -483,6 +488,8 @@ static void handle_sample(struct session *s, const struct rec_sample *smp, uint1
 		user_symbol(s, sp, smp->ip, &si);
 	uint64_t n = s->src->weigh(s, ev, smp);
 	profile_add(s->prof, ev, smp->tid, smp->ip, si.name, si.module, n);
+	if (s->pacc)
+		pprof_acc_add(s->pacc, ev, smp->pid, smp->tid, smp->ip, si.name, si.module, n);
 	if (s->cg && sp)
 		add_stack(s, sp, ev, smp, &si, n);
 }
@@ -1233,6 +1240,13 @@ static const struct session_source live_source = {
 	.counts = read_counts,
 };
 
+int session_keep_threads(struct session *s)
+{
+	if (!s->pacc)
+		s->pacc = pprof_acc_new(s->events.n);
+	return s->pacc ? 0 : -1;
+}
+
 void session_set_thread_filter(struct session *s, uint32_t tid)
 {
 	profile_set_thread_filter(s->prof, tid);
@@ -1274,6 +1288,7 @@ void session_close(struct session *s)
 	free(s->slots_fds);
 	ksymtab_free(s->ksyms);
 	callgraph_free(s->cg);
+	pprof_acc_free(s->pacc);
 	free(s->spaces);
 	free(s->space_index);
 	free(s->fds);

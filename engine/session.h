@@ -66,8 +66,13 @@ struct session_file_opts {
 	const char *path;
 	const char *symfs;
 	const char *model;
+	bool keep_threads;     /* session_keep_threads before the file is read */
 };
 struct session *session_open_file(const struct session_file_opts *o, char *err, size_t errsz);
+/* --format pprof: from now on every sample's address is also kept per
+ * process and thread (engine/pprof.h), for the profile's labels.  Returns
+ * 0, -1 when out of memory. */
+int session_keep_threads(struct session *s);
 /* Whether PATH begins like a perf.data file (so -i takes it as a session,
  * not as a counts file). */
 bool session_is_perfdata(const char *path);

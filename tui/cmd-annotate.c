@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "engine/annotate.h"
+#include "engine/pprof.h"
 #include "engine/session.h"
 #include "engine/source.h"
 #include "engine/symbols.h"
@@ -392,8 +393,9 @@ static int annotate_main(int argc, char **argv)
 	if (parse_args(argc, argv, &o) < 0)
 		return EXIT_USAGE;
 	ui_install_signals();
-	s = o.in.path ? session_open_file(&o.in, err, sizeof(err))
-		      : session_open(&o.s, err, sizeof(err));
+	s = !o.in.path ? session_open(&o.s, err, sizeof(err))
+	    : session_is_pprof(o.in.path) ? session_open_pprof(o.in.path, err, sizeof(err))
+	    : session_open_file(&o.in, err, sizeof(err));
 	if (!s) {
 		cmd_error("%s", err);
 		return 1;

@@ -9,10 +9,11 @@
 #include "arch/tree.h"
 
 /* The --format of the text outputs.  OUT_FOLDED (folded call stacks for
- * flame graphs) is the watch's batch mode's only (cyctop -b -g). */
-enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_FOLDED };
+ * flame graphs) and OUT_PPROF (one gzipped pprof profile at the end) are the
+ * watch's batch mode's only. */
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_FOLDED, OUT_PPROF };
 
-/* "text", "csv", "json" or "folded" into *F; -1 for anything else. */
+/* "text", "csv", "json", "folded" or "pprof" into *F; -1 for anything else. */
 int fmt_parse_output(const char *s, enum out_format *f);
 
 /* A value in its unit for people: cycles and counts as integers with

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "engine/mux.h"
+#include "engine/pprof.h"
+#include "tui/top-pprof.h"
 #include "engine/runs.h"
 #include "engine/session.h"
 #include "engine/symbols.h"
@@ -41,6 +43,8 @@ struct top_opts {
 	bool slice_given;  /* --mux-slice given */
 	long runs;         /* --runs N; 0: not given (1) */
 	const char *child_output; /* --child-output: FILE, null, tty; NULL: the mode's */
+	const char *output; /* -o: where --format pprof goes; NULL: stdout */
+	bool pprof_in;     /* -i FILE is a pprof profile */
 };
 
 static int parse_long(const char *s, long lo, long hi, long *out)
@@ -139,8 +143,10 @@ static const char usage_text[] =
 	"  -b, --batch           print the hotspot table every --delay seconds\n"
 	"  -d, --delay SECS      refresh interval (default 1)\n"
 	"  -n, --iterations N    batch: number of tables (default: until the target ends)\n"
-	"      --format F        batch output: text, csv, json, or folded (the call stacks\n"
-	"                        of -g, once at the end, for flame graphs)\n"
+	"      --format F        batch output: text, csv, json, folded (the call stacks\n"
+	"                        of -g, once at the end, for flame graphs) or pprof (one\n"
+	"                        gzipped profile.proto at the end, for go tool pprof)\n"
+	"  -o, --output FILE     --format pprof: write the profile to FILE (default stdout)\n"
 	"      --window          batch: the last interval instead of the cumulative profile\n"
 	"  -a, --arch TREE       core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
 	"                        the tree view opens with\n"
@@ -152,8 +158,9 @@ static const char usage_text[] =
 	"                        multiple of 8 up to 65528) or fp (frame pointers: cheap,\n"
 	"                        wrong in code built without them)\n"
 	"  -i, --input FILE...   open a recorded session (perf.data, from cyctop record or\n"
-	"                        perf record) in every view, or counts files in the tree\n"
-	"                        and ILP views; -i - reads perf record -o - on stdin\n"
+	"                        perf record; -i - reads perf record -o - on stdin) or a\n"
+	"                        pprof profile (FILE.pb.gz, any producer's) in every\n"
+	"                        view, or counts files in the tree and ILP views\n"
 	"      --symfs DIR       -i perf.data: look for the recorded binaries under DIR\n"
 	"      --model PMU       -i perf.data: name raw events with this model's tables\n"
 	"      --tid TID         the functions of thread TID only (H in the interactive view)\n"
@@ -185,6 +192,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "arch", required_argument, NULL, 'a' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "theme", required_argument, NULL, 'T' },
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "stall", required_argument, NULL, 'S' },
@@ -207,7 +215,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	o->delay = 1.0;
 	o->tree = TREE_NONE;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:m:i:gh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:m:i:o:gh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
 			o->s.events = optarg;
@@ -236,7 +244,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			break;
 		case 'f':
 			if (fmt_parse_output(optarg, &o->format) < 0) {
-				cmd_error("unknown --format '%s' (text, csv, json or folded)", optarg);
+				cmd_error("unknown --format '%s' (text, csv, json, folded or pprof)", optarg);
 				return -1;
 			}
 			break;
@@ -261,6 +269,9 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		case 'i':
 			o->files = argv + optind - 1;
 			o->nfiles = 1;
+			break;
+		case 'o':
+			o->output = optarg;
 			break;
 		case 'T':
 			o->theme = optarg;
@@ -312,6 +323,10 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			return -1;
 		}
 	}
+	struct top_pprof_opts po = { o->format, o->output, o->batch, o->window, o->mux_runs,
+				     o->tid };
+	if (top_pprof_check(&po) < 0)
+		return -1;
 	if (o->files && o->child_output) {
 		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
 			  "send, not -i", o->child_output);
@@ -331,8 +346,15 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		}
 		/* batch output is of sessions only: whatever is not one gets the
 		 * reader's error (naming the file and the offset) */
-		if (session_is_perfdata(o->files[0]) || o->batch) {
+		o->pprof_in = session_is_pprof(o->files[0]);
+		o->in.keep_threads = o->format == OUT_PPROF;
+		if (session_is_perfdata(o->files[0]) || o->pprof_in || o->batch) {
 			o->in.path = o->files[0];
+			if (o->pprof_in && (o->in.symfs || o->in.model)) {
+				cmd_error("-i %s: --symfs and --model are for perf.data; a pprof "
+					  "profile names its functions itself", o->in.path);
+				return -1;
+			}
 			if (o->nfiles > 1) {
 				cmd_error("-i %s: one perf.data file at a time", o->in.path);
 				return -1;
@@ -391,7 +413,8 @@ static int emit(struct session *s, const struct top_opts *o, int first, struct b
 	}
 	end->ended = snap->ended;
 	end->exit_status = snap->exit_status;
-	top_print(stdout, snap, o->format, o->window, first);
+	if (o->format != OUT_PPROF)   /* written once, at the end */
+		top_print(stdout, snap, o->format, o->window, first);
 	snapshot_free(snap);
 	return 0;
 }
@@ -481,16 +504,32 @@ static int watch_runs(const struct top_opts *o)
 	return rc;
 }
 
+static int watch_session(struct top_opts *o, FILE *pprof_out);
+
 static int watch(struct top_opts *o)
+{
+	if (o->mux_runs)
+		return watch_runs(o);
+	FILE *pprof_out = o->format == OUT_PPROF ? top_pprof_open(o->output) : NULL;
+	if (o->format == OUT_PPROF && !pprof_out)
+		return 1;
+	int rc = watch_session(o, pprof_out);
+	if (top_pprof_close(pprof_out, o->output) < 0 && rc == 0)
+		rc = 1;
+	return rc;
+}
+
+static int watch_session(struct top_opts *o, FILE *pprof_out)
 {
 	char err[512];
 
-	if (o->mux_runs)
-		return watch_runs(o);
 	/* a recorded session is opened first: a bad file is the first thing said */
-	struct session *s = o->in.path ? session_open_file(&o->in, err, sizeof(err)) : NULL;
+	struct session *s = !o->in.path ? NULL
+			    : o->pprof_in ? session_open_pprof(o->in.path, err, sizeof(err))
+			    : session_open_file(&o->in, err, sizeof(err));
 	if (o->in.path && !s) {
-		cmd_error("%s%s", err, access(o->in.path, R_OK) == 0 && !session_is_perfdata(o->in.path)
+		cmd_error("%s%s", err, access(o->in.path, R_OK) == 0 && !o->pprof_in &&
+			  !session_is_perfdata(o->in.path)
 			  ? " (counts files in batch: cyctop tree FILE)" : "");
 		return 1;
 	}
@@ -507,8 +546,9 @@ static int watch(struct top_opts *o)
 		return 1;
 	if (!s)
 		s = session_open(&o->s, err, sizeof(err));
-	if (!s) {
-		cmd_error("%s", err);
+	if (!s || (pprof_out && session_keep_threads(s) < 0)) {
+		cmd_error("%s", s ? "out of memory" : err);
+		session_close(s);
 		child_output_close(&out);
 		return 1;
 	}
@@ -519,6 +559,9 @@ static int watch(struct top_opts *o)
 	if (o->batch && o->format == OUT_FOLDED && rc != EXIT_BROKEN_PIPE &&
 	    top_print_finish() < 0 && rc == 0)
 		rc = EXIT_USAGE;
+	if (pprof_out && rc != EXIT_BROKEN_PIPE &&
+	    top_pprof_write(s, pprof_out, o->output, o->in.path) < 0)
+		rc = 1;
 	session_close(s);
 	child_output_close(&out);
 	return rc;
