@@ -94,7 +94,7 @@ struct opt_cmd {
 
 extern const char *const opt_off_on[];        /* off, on: --smt's 0 and 1 */
 extern const char *const opt_formats_text[];  /* text, csv, json */
-extern const char *const opt_formats_batch[]; /* and folded */
+extern const char *const opt_formats_batch[]; /* and folded, pprof */
 
 opt_fn opt_call_graph_g, opt_call_graph, opt_model, opt_arch;
 
