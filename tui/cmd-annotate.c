@@ -32,13 +32,6 @@ struct annotate_opts {
 static const char annotate_usage[] =
 	"usage: cyctop annotate FUNCTION [OPTIONS] (-p PID | -i FILE | -- COMMAND [ARGS...])";
 
-static int no_demangle(void *value, const char *arg)
-{
-	(void)value, (void)arg;
-	symbols_set_demangle(false);
-	return 0;
-}
-
 static int parse_target(int argc, char **argv, int first, struct annotate_opts *o)
 {
 	if (first < argc && !o->function)
@@ -69,8 +62,7 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 			     "stop watching after SECS (default: when the target ends)"),
 		OPT_STRING(0, "module", &o->module, "PATH",
 			   "the module holding FUNCTION (a path, its end or a soname)"),
-		OPT_CALLBACK(0, "no-demangle", NULL, no_demangle, NULL,
-			     "C++ and Rust functions by their ELF (mangled) names"),
+		OPT_NO_DEMANGLE("C++ and Rust functions by their ELF (mangled) names"),
 		OPT_STRING(0, "stall", &o->stall, "EVENT",
 			   "the stall-cycle column (default: the model's)"),
 		OPT_FORMAT(&o->format, opt_formats_text, "text, csv or json"),

@@ -10,6 +10,7 @@
 #include "arch/model.h"
 #include "arch/tree.h"
 #include "engine/session.h"
+#include "engine/symbols.h"
 #include "tui/format.h"
 #include "tui/opt.h"
 
@@ -270,7 +271,7 @@ static void help_row(FILE *f, const struct opt *o)
 	if (o->argh)
 		len += snprintf(left + len, sizeof(left) - (size_t)len, " %s", o->argh);
 	fputs(left, f);
-	if (len >= HELP_COLUMN - 1)  /* no room for the gap: help on the next line */
+	if (len >= HELP_COLUMN)  /* no room for a gap: help on the next line */
 		fprintf(f, "\n%*s", HELP_COLUMN, "");
 	else
 		fprintf(f, "%*s", HELP_COLUMN - len, "");
@@ -337,5 +338,12 @@ int opt_arch(void *value, const char *arg)
 		opt_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, zen or sw)", arg);
 		return -1;
 	}
+	return 0;
+}
+
+int opt_no_demangle(void *value, const char *arg)
+{
+	(void)value, (void)arg;
+	symbols_set_demangle(false);
 	return 0;
 }
