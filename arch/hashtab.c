@@ -79,6 +79,19 @@ int hashtab_add(struct hashtab *t, uint64_t h, uint32_t idx)
 	return 0;
 }
 
+int hashtab_copy(struct hashtab *dst, const struct hashtab *src)
+{
+	*dst = (struct hashtab){ 0 };
+	if (!src->cap)
+		return 0;
+	if (!(dst->slots = malloc(src->cap * sizeof(*dst->slots))))
+		return -1;
+	memcpy(dst->slots, src->slots, src->cap * sizeof(*dst->slots));
+	dst->cap = src->cap;
+	dst->n = src->n;
+	return 0;
+}
+
 void hashtab_clear(struct hashtab *t)
 {
 	if (t->cap)

@@ -37,6 +37,9 @@ uint32_t hashtab_find(const struct hashtab *t, uint64_t h, const void *key, hash
 /* Adds record IDX under hash H (its key must not be in the table yet).
  * Returns 0, or -1 when out of memory (the table is unchanged). */
 int hashtab_add(struct hashtab *t, uint64_t h, uint32_t idx);
+/* DST as a copy of SRC (for an immutable snapshot); 0, or -1 when out of
+ * memory (DST then empty). */
+int hashtab_copy(struct hashtab *dst, const struct hashtab *src);
 /* Empties T, keeping its memory. */
 void hashtab_clear(struct hashtab *t);
 void hashtab_free(struct hashtab *t);

@@ -8,6 +8,8 @@
  * or a caller->callee pair repeated by recursion counts once per sample. */
 #include "engine/callgraph.h"
 
+#include "arch/hashtab.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,13 +28,11 @@ struct callgraph {
 	size_t max_nodes;
 	struct fn *fns;
 	size_t n_fns, fns_alloc;
-	uint32_t *fslot;            /* open addressing on (name, module): fid + 1, 0 empty */
-	size_t fcap;
+	struct hashtab fn_index;    /* (name, module) -> fid */
 	uint32_t *fid, *parent;     /* per node */
 	uint64_t *cnt;              /* [node * n_events + ev]: samples ending at node */
 	size_t n_nodes, nodes_alloc;
-	uint32_t *cslot;            /* open addressing on (parent, fid): node, 0 empty */
-	size_t ccap;
+	struct hashtab child_index; /* (parent, fid) -> node */
 	uint64_t samples[CG_EVENTS_MAX], truncated[CG_EVENTS_MAX], overflow[CG_EVENTS_MAX];
 	uint64_t stacks[CG_EVENTS_MAX], stacks_truncated[CG_EVENTS_MAX];  /* not weighed */
 };
@@ -44,8 +44,7 @@ struct cg_snapshot {
 	size_t n_fns;
 	struct fn *fns;             /* strings in STRINGS */
 	char *strings;
-	uint32_t *fslot;            /* as in struct callgraph */
-	size_t fcap;
+	struct hashtab fn_index;    /* as in struct callgraph */
 	uint64_t *self, *total;     /* [fid * n_events + ev] */
 	size_t n_nodes;             /* the root and the overflow node included */
 	uint32_t *fid, *parent;
@@ -58,26 +57,41 @@ enum { CALLERS, CALLEES };
 
 /* ---- hashing and interning -------------------------------------------- */
 
+/* Each part hashed whole: ("ab", "c") and ("a", "bc") differ. */
 static uint64_t hash_fn(const char *name, const char *module)
 {
-	uint64_t h = 1469598103934665603ull;
-
-	for (const char *s = name; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	h = (h ^ 0xffu) * 1099511628211ull;  /* ("ab", "c") != ("a", "bc") */
-	for (const char *s = module; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h ^ (h >> 31);
+	return hash_mix(hash_str(name) ^ hash_mix(hash_str(module)));
 }
 
-/* splitmix64's finalizer: every input bit reaches the low bits the tables use. */
+/* Every input bit reaches the low bits the tables use. */
 static uint64_t hash_pair(uint32_t a, uint32_t b)
 {
-	uint64_t x = (uint64_t)a << 32 | b;
+	return hash_mix((uint64_t)a << 32 | b);
+}
 
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
+struct fn_key {
+	const char *name, *module;
+};
+
+static bool fn_eq(const void *key, uint32_t idx, const void *ctx)
+{
+	const struct fn_key *k = key;
+	const struct fn *f = &((const struct fn *)ctx)[idx];
+
+	return strcmp(f->name, k->name) == 0 && strcmp(f->module, k->module) == 0;
+}
+
+/* (parent, fid) pairs, against the nodes of a graph or the rows of a tree */
+struct pair_key {
+	uint32_t parent, fid;
+};
+
+static bool child_eq(const void *key, uint32_t idx, const void *ctx)
+{
+	const struct pair_key *k = key;
+	const struct callgraph *cg = ctx;
+
+	return cg->parent[idx] == k->parent && cg->fid[idx] == k->fid;
 }
 
 static const char *or_unknown(const char *s)
@@ -86,67 +100,36 @@ static const char *or_unknown(const char *s)
 }
 
 /* The function table's lookup; shared by the graph and its snapshots. */
-static uint32_t fn_lookup(const struct fn *fns, const uint32_t *fslot, size_t fcap,
+static uint32_t fn_lookup(const struct fn *fns, const struct hashtab *index,
 			  const char *name, const char *module)
 {
-	if (!fcap)
-		return NONE;
-	for (size_t j = hash_fn(name, module) & (fcap - 1); fslot[j]; j = (j + 1) & (fcap - 1)) {
-		const struct fn *f = &fns[fslot[j] - 1];
-		if (strcmp(f->name, name) == 0 && strcmp(f->module, module) == 0)
-			return fslot[j] - 1;
-	}
-	return NONE;
-}
+	struct fn_key key = { name, module };
 
-static int fslot_grow(struct callgraph *cg)
-{
-	size_t cap = cg->fcap ? cg->fcap * 2 : 256;
-	uint32_t *slot = calloc(cap, sizeof(*slot));
-
-	if (!slot)
-		return -1;
-	for (size_t i = 0; i < cg->n_fns; i++) {
-		size_t j = hash_fn(cg->fns[i].name, cg->fns[i].module) & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = (uint32_t)i + 1;
-	}
-	free(cg->fslot);
-	cg->fslot = slot;
-	cg->fcap = cap;
-	return 0;
+	return hashtab_find(index, hash_fn(name, module), &key, fn_eq, fns);
 }
 
 static uint32_t fn_intern(struct callgraph *cg, const char *name, const char *module)
 {
-	uint32_t f = fn_lookup(cg->fns, cg->fslot, cg->fcap, name, module);
+	uint32_t f = fn_lookup(cg->fns, &cg->fn_index, name, module);
 
 	if (f != NONE)
 		return f;
-	if ((cg->n_fns + 1) * 2 > cg->fcap && fslot_grow(cg) < 0)
+	if (GROW(cg->fns, cg->n_fns + 1, cg->fns_alloc) < 0)
 		return NONE;
-	if (cg->n_fns == cg->fns_alloc) {
-		size_t n = cg->fns_alloc ? cg->fns_alloc * 2 : 256;
-		struct fn *v = realloc(cg->fns, n * sizeof(*v));
-		if (!v)
-			return NONE;
-		cg->fns = v;
-		cg->fns_alloc = n;
-	}
 	size_t ln = strlen(name) + 1, lm = strlen(module) + 1;
 	char *str = malloc(ln + lm);
 	if (!str)
 		return NONE;
 	memcpy(str, name, ln);
 	memcpy(str + ln, module, lm);
-	f = (uint32_t)cg->n_fns++;
+	f = (uint32_t)cg->n_fns;
+	if (hashtab_add(&cg->fn_index, hash_fn(name, module), f) < 0) {
+		free(str);
+		return NONE;
+	}
+	cg->n_fns++;
 	cg->fns[f].name = str;
 	cg->fns[f].module = str + ln;
-	size_t j = hash_fn(name, module) & (cg->fcap - 1);
-	while (cg->fslot[j])
-		j = (j + 1) & (cg->fcap - 1);
-	cg->fslot[j] = f + 1;
 	return f;
 }
 
@@ -154,34 +137,9 @@ static uint32_t fn_intern(struct callgraph *cg, const char *name, const char *mo
 
 static uint32_t child_find(const struct callgraph *cg, uint32_t parent, uint32_t f)
 {
-	if (!cg->ccap)
-		return NONE;
-	for (size_t j = hash_pair(parent, f) & (cg->ccap - 1); cg->cslot[j];
-	     j = (j + 1) & (cg->ccap - 1)) {
-		uint32_t c = cg->cslot[j];
-		if (cg->parent[c] == parent && cg->fid[c] == f)
-			return c;
-	}
-	return NONE;
-}
+	struct pair_key key = { parent, f };
 
-static int cslot_grow(struct callgraph *cg)
-{
-	size_t cap = cg->ccap ? cg->ccap * 2 : 1024;
-	uint32_t *slot = calloc(cap, sizeof(*slot));
-
-	if (!slot)
-		return -1;
-	for (size_t c = 1; c < cg->n_nodes; c++) {
-		size_t j = hash_pair(cg->parent[c], cg->fid[c]) & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = (uint32_t)c;
-	}
-	free(cg->cslot);
-	cg->cslot = slot;
-	cg->ccap = cap;
-	return 0;
+	return hashtab_find(&cg->child_index, hash_pair(parent, f), &key, child_eq, cg);
 }
 
 static int nodes_grow(struct callgraph *cg)
@@ -210,17 +168,13 @@ static uint32_t node_add(struct callgraph *cg, uint32_t parent, uint32_t f)
 {
 	if (cg->n_nodes == cg->nodes_alloc && nodes_grow(cg) < 0)
 		return NONE;
-	if (parent != NONE && (cg->n_nodes + 1) * 2 > cg->ccap && cslot_grow(cg) < 0)
+	uint32_t c = (uint32_t)cg->n_nodes;
+	/* the root is nobody's child */
+	if (parent != NONE && hashtab_add(&cg->child_index, hash_pair(parent, f), c) < 0)
 		return NONE;
-	uint32_t c = (uint32_t)cg->n_nodes++;
+	cg->n_nodes++;
 	cg->fid[c] = f;
 	cg->parent[c] = parent;
-	if (parent == NONE)
-		return c;       /* the root is nobody's child */
-	size_t j = hash_pair(parent, f) & (cg->ccap - 1);
-	while (cg->cslot[j])
-		j = (j + 1) & (cg->ccap - 1);
-	cg->cslot[j] = c;
 	return c;
 }
 
@@ -261,11 +215,11 @@ void callgraph_free(struct callgraph *cg)
 	for (size_t i = 0; i < cg->n_fns; i++)
 		free((char *)cg->fns[i].name);
 	free(cg->fns);
-	free(cg->fslot);
+	hashtab_free(&cg->fn_index);
 	free(cg->fid);
 	free(cg->parent);
 	free(cg->cnt);
-	free(cg->cslot);
+	hashtab_free(&cg->child_index);
 	free(cg);
 }
 
@@ -284,7 +238,7 @@ static uint32_t existing_prefix(const struct callgraph *cg, const struct cg_fram
 
 	for (; n > 0; n--) {
 		const struct cg_frame *fr = &frames[n - 1];
-		uint32_t f = fn_lookup(cg->fns, cg->fslot, cg->fcap, or_unknown(fr->name),
+		uint32_t f = fn_lookup(cg->fns, &cg->fn_index, or_unknown(fr->name),
 				       or_unknown(fr->module));
 		uint32_t c = f == NONE ? NONE : child_find(cg, node, f);
 		if (c == NONE)
@@ -355,7 +309,7 @@ void cg_snapshot_free(struct cg_snapshot *s)
 		return;
 	free(s->fns);
 	free(s->strings);
-	free(s->fslot);
+	hashtab_free(&s->fn_index);
 	free(s->self);
 	free(s->total);
 	free(s->fid);
@@ -387,9 +341,7 @@ static int copy_functions(struct cg_snapshot *s, const struct callgraph *cg)
 	s->n_fns = cg->n_fns;
 	s->fns = malloc(cg->n_fns * sizeof(*s->fns) + 1);
 	s->strings = malloc(bytes + 1);
-	s->fslot = dup_mem(cg->fslot, cg->fcap * sizeof(*cg->fslot));
-	s->fcap = cg->fcap;
-	if (!s->fns || !s->strings || !s->fslot)
+	if (!s->fns || !s->strings || hashtab_copy(&s->fn_index, &cg->fn_index) < 0)
 		return -1;
 	char *p = s->strings;
 	for (size_t i = 0; i < cg->n_fns; i++) {
@@ -459,42 +411,51 @@ static int subtree_sums(const struct cg_snapshot *s, struct work *w)
 	return 0;
 }
 
+static bool edge_eq(const void *key, uint32_t idx, const void *ctx)
+{
+	const struct pair_key *k = key;
+	const struct work *w = ctx;
+
+	return w->ecaller[idx] == k->parent && w->ecallee[idx] == k->fid;
+}
+
 /* Numbers the distinct (caller, callee) pairs of parent->child links. */
 static int find_edges(const struct cg_snapshot *s, struct work *w)
 {
-	size_t n = s->n_nodes, cap = 64;
+	size_t n = s->n_nodes;
+	struct hashtab index = { 0 };
+	int rc = -1;
 
-	while (cap < 2 * n)
-		cap *= 2;
-	uint32_t *slot = calloc(cap, sizeof(*slot));   /* edge + 1, 0 empty */
 	w->edge_of = malloc(n * sizeof(uint32_t));
 	w->ecaller = malloc(n * sizeof(uint32_t));
 	w->ecallee = malloc(n * sizeof(uint32_t));
-	if (!slot || !w->edge_of || !w->ecaller || !w->ecallee) {
-		free(slot);
+	if (!w->edge_of || !w->ecaller || !w->ecallee)
 		return -1;
-	}
 	w->edge_of[ROOT] = NONE;
 	for (size_t c = 1; c < n; c++) {
-		uint32_t p = s->parent[c], a, b = s->fid[c];
+		uint32_t p = s->parent[c];
 		if (p == ROOT) {
 			w->edge_of[c] = NONE;
 			continue;
 		}
-		a = s->fid[p];
-		size_t j = hash_pair(a, b) & (cap - 1);
-		while (slot[j] && !(w->ecaller[slot[j] - 1] == a && w->ecallee[slot[j] - 1] == b))
-			j = (j + 1) & (cap - 1);
-		if (!slot[j]) {
-			w->ecaller[w->n_edges] = a;
-			w->ecallee[w->n_edges] = b;
-			slot[j] = (uint32_t)++w->n_edges;
+		struct pair_key key = { s->fid[p], s->fid[c] };
+		uint64_t h = hash_pair(key.parent, key.fid);
+		uint32_t e = hashtab_find(&index, h, &key, edge_eq, w);
+		if (e == NONE) {
+			e = (uint32_t)w->n_edges;
+			if (hashtab_add(&index, h, e) < 0)
+				goto out;
+			w->ecaller[e] = key.parent;
+			w->ecallee[e] = key.fid;
+			w->n_edges++;
 		}
-		w->edge_of[c] = slot[j] - 1;
+		w->edge_of[c] = e;
 	}
-	free(slot);
 	w->esamples = calloc(w->n_edges * (size_t)s->n_events + 1, sizeof(uint64_t));
-	return w->esamples ? 0 : -1;
+	rc = w->esamples ? 0 : -1;
+out:
+	hashtab_free(&index);
+	return rc;
 }
 
 static void add_counts(uint64_t *dst, const uint64_t *src, size_t ne)
@@ -692,7 +653,7 @@ size_t cg_functions(const struct cg_snapshot *s)
 
 static uint32_t snap_fn(const struct cg_snapshot *s, const char *name, const char *module)
 {
-	return fn_lookup(s->fns, s->fslot, s->fcap, or_unknown(name), or_unknown(module));
+	return fn_lookup(s->fns, &s->fn_index, or_unknown(name), or_unknown(module));
 }
 
 bool cg_function(const struct cg_snapshot *s, const char *name, const char *module, int ev,
@@ -751,50 +712,30 @@ struct ctree {
 	const struct cg_snapshot *s;
 	struct trow *rows;
 	size_t n, alloc;
-	uint32_t *slot;             /* open addressing on (parent row, fid): row + 1 */
-	size_t cap;
+	struct hashtab index;       /* (parent row, fid) -> row */
 };
 
-static int ctree_grow(struct ctree *t)
+static bool row_eq(const void *key, uint32_t idx, const void *ctx)
 {
-	size_t cap = t->cap ? t->cap * 2 : 256;
-	uint32_t *slot = calloc(cap, sizeof(*slot));
+	const struct pair_key *k = key;
+	const struct trow *r = &((const struct ctree *)ctx)->rows[idx];
 
-	if (!slot)
-		return -1;
-	for (size_t r = 1; r < t->n; r++) {
-		size_t j = hash_pair(t->rows[r].parent, t->rows[r].fid) & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = (uint32_t)r + 1;
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->cap = cap;
-	return 0;
+	return r->parent == k->parent && r->fid == k->fid;
 }
 
 /* Row F under row PARENT, made when missing; NONE when out of memory. */
 static uint32_t ctree_row(struct ctree *t, uint32_t parent, uint32_t f)
 {
-	if ((t->n + 1) * 2 > t->cap && ctree_grow(t) < 0)
+	struct pair_key key = { parent, f };
+	uint64_t h = hash_pair(parent, f);
+	uint32_t r = hashtab_find(&t->index, h, &key, row_eq, t);
+
+	if (r != NONE)
+		return r;
+	if (GROW(t->rows, t->n + 1, t->alloc) < 0 ||
+	    hashtab_add(&t->index, h, (uint32_t)t->n) < 0)
 		return NONE;
-	size_t j = hash_pair(parent, f) & (t->cap - 1);
-	for (; t->slot[j]; j = (j + 1) & (t->cap - 1)) {
-		const struct trow *r = &t->rows[t->slot[j] - 1];
-		if (r->parent == parent && r->fid == f)
-			return t->slot[j] - 1;
-	}
-	if (t->n == t->alloc) {
-		size_t n = t->alloc * 2;
-		struct trow *v = realloc(t->rows, n * sizeof(*v));
-		if (!v)
-			return NONE;
-		t->rows = v;
-		t->alloc = n;
-	}
 	t->rows[t->n] = (struct trow){ f, parent, t->rows[parent].depth + 1, 0, false };
-	t->slot[j] = (uint32_t)t->n + 1;
 	return (uint32_t)t->n++;
 }
 
@@ -945,7 +886,7 @@ size_t cg_caller_tree(const struct cg_snapshot *s, const char *name, const char 
 	    ctree_emit(&t, rows, max_rows) == 0)
 		n = t.n;
 	free(t.rows);
-	free(t.slot);
+	hashtab_free(&t.index);
 	return n;
 }
 
