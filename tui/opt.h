@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "tui/cmd.h"
+
 enum opt_kind {
 	OPTK_END,
 	OPTK_FLAG,     /* no argument: stores 1 */
@@ -72,8 +74,8 @@ struct opt_cmd {
 
 #define OPT_PID(p, h) OPT_INT('p', "pid", p, 1, INT_MAX, "PID", h)
 #define OPT_EVENTS(p, h) OPT_STRING('e', "events", p, "LIST", h)
-/* the refresh interval: cmd_parse_delay's range (cmd.h) */
-#define OPT_DELAY(p, h) OPT_DOUBLE('d', "delay", p, 0.05, 3600.0, "SECS", h)
+/* the refresh interval: cmd_parse_delay's range, as the view's d prompt */
+#define OPT_DELAY(p, h) OPT_DOUBLE('d', "delay", p, DELAY_MIN_S, DELAY_MAX_S, "SECS", h)
 #define OPT_DURATION(p, h) OPT_DOUBLE('d', "duration", p, 0.01, 86400.0, "SECS", h)
 #define OPT_MMAP_PAGES(p, h) OPT_POW2('m', "mmap-pages", p, 1, 1 << 20, "N", h)
 #define OPT_COUNTERS(p, h) OPT_INT(0, "counters", p, 1, 64, "N", h)
