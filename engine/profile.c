@@ -10,6 +10,10 @@ struct func_row {
 	const char *name, *module;   /* interned */
 	uint64_t samples[EVENTS_MAX];
 	uint64_t window[EVENTS_MAX];
+	/* system-wide: the process with the most samples of the first event here
+	 * (found at each snapshot), and how many processes have any */
+	uint64_t top_n;
+	uint32_t top_pid, nprocs;
 };
 
 struct ip_row {
@@ -18,29 +22,52 @@ struct ip_row {
 	uint64_t n[];               /* [n_events] */
 };
 
-/* A thread's samples.  Its window restarts lazily (see window_of). */
+/* A thread's (or, in the process table, a process's) samples.  Its window
+ * restarts lazily (see window_of). */
 struct thread_row {
-	uint32_t tid;
+	uint32_t tid;               /* the process table: the pid */
 	uint32_t epoch;
 	bool ended;
 	uint64_t fork_time, exit_time;  /* the newest FORK's and EXIT's, 0: unknown */
 	char comm[PROFILE_COMM_MAX];
+	char user[PROFILE_USER_MAX]; /* processes: the owner's name, "" unknown */
+	uint32_t pid;               /* threads: the process of its latest sample */
 	uint32_t parent;            /* forked from a thread not named yet: named with it */
+	bool awaited;               /* some row waits for this one's name */
 	uint64_t n[];               /* samples[n_events], then window[n_events] */
 };
 
-/* The samples of one function in one thread: what a thread zoom shows. */
+/* Threads and processes: open addressing on the id; past MAX rows every new
+ * id lands in the one shared OTHER row. */
+struct row_table {
+	struct thread_row **v;
+	size_t cap, n, max;
+	struct thread_row *other;
+	size_t orphans;              /* rows waiting for their parent's name */
+	const char *other_name;
+};
+
+/* The samples of one function in one thread (or one process: PROC_KEY):
+ * what a zoom shows. */
 struct cell {
-	const struct func_row *fn;
-	uint32_t tid;
+	struct func_row *fn;
+	uint64_t key;
 	uint32_t epoch;
 	uint64_t n[];               /* samples[n_events], then window[n_events] */
 };
+#define PROC_KEY(pid) ((1ull << 32) | (uint64_t)(pid))
 
 struct strpool {
 	char **slot;
 	size_t cap, n;
 };
+
+/* A recent (name, module) -> row lookup (row_get). */
+struct row_hint {
+	const char *name, *module;   /* the caller's pointers */
+	struct func_row *row;
+};
+#define ROW_HINTS 512
 
 struct profile {
 	int n_events;
@@ -50,16 +77,18 @@ struct profile {
 	size_t cap, n;
 	struct ip_row **ips;         /* open addressing on the address */
 	size_t ipcap, nips;
-	struct thread_row **threads; /* open addressing on the tid */
-	size_t tcap, nthreads, max_threads;
-	struct thread_row *other;    /* the threads past max_threads, together */
-	size_t orphans;              /* threads waiting for their parent's name */
-	struct cell **cells;         /* open addressing on (function, tid) */
+	size_t max_ips;              /* 0: no bound */
+	struct row_hint hints[ROW_HINTS];
+	struct row_table threads;
+	struct row_table procs;      /* filled only when by_process */
+	bool by_process;             /* system-wide: rows per process too */
+	struct cell **cells;         /* open addressing on (function, key) */
 	size_t ccap, ncells, max_cells;
 	struct thread_row *last_thread; /* samples come in runs of one thread */
-	struct cell *last_cell;
+	struct cell *last_cell, *last_pcell;
 	uint32_t epoch;              /* snapshots taken: older windows are empty */
 	uint32_t filter;             /* the thread snapshots show; 0: all */
+	int64_t pfilter;             /* the process snapshots show; -1: all */
 	uint64_t lost, throttled, undecodable;
 	int n_groups, slice_ms;      /* the plan (profile_set_plan) */
 	char reference[EVENT_NAME_MAX];
@@ -72,6 +101,7 @@ struct profile {
 #define THREADS_MAX_DEFAULT 32768
 #define CELL_BYTES_MAX (32u << 20)
 #define OTHER_THREADS "[other threads]"
+#define OTHER_PROCS "[other processes]"
 #define OTHER_FUNCS "[other functions]"
 #define OTHER_FUNCS_MODULE "[per-thread table full]"
 
@@ -144,11 +174,17 @@ struct profile *profile_new(const struct ev_list *events)
 	}
 	p->n_groups = 1;
 	p->reference_count = NAN;
-	p->max_threads = THREADS_MAX_DEFAULT;
+	p->threads.max = THREADS_MAX_DEFAULT;
+	p->threads.other_name = OTHER_THREADS;
+	p->procs.max = THREADS_MAX_DEFAULT;
+	p->procs.other_name = OTHER_PROCS;
+	p->pfilter = -1;
 	p->max_cells = CELL_BYTES_MAX / (sizeof(struct cell) + 2 * (size_t)p->n_events *
 					 sizeof(uint64_t) + 2 * sizeof(struct cell *));
 	return p;
 }
+
+static void table_free(struct row_table *tab);
 
 void profile_free(struct profile *p)
 {
@@ -160,10 +196,8 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->ipcap; i++)
 		free(p->ips[i]);
 	free(p->ips);
-	for (size_t i = 0; i < p->tcap; i++)
-		free(p->threads[i]);
-	free(p->threads);
-	free(p->other);
+	table_free(&p->threads);
+	table_free(&p->procs);
 	for (size_t i = 0; i < p->ccap; i++)
 		free(p->cells[i]);
 	free(p->cells);
@@ -195,8 +229,11 @@ static int rows_grow(struct profile *p)
 	return 0;
 }
 
-static struct func_row *row_get(struct profile *p, const char *name, const char *module)
+static struct func_row *row_find_or_add(struct profile *p, const char *name,
+					 const char *module)
 {
+	struct func_row *r;
+
 	if ((p->n + 1) * 2 > p->cap && rows_grow(p) < 0)
 		return NULL;
 	name = intern(&p->pool, name);
@@ -207,13 +244,41 @@ static struct func_row *row_get(struct profile *p, const char *name, const char 
 			return p->rows[j];
 		j = (j + 1) & (p->cap - 1);
 	}
-	struct func_row *r = calloc(1, sizeof(*r));
-	if (!r)
+	if (!(r = calloc(1, sizeof(*r))))
 		return NULL;
 	r->name = name;
 	r->module = module;
 	p->rows[j] = r;
 	p->n++;
+	return r;
+}
+
+/* The row a sample's NAME and MODULE strings found last time.  They are
+ * the symbol tables' own (stable while their module lives), so most samples
+ * find their row here without hashing either string; a hit is checked by
+ * content, as freed strings' addresses come round again. */
+static struct func_row *row_cached(struct profile *p, const char *name, const char *module,
+				   size_t *slot)
+{
+	const struct row_hint *h;
+
+	*slot = hash_ptrs(name, module) % ROW_HINTS;
+	h = &p->hints[*slot];
+	if (h->row && h->name == name && h->module == module &&
+	    strcmp(h->row->name, name) == 0 && strcmp(h->row->module, module) == 0)
+		return h->row;
+	return NULL;
+}
+
+static struct func_row *row_get(struct profile *p, const char *name, const char *module)
+{
+	size_t slot;
+	struct func_row *r = row_cached(p, name, module, &slot);
+
+	if (r)
+		return r;
+	if ((r = row_find_or_add(p, name, module)) != NULL)
+		p->hints[slot] = (struct row_hint){ name, module, r };
 	return r;
 }
 
@@ -243,9 +308,20 @@ static int ips_grow(struct profile *p)
 	return 0;
 }
 
+static struct ip_row *ip_find(const struct profile *p, uint64_t ip)
+{
+	for (size_t j = p->ipcap ? hash_ip(ip) & (p->ipcap - 1) : 0; p->ipcap && p->ips[j];
+	     j = (j + 1) & (p->ipcap - 1))
+		if (p->ips[j]->ip == ip)
+			return p->ips[j];
+	return NULL;
+}
+
 /* An address belongs to the function it was first symbolized in. */
 static struct ip_row *ip_get(struct profile *p, uint64_t ip, const struct func_row *fn)
 {
+	if (p->max_ips && p->nips >= p->max_ips && !ip_find(p, ip))
+		return NULL;
 	if ((p->nips + 1) * 2 > p->ipcap && ips_grow(p) < 0)
 		return NULL;
 	size_t j = hash_ip(ip) & (p->ipcap - 1);
@@ -300,70 +376,88 @@ static struct thread_row *thread_new(const struct profile *p, uint32_t tid)
 	return t;
 }
 
-static int threads_grow(struct profile *p)
+static void table_free(struct row_table *tab)
 {
-	size_t cap = p->tcap ? p->tcap * 2 : 64;
+	for (size_t i = 0; i < tab->cap; i++)
+		free(tab->v[i]);
+	free(tab->v);
+	free(tab->other);
+}
+
+static int table_grow(struct row_table *tab)
+{
+	size_t cap = tab->cap ? tab->cap * 2 : 64;
 	struct thread_row **v = calloc(cap, sizeof(*v));
 
 	if (!v)
 		return -1;
-	for (size_t i = 0; i < p->tcap; i++) {
-		if (!p->threads[i])
+	for (size_t i = 0; i < tab->cap; i++) {
+		if (!tab->v[i])
 			continue;
-		size_t j = hash_ip(p->threads[i]->tid) & (cap - 1);
+		size_t j = hash_ip(tab->v[i]->tid) & (cap - 1);
 		while (v[j])
 			j = (j + 1) & (cap - 1);
-		v[j] = p->threads[i];
+		v[j] = tab->v[i];
 	}
-	free(p->threads);
-	p->threads = v;
-	p->tcap = cap;
+	free(tab->v);
+	tab->v = v;
+	tab->cap = cap;
 	return 0;
 }
 
-static struct thread_row **thread_slot(const struct profile *p, uint32_t tid)
+static struct thread_row **table_slot(const struct row_table *tab, uint32_t id)
 {
-	size_t j = hash_ip(tid) & (p->tcap - 1);
+	size_t j = hash_ip(id) & (tab->cap - 1);
 
-	while (p->threads[j] && p->threads[j]->tid != tid)
-		j = (j + 1) & (p->tcap - 1);
-	return &p->threads[j];
+	while (tab->v[j] && tab->v[j]->tid != id)
+		j = (j + 1) & (tab->cap - 1);
+	return &tab->v[j];
+}
+
+static struct thread_row *table_find(const struct row_table *tab, uint32_t id)
+{
+	if (id == PROFILE_TID_OTHER)
+		return tab->other;
+	return tab->cap ? *table_slot(tab, id) : NULL;
+}
+
+/* Past max rows, every new id lands in the one shared row. */
+static struct thread_row *table_other(const struct profile *p, struct row_table *tab)
+{
+	if (!tab->other && (tab->other = thread_new(p, PROFILE_TID_OTHER)) != NULL)
+		snprintf(tab->other->comm, sizeof(tab->other->comm), "%s", tab->other_name);
+	return tab->other;
+}
+
+static struct thread_row *table_get(const struct profile *p, struct row_table *tab, uint32_t id)
+{
+	struct thread_row *t = table_find(tab, id);
+
+	if (t)
+		return t;
+	if (id == PROFILE_TID_OTHER || tab->n >= tab->max)
+		return table_other(p, tab);
+	if ((tab->n + 1) * 2 > tab->cap && table_grow(tab) < 0)
+		return NULL;
+	struct thread_row **slot = table_slot(tab, id);
+	if ((*slot = thread_new(p, id)) != NULL)
+		tab->n++;
+	return *slot;
 }
 
 static struct thread_row *thread_find(const struct profile *p, uint32_t tid)
 {
-	if (tid == PROFILE_TID_OTHER)
-		return p->other;
-	return p->tcap ? *thread_slot(p, tid) : NULL;
-}
-
-/* Past max_threads, every new thread lands in the one shared row. */
-static struct thread_row *thread_other(struct profile *p)
-{
-	if (!p->other && (p->other = thread_new(p, PROFILE_TID_OTHER)) != NULL)
-		snprintf(p->other->comm, sizeof(p->other->comm), "%s", OTHER_THREADS);
-	return p->other;
+	return table_find(&p->threads, tid);
 }
 
 static struct thread_row *thread_get(struct profile *p, uint32_t tid)
 {
-	struct thread_row *t = thread_find(p, tid);
-
-	if (t)
-		return t;
-	if (tid == PROFILE_TID_OTHER || p->nthreads >= p->max_threads)
-		return thread_other(p);
-	if ((p->nthreads + 1) * 2 > p->tcap && threads_grow(p) < 0)
-		return NULL;
-	struct thread_row **slot = thread_slot(p, tid);
-	if ((*slot = thread_new(p, tid)) != NULL)
-		p->nthreads++;
-	return *slot;
+	return table_get(p, &p->threads, tid);
 }
 
-static uint64_t hash_cell(const struct func_row *fn, uint32_t tid)
+static uint64_t hash_cell(const struct func_row *fn, uint64_t key)
 {
-	return hash_ptrs(fn, (const void *)(uintptr_t)tid);
+	return hash_ptrs(fn, (const void *)(uintptr_t)key);
 }
 
 static int cells_grow(struct profile *p)
@@ -376,7 +470,7 @@ static int cells_grow(struct profile *p)
 	for (size_t i = 0; i < p->ccap; i++) {
 		if (!p->cells[i])
 			continue;
-		size_t j = hash_cell(p->cells[i]->fn, p->cells[i]->tid) & (cap - 1);
+		size_t j = hash_cell(p->cells[i]->fn, p->cells[i]->key) & (cap - 1);
 		while (v[j])
 			j = (j + 1) & (cap - 1);
 		v[j] = p->cells[i];
@@ -387,17 +481,17 @@ static int cells_grow(struct profile *p)
 	return 0;
 }
 
-/* NULL when out of memory or past max_cells: the thread's own row still
- * counts the sample, the zoomed table shows it as OTHER_FUNCS. */
-static struct cell *cell_get(struct profile *p, const struct func_row *fn, uint32_t tid)
+/* NULL when out of memory or past max_cells: the thread's (process's) own
+ * row still counts the sample, the zoomed table shows it as OTHER_FUNCS. */
+static struct cell *cell_get(struct profile *p, struct func_row *fn, uint64_t key)
 {
 	if (p->ncells < p->max_cells && (p->ncells + 1) * 2 > p->ccap && cells_grow(p) < 0)
 		return NULL;
 	if (!p->ccap)
 		return NULL;
-	size_t j = hash_cell(fn, tid) & (p->ccap - 1);
+	size_t j = hash_cell(fn, key) & (p->ccap - 1);
 	while (p->cells[j]) {
-		if (p->cells[j]->fn == fn && p->cells[j]->tid == tid)
+		if (p->cells[j]->fn == fn && p->cells[j]->key == key)
 			return p->cells[j];
 		j = (j + 1) & (p->ccap - 1);
 	}
@@ -407,15 +501,21 @@ static struct cell *cell_get(struct profile *p, const struct func_row *fn, uint3
 	if (!c)
 		return NULL;
 	c->fn = fn;
-	c->tid = tid;
+	c->key = key;
 	c->epoch = p->epoch;
 	p->cells[j] = c;
 	p->ncells++;
 	return c;
 }
 
-static void add_to_thread(struct profile *p, const struct func_row *fn, uint32_t tid, int ev,
-			  uint64_t n)
+static void count_in(struct profile *p, uint64_t *n, uint32_t *epoch, int ev, uint64_t k)
+{
+	n[ev] += k;
+	window_of(p, n, epoch)[ev] += k;
+}
+
+static void add_to_thread(struct profile *p, struct func_row *fn, uint32_t pid, uint32_t tid,
+			  int ev, uint64_t n)
 {
 	struct thread_row *t = p->last_thread;
 	struct cell *c = p->last_cell;
@@ -424,18 +524,31 @@ static void add_to_thread(struct profile *p, const struct func_row *fn, uint32_t
 		t = p->last_thread = thread_get(p, tid);
 	if (!t)
 		return;
-	t->n[ev] += n;
-	window_of(p, t->n, &t->epoch)[ev] += n;
-	if (!c || c->fn != fn || c->tid != t->tid)
+	t->pid = pid;
+	count_in(p, t->n, &t->epoch, ev, n);
+	if (!c || c->fn != fn || c->key != t->tid)
 		c = p->last_cell = cell_get(p, fn, t->tid);
-	if (!c)
-		return;
-	c->n[ev] += n;
-	window_of(p, c->n, &c->epoch)[ev] += n;
+	if (c)
+		count_in(p, c->n, &c->epoch, ev, n);
 }
 
-void profile_add(struct profile *p, int ev, uint32_t tid, uint64_t ip, const char *name,
-		 const char *module, uint64_t n)
+static void add_to_process(struct profile *p, struct func_row *fn, uint32_t pid, int ev,
+			   uint64_t n)
+{
+	struct thread_row *pr = table_get(p, &p->procs, pid);
+	struct cell *c = p->last_pcell;
+
+	if (!pr)
+		return;
+	count_in(p, pr->n, &pr->epoch, ev, n);
+	if (!c || c->fn != fn || c->key != PROC_KEY(pr->tid))
+		c = p->last_pcell = cell_get(p, fn, PROC_KEY(pr->tid));
+	if (c)
+		count_in(p, c->n, &c->epoch, ev, n);
+}
+
+void profile_add_pid(struct profile *p, int ev, uint32_t pid, uint32_t tid, uint64_t ip,
+		     const char *name, const char *module, uint64_t n)
 {
 	if (ev < 0 || ev >= p->n_events)
 		return;
@@ -449,37 +562,55 @@ void profile_add(struct profile *p, int ev, uint32_t tid, uint64_t ip, const cha
 	r->window[ev] += n;
 	p->ev[ev].samples += n;
 	p->ev[ev].window += n;
-	add_to_thread(p, r, tid, ev, n);
+	add_to_thread(p, r, pid, tid, ev, n);
+	if (p->by_process)
+		add_to_process(p, r, pid, ev, n);
+}
+
+void profile_add(struct profile *p, int ev, uint32_t tid, uint64_t ip, const char *name,
+		 const char *module, uint64_t n)
+{
+	profile_add_pid(p, ev, tid, tid, ip, name, module, n);
+}
+
+static void table_set_name(struct row_table *tab, struct thread_row *t, const char *comm)
+{
+	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
+	t->parent = 0;
+	/* rows forked before their parent's name was known (the rings are read
+	 * per CPU, not in time order) take it now: a scan, only for a parent
+	 * that has such children (a busy machine names rows by the thousand) */
+	if (!t->awaited)
+		return;
+	t->awaited = false;
+	for (size_t i = 0; tab->orphans && i < tab->cap; i++) {
+		struct thread_row *c = tab->v[i];
+		if (c && c != t && c->parent == t->tid) {
+			memcpy(c->comm, t->comm, sizeof(c->comm));
+			memcpy(c->user, t->user, sizeof(c->user));
+			c->parent = 0;
+			tab->orphans--;
+		}
+	}
 }
 
 void profile_set_thread_name(struct profile *p, uint32_t tid, const char *comm)
 {
 	struct thread_row *t = thread_get(p, tid);
 
-	if (!t || t == p->other)
-		return;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
-	t->parent = 0;
-	/* threads forked before their parent's name was known (the rings are
-	 * read per CPU, not in time order) take it now */
-	for (size_t i = 0; p->orphans && i < p->tcap; i++) {
-		struct thread_row *c = p->threads[i];
-		if (c && c != t && c->parent == tid) {
-			memcpy(c->comm, t->comm, sizeof(c->comm));
-			c->parent = 0;
-			p->orphans--;
-		}
-	}
+	if (t && t != p->threads.other)
+		table_set_name(&p->threads, t, comm);
 }
 
-/* A reused tid starts a new life: the name and the end are the new thread's
+/* A reused id starts a new life: the name and the end are the new one's
  * (its samples add to the old ones). */
-void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid, uint64_t time)
+static void table_fork(struct profile *p, struct row_table *tab, uint32_t tid,
+		       uint32_t parent_tid, uint64_t time)
 {
-	const struct thread_row *parent = thread_find(p, parent_tid);
-	struct thread_row *t = thread_get(p, tid);
+	const struct thread_row *parent = table_find(tab, parent_tid);
+	struct thread_row *t = table_get(p, tab, tid);
 
-	if (!t || t == p->other)
+	if (!t || t == tab->other)
 		return;
 	/* Rings are read per CPU, not merged in time: the child's own COMM
 	 * (its exec), even its EXIT, may come before its FORK.  A name it has
@@ -491,30 +622,107 @@ void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid, u
 		t->fork_time = time;
 	if (reused)
 		t->ended = false;
+	if (parent && parent != t && parent != tab->other && (!t->user[0] || reused))
+		memcpy(t->user, parent->user, sizeof(t->user));
 	if (t->comm[0] && !reused)
 		return;
-	if (parent && parent != t && parent != p->other && parent->comm[0]) {
+	if (parent && parent != t && parent != tab->other && parent->comm[0]) {
 		memcpy(t->comm, parent->comm, sizeof(t->comm));
 	} else if (parent_tid != tid && !t->parent) {
+		struct thread_row *waited = table_get(p, tab, parent_tid);
+		t = table_find(tab, tid);  /* the table may have grown */
+		if (!waited || waited == tab->other || !t)
+			return;
+		waited->awaited = true;
 		t->comm[0] = '\0';
 		t->parent = parent_tid;
-		p->orphans++;
+		tab->orphans++;
 	}
 }
 
-/* The row is made if need be: the thread's FORK and samples may come later
- * (from other CPUs' rings). */
-void profile_thread_exit(struct profile *p, uint32_t tid, uint64_t time)
+void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid, uint64_t time)
 {
-	struct thread_row *t = tid == PROFILE_TID_OTHER ? NULL : thread_get(p, tid);
+	table_fork(p, &p->threads, tid, parent_tid, time);
+}
 
-	if (!t || t == p->other)
+/* The row is made if need be: the FORK and samples may come later (from
+ * other CPUs' rings). */
+static void table_exit(struct profile *p, struct row_table *tab, uint32_t tid, uint64_t time)
+{
+	struct thread_row *t = tid == PROFILE_TID_OTHER ? NULL : table_get(p, tab, tid);
+
+	if (!t || t == tab->other)
 		return;
 	if (time > t->exit_time)
 		t->exit_time = time;
 	/* an old life's EXIT read after the new life's FORK ends nothing */
 	if (!time || !t->fork_time || t->exit_time > t->fork_time)
 		t->ended = true;
+}
+
+void profile_thread_exit(struct profile *p, uint32_t tid, uint64_t time)
+{
+	table_exit(p, &p->threads, tid, time);
+}
+
+/* System-wide, every process's code lies at addresses of its own (ASLR): a
+ * storm of short processes brings new addresses without end.  Past this
+ * many the per-address counts (the asm view's) stop growing; the
+ * functions' counts stay exact.  About 12 MB with one event. */
+#define IPS_MAX_SYSTEM_WIDE (1u << 18)
+
+void profile_track_processes(struct profile *p)
+{
+	p->by_process = true;
+	p->max_ips = IPS_MAX_SYSTEM_WIDE;
+}
+
+bool profile_process_named(const struct profile *p, uint32_t pid)
+{
+	const struct thread_row *t = table_find(&p->procs, pid);
+
+	return t && ((t->comm[0] && t->user[0]) || t == p->procs.other);
+}
+
+void profile_process_fill(struct profile *p, uint32_t pid, const char *comm, const char *user)
+{
+	struct thread_row *t = p->by_process ? table_get(p, &p->procs, pid) : NULL;
+
+	if (!t || t == p->procs.other)
+		return;
+	if (!t->user[0])
+		snprintf(t->user, sizeof(t->user), "%s", user);
+	if (!t->comm[0])
+		table_set_name(&p->procs, t, comm);
+}
+
+void profile_set_process(struct profile *p, uint32_t pid, const char *comm, const char *user)
+{
+	struct thread_row *t = p->by_process ? table_get(p, &p->procs, pid) : NULL;
+
+	if (!t || t == p->procs.other)
+		return;
+	if (user)
+		snprintf(t->user, sizeof(t->user), "%s", user);
+	if (comm)
+		table_set_name(&p->procs, t, comm);
+}
+
+void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid, uint64_t time)
+{
+	if (p->by_process)
+		table_fork(p, &p->procs, pid, ppid, time);
+}
+
+void profile_process_exit(struct profile *p, uint32_t pid, uint64_t time)
+{
+	if (p->by_process)
+		table_exit(p, &p->procs, pid, time);
+}
+
+void profile_set_process_filter(struct profile *p, int64_t pid)
+{
+	p->pfilter = pid;
 }
 
 void profile_set_thread_filter(struct profile *p, uint32_t tid)
@@ -525,7 +733,7 @@ void profile_set_thread_filter(struct profile *p, uint32_t tid)
 void profile_set_limits(struct profile *p, size_t max_threads, size_t max_cells)
 {
 	if (max_threads)
-		p->max_threads = max_threads;
+		p->threads.max = p->procs.max = max_threads;
 	if (max_cells)
 		p->max_cells = max_cells;
 }
@@ -642,6 +850,7 @@ struct snapshot *snapshot_new(int n_events, size_t n, size_t strbytes, char **st
 	s->n_groups = 1;
 	s->reference_count = NAN;
 	s->spread = NAN;
+	s->process = -1;
 	return s;
 }
 
@@ -660,14 +869,49 @@ static const char *copy_str(char **str, const char *src)
 	return d;
 }
 
+/* System-wide: each function's top process (most samples of the first
+ * event) and its number of processes, from the process cells. */
+static void find_top_processes(const struct profile *p)
+{
+	for (size_t i = 0; i < p->cap; i++)
+		if (p->rows[i])
+			p->rows[i]->top_n = 0, p->rows[i]->nprocs = 0, p->rows[i]->top_pid = 0;
+	for (size_t i = 0; i < p->ccap; i++) {
+		const struct cell *c = p->cells[i];
+		if (!c || !(c->key >> 32))
+			continue;
+		struct func_row *fn = c->fn;
+		fn->nprocs++;
+		if (fn->nprocs == 1 || c->n[0] > fn->top_n ||
+		    (c->n[0] == fn->top_n && (uint32_t)c->key < fn->top_pid)) {
+			fn->top_n = c->n[0];
+			fn->top_pid = (uint32_t)c->key;
+		}
+	}
+}
+
+/* F's command: the process PID's name ("" when not known). */
+static void set_func_process(const struct profile *p, struct snap_func *f, uint32_t pid,
+			     uint32_t nprocs, char **str)
+{
+	const struct thread_row *pr = table_find(&p->procs, pid);
+
+	f->comm = copy_str(str, pr ? pr->comm : "");
+	f->pid = pid;
+	f->nprocs = nprocs;
+}
+
 static struct snapshot *process_funcs(const struct profile *p)
 {
 	size_t strbytes = 0, ne = (size_t)p->n_events, k = 0;
 	char *str;
 
+	if (p->by_process && p->n_events > 0)
+		find_top_processes(p);
 	for (size_t i = 0; i < p->cap; i++)
 		if (p->rows[i])
-			strbytes += strlen(p->rows[i]->name) + strlen(p->rows[i]->module) + 2;
+			strbytes += strlen(p->rows[i]->name) + strlen(p->rows[i]->module) + 2 +
+				    PROFILE_COMM_MAX;
 	struct snapshot *s = snapshot_alloc(p, p->n, strbytes, &str);
 	if (!s)
 		return NULL;
@@ -680,12 +924,14 @@ static struct snapshot *process_funcs(const struct profile *p)
 		memcpy(f->window, r->window, ne * sizeof(uint64_t));
 		f->name = copy_str(&str, r->name);
 		f->module = copy_str(&str, r->module);
+		if (p->by_process && r->nprocs)
+			set_func_process(p, f, r->top_pid, r->nprocs, &str);
 	}
 	s->n_funcs = k;
 	return s;
 }
 
-/* The samples of thread T that no cell holds (past max_cells), as one row. */
+/* The samples of row T that no cell holds (past max_cells), as one row. */
 static void add_untracked_row(const struct profile *p, struct snapshot *s,
 			      const struct thread_row *t, char **str)
 {
@@ -709,18 +955,22 @@ static void add_untracked_row(const struct profile *p, struct snapshot *s,
 	s->n_funcs++;
 }
 
-/* The functions of one thread: a scan of the cells, paid only when zoomed. */
-static struct snapshot *thread_funcs(const struct profile *p, uint32_t tid)
+/* The functions of one thread (KEY a tid) or one process (PROC_KEY), whose
+ * row is T: a scan of the cells, paid only when zoomed. */
+static struct snapshot *zoomed_funcs(const struct profile *p, uint64_t key,
+				     const struct thread_row *t)
 {
 	size_t n = 0, strbytes = sizeof(OTHER_FUNCS) + sizeof(OTHER_FUNCS_MODULE);
 	size_t ne = (size_t)p->n_events;
+	bool proc = key >> 32;
 	char *str;
 
 	for (size_t i = 0; i < p->ccap; i++) {
 		const struct cell *c = p->cells[i];
-		if (c && c->tid == tid) {
+		if (c && c->key == key) {
 			n++;
-			strbytes += strlen(c->fn->name) + strlen(c->fn->module) + 2;
+			strbytes += strlen(c->fn->name) + strlen(c->fn->module) + 2 +
+				    PROFILE_COMM_MAX;
 		}
 	}
 	struct snapshot *s = snapshot_alloc(p, n + 1, strbytes, &str);
@@ -728,15 +978,16 @@ static struct snapshot *thread_funcs(const struct profile *p, uint32_t tid)
 		return NULL;
 	for (size_t i = 0; i < p->ccap; i++) {
 		const struct cell *c = p->cells[i];
-		if (!c || c->tid != tid)
+		if (!c || c->key != key)
 			continue;
 		struct snap_func *f = &s->funcs[s->n_funcs++];
 		memcpy(f->samples, c->n, ne * sizeof(uint64_t));
 		copy_window(p, f->window, c->n, c->epoch);
 		f->name = copy_str(&str, c->fn->name);
 		f->module = copy_str(&str, c->fn->module);
+		if (proc)
+			set_func_process(p, f, (uint32_t)key, 1, &str);
 	}
-	const struct thread_row *t = thread_find(p, tid);
 	if (t)
 		add_untracked_row(p, s, t, &str);
 	return s;
@@ -765,7 +1016,9 @@ static void copy_thread(const struct profile *p, struct snap_thread *d,
 	size_t ne = (size_t)p->n_events;
 
 	d->tid = t->tid;
+	d->pid = t->pid;
 	memcpy(d->comm, t->comm, sizeof(d->comm));
+	memcpy(d->user, t->user, sizeof(d->user));
 	d->ended = t->ended;
 	d->samples = counters;
 	d->window = counters + ne;
@@ -773,30 +1026,53 @@ static void copy_thread(const struct profile *p, struct snap_thread *d,
 	copy_window(p, d->window, t->n, t->epoch);
 }
 
-/* The threads with samples (one extra allocation, freed with the snapshot
- * through s->threads). */
-static int add_threads(const struct profile *p, struct snapshot *s)
+/* Whether row T of TAB goes into the snapshot: it has samples, and with a
+ * process zoom the threads are that process's. */
+static bool row_shown(const struct profile *p, const struct row_table *tab,
+		      const struct thread_row *t)
+{
+	if (!t || !thread_sampled(p, t))
+		return false;
+	return tab != &p->threads || !p->by_process || p->pfilter < 0 ||
+	       t->pid == (uint32_t)p->pfilter;
+}
+
+/* The rows of TAB to show, sorted (one allocation, freed with the
+ * snapshot); NULL when out of memory. */
+static struct snap_thread *copy_table(const struct profile *p, const struct row_table *tab,
+				      size_t *count)
 {
 	size_t ne = (size_t)p->n_events, n = 0;
 
-	for (size_t i = 0; i < p->tcap; i++)
-		n += p->threads[i] && thread_sampled(p, p->threads[i]);
-	n += p->other && thread_sampled(p, p->other);
+	for (size_t i = 0; i < tab->cap; i++)
+		n += row_shown(p, tab, tab->v[i]);
+	n += row_shown(p, tab, tab->other);
 	struct snap_thread *v = calloc(n + 1, sizeof(*v) + 2 * ne * sizeof(uint64_t));
 	if (!v)
-		return -1;
+		return NULL;
 	uint64_t *counters = (uint64_t *)(v + n + 1);
-	for (size_t i = 0; i <= p->tcap; i++) {
-		const struct thread_row *t = i < p->tcap ? p->threads[i] : p->other;
-		if (!t || !thread_sampled(p, t))
+	*count = 0;
+	for (size_t i = 0; i <= tab->cap; i++) {
+		const struct thread_row *t = i < tab->cap ? tab->v[i] : tab->other;
+		if (!row_shown(p, tab, t))
 			continue;
-		copy_thread(p, &v[s->n_threads++], t, counters);
+		copy_thread(p, &v[(*count)++], t, counters);
 		counters += 2 * ne;
 	}
 	if (ne > 0)
-		qsort(v, s->n_threads, sizeof(*v), thread_desc);
-	s->threads = v;
-	return 0;
+		qsort(v, *count, sizeof(*v), thread_desc);
+	return v;
+}
+
+static int add_threads(const struct profile *p, struct snapshot *s)
+{
+	s->threads = copy_table(p, &p->threads, &s->n_threads);
+	if (s->threads && p->by_process) {
+		s->procs = copy_table(p, &p->procs, &s->n_procs);
+		for (size_t i = 0; s->procs && i < s->n_procs; i++)
+			s->procs[i].pid = s->procs[i].tid;
+	}
+	return s->threads && (!p->by_process || s->procs) ? 0 : -1;
 }
 
 /* Only once the snapshot is complete: a failed one loses no window. */
@@ -812,7 +1088,14 @@ static void restart_windows(struct profile *p)
 
 struct snapshot *profile_snapshot(struct profile *p, double now, double window_seconds)
 {
-	struct snapshot *s = p->filter ? thread_funcs(p, p->filter) : process_funcs(p);
+	struct snapshot *s;
+
+	if (p->filter)
+		s = zoomed_funcs(p, p->filter, thread_find(p, p->filter));
+	else if (p->by_process && p->pfilter >= 0)
+		s = zoomed_funcs(p, PROC_KEY(p->pfilter), table_find(&p->procs, (uint32_t)p->pfilter));
+	else
+		s = process_funcs(p);
 
 	if (!s)
 		return NULL;
@@ -824,6 +1107,8 @@ struct snapshot *profile_snapshot(struct profile *p, double now, double window_s
 	s->throttled = p->throttled;
 	s->undecodable = p->undecodable;
 	s->thread = p->filter;
+	s->system_wide = p->by_process;
+	s->process = p->by_process ? p->pfilter : -1;
 	s->n_groups = p->n_groups;
 	s->slice_ms = p->n_groups > 1 ? p->slice_ms : 0;
 	memcpy(s->reference, p->reference, sizeof(s->reference));
@@ -856,6 +1141,7 @@ void snapshot_free(struct snapshot *s)
 		cg_snapshot_free(s->cg);
 		free(s->modules);
 		free(s->threads);
+		free(s->procs);
 	}
 	free(s);
 }
@@ -926,6 +1212,14 @@ double snapshot_thread_percent(const struct snapshot *s, const struct snap_threa
 	uint64_t n = window ? t->window[ev] : t->samples[ev];
 
 	return total ? 100.0 * (double)n / (double)total : 0.0;
+}
+
+const struct snap_thread *snapshot_process(const struct snapshot *s, uint32_t pid)
+{
+	for (size_t i = 0; i < s->n_procs; i++)
+		if (s->procs[i].tid == pid)
+			return &s->procs[i];
+	return NULL;
 }
 
 const struct snap_thread *snapshot_thread(const struct snapshot *s, uint32_t tid)

@@ -11,7 +11,8 @@
 #include "engine/events.h"
 
 #define PROFILE_COMM_MAX 16      /* the kernel's TASK_COMM_LEN */
-#define PROFILE_TID_OTHER UINT32_MAX
+#define PROFILE_TID_OTHER UINT32_MAX  /* also the pid of "[other processes]" */
+#define PROFILE_USER_MAX 32
 
 struct profile;
 
@@ -44,6 +45,12 @@ struct snap_func {
 	const char *module;      /* path, "[vdso]", "[anon]", "[unknown]" */
 	uint64_t *samples;       /* [n_events] cumulative */
 	uint64_t *window;        /* [n_events] */
+	/* system-wide (snapshot->system_wide): the command of the process with
+	 * the most samples here (of the zoomed process when zoomed), and how
+	 * many processes have samples here; NULL and 0 otherwise */
+	const char *comm;
+	uint32_t pid;            /* that process */
+	uint32_t nprocs;
 };
 
 struct snap_module {
@@ -59,6 +66,8 @@ struct snap_thread {
 	bool ended;              /* an EXIT record was seen */
 	uint64_t *samples;       /* [n_events] cumulative */
 	uint64_t *window;        /* [n_events] */
+	uint32_t pid;            /* threads: its process; processes: the pid again */
+	char user[PROFILE_USER_MAX]; /* processes: the owner, "" unknown */
 };
 
 /* Samples at one instruction address (for the asm view). */
@@ -85,6 +94,12 @@ struct snapshot {
 	struct snap_module *modules; /* sorted like funcs */
 	size_t n_threads;
 	struct snap_thread *threads; /* every thread with samples, sorted like funcs */
+	/* System-wide (-a): every process with samples, sorted like funcs (tid
+	 * is the pid, PROFILE_TID_OTHER the processes past the limit). */
+	bool system_wide;
+	int64_t process;         /* funcs and modules of this process only; -1: all */
+	size_t n_procs;
+	struct snap_thread *procs;
 	uint64_t lost, throttled, undecodable;
 	int pid;
 	char command[64];
@@ -126,6 +141,24 @@ void profile_thread_exit(struct profile *p, uint32_t tid, uint64_t time);
 /* Snapshots taken from now on show the functions of thread TID only
  * (0: of every thread); totals, threads and percentages stay the process's. */
 void profile_set_thread_filter(struct profile *p, uint32_t tid);
+/* System-wide: samples count per process too (profile_add_pid), and
+ * snapshots carry the processes. */
+void profile_track_processes(struct profile *p);
+/* Adds a sample as profile_add does, taken in process PID. */
+void profile_add_pid(struct profile *p, int ev, uint32_t pid, uint32_t tid, uint64_t ip,
+		     const char *name, const char *module, uint64_t n);
+/* Process life, as the threads': a name and owner (NULL: kept), a FORK
+ * (the child takes its parent's name and owner), an EXIT. */
+void profile_set_process(struct profile *p, uint32_t pid, const char *comm, const char *user);
+void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid, uint64_t time);
+void profile_process_exit(struct profile *p, uint32_t pid, uint64_t time);
+/* Whether process PID has a name and an owner. */
+bool profile_process_named(const struct profile *p, uint32_t pid);
+/* Gives process PID the name and owner it lacks (from /proc, live). */
+void profile_process_fill(struct profile *p, uint32_t pid, const char *comm, const char *user);
+/* Snapshots taken from now on show the functions of process PID only (-1:
+ * of every process); totals and percentages stay the system's. */
+void profile_set_process_filter(struct profile *p, int64_t pid);
 /* Memory bounds of the per-thread data (0 keeps a bound as it is): the
  * threads past MAX_THREADS share one PROFILE_TID_OTHER row; past MAX_CELLS
  * (function, thread) pairs, a thread's new functions show as one
@@ -177,5 +210,7 @@ double snapshot_thread_percent(const struct snapshot *s, const struct snap_threa
 			       bool window);
 /* Thread TID of the snapshot, or NULL. */
 const struct snap_thread *snapshot_thread(const struct snapshot *s, uint32_t tid);
+/* Process PID of the snapshot, or NULL. */
+const struct snap_thread *snapshot_process(const struct snapshot *s, uint32_t pid);
 
 #endif

@@ -576,6 +576,10 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 		snprintf(err, errsz, "out of memory");
 		goto fail;
 	}
+	if (o->processes) {
+		profile_track_processes(s->prof);
+		s->system_wide = true;
+	}
 	if (file_callgraph(s) < 0 || (o->keep_threads && session_keep_threads(s) < 0)) {
 		snprintf(err, errsz, "out of memory");
 		goto fail;

@@ -28,6 +28,7 @@ struct space {
 	uint64_t last_refresh;
 	struct unwinder *uw;     /* -g dwarf: made on the first stack; NULL */
 	bool exited;             /* its process exited: freed when spaces run short */
+	uint64_t exit_ns;        /* live: when its EXIT was read (now_ns) */
 };
 
 /* Where a session's records come from: the live rings (session.c) or a
@@ -85,6 +86,9 @@ struct session {
 	struct ordered *queue;   /* records in time order (engine/ordered.h) */
 	double t0, last_snap;
 	bool hup;
+	bool system_wide;        /* -a / -C: pid -1 on each CPU of cpu_on */
+	bool *cpu_on;            /* [ncpus]; NULL: every CPU */
+	uint64_t last_expire;    /* live: when exited spaces were last freed */
 	bool user_only;          /* the kernel may not be watched: exclude_kernel */
 	bool topdown;            /* metric events: slots and they count in kernel groups */
 	int *slots_fds;          /* the slots fd of each (thread, CPU) being opened */

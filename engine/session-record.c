@@ -6,6 +6,7 @@
 #include "engine/session.h"
 #include "engine/session-priv.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -173,13 +174,13 @@ static void synth_kernel_mmap(struct session *s)
 }
 
 /* A COMM record for every thread, named as /proc has it now. */
-static void synth_comms(struct session *s, pid_t pid)
+static void synth_comms(struct session *s, pid_t pid, const char *pcomm)
 {
 	pid_t tids[1024];
 	int n = target_tids(pid, tids, 1024);
 	char path[64], comm[32];
 
-	synth_comm(s, pid, pid, s->target.comm);
+	synth_comm(s, pid, pid, pcomm);
 	for (int i = 0; i < n; i++) {
 		FILE *f;
 		if (tids[i] == pid)
@@ -193,6 +194,35 @@ static void synth_comms(struct session *s, pid_t pid)
 		}
 		fclose(f);
 	}
+}
+
+/* System-wide: every process there is, as perf record -a synthesizes them
+ * (kernel threads have a name and no mappings). */
+static void synth_all(struct session *s)
+{
+	DIR *d = sys_opendir("/proc");
+	struct dirent *e;
+	char path[64], comm[32];
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		FILE *f;
+		if (*end || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+		if (!(f = sys_fopen(path, "r")))
+			continue;  /* gone meanwhile */
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = '\0';
+		fclose(f);
+		comm[strcspn(comm, "\n")] = '\0';
+		synth_comms(s, (pid_t)pid, comm);
+		synth_maps(s, (pid_t)pid);
+	}
+	closedir(d);
 }
 
 static int add_attrs(struct session *s, char *err, size_t errsz);
@@ -231,8 +261,10 @@ int session_record_start(struct session *s, const struct session_opts *o, char *
 	}
 	if (!s->user_only)
 		synth_kernel_mmap(s);
-	if (!o->argv) {  /* attached: its name and mappings predate the watch */
-		synth_comms(s, s->target.pid);
+	if (o->all_cpus || o->cpus) {
+		synth_all(s);
+	} else if (!o->argv) {  /* attached: its name and mappings predate the watch */
+		synth_comms(s, s->target.pid, s->target.comm);
 		synth_maps(s, s->target.pid);
 	}
 	return 0;

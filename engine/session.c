@@ -4,7 +4,9 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <math.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +42,11 @@
  * default would hold only some 30 samples; 256 pages (1 MB per CPU) hold
  * 120, over 100 ms of a busy core at 1 kHz, and ride out a slow poll. */
 #define CG_DWARF_RING_PAGES 256
+/* The ring with -a when -m was not given: every task's records come
+ * through one CPU's ring, a fork storm's FORK, COMM, MMAP2 and EXIT records
+ * beside the samples; 256 pages (1 MB per CPU, perf record -a's default is
+ * 512 KB to 4 MB) ride out a poll behind. */
+#define SYSWIDE_RING_PAGES 256
 /* The unwinder's time per batch (one session_poll).  At 1 kHz a busy core
  * gives 1000 stacks a second; at 5-40 us each (unwinding with warm caches
  * and symbolizing the frames) that is 5-40 ms of work per second, 0.5-4 %
@@ -112,15 +119,17 @@ static void space_free(struct space *sp)
 	unwinder_free(sp->uw);
 }
 
-/* Frees the spaces of processes that exited (the target's is kept: the asm
- * view looks there first) and re-indexes the rest.  Every space pointer
- * taken before is invalid after. */
-static void spaces_evict_exited(struct session *s)
+/* Frees the spaces of processes that exited at or before BEFORE (now_ns;
+ * UINT64_MAX: all; the target's is kept: the asm view looks there first)
+ * and re-indexes the rest.  Every space pointer taken before is invalid
+ * after. */
+static void spaces_evict_exited(struct session *s, uint64_t before)
 {
 	int kept = 0;
 
 	for (int k = 0; k < s->nspaces; k++) {
-		if (s->spaces[k].exited && s->spaces[k].pid != s->target.pid)
+		if (s->spaces[k].exited && s->spaces[k].exit_ns <= before &&
+		    (s->system_wide || s->spaces[k].pid != s->target.pid))
 			space_free(&s->spaces[k]);
 		else
 			s->spaces[kept++] = s->spaces[k];
@@ -129,6 +138,36 @@ static void spaces_evict_exited(struct session *s)
 	memset(s->space_index, 0, s->space_index_cap * sizeof(*s->space_index));
 	for (int k = 0; k < kept; k++)
 		index_space(s, k);
+}
+
+/* A process's records may still be on their way from other CPUs' rings a
+ * moment after its EXIT: every ring is drained at each poll (at most 100 ms
+ * apart, the UI's tick and batch mode's wait), and the time-ordered queue
+ * lets a record through one round later (a process's samples were written
+ * before its EXIT: they are delivered before it).  Half a second later,
+ * five polls at least, its symbols are freed:
+ * a busy machine makes hundreds of processes a second, each space holding
+ * its mappings and libdwfl's view of its files (the function tables are
+ * shared, engine/symbols.c). */
+#define SPACE_GRACE_NS 500000000ull
+
+/* Live: frees the spaces of processes that exited over SPACE_GRACE_NS ago
+ * (checked four times as often). */
+static void spaces_expire(struct session *s)
+{
+	uint64_t t = now_ns();
+
+	if (t - s->last_expire < SPACE_GRACE_NS / 4)
+		return;
+	s->last_expire = t;
+	for (int k = 0; k < s->nspaces; k++)
+		if (s->spaces[k].exited && t - s->spaces[k].exit_ns > SPACE_GRACE_NS) {
+			spaces_evict_exited(s, t - SPACE_GRACE_NS);
+			/* what the freed spaces held goes back to the system, not
+			 * only to malloc's free lists (peak RSS on a busy machine) */
+			malloc_trim(0);
+			return;
+		}
 }
 
 /* The space of process PID, made if new.  It may move the spaces: a pointer
@@ -140,7 +179,7 @@ struct space *space_get(struct session *s, pid_t pid)
 	if (sp)
 		return sp;
 	if (s->nspaces == MAX_SPACES)
-		spaces_evict_exited(s);
+		spaces_evict_exited(s, UINT64_MAX);
 	if (s->nspaces == MAX_SPACES)
 		return NULL;
 	if (s->nspaces == s->capspaces) {
@@ -157,6 +196,7 @@ struct space *space_get(struct session *s, pid_t pid)
 	sp->last_refresh = 0;
 	sp->uw = NULL;
 	sp->exited = false;
+	sp->exit_ns = 0;
 	if (!sp->st || index_space(s, s->nspaces) < 0) {
 		symtab_free(sp->st);
 		return NULL;
@@ -474,6 +514,68 @@ static void kernel_symbol(struct session *s, uint64_t ip, struct sym_info *si)
 	si->module = "[kernel.kallsyms]";
 }
 
+/* The owner of process PID from /proc ("" when gone). */
+static void read_user(pid_t pid, char *user, size_t sz)
+{
+	char path[64], line[256];
+	unsigned uid;
+	FILE *f;
+
+	user[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!(f = sys_fopen(path, "r")))
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %u", &uid) == 1) {
+			struct passwd pw, *res = NULL;
+			char buf[1024];
+			if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+				snprintf(user, sz, "%s", pw.pw_name);
+			else
+				snprintf(user, sz, "%u", uid);
+			break;
+		}
+	fclose(f);
+}
+
+static void read_line(const char *path, char *buf, size_t sz)
+{
+	FILE *f = sys_fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, (int)sz, f))
+			buf[0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+static void name_threads(struct session *s, pid_t pid, const pid_t *tids, int n);
+
+/* System-wide: a process older than the watch had its COMM record before
+ * it: its name, owner and threads' names from /proc, as perf synthesizes
+ * them.  The idle task (pid 0) is perf's "swapper". */
+static void name_process(struct session *s, pid_t pid)
+{
+	char path[64], comm[PROFILE_COMM_MAX + 2], user[PROFILE_USER_MAX];
+	pid_t tids[256];
+
+	if (pid == 0) {
+		profile_process_fill(s->prof, 0, "swapper", "root");
+		profile_set_thread_name(s->prof, 0, "swapper");
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	read_line(path, comm, sizeof(comm));
+	read_user(pid, user, sizeof(user));
+	/* gone already: named as unknown, not read again */
+	profile_process_fill(s->prof, (uint32_t)pid, comm[0] ? comm : "?", user[0] ? user : "?");
+	int n = target_tids(pid, tids, 256);
+	if (n > 0)
+		name_threads(s, pid, tids, n);
+}
+
 static void handle_sample(struct session *s, const struct rec_sample *smp, uint16_t misc)
 {
 	struct sym_info si;
@@ -487,7 +589,11 @@ static void handle_sample(struct session *s, const struct rec_sample *smp, uint1
 	else
 		user_symbol(s, sp, smp->ip, &si);
 	uint64_t n = s->src->weigh(s, ev, smp);
-	profile_add(s->prof, ev, smp->tid, smp->ip, si.name, si.module, n);
+	/* live: names from /proc; recorded: the idle task's only (perf's name) */
+	if (s->system_wide && (!s->src->recorded || smp->pid == 0) &&
+	    !profile_process_named(s->prof, smp->pid))
+		name_process(s, (pid_t)smp->pid);
+	profile_add_pid(s->prof, ev, smp->pid, smp->tid, smp->ip, si.name, si.module, n);
 	if (s->pacc)
 		pprof_acc_add(s->pacc, ev, smp->pid, smp->tid, smp->ip, si.name, si.module, n);
 	if (s->cg && sp)
@@ -504,8 +610,18 @@ static void handle_task(struct session *s, const struct record *r)
 		profile_thread_fork(s->prof, t->tid, t->ptid, t->time);
 	if (r->type == PERF_RECORD_EXIT && t->pid == t->tid) {
 		struct space *sp = space_find(s, (pid_t)t->pid);
-		if (sp)
+		if (sp) {
 			sp->exited = true;
+			sp->exit_ns = now_ns();
+		}
+		profile_process_exit(s->prof, t->pid, t->time);
+	}
+	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid) {
+		/* the child takes the parent's name and owner: know them now,
+		 * while the parent surely lives */
+		if (s->system_wide && !s->src->recorded && !profile_process_named(s->prof, t->ppid))
+			name_process(s, (pid_t)t->ppid);
+		profile_process_fork(s->prof, t->pid, t->ppid, t->time);
 	}
 	/* A new process starts with its parent's mappings (records come in time
 	 * order: nothing of the child's can precede its FORK, but a file may
@@ -537,6 +653,9 @@ static void handle_other(struct session *s, const struct record *r)
 		break;
 	case PERF_RECORD_COMM:
 		profile_set_thread_name(s->prof, r->u.comm.tid, r->u.comm.comm);
+		/* a process is named as its main thread (ps, top) */
+		if (r->u.comm.exec || r->u.comm.pid == r->u.comm.tid)
+			profile_set_process(s->prof, r->u.comm.pid, r->u.comm.comm, NULL);
 		if (!r->u.comm.exec)
 			break;
 		sp = space_get(s, (pid_t)r->u.comm.pid);
@@ -633,7 +752,7 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 	/* a group member follows its leader: enabled with it, never on its own */
 	a->disabled = !fs->member && (launched || waits);
 	a->enable_on_exec = !fs->member && launched && !waits;
-	a->inherit = 1;
+	a->inherit = !s->system_wide;  /* a CPU's every task: nothing to inherit */
 	a->sample_id_all = 1;
 	if (s->user_only)
 		a->exclude_kernel = 1;
@@ -708,7 +827,14 @@ void session_sort_ids(struct session *s)
 static void open_error(struct session *s, const struct ev_spec *ev, pid_t pid, int e,
 		       char *err, size_t errsz)
 {
-	if ((e == EACCES || e == EPERM) && !s->target.launched)
+	if ((e == EACCES || e == EPERM) && s->system_wide)
+		snprintf(err, errsz, "system-wide watching (-a) not permitted: perf_event_paranoid "
+			 "is %d; it needs perf_event_paranoid <= 0, or CAP_PERFMON (or "
+			 "CAP_SYS_ADMIN)", paranoid_level());
+	else if (e == ENODEV && s->system_wide)
+		snprintf(err, errsz, "a CPU to watch is offline or does not exist: %s",
+			 sys_perf_strerror(e));
+	else if ((e == EACCES || e == EPERM) && !s->target.launched)
 		snprintf(err, errsz, "cannot watch pid %d: %s", (int)pid, sys_perf_strerror(e));
 	else if (e == ESRCH)
 		snprintf(err, errsz, "pid %d: %s", (int)pid, sys_perf_strerror(e));
@@ -725,6 +851,7 @@ static bool kernel_refused(struct session *s, const struct perf_event_attr *a,
 			   const struct ev_spec *ev, int e)
 {
 	if ((e != EACCES && e != EPERM) || a->exclude_kernel || s->user_only ||
+	    (s->system_wide && paranoid_level() > 0) ||
 	    strstr(ev->pfm, ":k") || strstr(ev->name, ":k"))
 		return false;
 	s->user_only = true;
@@ -787,7 +914,8 @@ static int open_fd_spec(struct session *s, const struct fd_spec *fs, const pid_t
 {
 	for (int t = 0; t < ntids; t++)
 		for (int c = 0; c < s->ncpus; c++)
-			if (open_one(s, fs, tids[t], c, &s->slots_fds[t * s->ncpus + c], err,
+			if ((!s->cpu_on || s->cpu_on[c]) &&
+			    open_one(s, fs, tids[t], c, &s->slots_fds[t * s->ncpus + c], err,
 				     errsz) < 0)
 				return -1;
 	return 0;
@@ -957,13 +1085,12 @@ static int setup_rings(struct session *s, size_t pages)
 
 /* Threads older than the watch had their COMM record before it: name them
  * from /proc, as perf synthesizes COMM records for them. */
-static void name_threads(struct session *s, const pid_t *tids, int n)
+static void name_threads(struct session *s, pid_t pid, const pid_t *tids, int n)
 {
 	char path[64], comm[PROFILE_COMM_MAX + 2];
 
 	for (int i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)s->target.pid,
-			 (int)tids[i]);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tids[i]);
 		FILE *f = sys_fopen(path, "r");
 		if (!f)
 			continue;
@@ -992,7 +1119,7 @@ static int attach_threads(struct session *s, char *err, size_t errsz)
 	}
 	int rc = open_events(s, tids, n, err, errsz);
 	if (rc == 0)
-		name_threads(s, tids, n);
+		name_threads(s, s->target.pid, tids, n);
 	free(tids);
 	return rc;
 }
@@ -1064,6 +1191,115 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 	return 0;
 }
 
+/* One CPU number of a list at *P, advancing it; -1 when none is there. */
+static long cpu_number(const char **p)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**p))
+		return -1;
+	errno = 0;
+	long v = strtol(*p, &end, 10);
+	if (errno || v > 65535)
+		return -1;
+	*p = end;
+	return v;
+}
+
+/* ON[c] for every CPU of LIST ("0-3,6", as perf and /sys write them); a CPU
+ * at or past NCPUS makes it fail with BAD set to that number. */
+static int cpu_list_mark(const char *list, bool *on, int ncpus, long *bad)
+{
+	const char *p = list;
+
+	*bad = -1;
+	do {
+		long lo = cpu_number(&p), hi = lo;
+		if (lo >= 0 && *p == '-') {
+			p++;
+			hi = cpu_number(&p);
+		}
+		if (lo < 0 || hi < lo || (*p && *p != ','))
+			return -1;
+		for (long c = lo; c <= hi; c++) {
+			if (c >= ncpus) {
+				*bad = c;
+				return -1;
+			}
+			on[c] = true;
+		}
+	} while (*p++ == ',');
+	return 0;
+}
+
+/* The CPUs that are online (/sys), into ONLINE; all when it cannot say. */
+static void cpus_online(bool *online, int ncpus)
+{
+	char buf[1024];
+	long bad;
+
+	read_line("/sys/devices/system/cpu/online", buf, sizeof(buf));
+	memset(online, 0, (size_t)ncpus * sizeof(*online));
+	if (!buf[0] || cpu_list_mark(buf, online, ncpus, &bad) < 0)
+		for (int c = 0; c < ncpus; c++)
+			online[c] = true;
+}
+
+int session_parse_cpu_list(const char *list, bool *on, int ncpus, char *err, size_t errsz)
+{
+	bool *online = calloc((size_t)ncpus, sizeof(*online));
+	long bad;
+	int rc = -1;
+
+	memset(on, 0, (size_t)ncpus * sizeof(*on));
+	if (!online) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	cpus_online(online, ncpus);
+	if (cpu_list_mark(list, on, ncpus, &bad) < 0 && bad < 0) {
+		snprintf(err, errsz, "-C '%s': not a CPU list (like 0,2-3)", list);
+	} else if (bad >= 0) {
+		snprintf(err, errsz, "-C %s: there is no CPU %ld (this machine has %d: 0-%d)", list,
+			 bad, ncpus, ncpus - 1);
+	} else {
+		rc = 0;
+		for (int c = 0; c < ncpus && rc == 0; c++)
+			if (on[c] && !online[c]) {
+				snprintf(err, errsz, "-C %s: CPU %d is offline", list, c);
+				rc = -1;
+			}
+	}
+	free(online);
+	return rc;
+}
+
+/* -a, -C: pid -1 on each CPU of the list (every online CPU without one). */
+static int open_system_wide(struct session *s, const struct session_opts *o, char *err,
+			    size_t errsz)
+{
+	pid_t all = -1;
+
+	s->system_wide = true;
+	s->cpu_on = calloc((size_t)s->ncpus, sizeof(*s->cpu_on));
+	if (!s->cpu_on) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	if (o->cpus) {
+		if (session_parse_cpu_list(o->cpus, s->cpu_on, s->ncpus, err, errsz) < 0)
+			return -1;
+	} else {
+		cpus_online(s->cpu_on, s->ncpus);
+	}
+	profile_track_processes(s->prof);
+	snprintf(s->target.comm, sizeof(s->target.comm), "%s",
+		 o->cpus ? "CPUs " : "all CPUs");
+	if (o->cpus)
+		snprintf(s->target.comm + 5, sizeof(s->target.comm) - 5, "%s", o->cpus);
+	return open_events(s, &all, 1, err, errsz);
+}
+
 struct session *session_open(const struct session_opts *o, char *err, size_t errsz)
 {
 	struct session *s = session_alloc(&live_source);
@@ -1075,6 +1311,8 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	}
 	if (!pages && o->call_graph == CALL_GRAPH_DWARF)
 		pages = CG_DWARF_RING_PAGES;
+	else if (!pages && (o->all_cpus || o->cpus))
+		pages = SYSWIDE_RING_PAGES;
 	if (events_parse(o->events ? o->events : "cycles", events_host_model(), &s->events, err,
 			 errsz) < 0 ||
 	    setup_rings(s, pages) < 0 || setup_call_graph(s, o, err, errsz) < 0)
@@ -1083,7 +1321,10 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	if (!s->prof || plan_events(s, o->max_counters, err, errsz) < 0 ||
 	    setup_mux(s, o, err, errsz) < 0)
 		goto fail;
-	if (o->argv) {
+	if (o->all_cpus || o->cpus) {
+		if (open_system_wide(s, o, err, errsz) < 0)
+			goto fail;
+	} else if (o->argv) {
 		if (target_launch_io(&s->target, o->argv, &o->child_io, err, errsz) < 0)
 			goto fail;
 		pid_t pid = s->target.pid;
@@ -1128,6 +1369,15 @@ static bool live_poll(struct session *s, int timeout_ms)
 
 	mux_tick(&s->mux, s->fds, s->nfds, now_ns());
 
+	if (s->system_wide) {  /* nothing ends but the watch */
+		for (int c = 0; c < s->ncpus; c++)
+			ring_drain(&s->rings[c], session_collect, s);
+		session_round_end(s);
+		if (s->sink)
+			s->sink->flush(s);
+		spaces_expire(s);
+		return false;
+	}
 	if (n < 0 && errno != EINTR)
 		s->hup = true;
 	for (int c = 0; c < s->ncpus; c++) {
@@ -1158,6 +1408,16 @@ int session_next_rotation_ms(const struct session *s)
 	return mux_due_ms(&s->mux, now_ns());
 }
 
+/* The CPUs with fds: each event's enabled time is summed over them. */
+static int cpus_opened(const struct session *s)
+{
+	int n = 0;
+
+	for (int c = 0; c < s->ncpus; c++)
+		n += s->rings[c].base != NULL;
+	return n;
+}
+
 /* Counts scaled by coverage (engine/mux.h); events not opened (another
  * group's run) are not counted. */
 static void read_counts(struct session *s)
@@ -1165,7 +1425,7 @@ static void read_counts(struct session *s)
 	struct mux_totals t[EVENTS_MAX], ref;
 	double ref_enabled = 0;
 
-	mux_read(s->fds, s->nfds, s->ncpus, t, s->events.n, &ref);
+	mux_read(s->fds, s->nfds, cpus_opened(s), t, s->events.n, &ref);
 	if (s->with_ref) {
 		const struct mux_totals *r = s->ref_ev >= 0 ? &t[s->ref_ev] : &ref;
 		struct mux_scaled rs = mux_scale(r, 0);
@@ -1191,7 +1451,7 @@ struct snapshot *session_snapshot(struct session *s)
 	s->last_snap = now;
 	if (!snap)
 		return NULL;
-	snap->pid = s->target.pid;
+	snap->pid = s->system_wide ? -1 : s->target.pid;
 	snprintf(snap->command, sizeof(snap->command), "%s", s->target.comm);
 	snap->ended = s->target.ended;
 	snap->exit_status = s->target.status_known ? s->target.status : -1;
@@ -1252,6 +1512,16 @@ void session_set_thread_filter(struct session *s, uint32_t tid)
 	profile_set_thread_filter(s->prof, tid);
 }
 
+bool session_is_system_wide(const struct session *s)
+{
+	return s->system_wide;
+}
+
+void session_set_process_filter(struct session *s, int64_t pid)
+{
+	profile_set_process_filter(s->prof, pid);
+}
+
 struct ip_counts *session_ip_counts(struct session *s, const char *name, const char *module)
 {
 	return profile_ip_counts(s->prof, name, module);
@@ -1294,6 +1564,7 @@ void session_close(struct session *s)
 	free(s->fds);
 	free(s->rings);
 	free(s->pfds);
+	free(s->cpu_on);
 	asm_cache_free(s->asmc);
 	profile_free(s->prof);
 	free(s->plan);

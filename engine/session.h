@@ -34,7 +34,13 @@ struct session_opts {
 	uint32_t stack_size;   /* dwarf: user stack bytes copied per sample, a
 				* multiple of 8, <= CALL_GRAPH_STACK_MAX; 0: default */
 	struct target_io child_io; /* where a launched command's output goes */
+	bool all_cpus;         /* -a: every process on every CPU (no argv, no pid) */
+	const char *cpus;      /* -C LIST: these CPUs only ("0,2-3"; implies all_cpus) */
 };
+
+/* Parses a CPU list ("0-3,6") into ON[0..NCPUS-1].  Returns 0, or -1 with
+ * one line in ERR naming the part that is wrong or names no CPU here. */
+int session_parse_cpu_list(const char *list, bool *on, int ncpus, char *err, size_t errsz);
 
 /* Call stacks of samples (engine/callgraph.h, snapshot->cg). */
 enum call_graph_mode {
@@ -67,6 +73,7 @@ struct session_file_opts {
 	const char *symfs;
 	const char *model;
 	bool keep_threads;     /* session_keep_threads before the file is read */
+	bool processes;        /* -a: rows per process (a system-wide recording) */
 };
 struct session *session_open_file(const struct session_file_opts *o, char *err, size_t errsz);
 /* --format pprof: from now on every sample's address is also kept per
@@ -76,6 +83,8 @@ int session_keep_threads(struct session *s);
 /* Whether PATH begins like a perf.data file (so -i takes it as a session,
  * not as a counts file). */
 bool session_is_perfdata(const char *path);
+/* Whether S watches (or was opened as) every process: -a. */
+bool session_is_system_wide(const struct session *s);
 /* Whether S was read from a file (it never ends: it has ended already). */
 bool session_is_recorded(const struct session *s);
 /* cyctop record: writes every record into O->record (a perf.data file):
@@ -106,6 +115,9 @@ int session_groups(const struct session *s);
  * (a tid of the snapshot's threads, PROFILE_TID_OTHER included); 0: of
  * every thread. */
 void session_set_thread_filter(struct session *s, uint32_t tid);
+/* System-wide: snapshots taken from now on show the functions of process
+ * PID only; -1: of every process. */
+void session_set_process_filter(struct session *s, int64_t pid);
 /* Per-address samples of one function (an immutable copy; free()). */
 struct ip_counts *session_ip_counts(struct session *s, const char *name, const char *module);
 /* The instructions of function NAME in MODULE (decoded once, cached until

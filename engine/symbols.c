@@ -13,6 +13,8 @@
  *  - mapping names are interned in a pool that also lives as long as the
  *    symtab, for the same reason. */
 #include "engine/symbols.h"
+
+#include "arch/hashtab.h"
 #include "engine/sys.h"
 
 #include <elfutils/libdwelf.h>
@@ -31,7 +33,7 @@
 #include <unistd.h>
 
 struct func {
-	uint64_t start, end;  /* runtime addresses, [start, end) */
+	uint64_t start, end;  /* at its image's bias (struct func_image), [start, end) */
 	const char *name;     /* libdw's (the ELF's string table) or interned */
 	uint64_t limit;       /* end of the symbol's section, 0 if unknown */
 	uint32_t idx;         /* index in the symbol table: the last tie-break */
@@ -48,13 +50,21 @@ struct ip_entry {
 	bool used, src_done;
 };
 
+struct func_image;
+
 struct module {
 	const char *path;  /* interned */
 	struct strpool *names;  /* the symtab's: display names */
 	uint64_t bias;
 	Dwfl_Module *dwmod;
-	struct func *funcs;
+	const struct func *funcs;  /* the image's, at its bias (see fdelta) */
 	size_t nfuncs;
+	uint64_t fdelta;   /* image address = runtime address + fdelta */
+	struct func_image *own;  /* an image of a file without a build id */
+	struct symtab *st;
+	unsigned char id[64];    /* the file's build id, idlen bytes (0: none) */
+	int idlen;
+	bool report_failed;      /* dwmod is reported lazily: it failed */
 	bool funcs_built;
 	struct ip_entry *cache;  /* open addressing, linear probing */
 	size_t cache_cap, cache_used;
@@ -66,11 +76,6 @@ struct mapping {
 	const char *name;     /* interned */
 	struct module *mod;   /* NULL if not resolved yet or not an ELF */
 	bool resolved;
-};
-
-struct strpool {
-	char **slots;
-	size_t cap, used;
 };
 
 struct symtab {
@@ -97,62 +102,6 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.debuginfo_path = &debuginfo_path,
 };
-
-/* ---- string pool ---------------------------------------------------- */
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;  /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-static int pool_grow(struct strpool *p)
-{
-	size_t cap = p->cap ? p->cap * 2 : 64;
-	char **slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -1;
-	for (size_t i = 0; i < p->cap; i++) {
-		if (!p->slots[i])
-			continue;
-		size_t j = hash_str(p->slots[i]) & (cap - 1);
-		while (slots[j])
-			j = (j + 1) & (cap - 1);
-		slots[j] = p->slots[i];
-	}
-	free(p->slots);
-	p->slots = slots;
-	p->cap = cap;
-	return 0;
-}
-
-static const char *intern(struct strpool *p, const char *s)
-{
-	if (p->used * 2 >= p->cap && pool_grow(p) < 0)
-		return NULL;
-	size_t i = hash_str(s) & (p->cap - 1);
-	while (p->slots[i]) {
-		if (strcmp(p->slots[i], s) == 0)
-			return p->slots[i];
-		i = (i + 1) & (p->cap - 1);
-	}
-	p->slots[i] = strdup(s);
-	if (!p->slots[i])
-		return NULL;
-	p->used++;
-	return p->slots[i];
-}
-
-static void pool_free(struct strpool *p)
-{
-	for (size_t i = 0; i < p->cap; i++)
-		free(p->slots[i]);
-	free(p->slots);
-}
 
 /* ---- names ---------------------------------------------------------- */
 
@@ -183,7 +132,7 @@ static const char *display_name(struct strpool *pool, const char *raw)
 	if (demangle_names && (dem = cplus_demangle(out, DMGL_NO_OPTS)) != NULL)
 		out = dem;
 	if (out != raw)
-		out = intern(pool, out);
+		out = strpool_intern(pool, out);
 	free(base);
 	free(dem);
 	return out;
@@ -429,7 +378,7 @@ static const char *plt_name(struct strpool *pool, const struct got_slot *slot)
 	if (slot->name ? !base || asprintf(&s, "%s@plt", base) < 0
 		       : asprintf(&s, "*ABS*+0x%" PRIx64 "@plt", slot->addend) < 0)
 		return NULL;
-	out = intern(pool, s);
+	out = strpool_intern(pool, s);
 	free(s);
 	return out;
 }
@@ -497,26 +446,114 @@ static size_t add_plt_funcs(struct strpool *pool, Elf *elf, Dwarf_Addr bias, str
 	return k;
 }
 
-static void build_funcs(struct module *mod)
+/* A module's function table, shared by every address space that maps the
+ * same file (the same path and build id): a busy machine runs the same
+ * libc in thousands of processes, each at its own bias.  Addresses are at
+ * the bias of the module that built it; names are the image's own. */
+struct func_image {
+	char *path;
+	unsigned char id[64];
+	int idlen;             /* 0: no build id: owned by one module */
+	bool demangled;
+	uint64_t bias;
+	struct func *funcs;
+	size_t n;
+	struct strpool names;
+	struct func_image *next;
+};
+
+/* Images of files with a build id, kept for the life of the process (one
+ * per distinct binary: bounded by what the machine has installed). */
+static struct func_image *images;
+
+static void image_free(struct func_image *img)
+{
+	if (!img)
+		return;
+	free(img->funcs);
+	pool_free(&img->names);
+	free(img->path);
+	free(img);
+}
+
+static struct func_image *image_find(const char *path, const unsigned char *id, int idlen)
+{
+	for (struct func_image *img = images; img; img = img->next)
+		if (img->idlen == idlen && memcmp(img->id, id, (size_t)idlen) == 0 &&
+		    img->demangled == demangle_names && strcmp(img->path, path) == 0)
+			return img;
+	return NULL;
+}
+
+/* The table read from MOD's ELF (NULL when out of memory); every name
+ * interned in the image, as libdw's strings go with MOD's Dwfl. */
+static struct func_image *image_build(struct module *mod)
 {
 	Dwarf_Addr lo, hi, bias = 0;
 	Elf *elf = dwfl_module_getelf(mod->dwmod, &bias);
 	int nsyms = dwfl_module_getsymtab(mod->dwmod);
 	size_t cap = (nsyms > 0 ? (size_t)nsyms : 0) + (elf ? plt_capacity(elf) : 0);
+	struct func_image *img = calloc(1, sizeof(*img));
+
+	if (!img || !(img->path = strdup(mod->path))) {
+		free(img);
+		return NULL;
+	}
+	img->bias = mod->bias;
+	img->demangled = demangle_names;
+	if (cap == 0 || !(img->funcs = malloc(cap * sizeof(*img->funcs))))
+		return img;
+	img->n = nsyms > 0 ? collect_funcs(mod->dwmod, nsyms, img->funcs) : 0;
+	if (elf)
+		img->n += add_plt_funcs(&img->names, elf, bias, img->funcs + img->n);
+	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
+	img->n = finish_funcs(&img->names, img->funcs, img->n, hi);
+	for (size_t i = 0; i < img->n; i++)
+		img->funcs[i].name = intern(&img->names, img->funcs[i].name);
+	if (img->n > 0) {  /* most symbols are not functions: give back */
+		struct func *f = realloc(img->funcs, img->n * sizeof(*f));
+		if (f)
+			img->funcs = f;
+	}
+	return img;
+}
+
+static void build_funcs(struct module *mod)
+{
+	const unsigned char *id = NULL;
+	GElf_Addr id_vaddr;
+	struct func_image *img = NULL;
+	int idlen;
 
 	mod->funcs_built = true;
-	if (cap == 0 || !(mod->funcs = malloc(cap * sizeof(*mod->funcs))))
+	if (!mod->dwmod)
 		return;
-	mod->nfuncs = nsyms > 0 ? collect_funcs(mod->dwmod, nsyms, mod->funcs) : 0;
-	if (elf)
-		mod->nfuncs += add_plt_funcs(mod->names, elf, bias, mod->funcs + mod->nfuncs);
-	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
-	mod->nfuncs = finish_funcs(mod->names, mod->funcs, mod->nfuncs, hi);
-	if (mod->nfuncs > 0) {  /* most symbols are not functions: give back */
-		struct func *f = realloc(mod->funcs, mod->nfuncs * sizeof(*f));
-		if (f)
-			mod->funcs = f;
+	idlen = dwfl_module_build_id(mod->dwmod, &id, &id_vaddr);
+	if (idlen > 0 && idlen <= (int)sizeof(img->id))
+		img = image_find(mod->path, id, idlen);
+	else
+		idlen = 0;
+	if (!img) {
+		if (!(img = image_build(mod)))
+			return;
+		if (idlen > 0) {
+			memcpy(img->id, id, (size_t)idlen);
+			img->idlen = idlen;
+			img->next = images;
+			images = img;
+		} else {
+			mod->own = img;
+		}
 	}
+	mod->funcs = img->funcs;
+	mod->nfuncs = img->n;
+	mod->fdelta = img->bias - mod->bias;
+}
+
+/* F's runtime start in MOD's address space. */
+static uint64_t func_start(const struct module *mod, const struct func *f)
+{
+	return f->start - mod->fdelta;
 }
 
 static const struct func *find_func(struct module *mod, uint64_t ip)
@@ -525,6 +562,7 @@ static const struct func *find_func(struct module *mod, uint64_t ip)
 
 	if (!mod->funcs_built)
 		build_funcs(mod);
+	ip += mod->fdelta;
 	hi = mod->nfuncs;
 	while (lo < hi) {  /* first function starting after ip */
 		size_t mid = lo + (hi - lo) / 2;
@@ -547,7 +585,7 @@ static size_t hash_ip(uint64_t ip, size_t cap)
 
 static int cache_grow(struct module *mod)
 {
-	size_t cap = mod->cache_cap ? mod->cache_cap * 2 : 256;
+	size_t cap = mod->cache_cap ? mod->cache_cap * 2 : 16;
 	struct ip_entry *t = calloc(cap, sizeof(*t));
 
 	if (!t)
@@ -594,14 +632,17 @@ static const char *absolute_name(struct strpool *pool, Dwfl_Line *l, const char 
 
 	if (file[0] == '/' || !dir || asprintf(&path, "%s/%s", dir, file) < 0)
 		return file;
-	interned = intern(pool, path);
+	interned = strpool_intern(pool, path);
 	free(path);
 	return interned ? interned : file;
 }
 
+static Dwfl_Module *module_dw(struct module *mod);
+
 static void fill_srcline(struct strpool *pool, struct module *mod, struct ip_entry *e)
 {
-	Dwfl_Line *l = dwfl_module_getsrc(mod->dwmod, e->ip);
+	Dwfl_Module *dm = module_dw(mod);
+	Dwfl_Line *l = dm ? dwfl_module_getsrc(dm, e->ip) : NULL;
 
 	e->src_done = true;
 	e->file = l ? dwfl_lineinfo(l, NULL, &e->line, NULL, NULL, NULL) : NULL;
@@ -643,9 +684,12 @@ static bool find_segment(Elf *elf, uint64_t pgoff, GElf_Phdr *out)
 /* Load bias of the ELF open on FD mapped at START from offset PGOFF:
  * file offset pgoff lies at vaddr p_vaddr + (pgoff - p_offset) and at
  * runtime address start.  False if FD is no executable or shared ELF. */
-static bool elf_load_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias)
+static bool elf_load_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias,
+			  unsigned char *id, size_t *idlen)
 {
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	/* read, not mapped: a header, the program headers and the notes are
+	 * all we need here, and a process storm maps files by the thousand */
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	GElf_Ehdr eh;
 	GElf_Phdr ph;
 	bool ok = elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) &&
@@ -653,6 +697,11 @@ static bool elf_load_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias
 
 	if (ok)  /* unsigned wrap-around is intended: pgoff may be < p_offset */
 		*bias = start - (ph.p_vaddr + (pgoff - ph.p_offset));
+	const void *bits;
+	ssize_t n = ok ? dwelf_elf_gnu_build_id(elf, &bits) : 0;
+	*idlen = n > 0 && (size_t)n <= *idlen ? (size_t)n : 0;
+	if (*idlen)
+		memcpy(id, bits, *idlen);
 	elf_end(elf);
 	return ok;
 }
@@ -686,9 +735,55 @@ static struct module *report_module(struct symtab *st, const char *path, int fd,
 	mod->path = path;
 	mod->names = &st->names;
 	mod->bias = bias;
+	mod->st = st;
 	mod->next = st->mods;
 	st->mods = mod;
 	return mod;
+}
+
+static int open_module_file(struct symtab *st, const char *name);
+
+/* A module whose function table is an image already read (a file with a
+ * build id that another address space maps): no Dwfl module until source
+ * lines or code are asked for (module_dw), so a storm of short processes
+ * does not map each one's files again. */
+static struct module *module_from_image(struct symtab *st, const char *path, uint64_t bias,
+					struct func_image *img)
+{
+	struct module *mod = calloc(1, sizeof(*mod));
+
+	if (!mod)
+		return NULL;
+	mod->path = path;
+	mod->names = &st->names;
+	mod->bias = bias;
+	mod->st = st;
+	memcpy(mod->id, img->id, (size_t)img->idlen);
+	mod->idlen = img->idlen;
+	mod->funcs = img->funcs;
+	mod->nfuncs = img->n;
+	mod->fdelta = img->bias - bias;
+	mod->funcs_built = true;
+	mod->next = st->mods;
+	st->mods = mod;
+	return mod;
+}
+
+/* MOD's Dwfl module, reported now if it was not (NULL when that fails). */
+static Dwfl_Module *module_dw(struct module *mod)
+{
+	if (mod->dwmod || mod->report_failed)
+		return mod->dwmod;
+	int fd = open_module_file(mod->st, mod->path);
+	if (fd >= 0) {
+		dwfl_report_begin_add(mod->st->dwfl);
+		mod->dwmod = dwfl_report_elf(mod->st->dwfl, mod->path, mod->path, fd, mod->bias, true);
+		dwfl_report_end(mod->st->dwfl, NULL, NULL);
+		if (!mod->dwmod)
+			close(fd);
+	}
+	mod->report_failed = !mod->dwmod;
+	return mod->dwmod;
 }
 
 /* The module for mapping M of the ELF open on FD (consumed) named PATH. */
@@ -697,10 +792,12 @@ static struct module *module_from_fd(struct symtab *st, const struct mapping *m,
 {
 	uint64_t bias;
 	struct module *mod;
+	unsigned char id[64];
+	size_t idlen = sizeof(id);
 
 	if (fd < 0)
 		return NULL;
-	if (!elf_load_bias(fd, m->start, m->pgoff, &bias)) {
+	if (!elf_load_bias(fd, m->start, m->pgoff, &bias, id, &idlen)) {
 		close(fd);
 		return NULL;
 	}
@@ -708,6 +805,11 @@ static struct module *module_from_fd(struct symtab *st, const struct mapping *m,
 	if (mod) {
 		close(fd);
 		return mod;
+	}
+	struct func_image *img = idlen ? image_find(path, id, (int)idlen) : NULL;
+	if (img) {
+		close(fd);
+		return module_from_image(st, path, bias, img);
 	}
 	return report_module(st, path, fd, bias);
 }
@@ -828,15 +930,23 @@ static int vdso_fd(struct symtab *st)
 	return st->vdso_fd < 0 ? -1 : fcntl(st->vdso_fd, F_DUPFD_CLOEXEC, 0);
 }
 
+/* The file of the mapping named NAME: the recorded session's, our vDSO's
+ * image, or the path; -1 when none. */
+static int open_module_file(struct symtab *st, const char *name)
+{
+	if (st->opener)
+		return st->opener(st->opener_arg, name);
+	if (strcmp(name, "[vdso]") == 0)
+		return vdso_fd(st);
+	if (symbols_is_file_path(name))
+		return symbols_open_regular(name);
+	return -1;
+}
+
 static void resolve_mapping(struct symtab *st, struct mapping *m)
 {
 	m->resolved = true;
-	if (st->opener)
-		m->mod = module_from_fd(st, m, st->opener(st->opener_arg, m->name), m->name);
-	else if (strcmp(m->name, "[vdso]") == 0)
-		m->mod = module_from_fd(st, m, vdso_fd(st), m->name);
-	else if (symbols_is_file_path(m->name))
-		m->mod = module_from_fd(st, m, symbols_open_regular(m->name), m->name);
+	m->mod = module_from_fd(st, m, open_module_file(st, m->name), m->name);
 }
 
 /* ---- mapping table -------------------------------------------------- */
@@ -945,7 +1055,7 @@ void symtab_free(struct symtab *st)
 		return;
 	for (struct module *m = st->mods, *next; m; m = next) {
 		next = m->next;
-		free(m->funcs);
+		image_free(m->own);
 		free(m->cache);
 		free(m);
 	}
@@ -953,7 +1063,7 @@ void symtab_free(struct symtab *st)
 	if (st->vdso_fd >= 0)
 		close(st->vdso_fd);
 	free(st->maps);
-	pool_free(&st->names);
+	strpool_free(&st->names);
 	free(st);
 }
 
@@ -966,7 +1076,7 @@ int symtab_add_map(struct symtab *st, const char *path, uint64_t start, uint64_t
 		errno = EINVAL;
 		return -1;
 	}
-	m.name = intern(&st->names, path[0] ? path : "[anon]");
+	m.name = strpool_intern(&st->names, path[0] ? path : "[anon]");
 	if (!m.name || maps_reserve(st, 2) < 0) {
 		errno = ENOMEM;
 		return -1;
@@ -1046,7 +1156,7 @@ bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out)
 	}
 	if (f) {
 		out->name = f->name;
-		out->start = f->start;
+		out->start = func_start(m->mod, f);
 		out->size = f->end - f->start;
 	}
 	return true;
@@ -1121,7 +1231,7 @@ const uint8_t *symtab_code(struct symtab *st, uint64_t addr, size_t *avail)
 	const uint8_t *p;
 
 	*avail = 0;
-	if (!m || !m->mod || !(elf = dwfl_module_getelf(m->mod->dwmod, &bias)))
+	if (!m || !m->mod || !module_dw(m->mod) || !(elf = dwfl_module_getelf(m->mod->dwmod, &bias)))
 		return NULL;
 	p = section_bytes(elf, addr - bias, avail);
 	return p ? p : segment_bytes(elf, addr - bias, avail);
@@ -1153,7 +1263,7 @@ bool symtab_find(struct symtab *st, const char *name, const char *module,
 		if (!m->mod || !(f = module_find_name(m->mod, name)))
 			continue;
 		/* The function must lie in a mapping (a module maps in parts). */
-		if (symtab_lookup(st, f->start, out) && out->name == f->name)
+		if (symtab_lookup(st, func_start(m->mod, f), out) && out->name == f->name)
 			return true;
 	}
 	memset(out, 0, sizeof(*out));
@@ -1188,8 +1298,10 @@ void symtab_foreach_build_id(struct symtab *st, symtab_build_id_fn fn, void *arg
 	for (struct module *m = st->mods; m; m = m->next) {
 		const unsigned char *bits;
 		GElf_Addr vaddr;
-		int n = dwfl_module_build_id(m->dwmod, &bits, &vaddr);
+		int n = m->idlen;
 		if (n > 0)
+			fn(arg, m->path, m->id, (size_t)n);
+		else if (m->dwmod && (n = dwfl_module_build_id(m->dwmod, &bits, &vaddr)) > 0)
 			fn(arg, m->path, bits, (size_t)n);
 	}
 }
@@ -1343,7 +1455,7 @@ static bool parse_kallsyms_line(struct ksymtab *k, char *line, uint32_t idx, str
 	if (!text)
 		return true;
 	ks->f.name = ksym_name(k, name, strlen(name));
-	ks->module = intern(&k->names, mod && mod[0] ? mod : "[kernel.kallsyms]");
+	ks->module = strpool_intern(&k->names, mod && mod[0] ? mod : "[kernel.kallsyms]");
 	return ks->f.name && ks->module;
 }
 
@@ -1397,6 +1509,10 @@ static void finish_kallsyms(struct ksymtab *k)
 	for (size_t i = 0; i < m; i++)
 		k->syms[i].f.end = i + 1 < m ? k->syms[i + 1].f.start
 					     : (k->syms[i].f.start | 4095) + 1 + 4096;
+	/* the table is kept for the session: none of the growth's slack */
+	struct ksym *fit = m ? realloc(k->syms, m * sizeof(*fit)) : NULL;
+	if (fit)
+		k->syms = fit;
 }
 
 struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err, size_t errsz)
@@ -1438,7 +1554,7 @@ void ksymtab_free(struct ksymtab *k)
 		next = b->next;
 		free(b);
 	}
-	pool_free(&k->names);
+	strpool_free(&k->names);
 	free(k);
 }
 

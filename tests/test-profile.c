@@ -773,6 +773,56 @@ static void test_thread_limits(void **state)
 	profile_free(p);
 }
 
+
+/* System-wide: a row per process (named, owned, ended), each function's top
+ * process and count, a process zoom with its own threads only, and a forked
+ * process taking its parent's name and owner. */
+static void test_processes(void **state)
+{
+	(void)state;
+	struct profile *p = new_profile();
+	profile_track_processes(p);
+	profile_set_process(p, 10, "shell", "alice");
+	profile_process_fork(p, 20, 10, 5);       /* a child, not exec'd yet */
+	profile_set_process(p, 30, "db", "bob");
+	profile_add_pid(p, 0, 10, 10, 0x1000, "f", "/bin/x", 2);
+	profile_add_pid(p, 0, 20, 21, 0x1000, "f", "/bin/x", 5);   /* thread 21 of 20 */
+	profile_add_pid(p, 0, 30, 30, 0x2000, "g", "/bin/db", 3);
+	profile_process_exit(p, 20, 9);
+	assert_true(profile_process_named(p, 20));
+	assert_false(profile_process_named(p, 40));
+
+	struct snapshot *s = profile_snapshot(p, 1, 1);
+	assert_non_null(s);
+	assert_true(s->system_wide);
+	assert_int_equal(s->process, -1);
+	assert_int_equal(s->n_procs, 3);
+	assert_int_equal(s->procs[0].tid, 20);     /* sorted by samples */
+	assert_string_equal(s->procs[0].comm, "shell");
+	assert_string_equal(s->procs[0].user, "alice");
+	assert_true(s->procs[0].ended);
+	assert_false(snapshot_process(s, 30)->ended);
+	const struct snap_func *f = find(s, "f", "/bin/x");
+	assert_non_null(f);
+	assert_int_equal(f->nprocs, 2);
+	assert_int_equal(f->pid, 20);              /* 5 samples against 2 */
+	assert_string_equal(f->comm, "shell");
+	snapshot_free(s);
+
+	profile_set_process_filter(p, 20);
+	s = profile_snapshot(p, 2, 1);
+	assert_int_equal(s->process, 20);
+	assert_int_equal(s->n_funcs, 1);
+	assert_int_equal(s->funcs[0].samples[0], 5);
+	assert_int_equal(s->funcs[0].pid, 20);
+	assert_int_equal(s->n_threads, 1);         /* the process's threads only */
+	assert_int_equal(s->threads[0].tid, 21);
+	assert_int_equal(s->threads[0].pid, 20);
+	assert_int_equal(s->ev[0].samples, 10);    /* totals stay the system's */
+	snapshot_free(s);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -794,6 +844,7 @@ int main(void)
 		cmocka_unit_test(test_thread_names_out_of_order),
 		cmocka_unit_test(test_thread_filter),
 		cmocka_unit_test(test_thread_limits),
+		cmocka_unit_test(test_processes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -98,8 +98,8 @@ wait_screen "FUNCTION" "back from help"
 # q in the hotspots quits; the terminal is restored
 T send-keys -t main q
 wait_screen "EXIT-0" "exit after q"
-type_line "echo AFTER-Q"
-wait_screen "AFTER-Q" "shell usable after q"
+type_line "echo AFTER-Q\$((6 * 7))"
+wait_screen "AFTER-Q42" "shell usable after q"
 pgrep -f "$CALLERS 30" >/dev/null && fail "launched command left running after q"
 ok
 

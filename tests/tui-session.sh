@@ -217,8 +217,10 @@ wait_view "< > sort  space pause" "Esc back to hotspots"
 quit
 wait_for '[ "$(T display -p -t main "#{alternate_on}")" = 0 ]' 20 "alternate screen left"
 ok
-type_line "stty -g >'$TMP/stty.after'; echo AFTER-Q"
-wait_screen "AFTER-Q" "shell usable after q"
+# the marker is printed, not typed: the typed line would match at once,
+# before stty has written its file
+type_line "stty -g >'$TMP/stty.after'; echo AFTER-\$((6 * 7))"
+wait_screen "AFTER-42" "shell usable after q"
 cmp -s "$TMP/stty.before" "$TMP/stty.after" ||
 	fail "terminal modes not restored: $(cat "$TMP/stty.before") -> $(cat "$TMP/stty.after")"
 ok

@@ -71,8 +71,8 @@ wait_screen "MODULE" "draws again at 120x40"
 # q restores the terminal: the shell runs the next command
 T send-keys -t main q
 wait_screen "EXIT-0" "exit after q"
-type_line "echo AFTER-Q"
-wait_screen "AFTER-Q" "shell usable after q"
+type_line "echo AFTER-Q\$((6 * 7))"
+wait_screen "AFTER-Q42" "shell usable after q"
 pgrep -f "$WORKLOADS/mix 60" >/dev/null && fail "launched command left running after q"
 ok
 
@@ -81,8 +81,8 @@ type_line "clear; '$CYCTOP' -- '$WORKLOADS/mix' 60; echo TERM-\$?"
 wait_screen "work_60" "second watch"
 pkill -TERM -f "^$CYCTOP -- $WORKLOADS/mix 60" || fail "no cyctop to signal"
 wait_screen "TERM-143" "exit after SIGTERM: 128 + 15"
-type_line "echo AFTER-TERM"
-wait_screen "AFTER-TERM" "shell usable after SIGTERM"
+type_line "echo AFTER-TERM\$((6 * 7))"
+wait_screen "AFTER-TERM42" "shell usable after SIGTERM"
 
 # The target's end ends the watch and prints the final table.
 type_line "clear; '$CYCTOP' -- '$WORKLOADS/mix' 1; echo END-\$?"

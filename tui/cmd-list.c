@@ -460,7 +460,7 @@ static int cmd_list_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_list_entry = {
 	"list",
-	"list [models|events|presets|trees|metrics|groups] [--model PMU] [--arch TREE] "
+	"list [models|events|presets|trees|metrics|groups] [--model PMU] [-A|--arch TREE] "
 	"[-e LIST] [--counters N] [--smt on|off] [PATTERN]",
 	cmd_list_exec,
 };

@@ -23,8 +23,11 @@ struct record_opts {
 };
 
 static const char usage_text[] =
-	"usage: cyctop record -o FILE [OPTIONS] (-p PID | -- COMMAND [ARGS...])\n"
+	"usage: cyctop record -o FILE [OPTIONS] (-p PID | -a | -- COMMAND [ARGS...])\n"
 	"  -o, --output FILE     the perf.data file to write\n"
+	"  -a, --all-cpus        every process on every CPU (needs perf_event_paranoid <= 0\n"
+	"                        or CAP_PERFMON); stop it with -d or ^C\n"
+	"  -C, --cpu LIST        these CPUs only (0,2-3; implies -a)\n"
 	"  -e, --events LIST     events as for cyctop (default: cycles, or cpu-clock)\n"
 	"  -p, --pid PID         attach to a running process instead of running COMMAND\n"
 	"  -d, --duration SECS   stop after SECS (default: when the target ends, or ^C)\n"
@@ -63,6 +66,8 @@ static int parse_option(int ch, const char *arg, struct record_opts *o)
 		o->s.start_sink = session_record_start;
 		return 0;
 	case 'e': o->s.events = arg; return 0;
+	case 'a': o->s.all_cpus = true; return 0;
+	case 'C': o->s.cpus = arg; return 0;
 	case 'p':
 		if (number(arg, "--pid", 1, INT_MAX, &v) < 0 || v != (int)v)
 			return -1;
@@ -111,6 +116,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "counters", required_argument, NULL, OPT_COUNTERS },
@@ -124,7 +131,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->s.cmdline = argv;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+o:e:p:d:m:gh", longopts, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, "+o:e:p:d:m:gaC:h", longopts, NULL)) != -1)
 		if (parse_option(ch, optarg, o) < 0)
 			return -1;
 	if (optind < argc)
@@ -133,8 +140,16 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		cmd_error("record: where to? (-o FILE)");
 		return -1;
 	}
+	if (o->s.all_cpus || o->s.cpus) {
+		if (o->s.argv || o->s.pid) {
+			cmd_error("record: -a watches every process: not with %s",
+				  o->s.pid ? "-p PID" : "a command");
+			return -1;
+		}
+		return 0;
+	}
 	if (!!o->s.argv == !!o->s.pid) {
-		cmd_error("record: give either -p PID or -- COMMAND");
+		cmd_error("record: give either -p PID, -a or -- COMMAND");
 		return -1;
 	}
 	return 0;
@@ -190,6 +205,6 @@ static int record_main(int argc, char **argv)
 
 const struct cmd_entry cmd_record_entry = {
 	"record",
-	"record -o FILE [-e LIST] [-g] [-d SECS] (-p PID | -- COMMAND)",
+	"record -o FILE [-e LIST] [-g] [-d SECS] (-p PID | -a [-C LIST] | -- COMMAND)",
 	record_main,
 };

@@ -306,7 +306,7 @@ static int cmd_tree_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_tree_entry = {
 	"tree",
-	"tree [--arch core2|ia64|amd|intel|topdown|zen|sw] [--model PMU] [--smt on|off] "
+	"tree [-A|--arch core2|ia64|amd|intel|topdown|zen|sw] [--model PMU] [--smt on|off] "
 	"[--pmu cpu_core|cpu_atom] [--clock-hz HZ] [--penalties desktop|server|FILE] [--format text|csv|json] "
 	"COUNTS-FILE|FILE.data...",
 	cmd_tree_exec,

@@ -67,6 +67,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: cyctop [OPTIONS] -- COMMAND [ARGS...]   watch a command\n"
 		     "       cyctop [OPTIONS] -p PID                 watch a running process\n"
+		     "       cyctop [OPTIONS] -a [-C LIST]           watch every process (all CPUs)\n"
 		     "       cyctop [OPTIONS] -i perf.data           open a recorded session\n"
 		     "       cyctop demo [-e LIST] [-d SECS] [--theme NAME]   watch the bundled demo workloads\n"
 		     "(cyctop -b --help lists the watch options)\n\nother commands:\n");

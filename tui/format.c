@@ -166,6 +166,15 @@ void fmt_json_string(FILE *out, const char *s)
 
 	fputc('"', out);
 	while (*p) {
+		/* plain ASCII in one write: a table of thousands of names a second
+		 * (-a) spent a tenth of its time in per-character writes */
+		const unsigned char *run = p;
+		while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+			p++;
+		if (p > run)
+			fwrite(run, 1, (size_t)(p - run), out);
+		if (!*p)
+			break;
 		size_t n = *p >= 0x80 ? utf8_len(p) : 1;
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);

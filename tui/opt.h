@@ -88,8 +88,8 @@ struct opt_cmd {
 #define OPT_MODEL_NAME(p, h) OPT_STRING(0, "model", p, "PMU", h)
 /* --model PMU checked now, into a const struct arch_model * */
 #define OPT_MODEL(p, h) OPT_CALLBACK('m', "model", p, opt_model, "PMU", h)
-/* --arch TREE into an enum arch_tree */
-#define OPT_ARCH(p, h) OPT_CALLBACK('a', "arch", p, opt_arch, "TREE", h)
+/* -A/--arch TREE into an enum arch_tree (-a is --all-cpus, as perf's) */
+#define OPT_ARCH(p, h) OPT_CALLBACK('A', "arch", p, opt_arch, "TREE", h)
 /* --format F into an enum out_format; W: the formats the command writes */
 #define OPT_FORMAT(p, w, h) OPT_ENUM(0, "format", p, w, "F", h)
 #define OPT_NO_DEMANGLE(h) OPT_CALLBACK(0, "no-demangle", NULL, opt_no_demangle, NULL, h)

@@ -28,6 +28,18 @@ static int row_visible(const struct snapshot *s, const struct snap_func *f, int 
 /* The rows in the order shown: by the first event, cumulative or window. */
 static const struct snap_func **ordered(const struct snapshot *s, int window);
 
+/* The processes in the order shown, as the functions (NULL when out of
+ * memory; free it). */
+static const struct snap_thread **ordered_procs(const struct snapshot *s, int window);
+
+static bool proc_visible(const struct snapshot *s, const struct snap_thread *p, int window)
+{
+	for (int e = 0; e < s->n_events; e++)
+		if ((window ? p->window : p->samples)[e])
+			return true;
+	return false;
+}
+
 /* The call graph's events are the snapshot's. */
 static bool has_cg(const struct snapshot *s, int ev)
 {
@@ -85,6 +97,48 @@ static void print_text_mux(FILE *out, const struct snapshot *s)
 			ref);
 }
 
+/* -a: one row per process with samples, before the functions. */
+static void print_text_procs(FILE *out, const struct snapshot *s, int window)
+{
+	const struct snap_thread **order = ordered_procs(s, window);
+
+	for (int e = 0; e < s->n_events; e++) {
+		char name[12 * FMT_ESCAPE_MAX];
+		fprintf(out, "%11.11s%% ", fmt_escape(name, sizeof(name), s->ev[e].name));
+	}
+	fprintf(out, "  %7s %-12s %s\n", "PID", "USER", "COMMAND");
+	for (size_t i = 0; order && i < s->n_procs; i++) {
+		const struct snap_thread *p = order[i];
+		if (!proc_visible(s, p, window))
+			continue;
+		for (int e = 0; e < s->n_events; e++)
+			fprintf(out, "%12.2f ", snapshot_thread_percent(s, p, e, window));
+		if (p->tid == PROFILE_TID_OTHER)
+			fprintf(out, "  %7s ", "-");
+		else
+			fprintf(out, "  %7u ", p->tid);
+		fmt_put_escaped(out, p->user[0] ? p->user : "?", 12);
+		fputc(' ', out);
+		fmt_put_escaped(out, p->comm, 0);
+		fprintf(out, "%s\n", p->ended ? " (ended)" : "");
+	}
+	free(order);
+	fputc('\n', out);
+}
+
+/* The function's command column: its top process, "+N" more. */
+static void print_text_command(FILE *out, const struct snap_func *f)
+{
+	char more[16] = "";
+
+	if (f->nprocs > 1)
+		snprintf(more, sizeof(more), " +%u", f->nprocs - 1);
+	fputs("  ", out);
+	size_t w = 16 - strlen(more);
+	fmt_put_escaped(out, f->comm ? f->comm : "", (int)w);
+	fprintf(out, "%s", more);
+}
+
 static void print_text(FILE *out, const struct snapshot *s, int window)
 {
 	char command[sizeof(s->command) * FMT_ESCAPE_MAX];
@@ -95,6 +149,8 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 		(unsigned long long)s->throttled, window ? "  [window]" : "");
 	if (s->thread)
 		fprintf(out, "  [thread %u]", s->thread);
+	if (s->process >= 0)
+		fprintf(out, "  [process %lld]", (long long)s->process);
 	fprintf(out, "\n");
 	print_text_mux(out, s);
 	if (s->cg) {
@@ -119,6 +175,8 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 			(unsigned long long)(window ? ev->window : ev->samples), count,
 			100.0 * ev->coverage);
 	}
+	if (s->system_wide)
+		print_text_procs(out, s, window);
 	/* a header cell is as wide as a row's "%12.2f ", its space included,
 	 * so that long event names never run into each other */
 	for (int e = 0; e < s->n_events; e++) {
@@ -127,6 +185,8 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 	}
 	if (has_cg(s, 0))
 		fprintf(out, "%11s%% ", "children");
+	if (s->system_wide)
+		fprintf(out, "  %-16s", "COMMAND");
 	fprintf(out, "  %-32s %s\n", "FUNCTION", "MODULE");
 	const struct snap_func **order = ordered(s, window);
 	for (size_t i = 0; order && i < s->n_funcs; i++) {
@@ -137,6 +197,8 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 			fprintf(out, "%12.2f ", snapshot_percent(s, f, e, window));
 		if (has_cg(s, 0))
 			fprintf(out, "%12.2f ", children_pct(s, f, 0));
+		if (s->system_wide)
+			print_text_command(out, f);
 		fputs("  ", out);
 		fmt_put_escaped(out, f->name, 32);
 		fputc(' ', out);
@@ -158,7 +220,7 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 static void print_csv(FILE *out, const struct snapshot *s, int window, int first)
 {
 	if (first) {
-		fprintf(out, "time,function,module");
+		fprintf(out, "time,function,module%s", s->system_wide ? ",command,pid" : "");
 		for (int e = 0; e < s->n_events; e++)
 			fprintf(out, ",%s:samples,%s:percent", ev_text(s, e), ev_text(s, e));
 		for (int e = 0; has_cg(s, e) && e < s->n_events; e++)
@@ -175,6 +237,11 @@ static void print_csv(FILE *out, const struct snapshot *s, int window, int first
 		fmt_csv_field(out, f->name);
 		fputc(',', out);
 		fmt_csv_field(out, f->module);
+		if (s->system_wide) {
+			fputc(',', out);
+			fmt_csv_field(out, f->comm ? f->comm : "");
+			fprintf(out, ",%u", f->pid);
+		}
 		for (int e = 0; e < s->n_events; e++)
 			fprintf(out, ",%llu,%.4f", (unsigned long long)row_samples(f, e, window),
 				snapshot_percent(s, f, e, window));
@@ -299,6 +366,14 @@ static void print_json_func(FILE *out, const struct snapshot *s, const struct sn
 	fmt_json_string(out, f->name);
 	fprintf(out, ", \"module\": ");
 	fmt_json_string(out, f->module);
+	if (s->system_wide && f->comm) {
+		fprintf(out, ", \"comm\": ");
+		fmt_json_string(out, f->comm);
+		if (s->process >= 0)
+			fprintf(out, ", \"pid\": %u", f->pid);
+		else
+			fprintf(out, ", \"nprocs\": %u", f->nprocs);
+	}
 	fprintf(out, ", ");
 	print_json_shares(out, s, f->samples, f->window, window);
 	if (has_cg(s, 0))
@@ -326,12 +401,43 @@ static void print_json_threads(FILE *out, const struct snapshot *s, int window)
 			fprintf(out, "null");
 		else
 			fprintf(out, "%u", th->tid);
+		if (s->system_wide && th->tid != PROFILE_TID_OTHER)
+			fprintf(out, ", \"pid\": %u", th->pid);
 		fprintf(out, ", \"comm\": ");
 		fmt_json_string(out, th->comm);
 		fprintf(out, ", \"ended\": %s, ", th->ended ? "true" : "false");
 		print_json_shares(out, s, th->samples, th->window, window);
 		fprintf(out, "}");
 	}
+	fprintf(out, "]");
+}
+
+/* -a: every process with samples, sorted like the functions; the ones past
+ * the limit share one row with a null pid. */
+static void print_json_procs(FILE *out, const struct snapshot *s, int window)
+{
+	const struct snap_thread **order = ordered_procs(s, window);
+	int n = 0;
+
+	fprintf(out, ", \"processes\": [");
+	for (size_t i = 0; order && i < s->n_procs; i++) {
+		const struct snap_thread *p = order[i];
+		if (!proc_visible(s, p, window))
+			continue;
+		fprintf(out, "%s{\"pid\": ", n++ ? ", " : "");
+		if (p->tid == PROFILE_TID_OTHER)
+			fprintf(out, "null");
+		else
+			fprintf(out, "%u", p->tid);
+		fprintf(out, ", \"comm\": ");
+		fmt_json_string(out, p->comm);
+		fprintf(out, ", \"user\": ");
+		fmt_json_string(out, p->user);
+		fprintf(out, ", \"ended\": %s, ", p->ended ? "true" : "false");
+		print_json_shares(out, s, p->samples, p->window, window);
+		fprintf(out, "}");
+	}
+	free(order);
 	fprintf(out, "]");
 }
 
@@ -405,6 +511,10 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 	}
 	fprintf(out, "]");
 	print_json_threads(out, s, window);
+	if (s->system_wide)
+		print_json_procs(out, s, window);
+	if (s->process >= 0)
+		fprintf(out, ", \"pid\": %lld", (long long)s->process);
 	if (s->cg)
 		print_json_stacks(out, s);
 	if (s->thread)
@@ -444,6 +554,32 @@ static const struct snap_func **ordered(const struct snapshot *s, int window)
 	sort_window = window;
 	if (s->n_events > 0)
 		qsort(order, s->n_funcs, sizeof(*order), by_first_event);
+	return order;
+}
+
+static int proc_by_first_event(const void *a, const void *b)
+{
+	const struct snap_thread *x = *(const struct snap_thread *const *)a;
+	const struct snap_thread *y = *(const struct snap_thread *const *)b;
+	uint64_t nx = sort_window ? x->window[0] : x->samples[0];
+	uint64_t ny = sort_window ? y->window[0] : y->samples[0];
+
+	if (nx != ny)
+		return nx < ny ? 1 : -1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static const struct snap_thread **ordered_procs(const struct snapshot *s, int window)
+{
+	const struct snap_thread **order = malloc((s->n_procs + 1) * sizeof(*order));
+
+	if (!order)
+		return NULL;
+	for (size_t i = 0; i < s->n_procs; i++)
+		order[i] = &s->procs[i];
+	sort_window = window;
+	if (s->n_events > 0)
+		qsort(order, s->n_procs, sizeof(*order), proc_by_first_event);
 	return order;
 }
 

@@ -38,6 +38,7 @@ struct top_opts {
 	int nfiles;
 	struct session_file_opts in; /* -i perf.data: --symfs, --model */
 	uint32_t tid;      /* --tid: one thread's functions; 0: all */
+	int64_t process;   /* --process: -a, one process's functions; -1: all */
 	const char *stall; /* --stall: the asm view's stall-cycle reference */
 	bool mux_runs;     /* --mux runs */
 	bool slice_given;  /* --mux-slice given */
@@ -61,7 +62,7 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 
 /* long-only options */
 enum { OPT_TID = 0x100, OPT_COUNTERS, OPT_MUX, OPT_MUX_SLICE, OPT_RUNS, OPT_SYMFS, OPT_MODEL };
-enum { OPT_CALL_GRAPH = 0x200, OPT_NO_DEMANGLE, OPT_CHILD_OUTPUT };
+enum { OPT_CALL_GRAPH = 0x200, OPT_NO_DEMANGLE, OPT_CHILD_OUTPUT, OPT_PROCESS };
 
 /* --counters, --mux, --mux-slice, --runs. */
 static int parse_mux_option(int ch, const char *arg, struct top_opts *o)
@@ -135,11 +136,16 @@ static int check_mux_options(const struct top_opts *o)
 static const char usage_text[] =
 	"usage: cyctop [OPTIONS] -- COMMAND [ARGS...]\n"
 	"       cyctop [OPTIONS] -p PID\n"
+	"       cyctop [OPTIONS] -a\n"
 	"       cyctop tree|list|demo ... (cyctop --help)\n"
 	"options:\n"
 	"  -e, --events LIST     libpfm4 events, paper names or @presets; EVENT/SAV sets the\n"
 	"                        sample-after value (default: cycles, or cpu-clock without a PMU)\n"
 	"  -p, --pid PID         attach to a running process (all its threads)\n"
+	"  -a, --all-cpus        every process on every CPU, as perf top -a (needs\n"
+	"                        perf_event_paranoid <= 0, or CAP_PERFMON): the processes\n"
+	"                        view first; with -i, a system-wide recording's processes\n"
+	"  -C, --cpu LIST        these CPUs only (0,2-3; implies -a)\n"
 	"  -b, --batch           print the hotspot table every --delay seconds\n"
 	"  -d, --delay SECS      refresh interval (default 1)\n"
 	"  -n, --iterations N    batch: number of tables (default: until the target ends)\n"
@@ -148,7 +154,7 @@ static const char usage_text[] =
 	"                        gzipped profile.proto at the end, for go tool pprof)\n"
 	"  -o, --output FILE     --format pprof: write the profile to FILE (default stdout)\n"
 	"      --window          batch: the last interval instead of the cumulative profile\n"
-	"  -a, --arch TREE       core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
+	"  -A, --arch TREE       core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
 	"                        the tree view opens with\n"
 	"  -m, --mmap-pages N    data pages of each CPU's sample ring, a power of two (default 64;\n"
 	"                        256 with -g dwarf)\n"
@@ -164,6 +170,8 @@ static const char usage_text[] =
 	"      --symfs DIR       -i perf.data: look for the recorded binaries under DIR\n"
 	"      --model PMU       -i perf.data: name raw events with this model's tables\n"
 	"      --tid TID         the functions of thread TID only (H in the interactive view)\n"
+	"      --process PID     -a: the functions of process PID only (Enter in the\n"
+	"                        processes view)\n"
 	"      --no-demangle     C++ and Rust functions by their ELF (mangled) names\n"
 	"      --theme NAME      a theme (default, light, mono, high-contrast) or a path\n"
 	"      --child-output F  where a launched command's stdout and stderr go: FILE,\n"
@@ -189,12 +197,15 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "window", no_argument, NULL, 'w' },
-		{ "arch", required_argument, NULL, 'a' },
+		{ "arch", required_argument, NULL, 'A' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "theme", required_argument, NULL, 'T' },
 		{ "tid", required_argument, NULL, OPT_TID },
+		{ "process", required_argument, NULL, OPT_PROCESS },
 		{ "stall", required_argument, NULL, 'S' },
 		{ "counters", required_argument, NULL, OPT_COUNTERS },
 		{ "mux", required_argument, NULL, OPT_MUX },
@@ -214,8 +225,9 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.0;
 	o->tree = TREE_NONE;
+	o->process = -1;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:a:m:i:o:gh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:A:aC:m:i:o:gh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
 			o->s.events = optarg;
@@ -259,6 +271,12 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			o->s.ring_pages = (size_t)v;
 			break;
 		case 'a':
+			o->s.all_cpus = true;
+			break;
+		case 'C':
+			o->s.cpus = optarg;
+			break;
+		case 'A':
 			o->tree = tree_from_name(optarg);
 			if (o->tree == TREE_NONE && strcmp(optarg, "auto") != 0) {
 				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, zen, sw or auto)",
@@ -285,6 +303,13 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			break;
 		case 'S':
 			o->stall = optarg;
+			break;
+		case OPT_PROCESS:
+			if (parse_long(optarg, 0, INT_MAX, &v) < 0) {
+				cmd_error("invalid --process '%s'", optarg);
+				return -1;
+			}
+			o->process = v;
 			break;
 		case OPT_CHILD_OUTPUT:
 			o->child_output = optarg;
@@ -327,6 +352,11 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 				     o->tid };
 	if (top_pprof_check(&po) < 0)
 		return -1;
+	if (o->process >= 0 && !o->s.all_cpus && !o->s.cpus) {
+		cmd_error("--process %lld: zooms into a process of -a (else use -p)",
+			  (long long)o->process);
+		return -1;
+	}
 	if (o->files && o->child_output) {
 		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
 			  "send, not -i", o->child_output);
@@ -335,6 +365,12 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	if (o->files) {
 		/* -i FILE [FILE...]: the remaining arguments are more files */
 		o->nfiles += argc - optind;
+		o->in.processes = o->s.all_cpus;
+		if (o->s.cpus) {
+			cmd_error("-C %s is for watching: a recording has the CPUs it was "
+				  "recorded on", o->s.cpus);
+			return -1;
+		}
 		if (o->s.pid || (optind > 1 && strcmp(argv[optind - 1], "--") == 0)) {
 			cmd_error("-i takes files, not -p or a command");
 			return -1;
@@ -379,6 +415,17 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	}
 	if (optind < argc)
 		o->s.argv = argv + optind;
+	if ((o->s.all_cpus || o->s.cpus) && (o->s.argv || o->s.pid || o->tid)) {
+		cmd_error("-a watches every process: not with %s (zoom into a process in the "
+			  "processes view)", o->s.pid ? "-p PID" : o->tid ? "--tid" : "a command");
+		return -1;
+	}
+	if ((o->s.all_cpus || o->s.cpus) && o->mux_runs) {
+		cmd_error("--mux runs needs -- COMMAND to run again, not -a");
+		return -1;
+	}
+	if (o->s.all_cpus || o->s.cpus)
+		return check_mux_options(o);
 	if (o->s.argv && o->s.pid) {
 		cmd_error("give either -p PID or -- COMMAND, not both");
 		return -1;
@@ -555,6 +602,7 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 	if (session_events(s)->notice[0])
 		cmd_error("%s", session_events(s)->notice);
 	session_set_thread_filter(s, o->tid);
+	session_set_process_filter(s, o->process);
 	int rc = o->batch ? run_batch(s, o) : run_tui(s, o, out.path[0] ? out.path : NULL);
 	if (o->batch && o->format == OUT_FOLDED && rc != EXIT_BROKEN_PIPE &&
 	    top_print_finish() < 0 && rc == 0)
@@ -661,6 +709,7 @@ int demo_main(int argc, char **argv)
 	struct top_opts o;
 
 	memset(&o, 0, sizeof(o));
+	o.process = -1;
 	o.delay = 2.0;
 	if (parse_demo_args(argc, argv, &o) < 0)
 		return EXIT_USAGE;

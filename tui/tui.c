@@ -237,7 +237,7 @@ static void global_key(struct tui *t, int key)
 		return;
 	switch (key) {
 	case 'q': t->quit = true; break;
-	case 27: tui_switch_view(t, &view_hotspots); break;
+	case 27: tui_switch_view(t, tui_home(t)); break;
 	case '?': case 'h': case KEY_F(1): tui_switch_view(t, &view_help); break;
 	case 't': tui_switch_view(t, &view_tree); break;
 	case 'i': tui_switch_view(t, &view_ilp); break;
@@ -304,7 +304,8 @@ static void init_state(struct tui *t, const struct tui_opts *o)
 	t->src = src_cache_new();
 	t->delay = o->delay > 0 ? o->delay : 1.0;
 	t->tree_id = o->tree;
-	t->view = t->prev = o->sess ? &view_hotspots : &view_tree;
+	t->view = t->prev = !o->sess ? &view_tree
+			    : session_is_system_wide(o->sess) ? &view_procs : &view_hotspots;
 	penalties_default(&t->pen, 0);
 	if (theme_load(&t->theme, o->theme, err, sizeof(err)) < 0) {
 		cmd_error("%s (using the default theme)", err);

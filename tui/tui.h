@@ -24,6 +24,16 @@ struct view_ops {
 
 extern const struct view_ops view_hotspots, view_tree, view_ilp, view_help, view_asm;
 extern const struct view_ops view_callers;
+extern const struct view_ops view_procs;      /* -a: one row per process */
+
+/* A derived column of the active tree (IPC, CPI, stall%...) whose two
+ * events were sampled: which snapshot events feed it. */
+struct derived_col;
+#define MAX_DERIVED 4
+struct shown_col {
+	const struct derived_col *col;
+	int num, den;
+};
 
 enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_DELAY, PROMPT_SEARCH };
 
@@ -88,6 +98,11 @@ struct tui {
 	struct src_cache *src;       /* source files shown in the asm view */
 	const char *child_log;       /* the launched command's output file, or NULL */
 	bool child_log_said;         /* its first output was announced */
+	struct {                     /* the processes view (-a) */
+		struct browser br;
+		uint32_t pid;            /* the selection follows a process */
+		int sort;                /* < n_events: event; +0 pid; +1 user; +2 command */
+	} procs;
 };
 
 struct tui_opts {
@@ -122,6 +137,16 @@ bool tui_open_callers(struct tui *t, const char *name, const char *module);
 void tui_close_callers(void);   /* frees its state, at the end */
 /* Opens the asm view's data for a function; false with a message. */
 bool tui_open_asm(struct tui *t, const char *name, const char *module);
+/* The derived columns of the active tree whose inputs the snapshot has. */
+int tui_derived_columns(const struct tui *t, struct shown_col *out);
+/* Column SC over a row's counts (window or cumulative as shown); NAN when
+ * an input was never counted. */
+double tui_derived_value(const struct tui *t, const uint64_t *samples, const uint64_t *window,
+			 const struct shown_col *sc);
+/* -a: the view to go back to: the processes, or a zoomed process's functions. */
+const struct view_ops *tui_home(const struct tui *t);
+/* Shows the functions of process PID (-1: of every process). */
+void tui_zoom_process(struct tui *t, int64_t pid);
 /* Searches TEXT in the asm view; "" repeats the last search (as less). */
 void tui_asm_search(struct tui *t, const char *text);
 

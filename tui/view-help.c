@@ -17,6 +17,8 @@ static const char *const help_lines[] = {
 	"                  the prompt starts empty: Enter on it clears the filter)",
 	"  m               hotspots: zoom into the selected function's module (again: all)",
 	"  H               hotspots: pick a thread and zoom into it (again or Esc: all threads)",
+	"  Enter f P       -a: a process's functions (Enter), every process's (f), the",
+	"                  processes again (P or Esc); < > / sort and filter the processes",
 	"  space           pause / resume refreshing (collection goes on)",
 	"  w               hotspots: live window (last interval) / cumulative",
 	"  s               hotspots: samples / percent",

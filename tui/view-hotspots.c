@@ -15,13 +15,7 @@
 #include "tui/ui.h"
 
 #define EVCOL 11
-#define MAX_DERIVED 4
-
-/* A derived column shown: which snapshot events feed it. */
-struct shown_col {
-	const struct derived_col *col;
-	int num, den;
-};
+#define COMMCOL 17
 
 static int event_index(const struct snapshot *s, const struct arch_model *m, const char *name)
 {
@@ -34,7 +28,7 @@ static int event_index(const struct snapshot *s, const struct arch_model *m, con
 }
 
 /* The active tree's derived columns whose two events were sampled. */
-static int derived_columns(const struct tui *t, struct shown_col *out)
+int tui_derived_columns(const struct tui *t, struct shown_col *out)
 {
 	const struct arch_model *m = tui_tree_model(t, t->tree_id);
 	const struct derived_col *c;
@@ -50,16 +44,15 @@ static int derived_columns(const struct tui *t, struct shown_col *out)
 	return n;
 }
 
-static double derived_cell(const struct tui *t, const struct snap_func *f,
-			   const struct shown_col *sc)
+double tui_derived_value(const struct tui *t, const uint64_t *samples, const uint64_t *window,
+			 const struct shown_col *sc)
 {
 	const struct snap_event *ev = t->snap->ev;
+	const uint64_t *n = t->window ? window : samples;
 	/* Estimated counts: samples x SAV over the time each event's group was
 	 * counted (coverage), so events of different groups compare. */
-	double num = (double)(t->window ? f->window[sc->num] : f->samples[sc->num]) *
-		     (double)ev[sc->num].sav / ev[sc->num].coverage;
-	double den = (double)(t->window ? f->window[sc->den] : f->samples[sc->den]) *
-		     (double)ev[sc->den].sav / ev[sc->den].coverage;
+	double num = (double)n[sc->num] * (double)ev[sc->num].sav / ev[sc->num].coverage;
+	double den = (double)n[sc->den] * (double)ev[sc->den].sav / ev[sc->den].coverage;
 
 	if (!ev[sc->num].counted || !ev[sc->den].counted)
 		return NAN;
@@ -197,6 +190,15 @@ static void zoom_label(const struct tui *t, char *buf, size_t sz)
 	const struct snap_thread *th = snapshot_thread(s, s->thread);
 
 	buf[0] = '\0';
+	if (s->process >= 0 && !s->thread) {
+		const struct snap_thread *pr = snapshot_process(s, (uint32_t)s->process);
+		snprintf(buf, sz, "  process %lld (%s)", (long long)s->process,
+			 pr ? pr->comm : "no samples");
+		if (pr && s->n_events > 0)
+			snprintf(buf + strlen(buf), sz - strlen(buf), " %.1f%%",
+				 snapshot_thread_percent(s, pr, 0, t->window));
+		return;
+	}
 	if (!s->thread)
 		return;
 	if (s->thread == PROFILE_TID_OTHER)
@@ -215,8 +217,12 @@ static int draw_header(struct tui *t, int y, int rows)
 
 	ui_set(EL_HEADER);
 	zoom_label(t, zoom, sizeof(zoom));
-	snprintf(line, sizeof(line), "cyctop  pid %d (%s)%s  %.1fs  PMU %s  %s", s->pid, s->command,
-		 zoom, s->time, s->pmu, t->window ? "window" : "cumulative");
+	if (s->system_wide)
+		snprintf(line, sizeof(line), "cyctop  %s%s  %.1fs  PMU %s  %s", s->command, zoom,
+			 s->time, s->pmu, t->window ? "window" : "cumulative");
+	else
+		snprintf(line, sizeof(line), "cyctop  pid %d (%s)%s  %.1fs  PMU %s  %s", s->pid,
+			 s->command, zoom, s->time, s->pmu, t->window ? "window" : "cumulative");
 	ui_text(y++, 0, COLS, line, true);
 	if (s->n_groups > 1 && y < rows - 2) {
 		/* multiplexed: how, and against which reference */
@@ -279,6 +285,10 @@ static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int n
 		snprintf(buf, sizeof(buf), "%10s", dc[d].col->label);  /* over its values */
 		ui_text(y, x, EVCOL, buf, true);
 	}
+	if (t->snap->system_wide) {
+		ui_text(y, x, COMMCOL, " COMMAND", true);
+		x += COMMCOL;
+	}
 	snprintf(buf, sizeof(buf), "%cFUNCTION", t->sort == ne ? '>' : ' ');
 	ui_text(y, x, 34, buf, true);
 	snprintf(buf, sizeof(buf), "%cMODULE", t->sort == ne + 1 ? '>' : ' ');
@@ -313,12 +323,21 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 	}
 	ui_set(selected ? EL_SELECTED : EL_DEFAULT);
 	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
-		double v = derived_cell(t, f, &dc[d]);
+		double v = tui_derived_value(t, f->samples, f->window, &dc[d]);
 		if (isnan(v))
 			snprintf(buf, sizeof(buf), "%10s", "-");
 		else
 			snprintf(buf, sizeof(buf), "%10.2f", v);
 		ui_text(y, x, EVCOL, buf, true);
+	}
+	if (t->snap->system_wide) {
+		char comm[40];
+		if (f->nprocs > 1)
+			snprintf(comm, sizeof(comm), "%.11s +%u", f->comm ? f->comm : "", f->nprocs - 1);
+		else
+			snprintf(comm, sizeof(comm), "%s", f->comm ? f->comm : "");
+		ui_cell(y, x, COMMCOL - 1, comm);
+		x += COMMCOL;
 	}
 	ui_cell(y, x, 34, f->name);
 	ui_path(y, x + 34, COLS - x - 34, f->module);
@@ -391,7 +410,7 @@ static void draw_hotspots(struct tui *t, int y, int rows)
 		return;
 	}
 	struct shown_col dc[MAX_DERIVED];
-	int nd = derived_columns(t, dc);
+	int nd = tui_derived_columns(t, dc);
 	draw_columns(t, y++, dc, nd);
 	t->hot.nr = t->nrows;
 	t->hot.height = rows - y;
@@ -512,8 +531,24 @@ static bool key_hotspots(struct tui *t, int key)
 	case 'H':
 		return toggle_threads(t);
 	case 27:
-		/* zoomed into a thread: back to every thread; else the global Esc */
-		return t->snap && t->snap->thread && toggle_threads(t);
+		/* zoomed into a thread: back to every thread; -a: back to the
+		 * processes; else the global Esc */
+		if (t->snap && t->snap->thread)
+			return toggle_threads(t);
+		if (t->snap && t->snap->system_wide) {
+			tui_zoom_process(t, -1);
+			tui_switch_view(t, &view_procs);
+			return true;
+		}
+		return false;
+	case 'P':
+		if (!t->snap || !t->snap->system_wide) {
+			snprintf(t->message, sizeof(t->message), "processes: only with -a");
+			return true;
+		}
+		tui_zoom_process(t, -1);
+		tui_switch_view(t, &view_procs);
+		return true;
 	case '/':
 		tui_prompt(t, PROMPT_FILTER);
 		return true;

@@ -1,0 +1,268 @@
+/* Processes (-a): one row per process with samples, as top and tiptop show
+ * them: a column per event, the active tree's derived columns, pid, user,
+ * command.  Enter opens the process's functions (the hotspots view zoomed
+ * to it), sorted and filtered as the hotspots are. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "arch/derived.h"
+#include "tui/tui.h"
+#include "tui/ui.h"
+
+#define EVCOL 11
+
+static const struct tui *sort_ctx;
+
+static uint64_t cell(const struct tui *t, const struct snap_thread *p, int e)
+{
+	return t->window ? p->window[e] : p->samples[e];
+}
+
+/* Sort keys: the events, then pid, user and command. */
+static int compare_procs(const void *a, const void *b)
+{
+	const struct tui *t = sort_ctx;
+	const struct snap_thread *x = *(const struct snap_thread *const *)a;
+	const struct snap_thread *y = *(const struct snap_thread *const *)b;
+	int ne = t->snap->n_events, k = t->procs.sort, c = 0;
+
+	if (k < ne && cell(t, x, k) != cell(t, y, k))
+		return cell(t, x, k) < cell(t, y, k) ? 1 : -1;
+	if (k == ne + 1)
+		c = strcmp(x->user, y->user);
+	else if (k == ne + 2)
+		c = strcmp(x->comm, y->comm);
+	return c ? c : x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static bool proc_shown(const struct tui *t, const struct snap_thread *p)
+{
+	char pid[16];
+	bool any = false;
+
+	for (int e = 0; e < t->snap->n_events; e++)
+		any |= cell(t, p, e) != 0;
+	snprintf(pid, sizeof(pid), "%u", p->tid);
+	return any && (!t->filter[0] || strcasestr(p->comm, t->filter) ||
+		       strcasestr(p->user, t->filter) || strcmp(pid, t->filter) == 0);
+}
+
+/* The rows shown, filtered and sorted (NULL when out of memory). */
+static const struct snap_thread **proc_rows(const struct tui *t, int *n)
+{
+	const struct snap_thread **v = malloc((t->snap->n_procs + 1) * sizeof(*v));
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < t->snap->n_procs; i++)
+		if (proc_shown(t, &t->snap->procs[i]))
+			v[(*n)++] = &t->snap->procs[i];
+	sort_ctx = t;
+	qsort(v, (size_t)*n, sizeof(*v), compare_procs);
+	return v;
+}
+
+static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
+{
+	const struct snapshot *s = t->snap;
+	char line[512];
+
+	ui_set(EL_HEADER);
+	snprintf(line, sizeof(line), "cyctop  %s  processes  %.1fs  PMU %s  %s", s->command,
+		 s->time, s->pmu, t->window ? "window" : "cumulative");
+	ui_text(y++, 0, COLS, line, true);
+	for (int e = 0; e < s->n_events && y < rows - 2; e++) {
+		snprintf(line, sizeof(line), "  %-22s sav %-9llu samples %-9llu coverage %5.1f%%",
+			 s->ev[e].name, (unsigned long long)s->ev[e].sav,
+			 (unsigned long long)(t->window ? s->ev[e].window : s->ev[e].samples),
+			 100.0 * s->ev[e].coverage);
+		ui_text(y++, 0, COLS, line, true);
+	}
+	if (y < rows - 2) {
+		ui_set(s->lost || s->throttled ? EL_WARNING : EL_HEADER);
+		snprintf(line, sizeof(line), "  lost %llu  throttled %llu  processes %d%s%s%s%s",
+			 (unsigned long long)s->lost, (unsigned long long)s->throttled, nrows,
+			 t->filter[0] ? "  filter: " : "", t->filter, s->notice[0] ? "  " : "",
+			 s->notice);
+		ui_text(y++, 0, COLS, line, true);
+	}
+	return y;
+}
+
+static void draw_procs_columns(struct tui *t, int y, const struct shown_col *dc, int nd)
+{
+	char buf[64];
+	int x = 0, ne = t->snap->n_events, k = t->procs.sort;
+
+	ui_set(EL_COLUMN);
+	ui_text(y, 0, COLS, "", true);
+	for (int e = 0; e < ne && x + EVCOL < COLS; e++, x += EVCOL) {
+		snprintf(buf, sizeof(buf), "%c%.9s%s", k == e ? '>' : ' ', t->snap->ev[e].name,
+			 t->show_samples ? "" : "%");
+		ui_text(y, x, EVCOL, buf, true);
+	}
+	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
+		snprintf(buf, sizeof(buf), "%10s", dc[d].col->label);
+		ui_text(y, x, EVCOL, buf, true);
+	}
+	snprintf(buf, sizeof(buf), "%c    PID %cUSER       %cCOMMAND", k == ne ? '>' : ' ',
+		 k == ne + 1 ? '>' : ' ', k == ne + 2 ? '>' : ' ');
+	ui_text(y, x, COLS - x, buf, true);
+}
+
+static void draw_proc(struct tui *t, int y, const struct snap_thread *p, bool selected,
+		      const struct shown_col *dc, int nd)
+{
+	char buf[96];
+	int x = 0;
+
+	for (int e = 0; e < t->snap->n_events && x + EVCOL < COLS; e++, x += EVCOL) {
+		double pct = snapshot_thread_percent(t->snap, p, e, t->window);
+		if (t->show_samples)
+			snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)cell(t, p, e));
+		else
+			snprintf(buf, sizeof(buf), "%9.2f%%", pct);
+		ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
+		ui_text(y, x, EVCOL, buf, true);
+	}
+	ui_set(selected ? EL_SELECTED : EL_DEFAULT);
+	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
+		double v = tui_derived_value(t, p->samples, p->window, &dc[d]);
+		if (isnan(v))
+			snprintf(buf, sizeof(buf), "%10s", "-");
+		else
+			snprintf(buf, sizeof(buf), "%10.2f", v);
+		ui_text(y, x, EVCOL, buf, true);
+	}
+	if (p->tid == PROFILE_TID_OTHER)
+		snprintf(buf, sizeof(buf), " %7s ", "-");
+	else
+		snprintf(buf, sizeof(buf), " %7u ", p->tid);
+	ui_text(y, x, 9, buf, true);
+	ui_cell(y, x + 9, 11, p->user[0] ? p->user : "?");
+	snprintf(buf, sizeof(buf), "%s%s", p->comm, p->ended ? "  (ended)" : "");
+	ui_cell(y, x + 21, COLS - x - 21, buf);
+}
+
+static int index_of(const struct snap_thread **v, int n, uint32_t pid)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i]->tid == pid)
+			return i;
+	return 0;
+}
+
+static void draw_procs(struct tui *t, int y, int rows)
+{
+	int n;
+
+	if (!t->snap) {
+		ui_text(y, 0, COLS, "waiting for the first samples...", true);
+		return;
+	}
+	const struct snap_thread **v = proc_rows(t, &n);
+	y = draw_procs_header(t, y, rows, n);
+	if (y >= rows) {
+		free(v);
+		return;
+	}
+	struct shown_col dc[MAX_DERIVED];
+	int nd = tui_derived_columns(t, dc);
+	draw_procs_columns(t, y++, dc, nd);
+	t->procs.br.nr = n;
+	t->procs.br.height = rows - y;
+	t->procs.br.sel = v ? index_of(v, n, t->procs.pid) : 0;
+	browser_clamp(&t->procs.br);
+	for (int i = t->procs.br.top; v && i < n && y < rows; i++, y++)
+		draw_proc(t, y, v[i], i == t->procs.br.sel, dc, nd);
+	if (n == 0 && y < rows)
+		ui_text(y, 0, COLS, t->filter[0] ? "no process matches the filter" : "no samples yet",
+			true);
+	ui_set(EL_DEFAULT);
+	free(v);
+}
+
+/* The selection follows a process (refreshes reorder the rows). */
+static void follow_selection(struct tui *t)
+{
+	int n;
+	const struct snap_thread **v = t->snap ? proc_rows(t, &n) : NULL;
+
+	if (v && t->procs.br.sel < n)
+		t->procs.pid = v[t->procs.br.sel]->tid;
+	free(v);
+}
+
+static void cycle_proc_sort(struct tui *t, int dir)
+{
+	int n = (t->snap ? t->snap->n_events : 0) + 3;
+
+	t->procs.sort = (t->procs.sort + n + dir) % n;
+}
+
+static bool key_procs(struct tui *t, int key)
+{
+	if (browser_key(&t->procs.br, key)) {
+		follow_selection(t);
+		return true;
+	}
+	switch (key) {
+	case '<': case ',': cycle_proc_sort(t, -1); return true;
+	case '>': case '.': cycle_proc_sort(t, 1); return true;
+	case 'w': t->window = !t->window; return true;
+	case 's': t->show_samples = !t->show_samples; return true;
+	case '/': tui_prompt(t, PROMPT_FILTER); return true;
+	case 'f':  /* every process's functions, as perf top -a */
+		t->filter[0] = '\0';
+		tui_switch_view(t, &view_hotspots);
+		return true;
+	case 27:
+		if (t->filter[0])
+			t->filter[0] = '\0';
+		return true;
+	case '\n': case '\r': case KEY_ENTER:
+		follow_selection(t);  /* the row shown selected (a filter moves it) */
+		if (t->snap && t->snap->n_procs && snapshot_process(t->snap, t->procs.pid)) {
+			t->filter[0] = '\0';
+			tui_zoom_process(t, t->procs.pid);
+			tui_switch_view(t, &view_hotspots);
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+const struct view_ops view_procs = {
+	"processes",
+	"q quit  ? help  Enter functions  f all functions  / filter  < > sort  space pause  "
+	"w window  s samples  t tree",
+	draw_procs,
+	key_procs,
+	NULL,
+};
+
+const struct view_ops *tui_home(const struct tui *t)
+{
+	return t->snap && t->snap->system_wide && t->snap->process < 0 ? &view_procs
+								      : &view_hotspots;
+}
+
+/* The engine filters the process; a fresh snapshot shows it at once. */
+void tui_zoom_process(struct tui *t, int64_t pid)
+{
+	struct snapshot *s;
+
+	if (!t->sess)
+		return;
+	session_set_thread_filter(t->sess, 0);
+	session_set_process_filter(t->sess, pid);
+	if ((s = session_snapshot(t->sess)) != NULL)
+		tui_set_snapshot(t, s);
+	t->hot.sel = t->hot.top = 0;
+}
