@@ -50,7 +50,7 @@ char *file_slurp(const char *path, size_t *len, char *err, size_t errsz)
  * when it was multiplexed), as a counts file would list them. */
 static int counts_from_session(struct counts *c, const char *path, char *err, size_t errsz)
 {
-	struct session_file_opts o = { path, NULL, NULL, false };
+	struct session_file_opts o = { .path = path };
 	struct session *s = session_open_file(&o, err, errsz);
 	struct snapshot *snap = s ? session_snapshot(s) : NULL;
 

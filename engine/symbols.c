@@ -471,7 +471,7 @@ static void image_free(struct func_image *img)
 	if (!img)
 		return;
 	free(img->funcs);
-	pool_free(&img->names);
+	strpool_free(&img->names);
 	free(img->path);
 	free(img);
 }
@@ -509,7 +509,7 @@ static struct func_image *image_build(struct module *mod)
 	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
 	img->n = finish_funcs(&img->names, img->funcs, img->n, hi);
 	for (size_t i = 0; i < img->n; i++)
-		img->funcs[i].name = intern(&img->names, img->funcs[i].name);
+		img->funcs[i].name = strpool_intern(&img->names, img->funcs[i].name);
 	if (img->n > 0) {  /* most symbols are not functions: give back */
 		struct func *f = realloc(img->funcs, img->n * sizeof(*f));
 		if (f)

@@ -174,7 +174,7 @@ int main(int argc, char **argv)
 	int a = 1;
 
 	if (argc == 4 && strcmp(argv[1], "-i") == 0) {
-		struct session_file_opts fo = { argv[2], NULL, NULL, false };
+		struct session_file_opts fo = { .path = argv[2] };
 		s = session_open_file(&fo, err, sizeof(err));
 		a = 3;
 	} else {
