@@ -492,16 +492,24 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 int top_main(int argc, char **argv)
 {
 	struct top_opts o;
+	int rc;
 
-	if (parse_top_args(argc, argv, &o) < 0)
+	if (parse_top_args(argc, argv, &o) < 0) {
+		free(o.files);
 		return EXIT_USAGE;
+	}
+	char **files = o.files;  /* input_files' array, freed at the end */
 	if (o.in.path) {  /* a recorded session: every view, as live */
 		o.files = NULL;
 		o.nfiles = 0;
+		rc = watch(&o);
 	} else if (o.files) {
-		return run_tui(NULL, &o, NULL);
+		rc = run_tui(NULL, &o, NULL);
+	} else {
+		rc = watch(&o);
 	}
-	return watch(&o);
+	free(files);
+	return rc;
 }
 
 /* The demo workloads live next to cyctop in the build tree, or in
