@@ -146,11 +146,20 @@ static bool same_name(const struct opt *a, const struct opt *b)
 	       (a->long_name && b->long_name && strcmp(a->long_name, b->long_name) == 0);
 }
 
+/* Into ERR: which name A and B share ("-x" before "--long"). */
+static void shared_name(const struct opt *a, const struct opt *b, char *err, size_t errsz)
+{
+	if (a->short_name && a->short_name == b->short_name)
+		snprintf(err, errsz, "-%c twice in one table", a->short_name);
+	else
+		snprintf(err, errsz, "--%s twice in one table", a->long_name);
+}
+
 int opt_check(const struct opt *opts, char *err, size_t errsz)
 {
 	size_t n = count(opts);
 
-	for (size_t i = 0; i <= n; i++) {
+	for (size_t i = 0; i <= n; i++) {  /* row n: the implied -h/--help */
 		const struct opt *a = i < n ? &opts[i] : &help_opt;
 		if (!a->short_name && !a->long_name) {
 			snprintf(err, errsz, "option %zu has no name", i);
@@ -158,11 +167,7 @@ int opt_check(const struct opt *opts, char *err, size_t errsz)
 		}
 		for (size_t j = 0; j < i; j++) {
 			if (same_name(&opts[j], a)) {
-				char name[80];
-				snprintf(err, errsz, "%s twice in one table",
-					 a->short_name == opts[j].short_name && a->short_name
-					 ? (snprintf(name, sizeof(name), "-%c", a->short_name), name)
-					 : opt_name(a, name, sizeof(name)));
+				shared_name(a, &opts[j], err, errsz);
 				return -1;
 			}
 		}
