@@ -28,12 +28,9 @@ struct thread_row {
 	uint32_t tid;               /* the process table: the pid */
 	uint32_t epoch;
 	bool ended;
-	uint64_t fork_time, exit_time;  /* the newest FORK's and EXIT's, 0: unknown */
 	char comm[PROFILE_COMM_MAX];
 	char user[PROFILE_USER_MAX]; /* processes: the owner's name, "" unknown */
 	uint32_t pid;               /* threads: the process of its latest sample */
-	uint32_t parent;            /* forked from a thread not named yet: named with it */
-	bool awaited;               /* some row waits for this one's name */
 	uint64_t n[];               /* samples[n_events], then window[n_events] */
 };
 
@@ -43,7 +40,6 @@ struct row_table {
 	struct thread_row **v;
 	size_t cap, n, max;
 	struct thread_row *other;
-	size_t orphans;              /* rows waiting for their parent's name */
 	const char *other_name;
 };
 
@@ -573,25 +569,9 @@ void profile_add(struct profile *p, int ev, uint32_t tid, uint64_t ip, const cha
 	profile_add_pid(p, ev, tid, tid, ip, name, module, n);
 }
 
-static void table_set_name(struct row_table *tab, struct thread_row *t, const char *comm)
+static void row_set_name(struct thread_row *t, const char *comm)
 {
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
-	t->parent = 0;
-	/* rows forked before their parent's name was known (the rings are read
-	 * per CPU, not in time order) take it now: a scan, only for a parent
-	 * that has such children (a busy machine names rows by the thousand) */
-	if (!t->awaited)
-		return;
-	t->awaited = false;
-	for (size_t i = 0; tab->orphans && i < tab->cap; i++) {
-		struct thread_row *c = tab->v[i];
-		if (c && c != t && c->parent == t->tid) {
-			memcpy(c->comm, t->comm, sizeof(c->comm));
-			memcpy(c->user, t->user, sizeof(c->user));
-			c->parent = 0;
-			tab->orphans--;
-		}
-	}
 }
 
 void profile_set_thread_name(struct profile *p, uint32_t tid, const char *comm)
@@ -599,45 +579,30 @@ void profile_set_thread_name(struct profile *p, uint32_t tid, const char *comm)
 	struct thread_row *t = thread_get(p, tid);
 
 	if (t && t != p->threads.other)
-		table_set_name(&p->threads, t, comm);
+		row_set_name(t, comm);
 }
 
-/* A reused id starts a new life: the name and the end are the new one's
+/* A new thread (process) takes its parent's name and owner.  Records come in
+ * time order (engine/ordered.h), so nothing of the child's precedes its
+ * FORK; a row that ended before is an id that came round again: a new life
  * (its samples add to the old ones). */
 static void table_fork(struct profile *p, struct row_table *tab, uint32_t tid,
 		       uint32_t parent_tid, uint64_t time)
 {
-	const struct thread_row *parent = table_find(tab, parent_tid);
 	struct thread_row *t = table_get(p, tab, tid);
+	const struct thread_row *parent = table_find(tab, parent_tid);  /* after: may grow */
 
+	(void)time;
 	if (!t || t == tab->other)
 		return;
-	/* Rings are read per CPU, not merged in time: the child's own COMM
-	 * (its exec), even its EXIT, may come before its FORK.  A name it has
-	 * is kept and an end stays, unless the row is an ended thread's whose
-	 * tid came round again: a FORK after the EXIT (or of unknown time). */
-	bool late = t->ended && time && t->exit_time && time < t->exit_time;
-	bool reused = t->ended && !late;
-	if (time > t->fork_time)
-		t->fork_time = time;
-	if (reused)
-		t->ended = false;
-	if (parent && parent != t && parent != tab->other && (!t->user[0] || reused))
-		memcpy(t->user, parent->user, sizeof(t->user));
-	if (t->comm[0] && !reused)
+	bool reused = t->ended;
+	t->ended = false;
+	if (!parent || parent == t || parent == tab->other)
 		return;
-	if (parent && parent != t && parent != tab->other && parent->comm[0]) {
+	if (!t->user[0] || reused)
+		memcpy(t->user, parent->user, sizeof(t->user));
+	if ((!t->comm[0] || reused) && parent->comm[0])
 		memcpy(t->comm, parent->comm, sizeof(t->comm));
-	} else if (parent_tid != tid && !t->parent) {
-		struct thread_row *waited = table_get(p, tab, parent_tid);
-		t = table_find(tab, tid);  /* the table may have grown */
-		if (!waited || waited == tab->other || !t)
-			return;
-		waited->awaited = true;
-		t->comm[0] = '\0';
-		t->parent = parent_tid;
-		tab->orphans++;
-	}
 }
 
 void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid, uint64_t time)
@@ -645,18 +610,14 @@ void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid, u
 	table_fork(p, &p->threads, tid, parent_tid, time);
 }
 
-/* The row is made if need be: the FORK and samples may come later (from
- * other CPUs' rings). */
+/* The row is made if need be (a thread known by its EXIT alone is listed
+ * ended when it has samples). */
 static void table_exit(struct profile *p, struct row_table *tab, uint32_t tid, uint64_t time)
 {
 	struct thread_row *t = tid == PROFILE_TID_OTHER ? NULL : table_get(p, tab, tid);
 
-	if (!t || t == tab->other)
-		return;
-	if (time > t->exit_time)
-		t->exit_time = time;
-	/* an old life's EXIT read after the new life's FORK ends nothing */
-	if (!time || !t->fork_time || t->exit_time > t->fork_time)
+	(void)time;
+	if (t && t != tab->other)
 		t->ended = true;
 }
 
@@ -693,7 +654,7 @@ void profile_process_fill(struct profile *p, uint32_t pid, const char *comm, con
 	if (!t->user[0])
 		snprintf(t->user, sizeof(t->user), "%s", user);
 	if (!t->comm[0])
-		table_set_name(&p->procs, t, comm);
+		row_set_name(t, comm);
 }
 
 void profile_set_process(struct profile *p, uint32_t pid, const char *comm, const char *user)
@@ -705,7 +666,7 @@ void profile_set_process(struct profile *p, uint32_t pid, const char *comm, cons
 	if (user)
 		snprintf(t->user, sizeof(t->user), "%s", user);
 	if (comm)
-		table_set_name(&p->procs, t, comm);
+		row_set_name(t, comm);
 }
 
 void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid, uint64_t time)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/hashtab.h"
 #include "arch/plan.h"
 #include "engine/events.h"
 #include "engine/mux.h"
@@ -74,13 +75,14 @@ struct session {
 	struct profile *prof;
 	int ncpus;
 	struct mux_fd *fds;      /* sorted by id once all are open */
-	int nfds, capfds;
+	int nfds;
+	size_t capfds;
 	struct ring *rings;      /* per CPU */
 	struct pollfd *pfds;
 	struct space *spaces;
-	int nspaces, capspaces;
-	int *space_index;        /* pid hash: index + 1 into spaces, 0 empty */
-	size_t space_index_cap;  /* a power of two, at least twice nspaces */
+	int nspaces;
+	size_t capspaces;
+	struct hashtab space_index;  /* pid -> index into spaces */
 	const struct session_source *src;
 	const struct session_sink *sink;  /* NULL: none */
 	struct ordered *queue;   /* records in time order (engine/ordered.h) */

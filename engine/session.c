@@ -75,42 +75,21 @@ static uint64_t now_ns(void)
  * [unknown]): never another process's mappings. */
 #define MAX_SPACES 4096
 
-static size_t pid_slot(pid_t pid, size_t cap)
+static bool space_is(const void *key, uint32_t idx, const void *ctx)
 {
-	return ((uint32_t)pid * 2654435761u) & (cap - 1);
+	return ((const struct session *)ctx)->spaces[idx].pid == *(const pid_t *)key;
 }
 
 struct space *space_find(struct session *s, pid_t pid)
 {
-	if (!s->space_index_cap)
-		return NULL;
-	for (size_t i = pid_slot(pid, s->space_index_cap);; i = (i + 1) & (s->space_index_cap - 1)) {
-		int k = s->space_index[i];
-		if (k == 0)
-			return NULL;
-		if (s->spaces[k - 1].pid == pid)
-			return &s->spaces[k - 1];
-	}
+	uint32_t k = hashtab_find(&s->space_index, hash_mix((uint32_t)pid), &pid, space_is, s);
+
+	return k == HASHTAB_NONE ? NULL : &s->spaces[k];
 }
 
 static int index_space(struct session *s, int k)
 {
-	if ((size_t)(k + 1) * 2 > s->space_index_cap) {
-		size_t cap = s->space_index_cap ? s->space_index_cap * 2 : 16;
-		int *v = calloc(cap, sizeof(*v));
-		if (!v)
-			return -1;
-		free(s->space_index);
-		s->space_index = v;
-		s->space_index_cap = cap;
-		for (int j = 0; j < k; j++)
-			index_space(s, j);
-	}
-	size_t i = pid_slot(s->spaces[k].pid, s->space_index_cap);
-	while (s->space_index[i])
-		i = (i + 1) & (s->space_index_cap - 1);
-	s->space_index[i] = k + 1;
-	return 0;
+	return hashtab_add(&s->space_index, hash_mix((uint32_t)s->spaces[k].pid), (uint32_t)k);
 }
 
 static void space_free(struct space *sp)
@@ -135,9 +114,9 @@ static void spaces_evict_exited(struct session *s, uint64_t before)
 			s->spaces[kept++] = s->spaces[k];
 	}
 	s->nspaces = kept;
-	memset(s->space_index, 0, s->space_index_cap * sizeof(*s->space_index));
+	hashtab_clear(&s->space_index);
 	for (int k = 0; k < kept; k++)
-		index_space(s, k);
+		index_space(s, k);  /* no memory needed: the table only shrank */
 }
 
 /* A process's records may still be on their way from other CPUs' rings a
@@ -182,14 +161,8 @@ struct space *space_get(struct session *s, pid_t pid)
 		spaces_evict_exited(s, UINT64_MAX);
 	if (s->nspaces == MAX_SPACES)
 		return NULL;
-	if (s->nspaces == s->capspaces) {
-		int cap = s->capspaces ? s->capspaces * 2 : 8;
-		struct space *v = realloc(s->spaces, (size_t)cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		s->spaces = v;
-		s->capspaces = cap;
-	}
+	if (GROW(s->spaces, (size_t)s->nspaces + 1, s->capspaces) < 0)
+		return NULL;
 	sp = &s->spaces[s->nspaces];
 	sp->pid = pid;
 	sp->st = symtab_new();
@@ -793,14 +766,8 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 
 static int push_fd(struct session *s, const struct mux_fd *f)
 {
-	if (s->nfds == s->capfds) {
-		int cap = s->capfds ? s->capfds * 2 : 32;
-		struct mux_fd *v = realloc(s->fds, (size_t)cap * sizeof(*v));
-		if (!v)
-			return -1;
-		s->fds = v;
-		s->capfds = cap;
-	}
+	if (GROW(s->fds, (size_t)s->nfds + 1, s->capfds) < 0)
+		return -1;
 	s->fds[s->nfds++] = *f;
 	return 0;
 }
@@ -1560,7 +1527,7 @@ void session_close(struct session *s)
 	callgraph_free(s->cg);
 	pprof_acc_free(s->pacc);
 	free(s->spaces);
-	free(s->space_index);
+	hashtab_free(&s->space_index);
 	free(s->fds);
 	free(s->rings);
 	free(s->pfds);

@@ -605,47 +605,40 @@ static void test_thread_names(void **state)
 	profile_free(p);
 }
 
-/* Rings are read per CPU, not in time order: a FORK may come before the
- * parent's COMM, or after the child's own COMM (its exec). */
-static void test_thread_names_out_of_order(void **state)
+/* Records come in time order (engine/ordered.h): a child takes the name
+ * its parent has at its FORK; a later exec renames that thread alone; an
+ * id that ended and comes round again is a new life, under its new
+ * parent's name; an EXIT ends. */
+static void test_thread_lives(void **state)
 {
 	struct profile *p = new_profile();
 	struct snapshot *s;
 
 	(void)state;
-	profile_thread_fork(p, 201, 200, 0);        /* parent not named yet */
-	profile_thread_fork(p, 202, 200, 0);
-	profile_set_thread_name(p, 200, "app");     /* ... now it is: both take it */
-	profile_set_thread_name(p, 300, "parent");
-	profile_set_thread_name(p, 301, "own");     /* the child's exec, read first */
-	profile_thread_fork(p, 301, 300, 0);        /* keeps its own name */
-	/* a short thread's EXIT read before its FORK: it stays ended, named */
-	profile_thread_exit(p, 401, 50);
-	profile_thread_fork(p, 401, 200, 40);
-	/* with times unknown, a FORK after the EXIT is a new life */
-	profile_thread_exit(p, 402, 0);
-	profile_thread_fork(p, 402, 200, 0);
-	/* a reused tid: the old life's EXIT read after the new FORK ends nothing */
-	profile_thread_fork(p, 403, 200, 30);
-	profile_thread_exit(p, 403, 20);
-	/* two lives' EXITs, the newer first, then the newer life's FORK */
-	profile_thread_exit(p, 404, 40);
-	profile_thread_exit(p, 404, 20);
-	profile_thread_fork(p, 404, 200, 30);
-	for (uint32_t t = 200; t <= 202; t++)
+	profile_thread_fork(p, 201, 200, 1);        /* parent unnamed: none to take */
+	profile_set_thread_name(p, 200, "app");
+	profile_thread_fork(p, 202, 200, 2);        /* ... named now: taken */
+	profile_set_thread_name(p, 202, "exec'd");  /* its exec: itself only */
+	profile_thread_fork(p, 203, 202, 3);        /* the exec'd name goes on */
+	profile_set_thread_name(p, 300, "other");
+	profile_thread_fork(p, 401, 200, 4);
+	profile_thread_exit(p, 401, 5);
+	profile_thread_fork(p, 401, 300, 6);        /* the id again: a new life */
+	profile_thread_fork(p, 402, 200, 7);
+	profile_thread_exit(p, 402, 8);
+	for (uint32_t t = 200; t <= 203; t++)
 		add_in(p, t, 0, "f", "/bin/app", 1);
-	add_in(p, 301, 0, "f", "/bin/app", 1);
-	for (uint32_t t = 401; t <= 404; t++)
-		add_in(p, t, 0, "f", "/bin/app", 1);
+	add_in(p, 401, 0, "f", "/bin/app", 1);
+	add_in(p, 402, 0, "f", "/bin/app", 1);
 	s = profile_snapshot(p, 1, 1);
-	assert_string_equal(must_thread(s, 201)->comm, "app");
-	assert_string_equal(must_thread(s, 202)->comm, "app");
-	assert_string_equal(must_thread(s, 301)->comm, "own");
-	assert_true(must_thread(s, 401)->ended);
-	assert_string_equal(must_thread(s, 401)->comm, "app");
-	assert_false(must_thread(s, 402)->ended);
-	assert_false(must_thread(s, 403)->ended);
-	assert_true(must_thread(s, 404)->ended);
+	assert_string_equal(must_thread(s, 201)->comm, "");
+	assert_string_equal(must_thread(s, 202)->comm, "exec'd");
+	assert_string_equal(must_thread(s, 200)->comm, "app");
+	assert_string_equal(must_thread(s, 203)->comm, "exec'd");
+	assert_false(must_thread(s, 401)->ended);
+	assert_string_equal(must_thread(s, 401)->comm, "other");
+	assert_true(must_thread(s, 402)->ended);
+	assert_string_equal(must_thread(s, 402)->comm, "app");
 	snapshot_free(s);
 	profile_free(p);
 }
@@ -841,7 +834,7 @@ int main(void)
 		cmocka_unit_test(test_many_functions),
 		cmocka_unit_test(test_thread_counts),
 		cmocka_unit_test(test_thread_names),
-		cmocka_unit_test(test_thread_names_out_of_order),
+		cmocka_unit_test(test_thread_lives),
 		cmocka_unit_test(test_thread_filter),
 		cmocka_unit_test(test_thread_limits),
 		cmocka_unit_test(test_processes),
