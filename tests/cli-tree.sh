@@ -99,7 +99,7 @@ expect_out "Skylake" "skl formulas picked from the events"
 expect_out "SMT off" "smt said"
 run "$CYCTOP" tree --arch topdown --smt maybe "$EX/skl-handmade.counts"
 expect_rc 2 "bad --smt"
-expect_err "--smt 'maybe': on or off" "--smt named"
+expect_err "--smt 'maybe': want off or on" "--smt named"
 
 run "$CYCTOP" tree --arch topdown --format csv "$EX/icl-topdown-handmade.counts"
 expect_near topdown.frontend_bound 0.21 1e-12

@@ -103,7 +103,7 @@ usage() { # DESC STDERR-TEXT ARGS...
 }
 usage "runs with -p" "--mux runs needs -- COMMAND" -b --mux runs -p 1
 usage "runs without -b" "use it with -b" --mux runs -- "$FAULTS" 1 0
-usage "bad mode" "unknown --mux 'x'" -b --mux x -- "$FAULTS" 1 0
+usage "bad mode" "--mux 'x': want time or runs" -b --mux x -- "$FAULTS" 1 0
 usage "slice 0" "--mux-slice '0'" -b --mux-slice 0 -- "$FAULTS" 1 0
 usage "slice too long" "--mux-slice '10001'" -b --mux-slice 10001 -- "$FAULTS" 1 0
 usage "runs alone" "--runs 2" -b --runs 2 -- "$FAULTS" 1 0

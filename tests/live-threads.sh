@@ -80,6 +80,6 @@ PID=''
 
 run "$CYCTOP" -b --tid x -- "$THREADS"
 expect_rc 2 "bad --tid"
-expect_err "invalid --tid 'x'" "bad --tid said"
+expect_err "--tid 'x': want a whole number from 1 to 2147483647" "bad --tid said"
 
 done_ok

@@ -111,10 +111,10 @@ T send-keys -t main / C-u Enter
 
 # One delay range: the d prompt says the range -d takes.
 T send-keys -t main d 0 . 0 1 Enter
-wait_screen "give 0.05 to 3600 seconds" "the d prompt's range"
+wait_screen "want a number from 0.05 to 3600" "the d prompt's range"
 run "$CYCTOP" -b -d 0.01 -- true
 expect_rc 2 "-d 0.01"
-expect_err "give 0.05 to 3600 seconds" "-d's range"
+expect_err "want a number from 0.05 to 3600" "-d's range"
 
 # T: the themes of the source tree, from the build tree's cyctop.
 T send-keys -t main T

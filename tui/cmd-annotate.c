@@ -1,6 +1,5 @@
 /* cyctop annotate FUNCTION: the asm view in batch, per-instruction rows with
  * per-event samples, stall and penalty cycles, marks, blocks and loops. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include "tui/cmd.h"
 #include "tui/format.h"
 #include "tui/json.h"
+#include "tui/opt.h"
 #include "tui/ui.h"
 
 struct annotate_opts {
@@ -29,30 +29,19 @@ struct annotate_opts {
 	struct session_file_opts in; /* -i perf.data */
 };
 
-static const char usage_text[] =
-	"usage: cyctop annotate FUNCTION [OPTIONS] (-p PID | -i FILE | -- COMMAND [ARGS...])\n"
-	"  -e, --events LIST     events (as for cyctop; default cycles or cpu-clock)\n"
-	"  -p, --pid PID         attach to a running process\n"
-	"  -i, --input FILE      a recorded session (perf.data)\n"
-	"      --symfs DIR       -i: look for the recorded binaries under DIR\n"
-	"      --model PMU       -i: name raw events with this model's tables\n"
-	"  -d, --duration SECS   stop watching after SECS (default: when the target ends)\n"
-	"      --module PATH     the module holding FUNCTION (a path, its end or a soname)\n"
-	"      --no-demangle     C++ and Rust functions by their ELF (mangled) names\n"
-	"      --stall EVENT     the stall-cycle column (default: the model's)\n"
-	"      --format F        text, csv or json\n"
-	"  -l, --lines           text: interleave source lines\n";
+static const char annotate_usage[] =
+	"usage: cyctop annotate FUNCTION [OPTIONS] (-p PID | -i FILE | -- COMMAND [ARGS...])";
 
-static int parse_target(int argc, char **argv, struct annotate_opts *o)
+static int parse_target(int argc, char **argv, int first, struct annotate_opts *o)
 {
-	if (optind < argc && !o->function)
-		o->function = argv[optind++];
+	if (first < argc && !o->function)
+		o->function = argv[first++];
 	if (!o->function) {
 		cmd_error("annotate: which function? (cyctop annotate FUNCTION -- COMMAND)");
 		return -1;
 	}
-	if (optind < argc)
-		o->s.argv = argv + optind;
+	if (first < argc)
+		o->s.argv = argv + first;
 	if (!!o->s.argv + !!o->s.pid + !!o->in.path != 1) {
 		cmd_error("annotate: give one of -p PID, -i FILE or -- COMMAND");
 		return -1;
@@ -62,66 +51,36 @@ static int parse_target(int argc, char **argv, struct annotate_opts *o)
 
 static int parse_args(int argc, char **argv, struct annotate_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "events", required_argument, NULL, 'e' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "module", required_argument, NULL, 'M' },
-		{ "stall", required_argument, NULL, 'S' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "lines", no_argument, NULL, 'l' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "symfs", required_argument, NULL, 'Y' },
-		{ "model", required_argument, NULL, 'P' },
-		{ "no-demangle", no_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int ch;
-
 	memset(o, 0, sizeof(*o));
-	optind = 1;
+	const struct opt opts[] = {
+		OPT_EVENTS(&o->s.events, "events (as for cyctop; default cycles or cpu-clock)"),
+		OPT_PID(&o->s.pid, "attach to a running process"),
+		OPT_STRING('i', "input", &o->in.path, "FILE", "a recorded session (perf.data)"),
+		OPT_SYMFS(&o->in.symfs, "-i: look for the recorded binaries under DIR"),
+		OPT_MODEL_NAME(&o->in.model, "-i: name raw events with this model's tables"),
+		OPT_DURATION(&o->duration,
+			     "stop watching after SECS (default: when the target ends)"),
+		OPT_STRING(0, "module", &o->module, "PATH",
+			   "the module holding FUNCTION (a path, its end or a soname)"),
+		OPT_NO_DEMANGLE("C++ and Rust functions by their ELF (mangled) names"),
+		OPT_STRING(0, "stall", &o->stall, "EVENT",
+			   "the stall-cycle column (default: the model's)"),
+		OPT_FORMAT(&o->format, opt_formats_text, "text, csv or json"),
+		OPT_FLAG('l', "lines", &o->source, "text: interleave source lines"),
+		OPT_END,
+	};
+	const struct opt_cmd cmd = { annotate_usage, opts, NULL, true };
+	int first = 1;
+
 	/* The function comes first: "cyctop annotate work_60 -- ./mix". */
 	if (argc > 1 && argv[1][0] != '-') {
 		o->function = argv[1];
-		optind = 2;
+		first = 2;
 	}
-	while ((ch = getopt_long(argc, argv, "+e:p:d:i:lh", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'e': o->s.events = optarg; break;
-		case 'M': o->module = optarg; break;
-		case 'S': o->stall = optarg; break;
-		case 'l': o->source = true; break;
-		case 'i': o->in.path = optarg; break;
-		case 'Y': o->in.symfs = optarg; break;
-		case 'P': o->in.model = optarg; break;
-		case 'D': symbols_set_demangle(false); break;
-		case 'p':
-			o->s.pid = (pid_t)strtol(optarg, &end, 10);
-			if (*end || o->s.pid <= 0) {
-				cmd_error("invalid pid '%s'", optarg);
-				return -1;
-			}
-			break;
-		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || !(o->duration > 0) || o->duration > 86400) {
-				cmd_error("--duration '%s' is not a number of seconds", optarg);
-				return -1;
-			}
-			break;
-		case 'f':
-			if (fmt_parse_output(optarg, &o->format) < 0 || o->format >= OUT_FOLDED) {
-				cmd_error("unknown --format '%s' (text, csv or json)", optarg);
-				return -1;
-			}
-			break;
-		case 'h': fputs(usage_text, stdout); exit(0);
-		default: fputs(usage_text, stderr); return -1;
-		}
-	}
-	return parse_target(argc, argv, o);
+	first = opt_parse(&cmd, argc, argv, first);
+	if (first < 0)
+		return -1;
+	return parse_target(argc, argv, first, o);
 }
 
 /* ---- output -------------------------------------------------------- */

@@ -1,13 +1,13 @@
 /* cyctop encode: the perf_event_attr cyctop opens for each event, as
  * event,type,config,config1 CSV rows (libpfm4 plus arch/pfm-fix.c), the way
  * libpfm4's check_events shows an encoding. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine/events.h"
 #include "engine/pfm.h"
 #include "tui/cmd.h"
+#include "tui/opt.h"
 
 /* A CSV field: quoted when it holds a comma or a quote (perf's cpu/a=1,b=2/
  * syntax), quotes doubled (RFC 4180). */
@@ -36,45 +36,39 @@ static void print_rows(const struct ev_list *l)
 	}
 }
 
-static const struct arch_model *encode_model(const char *name)
+/* --model must give libpfm4 a PMU (the host's when not given). */
+static const struct arch_model *encode_model(const struct arch_model *m)
 {
-	const struct arch_model *m = name ? model_find(name) : events_host_model();
-
 	if (!m)
-		cmd_error("unknown model '%s' (cyctop list models)", name);
-	else if (name && !m->pfm_force && strcmp(m->name, "perf") != 0)
-		cmd_error("model %s has no encodings: libpfm4 has no PMU for it", m->name),
-			m = NULL;
+		return events_host_model();
+	if (!m->pfm_force && strcmp(m->name, "perf") != 0) {
+		cmd_error("model %s has no encodings: libpfm4 has no PMU for it", m->name);
+		return NULL;
+	}
 	return m;
 }
 
 static int cmd_encode_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "model", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static struct ev_list l;
-	const char *model_name = NULL;
+	const struct arch_model *model = NULL;
+	const struct opt opts[] = {
+		OPT_MODEL(&model, "encode for this model's PMU (default: the host's)"),
+		OPT_END,
+	};
+	const struct opt_cmd cmd = { "usage: cyctop encode [--model PMU] EVENT...", opts,
+				     "The perf_event_attr cyctop opens for each EVENT, as CSV rows:\n"
+				     "event,type,config,config1.\n", false };
 	char err[512];
-	int ch;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "m:h", longopts, NULL)) != -1) {
-		if (ch == 'm')
-			model_name = optarg;
-		else if (ch == 'h') {
-			printf("usage: cyctop %s\n", cmd_encode_entry.usage);
-			return 0;
-		} else
-			return EXIT_USAGE;
-	}
-	if (optind == argc) {
+	int first = opt_parse(&cmd, argc, argv, 1);
+	if (first < 0)
+		return EXIT_USAGE;
+	if (first == argc) {
 		cmd_error("encode: which events? (cyctop encode [--model PMU] EVENT...)");
 		return EXIT_USAGE;
 	}
-	const struct arch_model *m = encode_model(model_name);
+	const struct arch_model *m = encode_model(model);
 	if (!m)
 		return EXIT_USAGE;
 	if (pfm_setup(m->pfm_force, err, sizeof(err)) < 0) {
@@ -82,7 +76,7 @@ static int cmd_encode_exec(int argc, char **argv)
 		return 1;
 	}
 	printf("event,type,config,config1\n");
-	for (int i = optind; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		if (events_parse(argv[i], m, &l, err, sizeof(err)) < 0) {
 			cmd_error("%s", err);
 			return 1;

@@ -3,7 +3,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "engine/events.h"
 #include "engine/pfm.h"
 #include "tui/cmd.h"
+#include "tui/opt.h"
 
 struct list_opts {
 	const struct arch_model *model;
@@ -410,83 +410,35 @@ static const struct {
 	{ "trees", list_trees }, { "metrics", list_metrics }, { "groups", list_groups },
 };
 
-/* --counters N: a whole number of counters, at least 1. */
-static bool parse_counters(const char *arg, int *out)
-{
-	char *end;
-	long v;
+static const char list_usage[] =
+	"usage: cyctop list [models|events|presets|trees|metrics|groups] [OPTIONS] [PATTERN]";
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 1 || v > 64)
-		return false;
-	*out = (int)v;
-	return true;
-}
+static const char list_prose[] =
+	"PATTERN picks names by a case-insensitive substring or a shell glob.\n";
 
 static int cmd_list_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "model", required_argument, NULL, 'm' },
-		{ "arch", required_argument, NULL, 'A' },
-		{ "events", required_argument, NULL, 'e' },
-		{ "counters", required_argument, NULL, 'c' },
-		{ "smt", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct list_opts o = { NULL, TREE_NONE, NULL, NULL, 0, 1 };
+	const struct opt opts[] = {
+		OPT_MODEL(&o.model, "the model to list (default: the host's)"),
+		OPT_ARCH(&o.tree, "presets, metrics: only this tree's"),
+		OPT_EVENTS(&o.events, "groups: the events to plan into counter groups"),
+		OPT_COUNTERS(&o.counters, "groups: plan for at most N counters"),
+		OPT_SMT(&o.smt, "groups: the counters with SMT on (the default) or off"),
+		OPT_END,
+	};
+	const struct opt_cmd cmd = { list_usage, opts, list_prose, false };
 	const char *kind = "events";
-	int ch;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "m:A:e:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'm':
-			o.model = model_find(optarg);
-			if (!o.model) {
-				cmd_error("unknown model '%s' (cyctop list models)", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'A':
-			o.tree = tree_from_name(optarg);
-			if (o.tree == TREE_NONE) {
-				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, "
-					  "zen or sw)", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'e':
-			o.events = optarg;
-			break;
-		case 'c':
-			if (!parse_counters(optarg, &o.counters)) {
-				cmd_error("--counters '%s': want a number of counters, 1 to 64",
-					  optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 's':
-			if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
-				cmd_error("--smt '%s': want on or off", optarg);
-				return EXIT_USAGE;
-			}
-			o.smt = strcmp(optarg, "on") == 0;
-			break;
-		case 'h':
-			printf("usage: cyctop %s\n", cmd_list_entry.usage);
-			return 0;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		kind = argv[optind++];
-	if (optind < argc)
-		o.pattern = argv[optind++];
-	if (optind < argc) {
-		cmd_error("list: unexpected argument '%s'", argv[optind]);
+	int first = opt_parse(&cmd, argc, argv, 1);
+	if (first < 0)
+		return EXIT_USAGE;
+	if (first < argc)
+		kind = argv[first++];
+	if (first < argc)
+		o.pattern = argv[first++];
+	if (first < argc) {
+		cmd_error("list: unexpected argument '%s'", argv[first]);
 		return EXIT_USAGE;
 	}
 	if (strcmp(kind, "groups") == 0 && o.pattern) {

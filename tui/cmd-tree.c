@@ -1,5 +1,4 @@
 /* cyctop tree: the metric tree of counts files as text, csv or json. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +7,7 @@
 #include "arch/tree.h"
 #include "engine/counts-file.h"
 #include "tui/cmd.h"
+#include "tui/opt.h"
 #include "tui/format.h"
 #include "tui/json.h"
 
@@ -205,80 +205,43 @@ static int select_atom(struct counts *c, const char *fname)
 	return 0;
 }
 
+static const char tree_usage[] =
+	"usage: cyctop tree [OPTIONS] COUNTS-FILE|FILE.data...";
+
+static const char *const pmus[] = { "cpu_core", "cpu_atom", NULL };
+
+/* --clock-hz: what a second of cycles is on the measured machine */
+#define CLOCK_HZ_MAX 1e12
+
+/* Returns the index of the first file, or -1. */
 static int parse_args(int argc, char **argv, struct tree_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "arch", required_argument, NULL, 'A' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "clock-hz", required_argument, NULL, 'c' },
-		{ "penalties", required_argument, NULL, 'p' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "smt", required_argument, NULL, 's' },
-		{ "pmu", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch;
-	char *end;
-
 	memset(o, 0, sizeof(*o));
 	o->tree = TREE_NONE;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "A:m:f:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'A':
-			o->tree = tree_from_name(optarg);
-			if (o->tree == TREE_NONE) {
-				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, "
-					  "zen or sw)", optarg);
-				return -1;
-			}
-			break;
-		case 'm':
-			o->model = model_find(optarg);
-			if (!o->model) {
-				cmd_error("unknown model '%s' (cyctop list models)", optarg);
-				return -1;
-			}
-			break;
-		case 'c':
-			o->clock_hz = strtod(optarg, &end);
-			if (*end || !(o->clock_hz > 0)) {
-				cmd_error("--clock-hz '%s' is not a positive frequency in Hz", optarg);
-				return -1;
-			}
-			break;
-		case 'p':
-			o->penalties = optarg;
-			break;
-		case 's':
-			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
-				cmd_error("--smt '%s': on or off", optarg);
-				return -1;
-			}
-			o->smt = strcmp(optarg, "on") == 0;
-			break;
-		case 'P':
-			if (strcmp(optarg, "cpu_core") && strcmp(optarg, "cpu_atom")) {
-				cmd_error("--pmu '%s': cpu_core or cpu_atom", optarg);
-				return -1;
-			}
-			o->atom = strcmp(optarg, "cpu_atom") == 0;
-			break;
-		case 'f':
-			if (fmt_parse_output(optarg, &o->format) < 0 || o->format >= OUT_FOLDED) {
-				cmd_error("unknown --format '%s' (text, csv or json)", optarg);
-				return -1;
-			}
-			break;
-		case 'h':
-			printf("usage: cyctop %s\n", cmd_tree_entry.usage);
-			exit(0);
-		default:
-			return -1;
-		}
-	}
-	if (optind >= argc) {
+	int atom = 0, smt = 0;
+	const struct opt opts[] = {
+		OPT_ARCH(&o->tree, "core2, ia64, amd, intel, topdown, zen or sw (default: the\n"
+			 "model's, or the one the events belong to)"),
+		OPT_MODEL(&o->model, "the model the counts were taken on"),
+		OPT_SMT(&smt, "whether SMT was on (off by default)"),
+		OPT_ENUM(0, "pmu", &atom, pmus, "cpu_core|cpu_atom",
+			 "a hybrid machine's P-core (the default) or E-core rows"),
+		OPT_DOUBLE(0, "clock-hz", &o->clock_hz, 1, CLOCK_HZ_MAX, "HZ",
+			   "the core clock, for the metrics in seconds"),
+		OPT_STRING(0, "penalties", &o->penalties, "desktop|server|FILE",
+			   "the stall penalties in cycles"),
+		/* tree alone has -f for it */
+		OPT_ENUM('f', "format", &o->format, opt_formats_text, "F", "text, csv or json"),
+		OPT_END,
+	};
+	const struct opt_cmd cmd = { tree_usage, opts, NULL, false };
+
+	int first = opt_parse(&cmd, argc, argv, 1);
+	if (first < 0)
+		return -1;
+	o->smt = smt;
+	o->atom = atom;
+	if (first >= argc) {
 		cmd_error("tree: no counts file given (usage: cyctop %s)", cmd_tree_entry.usage);
 		return -1;
 	}
@@ -286,7 +249,7 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 		cmd_error("model %s does not feed the %s tree", o->model->name, tree_name(o->tree));
 		return -1;
 	}
-	return 0;
+	return first;
 }
 
 static int cmd_tree_exec(int argc, char **argv)
@@ -297,20 +260,21 @@ static int cmd_tree_exec(int argc, char **argv)
 	char err[512];
 	static struct tree_result r;
 
-	if (parse_args(argc, argv, &o) < 0)
+	int first = parse_args(argc, argv, &o);
+	if (first < 0)
 		return EXIT_USAGE;
 	if (penalties_load(&pen, o.penalties, err, sizeof(err)) < 0) {
 		cmd_error("%s", err);
 		return 1;
 	}
 	counts_init(&c);
-	if (counts_load_files(&c, argv + optind, argc - optind, err, sizeof(err)) < 0) {
+	if (counts_load_files(&c, argv + first, argc - first, err, sizeof(err)) < 0) {
 		cmd_error("%s", err);
 		counts_free(&c);
 		return 1;
 	}
 	size_t atom_rows = counts_kept_apart(&c);
-	if (o.atom && select_atom(&c, argv[optind]) < 0)
+	if (o.atom && select_atom(&c, argv[first]) < 0)
 		return 1;
 	struct tree_ctx ctx = { .model = o.model, .pen = &pen, .clock_hz = o.clock_hz,
 				.smt = o.smt };
@@ -318,7 +282,7 @@ static int cmd_tree_exec(int argc, char **argv)
 		o.tree = o.model ? o.model->tree : guess_tree(&c, &ctx);
 	if (o.tree == TREE_NONE) {
 		cmd_error("%s: none of its events belongs to a known tree (give --arch)",
-			  argv[optind]);
+			  argv[first]);
 		counts_free(&c);
 		return 1;
 	}

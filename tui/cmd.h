@@ -36,8 +36,9 @@ int cmd_watch_status(bool launched, bool ended, int exit_status);
 #define DELAY_MAX_S 3600.0
 /* S as a delay in [DELAY_MIN_S, DELAY_MAX_S] seconds into *OUT; -1 else. */
 int cmd_parse_delay(const char *s, double *out);
-/* "give 0.05 to 3600 seconds": what cmd_parse_delay takes, for messages. */
-#define DELAY_RANGE_TEXT "give 0.05 to 3600 seconds"
+/* What cmd_parse_delay takes, for the d prompt: the words -d/--delay's
+ * message has (tui/opt.c, a number option's range). */
+#define DELAY_RANGE_TEXT "want a number from 0.05 to 3600"
 
 /* "cyctop: <message>" on stderr, one line. */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

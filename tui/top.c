@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
@@ -21,6 +20,7 @@
 #include "engine/symbols.h"
 #include "tui/child-output.h"
 #include "tui/cmd.h"
+#include "tui/opt.h"
 #include "tui/top.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
@@ -47,60 +47,6 @@ struct top_opts {
 	const char *output; /* -o: where --format pprof goes; NULL: stdout */
 	bool pprof_in;     /* -i FILE is a pprof profile */
 };
-
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || *end || !*s || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* long-only options */
-enum { OPT_TID = 0x100, OPT_COUNTERS, OPT_MUX, OPT_MUX_SLICE, OPT_RUNS, OPT_SYMFS, OPT_MODEL };
-enum { OPT_CALL_GRAPH = 0x200, OPT_NO_DEMANGLE, OPT_CHILD_OUTPUT, OPT_PROCESS };
-
-/* --counters, --mux, --mux-slice, --runs. */
-static int parse_mux_option(int ch, const char *arg, struct top_opts *o)
-{
-	long v;
-
-	switch (ch) {
-	case OPT_COUNTERS:
-		if (parse_long(arg, 1, 64, &v) < 0) {
-			cmd_error("--counters '%s': want a number of counters, 1 to 64", arg);
-			return -1;
-		}
-		o->s.max_counters = (int)v;
-		return 0;
-	case OPT_MUX:
-		if (strcmp(arg, "time") != 0 && strcmp(arg, "runs") != 0) {
-			cmd_error("unknown --mux '%s' (time or runs)", arg);
-			return -1;
-		}
-		o->mux_runs = strcmp(arg, "runs") == 0;
-		return 0;
-	case OPT_MUX_SLICE:
-		if (parse_long(arg, 1, 10000, &v) < 0) {
-			cmd_error("--mux-slice '%s': want milliseconds, 1 to 10000", arg);
-			return -1;
-		}
-		o->s.slice_ms = (unsigned)v;
-		o->slice_given = true;
-		return 0;
-	default:
-		if (parse_long(arg, 1, SNAP_MAX_RUNS, &v) < 0) {
-			cmd_error("--runs '%s': want a number of runs, 1 to %d", arg, SNAP_MAX_RUNS);
-			return -1;
-		}
-		o->runs = v;
-		return 0;
-	}
-}
 
 /* The combinations that make no sense, once every option is known. */
 static int check_mux_options(const struct top_opts *o)
@@ -133,299 +79,200 @@ static int check_mux_options(const struct top_opts *o)
 	return 0;
 }
 
-static const char usage_text[] =
+static const char top_usage[] =
 	"usage: cyctop [OPTIONS] -- COMMAND [ARGS...]\n"
 	"       cyctop [OPTIONS] -p PID\n"
 	"       cyctop [OPTIONS] -a\n"
 	"       cyctop tree|list|demo ... (cyctop --help)\n"
-	"options:\n"
-	"  -e, --events LIST     libpfm4 events, paper names or @presets; EVENT/SAV sets the\n"
-	"                        sample-after value (default: cycles, or cpu-clock without a PMU)\n"
-	"  -p, --pid PID         attach to a running process (all its threads)\n"
-	"  -a, --all-cpus        every process on every CPU, as perf top -a (needs\n"
-	"                        perf_event_paranoid <= 0, or CAP_PERFMON): the processes\n"
-	"                        view first; with -i, a system-wide recording's processes\n"
-	"  -C, --cpu LIST        these CPUs only (0,2-3; implies -a)\n"
-	"  -b, --batch           print the hotspot table every --delay seconds\n"
-	"  -d, --delay SECS      refresh interval (default 1)\n"
-	"  -n, --iterations N    batch: number of tables (default: until the target ends)\n"
-	"      --format F        batch output: text, csv, json, folded (the call stacks\n"
-	"                        of -g, once at the end, for flame graphs) or pprof (one\n"
-	"                        gzipped profile.proto at the end, for go tool pprof)\n"
-	"  -o, --output FILE     --format pprof: write the profile to FILE (default stdout)\n"
-	"      --window          batch: the last interval instead of the cumulative profile\n"
-	"  -A, --arch TREE       core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
-	"                        the tree view opens with\n"
-	"  -m, --mmap-pages N    data pages of each CPU's sample ring, a power of two (default 64;\n"
-	"                        256 with -g dwarf)\n"
-	"  -g                    collect call stacks: --call-graph dwarf\n"
-	"      --call-graph MODE call stacks of the samples: dwarf (unwind a copy of the user\n"
-	"                        stack, 8192 bytes a sample), dwarf,SIZE (SIZE bytes, a\n"
-	"                        multiple of 8 up to 65528) or fp (frame pointers: cheap,\n"
-	"                        wrong in code built without them)\n"
-	"  -i, --input FILE...   open a recorded session (perf.data, from cyctop record or\n"
-	"                        perf record; -i - reads perf record -o - on stdin) or a\n"
-	"                        pprof profile (FILE.pb.gz, any producer's) in every\n"
-	"                        view, or counts files in the tree and ILP views\n"
-	"      --symfs DIR       -i perf.data: look for the recorded binaries under DIR\n"
-	"      --model PMU       -i perf.data: name raw events with this model's tables\n"
-	"      --tid TID         the functions of thread TID only (H in the interactive view)\n"
-	"      --process PID     -a: the functions of process PID only (Enter in the\n"
-	"                        processes view)\n"
-	"      --no-demangle     C++ and Rust functions by their ELF (mangled) names\n"
-	"      --theme NAME      a theme (default, light, mono, high-contrast) or a path\n"
-	"      --child-output F  where a launched command's stdout and stderr go: FILE,\n"
-	"                        null or tty (default: a log in $TMPDIR the view's status\n"
-	"                        line names; with -b, cyctop's own stdout and stderr)\n"
-	"      --stall EVENT     the asm view's stall-cycle column (default: the model's,\n"
-	"                        RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)\n"
-	"      --counters N      plan groups for at most N counters (forces multiplexing;\n"
-	"                        on software events: N events per group beside cpu-clock)\n"
-	"      --mux MODE        more groups than one: time (rotate them in time slices,\n"
-	"                        the default) or runs (run COMMAND once per group; needs -b)\n"
-	"      --mux-slice MS    time-slice length in milliseconds, 1..10000 (default 100)\n"
-	"      --runs N          --mux runs: run COMMAND N times per group (default 1)\n";
+	"options:";
 
+/* What the tables below fill in (a static table points at static storage);
+ * parse_top_args and parse_demo_args start it from the caller's defaults
+ * and copy it back. */
+static struct top_opts parsed;
+static const char *input; /* -i FILE: the first file */
 
-static int parse_top_args(int argc, char **argv, struct top_opts *o)
+static const char *const mux_modes[] = { "time", "runs", NULL };
+
+/* -A TREE, or auto: the host's (TREE_NONE) */
+static int arch_or_auto(void *value, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "events", required_argument, NULL, 'e' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "batch", no_argument, NULL, 'b' },
-		{ "delay", required_argument, NULL, 'd' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "window", no_argument, NULL, 'w' },
-		{ "arch", required_argument, NULL, 'A' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "theme", required_argument, NULL, 'T' },
-		{ "tid", required_argument, NULL, OPT_TID },
-		{ "process", required_argument, NULL, OPT_PROCESS },
-		{ "stall", required_argument, NULL, 'S' },
-		{ "counters", required_argument, NULL, OPT_COUNTERS },
-		{ "mux", required_argument, NULL, OPT_MUX },
-		{ "mux-slice", required_argument, NULL, OPT_MUX_SLICE },
-		{ "runs", required_argument, NULL, OPT_RUNS },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "model", required_argument, NULL, OPT_MODEL },
-		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
-		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
-		{ "child-output", required_argument, NULL, OPT_CHILD_OUTPUT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	long v;
-	int ch;
+	enum arch_tree *t = value;
 
-	memset(o, 0, sizeof(*o));
-	o->delay = 1.0;
-	o->tree = TREE_NONE;
-	o->process = -1;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+e:p:bd:n:A:aC:m:i:o:gh", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'e':
-			o->s.events = optarg;
-			break;
-		case 'p':
-			if (parse_long(optarg, 1, INT_MAX, &v) < 0) {
-				cmd_error("invalid pid '%s'", optarg);
-				return -1;
-			}
-			o->s.pid = (pid_t)v;
-			break;
-		case 'b':
-			o->batch = 1;
-			break;
-		case 'd':
-			if (cmd_parse_delay(optarg, &o->delay) < 0) {
-				cmd_error("--delay '%s': " DELAY_RANGE_TEXT, optarg);
-				return -1;
-			}
-			break;
-		case 'n':
-			if (parse_long(optarg, 1, LONG_MAX, &o->iterations) < 0) {
-				cmd_error("--iterations '%s' is not a positive number", optarg);
-				return -1;
-			}
-			break;
-		case 'f':
-			if (fmt_parse_output(optarg, &o->format) < 0) {
-				cmd_error("unknown --format '%s' (text, csv, json, folded or pprof)", optarg);
-				return -1;
-			}
-			break;
-		case 'w':
-			o->window = 1;
-			break;
-		case 'm':
-			if (parse_long(optarg, 1, 1 << 20, &v) < 0 || (v & (v - 1))) {
-				cmd_error("--mmap-pages '%s' is not a power of two", optarg);
-				return -1;
-			}
-			o->s.ring_pages = (size_t)v;
-			break;
-		case 'a':
-			o->s.all_cpus = true;
-			break;
-		case 'C':
-			o->s.cpus = optarg;
-			break;
-		case 'A':
-			o->tree = tree_from_name(optarg);
-			if (o->tree == TREE_NONE && strcmp(optarg, "auto") != 0) {
-				cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, zen, sw or auto)",
-					  optarg);
-				return -1;
-			}
-			break;
-		case 'i':
-			o->files = argv + optind - 1;
-			o->nfiles = 1;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'T':
-			o->theme = optarg;
-			break;
-		case OPT_TID:
-			if (parse_long(optarg, 1, INT_MAX, &v) < 0) {
-				cmd_error("invalid --tid '%s'", optarg);
-				return -1;
-			}
-			o->tid = (uint32_t)v;
-			break;
-		case 'S':
-			o->stall = optarg;
-			break;
-		case OPT_PROCESS:
-			if (parse_long(optarg, 0, INT_MAX, &v) < 0) {
-				cmd_error("invalid --process '%s'", optarg);
-				return -1;
-			}
-			o->process = v;
-			break;
-		case OPT_CHILD_OUTPUT:
-			o->child_output = optarg;
-			break;
-		case OPT_SYMFS:
-			o->in.symfs = optarg;
-			break;
-		case OPT_NO_DEMANGLE: symbols_set_demangle(false); break;
-		case OPT_MODEL:
-			o->in.model = optarg;
-			break;
-		case 'g':  /* keeps a mode --call-graph gave */
-			if (!o->s.call_graph)
-				o->s.call_graph = CALL_GRAPH_DWARF;
-			break;
-		case OPT_CALL_GRAPH: {
-			char err[160];
-			if (session_parse_call_graph(optarg, &o->s, err, sizeof(err)) < 0) {
-				cmd_error("%s", err);
-				return -1;
-			}
-			break;
-		}
-		case OPT_COUNTERS:
-		case OPT_MUX:
-		case OPT_MUX_SLICE:
-		case OPT_RUNS:
-			if (parse_mux_option(ch, optarg, o) < 0)
-				return -1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(0);
-		default:
-			fputs(usage_text, stderr);
-			return -1;
-		}
-	}
-	struct top_pprof_opts po = { o->format, o->output, o->batch, o->window, o->mux_runs,
-				     o->tid };
-	if (top_pprof_check(&po) < 0)
-		return -1;
-	if (o->process >= 0 && !o->s.all_cpus && !o->s.cpus) {
-		cmd_error("--process %lld: zooms into a process of -a (else use -p)",
-			  (long long)o->process);
+	*t = tree_from_name(arg);
+	if (*t == TREE_NONE && strcmp(arg, "auto") != 0) {
+		cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, zen, sw or auto)",
+			  arg);
 		return -1;
 	}
-	if (o->files && o->child_output) {
+	return 0;
+}
+
+static const struct opt top_options[] = {
+	OPT_EVENTS(&parsed.s.events,
+		   "libpfm4 events, paper names or @presets; EVENT/SAV sets the\n"
+		   "sample-after value (default: cycles, or cpu-clock without a PMU)"),
+	OPT_PID(&parsed.s.pid, "attach to a running process (all its threads)"),
+	OPT_FLAG('a', "all-cpus", &parsed.s.all_cpus,
+		 "every process on every CPU, as perf top -a (needs\n"
+		 "perf_event_paranoid <= 0, or CAP_PERFMON): the processes\n"
+		 "view first; with -i, a system-wide recording's processes"),
+	OPT_STRING('C', "cpu", &parsed.s.cpus, "LIST", "these CPUs only (0,2-3; implies -a)"),
+	OPT_FLAG('b', "batch", &parsed.batch, "print the hotspot table every --delay seconds"),
+	OPT_DELAY(&parsed.delay, "refresh interval (default 1)"),
+	OPT_INT('n', "iterations", &parsed.iterations, 1, LONG_MAX, "N",
+		"batch: number of tables (default: until the target ends)"),
+	OPT_FORMAT(&parsed.format, opt_formats_batch,
+		   "batch output: text, csv, json, folded (the call stacks\n"
+		   "of -g, once at the end, for flame graphs) or pprof (one\n"
+		   "gzipped profile.proto at the end, for go tool pprof)"),
+	OPT_STRING('o', "output", &parsed.output, "FILE",
+		   "--format pprof: write the profile to FILE (default stdout)"),
+	OPT_FLAG(0, "window", &parsed.window,
+		 "batch: the last interval instead of the cumulative profile"),
+	OPT_CALLBACK('A', "arch", &parsed.tree, arch_or_auto, "TREE",
+		     "core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
+		     "the tree view opens with"),
+	OPT_MMAP_PAGES(&parsed.s.ring_pages,
+		       "data pages of each CPU's sample ring, a power of two (default 64;\n"
+		       "256 with -g dwarf)"),
+	OPT_G(&parsed.s, "collect call stacks: --call-graph dwarf"),
+	OPT_CALL_GRAPH(&parsed.s,
+		       "call stacks of the samples: dwarf (unwind a copy of the user\n"
+		       "stack, 8192 bytes a sample), dwarf,SIZE (SIZE bytes, a\n"
+		       "multiple of 8 up to 65528) or fp (frame pointers: cheap,\n"
+		       "wrong in code built without them)"),
+	OPT_STRING('i', "input", &input, "FILE...",
+		   "open a recorded session (perf.data, from cyctop record or\n"
+		   "perf record; -i - reads perf record -o - on stdin) or a\n"
+		   "pprof profile (FILE.pb.gz, any producer's) in every\n"
+		   "view, or counts files in the tree and ILP views"),
+	OPT_SYMFS(&parsed.in.symfs, "-i perf.data: look for the recorded binaries under DIR"),
+	OPT_MODEL_NAME(&parsed.in.model, "-i perf.data: name raw events with this model's tables"),
+	OPT_INT(0, "tid", &parsed.tid, 1, INT_MAX, "TID",
+		"the functions of thread TID only (H in the interactive view)"),
+	OPT_INT(0, "process", &parsed.process, 0, INT_MAX, "PID",
+		"-a: the functions of process PID only (Enter in the\n"
+		"processes view)"),
+	OPT_NO_DEMANGLE("C++ and Rust functions by their ELF (mangled) names"),
+	OPT_STRING(0, "theme", &parsed.theme, "NAME",
+		   "a theme (default, light, mono, high-contrast) or a path"),
+	OPT_STRING(0, "child-output", &parsed.child_output, "F",
+		   "where a launched command's stdout and stderr go: FILE,\n"
+		   "null or tty (default: a log in $TMPDIR the view's status\n"
+		   "line names; with -b, cyctop's own stdout and stderr)"),
+	OPT_STRING(0, "stall", &parsed.stall, "EVENT",
+		   "the asm view's stall-cycle column (default: the model's,\n"
+		   "RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)"),
+	OPT_COUNTERS(&parsed.s.max_counters,
+		     "plan groups for at most N counters (forces multiplexing;\n"
+		     "on software events: N events per group beside cpu-clock)"),
+	OPT_ENUM(0, "mux", &parsed.mux_runs, mux_modes, "MODE",
+		 "more groups than one: time (rotate them in time slices,\n"
+		 "the default) or runs (run COMMAND once per group; needs -b)"),
+	OPT_MUX_SLICE(&parsed.s.slice_ms,
+		      "time-slice length in milliseconds, 1..10000 (default 100)"),
+	OPT_INT(0, "runs", &parsed.runs, 1, SNAP_MAX_RUNS, "N",
+		"--mux runs: run COMMAND N times per group (default 1)"),
+	OPT_END,
+};
+
+/* -i FILE [FILE...]: the operands after the options are more files. */
+static int input_files(struct top_opts *o, int argc, char **argv, int first)
+{
+	o->nfiles = 1 + argc - first;
+	o->files = calloc((size_t)o->nfiles, sizeof(*o->files));
+	if (!o->files) {
+		cmd_error("out of memory");
+		return -1;
+	}
+	o->files[0] = (char *)input;
+	memcpy(o->files + 1, argv + first, (size_t)(argc - first) * sizeof(*argv));
+	return 0;
+}
+
+/* -i a perf.data file or a pprof profile: one, as recorded. */
+static int check_session_input(struct top_opts *o)
+{
+	o->in.path = o->files[0];
+	if (o->pprof_in && (o->in.symfs || o->in.model)) {
+		cmd_error("-i %s: --symfs and --model are for perf.data; a pprof "
+			  "profile names its functions itself", o->in.path);
+		return -1;
+	}
+	if (o->nfiles > 1) {
+		cmd_error("-i %s: one perf.data file at a time", o->in.path);
+		return -1;
+	}
+	if (o->mux_runs || o->runs || o->slice_given || o->s.max_counters) {
+		cmd_error("-i %s: --mux, --mux-slice, --runs and --counters are for "
+			  "watching; a session keeps the plan it was recorded with",
+			  o->in.path);
+		return -1;
+	}
+	if (o->format == OUT_FOLDED && !o->batch) {
+		cmd_error("--format folded is batch output: add -b");
+		return -1;
+	}
+	return 0;
+}
+
+/* -i: what a recorded session or counts files leave out. */
+static int check_input(struct top_opts *o, bool after_dashes)
+{
+	o->in.processes = o->s.all_cpus;
+	if (o->child_output) {
 		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
 			  "send, not -i", o->child_output);
 		return -1;
 	}
-	if (o->files) {
-		/* -i FILE [FILE...]: the remaining arguments are more files */
-		o->nfiles += argc - optind;
-		o->in.processes = o->s.all_cpus;
-		if (o->s.cpus) {
-			cmd_error("-C %s is for watching: a recording has the CPUs it was "
-				  "recorded on", o->s.cpus);
-			return -1;
-		}
-		if (o->s.pid || (optind > 1 && strcmp(argv[optind - 1], "--") == 0)) {
-			cmd_error("-i takes files, not -p or a command");
-			return -1;
-		}
-		if (o->s.call_graph) {
-			cmd_error("-g/--call-graph is for watching: a recorded session has the "
-				  "stacks it was recorded with");
-			return -1;
-		}
-		/* batch output is of sessions only: whatever is not one gets the
-		 * reader's error (naming the file and the offset) */
-		o->pprof_in = session_is_pprof(o->files[0]);
-		o->in.keep_threads = o->format == OUT_PPROF;
-		if (session_is_perfdata(o->files[0]) || o->pprof_in || o->batch) {
-			o->in.path = o->files[0];
-			if (o->pprof_in && (o->in.symfs || o->in.model)) {
-				cmd_error("-i %s: --symfs and --model are for perf.data; a pprof "
-					  "profile names its functions itself", o->in.path);
-				return -1;
-			}
-			if (o->nfiles > 1) {
-				cmd_error("-i %s: one perf.data file at a time", o->in.path);
-				return -1;
-			}
-			if (o->mux_runs || o->runs || o->slice_given || o->s.max_counters) {
-				cmd_error("-i %s: --mux, --mux-slice, --runs and --counters are for "
-					  "watching; a session keeps the plan it was recorded with",
-					  o->in.path);
-				return -1;
-			}
-			if (o->format == OUT_FOLDED && !o->batch) {
-				cmd_error("--format folded is batch output: add -b");
-				return -1;
-			}
-			return 0;
-		}
-		if (o->in.symfs || o->in.model) {
-			cmd_error("--symfs and --model are for -i perf.data, not counts files");
-			return -1;
-		}
-		return 0;
+	if (o->s.cpus) {
+		cmd_error("-C %s is for watching: a recording has the CPUs it was "
+			  "recorded on", o->s.cpus);
+		return -1;
 	}
-	if (optind < argc)
-		o->s.argv = argv + optind;
-	if ((o->s.all_cpus || o->s.cpus) && (o->s.argv || o->s.pid || o->tid)) {
+	if (o->s.pid || after_dashes) {
+		cmd_error("-i takes files, not -p or a command");
+		return -1;
+	}
+	if (o->s.call_graph) {
+		cmd_error("-g/--call-graph is for watching: a recorded session has the "
+			  "stacks it was recorded with");
+		return -1;
+	}
+	/* batch output is of sessions only: whatever is not one gets the
+	 * reader's error (naming the file and the offset) */
+	o->pprof_in = session_is_pprof(o->files[0]);
+	o->in.keep_threads = o->format == OUT_PPROF;
+	if (session_is_perfdata(o->files[0]) || o->pprof_in || o->batch)
+		return check_session_input(o);
+	if (o->in.symfs || o->in.model) {
+		cmd_error("--symfs and --model are for -i perf.data, not counts files");
+		return -1;
+	}
+	return 0;
+}
+
+/* -a: every process, so no command, pid or thread of one. */
+static int check_all_cpus(const struct top_opts *o)
+{
+	if (o->s.argv || o->s.pid || o->tid) {
 		cmd_error("-a watches every process: not with %s (zoom into a process in the "
 			  "processes view)", o->s.pid ? "-p PID" : o->tid ? "--tid" : "a command");
 		return -1;
 	}
-	if ((o->s.all_cpus || o->s.cpus) && o->mux_runs) {
+	if (o->mux_runs) {
 		cmd_error("--mux runs needs -- COMMAND to run again, not -a");
 		return -1;
 	}
+	return check_mux_options(o);
+}
+
+/* -- COMMAND or -p PID (or -a): what to watch. */
+static int check_target(struct top_opts *o, bool after_dashes)
+{
 	if (o->s.all_cpus || o->s.cpus)
-		return check_mux_options(o);
+		return check_all_cpus(o);
 	if (o->s.argv && o->s.pid) {
 		cmd_error("give either -p PID or -- COMMAND, not both");
 		return -1;
@@ -436,12 +283,39 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		return -1;
 	}
 	if (!o->s.argv && !o->s.pid) {
-		cmd_error(optind > 1 && strcmp(argv[optind - 1], "--") == 0
-			  ? "no command given after --"
-			  : "nothing to watch: give -- COMMAND or -p PID (cyctop --help)");
+		cmd_error(after_dashes ? "no command given after --"
+				       : "nothing to watch: give -- COMMAND or -p PID (cyctop --help)");
 		return -1;
 	}
 	return check_mux_options(o);
+}
+
+static int parse_top_args(int argc, char **argv, struct top_opts *o)
+{
+	const struct opt_cmd cmd = { top_usage, top_options, NULL, true };
+
+	parsed = (struct top_opts){ .delay = 1.0, .tree = TREE_NONE, .process = -1 };
+	input = NULL;
+	int first = opt_parse(&cmd, argc, argv, 1);
+	*o = parsed;
+	if (first < 0)
+		return -1;
+	o->slice_given = o->s.slice_ms != 0;
+	struct top_pprof_opts po = { o->format, o->output, o->batch, o->window, o->mux_runs,
+				     o->tid };
+	if (top_pprof_check(&po) < 0)
+		return -1;
+	bool after_dashes = first > 1 && strcmp(argv[first - 1], "--") == 0;
+	if (o->process >= 0 && !o->s.all_cpus && !o->s.cpus) {
+		cmd_error("--process %lld: zooms into a process of -a (else use -p)",
+			  (long long)o->process);
+		return -1;
+	}
+	if (input)
+		return input_files(o, argc, argv, first) < 0 ? -1 : check_input(o, after_dashes);
+	if (first < argc)
+		o->s.argv = argv + first;
+	return check_target(o, after_dashes);
 }
 
 /* How the last table ended: the target's end and status, for cyctop's own. */
@@ -618,16 +492,24 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 int top_main(int argc, char **argv)
 {
 	struct top_opts o;
+	int rc;
 
-	if (parse_top_args(argc, argv, &o) < 0)
+	if (parse_top_args(argc, argv, &o) < 0) {
+		free(o.files);
 		return EXIT_USAGE;
+	}
+	char **files = o.files;  /* input_files' array, freed at the end */
 	if (o.in.path) {  /* a recorded session: every view, as live */
 		o.files = NULL;
 		o.nfiles = 0;
+		rc = watch(&o);
 	} else if (o.files) {
-		return run_tui(NULL, &o, NULL);
+		rc = run_tui(NULL, &o, NULL);
+	} else {
+		rc = watch(&o);
 	}
-	return watch(&o);
+	free(files);
+	return rc;
 }
 
 /* The demo workloads live next to cyctop in the build tree, or in
@@ -651,50 +533,28 @@ static int demo_path(char *buf, size_t sz)
 	return access(buf, X_OK) == 0 ? 0 : -1;
 }
 
-static const char demo_usage[] =
-	"usage: cyctop demo [-e LIST] [-d SECS] [--theme NAME]\n"
-	"  -e, --events LIST   the events to watch the workloads with (as cyctop -e)\n"
-	"  -d, --delay SECS    refresh interval (default 2)\n"
-	"      --theme NAME    a theme (default, light, mono, high-contrast) or a path\n";
+static const struct opt demo_options[] = {
+	OPT_EVENTS(&parsed.s.events, "the events to watch the workloads with (as cyctop -e)"),
+	OPT_DELAY(&parsed.delay, "refresh interval (default 2)"),
+	OPT_STRING(0, "theme", &parsed.theme, "NAME",
+		   "a theme (default, light, mono, high-contrast) or a path"),
+	OPT_END,
+};
 
 /* The watch options that make sense for the demo: events, delay, theme. */
 static int parse_demo_args(int argc, char **argv, struct top_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "events", required_argument, NULL, 'e' },
-		{ "delay", required_argument, NULL, 'd' },
-		{ "theme", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch;
+	const struct opt_cmd cmd = { "usage: cyctop demo [-e LIST] [-d SECS] [--theme NAME]",
+				     demo_options, NULL, true };
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+e:d:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'e':
-			o->s.events = optarg;
-			break;
-		case 'd':
-			if (cmd_parse_delay(optarg, &o->delay) < 0) {
-				cmd_error("--delay '%s': " DELAY_RANGE_TEXT, optarg);
-				return -1;
-			}
-			break;
-		case 'T':
-			o->theme = optarg;
-			break;
-		case 'h':
-			fputs(demo_usage, stdout);
-			exit(0);
-		default:
-			fputs(demo_usage, stderr);
-			return -1;
-		}
-	}
-	if (optind < argc) {
+	parsed = *o;
+	int first = opt_parse(&cmd, argc, argv, 1);
+	*o = parsed;
+	if (first < 0)
+		return -1;
+	if (first < argc) {
 		cmd_error("demo: unexpected argument '%s' (the demo runs its own workloads)",
-			  argv[optind]);
+			  argv[first]);
 		return -1;
 	}
 	return 0;
