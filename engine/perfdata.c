@@ -1621,15 +1621,10 @@ static int decompress(struct perfdata *pd, const struct perf_event_header *rec, 
 		return next_fail(pd, err, errsz, "zstd: cannot make a decompression stream");
 	ZSTD_inBuffer in = { data, len, 0 };
 	while (in.pos < in.size) {
-		if (pd->dcap - pd->dlen < ZSTD_DStreamOutSize()) {
-			size_t cap = pd->dcap ? pd->dcap * 2 : 2 * ZSTD_DStreamOutSize();
-			unsigned char *b = cap <= DECOMP_MAX ? realloc(pd->dbuf, cap) : NULL;
-			if (!b)
-				return next_fail(pd, err, errsz, "compressed record at offset %" PRIu64
-						 ": unpacks to more than %u bytes", off, DECOMP_MAX);
-			pd->dbuf = b;
-			pd->dcap = cap;
-		}
+		size_t need = pd->dlen + ZSTD_DStreamOutSize();
+		if (need > DECOMP_MAX || GROW(pd->dbuf, need, pd->dcap) < 0)
+			return next_fail(pd, err, errsz, "compressed record at offset %" PRIu64
+					 ": unpacks to more than %u bytes", off, DECOMP_MAX);
 		ZSTD_outBuffer out = { pd->dbuf, pd->dcap, pd->dlen };
 		size_t rc = ZSTD_decompressStream(pd->zstd, &out, &in);
 		if (ZSTD_isError(rc))

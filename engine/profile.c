@@ -549,13 +549,13 @@ static void table_fork(struct profile *p, struct row_table *tab, uint32_t tid,
 	(void)time;
 	if (!t || t == tab->other)
 		return;
-	bool reused = t->ended;
+	bool new_life = t->ended;  /* the id came round again */
 	t->ended = false;
 	if (!parent || parent == t || parent == tab->other)
 		return;
-	if (!t->user[0] || reused)
+	if (!t->user[0] || new_life)
 		memcpy(t->user, parent->user, sizeof(t->user));
-	if ((!t->comm[0] || reused) && parent->comm[0])
+	if ((!t->comm[0] || new_life) && parent->comm[0])
 		memcpy(t->comm, parent->comm, sizeof(t->comm));
 }
 

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "engine/callgraph.h"
+
+#include "arch/hashtab.h"
 #include "engine/pprof.h"
 #include "engine/session-priv.h"
 #include "engine/symbols.h"
@@ -24,7 +26,7 @@ struct session_pprof_src {
 static uint8_t *read_all(const char *path, size_t *len, char *err, size_t errsz)
 {
 	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0;
+	size_t cap = 0, n = 0;
 	uint8_t *buf = NULL;
 
 	if (!f) {
@@ -32,15 +34,13 @@ static uint8_t *read_all(const char *path, size_t *len, char *err, size_t errsz)
 		return NULL;
 	}
 	for (;;) {
-		if (n == cap || !buf) {
-			cap = buf ? cap * 2 : cap;
-			uint8_t *b = cap <= PPROF_BYTES_MAX ? realloc(buf, cap) : NULL;
-			if (!b) {
-				snprintf(err, errsz, "%s: %s", path, cap > PPROF_BYTES_MAX
+		if (n == cap) {  /* 64 KB at first, then doubled */
+			size_t need = n < (1u << 16) ? 1u << 16 : n + 1;
+			if (need > PPROF_BYTES_MAX || GROW(buf, need, cap) < 0) {
+				snprintf(err, errsz, "%s: %s", path, need > PPROF_BYTES_MAX
 					 ? "larger than the pprof size limit" : "out of memory");
 				break;
 			}
-			buf = b;
 		}
 		size_t got = fread(buf + n, 1, cap - n, f);
 		n += got;
