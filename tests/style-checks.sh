@@ -32,8 +32,7 @@ files=$(grep -rlE '1099511628211|0x100000001b3' arch engine tui | sort | tr '\n'
 ok
 
 # JSON is written by tui/json.c: no hand-made separators in its users
-# (the batch output, tui/top-print.c, still writes its own: to move)
-for f in tui/cmd-tree.c tui/cmd-annotate.c; do
+for f in tui/cmd-tree.c tui/cmd-annotate.c tui/top-print.c; do
 	n=$(count_matches '\? ", " : ""|\? "," : ""|printf\(".*\\"[a-z_]+\\": ' "$f")
 	[ "$n" -eq 0 ] || fail "$f writes JSON by hand ($n lines)"
 	ok

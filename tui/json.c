@@ -107,6 +107,12 @@ void json_whole(struct json *j, double v)
 	fprintf(j->out, "%.0f", v);
 }
 
+void json_fixed(struct json *j, int decimals, double v)
+{
+	item(j);
+	fprintf(j->out, "%.*f", decimals, v);
+}
+
 void json_bool(struct json *j, bool v)
 {
 	item(j);

@@ -39,6 +39,8 @@ void json_int(struct json *j, long long v);
 void json_num(struct json *j, double v);
 /* A number rounded to a whole one ("%.0f": cycles estimated from samples). */
 void json_whole(struct json *j, double v);
+/* A number with DECIMALS digits after the point (percentages, times). */
+void json_fixed(struct json *j, int decimals, double v);
 void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
 

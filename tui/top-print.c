@@ -10,6 +10,7 @@
 #include "engine/callgraph.h"
 #include "tui/cmd.h"
 #include "tui/format.h"
+#include "tui/json.h"
 #include "tui/top.h"
 
 static uint64_t row_samples(const struct snap_func *f, int ev, int window)
@@ -252,142 +253,144 @@ static void print_csv(FILE *out, const struct snapshot *s, int window, int first
 	free(order);
 }
 
-static void print_json_events(FILE *out, const struct snapshot *s, int window)
+static void json_events(struct json *j, const struct snapshot *s, int window)
 {
-	fprintf(out, "\"events\": [");
+	json_key(j, "events");
+	json_array_begin(j);
 	for (int e = 0; e < s->n_events; e++) {
 		const struct snap_event *ev = &s->ev[e];
-		fprintf(out, "%s{\"name\": ", e ? ", " : "");
-		fmt_json_string(out, ev->name);
-		fprintf(out, ", \"sav\": %llu, \"samples\": %llu, ", (unsigned long long)ev->sav,
-			(unsigned long long)(window ? ev->window : ev->samples));
+		json_object_begin(j);
+		json_kstr(j, "name", ev->name);
+		json_ku64(j, "sav", ev->sav);
+		json_ku64(j, "samples", window ? ev->window : ev->samples);
 		if (window)
-			fprintf(out, "\"cumulative\": %llu, ", (unsigned long long)ev->samples);
-		fprintf(out, "\"count\": ");
-		fmt_json_number(out, ev->counted ? ev->count : NAN);
-		fprintf(out, ", \"coverage\": ");
-		fmt_json_number(out, ev->coverage);
-		/* null: the reference, counted in every group */
+			json_ku64(j, "cumulative", ev->samples);
+		json_knum(j, "count", ev->counted ? ev->count : NAN);
+		json_knum(j, "coverage", ev->coverage);
+		json_key(j, "group");
 		if (ev->group == SNAP_EVERY_GROUP)
-			fprintf(out, ", \"group\": null}");
+			json_null(j);  /* the reference, counted in every group */
 		else
-			fprintf(out, ", \"group\": %d}", ev->group);
+			json_int(j, ev->group);
+		json_end(j);
 	}
-	fprintf(out, "]");
+	json_end(j);
 }
 
 /* "KEY": {EVENT: N...} */
-static void print_json_counts(FILE *out, const struct snapshot *s, const char *key,
-			      const uint64_t *n)
+static void json_counts(struct json *j, const struct snapshot *s, const char *key,
+			const uint64_t *n)
 {
-	fprintf(out, "\"%s\": {", key);
-	for (int e = 0; e < s->n_events; e++) {
-		fprintf(out, "%s", e ? ", " : "");
-		fmt_json_string(out, s->ev[e].name);
-		fprintf(out, ": %llu", (unsigned long long)n[e]);
-	}
-	fprintf(out, "}");
+	json_key(j, key);
+	json_object_begin(j);
+	for (int e = 0; e < s->n_events; e++)
+		json_ku64(j, s->ev[e].name, n[e]);
+	json_end(j);
 }
 
 /* "samples": a row's counts: its window's with WINDOW, followed by its
  * "cumulative" ones (so that a script can check that the windows add up),
  * else its cumulative ones. */
-static void print_json_samples(FILE *out, const struct snapshot *s, const uint64_t *samples,
-			       const uint64_t *win, int window)
+static void json_samples(struct json *j, const struct snapshot *s, const uint64_t *samples,
+			 const uint64_t *win, int window)
 {
-	print_json_counts(out, s, "samples", window ? win : samples);
-	if (window) {
-		fprintf(out, ", ");
-		print_json_counts(out, s, "cumulative", samples);
-	}
+	json_counts(j, s, "samples", window ? win : samples);
+	if (window)
+		json_counts(j, s, "cumulative", samples);
 }
 
-/* print_json_samples, then "percent": {EVENT: P...} of the shown counts. */
-static void print_json_shares(FILE *out, const struct snapshot *s, const uint64_t *samples,
-			      const uint64_t *win, int window)
+static void json_pct(struct json *j, const char *key, uint64_t n, uint64_t total)
+{
+	json_key(j, key);
+	json_fixed(j, 4, total ? 100.0 * (double)n / (double)total : 0.0);
+}
+
+/* json_samples, then "percent": {EVENT: P...} of the shown counts. */
+static void json_shares(struct json *j, const struct snapshot *s, const uint64_t *samples,
+			const uint64_t *win, int window)
 {
 	const uint64_t *n = window ? win : samples;
 
-	print_json_samples(out, s, samples, win, window);
-	fprintf(out, ", \"percent\": {");
-	for (int e = 0; e < s->n_events; e++) {
-		uint64_t total = window ? s->ev[e].window : s->ev[e].samples;
-		fprintf(out, "%s", e ? ", " : "");
-		fmt_json_string(out, s->ev[e].name);
-		fprintf(out, ": %.4f", total ? 100.0 * (double)n[e] / (double)total : 0.0);
-	}
-	fprintf(out, "}");
+	json_samples(j, s, samples, win, window);
+	json_key(j, "percent");
+	json_object_begin(j);
+	for (int e = 0; e < s->n_events; e++)
+		json_pct(j, s->ev[e].name, n[e], window ? s->ev[e].window : s->ev[e].samples);
+	json_end(j);
 }
 
 /* "KEY": [{"name", "module", "samples", "percent"}...]: the edges, percent
  * of the function's TOTAL samples. */
-static void print_json_edges(FILE *out, const char *key, const struct cg_edge *e, size_t n,
-			     uint64_t total)
+static void json_edges(struct json *j, const char *key, const struct cg_edge *e, size_t n,
+		       uint64_t total)
 {
-	fprintf(out, ", \"%s\": [", key);
+	json_key(j, key);
+	json_array_begin(j);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "%s{\"name\": ", i ? ", " : "");
-		fmt_json_string(out, e[i].name);
-		fprintf(out, ", \"module\": ");
-		fmt_json_string(out, e[i].module);
-		fprintf(out, ", \"samples\": %llu, \"percent\": %.4f}",
-			(unsigned long long)e[i].samples,
-			total ? 100.0 * (double)e[i].samples / (double)total : 0.0);
+		json_object_begin(j);
+		json_kstr(j, "name", e[i].name);
+		json_kstr(j, "module", e[i].module);
+		json_ku64(j, "samples", e[i].samples);
+		json_pct(j, "percent", e[i].samples, total);
+		json_end(j);
 	}
-	fprintf(out, "]");
+	json_end(j);
 }
 
 /* With stacks: "children" per event, then the direct callers and callees
  * of the first event (cumulative, as the call graph is). */
-static void print_json_calls(FILE *out, const struct snapshot *s, const struct snap_func *f)
+static void json_calls(struct json *j, const struct snapshot *s, const struct snap_func *f)
 {
 	const struct cg_edge *e;
 	uint64_t total;
 	size_t n;
 
-	fprintf(out, ", \"children\": {");
+	json_key(j, "children");
+	json_object_begin(j);
 	for (int ev = 0; has_cg(s, ev) && ev < s->n_events; ev++) {
-		fprintf(out, "%s", ev ? ", " : "");
-		fmt_json_string(out, s->ev[ev].name);
-		fprintf(out, ": %.4f", children_pct(s, f, ev));
+		json_key(j, s->ev[ev].name);
+		json_fixed(j, 4, children_pct(s, f, ev));
 	}
-	fprintf(out, "}");
+	json_end(j);
 	cg_function(s->cg, f->name, f->module, 0, NULL, &total);
 	n = cg_callers(s->cg, f->name, f->module, 0, &e);
-	print_json_edges(out, "callers", e, n, total);
+	json_edges(j, "callers", e, n, total);
 	n = cg_callees(s->cg, f->name, f->module, 0, &e);
-	print_json_edges(out, "callees", e, n, total);
+	json_edges(j, "callees", e, n, total);
 }
 
-static void print_json_func(FILE *out, const struct snapshot *s, const struct snap_func *f,
-			    int window)
+static void json_func(struct json *j, const struct snapshot *s, const struct snap_func *f,
+		      int window)
 {
-	fprintf(out, "{\"name\": ");
-	fmt_json_string(out, f->name);
-	fprintf(out, ", \"module\": ");
-	fmt_json_string(out, f->module);
+	json_object_begin(j);
+	json_kstr(j, "name", f->name);
+	json_kstr(j, "module", f->module);
 	if (s->system_wide && f->comm) {
-		fprintf(out, ", \"comm\": ");
-		fmt_json_string(out, f->comm);
-		if (s->process >= 0)
-			fprintf(out, ", \"pid\": %u", f->pid);
-		else
-			fprintf(out, ", \"nprocs\": %u", f->nprocs);
+		json_kstr(j, "comm", f->comm);
+		json_ku64(j, s->process >= 0 ? "pid" : "nprocs", s->process >= 0 ? f->pid : f->nprocs);
 	}
-	fprintf(out, ", ");
-	print_json_shares(out, s, f->samples, f->window, window);
+	json_shares(j, s, f->samples, f->window, window);
 	if (has_cg(s, 0))
-		print_json_calls(out, s, f);
-	fprintf(out, "}");
+		json_calls(j, s, f);
+	json_end(j);
+}
+
+/* A thread's or process's id: null for the row the ones past the limit share. */
+static void json_id(struct json *j, const char *key, uint32_t id)
+{
+	json_key(j, key);
+	if (id == PROFILE_TID_OTHER)
+		json_null(j);
+	else
+		json_u64(j, id);
 }
 
 /* Every thread with samples (in the window with --window); the threads
  * past the per-thread limit share one row with a null tid. */
-static void print_json_threads(FILE *out, const struct snapshot *s, int window)
+static void json_threads(struct json *j, const struct snapshot *s, int window)
 {
-	int n = 0;
-
-	fprintf(out, ", \"threads\": [");
+	json_key(j, "threads");
+	json_array_begin(j);
 	for (size_t i = 0; i < s->n_threads; i++) {
 		const struct snap_thread *th = &s->threads[i];
 		const uint64_t *v = window ? th->window : th->samples;
@@ -396,137 +399,161 @@ static void print_json_threads(FILE *out, const struct snapshot *s, int window)
 			any |= v[e] != 0;
 		if (!any)
 			continue;
-		fprintf(out, "%s{\"tid\": ", n++ ? ", " : "");
-		if (th->tid == PROFILE_TID_OTHER)
-			fprintf(out, "null");
-		else
-			fprintf(out, "%u", th->tid);
+		json_object_begin(j);
+		json_id(j, "tid", th->tid);
 		if (s->system_wide && th->tid != PROFILE_TID_OTHER)
-			fprintf(out, ", \"pid\": %u", th->pid);
-		fprintf(out, ", \"comm\": ");
-		fmt_json_string(out, th->comm);
-		fprintf(out, ", \"ended\": %s, ", th->ended ? "true" : "false");
-		print_json_shares(out, s, th->samples, th->window, window);
-		fprintf(out, "}");
+			json_ku64(j, "pid", th->pid);
+		json_kstr(j, "comm", th->comm);
+		json_kbool(j, "ended", th->ended);
+		json_shares(j, s, th->samples, th->window, window);
+		json_end(j);
 	}
-	fprintf(out, "]");
+	json_end(j);
 }
 
 /* -a: every process with samples, sorted like the functions; the ones past
  * the limit share one row with a null pid. */
-static void print_json_procs(FILE *out, const struct snapshot *s, int window)
+static void json_procs(struct json *j, const struct snapshot *s, int window)
 {
 	const struct snap_thread **order = ordered_procs(s, window);
-	int n = 0;
 
-	fprintf(out, ", \"processes\": [");
+	json_key(j, "processes");
+	json_array_begin(j);
 	for (size_t i = 0; order && i < s->n_procs; i++) {
 		const struct snap_thread *p = order[i];
 		if (!proc_visible(s, p, window))
 			continue;
-		fprintf(out, "%s{\"pid\": ", n++ ? ", " : "");
-		if (p->tid == PROFILE_TID_OTHER)
-			fprintf(out, "null");
-		else
-			fprintf(out, "%u", p->tid);
-		fprintf(out, ", \"comm\": ");
-		fmt_json_string(out, p->comm);
-		fprintf(out, ", \"user\": ");
-		fmt_json_string(out, p->user);
-		fprintf(out, ", \"ended\": %s, ", p->ended ? "true" : "false");
-		print_json_shares(out, s, p->samples, p->window, window);
-		fprintf(out, "}");
+		json_object_begin(j);
+		json_id(j, "pid", p->tid);
+		json_kstr(j, "comm", p->comm);
+		json_kstr(j, "user", p->user);
+		json_kbool(j, "ended", p->ended);
+		json_shares(j, s, p->samples, p->window, window);
+		json_end(j);
 	}
 	free(order);
-	fprintf(out, "]");
+	json_end(j);
 }
 
 /* "groups", and the reference; with --mux runs, "runs" and "spread". */
-static void print_json_mux(FILE *out, const struct snapshot *s)
+static void json_mux(struct json *j, const struct snapshot *s)
 {
-	fprintf(out, ", \"groups\": %d", s->n_groups);
-	if (s->slice_ms)
-		fprintf(out, ", \"slice_ms\": %d", s->slice_ms);
+	json_key(j, "groups");
+	json_int(j, s->n_groups);
+	if (s->slice_ms) {
+		json_key(j, "slice_ms");
+		json_int(j, s->slice_ms);
+	}
 	if (s->reference[0]) {
-		fprintf(out, ", \"reference\": {\"name\": ");
-		fmt_json_string(out, s->reference);
-		fprintf(out, ", \"count\": ");
-		fmt_json_number(out, s->reference_count);
-		fprintf(out, "}");
+		json_key(j, "reference");
+		json_object_begin(j);
+		json_kstr(j, "name", s->reference);
+		json_knum(j, "count", s->reference_count);
+		json_end(j);
 	}
 	if (!s->runs_mode)
 		return;
-	fprintf(out, ", \"runs\": [");
+	json_key(j, "runs");
+	json_array_begin(j);
 	for (int k = 0; k < s->n_runs; k++) {
-		fprintf(out, "%s{\"group\": %d, \"run\": %d, \"reference\": ", k ? ", " : "",
-			s->runs[k].group, s->runs[k].run);
-		fmt_json_number(out, s->runs[k].reference);
-		fprintf(out, "}");
+		json_object_begin(j);
+		json_key(j, "group");
+		json_int(j, s->runs[k].group);
+		json_key(j, "run");
+		json_int(j, s->runs[k].run);
+		json_knum(j, "reference", s->runs[k].reference);
+		json_end(j);
 	}
-	fprintf(out, "], \"spread\": ");
-	fmt_json_number(out, s->spread);
+	json_end(j);
+	json_knum(j, "spread", s->spread);
 }
 
 /* "stacks": stacks collected, truncated (every event's, one each whatever
  * the sample weighs), samples past the node cap, and samples counted
  * without their stack. */
-static void print_json_stacks(FILE *out, const struct snapshot *s)
+static void json_stacks(struct json *j, const struct snapshot *s)
 {
 	uint64_t n, trunc, over;
 
 	stack_sums(s, &n, &trunc, &over);
-	fprintf(out, ", \"stacks\": {\"samples\": %llu, \"truncated\": %llu, \"skipped\": %llu, "
-		"\"overflow\": %llu}", (unsigned long long)n, (unsigned long long)trunc,
-		(unsigned long long)s->stacks_skipped, (unsigned long long)over);
+	json_key(j, "stacks");
+	json_object_begin(j);
+	json_ku64(j, "samples", n);
+	json_ku64(j, "truncated", trunc);
+	json_ku64(j, "skipped", s->stacks_skipped);
+	json_ku64(j, "overflow", over);
+	json_end(j);
+}
+
+static void json_functions(struct json *j, const struct snapshot *s, int window)
+{
+	const struct snap_func **order = ordered(s, window);
+
+	json_key(j, "functions");
+	json_array_begin(j);
+	for (size_t i = 0; order && i < s->n_funcs; i++)
+		if (row_visible(s, order[i], window))
+			json_func(j, s, order[i], window);
+	free(order);
+	json_end(j);
+}
+
+static void json_modules(struct json *j, const struct snapshot *s, int window)
+{
+	json_key(j, "modules");
+	json_array_begin(j);
+	for (size_t i = 0; i < s->n_modules; i++) {
+		const struct snap_module *m = &s->modules[i];
+		json_object_begin(j);
+		json_kstr(j, "module", m->module);
+		json_samples(j, s, m->samples, m->window, window);
+		json_end(j);
+	}
+	json_end(j);
 }
 
 static void print_json(FILE *out, const struct snapshot *s, int window)
 {
-	int n = 0;
+	struct json j;
 
-	fprintf(out, "{\"time\": %.3f, \"target\": {\"pid\": %d, \"command\": ", s->time, s->pid);
-	fmt_json_string(out, s->command);
-	fprintf(out, "}, ");
-	print_json_events(out, s, window);
-	print_json_mux(out, s);
-	fprintf(out, ", \"lost\": %llu, \"throttled\": %llu, \"window\": %s, \"functions\": [",
-		(unsigned long long)s->lost, (unsigned long long)s->throttled,
-		window ? "true" : "false");
-	const struct snap_func **order = ordered(s, window);
-	for (size_t i = 0; order && i < s->n_funcs; i++) {
-		if (!row_visible(s, order[i], window))
-			continue;
-		fprintf(out, "%s", n++ ? ", " : "");
-		print_json_func(out, s, order[i], window);
-	}
-	free(order);
-	fprintf(out, "], \"modules\": [");
-	for (size_t i = 0; i < s->n_modules; i++) {
-		const struct snap_module *m = &s->modules[i];
-		fprintf(out, "%s{\"module\": ", i ? ", " : "");
-		fmt_json_string(out, m->module);
-		fprintf(out, ", ");
-		print_json_samples(out, s, m->samples, m->window, window);
-		fprintf(out, "}");
-	}
-	fprintf(out, "]");
-	print_json_threads(out, s, window);
+	json_init(&j, out);
+	json_object_begin(&j);
+	json_key(&j, "time");
+	json_fixed(&j, 3, s->time);
+	json_key(&j, "target");
+	json_object_begin(&j);
+	json_key(&j, "pid");
+	json_int(&j, s->pid);
+	json_kstr(&j, "command", s->command);
+	json_end(&j);
+	json_events(&j, s, window);
+	json_mux(&j, s);
+	json_ku64(&j, "lost", s->lost);
+	json_ku64(&j, "throttled", s->throttled);
+	json_kbool(&j, "window", window);
+	json_functions(&j, s, window);
+	json_modules(&j, s, window);
+	json_threads(&j, s, window);
 	if (s->system_wide)
-		print_json_procs(out, s, window);
-	if (s->process >= 0)
-		fprintf(out, ", \"pid\": %lld", (long long)s->process);
-	if (s->cg)
-		print_json_stacks(out, s);
-	if (s->thread)
-		fprintf(out, ", \"tid\": %u", s->thread);
-	if (s->ended) {
-		fprintf(out, ", \"ended\": true, \"exit_status\": ");
-		if (s->exit_status >= 0)
-			fprintf(out, "%d", s->exit_status);
-		else
-			fprintf(out, "null");
+		json_procs(&j, s, window);
+	if (s->process >= 0) {
+		json_key(&j, "pid");
+		json_int(&j, s->process);
 	}
-	fprintf(out, "}\n");
+	if (s->cg)
+		json_stacks(&j, s);
+	if (s->thread)
+		json_ku64(&j, "tid", s->thread);
+	if (s->ended) {
+		json_kbool(&j, "ended", true);
+		json_key(&j, "exit_status");
+		if (s->exit_status >= 0)
+			json_int(&j, s->exit_status);
+		else
+			json_null(&j);
+	}
+	json_end(&j);
+	fputc('\n', out);
 }
 
 static int sort_window;
