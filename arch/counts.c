@@ -480,7 +480,8 @@ static const struct resolved *entries_resolved(const struct counts *c,
 }
 
 /* Entries of the hybrid E-core PMU (cpu_atom) are kept apart: the trees are
- * computed on the P-core (cpu_core) rows, never on a sum of both. */
+ * computed on the P-core (cpu_core) rows, never on a sum of both.  Asked
+ * for by its own name, an E-core entry is found all the same. */
 const struct count_entry *counts_find(const struct counts *c,
 				      const struct arch_model *model, const char *name)
 {
@@ -490,10 +491,10 @@ const struct count_entry *counts_find(const struct counts *c,
 
 	for (size_t i = 0; i < c->n; i++) {
 		const char *en = c->v[i].name;
-		if (counts_other_core_type(en))
-			continue;
 		if (strcasecmp(en, name) == 0)
 			return &c->v[i];
+		if (counts_other_core_type(en))
+			continue;
 		if (!q_done) {
 			resolve(model, name, &q);
 			memo = entries_resolved(c, model);
