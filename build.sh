@@ -15,7 +15,7 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 PACKAGES="build-essential autoconf automake pkg-config libncurses-dev libpfm4-dev
 libunwind-dev libdw-dev libelf-dev libzydis-dev libcmocka-dev libiberty-dev libzstd-dev
 tmux gawk python3 procps util-linux clang valgrind libc6-dbg libprotobuf-c-dev
-protobuf-c-compiler zlib1g-dev golang-github-google-pprof-dev golang-go"
+protobuf-c-compiler zlib1g-dev golang-github-google-pprof-dev golang-go sqlite3 bzip2 xz-utils"
 
 say() { printf 'build.sh: %s\n' "$*"; }
 
