@@ -383,6 +383,7 @@ static const struct arch_event bdw_events[] = {
 	{ NULL, NULL, X(0, 0, 0, 0, 0, 0), 0, 0, 0, NULL },
 };
 
+/* Skylake client and server (and Cascade Lake): the same core events. */
 static const struct arch_event skl_events[] = {
 	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
@@ -394,10 +395,6 @@ static const struct arch_event skl_events[] = {
 	  X(0xb1, 0x01, 1, 1, 0, 0), ANY, NOFIX, 2000003, "stall cycles: no uop executed (the Core2 RS_UOPS_DISPATCHED.CYCLES_NONE)" },
 	{ "UOPS_RETIRED.RETIRE_SLOTS|UOPS_RETIRED.SLOTS", "UOPS_RETIRED:RETIRE_SLOTS",
 	  X(0xc2, 0x02, 0, 0, 0, 0), ANY, NOFIX, 0, "retirement slots used (fused domain)" },
-	{ "UOPS_RETIRED.MACRO_FUSED", "UOPS_RETIRED:MACRO_FUSED",
-	  X(0xc2, 0x04, 0, 0, 0, 0), ANY, NOFIX, 0, "macro-fused uops retired" },
-	{ "UOPS_RETIRED.STALL_CYCLES", "UOPS_RETIRED:STALL_CYCLES",
-	  X(0xc2, 0x02, 1, 1, 0, 0), ANY, NOFIX, 0, "cycles with no uop retired" },
 	{ "INT_MISC.RECOVERY_CYCLES_ANY", "INT_MISC:RECOVERY_CYCLES_ANY",
 	  X(0xd, 0x01, 0, 0, 0, 1), ANY, NOFIX, 0, "recovery cycles of the core (AnyThread)" },
 	{ "INT_MISC.CLEAR_RESTEER_CYCLES", "INT_MISC:CLEAR_RESTEER_CYCLES",
@@ -467,83 +464,13 @@ static const struct arch_event skl_events[] = {
 	{ NULL, NULL, X(0, 0, 0, 0, 0, 0), 0, 0, 0, NULL },
 };
 
-static const struct arch_event skx_events[] = {
-	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
-	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
-	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
-	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
-	{ "UOPS_EXECUTED.THREAD|UOPS_DISPATCHED.THREAD", "UOPS_EXECUTED:THREAD",
-	  X(0xb1, 0x01, 0, 0, 0, 0), ANY, NOFIX, 2000003, "uops executed by this thread" },
-	{ "UOPS_EXECUTED.STALL_CYCLES|UOPS_EXECUTED.STALLS", "UOPS_EXECUTED:THREAD:c=1:i=1",
-	  X(0xb1, 0x01, 1, 1, 0, 0), ANY, NOFIX, 2000003, "stall cycles: no uop executed (the Core2 RS_UOPS_DISPATCHED.CYCLES_NONE)" },
-	{ "UOPS_RETIRED.RETIRE_SLOTS|UOPS_RETIRED.SLOTS", "UOPS_RETIRED:RETIRE_SLOTS",
-	  X(0xc2, 0x02, 0, 0, 0, 0), ANY, NOFIX, 0, "retirement slots used (fused domain)" },
-	{ "INT_MISC.RECOVERY_CYCLES_ANY", "INT_MISC:RECOVERY_CYCLES_ANY",
-	  X(0xd, 0x01, 0, 0, 0, 1), ANY, NOFIX, 0, "recovery cycles of the core (AnyThread)" },
-	{ "INT_MISC.CLEAR_RESTEER_CYCLES", "INT_MISC:CLEAR_RESTEER_CYCLES",
-	  X(0xd, 0x80, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles of front-end resteer after a clear" },
-	{ "CPU_CLK_UNHALTED.THREAD_ANY|CPU_CLK_UNHALTED.THREAD_P_ANY", "CPU_CLK_UNHALTED:THREAD_P:t=1",
-	  X(0x3c, 0x00, 0, 0, 0, 1), ANY, NOFIX, 0, "core cycles, both threads (AnyThread)" },
-	{ "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", "CPU_CLK_UNHALTED:ONE_THREAD_ACTIVE",
-	  X(0x3c, 0x02, 0, 0, 0, 0), ANY, NOFIX, 0, "reference cycles with one thread active" },
-	{ "CPU_CLK_UNHALTED.REF_XCLK", "CPU_CLK_UNHALTED:REF_XCLK",
-	  X(0x3c, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "reference cycles" },
-	{ "MACHINE_CLEARS.COUNT", "MACHINE_CLEARS:COUNT",
-	  X(0xc3, 0x01, 1, 0, 1, 0), ANY, NOFIX, 0, "machine clears" },
-	{ "CYCLE_ACTIVITY.STALLS_TOTAL", "CYCLE_ACTIVITY:STALLS_TOTAL",
-	  X(0xa3, 0x04, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles with no uop executed (TMA form)" },
-	{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", "CYCLE_ACTIVITY:STALLS_MEM_ANY",
-	  X(0xa3, 0x14, 20, 0, 0, 0), PMC0_3, NOFIX, 0, "stall cycles with a memory load pending" },
-	{ "CYCLE_ACTIVITY.STALLS_L1D_MISS", "CYCLE_ACTIVITY:STALLS_L1D_MISS",
-	  X(0xa3, 0x0c, 12, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with an L1D miss pending" },
-	{ "CYCLE_ACTIVITY.STALLS_L2_MISS", "CYCLE_ACTIVITY:STALLS_L2_MISS",
-	  X(0xa3, 0x05, 5, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with an L2 miss pending" },
-	{ "CYCLE_ACTIVITY.STALLS_L3_MISS", "CYCLE_ACTIVITY:STALLS_L3_MISS",
-	  X(0xa3, 0x06, 6, 0, 0, 0), ANY, NOFIX, 0, "stall cycles with an L3 miss pending" },
-	{ "EXE_ACTIVITY.BOUND_ON_STORES", "EXE_ACTIVITY:BOUND_ON_STORES",
-	  X(0xa6, 0x40, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles the store buffer was full" },
-	{ "EXE_ACTIVITY.1_PORTS_UTIL", "EXE_ACTIVITY:1_PORTS_UTIL",
-	  X(0xa6, 0x02, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles with 1 port busy" },
-	{ "EXE_ACTIVITY.2_PORTS_UTIL", "EXE_ACTIVITY:2_PORTS_UTIL",
-	  X(0xa6, 0x04, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles with 2 ports busy" },
-	{ "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED:L3_MISS",
-	  X(0xd1, 0x20, 0, 0, 0, 0), PMC0_3, NOFIX, 100003, "retired loads missing L3 (PMC0-3)" },
-	{ "DTLB_LOAD_MISSES.WALK_ACTIVE", "DTLB_LOAD_MISSES:WALK_ACTIVE",
-	  X(0x8, 0x10, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles of DTLB load page walks" },
-	{ "ITLB_MISSES.WALK_ACTIVE", "ITLB_MISSES:WALK_ACTIVE",
-	  X(0x85, 0x10, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles of ITLB page walks" },
-	{ "ICACHE_16B.IFDATA_STALL", "ICACHE_16B:IFDATA_STALL",
-	  X(0x80, 0x04, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles stalled on an I-cache miss" },
-	{ "ARITH.DIVIDER_ACTIVE", "ARITH:DIVIDER_ACTIVE",
-	  X(0x14, 0x01, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles the divider is busy" },
-	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
-	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued (fused domain)" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
-	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "branches retired" },
-	{ "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED:ALL_BRANCHES",
-	  X(0xc5, 0x00, 0, 0, 0, 0), ANY, NOFIX, 400009, "mispredicted branches retired" },
-	{ "INT_MISC.RECOVERY_CYCLES", "INT_MISC:RECOVERY_CYCLES",
-	  X(0xd, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles the allocator waits after a mispredict or clear" },
-	{ "IDQ_UOPS_NOT_DELIVERED.CORE", "IDQ_UOPS_NOT_DELIVERED:CORE",
-	  X(0x9c, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "issue slots the front end left empty" },
-	{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE|IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE",
-	  X(0x9c, 0x01, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles the front end delivered no uop" },
-	{ "UOPS_EXECUTED.THREAD:c=1", "UOPS_EXECUTED:THREAD:c=1",
-	  X(0xb1, 0x01, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 1 uops executed (ILP sweep)" },
-	{ "UOPS_EXECUTED.THREAD:c=2", "UOPS_EXECUTED:THREAD:c=2",
-	  X(0xb1, 0x01, 2, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 2 uops executed (ILP sweep)" },
-	{ "UOPS_EXECUTED.THREAD:c=3", "UOPS_EXECUTED:THREAD:c=3",
-	  X(0xb1, 0x01, 3, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 3 uops executed (ILP sweep)" },
-	{ "UOPS_EXECUTED.THREAD:c=4", "UOPS_EXECUTED:THREAD:c=4",
-	  X(0xb1, 0x01, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 4 uops executed (ILP sweep)" },
-	{ "UOPS_EXECUTED.THREAD:c=5", "UOPS_EXECUTED:THREAD:c=5",
-	  X(0xb1, 0x01, 5, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 5 uops executed (ILP sweep)" },
-	{ "UOPS_EXECUTED.THREAD:c=6", "UOPS_EXECUTED:THREAD:c=6",
-	  X(0xb1, 0x01, 6, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 6 uops executed (ILP sweep)" },
-	{ "UOPS_EXECUTED.THREAD:c=7", "UOPS_EXECUTED:THREAD:c=7",
-	  X(0xb1, 0x01, 7, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 7 uops executed (ILP sweep)" },
-	{ "UOPS_EXECUTED.THREAD:c=8", "UOPS_EXECUTED:THREAD:c=8",
-	  X(0xb1, 0x01, 8, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 8 uops executed (ILP sweep)" },
+/* Rows only the client model carries (perfmon SKL; the tree's retire-slot
+ * terms), searched after the shared table. */
+static const struct arch_event skl_client_events[] = {
+	{ "UOPS_RETIRED.MACRO_FUSED", "UOPS_RETIRED:MACRO_FUSED",
+	  X(0xc2, 0x04, 0, 0, 0, 0), ANY, NOFIX, 0, "macro-fused uops retired" },
+	{ "UOPS_RETIRED.STALL_CYCLES", "UOPS_RETIRED:STALL_CYCLES",
+	  X(0xc2, 0x02, 1, 1, 0, 0), ANY, NOFIX, 0, "cycles with no uop retired" },
 	{ NULL, NULL, X(0, 0, 0, 0, 0, 0), 0, 0, 0, NULL },
 };
 
@@ -778,12 +705,14 @@ static const struct arch_event spr_events[] = {
 };
 #define TABLES(m) static const struct arch_event *const m##_tables[] = { m##_events, NULL }
 TABLES(nhm); TABLES(wsm); TABLES(snb); TABLES(ivb); TABLES(hsw); TABLES(bdw);
-TABLES(skl); TABLES(skx); TABLES(icl); TABLES(spr);
+TABLES(icl); TABLES(spr);
+static const struct arch_event *const skl_tables[] = { skl_events, skl_client_events, NULL };
+static const struct arch_event *const skx_tables[] = { skl_events, NULL };
 /* Cascade Lake's core events are Skylake-SP's, Ice Lake server's Ice Lake
  * client's, row for row (../shared/MODERN-PMU.md 1.3 and the encodings
  * tables: icx and icl identical; perfmon's CLX and SKX core files agree on
  * every event these rows name): one table each, forced under its own PMU. */
-static const struct arch_event *const clx_tables[] = { skx_events, NULL };
+static const struct arch_event *const clx_tables[] = { skl_events, NULL };
 static const struct arch_event *const icx_tables[] = { icl_events, NULL };
 
 /* Nehalem/Westmere load penalties: load-to-use latencies by source, Levinthal,
