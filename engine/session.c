@@ -611,6 +611,7 @@ static void handle_task(struct session *s, const struct record *r)
 static void handle_other(struct session *s, const struct record *r)
 {
 	struct space *sp;
+	char jit[32];
 
 	switch (r->type) {
 	case PERF_RECORD_MMAP:
@@ -621,8 +622,11 @@ static void handle_other(struct session *s, const struct record *r)
 			break;
 		sp = space_get(s, (pid_t)r->u.mmap.pid);
 		if (sp)
-			symtab_add_map(sp->st, r->u.mmap.filename, r->u.mmap.addr,
-				       r->u.mmap.addr + r->u.mmap.len, r->u.mmap.pgoff);
+			symtab_add_map(sp->st,
+				       symbols_map_name(r->u.mmap.filename, (pid_t)r->u.mmap.pid,
+							jit, sizeof(jit)),
+				       r->u.mmap.addr, r->u.mmap.addr + r->u.mmap.len,
+				       r->u.mmap.pgoff);
 		break;
 	case PERF_RECORD_COMM:
 		profile_set_thread_name(s->prof, r->u.comm.tid, r->u.comm.comm);

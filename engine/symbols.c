@@ -943,10 +943,120 @@ static int open_module_file(struct symtab *st, const char *name)
 	return -1;
 }
 
+/* ---- JIT code: perf's names and /tmp/perf-PID.map ------------------ */
+
+/* Memory no file backs, as perf tells it (tools/perf/util/map.c
+ * is_anon_memory, is_no_dso_memory); "" is /proc/PID/maps' anonymous. */
+static bool is_fileless(const char *path)
+{
+	return !path[0] || strcmp(path, "//anon") == 0 || strncmp(path, "/dev/zero", 9) == 0 ||
+	       strncmp(path, "/anon_hugepage", 14) == 0 || strncmp(path, "[stack", 6) == 0 ||
+	       strncmp(path, "/SYSV", 5) == 0 || strcmp(path, "[heap]") == 0;
+}
+
+const char *symbols_map_name(const char *path, long pid, char *buf, size_t size)
+{
+	/* perf names such code /tmp/perf-PID.map and shows it "[JIT] tid PID"
+	 * (util/dsos.c dso__set_basename): the same name here */
+	if (!is_fileless(path) || pid <= 0)
+		return path;
+	snprintf(buf, size, "[JIT] tid %ld", pid);
+	return buf;
+}
+
+/* One "START SIZE NAME" line of a perf map (tools/perf/Documentation/
+ * jit-interface.txt), hexadecimal without 0x or with it. */
+static bool parse_perf_map_line(struct strpool *pool, char *line, struct func *f)
+{
+	char *end;
+	uint64_t start = strtoull(line, &end, 16), size;
+
+	if (end == line || *end != ' ')
+		return false;
+	line = end + 1;
+	size = strtoull(line, &end, 16);
+	if (end == line || *end != ' ' || size == 0 || start + size < start)
+		return false;
+	end[strcspn(end, "\n")] = '\0';
+	*f = (struct func){ .start = start, .end = start + size, .bind = STB_GLOBAL,
+			    .plt = true /* named already: no demangling */ };
+	return (f->name = strpool_intern(pool, end + 1)) != NULL;
+}
+
+/* perf reads a map only from its owner or root (util/symbol.c
+ * dso__load_perf_map, unless forced): someone else's /tmp file could
+ * otherwise rename our functions. */
+static FILE *open_perf_map(long pid)
+{
+	char path[64];
+	struct stat sb;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%ld.map", pid);
+	if (!(f = fopen(path, "re")))
+		return NULL;
+	if (fstat(fileno(f), &sb) < 0 || !S_ISREG(sb.st_mode) ||
+	    (sb.st_uid != geteuid() && sb.st_uid != 0)) {
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+static struct func_image *perf_map_image(const char *name, FILE *f)
+{
+	struct func_image *img = calloc(1, sizeof(*img));
+	char *line = NULL;
+	size_t cap = 0, room = 0;
+
+	if (!img || !(img->path = strdup(name))) {
+		free(img);
+		return NULL;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		if (GROW(img->funcs, img->n + 1, room) < 0)
+			break;
+		if (parse_perf_map_line(&img->names, line, &img->funcs[img->n])) {
+			/* a runtime writes a function again when it recompiles
+			 * it: of two at one address the later wins a tie */
+			img->funcs[img->n].idx = UINT32_MAX - (uint32_t)img->n;
+			img->n++;
+		}
+	}
+	free(line);
+	img->n = finish_funcs(&img->names, img->funcs, img->n, 0);
+	return img;
+}
+
+/* The module of a JIT mapping (named by symbols_map_name) whose process
+ * wrote a perf map; NULL when it wrote none. */
+static struct module *module_from_perf_map(struct symtab *st, const char *name)
+{
+	long pid;
+	struct module *mod = find_module(st, name, 0);
+	struct func_image *img;
+	FILE *f;
+
+	if (mod || sscanf(name, "[JIT] tid %ld", &pid) != 1 || !(f = open_perf_map(pid)))
+		return mod;
+	img = perf_map_image(name, f);
+	fclose(f);
+	if (!img || !(mod = module_from_image(st, name, 0, img))) {
+		image_free(img);
+		return NULL;
+	}
+	mod->own = img;
+	mod->report_failed = true;  /* no ELF to give lines or code */
+	return mod;
+}
+
 static void resolve_mapping(struct symtab *st, struct mapping *m)
 {
 	m->resolved = true;
-	m->mod = module_from_fd(st, m, open_module_file(st, m->name), m->name);
+	if (strncmp(m->name, "[JIT] tid ", 10) == 0)
+		m->mod = module_from_perf_map(st, m->name);
+	else
+		m->mod = module_from_fd(st, m, open_module_file(st, m->name), m->name);
 }
 
 /* ---- mapping table -------------------------------------------------- */
@@ -1099,8 +1209,10 @@ int symtab_add_proc_maps(struct symtab *st, int pid)
 		return -1;
 	while (rc == 0 && getline(&line, &cap, f) > 0) {
 		struct maps_line ml;
+		char jit[32];
 		if (parse_maps_line(line, &ml) && ml.perms[2] == 'x')
-			rc = symtab_add_map(st, ml.path, ml.start, ml.end, ml.pgoff);
+			rc = symtab_add_map(st, symbols_map_name(ml.path, pid, jit, sizeof(jit)),
+					    ml.start, ml.end, ml.pgoff);
 	}
 	free(line);
 	fclose(f);

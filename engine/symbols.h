@@ -63,6 +63,11 @@ bool symtab_find(struct symtab *st, const char *name, const char *module,
 /* Whether a mapping's name is a file to open: not "//anon", a memfd or a
  * deleted file (its path may now name another build). */
 bool symbols_is_file_path(const char *name);
+/* The module name of a mapping of PATH in process PID: PATH, or perf's
+ * "[JIT] tid PID" (written in BUF) for executable memory no file backs
+ * (anonymous, /dev/zero, the heap, the stack, SysV shm), whose functions
+ * come from /tmp/perf-PID.map when the process wrote one. */
+const char *symbols_map_name(const char *path, long pid, char *buf, size_t size);
 /* Opens PATH read-only if it is a regular file (a device or fifo could
  * block or act); -1 otherwise. */
 int symbols_open_regular(const char *path);

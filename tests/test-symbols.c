@@ -245,6 +245,67 @@ static void test_anonymous(void **state)
 	munmap(p, (size_t)page);
 }
 
+/* perf's names for executable memory no file backs (util/map.c
+ * is_anon_memory, is_no_dso_memory; util/dsos.c dso__set_basename) */
+static void test_jit_names(void **state)
+{
+	static const struct {
+		const char *path, *want;
+	} cases[] = {
+		{ "//anon", "[JIT] tid 42" },       { "", "[JIT] tid 42" },
+		{ "/dev/zero (deleted)", "[JIT] tid 42" }, { "/anon_hugepage", "[JIT] tid 42" },
+		{ "[stack]", "[JIT] tid 42" },      { "[heap]", "[JIT] tid 42" },
+		{ "/SYSV00000000 (deleted)", "[JIT] tid 42" },
+		{ "/usr/lib/libc.so.6", "/usr/lib/libc.so.6" }, { "[vdso]", "[vdso]" },
+		{ "/memfd:x (deleted)", "/memfd:x (deleted)" }, { "[anon:x]", "[anon:x]" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_string_equal(symbols_map_name(cases[i].path, 42, buf, sizeof(buf)),
+				    cases[i].want);
+	/* no process to name it by: the path as it is */
+	assert_string_equal(symbols_map_name("//anon", 0, buf, sizeof(buf)), "//anon");
+}
+
+/* /tmp/perf-PID.map names the code of the JIT mapping of PID: "START SIZE
+ * NAME" lines (hex, 0x or not), the later of two at one address, lines
+ * that are not entries skipped; no map: no name. */
+static void test_perf_map(void **state)
+{
+	struct symtab *st = *state;
+	struct sym_info si;
+	char path[64], jit[32];
+	const char *name = symbols_map_name("//anon", getpid(), jit, sizeof(jit));
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	assert_non_null(f = fopen(path, "w"));
+	fputs("1000 100 LazyCompile:*first a.js:1\n"
+	      "garbage\n"
+	      "0x1100 0x80 second\n"
+	      "1100 80 second_recompiled\n"
+	      "1200 0 empty\n"
+	      "1300 40\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(symtab_add_map(st, name, 0x1000, 0x2000, 0), 0);
+	assert_int_equal(symtab_add_map(st, name, 0x3000, 0x4000, 0), 0);
+	assert_true(symtab_lookup(st, 0x10ff, &si));
+	unlink(path);  /* read once, when the first address was looked up */
+	assert_string_equal(si.module, name);
+	assert_string_equal(si.name, "LazyCompile:*first a.js:1");
+	assert_int_equal(si.start, 0x1000);
+	assert_int_equal(si.size, 0x100);
+	assert_true(symtab_lookup(st, 0x1150, &si));
+	assert_string_equal(si.name, "second_recompiled");
+	assert_true(symtab_lookup(st, 0x1200, &si));
+	assert_null(si.name);
+	assert_true(symtab_lookup(st, 0x3000, &si));
+	assert_null(si.name);
+	assert_string_equal(si.module, name);
+}
+
 static void expect_nameless(struct symtab *st, uint64_t ip, const char *module)
 {
 	struct sym_info si;
@@ -1052,6 +1113,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stripped_library, setup_self, teardown),
 		cmocka_unit_test_setup_teardown(test_vdso, setup_self, teardown),
 		cmocka_unit_test_setup_teardown(test_anonymous, setup_empty, teardown),
+		cmocka_unit_test(test_jit_names),
+		cmocka_unit_test_setup_teardown(test_perf_map, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_pseudo_mappings, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_files, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_synthetic_symbols, setup_empty, teardown),

@@ -68,3 +68,9 @@ workloads_avx512_SOURCES = workloads/avx512.c workloads/common.h
 # take the time glibc's *_evex functions are to take.
 workloads_avx512_CFLAGS = $(WORKLOAD_CFLAGS) -mavx512f -fno-sanitize=all
 workloads_avx512_LDFLAGS =
+
+# jit: code in anonymous executable memory, named in /tmp/perf-PID.map as
+# JIT runtimes name theirs for perf (tests/jit.sh).
+pkglibexec_PROGRAMS += workloads/jit
+workloads_jit_SOURCES = workloads/jit.c workloads/common.h
+workloads_jit_CFLAGS = $(WORKLOAD_CFLAGS)

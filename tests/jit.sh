@@ -1,0 +1,62 @@
+#!/bin/sh
+# Code no file backs (a JIT's output: workloads/jit) named as perf names
+# it: the module "[JIT] tid PID", its functions read from /tmp/perf-PID.map
+# when the process wrote one, [unknown] when it did not; live, and in a
+# recording beside perf report on the same file.
+. "$SRCDIR/tests/lib.sh"
+
+JIT="$WORKLOADS/jit"
+# the jit workload prints its pid; the maps it leaves go at the end
+trap 'for p in $(cat "$TMP/pids" 2>/dev/null); do rm -f "/tmp/perf-$p.map"; done; rm -rf "$TMP"' EXIT
+forget_map() { # PID
+	echo "$1" >>"$TMP/pids"
+}
+
+# live: the function from the map, the module by the target's pid
+run "$CYCTOP" -b -e cpu-clock --format json -- "$JIT" 0.3
+expect_rc 0 "cyctop -- jit"
+pid=$(head -1 "$TMP/out")
+forget_map "$pid"
+top='o["functions"][0]'
+expect_true "$(json_last "$TMP/out" "($top['name'], $top['module']) == ('jit_spin', '[JIT] tid %d' % o['target']['pid']) and $top['percent']['cpu-clock'] > 50")" \
+	"live: jit_spin in [JIT] tid $pid: $(tail -1 "$TMP/out" | head -c 600)"
+
+if ! command -v perf >/dev/null 2>&1; then
+	echo "SKIP: perf is not installed: the recording part"
+	done_ok
+fi
+
+perf record -q -e cpu-clock -o "$TMP/jit.data" -- "$JIT" 0.3 >"$TMP/pid" 2>"$TMP/rec.err" ||
+	fail "perf record: $(cat "$TMP/rec.err")"
+pid=$(cat "$TMP/pid")
+forget_map "$pid"
+
+# share_of FUNCTION: perf report's share of [JIT] tid PID's FUNCTION
+perf_share() {
+	perf report -i "$TMP/jit.data" --stdio --no-children --sort dso,sym 2>/dev/null |
+		awk -v d="[JIT] tid $pid" -v s="$1" 'index($0, d) && $NF == s { sub("%", "", $1); print $1; f = 1 }
+			END { if (!f) print 0 }'
+}
+cyctop_share() { # FUNCTION
+	run "$CYCTOP" -b -n 1 --format json -i "$TMP/jit.data"
+	expect_rc 0 "cyctop -i jit.data"
+	json_last "$TMP/out" "sum(f['percent']['cpu-clock'] for f in o['functions'] if f['name'] == '$1' and f['module'] == '[JIT] tid $pid')"
+}
+near() { # A B POINTS
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; exit !(d <= p && -d <= p) }'
+}
+
+# with the map: the same function, the same share as perf's
+want=$(perf_share jit_spin)
+got=$(cyctop_share jit_spin)
+awk -v w="$want" 'BEGIN { exit !(w > 50) }' || fail "perf report gives jit_spin $want %"
+near "$got" "$want" 0.02 || fail "jit_spin: cyctop $got %, perf $want %"
+ok
+
+# without it: perf shows the addresses, cyctop [unknown], both in [JIT] tid PID
+rm -f "/tmp/perf-$pid.map"
+got=$(cyctop_share '[unknown]')
+near "$got" "$want" 0.02 || fail "without the map: [unknown] $got %, perf's JIT share $want %"
+[ "$(perf_share jit_spin)" = 0 ] || fail "perf still names jit_spin"
+ok
+done_ok
