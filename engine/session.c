@@ -8,6 +8,7 @@
 #include <math.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -455,32 +456,57 @@ static void user_symbol(struct session *s, struct space *sp, uint64_t ip, struct
 /* The kernel symbols of the source's kernel: the running one's for a live
  * watch; for a recording, those perf record cached for its kernel's build
  * id, else the running kernel's if it is that kernel; else none. */
-static struct ksymtab *load_kernel_symbols(const struct session *s)
+static struct ksymtab *load_kernel_symbols(const struct session *s, char *err, size_t errsz)
 {
 	uint8_t id[64];
-	char err[256];
 	size_t len;
 
 	if (!s->src->kernel_build_id)
-		return ksymtab_load(NULL, NULL, err, sizeof(err));
+		return ksymtab_load(NULL, NULL, err, errsz);
 	if (!(len = s->src->kernel_build_id(s, id, sizeof(id))))
 		return NULL;  /* whose kernel: unknown */
-	struct ksymtab *k = ksymtab_load_cached(id, len, err, sizeof(err));
-	if (!k && (k = ksymtab_load(NULL, NULL, err, sizeof(err))) && !ksymtab_matches(k, id, len)) {
+	struct ksymtab *k = ksymtab_load_cached(id, len, err, errsz);
+	if (!k && (k = ksymtab_load(NULL, NULL, err, errsz)) && !ksymtab_matches(k, id, len)) {
 		ksymtab_free(k);  /* recorded on another kernel */
 		k = NULL;
 	}
 	return k;
 }
 
+/* Appends one clause to the session's one-line notice. */
+static void add_notice(struct session *s, const char *fmt, ...)
+{
+	size_t len = strlen(s->events.notice);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(s->events.notice)) {
+		memcpy(s->events.notice + len, "; ", 3);
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(s->events.notice + len, sizeof(s->events.notice) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* Reads the kernel's symbols once.  A live watch that cannot read them
+ * (kernel.kptr_restrict, no /proc) says so: its kernel samples stay
+ * [unknown] in [kernel.kallsyms], as perf top's do then. */
+static void load_kernel_names(struct session *s)
+{
+	char err[256] = "";
+
+	s->ksyms_tried = true;
+	s->ksyms = load_kernel_symbols(s, err, sizeof(err));
+	if (!s->ksyms && !s->src->recorded && err[0])
+		add_notice(s, "kernel functions unnamed: %s", err);
+}
+
 /* A kernel function from kallsyms, when there are the source kernel's;
  * else [unknown] in [kernel.kallsyms], as perf report without them. */
 static void kernel_symbol(struct session *s, uint64_t ip, struct sym_info *si)
 {
-	if (!s->ksyms_tried) {
-		s->ksyms_tried = true;
-		s->ksyms = load_kernel_symbols(s);
-	}
+	if (!s->ksyms_tried)
+		load_kernel_names(s);
 	if (s->ksyms && ksymtab_lookup(s->ksyms, ip, si))
 		return;
 	si->name = NULL;
@@ -826,10 +852,8 @@ static bool kernel_refused(struct session *s, const struct perf_event_attr *a,
 	    strstr(ev->pfm, ":k") || strstr(ev->name, ":k"))
 		return false;
 	s->user_only = true;
-	size_t len = strlen(s->events.notice);
-	snprintf(s->events.notice + len, sizeof(s->events.notice) - len,
-		 "%skernel samples not permitted (perf_event_paranoid %d; root or CAP_PERFMON "
-		 "lifts it): user space only", len ? "; " : "", paranoid_level());
+	add_notice(s, "kernel samples not permitted (perf_event_paranoid %d; root or CAP_PERFMON "
+		   "lifts it): user space only", paranoid_level());
 	return true;
 }
 
@@ -1311,6 +1335,10 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 			goto fail;
 	}
 	session_sort_ids(s);
+	/* system-wide, the kernel is much of what is seen: whether it can be
+	 * named is said with the other notices, at the start */
+	if (s->system_wide && !s->user_only)
+		load_kernel_names(s);
 	if (o->start_sink && o->start_sink(s, o, err, errsz) < 0)
 		goto fail;
 	for (int c = 0; c < s->ncpus; c++)

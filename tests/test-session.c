@@ -200,6 +200,44 @@ static void test_topdown_group(void **state)
 	fake_sysfs_install(NULL);
 }
 
+/* kallsyms as kernel.kptr_restrict shows it to this user: every address 0 */
+static FILE *hidden_kallsyms_fopen(const char *path, const char *mode)
+{
+	static char hidden[] = "0000000000000000 T _stext\n0000000000000000 T schedule\n";
+
+	if (strcmp(path, "/proc/kallsyms") == 0)
+		return fmemopen(hidden, strlen(hidden), mode);
+	return fake_sysfs_ops.fopen(path, mode);
+}
+
+/* Watching the machine, the kernel is much of what is seen: when its
+ * functions cannot be named, the session says so at the start, in its
+ * one-line notice (the processes view's header, the batch's stderr). */
+static void test_syswide_kallsyms_hidden(void **state)
+{
+	struct session_opts o = { .all_cpus = true, .events = "cpu-clock" };
+	char err[512] = "";
+
+	(void)state;
+	record_opens();
+	ops.fopen = hidden_kallsyms_fopen;
+	struct session *s = session_open(&o, err, sizeof(err));
+	if (!s) {
+		sys_set_ops(NULL);
+		fake_sysfs_install(NULL);
+		fail_msg("session_open: %s", err);
+	}
+	char notice[256];
+	snprintf(notice, sizeof(notice), "%s", session_events(s)->notice);
+	session_close(s);
+	sys_set_ops(NULL);
+	fake_sysfs_install(NULL);
+	if (!strstr(notice, "kernel functions unnamed: /proc/kallsyms: addresses hidden "
+			    "(kernel.kptr_restrict)"))
+		fail_msg("notice: '%s'", notice);
+	assert_null(strchr(notice, '\n'));
+}
+
 static void test_topdown_without_slots(void **state)
 {
 	struct session_opts o = { .pid = getpid(), .events = "cycles,topdown-retiring" };
@@ -222,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_launch_eacces),
 		cmocka_unit_test(test_launch_emfile),
 		cmocka_unit_test(test_topdown_group),
+		cmocka_unit_test(test_syswide_kallsyms_hidden),
 		cmocka_unit_test(test_topdown_without_slots),
 	};
 	setenv("LIBPFM_FORCE_PMU", "icl", 1);  /* the CPUID libpfm4 sees */
