@@ -49,55 +49,26 @@
 	{ .sel = (s), .umask = (u), .cmask = (c), .inv = (i), .edge = (e), .any = (a) }
 
 
-static const struct arch_event nhm_events[] = {
+/* Nehalem and Westmere: the same rows but for libpfm4's name of the
+ * retired-instructions event (westmere has no INST_RETIRED:ANY_P); each
+ * model's first table holds its fixed-counter rows, the second the rest. */
+static const struct arch_event nhm_fixed_events[] = {
 	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
 	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
-	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
-	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued" },
-	{ "UOPS_RETIRED.ANY", "UOPS_RETIRED:ANY",
-	  X(0xc2, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops retired" },
-	{ "UOPS_RETIRED.RETIRE_SLOTS", "UOPS_RETIRED:RETIRE_SLOTS",
-	  X(0xc2, 0x02, 0, 0, 0, 0), ANY, NOFIX, 0, "retirement slots used" },
-	{ "UOPS_EXECUTED.CORE_STALL_CYCLES|UOPS_EXECUTED.THREAD:c=1:i=1", "UOPS_EXECUTED:CORE_STALL_CYCLES",
-	  X(0xb1, 0x3f, 1, 1, 0, 1), ANY, NOFIX, 2000003, "stall cycles: no uop executed on any port of the core (any=1)" },
-	{ "UOPS_EXECUTED.PORT015_STALL_CYCLES", "UOPS_EXECUTED:PORT015_STALL_CYCLES",
-	  X(0xb1, 0x40, 1, 1, 0, 0), ANY, NOFIX, 0, "cycles with no uop on ALU ports 0, 1, 5 (thread)" },
-	{ "RESOURCE_STALLS.ANY", "RESOURCE_STALLS:ANY",
-	  X(0xa2, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "allocation stall cycles" },
-	{ "MEM_LOAD_RETIRED.L2_HIT", "MEM_LOAD_RETIRED:L2_HIT",
-	  X(0xcb, 0x02, 0, 0, 0, 0), ANY, NOFIX, 200003, "retired loads hitting L2 (penalty-weighted)" },
-	{ "MEM_LOAD_RETIRED.LLC_UNSHARED_HIT", "MEM_LOAD_RETIRED:LLC_UNSHARED_HIT",
-	  X(0xcb, 0x04, 0, 0, 0, 0), ANY, NOFIX, 40000, "retired loads hitting the LLC, unshared" },
-	{ "MEM_LOAD_RETIRED.OTHER_CORE_L2_HIT_HITM", "MEM_LOAD_RETIRED:OTHER_CORE_L2_HIT_HITM",
-	  X(0xcb, 0x08, 0, 0, 0, 0), ANY, NOFIX, 40000, "retired loads hitting another core's L2" },
-	{ "MEM_LOAD_RETIRED.LLC_MISS", "MEM_LOAD_RETIRED:LLC_MISS",
-	  X(0xcb, 0x10, 0, 0, 0, 0), ANY, NOFIX, 10000, "retired loads missing the LLC" },
-	{ "DTLB_LOAD_MISSES.WALK_COMPLETED", "DTLB_LOAD_MISSES:WALK_COMPLETED",
-	  X(0x8, 0x02, 0, 0, 0, 0), ANY, NOFIX, 200000, "DTLB load misses with a completed page walk" },
-	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED:ALL_BRANCHES",
-	  X(0xc4, 0x04, 0, 0, 0, 0), ANY, NOFIX, 200000, "branches retired" },
-	{ "UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=1", "UOPS_EXECUTED:CORE_ACTIVE_CYCLES",
-	  X(0xb1, 0x3f, 1, 0, 0, 1), ANY, NOFIX, 0, "cycles with >= 1 uops executed on the core (ILP sweep, core scope)" },
-	{ "UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=2", "UOPS_EXECUTED:CORE_ACTIVE_CYCLES:c=2",
-	  X(0xb1, 0x3f, 2, 0, 0, 1), ANY, NOFIX, 0, "cycles with >= 2 uops executed on the core (ILP sweep, core scope)" },
-	{ "UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=3", "UOPS_EXECUTED:CORE_ACTIVE_CYCLES:c=3",
-	  X(0xb1, 0x3f, 3, 0, 0, 1), ANY, NOFIX, 0, "cycles with >= 3 uops executed on the core (ILP sweep, core scope)" },
-	{ "UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=4", "UOPS_EXECUTED:CORE_ACTIVE_CYCLES:c=4",
-	  X(0xb1, 0x3f, 4, 0, 0, 1), ANY, NOFIX, 0, "cycles with >= 4 uops executed on the core (ILP sweep, core scope)" },
-	{ "UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=5", "UOPS_EXECUTED:CORE_ACTIVE_CYCLES:c=5",
-	  X(0xb1, 0x3f, 5, 0, 0, 1), ANY, NOFIX, 0, "cycles with >= 5 uops executed on the core (ILP sweep, core scope)" },
-	{ "UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=6", "UOPS_EXECUTED:CORE_ACTIVE_CYCLES:c=6",
-	  X(0xb1, 0x3f, 6, 0, 0, 1), ANY, NOFIX, 0, "cycles with >= 6 uops executed on the core (ILP sweep, core scope)" },
 	{ NULL, NULL, X(0, 0, 0, 0, 0, 0), 0, 0, 0, NULL },
 };
 
-static const struct arch_event wsm_events[] = {
+static const struct arch_event wsm_fixed_events[] = {
 	{ "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES",
 	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "core cycles while not halted (FIXED1)" },
 	{ "INST_RETIRED.ANY|INST_RETIRED.ANY_P", "INSTRUCTION_RETIRED",
 	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "instructions retired (FIXED0)" },
+	{ NULL, NULL, X(0, 0, 0, 0, 0, 0), 0, 0, 0, NULL },
+};
+
+static const struct arch_event nhm_events[] = {
 	{ "UOPS_ISSUED.ANY", "UOPS_ISSUED:ANY",
 	  X(0xe, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "uops issued" },
 	{ "UOPS_RETIRED.ANY", "UOPS_RETIRED:ANY",
@@ -704,8 +675,10 @@ static const struct arch_event spr_events[] = {
 	{ NULL, NULL, X(0, 0, 0, 0, 0, 0), 0, 0, 0, NULL },
 };
 #define TABLES(m) static const struct arch_event *const m##_tables[] = { m##_events, NULL }
-TABLES(nhm); TABLES(wsm); TABLES(snb); TABLES(ivb); TABLES(hsw); TABLES(bdw);
+TABLES(snb); TABLES(ivb); TABLES(hsw); TABLES(bdw);
 TABLES(icl); TABLES(spr);
+static const struct arch_event *const nhm_tables[] = { nhm_fixed_events, nhm_events, NULL };
+static const struct arch_event *const wsm_tables[] = { wsm_fixed_events, nhm_events, NULL };
 static const struct arch_event *const skl_tables[] = { skl_events, skl_client_events, NULL };
 static const struct arch_event *const skx_tables[] = { skl_events, NULL };
 /* Cascade Lake's core events are Skylake-SP's, Ice Lake server's Ice Lake
