@@ -36,6 +36,7 @@ struct mux_fd {
 	int ev;        /* the session's event index, or MUX_REFERENCE */
 	int group;     /* plan group, or MUX_ALWAYS */
 	uint64_t id;   /* PERF_EVENT_IOC_ID */
+	uint64_t last_read;  /* a recording's PERF_SAMPLE_READ: the value last read */
 };
 
 struct mux {

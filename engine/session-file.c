@@ -348,8 +348,12 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 {
 	struct session_file *f = s->file;
 	const struct perf_event_attr *a = &s->events.ev[ev].attr;
+	/* a counter read by a sample weighs what it counted since its last
+	 * read: the session put that in the period (add_read_values) */
+	bool read = a->sample_type & PERF_SAMPLE_READ;
 	/* a fixed period (perf record -c) is in the attr, not in the samples */
-	uint64_t period = a->sample_type & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period;
+	uint64_t period = read || a->sample_type & PERF_SAMPLE_PERIOD ? smp->period
+								       : a->sample_period;
 
 	f->periods[ev] += (double)period;
 	if (smp->time && (!f->t_first || smp->time < f->t_first))
@@ -358,7 +362,7 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 		f->t_last = smp->time;
 	if (!f->pid)
 		f->pid = (pid_t)smp->pid;
-	return s->events.ev[ev].attr.freq ? smp->period : 1;
+	return read || a->freq ? period : 1;
 }
 
 /* perf's own record types (>= PERF_RECORD_USER_TYPE_START: build ids,

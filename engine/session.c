@@ -203,10 +203,16 @@ static int by_id(const void *a, const void *b)
 }
 
 /* Per sample: the fds are sorted by id once they are all open. */
-int session_event_of(const struct session *s, uint64_t id)
+static struct mux_fd *fd_of(const struct session *s, uint64_t id)
 {
 	struct mux_fd key = { .id = id };
-	const struct mux_fd *f = bsearch(&key, s->fds, (size_t)s->nfds, sizeof(key), by_id);
+
+	return bsearch(&key, s->fds, (size_t)s->nfds, sizeof(key), by_id);
+}
+
+int session_event_of(const struct session *s, uint64_t id)
+{
+	const struct mux_fd *f = fd_of(s, id);
 
 	return f ? f->ev : -1;
 }
@@ -575,6 +581,43 @@ static void name_process(struct session *s, pid_t pid)
 		name_threads(s, pid, tids, n);
 }
 
+/* Sample SMP of event EV, its IP named SI, into the profile and the stacks. */
+static void add_sample(struct session *s, struct space *sp, int ev,
+		       const struct rec_sample *smp, const struct sym_info *si)
+{
+	uint64_t n = s->src->weigh(s, ev, smp);
+
+	profile_add_pid(s->prof, ev, smp->pid, smp->tid, smp->ip, si->name, si->module, n);
+	if (s->pacc)
+		pprof_acc_add(s->pacc, ev, smp->pid, smp->tid, smp->ip, si->name, si->module, n);
+	if (s->cg && sp)
+		add_stack(s, sp, ev, smp, si, n);
+}
+
+/* A sample that reads counters (PERF_SAMPLE_READ: perf record -e
+ * '{a,b}:S', the leader sampling for its group) is, for each counter it
+ * read, a sample of that counter's event weighing what it counted since
+ * its last read, and none where it counted nothing (perf's
+ * deliver_sample_value, util/session.c).  Records come in time order, so
+ * the last read of each id is the previous one. */
+static void add_read_values(struct session *s, struct space *sp, const struct rec_sample *smp,
+			    const struct sym_info *si)
+{
+	for (uint64_t i = 0; i < smp->read.nr; i++) {
+		uint64_t value, id;
+		record_read_value(&smp->read, i, &value, &id);
+		struct mux_fd *f = fd_of(s, id);
+		if (!f || f->ev < 0)
+			continue;
+		struct rec_sample one = *smp;
+		one.id = id;
+		one.period = value - f->last_read;
+		f->last_read = value;
+		if (one.period)
+			add_sample(s, sp, f->ev, &one, si);
+	}
+}
+
 static void handle_sample(struct session *s, const struct rec_sample *smp, uint16_t misc)
 {
 	struct sym_info si;
@@ -587,16 +630,14 @@ static void handle_sample(struct session *s, const struct rec_sample *smp, uint1
 		kernel_symbol(s, smp->ip, &si);
 	else
 		user_symbol(s, sp, smp->ip, &si);
-	uint64_t n = s->src->weigh(s, ev, smp);
 	/* live: names from /proc; recorded: the idle task's only (perf's name) */
 	if (s->system_wide && (!s->src->recorded || smp->pid == 0) &&
 	    !profile_process_named(s->prof, smp->pid))
 		name_process(s, (pid_t)smp->pid);
-	profile_add_pid(s->prof, ev, smp->pid, smp->tid, smp->ip, si.name, si.module, n);
-	if (s->pacc)
-		pprof_acc_add(s->pacc, ev, smp->pid, smp->tid, smp->ip, si.name, si.module, n);
-	if (s->cg && sp)
-		add_stack(s, sp, ev, smp, &si, n);
+	if (s->src->attr(s, ev)->sample_type & PERF_SAMPLE_READ)
+		add_read_values(s, sp, smp, &si);
+	else
+		add_sample(s, sp, ev, smp, &si);
 }
 
 static void handle_task(struct session *s, const struct record *r)
@@ -808,12 +849,13 @@ static int add_fd(struct session *s, int fd, const struct fd_spec *fs)
 
 	if (sys_ioctl(fd, PERF_EVENT_IOC_ID, (unsigned long)&id) < 0)
 		return -1;
-	return push_fd(s, &(struct mux_fd){ fd, fs->index, fs->group, id });
+	return push_fd(s, &(struct mux_fd){ .fd = fd, .ev = fs->index, .group = fs->group,
+					    .id = id });
 }
 
 int session_add_id(struct session *s, int ev, uint64_t id)
 {
-	return push_fd(s, &(struct mux_fd){ -1, ev, MUX_ALWAYS, id });
+	return push_fd(s, &(struct mux_fd){ .fd = -1, .ev = ev, .group = MUX_ALWAYS, .id = id });
 }
 
 void session_sort_ids(struct session *s)

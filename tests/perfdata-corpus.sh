@@ -142,6 +142,9 @@ record phys -e cpu-clock --phys-data
 record read -e cpu-clock -s
 record trans -e cpu-clock --transaction
 record multi -e cpu-clock,page-faults,task-clock
+# leader sampling: the leader's samples read the group, each member weighs
+# what it counted since its last read
+record leader -e '{cpu-clock,page-faults,task-clock}:S'
 record switch -e cpu-clock --switch-events
 record ns -e cpu-clock --namespaces
 record cgroup -e cpu-clock --all-cgroups

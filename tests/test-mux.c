@@ -213,7 +213,8 @@ static int open_session(const char *list)
 			int fd = FAKE_FD0 + n_fake;
 			fake[n_fake] = (struct fake_fd){ c, g, e < 0 ? sweep_rate[6] : rate_of(&evl.ev[e]),
 							 g == MUX_ALWAYS || g == 0, 0, 0, 0 };
-			fds[n_fake++] = (struct mux_fd){ fd, e < 0 ? MUX_REFERENCE : e, g, (uint64_t)fd };
+			fds[n_fake++] = (struct mux_fd){ .fd = fd, .ev = e < 0 ? MUX_REFERENCE : e,
+							 .group = g, .id = (uint64_t)fd };
 		}
 	}
 	return n_groups;
@@ -332,7 +333,7 @@ static void test_ilp_sweep_added_reference(void **state)
 static void test_due_and_late_ticks(void **state)
 {
 	struct mux m;
-	struct mux_fd none[1] = { { FAKE_FD0, 0, MUX_ALWAYS, 0 } };
+	struct mux_fd none[1] = { { .fd = FAKE_FD0, .ev = 0, .group = MUX_ALWAYS } };
 
 	(void)state;
 	mux_start(&m, 1, 50, 0);
