@@ -4,6 +4,7 @@
 #include <string.h>
 
 #define BLOCK_BYTES (64u * 1024u)
+#define FIRST_BLOCK_BYTES 512u
 
 uint64_t hash_bytes(const void *p, size_t n)
 {
@@ -152,7 +153,14 @@ static char *copy_in(struct strpool *p, const char *s, size_t len)
 	struct strpool_block *b = p->blocks;
 
 	if (!b || b->cap - b->used < len + 1) {
-		size_t cap = len + 1 > BLOCK_BYTES ? len + 1 : BLOCK_BYTES;
+		/* blocks double from a small first one: a pool per address
+		 * space (a few paths each, thousands of them with -a) must
+		 * not cost a whole block each */
+		size_t cap = b ? b->cap * 2 : FIRST_BLOCK_BYTES;
+		if (cap > BLOCK_BYTES)
+			cap = BLOCK_BYTES;
+		if (cap < len + 1)
+			cap = len + 1;
 		if (!(b = malloc(sizeof(*b) + cap)))
 			return NULL;
 		b->used = 0;
