@@ -419,6 +419,21 @@ static bool edge_eq(const void *key, uint32_t idx, const void *ctx)
 	return w->ecaller[idx] == k->parent && w->ecallee[idx] == k->fid;
 }
 
+/* Whether node C is a process frame (CG_PROCESS_MODULE): only ever a
+ * child of the root. */
+static bool is_process(const struct cg_snapshot *s, uint32_t c)
+{
+	return c != ROOT && s->parent[c] == ROOT &&
+	       strcmp(s->fns[s->fid[c]].module, CG_PROCESS_MODULE) == 0;
+}
+
+/* Whether walking up from a frame ends at node C: the root, or the process
+ * frame above the outermost function. */
+static bool above_outermost(const struct cg_snapshot *s, uint32_t c)
+{
+	return c == ROOT || is_process(s, c);
+}
+
 /* Numbers the distinct (caller, callee) pairs of parent->child links. */
 static int find_edges(const struct cg_snapshot *s, struct work *w)
 {
@@ -434,7 +449,7 @@ static int find_edges(const struct cg_snapshot *s, struct work *w)
 	w->edge_of[ROOT] = NONE;
 	for (size_t c = 1; c < n; c++) {
 		uint32_t p = s->parent[c];
-		if (p == ROOT) {
+		if (above_outermost(s, p) || is_process(s, (uint32_t)c)) {
 			w->edge_of[c] = NONE;
 			continue;
 		}
@@ -765,7 +780,7 @@ static int ctree_add_path(struct ctree *t, uint32_t c, uint64_t w, int max_depth
 	uint32_t r = 0;
 
 	t->rows[0].samples += w;
-	for (uint32_t a = t->s->parent[c]; a != ROOT; a = t->s->parent[a]) {
+	for (uint32_t a = t->s->parent[c]; !above_outermost(t->s, a); a = t->s->parent[a]) {
 		t->rows[r].more = true;
 		if (t->rows[r].depth >= (uint32_t)max_depth)
 			break;
@@ -1012,10 +1027,11 @@ int cg_foreach_path(const struct cg_snapshot *s, cg_path_fn fn, void *arg)
 			cap = n;
 		}
 		size_t k = 0;
-		for (uint32_t x = (uint32_t)c; x != ROOT; x = s->parent[x])
+		for (uint32_t x = (uint32_t)c; !above_outermost(s, x); x = s->parent[x])
 			frames[k++] = (struct cg_frame){ s->fns[s->fid[x]].name,
 							 s->fns[s->fid[x]].module };
-		rc = fn(arg, frames, n, cnt);
+		if (k)
+			rc = fn(arg, frames, k, cnt);
 	}
 	free(frames);
 	return rc;

@@ -19,6 +19,12 @@
 #define CG_EVENTS_MAX 64
 #define CG_UNKNOWN "[unknown]"
 #define CG_OVERFLOW_NAME "[truncated: too many paths]"
+/* The module of a frame that names a process (its command), not a
+ * function: the outermost frame of a system-wide session's stacks.  It
+ * heads the folded lines, as the command heads perf script |
+ * stackcollapse-perf.pl's, and is nobody's caller: callers, callees,
+ * caller trees and cg_foreach_path's paths leave it out. */
+#define CG_PROCESS_MODULE "[process]"
 #define CG_OVERFLOW_MODULE "[cyctop]"
 /* The default node cap: this many nodes, or fewer so that the trie's nodes,
  * counts and index stay within CG_BYTES_MAX (many events). */

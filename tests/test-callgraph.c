@@ -424,6 +424,55 @@ static void test_folded(void **state)
 	callgraph_free(cg);
 }
 
+static int no_process_frame(void *arg, const struct cg_frame *frames, size_t n,
+			    const uint64_t *counts)
+{
+	size_t *paths = arg;
+
+	for (size_t i = 0; i < n; i++)
+		assert_string_not_equal(frames[i].module, CG_PROCESS_MODULE);
+	assert_string_equal(frames[n - 1].name, "main");
+	assert_true(counts[0] > 0);
+	(*paths)++;
+	return 0;
+}
+
+/* A system-wide session's stacks start at a frame naming the process: it
+ * heads the folded lines (stackcollapse-perf.pl's command field) and is
+ * nobody's caller. */
+static void test_process_frames(void **state)
+{
+	struct callgraph *cg = callgraph_new(1);
+	const struct cg_edge *e;
+	struct cg_row rows[8];
+	uint64_t self, total;
+	size_t paths = 0;
+
+	(void)state;
+	add(cg, 0, "sh@[process] main a", 3);
+	add(cg, 0, "ls@[process] main a", 1);
+	add(cg, 0, "ls@[process] main", 2);
+	struct cg_snapshot *s = callgraph_snapshot(cg);
+	expect_folded(s, 0, "ls;main 2\nls;main;a 1\nsh;main;a 3\n");
+	assert_int_equal(cg_callers(s, "main", MOD, 0, &e), 0);
+	assert_int_equal(cg_callers(s, "a", MOD, 0, &e), 1);
+	assert_string_equal(e[0].name, "main");
+	assert_int_equal(e[0].samples, 4);
+	assert_int_equal(cg_callees(s, "main", MOD, 0, &e), 1);
+	assert_true(cg_function(s, "main", MOD, 0, &self, &total));
+	assert_int_equal(self, 2);
+	assert_int_equal(total, 6);
+	assert_int_equal(cg_caller_tree(s, "main", MOD, 0, 8, rows, 8), 1);
+	assert_false(rows[0].more);
+	assert_int_equal(cg_caller_tree(s, "a", MOD, 0, 8, rows, 8), 2);
+	assert_string_equal(rows[1].name, "main");
+	assert_false(rows[1].more);
+	assert_int_equal(cg_foreach_path(s, no_process_frame, &paths), 0);
+	assert_int_equal(paths, 3);
+	cg_snapshot_free(s);
+	callgraph_free(cg);
+}
+
 static void test_folded_write_error(void **state)
 {
 	struct callgraph *cg = callgraph_new(1);
@@ -755,6 +804,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_unknown_frames),
 		cmocka_unit_test(test_folded),
+		cmocka_unit_test(test_process_frames),
 		cmocka_unit_test(test_folded_write_error),
 		cmocka_unit_test(test_caller_tree),
 		cmocka_unit_test(test_caller_tree_limits),
