@@ -556,13 +556,14 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 	fputc('\n', out);
 }
 
-static int sort_window;
-
-static int by_first_event(const void *a, const void *b)
+/* The comparators' context (qsort_r) is the window flag: window or
+ * cumulative counts. */
+static int by_first_event(const void *a, const void *b, void *window)
 {
 	const struct snap_func *x = *(const struct snap_func *const *)a;
 	const struct snap_func *y = *(const struct snap_func *const *)b;
-	uint64_t nx = row_samples(x, 0, sort_window), ny = row_samples(y, 0, sort_window);
+	int w = *(const int *)window;
+	uint64_t nx = row_samples(x, 0, w), ny = row_samples(y, 0, w);
 
 	if (nx != ny)
 		return nx < ny ? 1 : -1;
@@ -578,18 +579,18 @@ static const struct snap_func **ordered(const struct snapshot *s, int window)
 		return NULL;
 	for (size_t i = 0; i < s->n_funcs; i++)
 		order[i] = &s->funcs[i];
-	sort_window = window;
 	if (s->n_events > 0)
-		qsort(order, s->n_funcs, sizeof(*order), by_first_event);
+		qsort_r(order, s->n_funcs, sizeof(*order), by_first_event, &window);
 	return order;
 }
 
-static int proc_by_first_event(const void *a, const void *b)
+static int proc_by_first_event(const void *a, const void *b, void *window)
 {
 	const struct snap_thread *x = *(const struct snap_thread *const *)a;
 	const struct snap_thread *y = *(const struct snap_thread *const *)b;
-	uint64_t nx = sort_window ? x->window[0] : x->samples[0];
-	uint64_t ny = sort_window ? y->window[0] : y->samples[0];
+	int w = *(const int *)window;
+	uint64_t nx = w ? x->window[0] : x->samples[0];
+	uint64_t ny = w ? y->window[0] : y->samples[0];
 
 	if (nx != ny)
 		return nx < ny ? 1 : -1;
@@ -604,9 +605,8 @@ static const struct snap_thread **ordered_procs(const struct snapshot *s, int wi
 		return NULL;
 	for (size_t i = 0; i < s->n_procs; i++)
 		order[i] = &s->procs[i];
-	sort_window = window;
 	if (s->n_events > 0)
-		qsort(order, s->n_procs, sizeof(*order), proc_by_first_event);
+		qsort_r(order, s->n_procs, sizeof(*order), proc_by_first_event, &window);
 	return order;
 }
 

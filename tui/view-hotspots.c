@@ -60,9 +60,6 @@ double tui_derived_value(const struct tui *t, const uint64_t *samples, const uin
 	return derived_value(sc->col, num, den);
 }
 
-static const struct tui *sort_ctx;
-static uint64_t *sort_children;   /* per snapshot function, for the sort */
-
 static uint64_t cell(const struct tui *t, const struct snap_func *f, int e)
 {
 	return t->window ? f->window[e] : f->samples[e];
@@ -116,9 +113,16 @@ static void cycle_sort(struct tui *t, int dir)
 	t->sort = order[(at + n + dir) % n];
 }
 
-static int compare_rows(const void *a, const void *b)
+/* What compare_rows reads (qsort_r's context). */
+struct row_sort {
+	const struct tui *t;
+	const uint64_t *children;   /* per snapshot function, or NULL */
+};
+
+static int compare_rows(const void *a, const void *b, void *ctx)
 {
-	const struct tui *t = sort_ctx;
+	const struct row_sort *rs = ctx;
+	const struct tui *t = rs->t;
 	const struct snap_func *x = &t->snap->funcs[*(const int *)a];
 	const struct snap_func *y = &t->snap->funcs[*(const int *)b];
 	int ne = t->snap->n_events;
@@ -127,8 +131,9 @@ static int compare_rows(const void *a, const void *b)
 		uint64_t nx = cell(t, x, t->sort), ny = cell(t, y, t->sort);
 		if (nx != ny)
 			return nx < ny ? 1 : -1;
-	} else if (t->sort == ne + 2 && sort_children) {
-		uint64_t nx = sort_children[x - t->snap->funcs], ny = sort_children[y - t->snap->funcs];
+	} else if (t->sort == ne + 2 && rs->children) {
+		uint64_t nx = rs->children[x - t->snap->funcs];
+		uint64_t ny = rs->children[y - t->snap->funcs];
 		if (nx != ny)
 			return nx < ny ? 1 : -1;
 	} else if (t->sort == ne + 1) {
@@ -155,6 +160,20 @@ static bool rows_current(struct tui *t)
 	       t->rows_key.window == t->window && strcmp(t->rows_key.filter, t->filter) == 0;
 }
 
+/* A sort by children: each function's, computed once rather than per
+ * comparison (NULL otherwise, or when out of memory: then by name). */
+static uint64_t *children_for_sort(const struct tui *t)
+{
+	uint64_t *children;
+
+	if (t->sort != sort_children_idx(t) || !children_shown(t) ||
+	    !(children = malloc((t->snap->n_funcs + 1) * sizeof(uint64_t))))
+		return NULL;
+	for (size_t i = 0; i < t->snap->n_funcs; i++)
+		children[i] = children_of(t, &t->snap->funcs[i]);
+	return children;
+}
+
 /* Filtering and sorting happen when their inputs change, not per redraw. */
 static void build_rows(struct tui *t)
 {
@@ -172,15 +191,10 @@ static void build_rows(struct tui *t)
 	for (size_t i = 0; i < t->snap->n_funcs; i++)
 		if (row_shown(t, &t->snap->funcs[i]))
 			t->rows[t->nrows++] = (int)i;
-	sort_ctx = t;
-	sort_children = NULL;
-	if (t->sort == sort_children_idx(t) && children_shown(t) &&
-	    (sort_children = malloc((t->snap->n_funcs + 1) * sizeof(uint64_t))) != NULL)
-		for (size_t i = 0; i < t->snap->n_funcs; i++)
-			sort_children[i] = children_of(t, &t->snap->funcs[i]);
-	qsort(t->rows, (size_t)t->nrows, sizeof(int), compare_rows);
-	free(sort_children);
-	sort_children = NULL;
+	uint64_t *children = children_for_sort(t);
+	struct row_sort rs = { t, children };
+	qsort_r(t->rows, (size_t)t->nrows, sizeof(int), compare_rows, &rs);
+	free(children);
 }
 
 /* "  thread TID (comm) P%" when the table is one thread's, else "". */

@@ -15,17 +15,15 @@
 
 #define EVCOL 11
 
-static const struct tui *sort_ctx;
-
 static uint64_t cell(const struct tui *t, const struct snap_thread *p, int e)
 {
 	return t->window ? p->window[e] : p->samples[e];
 }
 
 /* Sort keys: the events, then pid, user and command. */
-static int compare_procs(const void *a, const void *b)
+static int compare_procs(const void *a, const void *b, void *ctx)
 {
-	const struct tui *t = sort_ctx;
+	const struct tui *t = ctx;
 	const struct snap_thread *x = *(const struct snap_thread *const *)a;
 	const struct snap_thread *y = *(const struct snap_thread *const *)b;
 	int ne = t->snap->n_events, k = t->procs.sort, c = 0;
@@ -62,8 +60,7 @@ static const struct snap_thread **proc_rows(const struct tui *t, int *n)
 	for (size_t i = 0; i < t->snap->n_procs; i++)
 		if (proc_shown(t, &t->snap->procs[i]))
 			v[(*n)++] = &t->snap->procs[i];
-	sort_ctx = t;
-	qsort(v, (size_t)*n, sizeof(*v), compare_procs);
+	qsort_r(v, (size_t)*n, sizeof(*v), compare_procs, (void *)t);
 	return v;
 }
 
