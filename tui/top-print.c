@@ -611,45 +611,39 @@ static const struct snap_thread **ordered_procs(const struct snapshot *s, int wi
 }
 
 /* --format folded prints the stacks of the last snapshot once: a refresh
- * renders them here, and they are written when the target has ended, else
- * by top_print_finish() after the last refresh (-n, a signal).  Watching
- * without -g is refused when the options are parsed; a recorded session
- * without stacks gets one error and exit status EXIT_USAGE. */
-static struct {
-	FILE *out;
-	char *text;
-	size_t len;
-	bool done, missing;
-} folded;
-
-int top_print_finish(void)
+ * renders them into struct top_folded, and they are written when the
+ * target has ended, else by top_print_finish() after the last refresh (-n,
+ * a signal).  Watching without -g is refused when the options are parsed; a
+ * recorded session without stacks gets one error and exit status
+ * EXIT_USAGE. */
+int top_print_finish(struct top_folded *folded)
 {
-	if (folded.text && !folded.done) {
+	if (folded->text && !folded->done) {
 		/* one stack a line: the names escaped, as in every text output */
-		for (char *line = strtok(folded.text, "\n"); line; line = strtok(NULL, "\n")) {
-			fmt_put_escaped(folded.out, line, 0);
-			fputc('\n', folded.out);
+		for (char *line = strtok(folded->text, "\n"); line; line = strtok(NULL, "\n")) {
+			fmt_put_escaped(folded->out, line, 0);
+			fputc('\n', folded->out);
 		}
-		fflush(folded.out);
+		fflush(folded->out);
 	}
-	free(folded.text);
-	folded.text = NULL;
-	folded.done = true;
-	return folded.missing ? -1 : 0;
+	free(folded->text);
+	folded->text = NULL;
+	folded->done = true;
+	return folded->missing ? -1 : 0;
 }
 
-static void print_folded(FILE *out, const struct snapshot *s)
+static void print_folded(FILE *out, const struct snapshot *s, struct top_folded *folded)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem;
 
-	if (folded.done)
+	if (folded->done)
 		return;
 	if (!s->cg) {  /* a recorded session without stacks */
 		cmd_error("--format folded: no call stacks in this session");
-		folded.missing = true;
-		folded.done = true;
+		folded->missing = true;
+		folded->done = true;
 		return;
 	}
 	if (!(mem = open_memstream(&text, &len))) {
@@ -662,23 +656,23 @@ static void print_folded(FILE *out, const struct snapshot *s)
 		free(text);
 		return;
 	}
-	free(folded.text);
-	folded.out = out;
-	folded.text = text;
-	folded.len = len;
+	free(folded->text);
+	folded->out = out;
+	folded->text = text;
+	folded->len = len;
 	if (s->ended)
-		top_print_finish();
+		top_print_finish(folded);
 }
 
 void top_print(FILE *out, const struct snapshot *s, enum out_format fmt, int window,
-	       int first)
+	       int first, struct top_folded *folded)
 {
 	if (fmt == OUT_TEXT)
 		print_text(out, s, window);
 	else if (fmt == OUT_CSV)
 		print_csv(out, s, window, first);
 	else if (fmt == OUT_FOLDED)
-		print_folded(out, s);
+		print_folded(out, s, folded);
 	else
 		print_json(out, s, window);
 	fflush(out);
