@@ -389,6 +389,21 @@ static void draw_thread(struct tui *t, int y, const struct snap_thread *th, bool
 	ui_text(y, 0, COLS, line, true);
 }
 
+/* The table's rows are t->rows; each draws with the derived columns shown. */
+struct hot_rows {
+	struct tui *t;
+	const struct shown_col *dc;
+	int nd;
+};
+
+static void draw_hot_row(void *ctx, int i, int y, bool selected)
+{
+	const struct hot_rows *hot = ctx;
+	struct tui *t = hot->t;
+
+	draw_row(t, y, &t->snap->funcs[t->rows[i]], selected, hot->dc, hot->nd);
+}
+
 static void draw_picker(struct tui *t, int y, int rows)
 {
 	const struct snapshot *s = t->snap;
@@ -426,11 +441,9 @@ static void draw_hotspots(struct tui *t, int y, int rows)
 	struct shown_col dc[MAX_DERIVED];
 	int nd = tui_derived_columns(t, dc);
 	draw_columns(t, y++, dc, nd);
+	struct hot_rows hot = { t, dc, nd };
 	t->hot.nr = t->nrows;
-	t->hot.height = rows - y;
-	browser_clamp(&t->hot);
-	for (int i = t->hot.top; i < t->nrows && y < rows; i++, y++)
-		draw_row(t, y, &t->snap->funcs[t->rows[i]], i == t->hot.sel, dc, nd);
+	y = browser_draw(&t->hot, y, rows, draw_hot_row, &hot);
 	if (t->nrows == 0 && y < rows)
 		ui_text(y, 0, COLS, t->filter[0] ? "no function matches the filter" : "no samples yet",
 			true);

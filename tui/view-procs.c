@@ -154,6 +154,21 @@ static int index_of(const struct snap_thread **v, int n, uint32_t pid)
 	return 0;
 }
 
+/* The browser's rows are the filtered and sorted processes, v[]. */
+struct proc_rows {
+	struct tui *t;
+	const struct snap_thread **v;
+	const struct shown_col *dc;
+	int nd;
+};
+
+static void draw_proc_row(void *ctx, int i, int y, bool selected)
+{
+	const struct proc_rows *p = ctx;
+
+	draw_proc(p->t, y, p->v[i], selected, p->dc, p->nd);
+}
+
 static void draw_procs(struct tui *t, int y, int rows)
 {
 	int n;
@@ -171,12 +186,10 @@ static void draw_procs(struct tui *t, int y, int rows)
 	struct shown_col dc[MAX_DERIVED];
 	int nd = tui_derived_columns(t, dc);
 	draw_procs_columns(t, y++, dc, nd);
+	struct proc_rows shown = { t, v, dc, nd };
 	t->procs.br.nr = n;
-	t->procs.br.height = rows - y;
 	t->procs.br.sel = v ? index_of(v, n, t->procs.pid) : 0;
-	browser_clamp(&t->procs.br);
-	for (int i = t->procs.br.top; v && i < n && y < rows; i++, y++)
-		draw_proc(t, y, v[i], i == t->procs.br.sel, dc, nd);
+	y = browser_draw(&t->procs.br, y, rows, draw_proc_row, &shown);
 	if (n == 0 && y < rows)
 		ui_text(y, 0, COLS, t->filter[0] ? "no process matches the filter" : "no samples yet",
 			true);
