@@ -67,6 +67,11 @@ struct tui {
 	const struct arch_model *model;
 	const struct view_ops *view, *prev;
 	struct browser hot, tree;
+	struct {                     /* the hotspots view's thread picker (H) */
+		bool open;
+		struct browser br;
+		uint32_t tid;            /* the selection follows a thread */
+	} picker;
 	int sort;                    /* < n_events: event; == n_events: name; +1: module;
 				      * +2: children (call stacks) */
 	bool window, paused, show_samples;

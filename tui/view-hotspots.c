@@ -358,13 +358,8 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 }
 
 /* The thread picker (H) lists the snapshot's threads in place of the
- * table.  Its state is this view's own (there is one TUI per process); the
- * selection follows a thread, not a row, as refreshes reorder them. */
-static struct {
-	bool open;
-	struct browser br;
-	uint32_t tid;
-} picker;
+ * table (its state: t->picker); the selection follows a thread, not a row,
+ * as refreshes reorder them. */
 
 static int thread_index(const struct snapshot *s, uint32_t tid)
 {
@@ -374,8 +369,11 @@ static int thread_index(const struct snapshot *s, uint32_t tid)
 	return 0;
 }
 
-static void draw_thread(struct tui *t, int y, const struct snap_thread *th, bool selected)
+/* Row I of the picker: thread I of the snapshot. */
+static void draw_thread(void *ctx, int i, int y, bool selected)
 {
+	const struct tui *t = ctx;
+	const struct snap_thread *th = &t->snap->threads[i];
 	char line[128], tid[16];
 	double pct = t->snap->n_events ? snapshot_thread_percent(t->snap, th, 0, t->window) : 0;
 
@@ -413,12 +411,9 @@ static void draw_picker(struct tui *t, int y, int rows)
 	snprintf(line, sizeof(line), " %9.9s%% %8s  %-16s Enter: zoom  Esc H: back",
 		 s->n_events ? s->ev[0].name : "", "TID", "COMM");
 	ui_text(y++, 0, COLS, line, true);
-	picker.br.nr = (int)s->n_threads;
-	picker.br.height = rows - y;
-	picker.br.sel = thread_index(s, picker.tid);
-	browser_clamp(&picker.br);
-	for (int i = picker.br.top; i < picker.br.nr && y < rows; i++, y++)
-		draw_thread(t, y, &s->threads[i], i == picker.br.sel);
+	t->picker.br.nr = (int)s->n_threads;
+	t->picker.br.sel = thread_index(s, t->picker.tid);
+	y = browser_draw(&t->picker.br, y, rows, draw_thread, t);
 	if (s->n_threads == 0 && y < rows)
 		ui_text(y, 0, COLS, "no thread has samples yet", true);
 	ui_set(EL_DEFAULT);
@@ -434,7 +429,7 @@ static void draw_hotspots(struct tui *t, int y, int rows)
 	y = draw_header(t, y, rows);
 	if (y >= rows)
 		return;
-	if (picker.open) {
+	if (t->picker.open) {
 		draw_picker(t, y, rows);
 		return;
 	}
@@ -471,9 +466,9 @@ static bool toggle_threads(struct tui *t)
 	} else if (t->snap->thread) {
 		zoom_thread(t, 0);
 	} else {
-		picker.open = true;
-		picker.tid = t->snap->n_threads ? t->snap->threads[0].tid : 0;
-		picker.br.top = 0;
+		t->picker.open = true;
+		t->picker.tid = t->snap->n_threads ? t->snap->threads[0].tid : 0;
+		t->picker.br.top = 0;
 	}
 	return true;
 }
@@ -482,19 +477,19 @@ static bool key_picker(struct tui *t, int key)
 {
 	const struct snapshot *s = t->snap;
 
-	if (browser_key(&picker.br, key)) {
-		if (picker.br.sel < (int)s->n_threads)
-			picker.tid = s->threads[picker.br.sel].tid;
+	if (browser_key(&t->picker.br, key)) {
+		if (t->picker.br.sel < (int)s->n_threads)
+			t->picker.tid = s->threads[t->picker.br.sel].tid;
 		return true;
 	}
 	switch (key) {
 	case '\n': case '\r': case KEY_ENTER:
-		picker.open = false;
+		t->picker.open = false;
 		if (s->n_threads)
-			zoom_thread(t, s->threads[thread_index(s, picker.tid)].tid);
+			zoom_thread(t, s->threads[thread_index(s, t->picker.tid)].tid);
 		return true;
 	case 27: case 'H':
-		picker.open = false;
+		t->picker.open = false;
 		return true;
 	default:
 		return false;
@@ -535,7 +530,7 @@ static bool toggle_children(struct tui *t)
 
 static bool key_hotspots(struct tui *t, int key)
 {
-	if (picker.open && t->snap)
+	if (t->picker.open && t->snap)
 		return key_picker(t, key);
 	if (browser_key(&t->hot, key))
 		return true;
@@ -595,7 +590,7 @@ static bool key_hotspots(struct tui *t, int key)
  * the help): the line must fit 120 columns with "[paused]". */
 static const char *status_hotspots(struct tui *t)
 {
-	if (!t->snap || !t->snap->cg || picker.open)
+	if (!t->snap || !t->snap->cg || t->picker.open)
 		return NULL;
 	return "q quit  ? help  / filter  m module  H threads  < > sort  space pause  w window  "
 	       "c callers  C children  t tree";
