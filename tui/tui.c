@@ -388,7 +388,7 @@ int tui_run(const struct tui_opts *o)
 			rc = cmd_watch_status(o->launched, t.snap->ended, t.snap->exit_status);
 		}
 	}
-	tui_close_callers();
+	tui_close_callers(&t);
 	annotation_free(t.asmv.ann);
 	src_cache_free(t.src);
 	free(t.asmv.rows);
