@@ -50,4 +50,24 @@ n=$(grep -nE 'cap \? [a-z_>.-]*cap \* 2|cap \* 2 :' arch/*.c engine/*.c tui/*.c 
 	grep -vE '^(arch/hashtab|engine/profile|engine/symbols)\.c' | wc -l)
 [ "$n" -eq 0 ] || fail "$n hand-written array doublings (use GROW)"
 ok
+
+# no file-scope mutable state in the views and the batch printer: a view's
+# state is in struct tui or the view's own struct, a comparator's context
+# goes through qsort_r.  A top-level line without "(" that declares
+# something (not a struct, enum or union type) must declare a const object:
+# "const T x" without a pointer, or "T *const x" (its comment cut off).
+for f in tui/view-*.c tui/top-print.c; do
+	n=$(sed -e 's|[[:space:]]*/\*.*||' "$f" | grep -E '^[a-z][^(]*[;={][[:space:]]*$' |
+		grep -vE '^(struct|enum|union)( [a-z_]+)? \{|^(typedef|extern) ' |
+		grep -vE '^(static )?const [^*]*$|\*[[:space:]]*const[[:space:]]+[a-z_]+[^*]*$' |
+		wc -l)
+	[ "$n" -eq 0 ] || fail "$f has $n file-scope mutable variables"
+	ok
+done
+
+# one row loop: tui/browser.c's browser_draw walks a list's visible rows;
+# no view starts a loop at its browser's top row
+n=$(grep -nE 'for \([^;]*= *[a-z_>.-]*[.>]top *;' tui/*.c | grep -v '^tui/browser\.c:' | wc -l)
+[ "$n" -eq 0 ] || fail "$n row loops outside tui/browser.c (use browser_draw)"
+ok
 done_ok

@@ -37,3 +37,14 @@ bool browser_key(struct browser *b, int key)
 	browser_clamp(b);
 	return true;
 }
+
+int browser_draw(struct browser *b, int y, int bottom, browser_write_fn *write, void *ctx)
+{
+	b->height = bottom - y;
+	browser_clamp(b);
+	/* bounded by BOTTOM too: the clamp keeps a height of 1 even when a
+	 * view's header left no line for the rows */
+	for (int row = b->top; row < b->nr && y < bottom; row++, y++)
+		write(ctx, row, y, row == b->sel);
+	return y;
+}

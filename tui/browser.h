@@ -20,4 +20,13 @@ bool browser_key(struct browser *b, int key);
  * the list as it was). */
 void browser_clamp(struct browser *b);
 
+/* Writes list row ROW on screen line Y (perf's ui_browser->write). */
+typedef void browser_write_fn(void *ctx, int row, int y, bool selected);
+
+/* Draws the rows that fit between lines Y and BOTTOM (exclusive): the
+ * height is set from them and the browser clamped first, then WRITE is
+ * called for each visible row, top first.  Returns the line below the last
+ * row written. */
+int browser_draw(struct browser *b, int y, int bottom, browser_write_fn *write, void *ctx);
+
 #endif

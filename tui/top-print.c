@@ -556,13 +556,14 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 	fputc('\n', out);
 }
 
-static int sort_window;
-
-static int by_first_event(const void *a, const void *b)
+/* The comparators' context (qsort_r) is the window flag: window or
+ * cumulative counts. */
+static int by_first_event(const void *a, const void *b, void *window)
 {
 	const struct snap_func *x = *(const struct snap_func *const *)a;
 	const struct snap_func *y = *(const struct snap_func *const *)b;
-	uint64_t nx = row_samples(x, 0, sort_window), ny = row_samples(y, 0, sort_window);
+	int w = *(const int *)window;
+	uint64_t nx = row_samples(x, 0, w), ny = row_samples(y, 0, w);
 
 	if (nx != ny)
 		return nx < ny ? 1 : -1;
@@ -578,18 +579,18 @@ static const struct snap_func **ordered(const struct snapshot *s, int window)
 		return NULL;
 	for (size_t i = 0; i < s->n_funcs; i++)
 		order[i] = &s->funcs[i];
-	sort_window = window;
 	if (s->n_events > 0)
-		qsort(order, s->n_funcs, sizeof(*order), by_first_event);
+		qsort_r(order, s->n_funcs, sizeof(*order), by_first_event, &window);
 	return order;
 }
 
-static int proc_by_first_event(const void *a, const void *b)
+static int proc_by_first_event(const void *a, const void *b, void *window)
 {
 	const struct snap_thread *x = *(const struct snap_thread *const *)a;
 	const struct snap_thread *y = *(const struct snap_thread *const *)b;
-	uint64_t nx = sort_window ? x->window[0] : x->samples[0];
-	uint64_t ny = sort_window ? y->window[0] : y->samples[0];
+	int w = *(const int *)window;
+	uint64_t nx = w ? x->window[0] : x->samples[0];
+	uint64_t ny = w ? y->window[0] : y->samples[0];
 
 	if (nx != ny)
 		return nx < ny ? 1 : -1;
@@ -604,52 +605,45 @@ static const struct snap_thread **ordered_procs(const struct snapshot *s, int wi
 		return NULL;
 	for (size_t i = 0; i < s->n_procs; i++)
 		order[i] = &s->procs[i];
-	sort_window = window;
 	if (s->n_events > 0)
-		qsort(order, s->n_procs, sizeof(*order), proc_by_first_event);
+		qsort_r(order, s->n_procs, sizeof(*order), proc_by_first_event, &window);
 	return order;
 }
 
 /* --format folded prints the stacks of the last snapshot once: a refresh
- * renders them here, and they are written when the target has ended, else
- * by top_print_finish() after the last refresh (-n, a signal).  Watching
- * without -g is refused when the options are parsed; a recorded session
- * without stacks gets one error and exit status EXIT_USAGE. */
-static struct {
-	FILE *out;
-	char *text;
-	size_t len;
-	bool done, missing;
-} folded;
-
-int top_print_finish(void)
+ * renders them into struct top_folded, and they are written when the
+ * target has ended, else by top_print_finish() after the last refresh (-n,
+ * a signal).  Watching without -g is refused when the options are parsed; a
+ * recorded session without stacks gets one error and exit status
+ * EXIT_USAGE. */
+int top_print_finish(struct top_folded *folded)
 {
-	if (folded.text && !folded.done) {
+	if (folded->text && !folded->done) {
 		/* one stack a line: the names escaped, as in every text output */
-		for (char *line = strtok(folded.text, "\n"); line; line = strtok(NULL, "\n")) {
-			fmt_put_escaped(folded.out, line, 0);
-			fputc('\n', folded.out);
+		for (char *line = strtok(folded->text, "\n"); line; line = strtok(NULL, "\n")) {
+			fmt_put_escaped(folded->out, line, 0);
+			fputc('\n', folded->out);
 		}
-		fflush(folded.out);
+		fflush(folded->out);
 	}
-	free(folded.text);
-	folded.text = NULL;
-	folded.done = true;
-	return folded.missing ? -1 : 0;
+	free(folded->text);
+	folded->text = NULL;
+	folded->done = true;
+	return folded->missing ? -1 : 0;
 }
 
-static void print_folded(FILE *out, const struct snapshot *s)
+static void print_folded(FILE *out, const struct snapshot *s, struct top_folded *folded)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem;
 
-	if (folded.done)
+	if (folded->done)
 		return;
 	if (!s->cg) {  /* a recorded session without stacks */
 		cmd_error("--format folded: no call stacks in this session");
-		folded.missing = true;
-		folded.done = true;
+		folded->missing = true;
+		folded->done = true;
 		return;
 	}
 	if (!(mem = open_memstream(&text, &len))) {
@@ -662,23 +656,23 @@ static void print_folded(FILE *out, const struct snapshot *s)
 		free(text);
 		return;
 	}
-	free(folded.text);
-	folded.out = out;
-	folded.text = text;
-	folded.len = len;
+	free(folded->text);
+	folded->out = out;
+	folded->text = text;
+	folded->len = len;
 	if (s->ended)
-		top_print_finish();
+		top_print_finish(folded);
 }
 
 void top_print(FILE *out, const struct snapshot *s, enum out_format fmt, int window,
-	       int first)
+	       int first, struct top_folded *folded)
 {
 	if (fmt == OUT_TEXT)
 		print_text(out, s, window);
 	else if (fmt == OUT_CSV)
 		print_csv(out, s, window, first);
 	else if (fmt == OUT_FOLDED)
-		print_folded(out, s);
+		print_folded(out, s, folded);
 	else
 		print_json(out, s, window);
 	fflush(out);

@@ -324,7 +324,8 @@ struct batch_end {
 	int exit_status;
 };
 
-static int emit(struct session *s, const struct top_opts *o, int first, struct batch_end *end)
+static int emit(struct session *s, const struct top_opts *o, int first, struct batch_end *end,
+		struct top_folded *folded)
 {
 	struct snapshot *snap = session_snapshot(s);
 
@@ -335,7 +336,7 @@ static int emit(struct session *s, const struct top_opts *o, int first, struct b
 	end->ended = snap->ended;
 	end->exit_status = snap->exit_status;
 	if (o->format != OUT_PPROF)   /* written once, at the end */
-		top_print(stdout, snap, o->format, o->window, first);
+		top_print(stdout, snap, o->format, o->window, first, folded);
 	snapshot_free(snap);
 	return 0;
 }
@@ -355,7 +356,7 @@ static bool stdout_gone(void)
  * printed, or a signal arrives; the last table always covers the end.
  * Returns cyctop's exit status (cmd_watch_status), EXIT_BROKEN_PIPE when
  * stdout's reader left, 1 on an error. */
-static int run_batch(struct session *s, const struct top_opts *o)
+static int run_batch(struct session *s, const struct top_opts *o, struct top_folded *folded)
 {
 	double next = cmd_now_s() + o->delay;
 	struct batch_end end = { false, -1 };
@@ -371,7 +372,7 @@ static int run_batch(struct session *s, const struct top_opts *o)
 			return EXIT_BROKEN_PIPE;
 		if (!done && cmd_now_s() < next)
 			continue;
-		if (emit(s, o, first, &end) < 0)
+		if (emit(s, o, first, &end, folded) < 0)
 			return 1;
 		if (stdout_gone())
 			return EXIT_BROKEN_PIPE;
@@ -382,7 +383,7 @@ static int run_batch(struct session *s, const struct top_opts *o)
 			return cmd_watch_status(launched, end.ended, end.exit_status);
 	}
 	session_poll(s, 0);
-	if (emit(s, o, first, &end) < 0)
+	if (emit(s, o, first, &end, folded) < 0)
 		return 1;
 	return stdout_gone() ? EXIT_BROKEN_PIPE
 			     : cmd_watch_status(launched, end.ended, end.exit_status);
@@ -419,7 +420,7 @@ static int watch_runs(const struct top_opts *o)
 		cmd_error("unstable workload: the reference %s varies by %.1f%% across %d runs "
 			  "(more than %.0f%%)", snap->reference, 100 * snap->spread, snap->n_runs,
 			  100 * RUNS_UNSTABLE);
-	top_print(stdout, snap, o->format, o->window, 1);
+	top_print(stdout, snap, o->format, o->window, 1, NULL);  /* no stacks: not folded */
 	int rc = cmd_watch_status(true, snap->ended, snap->exit_status);  /* a failed run's */
 	snapshot_free(snap);
 	return rc;
@@ -477,10 +478,13 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 		cmd_error("%s", session_events(s)->notice);
 	session_set_thread_filter(s, o->tid);
 	session_set_process_filter(s, o->process);
-	int rc = o->batch ? run_batch(s, o) : run_tui(s, o, out.path[0] ? out.path : NULL);
+	struct top_folded folded = { 0 };
+	int rc = o->batch ? run_batch(s, o, &folded)
+			  : run_tui(s, o, out.path[0] ? out.path : NULL);
 	if (o->batch && o->format == OUT_FOLDED && rc != EXIT_BROKEN_PIPE &&
-	    top_print_finish() < 0 && rc == 0)
+	    top_print_finish(&folded) < 0 && rc == 0)
 		rc = EXIT_USAGE;
+	free(folded.text);  /* when not written: stdout's reader left */
 	if (pprof_out && rc != EXIT_BROKEN_PIPE &&
 	    top_pprof_write(s, pprof_out, o->output, o->in.path) < 0)
 		rc = 1;

@@ -384,11 +384,11 @@ int tui_run(const struct tui_opts *o)
 	if (t.sess && rc == 0 && !session_is_recorded(t.sess)) {
 		take_snapshot(&t);
 		if (t.snap) {
-			top_print(stdout, t.snap, OUT_TEXT, 0, 1);
+			top_print(stdout, t.snap, OUT_TEXT, 0, 1, NULL);
 			rc = cmd_watch_status(o->launched, t.snap->ended, t.snap->exit_status);
 		}
 	}
-	tui_close_callers();
+	tui_close_callers(&t);
 	annotation_free(t.asmv.ann);
 	src_cache_free(t.src);
 	free(t.asmv.rows);

@@ -59,6 +59,42 @@ struct asm_view {
 	int depth;
 };
 
+/* The callers view's state (view-callers.c). */
+#define CALLERS_BACK_MAX 32     /* functions to go back to */
+
+struct fn_id {                  /* a function, as the callers view names it */
+	char *name, *module;
+};
+
+struct callers_view {
+	struct fn_id fn;              /* the function shown */
+	struct {
+		struct fn_id fn;
+		uint64_t sel;         /* its selected line's key */
+	} back[CALLERS_BACK_MAX];
+	int depth;
+	/* built from snapshot number built_gen of t->snap */
+	unsigned built_gen;
+	bool built;
+	struct cg_row *rows;          /* the caller tree, depth first */
+	size_t nrows, cap, all_rows;
+	const struct cg_edge *callees;
+	size_t ncallees;
+	uint64_t self, total, stacks, truncated;
+	/* the lines shown, their keys (a row's call path, a callee's name) */
+	int *line;
+	uint64_t *key;
+	int nlines;
+	size_t lcap, kcap;           /* room in line[] and key[] */
+	/* expansion: a row is expanded when (all || it is the function itself)
+	 * differs from whether its path is in toggled */
+	bool all;
+	uint64_t *toggled;
+	size_t ntoggled, tcap;
+	uint64_t sel_key;             /* the selected line, across rebuilds */
+	struct browser br;
+};
+
 struct tui {
 	struct session *sess;        /* live watch, or NULL for counts files */
 	struct snapshot *snap;       /* what the hotspot view shows */
@@ -67,6 +103,11 @@ struct tui {
 	const struct arch_model *model;
 	const struct view_ops *view, *prev;
 	struct browser hot, tree;
+	struct {                     /* the hotspots view's thread picker (H) */
+		bool open;
+		struct browser br;
+		uint32_t tid;            /* the selection follows a thread */
+	} picker;
 	int sort;                    /* < n_events: event; == n_events: name; +1: module;
 				      * +2: children (call stacks) */
 	bool window, paused, show_samples;
@@ -94,6 +135,7 @@ struct tui {
 	enum prompt prompt;
 	char input[64];
 	struct asm_view asmv;
+	struct callers_view callers;
 	const char *stall_event;     /* --stall: the asm view's stall reference */
 	struct src_cache *src;       /* source files shown in the asm view */
 	const char *child_log;       /* the launched command's output file, or NULL */
@@ -134,7 +176,7 @@ void tui_set_snapshot(struct tui *t, struct snapshot *s);
 /* The callers view of a function (c): true, or false with a message when
  * the snapshot has no call stacks. */
 bool tui_open_callers(struct tui *t, const char *name, const char *module);
-void tui_close_callers(void);   /* frees its state, at the end */
+void tui_close_callers(struct tui *t);   /* frees its state, at the end */
 /* Opens the asm view's data for a function; false with a message. */
 bool tui_open_asm(struct tui *t, const char *name, const char *module);
 /* The derived columns of the active tree whose inputs the snapshot has. */

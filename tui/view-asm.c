@@ -359,6 +359,20 @@ static int draw_asm_header(struct tui *t, int y)
 	return y + 1;
 }
 
+/* A row of the listing: a block's heading, a source line or an instruction. */
+static void draw_row(void *ctx, int r, int y, bool selected)
+{
+	struct tui *t = ctx;
+	size_t i = row_insn(t->asmv.rows[r]);
+
+	if (row_kind(t->asmv.rows[r]) == ROW_BLOCK)
+		draw_block(t, y, i);
+	else if (row_kind(t->asmv.rows[r]) == ROW_SOURCE)
+		draw_source(t, y, i);
+	else
+		draw_insn(t, y, i, selected);
+}
+
 static void draw_asm(struct tui *t, int y, int rows)
 {
 	struct asm_view *v = &t->asmv;
@@ -374,17 +388,7 @@ static void draw_asm(struct tui *t, int y, int rows)
 		return;
 	}
 	y = draw_asm_header(t, y);
-	v->br.height = rows - y > 0 ? rows - y : 1;
-	browser_clamp(&v->br);
-	for (int r = v->br.top; r < v->nrows && y < rows; r++, y++) {
-		size_t i = row_insn(v->rows[r]);
-		if (row_kind(v->rows[r]) == ROW_BLOCK)
-			draw_block(t, y, i);
-		else if (row_kind(v->rows[r]) == ROW_SOURCE)
-			draw_source(t, y, i);
-		else
-			draw_insn(t, y, i, r == v->br.sel);
-	}
+	browser_draw(&v->br, y, rows, draw_row, t);
 	ui_set(EL_DEFAULT);
 }
 

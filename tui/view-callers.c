@@ -3,8 +3,8 @@
  * caller tree (perf report -G: each level the functions that called the
  * one above it on those samples' stacks), then its direct callees.
  * Percentages are of the function's total samples (the samples whose stack
- * holds it) of the first event.  The state is this view's own (one TUI per
- * process); the tree is rebuilt from each new snapshot, and what is
+ * holds it) of the first event.  The state is struct callers_view, in
+ * struct tui; the tree is rebuilt from each new snapshot, and what is
  * expanded or selected follows call paths, not row numbers. */
 #include <curses.h>
 #include <stdint.h>
@@ -19,7 +19,6 @@
 
 #define TREE_DEPTH 128          /* caller levels: as deep as the stacks kept */
 #define TREE_ROWS_MAX 200000    /* rows of one tree kept (depth first) */
-#define BACK_MAX 32             /* functions to go back to */
 #define PCTCOL 10
 #define NCOL 11
 
@@ -27,38 +26,6 @@
 #define LINE_CALLEES (-1)
 #define LINE_CALLEE(k) (-2 - (int)(k))
 
-struct fn_id {
-	char *name, *module;
-};
-
-static struct {
-	struct fn_id fn;              /* the function shown */
-	struct {
-		struct fn_id fn;
-		uint64_t sel;         /* its selected line's key */
-	} back[BACK_MAX];
-	int depth;
-	/* built from snapshot number built_gen of t->snap */
-	unsigned built_gen;
-	bool built;
-	struct cg_row *rows;          /* the caller tree, depth first */
-	size_t nrows, cap, all_rows;
-	const struct cg_edge *callees;
-	size_t ncallees;
-	uint64_t self, total, stacks, truncated;
-	/* the lines shown, their keys (a row's call path, a callee's name) */
-	int *line;
-	uint64_t *key;
-	int nlines;
-	size_t lcap, kcap;           /* room in line[] and key[] */
-	/* expansion: a row is expanded when (all || it is the function itself)
-	 * differs from whether its path is in toggled */
-	bool all;
-	uint64_t *toggled;
-	size_t ntoggled, tcap;
-	uint64_t sel_key;             /* the selected line, across rebuilds */
-	struct browser br;
-} cv;
 
 /* ---- keys of lines: the call path hashed (arch/hashtab.h) ---------------- */
 
@@ -71,129 +38,130 @@ static uint64_t path_key(uint64_t parent, const char *name, const char *module)
 #define ROOT_KEY 0xcbf29ce484222325ull
 #define CALLEE_KEY 0x84222325cbf29ce4ull
 
-static bool toggled(uint64_t key)
+static bool toggled(const struct callers_view *cv, uint64_t key)
 {
-	for (size_t i = 0; i < cv.ntoggled; i++)
-		if (cv.toggled[i] == key)
+	for (size_t i = 0; i < cv->ntoggled; i++)
+		if (cv->toggled[i] == key)
 			return true;
 	return false;
 }
 
-static bool expanded(uint64_t key, int depth)
+static bool expanded(const struct callers_view *cv, uint64_t key, int depth)
 {
-	return (cv.all || depth == 0) != toggled(key);
+	return (cv->all || depth == 0) != toggled(cv, key);
 }
 
-static void toggle(uint64_t key)
+static void toggle(struct callers_view *cv, uint64_t key)
 {
-	for (size_t i = 0; i < cv.ntoggled; i++)
-		if (cv.toggled[i] == key) {
-			cv.toggled[i] = cv.toggled[--cv.ntoggled];
+	for (size_t i = 0; i < cv->ntoggled; i++)
+		if (cv->toggled[i] == key) {
+			cv->toggled[i] = cv->toggled[--cv->ntoggled];
 			return;
 		}
-	if (GROW(cv.toggled, cv.ntoggled + 1, cv.tcap) < 0)
+	if (GROW(cv->toggled, cv->ntoggled + 1, cv->tcap) < 0)
 		return;
-	cv.toggled[cv.ntoggled++] = key;
+	cv->toggled[cv->ntoggled++] = key;
 }
 
 /* ---- building --------------------------------------------------------- */
 
-static bool add_line(int line, uint64_t key)
+static bool add_line(struct callers_view *cv, int line, uint64_t key)
 {
-	if (GROW(cv.line, (size_t)cv.nlines + 1, cv.lcap) < 0 ||
-	    GROW(cv.key, (size_t)cv.nlines + 1, cv.kcap) < 0)
+	if (GROW(cv->line, (size_t)cv->nlines + 1, cv->lcap) < 0 ||
+	    GROW(cv->key, (size_t)cv->nlines + 1, cv->kcap) < 0)
 		return false;
-	cv.line[cv.nlines] = line;
-	cv.key[cv.nlines++] = key;
+	cv->line[cv->nlines] = line;
+	cv->key[cv->nlines++] = key;
 	return true;
 }
 
 /* The caller tree's rows of the function (all of them, up to the cap). */
-static void build_tree(const struct cg_snapshot *g)
+static void build_tree(struct callers_view *cv, const struct cg_snapshot *g)
 {
-	size_t n = cg_caller_tree(g, cv.fn.name, cv.fn.module, 0, TREE_DEPTH, cv.rows, cv.cap);
+	size_t n = cg_caller_tree(g, cv->fn.name, cv->fn.module, 0, TREE_DEPTH, cv->rows, cv->cap);
 
-	if (n > cv.cap) {
+	if (n > cv->cap) {
 		size_t cap = n < TREE_ROWS_MAX ? n : TREE_ROWS_MAX;
-		struct cg_row *r = realloc(cv.rows, cap * sizeof(*r));
+		struct cg_row *r = realloc(cv->rows, cap * sizeof(*r));
 		if (r) {
-			cv.rows = r;
-			cv.cap = cap;
-			n = cg_caller_tree(g, cv.fn.name, cv.fn.module, 0, TREE_DEPTH, cv.rows,
-					   cv.cap);
+			cv->rows = r;
+			cv->cap = cap;
+			n = cg_caller_tree(g, cv->fn.name, cv->fn.module, 0, TREE_DEPTH, cv->rows,
+					   cv->cap);
 		}
 	}
-	cv.all_rows = n;
-	cv.nrows = n < cv.cap ? n : cv.cap;
+	cv->all_rows = n;
+	cv->nrows = n < cv->cap ? n : cv->cap;
 }
 
 /* The lines shown: the rows not under a folded one, then the callees. */
-static void build_lines(void)
+static void build_lines(struct callers_view *cv)
 {
 	uint64_t keys[TREE_DEPTH + 2];
 	int skip = TREE_DEPTH + 1;
 
-	cv.nlines = 0;
-	for (size_t i = 0; i < cv.nrows; i++) {
-		const struct cg_row *r = &cv.rows[i];
+	cv->nlines = 0;
+	for (size_t i = 0; i < cv->nrows; i++) {
+		const struct cg_row *r = &cv->rows[i];
 		int d = r->depth < 0 ? 0 : r->depth > TREE_DEPTH ? TREE_DEPTH : r->depth;
 		if (d > skip)
 			continue;
 		skip = TREE_DEPTH + 1;
 		keys[d] = path_key(d ? keys[d - 1] : ROOT_KEY, r->name, r->module);
-		if (!add_line((int)i, keys[d]))
+		if (!add_line(cv, (int)i, keys[d]))
 			return;
-		if (!r->more || !expanded(keys[d], d))
+		if (!r->more || !expanded(cv, keys[d], d))
 			skip = d;
 	}
-	if (!add_line(LINE_CALLEES, CALLEE_KEY))
+	if (!add_line(cv, LINE_CALLEES, CALLEE_KEY))
 		return;
-	for (size_t k = 0; k < cv.ncallees; k++)
-		if (!add_line(LINE_CALLEE(k), path_key(CALLEE_KEY, cv.callees[k].name,
-						       cv.callees[k].module)))
+	for (size_t k = 0; k < cv->ncallees; k++)
+		if (!add_line(cv, LINE_CALLEE(k), path_key(CALLEE_KEY, cv->callees[k].name,
+						       cv->callees[k].module)))
 			return;
 }
 
 /* Keeps the selection on the same line (by key) as lines come and go. */
-static void select_key(void)
+static void select_key(struct callers_view *cv)
 {
-	for (int i = 0; i < cv.nlines; i++)
-		if (cv.key[i] == cv.sel_key) {
-			cv.br.sel = i;
+	for (int i = 0; i < cv->nlines; i++)
+		if (cv->key[i] == cv->sel_key) {
+			cv->br.sel = i;
 			break;
 		}
-	cv.br.nr = cv.nlines;
-	browser_clamp(&cv.br);
-	if (cv.br.sel < cv.nlines)
-		cv.sel_key = cv.key[cv.br.sel];
+	cv->br.nr = cv->nlines;
+	browser_clamp(&cv->br);
+	if (cv->br.sel < cv->nlines)
+		cv->sel_key = cv->key[cv->br.sel];
 }
 
-static void relayout(void)
+static void relayout(struct callers_view *cv)
 {
-	build_lines();
-	select_key();
+	build_lines(cv);
+	select_key(cv);
 }
 
 /* Everything taken from the snapshot points into it: rebuilt for each. */
 static void ensure_built(struct tui *t)
 {
+	struct callers_view *cv = &t->callers;
 	const struct cg_snapshot *g = t->snap ? t->snap->cg : NULL;
 
-	if (cv.built && cv.built_gen == t->snap_gen)
+	if (cv->built && cv->built_gen == t->snap_gen)
 		return;
-	cv.built = true;
-	cv.built_gen = t->snap_gen;
-	cv.nrows = cv.all_rows = cv.ncallees = 0;
-	cv.callees = NULL;
-	cv.self = cv.total = cv.stacks = cv.truncated = 0;
-	if (g && cv.fn.name && t->snap->n_events > 0) {
-		cg_function(g, cv.fn.name, cv.fn.module, 0, &cv.self, &cv.total);
-		cv.stacks = cg_samples(g, 0);
-		cv.truncated = cg_truncated(g, 0);
-		build_tree(g);
-		cv.ncallees = cg_callees(g, cv.fn.name, cv.fn.module, 0, &cv.callees);
+	cv->built = true;
+	cv->built_gen = t->snap_gen;
+	cv->nrows = cv->all_rows = cv->ncallees = 0;
+	cv->callees = NULL;
+	cv->self = cv->total = cv->stacks = cv->truncated = 0;
+	if (g && cv->fn.name && t->snap->n_events > 0) {
+		cg_function(g, cv->fn.name, cv->fn.module, 0, &cv->self, &cv->total);
+		cv->stacks = cg_samples(g, 0);
+		cv->truncated = cg_truncated(g, 0);
+		build_tree(cv, g);
+		cv->ncallees = cg_callees(g, cv->fn.name, cv->fn.module, 0, &cv->callees);
 	}
-	relayout();
+	relayout(cv);
 }
 
 /* ---- opening and going back ------------------------------------------- */
@@ -223,28 +191,32 @@ static bool fn_set(struct fn_id *f, const char *name, const char *module)
 /* Shows NAME in MODULE, expanded one level, its first line selected. */
 static bool show(struct tui *t, const char *name, const char *module, uint64_t sel)
 {
-	if (!fn_set(&cv.fn, name, module)) {
+	struct callers_view *cv = &t->callers;
+
+	if (!fn_set(&cv->fn, name, module)) {
 		snprintf(t->message, sizeof(t->message), "callers: out of memory");
 		return false;
 	}
-	cv.all = false;
-	cv.ntoggled = 0;
-	cv.br.sel = cv.br.top = 0;
-	cv.sel_key = sel;
-	cv.built = false;
+	cv->all = false;
+	cv->ntoggled = 0;
+	cv->br.sel = cv->br.top = 0;
+	cv->sel_key = sel;
+	cv->built = false;
 	ensure_built(t);
 	return true;
 }
 
 bool tui_open_callers(struct tui *t, const char *name, const char *module)
 {
+	struct callers_view *cv = &t->callers;
+
 	if (!t->snap || !t->snap->cg) {
 		snprintf(t->message, sizeof(t->message),
 			 "callers: no call stacks: run with -g (or --call-graph dwarf|fp)");
 		return false;
 	}
-	while (cv.depth > 0)
-		fn_free(&cv.back[--cv.depth].fn);
+	while (cv->depth > 0)
+		fn_free(&cv->back[--cv->depth].fn);
 	return show(t, name, module, 0);
 }
 
@@ -252,42 +224,49 @@ bool tui_open_callers(struct tui *t, const char *name, const char *module)
  * back. */
 static void follow(struct tui *t, const char *name, const char *module)
 {
-	if (strcmp(name, cv.fn.name) == 0 && strcmp(module, cv.fn.module) == 0)
+	struct callers_view *cv = &t->callers;
+
+	if (strcmp(name, cv->fn.name) == 0 && strcmp(module, cv->fn.module) == 0)
 		return;
-	if (cv.depth == BACK_MAX) {
+	if (cv->depth == CALLERS_BACK_MAX) {
 		snprintf(t->message, sizeof(t->message), "callers: %d functions deep: go back first",
-			 BACK_MAX);
+			 CALLERS_BACK_MAX);
 		return;
 	}
-	if (!fn_set(&cv.back[cv.depth].fn, cv.fn.name, cv.fn.module))
+	if (!fn_set(&cv->back[cv->depth].fn, cv->fn.name, cv->fn.module))
 		return;
-	cv.back[cv.depth++].sel = cv.sel_key;
+	cv->back[cv->depth++].sel = cv->sel_key;
 	if (!show(t, name, module, 0)) {
-		fn_free(&cv.back[--cv.depth].fn);
+		fn_free(&cv->back[--cv->depth].fn);
 	}
 }
 
 static void go_back(struct tui *t)
 {
-	if (cv.depth == 0) {
+	struct callers_view *cv = &t->callers;
+
+	if (cv->depth == 0) {
 		t->view = &view_hotspots;
 		return;
 	}
-	cv.depth--;
-	show(t, cv.back[cv.depth].fn.name, cv.back[cv.depth].fn.module, cv.back[cv.depth].sel);
-	fn_free(&cv.back[cv.depth].fn);
+	cv->depth--;
+	show(t, cv->back[cv->depth].fn.name, cv->back[cv->depth].fn.module,
+	     cv->back[cv->depth].sel);
+	fn_free(&cv->back[cv->depth].fn);
 }
 
-void tui_close_callers(void)
+void tui_close_callers(struct tui *t)
 {
-	while (cv.depth > 0)
-		fn_free(&cv.back[--cv.depth].fn);
-	fn_free(&cv.fn);
-	free(cv.rows);
-	free(cv.line);
-	free(cv.key);
-	free(cv.toggled);
-	memset(&cv, 0, sizeof(cv));
+	struct callers_view *cv = &t->callers;
+
+	while (cv->depth > 0)
+		fn_free(&cv->back[--cv->depth].fn);
+	fn_free(&cv->fn);
+	free(cv->rows);
+	free(cv->line);
+	free(cv->key);
+	free(cv->toggled);
+	memset(cv, 0, sizeof(*cv));
 }
 
 /* ---- drawing ---------------------------------------------------------- */
@@ -304,26 +283,27 @@ static enum theme_el heat(double pct)
 
 static int draw_header(struct tui *t, int y, int rows)
 {
+	const struct callers_view *cv = &t->callers;
 	const struct snapshot *s = t->snap;
 	char line[1024];
 
 	ui_set(EL_HEADER);
-	snprintf(line, sizeof(line), "callers and callees of %s  %s", cv.fn.name, cv.fn.module);
+	snprintf(line, sizeof(line), "callers and callees of %s  %s", cv->fn.name, cv->fn.module);
 	ui_text(y++, 0, COLS, line, true);
 	if (y < rows) {
 		snprintf(line, sizeof(line),
 			 "  %s: self %.2f%%  total %.2f%% of %llu samples with a stack  "
-			 "truncated %llu  skipped %llu%s", s->ev[0].name, pct_of(cv.self, cv.stacks),
-			 pct_of(cv.total, cv.stacks), (unsigned long long)cv.stacks,
-			 (unsigned long long)cv.truncated, (unsigned long long)s->stacks_skipped,
-			 cv.depth ? "  (Esc: back)" : "");
+			 "truncated %llu  skipped %llu%s", s->ev[0].name,
+			 pct_of(cv->self, cv->stacks), pct_of(cv->total, cv->stacks),
+			 (unsigned long long)cv->stacks, (unsigned long long)cv->truncated,
+			 (unsigned long long)s->stacks_skipped, cv->depth ? "  (Esc: back)" : "");
 		ui_set(EL_HEADER_VALUE);
 		ui_text(y++, 0, COLS, line, true);
 	}
 	if (y < rows) {
 		snprintf(line, sizeof(line), "%*s%*s  CALLERS (percent of the function's total)%s",
 			 PCTCOL, "percent", NCOL, "samples",
-			 cv.all_rows > cv.nrows ? "  (tree cut: too many paths)" : "");
+			 cv->all_rows > cv->nrows ? "  (tree cut: too many paths)" : "");
 		ui_set(EL_COLUMN);
 		ui_text(y++, 0, COLS, line, true);
 	}
@@ -331,26 +311,28 @@ static int draw_header(struct tui *t, int y, int rows)
 }
 
 /* "- " expanded, "+ " folded, "  " no callers known. */
-static void draw_tree_row(int y, const struct cg_row *r, uint64_t key, bool selected)
+static void draw_tree_row(const struct callers_view *cv, int y, const struct cg_row *r,
+			  uint64_t key, bool selected)
 {
 	char head[64], text[1024];
-	double pct = pct_of(r->samples, cv.total);
+	double pct = pct_of(r->samples, cv->total);
 	int indent = 2 * (r->depth < 60 ? r->depth : 60);
 
 	snprintf(head, sizeof(head), "%*.2f%% %*llu  ", PCTCOL - 1, pct, NCOL - 1,
 		 (unsigned long long)r->samples);
 	snprintf(text, sizeof(text), "%*s%s%s  %s", indent, "",
-		 !r->more ? "  " : expanded(key, r->depth) ? "- " : "+ ", r->name, r->module);
+		 !r->more ? "  " : expanded(cv, key, r->depth) ? "- " : "+ ", r->name, r->module);
 	ui_set(selected ? EL_SELECTED : heat(pct));
 	ui_text(y, 0, PCTCOL + NCOL + 2, head, true);
 	ui_set(selected ? EL_SELECTED : r->depth == 0 ? EL_HEADER_VALUE : EL_DEFAULT);
 	ui_text(y, PCTCOL + NCOL + 2, COLS - PCTCOL - NCOL - 2, text, true);
 }
 
-static void draw_callee(int y, const struct cg_edge *e, bool selected)
+static void draw_callee(const struct callers_view *cv, int y, const struct cg_edge *e,
+			bool selected)
 {
 	char head[64];
-	double pct = pct_of(e->samples, cv.total);
+	double pct = pct_of(e->samples, cv->total);
 
 	snprintf(head, sizeof(head), "%*.2f%% %*llu  ", PCTCOL - 1, pct, NCOL - 1,
 		 (unsigned long long)e->samples);
@@ -362,26 +344,31 @@ static void draw_callee(int y, const struct cg_edge *e, bool selected)
 	ui_text(y, PCTCOL + NCOL + 2, COLS - PCTCOL - NCOL - 2, text, true);
 }
 
-static void draw_line(int y, int i, bool selected)
+/* Line I of the browser: a caller tree row, the callees' heading or a
+ * callee. */
+static void draw_line(void *ctx, int i, int y, bool selected)
 {
+	const struct callers_view *cv = ctx;
 	char text[128];
-	int l = cv.line[i];
+	int l = cv->line[i];
 
 	if (l >= 0) {
-		draw_tree_row(y, &cv.rows[l], cv.key[i], selected);
+		draw_tree_row(cv, y, &cv->rows[l], cv->key[i], selected);
 	} else if (l == LINE_CALLEES) {
 		snprintf(text, sizeof(text), "%*s%*s  CALLEES%s", PCTCOL, "percent", NCOL, "samples",
-			 cv.ncallees ? "" : ": none (all its samples are its own)");
+			 cv->ncallees ? "" : ": none (all its samples are its own)");
 		ui_set(selected ? EL_SELECTED : EL_COLUMN);
 		ui_text(y, 0, COLS, text, true);
 	} else {
-		draw_callee(y, &cv.callees[LINE_CALLEE(0) - l], selected);
+		draw_callee(cv, y, &cv->callees[LINE_CALLEE(0) - l], selected);
 	}
 }
 
 static void draw_callers(struct tui *t, int y, int rows)
 {
-	if (!t->snap || !t->snap->cg || t->snap->n_events == 0 || !cv.fn.name) {
+	struct callers_view *cv = &t->callers;
+
+	if (!t->snap || !t->snap->cg || t->snap->n_events == 0 || !cv->fn.name) {
 		ui_set(EL_MISSING);
 		ui_text(y, 0, COLS, "no call stacks: run with -g (or --call-graph dwarf|fp)", true);
 		ui_set(EL_DEFAULT);
@@ -391,68 +378,66 @@ static void draw_callers(struct tui *t, int y, int rows)
 	y = draw_header(t, y, rows);
 	if (y >= rows)
 		return;
-	if (cv.nrows == 0) {
+	if (cv->nrows == 0) {
 		ui_set(EL_MISSING);
 		ui_text(y++, 0, COLS, "no sample with a stack holds this function yet", true);
 	}
-	cv.br.nr = cv.nlines;
-	cv.br.height = rows - y;
-	browser_clamp(&cv.br);
-	for (int i = cv.br.top; i < cv.nlines && y < rows; i++, y++)
-		draw_line(y, i, i == cv.br.sel);
+	cv->br.nr = cv->nlines;
+	browser_draw(&cv->br, y, rows, draw_line, cv);
 	ui_set(EL_DEFAULT);
 }
 
 /* ---- keys ------------------------------------------------------------- */
 
 /* The selected line's tree row, or NULL. */
-static const struct cg_row *sel_row(void)
+static const struct cg_row *sel_row(const struct callers_view *cv)
 {
-	if (cv.br.sel < 0 || cv.br.sel >= cv.nlines || cv.line[cv.br.sel] < 0)
+	if (cv->br.sel < 0 || cv->br.sel >= cv->nlines || cv->line[cv->br.sel] < 0)
 		return NULL;
-	return &cv.rows[cv.line[cv.br.sel]];
+	return &cv->rows[cv->line[cv->br.sel]];
 }
 
-static const struct cg_edge *sel_callee(void)
+static const struct cg_edge *sel_callee(const struct callers_view *cv)
 {
-	if (cv.br.sel < 0 || cv.br.sel >= cv.nlines || cv.line[cv.br.sel] > LINE_CALLEE(0))
+	if (cv->br.sel < 0 || cv->br.sel >= cv->nlines || cv->line[cv->br.sel] > LINE_CALLEE(0))
 		return NULL;
-	return &cv.callees[LINE_CALLEE(0) - cv.line[cv.br.sel]];
+	return &cv->callees[LINE_CALLEE(0) - cv->line[cv->br.sel]];
 }
 
 /* Right (OPEN): unfold the selected row; Left: fold it, or when it is
  * folded already select the row it hangs under. */
-static void fold(bool open)
+static void fold(struct callers_view *cv, bool open)
 {
-	const struct cg_row *r = sel_row();
-	uint64_t key = cv.key[cv.br.sel];
+	const struct cg_row *r = sel_row(cv);
+	uint64_t key = cv->key[cv->br.sel];
 
 	if (!r)
 		return;
-	if (r->more && expanded(key, r->depth) != open) {
-		toggle(key);
-		relayout();
+	if (r->more && expanded(cv, key, r->depth) != open) {
+		toggle(cv, key);
+		relayout(cv);
 		return;
 	}
 	if (open || r->depth == 0)
 		return;
-	for (int i = cv.br.sel - 1; i >= 0; i--)  /* the row one level nearer */
-		if (cv.line[i] >= 0 && cv.rows[cv.line[i]].depth == r->depth - 1) {
-			cv.br.sel = i;
-			cv.sel_key = cv.key[i];
-			browser_clamp(&cv.br);
+	for (int i = cv->br.sel - 1; i >= 0; i--)  /* the row one level nearer */
+		if (cv->line[i] >= 0 && cv->rows[cv->line[i]].depth == r->depth - 1) {
+			cv->br.sel = i;
+			cv->sel_key = cv->key[i];
+			browser_clamp(&cv->br);
 			return;
 		}
 }
 
 static void enter(struct tui *t)
 {
-	const struct cg_row *r = sel_row();
-	const struct cg_edge *e = sel_callee();
+	struct callers_view *cv = &t->callers;
+	const struct cg_row *r = sel_row(cv);
+	const struct cg_edge *e = sel_callee(cv);
 
 	if (r && r->more) {
-		toggle(cv.key[cv.br.sel]);
-		relayout();
+		toggle(cv, cv->key[cv->br.sel]);
+		relayout(cv);
 	} else if (r) {
 		follow(t, r->name, r->module);
 	} else if (e) {
@@ -463,8 +448,8 @@ static void enter(struct tui *t)
 /* c: the selected line's function's own callers view. */
 static void callers_of_selected(struct tui *t)
 {
-	const struct cg_row *r = sel_row();
-	const struct cg_edge *e = sel_callee();
+	const struct cg_row *r = sel_row(&t->callers);
+	const struct cg_edge *e = sel_callee(&t->callers);
 
 	if (r)
 		follow(t, r->name, r->module);
@@ -474,7 +459,9 @@ static void callers_of_selected(struct tui *t)
 
 static bool key_callers(struct tui *t, int key)
 {
-	if (!t->snap || !t->snap->cg || !cv.fn.name) {
+	struct callers_view *cv = &t->callers;
+
+	if (!t->snap || !t->snap->cg || !cv->fn.name) {
 		if (key == 27 || key == 'q' || key == KEY_BACKSPACE || key == 127 || key == 8) {
 			t->view = &view_hotspots;
 			return true;
@@ -482,20 +469,20 @@ static bool key_callers(struct tui *t, int key)
 		return false;
 	}
 	ensure_built(t);
-	if (browser_key(&cv.br, key)) {
-		if (cv.br.sel < cv.nlines)
-			cv.sel_key = cv.key[cv.br.sel];
+	if (browser_key(&cv->br, key)) {
+		if (cv->br.sel < cv->nlines)
+			cv->sel_key = cv->key[cv->br.sel];
 		return true;
 	}
 	switch (key) {
-	case KEY_RIGHT: case '+': fold(true); return true;
-	case KEY_LEFT: case '-': fold(false); return true;
+	case KEY_RIGHT: case '+': fold(cv, true); return true;
+	case KEY_LEFT: case '-': fold(cv, false); return true;
 	case '\n': case '\r': case KEY_ENTER: enter(t); return true;
 	case 'c': callers_of_selected(t); return true;
 	case 'E':
-		cv.all = !cv.all;
-		cv.ntoggled = 0;
-		relayout();
+		cv->all = !cv->all;
+		cv->ntoggled = 0;
+		relayout(cv);
 		return true;
 	case 27: case 'q': case KEY_BACKSPACE: case 127: case 8:
 		go_back(t);

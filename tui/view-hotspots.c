@@ -60,9 +60,6 @@ double tui_derived_value(const struct tui *t, const uint64_t *samples, const uin
 	return derived_value(sc->col, num, den);
 }
 
-static const struct tui *sort_ctx;
-static uint64_t *sort_children;   /* per snapshot function, for the sort */
-
 static uint64_t cell(const struct tui *t, const struct snap_func *f, int e)
 {
 	return t->window ? f->window[e] : f->samples[e];
@@ -116,9 +113,16 @@ static void cycle_sort(struct tui *t, int dir)
 	t->sort = order[(at + n + dir) % n];
 }
 
-static int compare_rows(const void *a, const void *b)
+/* What compare_rows reads (qsort_r's context). */
+struct row_sort {
+	const struct tui *t;
+	const uint64_t *children;   /* per snapshot function, or NULL */
+};
+
+static int compare_rows(const void *a, const void *b, void *ctx)
 {
-	const struct tui *t = sort_ctx;
+	const struct row_sort *rs = ctx;
+	const struct tui *t = rs->t;
 	const struct snap_func *x = &t->snap->funcs[*(const int *)a];
 	const struct snap_func *y = &t->snap->funcs[*(const int *)b];
 	int ne = t->snap->n_events;
@@ -127,8 +131,9 @@ static int compare_rows(const void *a, const void *b)
 		uint64_t nx = cell(t, x, t->sort), ny = cell(t, y, t->sort);
 		if (nx != ny)
 			return nx < ny ? 1 : -1;
-	} else if (t->sort == ne + 2 && sort_children) {
-		uint64_t nx = sort_children[x - t->snap->funcs], ny = sort_children[y - t->snap->funcs];
+	} else if (t->sort == ne + 2 && rs->children) {
+		uint64_t nx = rs->children[x - t->snap->funcs];
+		uint64_t ny = rs->children[y - t->snap->funcs];
 		if (nx != ny)
 			return nx < ny ? 1 : -1;
 	} else if (t->sort == ne + 1) {
@@ -155,6 +160,20 @@ static bool rows_current(struct tui *t)
 	       t->rows_key.window == t->window && strcmp(t->rows_key.filter, t->filter) == 0;
 }
 
+/* A sort by children: each function's, computed once rather than per
+ * comparison (NULL otherwise, or when out of memory: then by name). */
+static uint64_t *children_for_sort(const struct tui *t)
+{
+	uint64_t *children;
+
+	if (t->sort != sort_children_idx(t) || !children_shown(t) ||
+	    !(children = malloc((t->snap->n_funcs + 1) * sizeof(uint64_t))))
+		return NULL;
+	for (size_t i = 0; i < t->snap->n_funcs; i++)
+		children[i] = children_of(t, &t->snap->funcs[i]);
+	return children;
+}
+
 /* Filtering and sorting happen when their inputs change, not per redraw. */
 static void build_rows(struct tui *t)
 {
@@ -172,15 +191,10 @@ static void build_rows(struct tui *t)
 	for (size_t i = 0; i < t->snap->n_funcs; i++)
 		if (row_shown(t, &t->snap->funcs[i]))
 			t->rows[t->nrows++] = (int)i;
-	sort_ctx = t;
-	sort_children = NULL;
-	if (t->sort == sort_children_idx(t) && children_shown(t) &&
-	    (sort_children = malloc((t->snap->n_funcs + 1) * sizeof(uint64_t))) != NULL)
-		for (size_t i = 0; i < t->snap->n_funcs; i++)
-			sort_children[i] = children_of(t, &t->snap->funcs[i]);
-	qsort(t->rows, (size_t)t->nrows, sizeof(int), compare_rows);
-	free(sort_children);
-	sort_children = NULL;
+	uint64_t *children = children_for_sort(t);
+	struct row_sort rs = { t, children };
+	qsort_r(t->rows, (size_t)t->nrows, sizeof(int), compare_rows, &rs);
+	free(children);
 }
 
 /* "  thread TID (comm) P%" when the table is one thread's, else "". */
@@ -344,13 +358,8 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 }
 
 /* The thread picker (H) lists the snapshot's threads in place of the
- * table.  Its state is this view's own (there is one TUI per process); the
- * selection follows a thread, not a row, as refreshes reorder them. */
-static struct {
-	bool open;
-	struct browser br;
-	uint32_t tid;
-} picker;
+ * table (its state: t->picker); the selection follows a thread, not a row,
+ * as refreshes reorder them. */
 
 static int thread_index(const struct snapshot *s, uint32_t tid)
 {
@@ -360,8 +369,11 @@ static int thread_index(const struct snapshot *s, uint32_t tid)
 	return 0;
 }
 
-static void draw_thread(struct tui *t, int y, const struct snap_thread *th, bool selected)
+/* Row I of the picker: thread I of the snapshot. */
+static void draw_thread(void *ctx, int i, int y, bool selected)
 {
+	const struct tui *t = ctx;
+	const struct snap_thread *th = &t->snap->threads[i];
 	char line[128], tid[16];
 	double pct = t->snap->n_events ? snapshot_thread_percent(t->snap, th, 0, t->window) : 0;
 
@@ -375,6 +387,21 @@ static void draw_thread(struct tui *t, int y, const struct snap_thread *th, bool
 	ui_text(y, 0, COLS, line, true);
 }
 
+/* The table's rows are t->rows; each draws with the derived columns shown. */
+struct hot_rows {
+	struct tui *t;
+	const struct shown_col *dc;
+	int nd;
+};
+
+static void draw_hot_row(void *ctx, int i, int y, bool selected)
+{
+	const struct hot_rows *hot = ctx;
+	struct tui *t = hot->t;
+
+	draw_row(t, y, &t->snap->funcs[t->rows[i]], selected, hot->dc, hot->nd);
+}
+
 static void draw_picker(struct tui *t, int y, int rows)
 {
 	const struct snapshot *s = t->snap;
@@ -384,12 +411,9 @@ static void draw_picker(struct tui *t, int y, int rows)
 	snprintf(line, sizeof(line), " %9.9s%% %8s  %-16s Enter: zoom  Esc H: back",
 		 s->n_events ? s->ev[0].name : "", "TID", "COMM");
 	ui_text(y++, 0, COLS, line, true);
-	picker.br.nr = (int)s->n_threads;
-	picker.br.height = rows - y;
-	picker.br.sel = thread_index(s, picker.tid);
-	browser_clamp(&picker.br);
-	for (int i = picker.br.top; i < picker.br.nr && y < rows; i++, y++)
-		draw_thread(t, y, &s->threads[i], i == picker.br.sel);
+	t->picker.br.nr = (int)s->n_threads;
+	t->picker.br.sel = thread_index(s, t->picker.tid);
+	y = browser_draw(&t->picker.br, y, rows, draw_thread, t);
 	if (s->n_threads == 0 && y < rows)
 		ui_text(y, 0, COLS, "no thread has samples yet", true);
 	ui_set(EL_DEFAULT);
@@ -405,18 +429,16 @@ static void draw_hotspots(struct tui *t, int y, int rows)
 	y = draw_header(t, y, rows);
 	if (y >= rows)
 		return;
-	if (picker.open) {
+	if (t->picker.open) {
 		draw_picker(t, y, rows);
 		return;
 	}
 	struct shown_col dc[MAX_DERIVED];
 	int nd = tui_derived_columns(t, dc);
 	draw_columns(t, y++, dc, nd);
+	struct hot_rows hot = { t, dc, nd };
 	t->hot.nr = t->nrows;
-	t->hot.height = rows - y;
-	browser_clamp(&t->hot);
-	for (int i = t->hot.top; i < t->nrows && y < rows; i++, y++)
-		draw_row(t, y, &t->snap->funcs[t->rows[i]], i == t->hot.sel, dc, nd);
+	y = browser_draw(&t->hot, y, rows, draw_hot_row, &hot);
 	if (t->nrows == 0 && y < rows)
 		ui_text(y, 0, COLS, t->filter[0] ? "no function matches the filter" : "no samples yet",
 			true);
@@ -444,9 +466,9 @@ static bool toggle_threads(struct tui *t)
 	} else if (t->snap->thread) {
 		zoom_thread(t, 0);
 	} else {
-		picker.open = true;
-		picker.tid = t->snap->n_threads ? t->snap->threads[0].tid : 0;
-		picker.br.top = 0;
+		t->picker.open = true;
+		t->picker.tid = t->snap->n_threads ? t->snap->threads[0].tid : 0;
+		t->picker.br.top = 0;
 	}
 	return true;
 }
@@ -455,19 +477,19 @@ static bool key_picker(struct tui *t, int key)
 {
 	const struct snapshot *s = t->snap;
 
-	if (browser_key(&picker.br, key)) {
-		if (picker.br.sel < (int)s->n_threads)
-			picker.tid = s->threads[picker.br.sel].tid;
+	if (browser_key(&t->picker.br, key)) {
+		if (t->picker.br.sel < (int)s->n_threads)
+			t->picker.tid = s->threads[t->picker.br.sel].tid;
 		return true;
 	}
 	switch (key) {
 	case '\n': case '\r': case KEY_ENTER:
-		picker.open = false;
+		t->picker.open = false;
 		if (s->n_threads)
-			zoom_thread(t, s->threads[thread_index(s, picker.tid)].tid);
+			zoom_thread(t, s->threads[thread_index(s, t->picker.tid)].tid);
 		return true;
 	case 27: case 'H':
-		picker.open = false;
+		t->picker.open = false;
 		return true;
 	default:
 		return false;
@@ -508,7 +530,7 @@ static bool toggle_children(struct tui *t)
 
 static bool key_hotspots(struct tui *t, int key)
 {
-	if (picker.open && t->snap)
+	if (t->picker.open && t->snap)
 		return key_picker(t, key);
 	if (browser_key(&t->hot, key))
 		return true;
@@ -568,7 +590,7 @@ static bool key_hotspots(struct tui *t, int key)
  * the help): the line must fit 120 columns with "[paused]". */
 static const char *status_hotspots(struct tui *t)
 {
-	if (!t->snap || !t->snap->cg || picker.open)
+	if (!t->snap || !t->snap->cg || t->picker.open)
 		return NULL;
 	return "q quit  ? help  / filter  m module  H threads  < > sort  space pause  w window  "
 	       "c callers  C children  t tree";

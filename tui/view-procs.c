@@ -15,17 +15,15 @@
 
 #define EVCOL 11
 
-static const struct tui *sort_ctx;
-
 static uint64_t cell(const struct tui *t, const struct snap_thread *p, int e)
 {
 	return t->window ? p->window[e] : p->samples[e];
 }
 
 /* Sort keys: the events, then pid, user and command. */
-static int compare_procs(const void *a, const void *b)
+static int compare_procs(const void *a, const void *b, void *ctx)
 {
-	const struct tui *t = sort_ctx;
+	const struct tui *t = ctx;
 	const struct snap_thread *x = *(const struct snap_thread *const *)a;
 	const struct snap_thread *y = *(const struct snap_thread *const *)b;
 	int ne = t->snap->n_events, k = t->procs.sort, c = 0;
@@ -62,8 +60,7 @@ static const struct snap_thread **proc_rows(const struct tui *t, int *n)
 	for (size_t i = 0; i < t->snap->n_procs; i++)
 		if (proc_shown(t, &t->snap->procs[i]))
 			v[(*n)++] = &t->snap->procs[i];
-	sort_ctx = t;
-	qsort(v, (size_t)*n, sizeof(*v), compare_procs);
+	qsort_r(v, (size_t)*n, sizeof(*v), compare_procs, (void *)t);
 	return v;
 }
 
@@ -157,6 +154,21 @@ static int index_of(const struct snap_thread **v, int n, uint32_t pid)
 	return 0;
 }
 
+/* The browser's rows are the filtered and sorted processes, v[]. */
+struct proc_rows {
+	struct tui *t;
+	const struct snap_thread **v;
+	const struct shown_col *dc;
+	int nd;
+};
+
+static void draw_proc_row(void *ctx, int i, int y, bool selected)
+{
+	const struct proc_rows *p = ctx;
+
+	draw_proc(p->t, y, p->v[i], selected, p->dc, p->nd);
+}
+
 static void draw_procs(struct tui *t, int y, int rows)
 {
 	int n;
@@ -174,12 +186,10 @@ static void draw_procs(struct tui *t, int y, int rows)
 	struct shown_col dc[MAX_DERIVED];
 	int nd = tui_derived_columns(t, dc);
 	draw_procs_columns(t, y++, dc, nd);
+	struct proc_rows shown = { t, v, dc, nd };
 	t->procs.br.nr = n;
-	t->procs.br.height = rows - y;
 	t->procs.br.sel = v ? index_of(v, n, t->procs.pid) : 0;
-	browser_clamp(&t->procs.br);
-	for (int i = t->procs.br.top; v && i < n && y < rows; i++, y++)
-		draw_proc(t, y, v[i], i == t->procs.br.sel, dc, nd);
+	y = browser_draw(&t->procs.br, y, rows, draw_proc_row, &shown);
 	if (n == 0 && y < rows)
 		ui_text(y, 0, COLS, t->filter[0] ? "no process matches the filter" : "no samples yet",
 			true);

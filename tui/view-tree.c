@@ -111,6 +111,19 @@ static void draw_node(struct tui *t, int y, int i, bool sel)
 	}
 }
 
+/* The browser's rows are the visible nodes: row k is node vis[k]. */
+struct node_rows {
+	struct tui *t;
+	const int *vis;
+};
+
+static void draw_node_row(void *ctx, int k, int y, bool selected)
+{
+	const struct node_rows *nodes = ctx;
+
+	draw_node(nodes->t, y, nodes->vis[k], selected);
+}
+
 static void draw_tree(struct tui *t, int y, int rows)
 {
 	int vis[TREE_MAX_NODES];
@@ -127,12 +140,9 @@ static void draw_tree(struct tui *t, int y, int rows)
 	ui_text(y++, 0, COLS, line, true);
 	if (y >= rows)
 		return;
-	int n = visible_nodes(t, vis);
-	t->tree.nr = n;
-	t->tree.height = rows - y;
-	browser_clamp(&t->tree);
-	for (int k = t->tree.top; k < n && y < rows; k++, y++)
-		draw_node(t, y, vis[k], k == t->tree.sel);
+	struct node_rows nodes = { t, vis };
+	t->tree.nr = visible_nodes(t, vis);
+	browser_draw(&t->tree, y, rows, draw_node_row, &nodes);
 	ui_set(EL_DEFAULT);
 }
 
