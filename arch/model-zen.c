@@ -52,6 +52,11 @@ static const struct arch_event zen1_events[] = {
 	  X(0xaa, 0x03, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles with an op dispatched" },
 	{ "UOPS_DISPATCHED:c=1:i=1", "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED:c=1:i=1",
 	  X(0xaa, 0x03, 1, 1, 0, 0), ANY, NOFIX, 0, "cycles with no op dispatched" },
+	{ NULL, NULL, X(0, 0, 0, 0, 0, 0), 0, 0, 0, NULL },
+};
+
+/* Zen 1's ILP sweep, Zen 2's too: RETIRED_UOPS with CMASK 1..8. */
+static const struct arch_event zen17h_ilp_events[] = {
 	{ "RETIRED_UOPS:c=1|ex_ret_ops:c=1", "RETIRED_UOPS:c=1",
 	  X(0xc1, 0x00, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 1 ops retired (ILP sweep)" },
 	{ "RETIRED_UOPS:c=2|ex_ret_ops:c=2", "RETIRED_UOPS:c=2",
@@ -71,55 +76,14 @@ static const struct arch_event zen1_events[] = {
 	{ NULL, NULL, X(0, 0, 0, 0, 0, 0), 0, 0, 0, NULL },
 };
 
+
+/* Zen 2 is Zen 1 with two more rows (its op queue and DRAM refill events),
+ * listed between Zen 1's rows and the ILP sweep. */
 static const struct arch_event zen2_events[] = {
-	{ "CYCLES_NOT_IN_HALT|ls_not_halted_cyc", "CYCLES_NOT_IN_HALT",
-	  X(0x76, 0x00, 0, 0, 0, 0), ANY, NOFIX, 2000003, "core cycles while not halted" },
-	{ "RETIRED_INSTRUCTIONS|ex_ret_instr", "RETIRED_INSTRUCTIONS",
-	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, NOFIX, 2000003, "instructions retired" },
-	{ "RETIRED_UOPS|ex_ret_ops|ex_ret_cops", "RETIRED_UOPS",
-	  X(0xc1, 0x00, 0, 0, 0, 0), ANY, NOFIX, 2000003, "macro-ops retired" },
-	{ "RETIRED_UOPS:c=1:i=1|ex_ret_ops:c=1:i=1", "RETIRED_UOPS:c=1:i=1",
-	  X(0xc1, 0x00, 1, 1, 0, 0), ANY, NOFIX, 2000003, "cycles with no op retired (stall on the retire side)" },
-	{ "RETIRED_BRANCH_INSTRUCTIONS|ex_ret_brn", "RETIRED_BRANCH_INSTRUCTIONS",
-	  X(0xc2, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "branches retired" },
-	{ "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED|ex_ret_brn_misp", "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED",
-	  X(0xc3, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "mispredicted branches retired" },
-	{ "LS_DISPATCH|ls_dispatch|all_data_cache_accesses", "LS_DISPATCH:LD_DISPATCH:STORE_DISPATCH:LD_ST_DISPATCH",
-	  X(0x29, 0x07, 0, 0, 0, 0), ANY, NOFIX, 0, "data cache accesses (loads, stores)" },
-	{ "L2_REQUESTS_FROM_DC|l2_cache_accesses_from_dc_misses|l2_request_g1.all_dc", "REQUESTS_TO_L2_GROUP1:RD_BLK_L:RD_BLK_X:CHANGE_TO_X",
-	  X(0x60, 0xc8, 0, 0, 0, 0), ANY, NOFIX, 0, "L2 requests from data cache misses" },
-	{ "L2_DEMAND_MISSES|l2_cache_req_stat.ic_dc_miss_in_l2", "CORE_TO_L2_CACHEABLE_REQUEST_ACCESS_STATUS:IC_FILL_MISS:LS_RD_BLK_C",
-	  X(0x64, 0x09, 0, 0, 0, 0), ANY, NOFIX, 0, "L2 demand misses (instruction and data)" },
-	{ "L2_DTLB_MISSES|l2_dtlb_misses|ls_l1_d_tlb_miss.all_l2_miss", "L1_DTLB_MISS:TLB_RELOAD_1G_L2_MISS:TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_COALESCED_PAGE_MISS:TLB_RELOAD_4K_L2_MISS",
-	  X(0x45, 0xf0, 0, 0, 0, 0), ANY, NOFIX, 0, "DTLB misses that walk the page table" },
-	{ "DIV_CYCLES_BUSY_COUNT|ex_div_busy", "DIV_CYCLES_BUSY_COUNT",
-	  X(0xd3, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles the divider is busy" },
-	{ "UOPS_DISPATCHED|uops_dispatched|de_dis_uops_from_decoder", "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED",
-	  X(0xaa, 0x03, 0, 0, 0, 0), ANY, NOFIX, 0, "ops dispatched (decoder and op cache)" },
-	{ "UOPS_DISPATCHED:c=1", "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED:c=1",
-	  X(0xaa, 0x03, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles with an op dispatched" },
-	{ "UOPS_DISPATCHED:c=1:i=1", "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED:c=1:i=1",
-	  X(0xaa, 0x03, 1, 1, 0, 0), ANY, NOFIX, 0, "cycles with no op dispatched" },
 	{ "UOPS_QUEUE_EMPTY|de_dis_uop_queue_empty_di0", "UOPS_QUEUE_EMPTY",
 	  X(0xa9, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "cycles the op queue is empty (front end starved)" },
 	{ "DATA_CACHE_REFILLS_FROM_SYSTEM.LS_MABRESP_LCL_DRAM|ls_refills_from_sys.ls_mabresp_lcl_dram", "DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_DRAM",
 	  X(0x43, 0x08, 0, 0, 0, 0), ANY, NOFIX, 0, "data cache fills from local DRAM" },
-	{ "RETIRED_UOPS:c=1|ex_ret_ops:c=1", "RETIRED_UOPS:c=1",
-	  X(0xc1, 0x00, 1, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 1 ops retired (ILP sweep)" },
-	{ "RETIRED_UOPS:c=2|ex_ret_ops:c=2", "RETIRED_UOPS:c=2",
-	  X(0xc1, 0x00, 2, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 2 ops retired (ILP sweep)" },
-	{ "RETIRED_UOPS:c=3|ex_ret_ops:c=3", "RETIRED_UOPS:c=3",
-	  X(0xc1, 0x00, 3, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 3 ops retired (ILP sweep)" },
-	{ "RETIRED_UOPS:c=4|ex_ret_ops:c=4", "RETIRED_UOPS:c=4",
-	  X(0xc1, 0x00, 4, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 4 ops retired (ILP sweep)" },
-	{ "RETIRED_UOPS:c=5|ex_ret_ops:c=5", "RETIRED_UOPS:c=5",
-	  X(0xc1, 0x00, 5, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 5 ops retired (ILP sweep)" },
-	{ "RETIRED_UOPS:c=6|ex_ret_ops:c=6", "RETIRED_UOPS:c=6",
-	  X(0xc1, 0x00, 6, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 6 ops retired (ILP sweep)" },
-	{ "RETIRED_UOPS:c=7|ex_ret_ops:c=7", "RETIRED_UOPS:c=7",
-	  X(0xc1, 0x00, 7, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 7 ops retired (ILP sweep)" },
-	{ "RETIRED_UOPS:c=8|ex_ret_ops:c=8", "RETIRED_UOPS:c=8",
-	  X(0xc1, 0x00, 8, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 8 ops retired (ILP sweep)" },
 	{ NULL, NULL, X(0, 0, 0, 0, 0, 0), 0, 0, 0, NULL },
 };
 
@@ -256,8 +220,9 @@ static const struct arch_event zen4_events[] = {
 	  X(0xc1, 0x00, 8, 0, 0, 0), ANY, NOFIX, 0, "cycles with >= 8 ops retired (ILP sweep)" },
 	{ NULL, NULL, X(0, 0, 0, 0, 0, 0), 0, 0, 0, NULL },
 };
-static const struct arch_event *const zen1_tables[] = { zen1_events, NULL };
-static const struct arch_event *const zen2_tables[] = { zen2_events, NULL };
+static const struct arch_event *const zen1_tables[] = { zen1_events, zen17h_ilp_events, NULL };
+static const struct arch_event *const zen2_tables[] = { zen1_events, zen2_events,
+							zen17h_ilp_events, NULL };
 static const struct arch_event *const zen3_tables[] = { zen3_events, NULL };
 static const struct arch_event *const zen4_tables[] = { zen4_events, NULL };
 
