@@ -156,6 +156,37 @@ static int encode_event(const char *name, const char *pfm, struct perf_event_att
 	return 0;
 }
 
+/* The privilege levels asked for after EVENT (":u", ":k", ":u:k", ":u=1",
+ * ":upp"): an event found in a model's table is encoded from the table's
+ * string, which has none of them.  As perf: naming some levels excludes
+ * the others (tools/perf/util/parse-events.c); naming none keeps what the
+ * encoding says. */
+static void apply_privilege(const char *asked, struct perf_event_attr *attr)
+{
+	bool u = false, k = false, h = false;
+	const char *p = strchr(asked, ':');
+
+	while (p) {
+		const char *tok = p + 1;
+		size_t len = strcspn(tok, ":");
+		if (len == 3 && tok[1] == '=' && tok[2] == '1')
+			len = 1;  /* libpfm4's u=1, k=1 */
+		if (len && strspn(tok, "ukhp") >= len && strcspn(tok, "ukh") < len) {
+			for (size_t i = 0; i < len; i++) {
+				u |= tok[i] == 'u';
+				k |= tok[i] == 'k';
+				h |= tok[i] == 'h';
+			}
+		}
+		p = strchr(tok, ':');
+	}
+	if (!u && !k && !h)
+		return;
+	attr->exclude_user = !u;
+	attr->exclude_kernel = !k;
+	attr->exclude_hv = !h;
+}
+
 static int add_event(struct ev_list *out, const char *asked, const char *name,
 		     const char *pfm, uint64_t sav, char *err, size_t errsz)
 {
@@ -183,6 +214,7 @@ static int add_event(struct ev_list *out, const char *asked, const char *name,
 			snprintf(err, errsz, "%s", perr);
 		return -1;
 	}
+	apply_privilege(asked, &ev->attr);
 	ev->software = ev->attr.type == PERF_TYPE_SOFTWARE;
 	ev->sav = sav ? sav : events_default_sav(ev, out->model);
 	out->n++;

@@ -599,6 +599,13 @@ bool profile_process_named(const struct profile *p, uint32_t pid)
 	return t && ((t->comm[0] && t->user[0]) || t == p->procs.other);
 }
 
+const char *profile_process_comm(const struct profile *p, uint32_t pid)
+{
+	const struct thread_row *t = p->by_process ? table_find(&p->procs, pid) : NULL;
+
+	return t && t->comm[0] ? t->comm : NULL;
+}
+
 void profile_process_fill(struct profile *p, uint32_t pid, const char *comm, const char *user)
 {
 	struct thread_row *t = p->by_process ? table_get(p, &p->procs, pid) : NULL;

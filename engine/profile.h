@@ -154,6 +154,9 @@ void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid, uint64
 void profile_process_exit(struct profile *p, uint32_t pid, uint64_t time);
 /* Whether process PID has a name and an owner. */
 bool profile_process_named(const struct profile *p, uint32_t pid);
+/* The command of process PID (tracked processes only), NULL when not known;
+ * valid until the next change to the profile. */
+const char *profile_process_comm(const struct profile *p, uint32_t pid);
 /* Gives process PID the name and owner it lacks (from /proc, live). */
 void profile_process_fill(struct profile *p, uint32_t pid, const char *comm, const char *user);
 /* Snapshots taken from now on show the functions of process PID only (-1:

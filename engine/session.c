@@ -344,10 +344,17 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 		frames[i] = (struct cg_frame){ si.name ? si.name : CG_UNKNOWN,
 					       si.module ? si.module : CG_UNKNOWN };
 	}
-	callgraph_add(s->cg, ev, frames, nips ? nips : 1, truncated, n);
+	nips = nips ? nips : 1;
+	/* the whole machine's stacks start at their process, as perf script |
+	 * stackcollapse-perf.pl starts them: flame graphs keep processes apart */
+	const char *comm = s->system_wide ? profile_process_comm(s->prof, smp->pid) : NULL;
+	size_t nframes = nips;
+	if (comm && nframes < CG_FRAMES_MAX)
+		frames[nframes++] = (struct cg_frame){ comm, CG_PROCESS_MODULE };
+	callgraph_add(s->cg, ev, frames, nframes, truncated, n);
 	if (s->pacc) {  /* --format pprof: the stack by address, per thread */
 		ips[0] = smp->ip;
-		pprof_acc_add_stack(s->pacc, ev, smp->pid, smp->tid, ips, frames, nips ? nips : 1, n);
+		pprof_acc_add_stack(s->pacc, ev, smp->pid, smp->tid, ips, frames, nips, n);
 	}
 	if (!s->src->recorded) {
 		uint64_t dt = now_ns() - t0;

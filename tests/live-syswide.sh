@@ -166,4 +166,14 @@ run "$CYCTOP" -a -b -e cpu-clock -n 1 -d 0.5 --format csv
 expect_rc 0 "csv"
 expect_out "time,function,module,command,pid,cpu-clock:samples" "csv header"
 expect_out ',"mix",'"$A," "a function of mix"
+
+# --- folded stacks start at their process (stackcollapse-perf.pl's form) ---
+run "$CYCTOP" -a -g -b -e cpu-clock -n 1 -d 1 --format folded
+expect_rc 0 "folded"
+grep -q '^mix;.*work_60 [0-9][0-9]*$' "$TMP/out" ||
+	fail "no mix;...;work_60 line: $(head -c 1500 "$TMP/out")"
+grep -q '^callers;.*leaf_work [0-9][0-9]*$' "$TMP/out" ||
+	fail "no callers;...;leaf_work line: $(grep -c . "$TMP/out") lines"
+! grep -q '^[^;]*work_60 ' "$TMP/out" || fail "a stack of mix's without its command"
+ok
 done_ok

@@ -96,6 +96,38 @@ static void test_cpu_clock(void **state)
 	assert_string_equal(l.notice, "");
 }
 
+/* EVENT:u, :k, :u:k as perf reads them: the levels named are counted, the
+ * others excluded; none named, user and kernel (perf's default; never the
+ * hypervisor, as libpfm4 encodes it).  The event's row in the model's
+ * table carries no modifier of its own. */
+static void test_privilege_levels(void **state)
+{
+	static const struct {
+		const char *list;
+		int user, kernel, hv;  /* exclude_* */
+	} cases[] = {
+		{ "cpu-clock", 0, 0, 1 },        { "cpu-clock:u", 0, 1, 1 },
+		{ "cpu-clock:k", 1, 0, 1 },      { "cpu-clock:u:k", 0, 0, 1 },
+		{ "page-faults:u", 0, 1, 1 },    { "task-clock:k/5000", 1, 0, 1 },
+	};
+	struct ev_list l;
+
+	(void)state;
+	need_pmu_less_host();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parse_ok(cases[i].list, &l);
+		assert_int_equal(l.n, 1);
+		if (l.ev[0].attr.exclude_user != cases[i].user ||
+		    l.ev[0].attr.exclude_kernel != cases[i].kernel ||
+		    l.ev[0].attr.exclude_hv != cases[i].hv) {
+			fprintf(stderr, "%s: exclude user %d kernel %d hv %d\n", cases[i].list,
+				l.ev[0].attr.exclude_user, l.ev[0].attr.exclude_kernel,
+				l.ev[0].attr.exclude_hv);
+			fail();
+		}
+	}
+}
+
 static void test_sav_suffix(void **state)
 {
 	struct ev_list l;
@@ -358,6 +390,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_clock),
+		cmocka_unit_test(test_privilege_levels),
 		cmocka_unit_test(test_sav_suffix),
 		cmocka_unit_test(test_cycles_fallback),
 		cmocka_unit_test(test_sw_preset),
