@@ -1204,7 +1204,7 @@ int symtab_add_proc_maps(struct symtab *st, int pid)
 	FILE *f;
 
 	snprintf(fname, sizeof(fname), "/proc/%d/maps", pid);
-	f = fopen(fname, "re");
+	f = sys_fopen(fname, "re");
 	if (!f)
 		return -1;
 	while (rc == 0 && getline(&line, &cap, f) > 0) {
