@@ -97,8 +97,9 @@ struct profile {
 };
 
 /* Bounds of the per-thread data.  A (function, thread) cell of one event
- * takes 32 bytes, its pointer and two index slots, malloc adds its own:
- * CELL_BYTES_MAX (not counting malloc's part) keeps some 600,000 of them. */
+ * takes 40 bytes, its pointer and two index slots (64 in all), malloc adds
+ * its own: CELL_BYTES_MAX (not counting malloc's part) keeps some 520,000
+ * of them. */
 #define THREADS_MAX_DEFAULT 32768
 #define CELL_BYTES_MAX (32u << 20)
 #define OTHER_THREADS "[other threads]"
