@@ -30,22 +30,6 @@ uint64_t hash_mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-uint32_t hashtab_find(const struct hashtab *t, uint64_t h, const void *key, hashtab_eq_fn eq,
-		      const void *ctx)
-{
-	uint32_t h32 = (uint32_t)h;
-
-	if (!t->cap)
-		return HASHTAB_NONE;
-	for (size_t i = h32 & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-		const struct hashtab_slot *s = &t->slots[i];
-		if (!s->idx1)
-			return HASHTAB_NONE;
-		if (s->hash == h32 && eq(key, s->idx1 - 1, ctx))
-			return s->idx1 - 1;
-	}
-}
-
 static void place(struct hashtab_slot *slots, size_t cap, struct hashtab_slot s)
 {
 	size_t i = s.hash & (cap - 1);

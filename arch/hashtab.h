@@ -31,9 +31,24 @@ struct hashtab {
 /* Whether KEY is the caller's record IDX. */
 typedef bool (*hashtab_eq_fn)(const void *key, uint32_t idx, const void *ctx);
 
-/* The index of KEY (hash H), or HASHTAB_NONE. */
-uint32_t hashtab_find(const struct hashtab *t, uint64_t h, const void *key, hashtab_eq_fn eq,
-		      const void *ctx);
+/* The index of KEY (hash H), or HASHTAB_NONE.  Inline: every sample looks
+ * up its address here (engine/profile.c, engine/symbols.c), and inlined
+ * the compiler calls EQ directly, most often inlined too. */
+static inline uint32_t hashtab_find(const struct hashtab *t, uint64_t h, const void *key,
+				    hashtab_eq_fn eq, const void *ctx)
+{
+	uint32_t h32 = (uint32_t)h;
+
+	if (!t->cap)
+		return HASHTAB_NONE;
+	for (size_t i = h32 & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+		const struct hashtab_slot *s = &t->slots[i];
+		if (!s->idx1)
+			return HASHTAB_NONE;
+		if (s->hash == h32 && eq(key, s->idx1 - 1, ctx))
+			return s->idx1 - 1;
+	}
+}
 /* Adds record IDX under hash H (its key must not be in the table yet).
  * Returns 0, or -1 when out of memory (the table is unchanged). */
 int hashtab_add(struct hashtab *t, uint64_t h, uint32_t idx);

@@ -36,11 +36,12 @@ struct thread_row {
 	uint64_t n[];               /* samples[n_events], then window[n_events] */
 };
 
-/* Threads and processes: open addressing on the id; past MAX rows every new
- * id lands in the one shared OTHER row. */
+/* Threads and processes, in the order they came, found by id through
+ * INDEX; past MAX rows every new id lands in the one shared OTHER row. */
 struct row_table {
 	struct thread_row **v;
-	size_t cap, n, max;
+	size_t n, alloc, max;
+	struct hashtab index;        /* id -> v */
 	struct thread_row *other;
 	const char *other_name;
 };
@@ -66,17 +67,24 @@ struct profile {
 	int n_events;
 	struct snap_event ev[EVENTS_MAX];
 	struct strpool pool;
-	struct func_row **rows;      /* open addressing on (name, module) pointers */
-	size_t cap, n;
-	struct ip_row **ips;         /* open addressing on the address */
-	size_t ipcap, nips;
+	/* The tables hold pointers, in the order the records came (what the
+	 * loops over them visit), and an index each: a record keeps its
+	 * address for the profile's life (the hints, the cells and the last_*
+	 * shortcuts point at them). */
+	struct func_row **rows;
+	size_t n, rows_alloc;
+	struct hashtab row_index;    /* (name, module) pointers -> rows */
+	struct ip_row **ips;
+	size_t nips, ips_alloc;
+	struct hashtab ip_index;     /* address -> ips */
 	size_t max_ips;              /* 0: no bound */
 	struct row_hint hints[ROW_HINTS];
 	struct row_table threads;
 	struct row_table procs;      /* filled only when by_process */
 	bool by_process;             /* system-wide: rows per process too */
-	struct cell **cells;         /* open addressing on (function, key) */
-	size_t ccap, ncells, max_cells;
+	struct cell **cells;
+	size_t ncells, cells_alloc, max_cells;
+	struct hashtab cell_index;   /* (function, key) -> cells */
 	struct thread_row *last_thread; /* samples come in runs of one thread */
 	struct cell *last_cell, *last_pcell;
 	uint32_t epoch;              /* snapshots taken: older windows are empty */
@@ -89,8 +97,9 @@ struct profile {
 };
 
 /* Bounds of the per-thread data.  A (function, thread) cell of one event
- * takes 32 bytes and two table slots, malloc adds its own: CELL_BYTES_MAX
- * (not counting malloc's part) keeps some 700,000 of them. */
+ * takes 40 bytes, its pointer and two index slots (64 in all), malloc adds
+ * its own: CELL_BYTES_MAX (not counting malloc's part) keeps some 520,000
+ * of them. */
 #define THREADS_MAX_DEFAULT 32768
 #define CELL_BYTES_MAX (32u << 20)
 #define OTHER_THREADS "[other threads]"
@@ -132,7 +141,8 @@ struct profile *profile_new(const struct ev_list *events)
 	p->procs.other_name = OTHER_PROCS;
 	p->pfilter = -1;
 	p->max_cells = CELL_BYTES_MAX / (sizeof(struct cell) + 2 * (size_t)p->n_events *
-					 sizeof(uint64_t) + 2 * sizeof(struct cell *));
+					 sizeof(uint64_t) + sizeof(struct cell *) +
+					 2 * sizeof(struct hashtab_slot));
 	return p;
 }
 
@@ -142,65 +152,63 @@ void profile_free(struct profile *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->cap; i++)
+	for (size_t i = 0; i < p->n; i++)
 		free(p->rows[i]);
 	free(p->rows);
-	for (size_t i = 0; i < p->ipcap; i++)
+	hashtab_free(&p->row_index);
+	for (size_t i = 0; i < p->nips; i++)
 		free(p->ips[i]);
 	free(p->ips);
+	hashtab_free(&p->ip_index);
 	table_free(&p->threads);
 	table_free(&p->procs);
-	for (size_t i = 0; i < p->ccap; i++)
+	for (size_t i = 0; i < p->ncells; i++)
 		free(p->cells[i]);
 	free(p->cells);
+	hashtab_free(&p->cell_index);
 	strpool_free(&p->pool);
 	free(p);
 }
 
-static int rows_grow(struct profile *p)
-{
-	size_t cap = p->cap ? p->cap * 2 : 256;
-	struct func_row **rows = calloc(cap, sizeof(*rows));
+/* A function's key: its interned name and module, compared by address. */
+struct row_key {
+	const char *name, *module;
+};
 
-	if (!rows)
-		return -1;
-	for (size_t i = 0; i < p->cap; i++) {
-		struct func_row *r = p->rows[i];
-		if (!r)
-			continue;
-		size_t j = hash_ptrs(r->name, r->module) & (cap - 1);
-		while (rows[j])
-			j = (j + 1) & (cap - 1);
-		rows[j] = r;
+static bool row_is(const void *key, uint32_t idx, const void *ctx)
+{
+	const struct row_key *k = key;
+	const struct func_row *r = ((const struct profile *)ctx)->rows[idx];
+
+	return r->name == k->name && r->module == k->module;
+}
+
+/* A new row, or NULL when out of memory (nothing then changed but the
+ * array's room). */
+static struct func_row *row_add(struct profile *p, const struct row_key *k, uint64_t h)
+{
+	struct func_row *r;
+
+	if (GROW(p->rows, p->n + 1, p->rows_alloc) < 0 || !(r = calloc(1, sizeof(*r))))
+		return NULL;
+	if (hashtab_add(&p->row_index, h, (uint32_t)p->n) < 0) {
+		free(r);
+		return NULL;
 	}
-	free(p->rows);
-	p->rows = rows;
-	p->cap = cap;
-	return 0;
+	r->name = k->name;
+	r->module = k->module;
+	p->rows[p->n++] = r;
+	return r;
 }
 
 static struct func_row *row_find_or_add(struct profile *p, const char *name,
 					 const char *module)
 {
-	struct func_row *r;
+	struct row_key k = { intern(&p->pool, name), intern(&p->pool, module) };
+	uint64_t h = hash_ptrs(k.name, k.module);
+	uint32_t i = hashtab_find(&p->row_index, h, &k, row_is, p);
 
-	if ((p->n + 1) * 2 > p->cap && rows_grow(p) < 0)
-		return NULL;
-	name = intern(&p->pool, name);
-	module = intern(&p->pool, module);
-	size_t j = hash_ptrs(name, module) & (p->cap - 1);
-	while (p->rows[j]) {
-		if (p->rows[j]->name == name && p->rows[j]->module == module)
-			return p->rows[j];
-		j = (j + 1) & (p->cap - 1);
-	}
-	if (!(r = calloc(1, sizeof(*r))))
-		return NULL;
-	r->name = name;
-	r->module = module;
-	p->rows[j] = r;
-	p->n++;
-	return r;
+	return i != HASHTAB_NONE ? p->rows[i] : row_add(p, &k, h);
 }
 
 /* The row a sample's NAME and MODULE strings found last time.  They are
@@ -237,57 +245,44 @@ static uint64_t hash_ip(uint64_t ip)
 	return hash_mix(ip);
 }
 
-static int ips_grow(struct profile *p)
+static bool ip_is(const void *key, uint32_t idx, const void *ctx)
 {
-	size_t cap = p->ipcap ? p->ipcap * 2 : 1024;
-	struct ip_row **v = calloc(cap, sizeof(*v));
-
-	if (!v)
-		return -1;
-	for (size_t i = 0; i < p->ipcap; i++) {
-		if (!p->ips[i])
-			continue;
-		size_t j = hash_ip(p->ips[i]->ip) & (cap - 1);
-		while (v[j])
-			j = (j + 1) & (cap - 1);
-		v[j] = p->ips[i];
-	}
-	free(p->ips);
-	p->ips = v;
-	p->ipcap = cap;
-	return 0;
+	return ((const struct profile *)ctx)->ips[idx]->ip == *(const uint64_t *)key;
 }
 
 static struct ip_row *ip_find(const struct profile *p, uint64_t ip)
 {
-	for (size_t j = p->ipcap ? hash_ip(ip) & (p->ipcap - 1) : 0; p->ipcap && p->ips[j];
-	     j = (j + 1) & (p->ipcap - 1))
-		if (p->ips[j]->ip == ip)
-			return p->ips[j];
-	return NULL;
+	uint32_t i = hashtab_find(&p->ip_index, hash_ip(ip), &ip, ip_is, p);
+
+	return i == HASHTAB_NONE ? NULL : p->ips[i];
 }
 
-/* An address belongs to the function it was first symbolized in. */
-static struct ip_row *ip_get(struct profile *p, uint64_t ip, const struct func_row *fn)
+static struct ip_row *ip_add(struct profile *p, uint64_t ip, const struct func_row *fn)
 {
-	if (p->max_ips && p->nips >= p->max_ips && !ip_find(p, ip))
+	struct ip_row *r;
+
+	if (GROW(p->ips, p->nips + 1, p->ips_alloc) < 0 ||
+	    !(r = calloc(1, sizeof(*r) + (size_t)p->n_events * sizeof(uint64_t))))
 		return NULL;
-	if ((p->nips + 1) * 2 > p->ipcap && ips_grow(p) < 0)
+	if (hashtab_add(&p->ip_index, hash_ip(ip), (uint32_t)p->nips) < 0) {
+		free(r);
 		return NULL;
-	size_t j = hash_ip(ip) & (p->ipcap - 1);
-	while (p->ips[j]) {
-		if (p->ips[j]->ip == ip)
-			return p->ips[j];
-		j = (j + 1) & (p->ipcap - 1);
 	}
-	struct ip_row *r = calloc(1, sizeof(*r) + (size_t)p->n_events * sizeof(uint64_t));
-	if (!r)
-		return NULL;
 	r->ip = ip;
 	r->fn = fn;
-	p->ips[j] = r;
-	p->nips++;
+	p->ips[p->nips++] = r;
 	return r;
+}
+
+/* An address belongs to the function it was first symbolized in.  NULL
+ * when out of memory or past max_ips (the function still counts it). */
+static struct ip_row *ip_get(struct profile *p, uint64_t ip, const struct func_row *fn)
+{
+	struct ip_row *r = ip_find(p, ip);
+
+	if (r || (p->max_ips && p->nips >= p->max_ips))
+		return r;
+	return ip_add(p, ip, fn);
 }
 
 /* Windows restart lazily: a snapshot bumps p->epoch instead of visiting
@@ -328,47 +323,39 @@ static struct thread_row *thread_new(const struct profile *p, uint32_t tid)
 
 static void table_free(struct row_table *tab)
 {
-	for (size_t i = 0; i < tab->cap; i++)
+	for (size_t i = 0; i < tab->n; i++)
 		free(tab->v[i]);
 	free(tab->v);
+	hashtab_free(&tab->index);
 	free(tab->other);
 }
 
-static int table_grow(struct row_table *tab)
+static bool row_has_id(const void *key, uint32_t idx, const void *ctx)
 {
-	size_t cap = tab->cap ? tab->cap * 2 : 64;
-	struct thread_row **v = calloc(cap, sizeof(*v));
-
-	if (!v)
-		return -1;
-	for (size_t i = 0; i < tab->cap; i++) {
-		if (!tab->v[i])
-			continue;
-		size_t j = hash_ip(tab->v[i]->tid) & (cap - 1);
-		while (v[j])
-			j = (j + 1) & (cap - 1);
-		v[j] = tab->v[i];
-	}
-	free(tab->v);
-	tab->v = v;
-	tab->cap = cap;
-	return 0;
-}
-
-static struct thread_row **table_slot(const struct row_table *tab, uint32_t id)
-{
-	size_t j = hash_ip(id) & (tab->cap - 1);
-
-	while (tab->v[j] && tab->v[j]->tid != id)
-		j = (j + 1) & (tab->cap - 1);
-	return &tab->v[j];
+	return ((const struct row_table *)ctx)->v[idx]->tid == *(const uint32_t *)key;
 }
 
 static struct thread_row *table_find(const struct row_table *tab, uint32_t id)
 {
 	if (id == PROFILE_TID_OTHER)
 		return tab->other;
-	return tab->cap ? *table_slot(tab, id) : NULL;
+	uint32_t i = hashtab_find(&tab->index, hash_ip(id), &id, row_has_id, tab);
+	return i == HASHTAB_NONE ? NULL : tab->v[i];
+}
+
+/* A new row of TAB, or NULL when out of memory. */
+static struct thread_row *table_add(const struct profile *p, struct row_table *tab, uint32_t id)
+{
+	struct thread_row *t;
+
+	if (GROW(tab->v, tab->n + 1, tab->alloc) < 0 || !(t = thread_new(p, id)))
+		return NULL;
+	if (hashtab_add(&tab->index, hash_ip(id), (uint32_t)tab->n) < 0) {
+		free(t);
+		return NULL;
+	}
+	tab->v[tab->n++] = t;
+	return t;
 }
 
 /* Past max rows, every new id lands in the one shared row. */
@@ -387,12 +374,7 @@ static struct thread_row *table_get(const struct profile *p, struct row_table *t
 		return t;
 	if (id == PROFILE_TID_OTHER || tab->n >= tab->max)
 		return table_other(p, tab);
-	if ((tab->n + 1) * 2 > tab->cap && table_grow(tab) < 0)
-		return NULL;
-	struct thread_row **slot = table_slot(tab, id);
-	if ((*slot = thread_new(p, id)) != NULL)
-		tab->n++;
-	return *slot;
+	return table_add(p, tab, id);
 }
 
 static struct thread_row *thread_find(const struct profile *p, uint32_t tid)
@@ -410,52 +392,48 @@ static uint64_t hash_cell(const struct func_row *fn, uint64_t key)
 	return hash_ptrs(fn, (const void *)(uintptr_t)key);
 }
 
-static int cells_grow(struct profile *p)
-{
-	size_t cap = p->ccap ? p->ccap * 2 : 1024;
-	struct cell **v = calloc(cap, sizeof(*v));
+struct cell_key {
+	const struct func_row *fn;
+	uint64_t key;
+};
 
-	if (!v)
-		return -1;
-	for (size_t i = 0; i < p->ccap; i++) {
-		if (!p->cells[i])
-			continue;
-		size_t j = hash_cell(p->cells[i]->fn, p->cells[i]->key) & (cap - 1);
-		while (v[j])
-			j = (j + 1) & (cap - 1);
-		v[j] = p->cells[i];
+static bool cell_is(const void *key, uint32_t idx, const void *ctx)
+{
+	const struct cell_key *k = key;
+	const struct cell *c = ((const struct profile *)ctx)->cells[idx];
+
+	return c->fn == k->fn && c->key == k->key;
+}
+
+static struct cell *cell_add(struct profile *p, struct func_row *fn, uint64_t key, uint64_t h)
+{
+	struct cell *c;
+
+	if (GROW(p->cells, p->ncells + 1, p->cells_alloc) < 0 ||
+	    !(c = calloc(1, sizeof(*c) + 2 * (size_t)p->n_events * sizeof(uint64_t))))
+		return NULL;
+	if (hashtab_add(&p->cell_index, h, (uint32_t)p->ncells) < 0) {
+		free(c);
+		return NULL;
 	}
-	free(p->cells);
-	p->cells = v;
-	p->ccap = cap;
-	return 0;
+	c->fn = fn;
+	c->key = key;
+	c->epoch = p->epoch;
+	p->cells[p->ncells++] = c;
+	return c;
 }
 
 /* NULL when out of memory or past max_cells: the thread's (process's) own
  * row still counts the sample, the zoomed table shows it as OTHER_FUNCS. */
 static struct cell *cell_get(struct profile *p, struct func_row *fn, uint64_t key)
 {
-	if (p->ncells < p->max_cells && (p->ncells + 1) * 2 > p->ccap && cells_grow(p) < 0)
-		return NULL;
-	if (!p->ccap)
-		return NULL;
-	size_t j = hash_cell(fn, key) & (p->ccap - 1);
-	while (p->cells[j]) {
-		if (p->cells[j]->fn == fn && p->cells[j]->key == key)
-			return p->cells[j];
-		j = (j + 1) & (p->ccap - 1);
-	}
-	if (p->ncells >= p->max_cells)
-		return NULL;
-	struct cell *c = calloc(1, sizeof(*c) + 2 * (size_t)p->n_events * sizeof(uint64_t));
-	if (!c)
-		return NULL;
-	c->fn = fn;
-	c->key = key;
-	c->epoch = p->epoch;
-	p->cells[j] = c;
-	p->ncells++;
-	return c;
+	struct cell_key k = { fn, key };
+	uint64_t h = hash_cell(fn, key);
+	uint32_t i = hashtab_find(&p->cell_index, h, &k, cell_is, p);
+
+	if (i != HASHTAB_NONE)
+		return p->cells[i];
+	return p->ncells < p->max_cells ? cell_add(p, fn, key, h) : NULL;
 }
 
 static void count_in(struct profile *p, uint64_t *n, uint32_t *epoch, int ev, uint64_t k)
@@ -583,7 +561,8 @@ void profile_thread_exit(struct profile *p, uint32_t tid, uint64_t time)
 /* System-wide, every process's code lies at addresses of its own (ASLR): a
  * storm of short processes brings new addresses without end.  Past this
  * many the per-address counts (the asm view's) stop growing; the
- * functions' counts stay exact.  About 12 MB with one event. */
+ * functions' counts stay exact.  About 18 MB with one event (the rows, their
+ * pointers and index). */
 #define IPS_MAX_SYSTEM_WIDE (1u << 18)
 
 void profile_track_processes(struct profile *p)
@@ -795,12 +774,11 @@ static const char *copy_str(char **str, const char *src)
  * event) and its number of processes, from the process cells. */
 static void find_top_processes(const struct profile *p)
 {
-	for (size_t i = 0; i < p->cap; i++)
-		if (p->rows[i])
-			p->rows[i]->top_n = 0, p->rows[i]->nprocs = 0, p->rows[i]->top_pid = 0;
-	for (size_t i = 0; i < p->ccap; i++) {
+	for (size_t i = 0; i < p->n; i++)
+		p->rows[i]->top_n = 0, p->rows[i]->nprocs = 0, p->rows[i]->top_pid = 0;
+	for (size_t i = 0; i < p->ncells; i++) {
 		const struct cell *c = p->cells[i];
-		if (!c || !(c->key >> 32))
+		if (!(c->key >> 32))
 			continue;
 		struct func_row *fn = c->fn;
 		fn->nprocs++;
@@ -825,23 +803,20 @@ static void set_func_process(const struct profile *p, struct snap_func *f, uint3
 
 static struct snapshot *process_funcs(const struct profile *p)
 {
-	size_t strbytes = 0, ne = (size_t)p->n_events, k = 0;
+	size_t strbytes = 0, ne = (size_t)p->n_events;
 	char *str;
 
 	if (p->by_process && p->n_events > 0)
 		find_top_processes(p);
-	for (size_t i = 0; i < p->cap; i++)
-		if (p->rows[i])
-			strbytes += strlen(p->rows[i]->name) + strlen(p->rows[i]->module) + 2 +
-				    PROFILE_COMM_MAX;
+	for (size_t i = 0; i < p->n; i++)
+		strbytes += strlen(p->rows[i]->name) + strlen(p->rows[i]->module) + 2 +
+			    PROFILE_COMM_MAX;
 	struct snapshot *s = snapshot_alloc(p, p->n, strbytes, &str);
 	if (!s)
 		return NULL;
-	for (size_t i = 0; i < p->cap; i++) {
+	for (size_t i = 0; i < p->n; i++) {
 		const struct func_row *r = p->rows[i];
-		if (!r)
-			continue;
-		struct snap_func *f = &s->funcs[k++];
+		struct snap_func *f = &s->funcs[i];
 		memcpy(f->samples, r->samples, ne * sizeof(uint64_t));
 		memcpy(f->window, r->window, ne * sizeof(uint64_t));
 		f->name = copy_str(&str, r->name);
@@ -849,7 +824,7 @@ static struct snapshot *process_funcs(const struct profile *p)
 		if (p->by_process && r->nprocs)
 			set_func_process(p, f, r->top_pid, r->nprocs, &str);
 	}
-	s->n_funcs = k;
+	s->n_funcs = p->n;
 	return s;
 }
 
@@ -887,9 +862,9 @@ static struct snapshot *zoomed_funcs(const struct profile *p, uint64_t key,
 	bool proc = key >> 32;
 	char *str;
 
-	for (size_t i = 0; i < p->ccap; i++) {
+	for (size_t i = 0; i < p->ncells; i++) {
 		const struct cell *c = p->cells[i];
-		if (c && c->key == key) {
+		if (c->key == key) {
 			n++;
 			strbytes += strlen(c->fn->name) + strlen(c->fn->module) + 2 +
 				    PROFILE_COMM_MAX;
@@ -898,9 +873,9 @@ static struct snapshot *zoomed_funcs(const struct profile *p, uint64_t key,
 	struct snapshot *s = snapshot_alloc(p, n + 1, strbytes, &str);
 	if (!s)
 		return NULL;
-	for (size_t i = 0; i < p->ccap; i++) {
+	for (size_t i = 0; i < p->ncells; i++) {
 		const struct cell *c = p->cells[i];
-		if (!c || c->key != key)
+		if (c->key != key)
 			continue;
 		struct snap_func *f = &s->funcs[s->n_funcs++];
 		memcpy(f->samples, c->n, ne * sizeof(uint64_t));
@@ -966,7 +941,7 @@ static struct snap_thread *copy_table(const struct profile *p, const struct row_
 {
 	size_t ne = (size_t)p->n_events, n = 0;
 
-	for (size_t i = 0; i < tab->cap; i++)
+	for (size_t i = 0; i < tab->n; i++)
 		n += row_shown(p, tab, tab->v[i]);
 	n += row_shown(p, tab, tab->other);
 	struct snap_thread *v = calloc(n + 1, sizeof(*v) + 2 * ne * sizeof(uint64_t));
@@ -974,8 +949,8 @@ static struct snap_thread *copy_table(const struct profile *p, const struct row_
 		return NULL;
 	uint64_t *counters = (uint64_t *)(v + n + 1);
 	*count = 0;
-	for (size_t i = 0; i <= tab->cap; i++) {
-		const struct thread_row *t = i < tab->cap ? tab->v[i] : tab->other;
+	for (size_t i = 0; i <= tab->n; i++) {
+		const struct thread_row *t = i < tab->n ? tab->v[i] : tab->other;
 		if (!row_shown(p, tab, t))
 			continue;
 		copy_thread(p, &v[(*count)++], t, counters);
@@ -1000,9 +975,8 @@ static int add_threads(const struct profile *p, struct snapshot *s)
 /* Only once the snapshot is complete: a failed one loses no window. */
 static void restart_windows(struct profile *p)
 {
-	for (size_t i = 0; i < p->cap; i++)
-		if (p->rows[i])
-			memset(p->rows[i]->window, 0, sizeof(p->rows[i]->window));
+	for (size_t i = 0; i < p->n; i++)
+		memset(p->rows[i]->window, 0, sizeof(p->rows[i]->window));
 	for (int e = 0; e < p->n_events; e++)
 		p->ev[e].window = 0;
 	p->epoch++;
@@ -1080,12 +1054,12 @@ struct ip_counts *profile_ip_counts(struct profile *p, const char *name, const c
 	size_t ne = (size_t)p->n_events, n = 0;
 	const struct func_row *fn = NULL;
 
-	for (size_t i = 0; i < p->cap && !fn; i++)
-		if (p->rows[i] && strcmp(p->rows[i]->name, name) == 0 &&
+	for (size_t i = 0; i < p->n && !fn; i++)
+		if (strcmp(p->rows[i]->name, name) == 0 &&
 		    strcmp(p->rows[i]->module, module) == 0)
 			fn = p->rows[i];
-	for (size_t i = 0; fn && i < p->ipcap; i++)
-		n += p->ips[i] && p->ips[i]->fn == fn;
+	for (size_t i = 0; fn && i < p->nips; i++)
+		n += p->ips[i]->fn == fn;
 	struct ip_counts *c = calloc(1, sizeof(*c) + n * (sizeof(struct snap_ip) +
 							  ne * sizeof(uint64_t)));
 	if (!c)
@@ -1093,9 +1067,9 @@ struct ip_counts *profile_ip_counts(struct profile *p, const char *name, const c
 	c->n_events = p->n_events;
 	c->ips = (struct snap_ip *)(c + 1);
 	uint64_t *counters = (uint64_t *)(c->ips + n);
-	for (size_t i = 0; fn && i < p->ipcap; i++) {
+	for (size_t i = 0; fn && i < p->nips; i++) {
 		const struct ip_row *r = p->ips[i];
-		if (!r || r->fn != fn)
+		if (r->fn != fn)
 			continue;
 		struct snap_ip *d = &c->ips[c->n++];
 		d->ip = r->ip;
@@ -1109,9 +1083,9 @@ struct ip_counts *profile_ip_counts(struct profile *p, const char *name, const c
 
 int profile_foreach_ip(const struct profile *p, profile_ip_fn fn, void *arg)
 {
-	for (size_t i = 0; i < p->ipcap; i++) {
+	for (size_t i = 0; i < p->nips; i++) {
 		const struct ip_row *r = p->ips[i];
-		int rc = r ? fn(arg, r->ip, r->fn->name, r->fn->module, r->n) : 0;
+		int rc = fn(arg, r->ip, r->fn->name, r->fn->module, r->n);
 		if (rc)
 			return rc;
 	}

@@ -199,8 +199,8 @@ int snapshot_finish(struct snapshot *s);
 struct ip_counts *profile_ip_counts(struct profile *p, const char *name, const char *module);
 
 /* Calls FN for every sampled address: its function, module and samples
- * per event ([n_events]), in no particular order (pprof export).  Stops at
- * and returns FN's first non-zero return, else 0. */
+ * per event ([n_events]), in the order they were first sampled (pprof
+ * export).  Stops at and returns FN's first non-zero return, else 0. */
 typedef int (*profile_ip_fn)(void *arg, uint64_t ip, const char *name, const char *module,
 			     const uint64_t *samples);
 int profile_foreach_ip(const struct profile *p, profile_ip_fn fn, void *arg);

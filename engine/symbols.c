@@ -47,7 +47,7 @@ struct ip_entry {
 	const struct func *func;  /* NULL: no function symbol covers ip */
 	const char *file;         /* source line, valid when src_done */
 	int line;
-	bool used, src_done;
+	bool src_done;
 };
 
 struct func_image;
@@ -66,8 +66,11 @@ struct module {
 	int idlen;
 	bool report_failed;      /* dwmod is reported lazily: it failed */
 	bool funcs_built;
-	struct ip_entry *cache;  /* open addressing, linear probing */
-	size_t cache_cap, cache_used;
+	/* The IPs asked about, in the order they came, and their index: a
+	 * sample's IP is symbolized once (find_func's search, the line table). */
+	struct ip_entry *cache;
+	size_t cache_n, cache_alloc;
+	struct hashtab cache_index;  /* ip -> cache */
 	struct module *next;
 };
 
@@ -81,7 +84,7 @@ struct mapping {
 struct symtab {
 	Dwfl *dwfl;
 	struct mapping *maps;
-	size_t nmaps, maps_cap;
+	size_t nmaps, maps_alloc;
 	struct module *mods;
 	struct strpool names;
 	int vdso_fd;  /* memfd with our vDSO image; -1 not made yet, -2 failed */
@@ -578,47 +581,26 @@ static const struct func *find_func(struct module *mod, uint64_t ip)
 
 /* ---- per-IP cache --------------------------------------------------- */
 
-static size_t hash_ip(uint64_t ip, size_t cap)
+static bool entry_is(const void *key, uint32_t idx, const void *ctx)
 {
-	return (size_t)hash_mix(ip) & (cap - 1);
-}
-
-static int cache_grow(struct module *mod)
-{
-	size_t cap = mod->cache_cap ? mod->cache_cap * 2 : 16;
-	struct ip_entry *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -1;
-	for (size_t i = 0; i < mod->cache_cap; i++) {
-		if (!mod->cache[i].used)
-			continue;
-		size_t j = hash_ip(mod->cache[i].ip, cap);
-		while (t[j].used)
-			j = (j + 1) & (cap - 1);
-		t[j] = mod->cache[i];
-	}
-	free(mod->cache);
-	mod->cache = t;
-	mod->cache_cap = cap;
-	return 0;
+	return ((const struct module *)ctx)->cache[idx].ip == *(const uint64_t *)key;
 }
 
 /* The cache entry of IP, created (with its function) on first use.  NULL
- * only when out of memory. */
+ * only when out of memory.  Valid until the module's next cache_get (the
+ * entries move as the array grows). */
 static struct ip_entry *cache_get(struct module *mod, uint64_t ip)
 {
-	if (mod->cache_used * 2 >= mod->cache_cap && cache_grow(mod) < 0)
+	uint64_t h = hash_mix(ip);
+	uint32_t i = hashtab_find(&mod->cache_index, h, &ip, entry_is, mod);
+
+	if (i != HASHTAB_NONE)
+		return &mod->cache[i];
+	if (GROW(mod->cache, mod->cache_n + 1, mod->cache_alloc) < 0 ||
+	    hashtab_add(&mod->cache_index, h, (uint32_t)mod->cache_n) < 0)
 		return NULL;
-	size_t i = hash_ip(ip, mod->cache_cap);
-	while (mod->cache[i].used) {
-		if (mod->cache[i].ip == ip)
-			return &mod->cache[i];
-		i = (i + 1) & (mod->cache_cap - 1);
-	}
-	struct ip_entry *e = &mod->cache[i];
-	*e = (struct ip_entry){ .ip = ip, .func = find_func(mod, ip), .used = true };
-	mod->cache_used++;
+	struct ip_entry *e = &mod->cache[mod->cache_n++];
+	*e = (struct ip_entry){ .ip = ip, .func = find_func(mod, ip) };
 	return e;
 }
 
@@ -1077,22 +1059,7 @@ static size_t first_ending_after(const struct symtab *st, uint64_t addr)
 	return lo;
 }
 
-static int maps_reserve(struct symtab *st, size_t extra)
-{
-	if (st->nmaps + extra <= st->maps_cap)
-		return 0;
-	size_t cap = st->maps_cap ? st->maps_cap * 2 : 64;
-	while (cap < st->nmaps + extra)
-		cap *= 2;
-	struct mapping *m = realloc(st->maps, cap * sizeof(*m));
-	if (!m)
-		return -1;
-	st->maps = m;
-	st->maps_cap = cap;
-	return 0;
-}
-
-/* Capacity must have been reserved. */
+/* Room must have been made (GROW). */
 static void maps_insert_at(struct symtab *st, size_t i, const struct mapping *m)
 {
 	memmove(&st->maps[i + 1], &st->maps[i], (st->nmaps - i) * sizeof(*m));
@@ -1167,6 +1134,7 @@ void symtab_free(struct symtab *st)
 		next = m->next;
 		image_free(m->own);
 		free(m->cache);
+		hashtab_free(&m->cache_index);
 		free(m);
 	}
 	dwfl_end(st->dwfl);  /* closes the ELF files and frees libdw's caches */
@@ -1187,7 +1155,7 @@ int symtab_add_map(struct symtab *st, const char *path, uint64_t start, uint64_t
 		return -1;
 	}
 	m.name = strpool_intern(&st->names, path[0] ? path : "[anon]");
-	if (!m.name || maps_reserve(st, 2) < 0) {
+	if (!m.name || GROW(st->maps, st->nmaps + 2, st->maps_alloc) < 0) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -1592,14 +1560,9 @@ static int read_kallsyms(struct ksymtab *k, FILE *f)
 	int rc = 0;
 
 	while (getline(&line, &cap, f) > 0) {
-		if (k->n == room) {
-			struct ksym *p;
-			room = room ? room * 2 : 4096;
-			if (!(p = realloc(k->syms, room * sizeof(*p)))) {
-				rc = -1;
-				break;
-			}
-			k->syms = p;
+		if (GROW(k->syms, k->n + 1, room) < 0) {
+			rc = -1;
+			break;
 		}
 		k->n += parse_kallsyms_line(k, line, idx++, &k->syms[k->n]);
 	}

@@ -816,6 +816,102 @@ static void test_processes(void **state)
 	profile_free(p);
 }
 
+/* Growth of the thread, cell and address tables: every thread and every
+ * (function, thread) pair keeps its own counts as the tables grow. */
+static void test_many_threads(void **state)
+{
+	enum { THREADS = 3000, FUNCS = 3 };
+	struct profile *p = new_profile();
+	static const char *const names[FUNCS] = { "f0", "f1", "f2" };
+	struct snapshot *s;
+
+	(void)state;
+	for (uint32_t t = 1; t <= THREADS; t++)
+		for (int f = 0; f < FUNCS; f++)
+			profile_add(p, 0, t, 0x1000 * t + (uint64_t)f, names[f], "/bin/app",
+				    t + (uint64_t)f);
+	s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->n_threads, THREADS);
+	for (uint32_t t = 1; t <= THREADS; t++)
+		assert_int_equal(must_thread(s, t)->samples[0], 3 * t + 3);
+	snapshot_free(s);
+	for (uint32_t t = 1; t <= THREADS; t += 499) {
+		profile_set_thread_filter(p, t);
+		s = profile_snapshot(p, 2, 1);
+		assert_int_equal(s->n_funcs, FUNCS);
+		for (int f = 0; f < FUNCS; f++)
+			assert_int_equal(must_find(s, names[f], "/bin/app")->samples[0],
+					 t + (uint64_t)f);
+		snapshot_free(s);
+	}
+	struct ip_counts *c = profile_ip_counts(p, "f1", "/bin/app");
+	assert_non_null(c);
+	assert_int_equal(c->n, THREADS);
+	for (size_t i = 0; i < c->n; i++) {
+		assert_int_equal(c->ips[i].ip, 0x1000 * (i + 1) + 1);   /* by address */
+		assert_int_equal(c->ips[i].samples[0], i + 2);
+	}
+	free(c);
+	profile_free(p);
+}
+
+/* The default bound, 32768 threads: the next ones share the OTHER row. */
+static void test_default_thread_limit(void **state)
+{
+	enum { MAX = 32768 };
+	struct profile *p = new_profile();
+
+	(void)state;
+	for (uint32_t t = 1; t <= MAX + 3; t++)
+		add_in(p, t, 0, "f", "/bin/app", 1);
+	profile_thread_fork(p, MAX + 10, 1, 0);   /* no row for it either */
+	struct snapshot *s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->n_threads, MAX + 1);
+	assert_int_equal(s->threads[0].tid, PROFILE_TID_OTHER);   /* the most samples */
+	assert_int_equal(must_thread(s, PROFILE_TID_OTHER)->samples[0], 3);
+	assert_int_equal(must_thread(s, MAX)->samples[0], 1);
+	assert_null(snapshot_thread(s, MAX + 1));
+	assert_null(snapshot_thread(s, MAX + 10));
+	assert_int_equal(s->ev[0].samples, MAX + 3);
+	snapshot_free(s);
+	profile_free(p);
+}
+
+static int count_ip(void *arg, uint64_t ip, const char *name, const char *module,
+		    const uint64_t *samples)
+{
+	uint64_t *n = arg;
+
+	(void)name, (void)module;
+	n[0]++;
+	n[1] += samples[0];
+	n[2] += ip == 7 ? samples[0] : 0;
+	return 0;
+}
+
+/* System-wide, past 2^18 addresses the new ones are not counted per
+ * address (the function still counts them); the known ones still are. */
+static void test_ip_limit(void **state)
+{
+	enum { MAX = 1 << 18 };
+	struct profile *p = new_profile();
+	uint64_t n[3] = { 0 };
+
+	(void)state;
+	profile_track_processes(p);
+	for (uint64_t ip = 0; ip < MAX + 100; ip++)
+		profile_add_pid(p, 0, 1, 1, ip, "f", "/bin/app", 1);
+	profile_add_pid(p, 0, 1, 1, 7, "f", "/bin/app", 5);
+	assert_int_equal(profile_foreach_ip(p, count_ip, n), 0);
+	assert_int_equal(n[0], MAX);
+	assert_int_equal(n[1], MAX + 5);
+	assert_int_equal(n[2], 6);
+	struct snapshot *s = profile_snapshot(p, 1, 1);
+	assert_int_equal(must_find(s, "f", "/bin/app")->samples[0], MAX + 105);
+	snapshot_free(s);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -838,6 +934,9 @@ int main(void)
 		cmocka_unit_test(test_thread_filter),
 		cmocka_unit_test(test_thread_limits),
 		cmocka_unit_test(test_processes),
+		cmocka_unit_test(test_many_threads),
+		cmocka_unit_test(test_default_thread_limit),
+		cmocka_unit_test(test_ip_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

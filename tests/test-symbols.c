@@ -687,6 +687,60 @@ static void test_cache(void **state)
 	assert_int_equal(l1, l2);
 }
 
+/* Every IP of the test binary's text asked twice: the cache grows through
+ * the first pass and answers the second as a fresh lookup would. */
+static void test_cache_growth(void **state)
+{
+	struct symtab *st = *state, *fresh = symtab_new();
+	uint64_t start, end, pgoff, step = 4;
+	struct sym_info a, b;
+	const char *f1, *f2;
+	int l1, l2, named = 0;
+
+	assert_non_null(fresh);
+	assert_int_equal(symtab_add_proc_maps(fresh, getpid()), 0);
+	self_mapping(target_ip(), &start, &end, &pgoff);
+	assert_true(symtab_srcline(st, target_ip(), &f1, &l1));
+	for (uint64_t x = start; x < end; x += step)
+		assert_true(symtab_lookup(st, x, &a));
+	for (uint64_t x = end - step; x >= start && x < end; x -= step) {
+		assert_true(symtab_lookup(st, x, &a));
+		assert_true(symtab_lookup(fresh, x, &b));
+		assert_true(same_function(&a, &b));
+		named += a.name != NULL;
+	}
+	assert_true(named > 0);
+	assert_true(symtab_srcline(st, target_ip(), &f2, &l2));
+	assert_ptr_equal(f1, f2);
+	assert_int_equal(l1, l2);
+	symtab_free(fresh);
+}
+
+/* Many mappings, added from the highest down (each one inserted first),
+ * then each middle page punched by another: all found where they are. */
+static void test_many_mappings(void **state)
+{
+	enum { N = 300 };
+	struct symtab *st = *state;
+	char name[32];
+
+	for (int i = N - 1; i >= 0; i--) {
+		snprintf(name, sizeof(name), "/m%d", i);
+		assert_int_equal(symtab_add_map(st, name, 0x100000 + 0x4000 * (uint64_t)i,
+						0x100000 + 0x4000 * (uint64_t)i + 0x3000, 0), 0);
+	}
+	for (int i = 0; i < N; i += 2)
+		assert_int_equal(symtab_add_map(st, "/hole", 0x101000 + 0x4000 * (uint64_t)i,
+						0x102000 + 0x4000 * (uint64_t)i, 0), 0);
+	for (int i = 0; i < N; i++) {
+		uint64_t base = 0x100000 + 0x4000 * (uint64_t)i;
+		snprintf(name, sizeof(name), "/m%d", i);
+		expect_nameless(st, base, name);
+		expect_nameless(st, base + 0x1800, i % 2 ? name : "/hole");
+		expect_nameless(st, base + 0x2fff, name);
+	}
+}
+
 /* ---- PLT stubs, on binaries built here ---------------------------- */
 
 static const char plt_prog[] =
@@ -1004,6 +1058,35 @@ static void test_kallsyms_cached(void **state)
 	rmdir(home);
 }
 
+/* A table of many symbols, listed out of order: all read (the array grows
+ * as it fills), sorted, each ending where the next begins. */
+static void test_kallsyms_many(void **state)
+{
+	enum { N = 5000 };
+	static char text[N * 48];
+	char path[64], notes[64], err[256], name[32];
+	uint8_t nbuf[128];
+	size_t len = 0;
+
+	(void)state;
+	for (int i = N - 1; i >= 0; i--)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%016llx T ksym_%d\n",
+					0xffffffff81000000ull + 0x40ull * (unsigned)i, i);
+	strcpy(path, write_fixture(text, len));
+	strcpy(notes, write_fixture(nbuf, make_notes(nbuf)));
+	struct ksymtab *k = ksymtab_load(path, notes, err, sizeof(err));
+	assert_non_null(k);
+	for (int i = 0; i < N; i++) {
+		uint64_t start = 0xffffffff81000000ull + 0x40ull * (unsigned)i;
+		snprintf(name, sizeof(name), "ksym_%d", i);
+		uint64_t end = i + 1 < N ? start + 0x40 : (start | 0xfff) + 1 + 0x1000;
+		expect_ksym(k, start + 0x3f, name, start, end - start, "[kernel.kallsyms]");
+	}
+	ksymtab_free(k);
+	unlink(path);
+	unlink(notes);
+}
+
 /* kernel.kptr_restrict: every address 0, so no symbol table; a missing
  * file says which. */
 static void test_kallsyms_hidden(void **state)
@@ -1125,12 +1208,15 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_fixture),
 		cmocka_unit_test(test_kallsyms_cached),
 		cmocka_unit_test(test_kallsyms_hidden),
+		cmocka_unit_test(test_kallsyms_many),
 		cmocka_unit_test(test_kallsyms_live),
 		cmocka_unit_test_setup_teardown(test_srcline, setup_self, teardown),
 		cmocka_unit_test_setup_teardown(test_bias_and_split, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_overlap, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_clear, setup_self, teardown),
 		cmocka_unit_test_setup_teardown(test_cache, setup_self, teardown),
+		cmocka_unit_test_setup_teardown(test_cache_growth, setup_self, teardown),
+		cmocka_unit_test_setup_teardown(test_many_mappings, setup_empty, teardown),
 		cmocka_unit_test(test_no_fd_leak),
 	};
 
