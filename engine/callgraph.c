@@ -31,7 +31,7 @@ struct callgraph {
 	struct hashtab fn_index;    /* (name, module) -> fid */
 	uint32_t *fid, *parent;     /* per node */
 	uint64_t *cnt;              /* [node * n_events + ev]: samples ending at node */
-	size_t n_nodes, nodes_alloc;
+	size_t n_nodes, fid_alloc, parent_alloc, cnt_alloc;  /* cnt: in counts */
 	struct hashtab child_index; /* (parent, fid) -> node */
 	uint64_t samples[CG_EVENTS_MAX], truncated[CG_EVENTS_MAX], overflow[CG_EVENTS_MAX];
 	uint64_t stacks[CG_EVENTS_MAX], stacks_truncated[CG_EVENTS_MAX];  /* not weighed */
@@ -142,31 +142,22 @@ static uint32_t child_find(const struct callgraph *cg, uint32_t parent, uint32_t
 	return hashtab_find(&cg->child_index, hash_pair(parent, f), &key, child_eq, cg);
 }
 
-static int nodes_grow(struct callgraph *cg)
+/* Room for one more node in each per-node array, its counts zeroed. */
+static int nodes_reserve(struct callgraph *cg)
 {
-	size_t n = cg->nodes_alloc ? cg->nodes_alloc * 2 : 1024, ne = (size_t)cg->n_events;
-	uint32_t *fid = realloc(cg->fid, n * sizeof(*fid));
+	size_t need = cg->n_nodes + 1, ne = (size_t)cg->n_events, had = cg->cnt_alloc;
 
-	if (!fid)
+	if (GROW(cg->fid, need, cg->fid_alloc) < 0 || GROW(cg->parent, need, cg->parent_alloc) < 0 ||
+	    GROW(cg->cnt, need * ne, cg->cnt_alloc) < 0)
 		return -1;
-	cg->fid = fid;
-	uint32_t *parent = realloc(cg->parent, n * sizeof(*parent));
-	if (!parent)
-		return -1;
-	cg->parent = parent;
-	uint64_t *cnt = realloc(cg->cnt, n * ne * sizeof(*cnt));
-	if (!cnt)
-		return -1;
-	memset(cnt + cg->nodes_alloc * ne, 0, (n - cg->nodes_alloc) * ne * sizeof(*cnt));
-	cg->cnt = cnt;
-	cg->nodes_alloc = n;
+	memset(cg->cnt + had, 0, (cg->cnt_alloc - had) * sizeof(*cg->cnt));
 	return 0;
 }
 
 /* A new node F under PARENT (which has no such child yet). */
 static uint32_t node_add(struct callgraph *cg, uint32_t parent, uint32_t f)
 {
-	if (cg->n_nodes == cg->nodes_alloc && nodes_grow(cg) < 0)
+	if (nodes_reserve(cg) < 0)
 		return NONE;
 	uint32_t c = (uint32_t)cg->n_nodes;
 	/* the root is nobody's child */

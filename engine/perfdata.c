@@ -254,21 +254,9 @@ int perfdata_add_ids(struct perfdata_writer *w, int idx, const uint64_t *ids, si
 		return -1;
 	}
 	a = &w->attrs[idx];
-	if (nids > a->cap - a->nids) {
-		size_t cap = a->cap ? a->cap : 8;
-		uint64_t *p;
-		while (cap - a->nids < nids) {
-			if (cap > SIZE_MAX / 16) {
-				errno = ENOMEM;
-				return -1;
-			}
-			cap *= 2;
-		}
-		p = realloc(a->ids, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		a->ids = p;
-		a->cap = cap;
+	if (nids > SIZE_MAX - a->nids || GROW(a->ids, a->nids + nids, a->cap) < 0) {
+		errno = ENOMEM;
+		return -1;
 	}
 	if (nids)
 		memcpy(a->ids + a->nids, ids, nids * sizeof(*ids));

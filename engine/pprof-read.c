@@ -5,6 +5,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "arch/hashtab.h"
 #include "engine/pprof.h"
 #include "engine/profile.pb-c.h"
 
@@ -67,7 +68,7 @@ static int gunzip(const uint8_t *data, size_t len, uint8_t **out, size_t *outlen
 		  size_t errsz)
 {
 	z_stream z = { 0 };
-	size_t cap = len * 4 + 4096, n = 0;
+	size_t alloc = 0, n = 0;
 	uint8_t *buf = NULL;
 	int rc = Z_OK;
 
@@ -78,22 +79,23 @@ static int gunzip(const uint8_t *data, size_t len, uint8_t **out, size_t *outlen
 	z.next_in = (Bytef *)data;
 	z.avail_in = (uInt)len;
 	while (rc == Z_OK) {
-		if (n == cap || !buf) {
-			if (buf)
-				cap *= 2;
-			uint8_t *b = cap <= PPROF_BYTES_MAX ? realloc(buf, cap) : NULL;
-			if (!b) {
-				snprintf(err, errsz, cap > PPROF_BYTES_MAX
-					 ? "decompresses to more than %u MB" : "out of memory",
-					 PPROF_BYTES_MAX >> 20);
+		/* the room inflate may fill: what is allocated, at most the bound */
+		size_t room = alloc < PPROF_BYTES_MAX ? alloc : PPROF_BYTES_MAX;
+		if (n == room && n == PPROF_BYTES_MAX) {
+			snprintf(err, errsz, "decompresses to more than %u MB", PPROF_BYTES_MAX >> 20);
+			goto fail;
+		}
+		if (n == room) {
+			if (GROW(buf, n ? n + 1 : len * 4 + 4096, alloc) < 0) {
+				snprintf(err, errsz, "out of memory");
 				goto fail;
 			}
-			buf = b;
+			room = alloc < PPROF_BYTES_MAX ? alloc : PPROF_BYTES_MAX;
 		}
 		z.next_out = buf + n;
-		z.avail_out = (uInt)(cap - n);
+		z.avail_out = (uInt)(room - n);
 		rc = inflate(&z, Z_NO_FLUSH);
-		n = cap - z.avail_out;
+		n = room - z.avail_out;
 		if (rc == Z_BUF_ERROR && z.avail_out)   /* input used up before the end */
 			break;
 		if (rc == Z_BUF_ERROR)

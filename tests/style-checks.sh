@@ -44,8 +44,9 @@ files=$(grep -lE 'getopt_long' tui/*.c | sort | tr '\n' ' ')
 ok
 
 # growing arrays and tables: arch/hashtab.c's rule (GROW, struct hashtab);
-# a hand-written doubling (x = x ? x * 2 : N) is the sign of a copy of it
-n=$(grep -nE '(cap|room) \* 2' arch/*.c engine/*.c tui/*.c |
+# a hand-written doubling (x = x ? x * 2 : N, x *= 2) of a capacity is the
+# sign of a copy of it
+n=$(grep -nE '(cap|room|alloc)( \* 2| \*= 2)' arch/*.c engine/*.c tui/*.c |
 	grep -vE '^arch/hashtab\.c' | wc -l)
 [ "$n" -eq 0 ] || fail "$n hand-written array doublings (use GROW)"
 ok
