@@ -24,6 +24,7 @@
 #include <gelf.h>
 #include <inttypes.h>
 #include <libiberty/demangle.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,12 +98,78 @@ struct symtab {
 static char debuginfo_dirs[] = "-:.debug:/usr/lib/debug";
 static char *debuginfo_path = debuginfo_dirs;
 
+/* Whether the separate file at PATH, open on FD, is MOD's debuginfo: the
+ * same build id, when MOD has one (else its name is taken for it, as the
+ * "-" of debuginfo_dirs skips CRCs). */
+static bool same_build(Dwfl_Module *mod, int fd)
+{
+	const unsigned char *want;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(mod, &want, &vaddr);
+	const void *got;
+
+	if (n <= 0)
+		return true;
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	ssize_t m = elf ? dwelf_elf_gnu_build_id(elf, &got) : -1;
+	bool same = m == n && memcmp(got, want, (size_t)n) == 0;
+	elf_end(elf);
+	return same;
+}
+
+/* FILE's .gnu_debuglink file LINK where libdwfl looks for it: beside
+ * FILE, in its .debug directory, under /usr/lib/debug (debuginfo_dirs). */
+static int open_debuglink(Dwfl_Module *mod, const char *file, const char *link, char **found)
+{
+	const char *slash = strrchr(file, '/');
+	int dirlen = slash ? (int)(slash - file) : 0;
+	char path[PATH_MAX];
+
+	for (int i = 0; i < 3; i++) {
+		int n = i == 0 ? snprintf(path, sizeof(path), "%.*s/%s", dirlen, file, link)
+			: i == 1 ? snprintf(path, sizeof(path), "%.*s/.debug/%s", dirlen, file, link)
+			: snprintf(path, sizeof(path), "/usr/lib/debug%.*s/%s", dirlen, file, link);
+		if (n < 0 || n >= (int)sizeof(path) || strcmp(path, file) == 0)
+			continue;
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (same_build(mod, fd) && (*found = strdup(path)))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/* Separate debuginfo by build id under debuginfo_dirs, else by
+ * .gnu_debuglink.  libdwfl's standard search would then ask debuginfod
+ * servers, loading libdebuginfod (and libcurl, gnutls, libcrypto: some
+ * 5 MB resident) even to find that none is set: it is used only when
+ * DEBUGINFOD_URLS names servers (tui/cyctop.c sets it aside unless
+ * CYCTOP_DEBUGINFOD is set). */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  GElf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	if (urls && urls[0])
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+						    debuglink_file, debuglink_crc,
+						    debuginfo_file_name);
+	int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
+					      debuglink_file, debuglink_crc, debuginfo_file_name);
+	if (fd >= 0 || !file_name || !debuglink_file || !debuglink_file[0])
+		return fd;
+	return open_debuglink(mod, file_name, debuglink_file, debuginfo_file_name);
+}
+
 /* Every ELF is reported with dwfl_report_elf, so find_elf is only a
  * formality; find_debuginfo finds separate debuginfo by build-id and
  * debuglink. */
 static const Dwfl_Callbacks dwfl_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.debuginfo_path = &debuginfo_path,
 };
 
@@ -1453,9 +1520,17 @@ bool symbols_module_matches(const char *path, const char *want)
 
 /* ---- kernel symbols (/proc/kallsyms) -------------------------------- */
 
+/* One kallsyms entry in 32 bytes (there are some 120,000).  While reading,
+ * IDX and BIND choose among aliases; once sorted, only the functions stay,
+ * each with its SIZE, to the next symbol (a data symbol's too). */
 struct ksym {
-	struct func f;       /* name NULL: a data symbol, only the end of the one before */
-	const char *module;  /* "[kernel.kallsyms]" or a module's "[name]", as perf's dso */
+	uint64_t start;
+	const char *name;  /* NULL: a data symbol, only the end of the one before */
+	uint32_t idx;      /* its line: the last tie-break */
+	uint32_t module;   /* "[kernel.kallsyms]" or a module's "[name]" (perf's dso),
+			    * by its index among the table's names */
+	uint32_t size;
+	uint8_t bind;      /* STB_* */
 };
 
 /* Kernel function names, copied one after another into 256 KB blocks:
@@ -1467,8 +1542,8 @@ struct name_block {
 };
 
 struct ksymtab {
-	struct ksym *syms;  /* sorted by address, one per address */
-	size_t n;
+	struct ksym *syms;  /* sorted by address, one per address; then functions only */
+	size_t n, nfuncs;
 	struct name_block *blocks;  /* the newest first */
 	struct strpool names;       /* module names, few and repeated */
 	uint8_t build_id[64];
@@ -1485,8 +1560,6 @@ static bool ksym_kind(char type, bool *text, uint8_t *bind)
 	return type && strchr("tTwWdDbBrR", type);
 }
 
-/* One "ADDR TYPE NAME[\t[MODULE]]" line into KS.  False for a line to
- * skip (or out of memory). */
 /* A copy of NAME (LEN bytes) in K's name blocks, or NULL. */
 static const char *ksym_name(struct ksymtab *k, const char *name, size_t len)
 {
@@ -1521,7 +1594,7 @@ static bool parse_kallsyms_line(struct ksymtab *k, char *line, uint32_t idx, str
 	if (end == line || errno || end[0] != ' ' || !end[1] || end[2] != ' ')
 		return false;
 	type = end[1];
-	if (!ksym_kind(type, &text, &ks->f.bind))
+	if (!ksym_kind(type, &text, &ks->bind))
 		return false;
 	line[strcspn(line, "\n")] = '\0';
 	name = end + 3;
@@ -1530,26 +1603,30 @@ static bool parse_kallsyms_line(struct ksymtab *k, char *line, uint32_t idx, str
 		*mod++ = '\0';
 	if (!name[0])
 		return false;
-	ks->f = (struct func){ .start = addr, .end = addr, .idx = idx, .bind = ks->f.bind };
-	ks->module = NULL;
+	*ks = (struct ksym){ .start = addr, .idx = idx, .bind = ks->bind };
 	if (!text)
 		return true;
-	ks->f.name = ksym_name(k, name, strlen(name));
-	ks->module = strpool_intern(&k->names, mod && mod[0] ? mod : "[kernel.kallsyms]");
-	return ks->f.name && ks->module;
+	int64_t module = strpool_id(&k->names, mod && mod[0] ? mod : "[kernel.kallsyms]");
+	ks->name = ksym_name(k, name, strlen(name));
+	ks->module = (uint32_t)module;
+	return ks->name && module >= 0;
 }
 
 /* Functions before data symbols at one address, then perf's choice among
  * aliases. */
 static int ksym_cmp(const void *a, const void *b)
 {
-	const struct func *x = &((const struct ksym *)a)->f, *y = &((const struct ksym *)b)->f;
+	const struct ksym *x = a, *y = b;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	if (!x->name || !y->name)
 		return !x->name - !y->name;
-	return alias_cmp(x, y);
+	struct func fx = { .start = x->start, .end = x->start, .name = x->name, .idx = x->idx,
+			   .bind = x->bind };
+	struct func fy = { .start = y->start, .end = y->start, .name = y->name, .idx = y->idx,
+			   .bind = y->bind };
+	return alias_cmp(&fx, &fy);
 }
 
 static int read_kallsyms(struct ksymtab *k, FILE *f)
@@ -1571,21 +1648,27 @@ static int read_kallsyms(struct ksymtab *k, FILE *f)
 }
 
 /* Sorted, one symbol per address, each ending where the next begins (the
- * last one a page after its page, as perf ends it). */
+ * last one a page after its page, as perf ends it); then only the
+ * functions are kept. */
 static void finish_kallsyms(struct ksymtab *k)
 {
-	size_t m = 0;
+	size_t m = 0, f = 0;
 
 	qsort(k->syms, k->n, sizeof(*k->syms), ksym_cmp);
 	for (size_t i = 0; i < k->n; i++)
-		if (m == 0 || k->syms[m - 1].f.start != k->syms[i].f.start)
+		if (m == 0 || k->syms[m - 1].start != k->syms[i].start)
 			k->syms[m++] = k->syms[i];
 	k->n = m;
-	for (size_t i = 0; i < m; i++)
-		k->syms[i].f.end = i + 1 < m ? k->syms[i + 1].f.start
-					     : (k->syms[i].f.start | 4095) + 1 + 4096;
+	for (size_t i = 0; i < m; i++) {
+		uint64_t end = i + 1 < m ? k->syms[i + 1].start : (k->syms[i].start | 4095) + 1 + 4096;
+		uint64_t size = end - k->syms[i].start;
+		k->syms[i].size = size < UINT32_MAX ? (uint32_t)size : UINT32_MAX;
+		if (k->syms[i].name)
+			k->syms[f++] = k->syms[i];
+	}
+	k->nfuncs = f;
 	/* the table is kept for the session: none of the growth's slack */
-	struct ksym *fit = m ? realloc(k->syms, m * sizeof(*fit)) : NULL;
+	struct ksym *fit = f ? realloc(k->syms, f * sizeof(*fit)) : NULL;
 	if (fit)
 		k->syms = fit;
 }
@@ -1635,22 +1718,22 @@ void ksymtab_free(struct ksymtab *k)
 
 bool ksymtab_lookup(const struct ksymtab *k, uint64_t addr, struct sym_info *out)
 {
-	size_t lo = 0, hi = k->n;
+	size_t lo = 0, hi = k->nfuncs;
 	const struct ksym *ks;
 
 	memset(out, 0, sizeof(*out));
-	while (lo < hi) {  /* first symbol starting after addr */
+	while (lo < hi) {  /* first function starting after addr */
 		size_t mid = lo + (hi - lo) / 2;
-		if (k->syms[mid].f.start <= addr)
+		if (k->syms[mid].start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == 0 || addr >= k->syms[lo - 1].f.end || !k->syms[lo - 1].f.name)
+	if (lo == 0 || addr - k->syms[lo - 1].start >= k->syms[lo - 1].size)
 		return false;
 	ks = &k->syms[lo - 1];
-	*out = (struct sym_info){ .name = ks->f.name, .start = ks->f.start,
-				  .size = ks->f.end - ks->f.start, .module = ks->module };
+	*out = (struct sym_info){ .name = ks->name, .start = ks->start, .size = ks->size,
+				  .module = k->names.strs[ks->module] };
 	return true;
 }
 

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Separate debuginfo found by .gnu_debuglink, as libdwfl's standard search
+# finds it (beside the binary, in its .debug directory, under
+# /usr/lib/debug), without asking debuginfod: a stripped workloads/mix
+# whose debug file lies beside it is profiled with its function names; a
+# debug file of another build under that name is not taken.
+. "$SRCDIR/tests/lib.sh"
+
+command -v objcopy >/dev/null 2>&1 || { echo "SKIP: no objcopy"; exit 77; }
+MIX="$WORKLOADS/mix"
+mkdir "$TMP/bin" "$TMP/bin/.debug"
+objcopy --only-keep-debug "$MIX" "$TMP/bin/mix.debug" || fail "objcopy --only-keep-debug"
+objcopy --strip-all --add-gnu-debuglink="$TMP/bin/mix.debug" "$MIX" "$TMP/bin/mix" ||
+	fail "objcopy --strip-all"
+[ -z "$(nm "$TMP/bin/mix" 2>/dev/null | grep work_60)" ] || fail "mix not stripped"
+
+# share_of FUNCTION: its share of cpu-clock in a watch of the stripped mix
+share_of() {
+	run "$CYCTOP" -b -e cpu-clock --format json -- "$TMP/bin/mix" 0.3
+	expect_rc 0 "cyctop -- stripped mix"
+	json_last "$TMP/out" "pct('$1', 'cpu-clock')"
+}
+for where in . .debug; do
+	[ "$where" = . ] || mv "$TMP/bin/mix.debug" "$TMP/bin/.debug/mix.debug"
+	got=$(share_of work_60)
+	awk -v g="$got" 'BEGIN { exit !(g > 30) }' || fail "debug file in $where: work_60 $got %"
+	ok
+done
+
+# another build's debug file under the same name: not this binary's
+rm -f "$TMP/bin/.debug/mix.debug"
+objcopy --only-keep-debug "$WORKLOADS/callers" "$TMP/bin/mix.debug" || fail "objcopy callers"
+[ "$(share_of work_60)" = 0 ] || fail "another build's debug file was taken"
+ok
+done_ok
