@@ -165,6 +165,20 @@ static bool file_has_symtab(const char *path)
 
 /* libcmocka is shipped stripped (.dynsym only) and has no debug package
  * installed: the exported name must still come out. */
+/* Whether this process maps a file whose path contains WHAT. */
+static bool self_maps_has(const char *what)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	assert_non_null(f);
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, what) != NULL;
+	fclose(f);
+	return found;
+}
+
 static void test_stripped_library(void **state)
 {
 	struct symtab *st = *state;
@@ -185,6 +199,11 @@ static void test_stripped_library(void **state)
 	assert_string_equal(si.name, "_cmocka_run_group_tests");
 	assert_int_equal(si.start, (uint64_t)(uintptr_t)fn);
 	dlclose(lib);
+	/* looking for its debuginfo (there is none) loaded no debuginfod client
+	 * and its network libraries, no server being named */
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	if (!urls || !urls[0])
+		assert_false(self_maps_has("libdebuginfod"));
 }
 
 /* glibc's handle of the vDSO; NULL (test skipped) only when the process
