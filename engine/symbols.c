@@ -39,7 +39,7 @@ struct func {
 	uint64_t limit;       /* end of the symbol's section, 0 if unknown */
 	uint32_t idx;         /* index in the symbol table: the last tie-break */
 	uint8_t bind;         /* STB_* */
-	bool plt;             /* a synthetic NAME@plt, already named */
+	bool named;           /* shown as it is: a synthetic NAME@plt, a JIT's name */
 };
 
 /* The cached answer for one IP of a module. */
@@ -321,7 +321,7 @@ static size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint6
 			f[k++] = f[i];
 	for (size_t i = 0; i < k; i++) {
 		uint64_t next = i + 1 < k ? f[i + 1].start : mod_end;
-		const char *shown = f[i].plt ? f[i].name : display_name(pool, f[i].name);
+		const char *shown = f[i].named ? f[i].name : display_name(pool, f[i].name);
 		if (shown)
 			f[i].name = shown;
 		if (f[i].limit > f[i].start && f[i].limit < next)
@@ -472,7 +472,7 @@ static size_t plt_funcs(struct strpool *pool, Elf_Scn *scn, const GElf_Shdr *sh,
 			continue;
 		uint64_t start = sh->sh_addr + off + bias;
 		f[k++] = (struct func){ .start = start, .end = start + ent, .name = name,
-					.idx = UINT32_MAX, .bind = STB_LOCAL, .plt = true };
+					.idx = UINT32_MAX, .bind = STB_LOCAL, .named = true };
 	}
 	return k;
 }
@@ -1028,7 +1028,7 @@ static bool parse_perf_map_line(struct strpool *pool, char *line, struct func *f
 		return false;
 	end[strcspn(end, "\n")] = '\0';
 	*f = (struct func){ .start = start, .end = start + size, .bind = STB_GLOBAL,
-			    .plt = true /* named already: no demangling */ };
+			    .named = true };
 	return (f->name = strpool_intern(pool, end + 1)) != NULL;
 }
 
