@@ -51,16 +51,11 @@ int cmd_parse_delay(const char *s, double *out)
 
 void cmd_error(const char *fmt, ...)
 {
-	char msg[4096];
 	va_list ap;
 
-	/* messages quote names (a command, a file, a symbol): escaped */
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fmt_error(stderr, fmt, ap);
 	va_end(ap);
-	fputs("cyctop: ", stderr);
-	fmt_put_escaped(stderr, msg, 0);
-	fputc('\n', stderr);
 }
 
 static void usage(FILE *out)

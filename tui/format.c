@@ -140,6 +140,16 @@ void fmt_put_escaped(FILE *out, const char *s, int width)
 		fputc(' ', out);
 }
 
+void fmt_error(FILE *out, const char *fmt, va_list ap)
+{
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fputs("cyctop: ", out);
+	fmt_put_escaped(out, msg, 0);
+	fputc('\n', out);
+}
+
 void fmt_csv_field(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

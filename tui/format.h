@@ -3,6 +3,7 @@
 #ifndef TUI_FORMAT_H
 #define TUI_FORMAT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -35,6 +36,9 @@ const char *fmt_grouped(char *buf, size_t sz, double v);
 const char *fmt_escape(char *buf, size_t sz, const char *s);
 /* S escaped on OUT, padded with spaces to WIDTH bytes (as printf's %-*s). */
 void fmt_put_escaped(FILE *out, const char *s, int width);
+/* "cyctop: MESSAGE" and a newline on OUT, the message escaped: errors quote
+ * what users and programs named (commands, files, symbols, values). */
+void fmt_error(FILE *out, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* A quoted csv field of S escaped (quotes doubled, as RFC 4180). */
 void fmt_csv_field(FILE *out, const char *s);
 /* A JSON string literal of S (quotes included). */

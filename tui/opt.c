@@ -29,17 +29,11 @@ static const struct opt help_opt = { .short_name = 'h', .long_name = "help",
 
 void opt_error(const char *fmt, ...)
 {
-	FILE *f = opt_errors ? opt_errors : stderr;
-	char msg[4096];
 	va_list ap;
 
-	/* as cmd_error: values quote what was typed, escaped */
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fmt_error(opt_errors ? opt_errors : stderr, fmt, ap);
 	va_end(ap);
-	fputs("cyctop: ", f);
-	fmt_put_escaped(f, msg, 0);
-	fputc('\n', f);
 }
 
 static size_t count(const struct opt *opts)
