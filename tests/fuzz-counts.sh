@@ -9,6 +9,8 @@
 #                            no final newline
 #   bad-value.counts negative.counts period-zero.counts comment-only.counts
 #                            the errors tests/cli-tree.sh checks
+#   fuzz-slow-lookup.counts  libFuzzer's timeout before model_lookup indexed
+#                            every spelling (9171fe2): a PMU event per line
 . "$SRCDIR/tests/lib.sh"
 
 replay_corpus counts "$SRCDIR/tests/corpus/counts"
