@@ -56,6 +56,28 @@ build() {
 	make -s -C build -j"$JOBS"
 }
 
+# The parts of passing tests that did not run: a script's skip_part line
+# (tests/lib.sh) or a cmocka case's skip() (its reason is printed just
+# before it in the test's log).  Lists them; sets PARTS.
+skipped_parts() { # DIR
+	list=$1/skipped-parts.txt
+	: >"$list"
+	for t in "$1"/tests/*.log; do
+		if grep -q '^:test-result: SKIP' "${t%.log}.trs" 2>/dev/null; then
+			printf '  skipped whole: %s: %s\n' "$(basename "${t%.log}")" \
+				"$(grep -m1 'SKIP' "$t")"
+			continue
+		fi
+		grep -q '^:test-result: PASS' "${t%.log}.trs" 2>/dev/null || continue
+		{
+			grep -h '^SKIP-PART:' "$t"
+			grep -h '^\[  SKIPPED \] [A-Za-z_]' "$t" | sort -u
+		} | sed "s|^|  in $(basename "${t%.log}"): |" >>"$list"
+	done
+	cat "$list"
+	PARTS=$(wc -l <"$list")
+}
+
 # Runs make check in DIR, prints failed tests' logs and a summary line.
 run_tests() { # DIR LABEL
 	dir=$1 label=$2
@@ -75,9 +97,12 @@ run_tests() { # DIR LABEL
 		[ -f "$log" ] && cat "$log"
 		[ "$fail" -gt 0 ] || fail=1
 	fi
-	printf '%s: %s passed, %s failed, %s skipped\n' "$label" "${pass:-0}" "$fail" "${skip:-0}"
+	skipped_parts "$dir"
+	printf '%s: %s passed, %s failed, %s skipped (%s whole tests, %s parts of passing ones: listed above)\n' \
+		"$label" "${pass:-0}" "$fail" $((${skip:-0} + PARTS)) "${skip:-0}" "$PARTS"
 	TOTAL_PASS=$((TOTAL_PASS + ${pass:-0}))
 	TOTAL_FAIL=$((TOTAL_FAIL + fail))
+	TOTAL_SKIP=$((TOTAL_SKIP + ${skip:-0} + PARTS))
 }
 
 # libFuzzer targets, each from a copy of its seed corpus for FUZZ_SECONDS
@@ -135,7 +160,7 @@ fuzz() {
 }
 
 check() {
-	TOTAL_PASS=0 TOTAL_FAIL=0
+	TOTAL_PASS=0 TOTAL_FAIL=0 TOTAL_SKIP=0
 	build
 	run_tests build "tests (-Werror)"
 	configure_in build-san --enable-werror --enable-sanitizers
@@ -153,7 +178,7 @@ check() {
 		fi
 	fi
 	[ "${SKIP_FUZZ:-0}" = 1 ] || fuzz
-	printf 'all: %s passed, %s failed\n' "$TOTAL_PASS" "$TOTAL_FAIL"
+	printf 'all: %s passed, %s failed, %s skipped\n' "$TOTAL_PASS" "$TOTAL_FAIL" "$TOTAL_SKIP"
 	[ "$TOTAL_FAIL" -eq 0 ]
 }
 

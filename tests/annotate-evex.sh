@@ -228,7 +228,7 @@ if [ -n "$ID" ] && [ -f "$DEBUG" ]; then
 		awk '$2 ~ /^[tT]$/ && $3 ~ /_evex|avx512/ { print "0x" $1 }' | sort -u)
 fi
 if [ -z "$EVEX" ]; then
-	echo "SKIP: glibc's EVEX functions: no symbols for $LIBC (install libc6-dbg)"
+	skip_part "glibc's EVEX functions: no symbols for $LIBC (install libc6-dbg)"
 else
 	# shellcheck disable=SC2086
 	"$DUMP" "$LIBC" $EVEX >"$TMP/libc.dump" 2>"$TMP/err" ||
@@ -242,7 +242,7 @@ fi
 # --- live, where the CPU runs AVX-512 -----------------------------------
 
 if ! grep -qw avx512f /proc/cpuinfo; then
-	echo "SKIP: live annotate of EVEX code: no avx512f in /proc/cpuinfo"
+	skip_part "live annotate of EVEX code: no avx512f in /proc/cpuinfo"
 	run "$AVX" 0.1
 	expect_rc 3 "avx512 without AVX-512F"
 	expect_err "no AVX-512F" "avx512 says why"

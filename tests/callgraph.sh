@@ -99,22 +99,34 @@ if command -v perf >/dev/null 2>&1; then
 		tol2=$(awk -v n="$n" 'BEGIN { printf "%.2f", 5 * 1.4143 * 100 * sqrt(2 / 9 / n) + 1 }')
 		within "$a" "$pa" "$tol2" "caller_a: cyctop vs perf record"
 		within "$b" "$pb" "$tol2" "caller_b: cyctop vs perf record"
+	else
+		skip_part "perf record --call-graph dwarf failed: no run of perf's own to compare"
 	fi
+else
+	skip_part "perf is not installed: no comparison with perf report"
 fi
 
 # A recorded session keeps its stacks: cyctop record -g, read by perf.
+# The run is 1 s (about 4,000 samples, N of them in leaf_work): against the
+# truth 5 sigma plus a point, as above; perf and cyctop on the same file see
+# the same samples, so they differ only where one unwinder gives up (1 point).
 run "$CYCTOP" record -g -e "$EV" -o "$TMP/rec.data" -- "$CALLERS" 1
 expect_rc 0 "record -g"
-if command -v perf >/dev/null 2>&1; then
-	pa=$(perf_caller_pct "$TMP/rec.data" caller_a)
-	[ -n "$pa" ] || fail "record -g: perf report finds no stacks"
-	within "$pa" 66.67 8 "record -g: caller_a's share in perf report"
-fi
-# ... and read back by cyctop
 run "$PROBE" -i "$TMP/rec.data" leaf_work
 expect_rc 0 "probe -i"
 clean "$TMP/out" "file session"
-within "$(caller_pct "$TMP/out" caller_a)" 66.67 8 "file session: caller_a's share"
+a=$(caller_pct "$TMP/out" caller_a)
+n=$(awk '$1 == "func" { print $4 }' "$TMP/out")
+[ "$n" -gt 1000 ] || fail "record -g: too few leaf_work stacks: $n"
+tol=$(awk -v n="$n" 'BEGIN { printf "%.2f", 5 * 100 * sqrt(2 / 9 / n) + 1 }')
+within "$a" 66.67 "$tol" "file session: caller_a's share"
+if command -v perf >/dev/null 2>&1; then
+	pa=$(perf_caller_pct "$TMP/rec.data" caller_a)
+	[ -n "$pa" ] || fail "record -g: perf report finds no stacks"
+	within "$a" "$pa" 1 "record -g: caller_a, cyctop vs perf report on the same file"
+else
+	skip_part "perf is not installed: cyctop record -g not read by perf report"
+fi
 
 # perf's own dwarf stacks: cyctop -i unwinds the file perf record wrote and
 # splits leaf_work's callers as perf report does on the same samples
@@ -128,6 +140,8 @@ if command -v perf >/dev/null 2>&1 &&
 	[ -n "$pa" ] || fail "perf report gives no caller split of its own file"
 	# the same samples, unwound by two unwinders: a stack or two may differ
 	within "$(caller_pct "$TMP/out" caller_a)" "$pa" 1 "perf's file: caller_a, cyctop vs perf report"
+else
+	skip_part "perf record --call-graph dwarf unavailable: perf's own dwarf file not read"
 fi
 
 # --- stacks that cannot be unwound whole end cleanly --------------------------

@@ -135,11 +135,9 @@ expect_near topdown.backend_bound.memory_bound 0.25 1e-12
 expect_near topdown.retiring.heavy_operations 0.015 1e-12
 expect_near topdown.smt_contention 0.05 1e-12
 run "$CYCTOP" tree --arch topdown --format json "$EX/zen4-handmade.counts"
-if command -v python3 >/dev/null 2>&1; then
-	python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); assert d["tree"] == "topdown"' \
-		"$TMP/out" || fail "topdown json"
-	ok
-fi
+python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); assert d["tree"] == "topdown"' \
+	"$TMP/out" || fail "topdown json"
+ok
 
 # bins_sum MAX: ilp.0 + .. + ilp.MAX of the csv in $TMP/out
 bins_sum() {
@@ -186,8 +184,10 @@ expect_out "Core2 cycle accounting on Intel (8 ports)" "guessed intel"
 run "$CYCTOP" tree "$EX/icl-topdown-handmade.counts"
 expect_out "TopDown (perf tma_*, Ice Lake)" "guessed topdown icl"
 
-# --model names the formulas when the model tables have it.
-if "$CYCTOP" list models 2>/dev/null | grep -q '^skl '; then
+# --model names the formulas of cyctop's own tables (whatever the host).
+"$CYCTOP" list models 2>/dev/null | grep -q '^skl ' || fail "no skl among cyctop's models"
+ok
+{
 	run "$CYCTOP" tree --arch topdown --model skl --format csv "$EX/skl-handmade.counts"
 	expect_rc 0 "--model skl"
 	expect_near topdown.frontend_bound 0.2 1e-12
@@ -205,17 +205,15 @@ if "$CYCTOP" list models 2>/dev/null | grep -q '^skl '; then
 	run "$CYCTOP" tree --arch intel --model skl --format csv "$EX/skl-handmade.counts"
 	cmp -s "$TMP/out" "$TMP/raw.csv" || fail "raw terms differ: $(diff "$TMP/out" "$TMP/raw.csv")"
 	ok
-fi
+}
 
 # JSON is valid and says what is missing.
 run "$CYCTOP" tree --arch core2 --format json "$EX/core2-handmade.counts"
 expect_rc 0 "json"
 expect_out '"missing": ["LOAD_BLOCK.STA"]' "json names missing events"
-if command -v python3 >/dev/null 2>&1; then
-	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" ||
-		fail "tree json does not parse"
-	ok
-fi
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" ||
+	fail "tree json does not parse"
+ok
 
 # Nonsense is flagged, not hidden.
 printf 'CPU_CYCLES,100\nBACK_END_BUBBLE.ALL,150\n' >"$TMP/bad-ia64.counts"
@@ -229,11 +227,13 @@ if command -v perf >/dev/null 2>&1 &&
 		-- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' 2>/dev/null; then
 	run "$CYCTOP" tree --arch sw --format csv "$TMP/perf.stat"
 	expect_rc 0 "perf stat input"
-	cpu=$(csv_value cpu_seconds)
-	awk -v c="$cpu" 'BEGIN { exit !(c > 0 && c < 60) }' || fail "cpu_seconds $cpu"
-	ok
-	[ "$(csv_value page_faults)" != "not measured" ] || fail "page faults from perf stat"
-	ok
+	# the tree's seconds are the file's task-clock (msec), its faults the file's
+	ms=$(awk -F, '$3 == "task-clock" { print $1 }' "$TMP/perf.stat")
+	pf=$(awk -F, '$3 == "page-faults" { print $1 }' "$TMP/perf.stat")
+	expect_near cpu_seconds "$(awk -v m="$ms" 'BEGIN { print m / 1000 }')" 1e-9
+	expect_near page_faults "$pf" 0
+else
+	skip_part "perf stat unavailable: its -x, output not read"
 fi
 
 # Bad input: one line naming the culprit, non-zero exit.

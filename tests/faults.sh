@@ -241,7 +241,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ "$paranoid" -ge 1 ] 
 	PID=''
 	gone "mix 60.10$TAG" "target of the refused attach"
 else
-	echo "SKIP: unprivileged attach (needs root, setpriv, perf_event_paranoid 1 or 2)" >&2
+	skip_part "unprivileged attach (needs root, setpriv, perf_event_paranoid 1 or 2)"
 fi
 
 done_ok

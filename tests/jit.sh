@@ -22,7 +22,7 @@ expect_true "$(json_last "$TMP/out" "($top['name'], $top['module']) == ('jit_spi
 	"live: jit_spin in [JIT] tid $pid: $(tail -1 "$TMP/out" | head -c 600)"
 
 if ! command -v perf >/dev/null 2>&1; then
-	echo "SKIP: perf is not installed: the recording part"
+	skip_part "perf is not installed: the recording part"
 	done_ok
 fi
 

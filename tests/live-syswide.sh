@@ -37,7 +37,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && [ "$paranoid" -
 	[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "one line: $(cat "$TMP/err")"
 	ok
 else
-	echo "SKIP: unprivileged -a (needs root, setpriv and perf_event_paranoid >= 1)" >&2
+	skip_part "unprivileged -a (needs root, setpriv and perf_event_paranoid >= 1)"
 fi
 
 # --- the same samples: cyctop record -a, read by perf and by cyctop -----

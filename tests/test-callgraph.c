@@ -479,8 +479,10 @@ static void test_folded_write_error(void **state)
 	FILE *f = fopen("/dev/full", "w");
 
 	(void)state;
-	if (!f)
+	if (!f) {
+		print_message("skipped: cannot open /dev/full\n");
 		skip();
+	}
 	add(cg, 0, "main a", 1);
 	struct cg_snapshot *s = callgraph_snapshot(cg);
 	assert_int_equal(cg_write_folded(s, 0, f), -1);

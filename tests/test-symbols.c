@@ -226,8 +226,10 @@ static void test_vdso(void **state)
 	void *vdso = open_vdso();
 	void *fn;
 
-	if (!vdso)
+	if (!vdso) {
+		print_message("skipped: this process has no vDSO (valgrind?)\n");
 		skip();
+	}
 	fn = dlvsym(vdso, "__vdso_clock_gettime", "LINUX_2.6");
 	assert_non_null(fn);
 	assert_true(symtab_lookup(st, (uint64_t)(uintptr_t)fn, &si));
@@ -870,6 +872,7 @@ static void expect_plt_names(const char *flags, const char *section, int min_stu
 
 	assert_non_null(st);
 	if (!build_plt_prog(flags, exe)) {
+		print_message("skipped: cc could not build the PLT program\n");
 		symtab_free(st);
 		skip();
 	}
@@ -1138,7 +1141,7 @@ static void test_kallsyms_live(void **state)
 
 	(void)state;
 	if (!k) {
-		print_message("note: %s\n", err);
+		print_message("skipped: %s\n", err);
 		skip();
 	}
 	f = fopen("/proc/kallsyms", "r");

@@ -324,6 +324,7 @@ static void test_vdso_frame(void **state)
 	assert_non_null(u);
 	assert_non_null(stack);
 	if (!getauxval(AT_SYSINFO_EHDR)) {   /* e.g. under valgrind */
+		print_message("skipped: this process has no vDSO (valgrind?)\n");
 		free(stack);
 		unwinder_free(u);
 		skip();
