@@ -15,7 +15,10 @@ help() {
 	expect_rc 0 "$name --help"
 	[ -s "$TMP/err" ] && fail "$name --help wrote to stderr: $(cat "$TMP/err")"
 	if [ -n "${CYCTOP_REGEN_HELP:-}" ]; then
+		# writing the expectation is not checking it: said as a skip
 		cp "$TMP/out" "$HELP/$name.txt"
+		skip_part "$name --help regenerated into tests/help/$name.txt, not compared"
+		return
 	fi
 	diff -u "$HELP/$name.txt" "$TMP/out" >&2 || fail "$name --help differs from $name.txt"
 	ok
