@@ -841,27 +841,52 @@ static void test_corrupt_features(void **state)
 	free(b);
 }
 
-/* Every byte of the file flipped in turn: open it or refuse it, never
- * crash; what opens reads to the end or to an error. */
+/* A refusal is one line that says something. */
+static void assert_one_line(const char *err)
+{
+	assert_true(err[0] != '\0');
+	assert_null(strchr(err, '\n'));
+}
+
+/* Every byte of the file flipped in turn: open it or refuse it with one
+ * line, never crash; what opens reads to the end (0) or to an error (-1,
+ * with its line).  Some flips must be refused (the magic, the header
+ * size), and a flip of nothing leaves the file whole. */
 static void test_byte_flips(void **state)
 {
-	size_t len;
+	size_t len, refused = 0;
 	unsigned char *b = writer_image(&len);
 	const unsigned char masks[] = { 0xff, 0x80, 0x01 };
 
 	for (size_t i = 0; i < len; i++)
 		for (size_t k = 0; k < sizeof(masks); k++) {
-			char err[256];
+			char err[256] = "";
 			struct perfdata *pd;
 			int rc;
 			b[i] ^= masks[k];
 			pd = perfdata_open_mem(b, len, err, sizeof(err));
 			if (pd) {
 				walk(pd, &rc, err, sizeof(err));
+				assert_true(rc == 0 || rc == -1);
+				if (rc == -1)
+					assert_one_line(err);
 				perfdata_close(pd);
+			} else {
+				assert_one_line(err);
+				refused++;
 			}
 			b[i] ^= masks[k];
 		}
+	assert_true(refused >= 8 * sizeof(masks));  /* at least the magic's 8 bytes */
+	{
+		char err[256] = "";
+		int rc;
+		struct perfdata *pd = perfdata_open_mem(b, len, err, sizeof(err));
+		assert_non_null(pd);
+		walk(pd, &rc, err, sizeof(err));
+		assert_int_equal(rc, 0);
+		perfdata_close(pd);
+	}
 	free(b);
 }
 
