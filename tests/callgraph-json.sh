@@ -138,6 +138,7 @@ expect_rc 2 "folded without -g"
 expect_err "--format folded needs -g" "folded without -g: message"
 [ ! -s "$TMP/out" ] || fail "folded without -g printed: $(head -c 300 "$TMP/out")"
 ok
+# refused before the launch: far under the command's 29 s even when loaded
 [ $(($(date +%s) - start)) -lt 15 ] || fail "folded without -g ran the whole command"
 ok
 pgrep -f "$CALLERS 29" >/dev/null && fail "folded without -g left the command running"

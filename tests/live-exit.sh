@@ -36,6 +36,8 @@ kill -TERM "$cy"
 RC=0
 wait "$cy" || RC=$?
 expect_rc 143 "SIGTERM: 128 + 15"
+# No poll: cyctop reaps what it launched (SIGTERM, 2 s, SIGKILL, waitpid:
+# engine/target.c) before it exits, so once wait returns the pid is gone.
 pid=$(json_last "$TMP/term.json" 'o["target"]["pid"]')
 kill -0 "$pid" 2>/dev/null && fail "mix $pid still runs after cyctop ended"
 ok
@@ -46,6 +48,9 @@ start=$(date +%s)
 { "$CYCTOP" -b -d 0.2 --format json -- "$MIX" 58 2>"$TMP/err"; echo $? >"$TMP/rc"; } |
 	head -n 1 >"$TMP/first"
 took=$(($(date +%s) - start))
+# The bound tells "ended at the first table" (0.2 s of watching plus start-up)
+# from "ran mix to its end" (58 s): 20 s leaves a loaded machine 100 times
+# the start-up it needs and still fails a watch that ignores SIGPIPE.
 [ "$took" -lt 20 ] || fail "| head -1 took ${took}s"
 ok
 [ "$(cat "$TMP/rc")" -eq 141 ] || fail "| head -1: exit $(cat "$TMP/rc"), want 141"
@@ -53,6 +58,7 @@ ok
 grep -v "counting cpu-clock instead of cycles" "$TMP/err" | grep . &&
 	fail "| head -1 is not quiet: $(cat "$TMP/err")"
 ok
+# the pipeline waited for cyctop, which reaped mix first (as above)
 pid=$(json_last "$TMP/first" 'o["target"]["pid"]')
 kill -0 "$pid" 2>/dev/null && fail "mix $pid still runs after | head -1"
 ok

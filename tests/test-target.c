@@ -186,20 +186,18 @@ static void test_finish_running(void **state)
 {
 	struct target t;
 	char *argv[] = { "sleep", "30", NULL };
-	struct timespec t0, t1;
 	int fd0 = open_fds();
 
 	(void)state;
 	launch_ok(&t, argv);
 	start_ok(&t);
 	assert_false(target_poll_end(&t));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	target_finish(&t);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	assert_true(t.ended);
 	assert_true(t.status_known);
+	/* TERM sufficed: the status says SIGTERM, not the SIGKILL that
+	 * follows 2 s later (a time bound would fail on a loaded machine) */
 	assert_int_equal(t.status, 128 + SIGTERM);
-	assert_true(t1.tv_sec - t0.tv_sec < 3);  /* TERM sufficed: no 2 s wait for KILL */
 	assert_no_children();
 	assert_int_equal(open_fds(), fd0);
 }

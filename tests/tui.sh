@@ -6,9 +6,12 @@
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/tmux-lib.sh"
 
-# Hotspots on a live workload, shares like the batch mode's (60/30/10).
+# Hotspots on a live workload, shares like the batch mode's (60/30/10).  The
+# pid in mix's argument (60.1PID seconds) tells this test's runs from those
+# of tests run beside it (faults.sh runs mix 60.0N...).
+MIX60="60.1$$"
 start 120 40
-type_line "'$CYCTOP' -d 0.5 -- '$WORKLOADS/mix' 60; echo EXIT-\$?"
+type_line "'$CYCTOP' -d 0.5 -- '$WORKLOADS/mix' $MIX60; echo EXIT-\$?"
 wait_screen "work_60" "hotspot table"
 wait_for 'screen | grep -q "samples [0-9][0-9][0-9][0-9]"' 30 "1000 samples"
 pct=$(screen | awk '$2 == "work_60" { sub("%", "", $1); print $1 }')
@@ -73,13 +76,13 @@ T send-keys -t main q
 wait_screen "EXIT-0" "exit after q"
 type_line "echo AFTER-Q\$((6 * 7))"
 wait_screen "AFTER-Q42" "shell usable after q"
-pgrep -f "$WORKLOADS/mix 60" >/dev/null && fail "launched command left running after q"
+pgrep -f "$WORKLOADS/mix $MIX60\$" >/dev/null && fail "launched command left running after q"
 ok
 
 # SIGTERM restores the terminal too.
-type_line "clear; '$CYCTOP' -- '$WORKLOADS/mix' 60; echo TERM-\$?"
+type_line "clear; '$CYCTOP' -- '$WORKLOADS/mix' $MIX60; echo TERM-\$?"
 wait_screen "work_60" "second watch"
-pkill -TERM -f "^$CYCTOP -- $WORKLOADS/mix 60" || fail "no cyctop to signal"
+pkill -TERM -f "^$CYCTOP -- $WORKLOADS/mix $MIX60\$" || fail "no cyctop to signal"
 wait_screen "TERM-143" "exit after SIGTERM: 128 + 15"
 type_line "echo AFTER-TERM\$((6 * 7))"
 wait_screen "AFTER-TERM42" "shell usable after SIGTERM"
