@@ -54,6 +54,17 @@ expect_near() {
 	ok
 }
 
+# host_has_pmu: the kernel drives a core PMU (x86 cpu, cpu_core/cpu_atom,
+# arm64 armv8_*): then cyctop's default event is cycles, else cpu-clock.
+host_has_pmu() {
+	for _d in /sys/bus/event_source/devices/cpu /sys/bus/event_source/devices/cpu_core \
+		/sys/bus/event_source/devices/armv8_*; do
+		[ -e "$_d" ] && return 0
+	done
+	return 1
+}
+if host_has_pmu; then DEFAULT_EVENT=cycles; else DEFAULT_EVENT=cpu-clock; fi
+
 # skip_part REASON: a part of this test did not run; the test goes on.  The
 # line is counted by build.sh's summary (a silent skip would read as a pass).
 skip_part() {

@@ -102,11 +102,11 @@ T send-keys -t main /
 wait_for 'screen | tail -n 1 | grep -q "^search: _"' 10 "the search prompt starts empty"
 ok
 T send-keys -t main Escape Left
-wait_screen ">cpu-clock% FUNCTION" "Left: back to the hotspots"
+wait_screen ">$DEFAULT_EVENT% FUNCTION" "Left: back to the hotspots"
 T send-keys -t main Enter
 wait_screen "address:  instruction" "asm again"
 T send-keys -t main BSpace
-wait_screen ">cpu-clock% FUNCTION" "Backspace: back to the hotspots"
+wait_screen ">$DEFAULT_EVENT% FUNCTION" "Backspace: back to the hotspots"
 T send-keys -t main / C-u Enter
 
 # One delay range: the d prompt says the range -d takes.
@@ -138,7 +138,7 @@ wait_screen "TTY-0" "q"
 # stdout in a file: the view draws on the terminal, the table in the file.
 type_line "clear; '$CYCTOP' -d 0.5 -- '$MIX' 59 >'$TMP/out.txt'; echo FILE-\$?"
 wait_for '! screen | grep -q "TTY-0"' 20 "the screen cleared"
-wait_screen ">cpu-clock% FUNCTION" "the view with stdout in a file"
+wait_screen ">$DEFAULT_EVENT% FUNCTION" "the view with stdout in a file"
 wait_screen "work_60" "its hotspots"
 T send-keys -t main q
 wait_screen "FILE-0" "q"

@@ -13,7 +13,8 @@ start 120 40
 type_line "'$CYCTOP' -a -e cpu-clock -d 0.5 >'$TMP/table' 2>'$TMP/err'; echo EXIT-\$?"
 wait_screen "all CPUs  processes" "the processes view first"
 wait_screen ">cpu-clock%     PID  USER        COMMAND" "its columns, sorted by the event"
-wait_for "screen | grep -qE '^ +[0-9.]+% +$A +root +mix'" 20 "mix's row: pid, user, command"
+ME=$(id -un | cut -c1-10)  # the USER column's width
+wait_for "screen | grep -qE '^ +[0-9.]+% +$A +$ME +mix'" 20 "mix's row: pid, user, command"
 ok
 # < > sort: PID, then USER, then COMMAND
 T send-keys -t main '>'
