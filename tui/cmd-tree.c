@@ -76,6 +76,9 @@ static void print_text(const struct tree_result *r, const struct tree_ctx *ctx)
 		}
 		printf("\n");
 	}
+	/* the tree of a model without an ILP sweep says why it has no ilp rows */
+	if (ctx->model && ctx->model->no_ilp && def->id == ctx->model->tree)
+		printf("(%s)\n", ctx->model->no_ilp);
 }
 
 static void print_csv(const struct tree_result *r)
@@ -220,8 +223,8 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 	o->tree = TREE_NONE;
 	int atom = 0, smt = 0;
 	const struct opt opts[] = {
-		OPT_ARCH(&o->tree, "core2, ia64, amd, intel, topdown, zen or sw (default: the\n"
-			 "model's, or the one the events belong to)"),
+		OPT_ARCH(&o->tree, "core2, ia64, amd, intel, topdown, zen, arm or sw (default:\n"
+			 "the model's, or the one the events belong to)"),
 		OPT_MODEL(&o->model, "the model the counts were taken on"),
 		OPT_SMT(&smt, "whether SMT was on (off by default)"),
 		OPT_ENUM(0, "pmu", &atom, pmus, "cpu_core|cpu_atom",
@@ -246,7 +249,10 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 		return -1;
 	}
 	if (o->model && o->tree != TREE_NONE && !tree_fits_model(o->tree, o->model)) {
-		cmd_error("model %s does not feed the %s tree", o->model->name, tree_name(o->tree));
+		bool no_slots = o->tree == TREE_TOPDOWN && o->model->encoding == ENC_ARMV8;
+		cmd_error("model %s does not feed the %s tree%s", o->model->name, tree_name(o->tree),
+			  no_slots ? " (its PMU has no slot events; perf has no TopDown for it "
+			  "either: --arch arm)" : "");
 		return -1;
 	}
 	return first;
@@ -306,7 +312,7 @@ static int cmd_tree_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_tree_entry = {
 	"tree",
-	"tree [-A|--arch core2|ia64|amd|intel|topdown|zen|sw] [--model PMU] [--smt on|off] "
+	"tree [-A|--arch core2|ia64|amd|intel|topdown|zen|arm|sw] [--model PMU] [--smt on|off] "
 	"[--pmu cpu_core|cpu_atom] [--clock-hz HZ] [--penalties desktop|server|FILE] [--format text|csv|json] "
 	"COUNTS-FILE|FILE.data...",
 	cmd_tree_exec,
