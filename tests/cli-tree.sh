@@ -300,4 +300,14 @@ expect_rc 2 "no topdown on N1"
 expect_err "no slot events" "why named"
 run "$CYCTOP" tree --arch arm --model arm_n1 "$EX/neoverse-n1-handmade.counts"
 expect_out "(no ILP histogram on this CPU: its PMU has no counter threshold (Armv8 before FEAT_PMUv3_TH))" "no ILP, said why"
+# --slots: the recording machine's caps/slots in perf's #slots (N2 at 5 is
+# the default; at 8 the V2 figures)
+run "$CYCTOP" tree --arch topdown --model arm_n2 --slots 8 --format csv "$EX/neoverse-v2-handmade.counts"
+expect_near topdown.frontend_bound 0.19 1e-9
+expect_near slots 8000000000 1e-12
+run "$CYCTOP" tree --arch topdown --model arm_n2 --format csv "$EX/neoverse-v2-handmade.counts"
+expect_near slots 5000000000 1e-12
+expect_near topdown.frontend_bound 0.31 1e-9
+run "$CYCTOP" tree --slots 0 "$EX/neoverse-v2-handmade.counts"
+expect_rc 2 "slots out of range"
 done_ok
