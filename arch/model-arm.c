@@ -94,7 +94,7 @@ static const struct arch_event armv81_events[] = {
 };
 
 /* The last-level cache read events of the Neoverse cores (perf's
- * neoverse-n1/l3_cache.json and metrics ll_cache_read_mpki on N1, V1, N2/V2). */
+ * neoverse-n1/ll_cache.json, the ll_cache_read_mpki metric of N1, V1 and N2/V2). */
 static const struct arch_event llc_events[] = {
 	ROW("LL_CACHE_RD", 0x36, 0, "last-level cache reads"),
 	ROW("LL_CACHE_MISS_RD", 0x37, 0, "last-level cache read misses"),

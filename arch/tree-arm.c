@@ -140,11 +140,11 @@ static const char *const inst_models[] = {
 #define N(a) ((int)(sizeof(a) / sizeof(a[0])))
 
 const struct tree_def tree_arm_op = {
-	TREE_ARM, "arm", "Core2 cycle accounting on Arm (micro-operations: V1, N2, V2)",
+	TREE_ARM, "arm", "Core2 cycle accounting on Arm, micro-ops (V1, N2, V2)",
 	op_inputs, I_COUNT, op_nodes, N(op_nodes), derive, op_models,
 };
 
 const struct tree_def tree_arm_inst = {
-	TREE_ARM, "arm", "Core2 cycle accounting on Arm (instructions: N1, A76, A72, A57, A53)",
+	TREE_ARM, "arm", "Core2 cycle accounting on Arm, instructions (N1, A7x, A5x)",
 	inst_inputs, I_COUNT, inst_nodes, N(inst_nodes), derive, inst_models,
 };

@@ -155,7 +155,7 @@ expect_out "# partners together: OP_RETIRED + OP_SPEC" "f's terms together"
 run "$CYCTOP" list groups -e @topdown --model arm_n1
 expect_rc 1 "no @topdown on N1"
 run "$CYCTOP" list trees arm
-expect_out "Core2 cycle accounting on Arm (micro-operations" "arm tree listed"
+expect_out "Core2 cycle accounting on Arm, micro-ops (V1, N2, V2)" "arm tree listed"
 run "$CYCTOP" list metrics --arch topdown --model arm_v1
 expect_out "neoverse-v1/metrics.json" "V1's topdown formulas"
 done_ok
