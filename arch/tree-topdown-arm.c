@@ -135,7 +135,8 @@ static const struct tree_node_def v1_nodes[] = {
 	NODE("topdown.retiring", "Retiring", PX, sbsa_ret, SBSA "retiring", RET_IN),
 };
 
-static const char *const n2_models[] = { "arm_n2", "arm_v2", NULL };
+/* V2 first: without --model a file is taken for the commoner V2 (8 slots) */
+static const char *const n2_models[] = { "arm_v2", "arm_n2", NULL };
 static const char *const v1_models[] = { "arm_v1", NULL };
 
 #define N(a) ((int)(sizeof(a) / sizeof(a[0])))

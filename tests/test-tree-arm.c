@@ -130,6 +130,11 @@ static void test_v2_example_topdown(void **state)
 	}
 	assert_true(fabs(sum - 1) < 1e-12);
 	assert_true(tree_fits_model(TREE_TOPDOWN, model_find("arm_v2")));
+	/* without a model: the N2/V2 formulas with V2's 8 slots */
+	def = th_eval_example(&r, TREE_TOPDOWN, NULL, "neoverse-v2-handmade.counts", false);
+	assert_string_equal(def->models[0], "arm_v2");
+	expect(&r, "slots", 8 * c);
+	expect(&r, "topdown.retiring", 0.40);
 }
 
 /* #slots: the host's caps/slots (tree_ctx.slots) wins over the model's
