@@ -146,6 +146,12 @@ static int encode_event(const struct arch_model *model, const char *name, const 
 	if (event_perf_syntax(name, &perf)) {
 		if (!pmu_type(perf.pmu, &type, name, err, errsz))
 			return -1;
+		bool arm = model && model->encoding == ENC_ARMV8;
+		if (perf.has_event && !arm && perf.code.sel > 0xfff) {
+			snprintf(err, errsz, "event '%s': event select 0x%x is wider than x86's 12 "
+				 "bits", name, perf.code.sel);
+			return -1;
+		}
 		if (perf.has_event) {
 			raw_attr(attr, type, perf_syntax_config(model, &perf));
 			return 0;

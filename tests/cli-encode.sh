@@ -137,6 +137,10 @@ row STALL_SLOT_FRONTEND 4 0x3e
 row stall_slot_backend 4 0x3d
 row STALL_SLOT 4 0x3f
 row STALL 4 0x3c
+# event= takes 16 bits for Arm, so x86's 12-bit limit is said where it applies
+run "$CYCTOP" encode --model skl 'cpu/event=0x1234/'
+expect_rc 1 "x86 event select wider than 12 bits"
+expect_err "wider than x86's 12 bits" "the limit named"
 run "$CYCTOP" encode --model arm_n1 OP_RETIRED
 expect_rc 1 "N1 has no OP_RETIRED"
 expect_err "OP_RETIRED" "the event named"
