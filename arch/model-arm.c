@@ -36,8 +36,9 @@
  * event without attr.config1 bit 0 ("long"), so none is chained: each takes
  * one counter (a chained 64-bit event would take an adjacent pair on a PMU
  * with 32-bit counters, armv8pmu_event_is_chained; the kernel extends a
- * counter through its overflow interrupt, and PMUv3p5 counters are 64-bit).  No counter threshold before FEAT_PMUv3_TH,
- * so no CMASK-style ILP sweep: no_ilp says so. */
+ * counter through its overflow interrupt, and PMUv3p5 counters are
+ * 64-bit).  No counter threshold before FEAT_PMUv3_TH, so no CMASK-style ILP
+ * sweep: no_ilp says so. */
 #include "arch/model.h"
 
 #define ANY 0
