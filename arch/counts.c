@@ -330,13 +330,16 @@ static bool apply_terms(struct arch_code *code, char *terms, const char *sep)
 	return true;
 }
 
-/* Strips perf's PMU wrapper: "cpu/X/mods" and "cpu_core/X/mods" become X. */
+/* Strips perf's PMU wrapper: "cpu/X/mods", "cpu_core/X/mods" and an Arm core
+ * PMU's "armv8_pmuv3_0/X/" become X. */
 static const char *unwrap_pmu(const char *name, char *buf, size_t bufsz)
 {
 	const char *slash = strchr(name, '/'), *last = strrchr(name, '/');
 	size_t len;
 
-	if (!slash || last == slash || !(starts_with(name, "cpu/") || starts_with(name, "cpu_core/")))
+	/* Arm core PMUs: armv8_pmuv3_0/cpu_cycles/, armv8_neoverse_n1/r11/ */
+	if (!slash || last == slash || !(starts_with(name, "cpu/") || starts_with(name, "cpu_core/") ||
+					 starts_with(name, "armv8_")))
 		return name;
 	len = (size_t)(last - slash - 1);
 	if (len >= bufsz)
@@ -373,7 +376,7 @@ static const char *perf_spelling(const char *name, char *buf, size_t bufsz)
 
 static bool is_hw_model(const struct arch_model *model)
 {
-	return model && model->pfm_force != NULL;
+	return model_is_hardware(model);
 }
 
 /* The vendor encoding NAME denotes under MODEL: perf's cpu/event=..,umask=../
@@ -392,7 +395,7 @@ static bool event_code(const struct arch_model *model, const char *name,
 	}
 	if (!is_hw_model(model))
 		return false;
-	if (event_raw_decode(name, code))
+	if (model_raw_decode(model, name, code))
 		return true;
 	if ((ev = model_lookup(model, name)) != NULL && ev->pfm) {
 		*code = ev->code;

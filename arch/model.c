@@ -13,19 +13,23 @@
 extern const struct arch_model model_core2, model_amd64_k8, model_amd64_fam10h,
 	model_ia64, model_perf, model_nhm, model_wsm, model_snb, model_ivb, model_hsw,
 	model_bdw, model_skl, model_skx, model_clx, model_icl, model_icx, model_spr,
-	model_zen1, model_zen2, model_zen3, model_zen4;
+	model_zen1, model_zen2, model_zen3, model_zen4, model_arm_n1, model_arm_n2, model_arm_v1,
+	model_arm_v2, model_arm_ac53, model_arm_ac57, model_arm_ac72, model_arm_ac76;
 
 /* Within a tree the first model is its default (model_for_tree): Skylake for
- * the intel tree (every term of it has a direct event), Zen 4 for zen. */
+ * the intel tree (every term of it has a direct event), Zen 4 for zen,
+ * Neoverse V2 for arm. */
 static const struct arch_model *const all_models[] = {
 	&model_core2, &model_amd64_k8, &model_amd64_fam10h, &model_ia64, &model_perf,
 	&model_skl, &model_nhm, &model_wsm, &model_snb, &model_ivb, &model_hsw, &model_bdw,
 	&model_skx, &model_clx, &model_icl, &model_icx, &model_spr,
 	&model_zen4, &model_zen1, &model_zen2, &model_zen3,
+	&model_arm_v2, &model_arm_n2, &model_arm_v1, &model_arm_n1, &model_arm_ac76,
+	&model_arm_ac72, &model_arm_ac57, &model_arm_ac53,
 };
 
 static const char *const tree_names[TREE_COUNT] = {
-	"core2", "ia64", "amd", "sw", "intel", "topdown", "zen",
+	"core2", "ia64", "amd", "sw", "intel", "topdown", "zen", "arm",
 };
 
 const char *tree_name(enum arch_tree tree)
@@ -111,11 +115,50 @@ static const struct arch_model *amd_zen(int family, int model)
 	return NULL;
 }
 
+/* Arm cores by MIDR_EL1 implementer and part number (Linux
+ * arch/arm64/include/asm/cputype.h: ARM_CPU_IMP_ARM 0x41,
+ * ARM_CPU_PART_CORTEX_A53 0xD03, _A57 0xD07, _A72 0xD08, _A76 0xD0B,
+ * _NEOVERSE_N1 0xD0C, _NEOVERSE_V1 0xD40, _NEOVERSE_N2 0xD49,
+ * _NEOVERSE_V2 0xD4F); the same parts perf's arch/arm64/mapfile.csv maps to
+ * cortex-a53, cortex-a57-a72, cortex-a76-n1, neoverse-n1, neoverse-v1 and
+ * neoverse-n2-v2. */
+static const struct { unsigned implementer, part; const char *name; } midr_models[] = {
+	{ 0x41, 0xd03, "arm_ac53" }, { 0x41, 0xd07, "arm_ac57" }, { 0x41, 0xd08, "arm_ac72" },
+	{ 0x41, 0xd0b, "arm_ac76" }, { 0x41, 0xd0c, "arm_n1" }, { 0x41, 0xd40, "arm_v1" },
+	{ 0x41, 0xd49, "arm_n2" }, { 0x41, 0xd4f, "arm_v2" },
+};
+
+const struct arch_model *model_from_midr(unsigned implementer, unsigned part)
+{
+	for (size_t i = 0; i < sizeof(midr_models) / sizeof(midr_models[0]); i++)
+		if (midr_models[i].implementer == implementer && midr_models[i].part == part)
+			return model_find(midr_models[i].name);
+	return NULL;
+}
+
+/* perf's arm64 cpuid is MIDR_EL1 as "0x%016lx" (tools/perf/arch/arm64/util/
+ * header.c, _get_cpuid; the form of pmu-events/arch/arm64/mapfile.csv):
+ * implementer bits 31:24, part number 15:4. */
+static const struct arch_model *model_from_midr_string(const char *cpuid)
+{
+	char *end;
+
+	if (strncasecmp(cpuid, "0x", 2) != 0 || !isxdigit((unsigned char)cpuid[2]))
+		return NULL;
+	errno = 0;
+	unsigned long long midr = strtoull(cpuid + 2, &end, 16);
+	if (*end || errno)
+		return NULL;
+	return model_from_midr((unsigned)(midr >> 24) & 0xff, (unsigned)(midr >> 4) & 0xfff);
+}
+
 const struct arch_model *model_from_cpuid(const char *cpuid)
 {
 	char vendor[16];
 	int family, model, stepping = 0;
 
+	if (cpuid && strncasecmp(cpuid, "0x", 2) == 0)
+		return model_from_midr_string(cpuid);
 	if (!cpuid || sscanf(cpuid, "%15[^,],%d,%d,%d", vendor, &family, &model, &stepping) < 3)
 		return NULL;
 	if (!strcmp(vendor, "GenuineIntel") && family == 6) {
@@ -284,6 +327,35 @@ unsigned long long event_code_config(const struct arch_code *c)
 	       (unsigned long long)(c->sel >> 8) << 32;
 }
 
+static bool is_arm(const struct arch_model *model)
+{
+	return model && model->encoding == ENC_ARMV8;
+}
+
+/* Arm: "r<hex>" is the event number, at most 16 bits (the kernel's armv8
+ * PMU format "event=config:0-15", drivers/perf/arm_pmuv3.c). */
+bool model_raw_decode(const struct arch_model *model, const char *name, struct arch_code *code)
+{
+	char *end;
+
+	if (!is_arm(model))
+		return event_raw_decode(name, code);
+	if (!name || (name[0] != 'r' && name[0] != 'R') || !isxdigit((unsigned char)name[1]))
+		return false;
+	errno = 0;
+	unsigned long long v = strtoull(name + 1, &end, 16);
+	if ((*end && *end != ':') || errno == ERANGE || v > 0xffff)
+		return false;
+	memset(code, 0, sizeof(*code));
+	code->sel = (uint16_t)v;
+	return true;
+}
+
+unsigned long long model_code_config(const struct arch_model *model, const struct arch_code *c)
+{
+	return is_arm(model) ? c->sel : event_code_config(c);
+}
+
 /* --- perf's PMU syntax: cpu/event=0xb1,umask=0x1,cmask=1,inv/ ------------ */
 
 static bool parse_num(const char *s, unsigned long long max, unsigned long long *out)
@@ -308,7 +380,8 @@ static bool perf_term(char *term, bool first, struct perf_pmu_event *out)
 		*eq++ = '\0';
 	if (eq && !parse_num(eq, ~0ULL, &v) && strcasecmp(term, "name") != 0)
 		return false;
-	if (!strcasecmp(term, "event") && v <= 0xfff)
+	/* 12 bits on x86, 16 on Arm; a number no row has finds none */
+	if (!strcasecmp(term, "event") && v <= 0xffff)
 		out->code.sel = (uint16_t)v, out->has_event = true;
 	else if (!strcasecmp(term, "umask") && v <= 0xff)
 		out->code.umask = (uint8_t)v;
@@ -327,6 +400,8 @@ static bool perf_term(char *term, bool first, struct perf_pmu_event *out)
 			return false;
 		out->code = raw;
 		out->has_event = true;
+		out->has_config = true;
+		out->config = v;
 	} else if (!strcasecmp(term, "name") || !strcasecmp(term, "period") ||
 		   !strcasecmp(term, "freq"))
 		;  /* perf's naming and sampling terms: not the event */
@@ -473,9 +548,14 @@ static bool canon_matches(const char *a, const char *canon_b)
 	return false;
 }
 
+bool model_is_hardware(const struct arch_model *model)
+{
+	return model && (model->pfm_force != NULL || model->encoding == ENC_ARMV8);
+}
+
 static bool is_hw_model(const struct arch_model *model)
 {
-	return model->pfm_force != NULL;
+	return model_is_hardware(model);
 }
 
 static const struct arch_event *lookup_code(const struct arch_model *model,
@@ -558,6 +638,11 @@ static const struct arch_event *lookup_modified(const struct arch_model *model,
 static const struct arch_event *lookup_perf_syntax(const struct arch_model *model,
 						   const struct perf_pmu_event *e)
 {
+	if (e->has_event && is_arm(model)) {
+		unsigned long long v = e->has_config ? e->config : e->code.sel;
+		struct arch_code c = { .sel = (uint16_t)v };
+		return v <= 0xffff ? lookup_code(model, &c) : NULL;
+	}
 	if (e->has_event)
 		return is_hw_model(model) ? lookup_code(model, &e->code) : NULL;
 	const struct arch_event *row = model_lookup(model, e->name);
@@ -659,7 +744,7 @@ const struct arch_event *model_lookup(const struct arch_model *model, const char
 
 	/* libpfm4's qualified "skl::EVENT" names this model's EVENT */
 	const char *sep = strstr(name, "::");
-	if (sep && model->pfm_force && model_find(name) == NULL) {
+	if (sep && is_hw_model(model) && model_find(name) == NULL) {
 		char pmu[64];
 		snprintf(pmu, sizeof(pmu), "%.*s", (int)(sep - name), name);
 		if (model_find(pmu) != model)
@@ -674,7 +759,7 @@ const struct arch_event *model_lookup(const struct arch_model *model, const char
 		return lookup_perf_syntax(model, &perf);
 	if (event_canon(name, canon, sizeof(canon)) && (ev = lookup_canon(model, canon)))
 		return ev;
-	if (is_hw_model(model) && event_raw_decode(name, &raw))
+	if (is_hw_model(model) && model_raw_decode(model, name, &raw))
 		return lookup_code(model, &raw);
 	return is_hw_model(model) ? lookup_modified(model, name) : NULL;
 }

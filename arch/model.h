@@ -20,12 +20,20 @@ enum arch_tree {
 	TREE_INTEL,    /* Core2 master equation on Sandy Bridge .. Sapphire Rapids */
 	TREE_TOPDOWN,  /* perf's TopDown level 1-2 (Intel tma_*, AMD Zen 4 pipeline) */
 	TREE_ZEN,      /* master equation on Zen 1-4 (dispatch basis) */
+	TREE_ARM,      /* master equation on Armv8 cores (Neoverse, Cortex-A) */
 	TREE_COUNT
 };
 
-/* Vendor encoding of an x86 event: PERFEVTSEL fields. */
+/* How a model's event codes become perf's attr.config. */
+enum model_encoding {
+	ENC_PERFEVTSEL,  /* x86: PERFEVTSEL fields (event_code_config) */
+	ENC_ARMV8,       /* Arm PMUv3: config = the event number (PMEVTYPER<n>_EL0.evtCount) */
+};
+
+/* Vendor encoding of an event: x86 PERFEVTSEL fields; on Arm only .sel, the
+ * 16-bit event number (0x11 CPU_CYCLES, 0x4005 STALL_BACKEND_MEM). */
 struct arch_code {
-	uint16_t sel;   /* event select (AMD up to 12 bits) */
+	uint16_t sel;   /* event select (AMD up to 12 bits; Arm event number) */
 	uint8_t umask;
 	uint8_t cmask;
 	bool inv;
@@ -56,13 +64,19 @@ struct arch_model {
 	const char *name;       /* our model name: core, amd64_k8, amd64_fam10h, ia64, perf */
 	const char *pmu_prefix; /* libpfm4 PMU names it covers (prefix match) */
 	const char *pfm_force;  /* PMU to force in libpfm4 for encodings, NULL if none */
+	/* ENC_ARMV8 models encode from .code, never through libpfm4 (whose arm
+	 * tables an x86 build lacks); their rows' pfm holds the architecture's
+	 * event name, the one libpfm4's arm tables and perf's JSON use. */
+	enum model_encoding encoding;
 	const char *desc;
 	enum arch_tree tree;    /* the tree this model's events feed */
 	int n_generic;          /* generic counters per thread with SMT on */
 	int n_generic_nosmt;    /* ... with SMT off (0: the same) */
 	int n_fixed;
 	int n_metrics;          /* PERF_METRICS events beside slots (ICL 4, SPR 8), 0: none */
-	int pipeline_width;     /* TopDown slots per cycle (0: no TopDown) */
+	int pipeline_width;     /* TopDown slots per cycle (0: no TopDown); on Arm the
+				 * default of PMMIR_EL1.SLOTS, which the kernel's caps/slots
+				 * overrides (tree_ctx.slots) */
 	const char *slots_event; /* the PERF_METRICS group leader (TOPDOWN.SLOTS) */
 	int write_bytes;        /* AMD System_write transfer size: 8 (K8) or 16 (Fam10h) */
 	const char *cycles;     /* reference event carried in every group */
@@ -71,6 +85,9 @@ struct arch_model {
 	/* The modern ILP sweep "EVENT:c=k", k = 1..dispatch_width (cycles with at
 	 * least k uops); NULL where the sweep is ilp_event's cmask/inv form. */
 	const char *ilp_sweep;
+	/* Why the model has no ILP histogram (NULL: it has one, or says nothing):
+	 * one line the ILP view and the tree print. */
+	const char *no_ilp;
 	/* The asm view's references (NULL when the model has none): */
 	const char *stall_event; /* stall cycles to set penalty cycles against */
 	const char *inst_event;  /* retired instructions, for loop iterations */
@@ -84,6 +101,9 @@ const struct arch_model *model_find(const char *name);
 /* The model of perf's HEADER_CPUID string ("GenuineIntel,6,23,10"), or
  * NULL when cyctop has no tables for that CPU. */
 const struct arch_model *model_from_cpuid(const char *cpuid);
+/* The model of an Arm core by its MIDR_EL1 fields (implementer 0x41 is Arm,
+ * part 0xd0c Neoverse N1 ...), NULL when cyctop has no tables for it. */
+const struct arch_model *model_from_midr(unsigned implementer, unsigned part);
 const struct arch_model *model_for_tree(enum arch_tree tree);
 const struct arch_model *model_at(size_t i);   /* NULL past the end */
 
@@ -104,6 +124,16 @@ bool event_raw_decode(const char *name, struct arch_code *code);
  * perf's attr.config for PERF_TYPE_RAW. */
 unsigned long long event_code_config(const struct arch_code *code);
 
+/* The same for MODEL's encoding: on Arm "r11" is event 0x11 and the config
+ * is the event number (perf's armv8 PMU format "event=config:0-15"); x86 as
+ * above.  MODEL may be NULL (x86). */
+bool model_raw_decode(const struct arch_model *model, const char *name, struct arch_code *code);
+unsigned long long model_code_config(const struct arch_model *model, const struct arch_code *code);
+
+/* Whether MODEL is a hardware PMU's (x86 through libpfm4, or Arm from our
+ * tables), not the software "perf" model or IA-64's table. */
+bool model_is_hardware(const struct arch_model *model);
+
 /* perf's PMU syntax: "cpu/event=0xb1,umask=0x1,cmask=1,inv/",
  * "cpu/UOPS_EXECUTED.THREAD,cmask=0x6/", "cpu_core/topdown-retiring/".
  * PMU receives the PMU name; NAME the event name term ("" when the event is
@@ -111,10 +141,12 @@ unsigned long long event_code_config(const struct arch_code *code);
  * cmask=, inv, edge, any); HAS_CODE whether event= was given.  Returns
  * false when NAME is not in this syntax or a term is malformed. */
 struct perf_pmu_event {
-	char pmu[16];
+	char pmu[32];  /* cpu, cpu_core, armv8_neoverse_n1 ... */
 	char name[128];
 	struct arch_code code;  /* event=/umask= and the modifiers */
 	bool has_event;         /* event= given */
+	bool has_config;        /* config= given: CONFIG is the raw attr.config */
+	unsigned long long config;
 };
 bool event_perf_syntax(const char *name, struct perf_pmu_event *out);
 

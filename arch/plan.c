@@ -102,6 +102,14 @@ static const struct plan_partner_def partner_table[] = {
 	{ TREE_ZEN, { "ex_no_retire.not_complete", "ex_no_retire.load_not_complete" },
 	  "backend_bound_memory share = load_not_complete / not_complete (perf amdzen4 "
 	  "pipeline.json)" },
+	/* The master equation on Armv8 (arch/tree-arm.c) */
+	{ TREE_ARM, { "OP_RETIRED", "OP_SPEC" },
+	  "f = OP_RETIRED / OP_SPEC (perf arm64 neoverse-n2-v2 retired_rate)" },
+	{ TREE_ARM, { "INST_RETIRED", "INST_SPEC" },
+	  "f = INST_RETIRED / INST_SPEC on cores without OP_SPEC (perf arm64 JSON)" },
+	{ TREE_ARM, { "STALL_BACKEND", "STALL_BACKEND_MEM" },
+	  "unaccounted back-end stalls = STALL_BACKEND - STALL_BACKEND_MEM (perf arm64 "
+	  "common-and-microarch.json: a subset of STALL_BACKEND)" },
 };
 
 /* Adjacent steps of the model's CMASK sweep: bin k = C(k+1) - C(k). */

@@ -334,6 +334,35 @@ static const struct preset presets[] = {
 		{ "de_no_dispatch_per_slot.no_ops_from_frontend:c=6", 0 },
 		{ "ic_tag_hit_miss.instruction_cache_miss", 0 },
 		{ "ic_tag_hit_miss.all_instruction_cache_accesses", 0 } } },
+	/* --- Arm: each preset fits one group of the 6 event counters plus the
+	 * cycle counter (arch/model-arm.c), so nothing is multiplexed --- */
+#define ARM_OP "arm_v2 arm_n2 arm_v1"
+#define ARM_EQ "master equation on Armv8 (arch/tree-arm.c, perf's arm64 JSON)"
+	{ "cycles", TREE_ARM, ARM_OP,
+	  "the master equation: cycles, stalls by side, micro-operations issued and retired", ARM_EQ, {
+		{ "CPU_CYCLES", 0 }, { "INST_RETIRED", 0 }, { "OP_RETIRED", 0 }, { "OP_SPEC", 0 },
+		{ "STALL_FRONTEND", 0 }, { "STALL_BACKEND", 0 }, { "STALL_BACKEND_MEM", 0 } } },
+	{ "cycles", TREE_ARM, "arm_n1 arm_ac76",
+	  "the master equation: cycles, stalls by side, instructions issued and retired", ARM_EQ, {
+		{ "CPU_CYCLES", 0 }, { "INST_RETIRED", 0 }, { "INST_SPEC", 0 },
+		{ "STALL_FRONTEND", 0 }, { "STALL_BACKEND", 0 } } },
+	{ "cycles", TREE_ARM, "arm_ac72 arm_ac57",
+	  "cycles, instructions issued and retired (no stall events on this core)", ARM_EQ, {
+		{ "CPU_CYCLES", 0 }, { "INST_RETIRED", 0 }, { "INST_SPEC", 0 } } },
+	{ "topdown", TREE_TOPDOWN, ARM_OP, "TopDown level 1 (#slots per cycle)",
+	  "perf arm64 neoverse-n2-v2, neoverse-v1 metrics.json and sbsa.json", {
+		{ "CPU_CYCLES", 0 }, { "STALL_SLOT_FRONTEND", 0 }, { "STALL_SLOT_BACKEND", 0 },
+		{ "STALL_SLOT", 0 }, { "OP_RETIRED", 0 }, { "OP_SPEC", 0 }, { "BR_MIS_PRED", 0 } } },
+	{ "memory", TREE_ARM, ARM_OP,
+	  "back-end and memory stall cycles, cache refills by level", ARM_EQ, {
+		{ "CPU_CYCLES", 0 }, { "STALL_BACKEND", 0 }, { "STALL_BACKEND_MEM", 0 },
+		{ "L1D_CACHE_REFILL", 0 }, { "L2D_CACHE_REFILL", 0 }, { "LL_CACHE_MISS_RD", 0 },
+		{ "MEM_ACCESS", 0 } } },
+	{ "memory", TREE_ARM, "arm_n1",
+	  "back-end stall cycles, cache refills by level", ARM_EQ, {
+		{ "CPU_CYCLES", 0 }, { "STALL_BACKEND", 0 }, { "L1D_CACHE_REFILL", 0 },
+		{ "L2D_CACHE_REFILL", 0 }, { "LL_CACHE_MISS_RD", 0 }, { "MEM_ACCESS", 0 },
+		{ "INST_RETIRED", 0 } } },
 	{ "sw", TREE_SW, NULL, "software events: CPU time, faults, switches (any host)",
 	  "kernel software events", {
 		{ "cpu-clock", 0 }, { "task-clock", 0 }, { "page-faults", 0 },

@@ -39,6 +39,10 @@ struct tree_ctx {
 	double clock_hz;                 /* 0: not given */
 	bool smt;                        /* perf's #SMT_on (counting per thread, so
 					  * #core_wide = !smt) */
+	double slots;                    /* perf's #slots on Arm: the core PMU's
+					  * caps/slots (PMMIR_EL1.SLOTS) when the
+					  * host has it; 0: the model's
+					  * pipeline_width */
 };
 
 /* Node flags. */

@@ -60,7 +60,7 @@ static const struct arch_model *hardware_owner(const char *name)
 	const struct arch_model *m;
 
 	for (size_t i = 0; (m = model_at(i)) != NULL; i++)
-		if (m->pfm_force && model_lookup(m, name))
+		if (model_is_hardware(m) && model_lookup(m, name))
 			return m;
 	return NULL;
 }
@@ -122,21 +122,38 @@ static bool generic_hardware(const char *name, struct perf_event_attr *attr)
 	return false;
 }
 
-/* NAME's attr: perf's PMU syntax and rNNNN raw codes directly, everything
- * else through libpfm4 (and arch/pfm-fix.c) as PFM, the model row's string
- * when NAME is a row. */
-static int encode_event(const char *name, const char *pfm, struct perf_event_attr *attr,
-			char *err, size_t errsz)
+/* The raw config of perf's PMU syntax with event= or config= under MODEL. */
+static unsigned long long perf_syntax_config(const struct arch_model *model,
+					     const struct perf_pmu_event *perf)
+{
+	if (model && model->encoding == ENC_ARMV8)
+		return perf->has_config ? perf->config : perf->code.sel;
+	return event_code_config(&perf->code);
+}
+
+/* NAME's attr: perf's PMU syntax and rNNNN raw codes directly, a row of an
+ * Arm model from its table (libpfm4 has no arm tables on other hosts),
+ * everything else through libpfm4 (and arch/pfm-fix.c) as PFM, the model
+ * row's string when NAME is a row. */
+static int encode_event(const struct arch_model *model, const char *name, const char *pfm,
+			struct perf_event_attr *attr, char *err, size_t errsz)
 {
 	struct perf_pmu_event perf;
 	uint32_t type = PERF_TYPE_RAW;
 	char fstr[512];
+	const struct arch_event *row;
 
 	if (event_perf_syntax(name, &perf)) {
 		if (!pmu_type(perf.pmu, &type, name, err, errsz))
 			return -1;
+		bool arm = model && model->encoding == ENC_ARMV8;
+		if (perf.has_event && !arm && perf.code.sel > 0xfff) {
+			snprintf(err, errsz, "event '%s': event select 0x%x is wider than x86's 12 "
+				 "bits", name, perf.code.sel);
+			return -1;
+		}
 		if (perf.has_event) {
-			raw_attr(attr, type, event_code_config(&perf.code));
+			raw_attr(attr, type, perf_syntax_config(model, &perf));
 			return 0;
 		}
 		if (pfm == name)
@@ -144,6 +161,11 @@ static int encode_event(const char *name, const char *pfm, struct perf_event_att
 	} else if ((name[0] == 'r' || name[0] == 'R') && pfm == name &&
 		   strspn(name + 1, "0123456789abcdefABCDEF") == strlen(name + 1) && name[1]) {
 		raw_attr(attr, PERF_TYPE_RAW, strtoull(name + 1, NULL, 16));
+		return 0;
+	}
+	if (model && model->encoding == ENC_ARMV8 && (row = model_lookup(model, pfm)) &&
+	    row->pfm) {
+		raw_attr(attr, type, model_code_config(model, &row->code));
 		return 0;
 	}
 	if (pfm_encode(pfm, attr, fstr, sizeof(fstr), err, errsz) < 0 &&
@@ -205,7 +227,7 @@ static int add_event(struct ev_list *out, const char *asked, const char *name,
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
 	snprintf(ev->asked, sizeof(ev->asked), "%s", asked);
 	snprintf(ev->pfm, sizeof(ev->pfm), "%s", pfm);
-	if (encode_event(asked, pfm, &ev->attr, perr, sizeof(perr)) < 0) {
+	if (encode_event(out->model, asked, pfm, &ev->attr, perr, sizeof(perr)) < 0) {
 		const struct arch_model *owner = hardware_owner(name);
 		if (owner && !pfm_host_hardware() && !strstr(perr, "has no PMU '"))
 			snprintf(err, errsz, "event '%s' is a hardware event of the %s model; this "
@@ -249,10 +271,13 @@ static int add_preset(struct ev_list *out, const char *name, char *err, size_t e
 	return 0;
 }
 
-/* "cycles" on a host without a PMU counts cpu-clock instead, and says so. */
+/* "cycles" on a host without a PMU counts cpu-clock instead, and says so
+ * (not under an Arm model, which names a PMU as a forced x86 model does). */
 static const char *fallback(struct ev_list *out, const char *name)
 {
-	if (!pfm_host_hardware() && (strcasecmp(name, "cycles") == 0 ||
+	bool arm = out->model && out->model->encoding == ENC_ARMV8;
+
+	if (!pfm_host_hardware() && !arm && (strcasecmp(name, "cycles") == 0 ||
 				strcasecmp(name, "cpu-cycles") == 0)) {
 		snprintf(out->notice, sizeof(out->notice),
 			 "no hardware PMU on this host: counting cpu-clock instead of %s", name);

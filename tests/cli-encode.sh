@@ -111,4 +111,37 @@ expect_err "bogus" "bad term named"
 run "$CYCTOP" encode
 expect_rc 2 "no events"
 
+
+# Arm: the event number is attr.config, from cyctop's table (libpfm4 has no
+# arm tables here); rNNNN is the event number as perf reads it.  Numbers:
+# Linux tools/perf/pmu-events/arch/arm64/common-and-microarch.json.
+run "$CYCTOP" encode --model arm_n1 CPU_CYCLES,inst_retired r11 stall_backend STALL_FRONTEND \
+	INST_SPEC r1b cycles
+expect_rc 0 "encode --model arm_n1"
+row CPU_CYCLES 4 0x11
+row inst_retired 4 0x8
+row r11 4 0x11
+row stall_backend 4 0x24
+row STALL_FRONTEND 4 0x23
+row INST_SPEC 4 0x1b
+row r1b 4 0x1b
+row cycles 0 0x0                             # the kernel's generic event, not cpu-clock
+run "$CYCTOP" encode --model arm_v2 STALL_BACKEND_MEM r4005 op_retired OP_SPEC \
+	STALL_SLOT_FRONTEND stall_slot_backend STALL_SLOT STALL
+expect_rc 0 "encode --model arm_v2"
+row STALL_BACKEND_MEM 4 0x4005
+row r4005 4 0x4005                            # 16 bits, not PERFEVTSEL's event/umask
+row op_retired 4 0x3a
+row OP_SPEC 4 0x3b
+row STALL_SLOT_FRONTEND 4 0x3e
+row stall_slot_backend 4 0x3d
+row STALL_SLOT 4 0x3f
+row STALL 4 0x3c
+# event= takes 16 bits for Arm, so x86's 12-bit limit is said where it applies
+run "$CYCTOP" encode --model skl 'cpu/event=0x1234/'
+expect_rc 1 "x86 event select wider than 12 bits"
+expect_err "wider than x86's 12 bits" "the limit named"
+run "$CYCTOP" encode --model arm_n1 OP_RETIRED
+expect_rc 1 "N1 has no OP_RETIRED"
+expect_err "OP_RETIRED" "the event named"
 done_ok

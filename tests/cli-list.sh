@@ -130,4 +130,32 @@ run "$CYCTOP" list groups --model core -e @topdown
 expect_rc 1 "no @topdown on Core2"
 expect_err "preset @topdown is for" "topdown refused on core"
 
+
+# Arm models: 6 counters and the cycle counter, encodings from our table
+run "$CYCTOP" list models arm_
+expect_out "arm_n1            6       1     arm" "arm_n1 inventory"
+expect_out "arm_v2            6       1     arm" "arm_v2 inventory"
+run "$CYCTOP" list events --model arm_n1
+expect_rc 0 "list events arm_n1"
+expect_out "CPU_CYCLES                               event=0x0011 any        FIXED0 -> type=4 config=0x11" "cycles on the cycle counter"
+expect_out "STALL_BACKEND                            event=0x0024 any               -> type=4 config=0x24" "stall_backend"
+run "$CYCTOP" list events --model arm_v2 STALL_BACKEND_MEM
+expect_out "event=0x4005" "16-bit event number"
+for m in arm_n1 arm_n2 arm_v1 arm_v2 arm_ac57 arm_ac72 arm_ac76; do
+	run "$CYCTOP" list groups -e @cycles --model $m
+	expect_rc 0 "@cycles on $m"
+	expect_out "in 1 group on $m" "@cycles one group on $m"
+	expect_out "FIXED0  CPU_CYCLES  (reference)" "cycles on the cycle counter on $m"
+done
+run "$CYCTOP" list groups -e @topdown --model arm_n2
+expect_out "7 events in 1 group on arm_n2" "arm topdown: 6 counters + the cycle counter"
+run "$CYCTOP" list groups -e @topdown,@cycles --model arm_v1
+expect_out "in 2 groups on arm_v1" "13 events do not fit 6 counters"
+expect_out "# partners together: OP_RETIRED + OP_SPEC" "f's terms together"
+run "$CYCTOP" list groups -e @topdown --model arm_n1
+expect_rc 1 "no @topdown on N1"
+run "$CYCTOP" list trees arm
+expect_out "Core2 cycle accounting on Arm, micro-ops (V1, N2, V2)" "arm tree listed"
+run "$CYCTOP" list metrics --arch topdown --model arm_v1
+expect_out "neoverse-v1/metrics.json" "V1's topdown formulas"
 done_ok

@@ -271,4 +271,43 @@ expect_near cycles.stalls.l2_miss 300000000 1e-12
 run "$CYCTOP" tree
 expect_rc 2 "no file"
 
+
+# Arm: the master equation and perf's TopDown level 1 on the hand-made
+# Neoverse counts (values worked out in tests/test-tree-arm.c)
+run "$CYCTOP" tree --arch arm --model arm_n1 --format csv "$EX/neoverse-n1-handmade.counts"
+expect_rc 0 "arm tree on N1"
+for id in cycles cycles.retired cycles.non_retired cycles.stalls cycles.stalls.frontend \
+	cycles.stalls.backend cycles.stalls.backend.unaccounted ipc retired_fraction; do
+	v=$(csv_value "$id")
+	[ -n "$v" ] && [ "$v" != "not measured" ] || fail "arm N1 csv: $id is '$v'"
+	ok
+done
+expect_near cycles.retired 400000000 1e-12
+expect_near cycles.non_retired 100000000 1e-12
+run "$CYCTOP" tree --arch topdown --model arm_n2 "$EX/neoverse-v2-handmade.counts"
+expect_rc 0 "topdown on N2"
+expect_out "TopDown level 1 (perf, Neoverse N2/V2)" "N2/V2 formulas"
+run "$CYCTOP" tree --arch topdown --model arm_v2 --format csv "$EX/neoverse-v2-handmade.counts"
+expect_near topdown.frontend_bound 0.19 1e-9
+expect_near topdown.bad_speculation 0.14 1e-9
+expect_near topdown.backend_bound 0.27 1e-9
+expect_near topdown.retiring 0.40 1e-9
+run "$CYCTOP" tree --format csv "$EX/neoverse-v2-handmade.counts"
+expect_near cycles.stalls.backend.memory 160000000 1e-12
+expect_near cycles.stalls.backend.unaccounted 120000000 1e-12
+run "$CYCTOP" tree --arch topdown --model arm_n1 "$EX/neoverse-n1-handmade.counts"
+expect_rc 2 "no topdown on N1"
+expect_err "no slot events" "why named"
+run "$CYCTOP" tree --arch arm --model arm_n1 "$EX/neoverse-n1-handmade.counts"
+expect_out "(no ILP histogram on this CPU: its PMU has no counter threshold (Armv8 before FEAT_PMUv3_TH))" "no ILP, said why"
+# --slots: the recording machine's caps/slots in perf's #slots (N2 at 5 is
+# the default; at 8 the V2 figures)
+run "$CYCTOP" tree --arch topdown --model arm_n2 --slots 8 --format csv "$EX/neoverse-v2-handmade.counts"
+expect_near topdown.frontend_bound 0.19 1e-9
+expect_near slots 8000000000 1e-12
+run "$CYCTOP" tree --arch topdown --model arm_n2 --format csv "$EX/neoverse-v2-handmade.counts"
+expect_near slots 5000000000 1e-12
+expect_near topdown.frontend_bound 0.31 1e-9
+run "$CYCTOP" tree --slots 0 "$EX/neoverse-v2-handmade.counts"
+expect_rc 2 "slots out of range"
 done_ok

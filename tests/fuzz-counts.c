@@ -76,7 +76,7 @@ static void eval_tree(const struct counts *c, enum arch_tree t)
 	if (!def)
 		abort();
 	penalties_default(&pen, t & 1);
-	struct tree_ctx ctx = { tree_default_model(def), &pen, t & 2 ? 0 : 2.4e9, t & 4 };
+	struct tree_ctx ctx = { tree_default_model(def), &pen, t & 2 ? 0 : 2.4e9, t & 4, 0 };
 	tree_eval(def, c, &ctx, &r);
 	sink += tree_inputs_present(&r);
 	for (int i = 0; i < def->n_nodes; i++) {

@@ -9,7 +9,15 @@
  *   (0x003c, 1), (0x0300, 2); INTEL_EVENT_CONSTRAINT 0x10/0x14/0x18/0xa1/
  *   0xc9/0xcb on PMC0 (mask 0x1), 0x11/0x12/0x13/0x19 on PMC1 (mask 0x2).
  * - AMD: Drongowski, Basic Performance Measurements for AMD Athlon 64, AMD
- *   Opteron and AMD Phenom Processors (seeds/004), sections 4.2-4.6. */
+ *   Opteron and AMD Phenom Processors (seeds/004), sections 4.2-4.6.
+ * - Arm: event numbers from Linux tools/perf/pmu-events/arch/arm64/
+ *   common-and-microarch.json, which core has which from perf's per-core
+ *   files (arm/neoverse-n1/stall.json: STALL_FRONTEND and STALL_BACKEND
+ *   only; neoverse-v1 and neoverse-n2-v2 stall.json: the slot events and
+ *   STALL_BACKEND_MEM; cortex-a57-a72: no STALL_*); MIDR parts from Linux
+ *   arch/arm64/include/asm/cputype.h; perf's arm64 cpuid string is the MIDR
+ *   as "0x%016lx" (tools/perf/arch/arm64/util/header.c, the form of
+ *   pmu-events/arch/arm64/mapfile.csv). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,7 +74,9 @@ static void test_find_our_names(void **state)
 {
 	static const char *const names[] = { "core", "amd64_k8", "amd64_fam10h", "ia64", "perf",
 		"nhm", "wsm", "snb", "ivb", "hsw", "bdw", "skl", "skx", "clx", "icl", "icx", "spr",
-		"amd64_fam17h_zen1", "amd64_fam17h_zen2", "amd64_fam19h_zen3", "amd64_fam19h_zen4" };
+		"amd64_fam17h_zen1", "amd64_fam17h_zen2", "amd64_fam19h_zen3", "amd64_fam19h_zen4",
+		"arm_n1", "arm_n2", "arm_v1", "arm_v2", "arm_ac53", "arm_ac57", "arm_ac72",
+		"arm_ac76" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -833,6 +843,169 @@ static void test_perf_syntax(void **state)
 	assert_false(event_perf_syntax("/event=0x3c/", &e));
 }
 
+
+/* --- Arm ------------------------------------------------------------------ */
+
+static const char *const arm_models[] = { "arm_n1", "arm_n2", "arm_v1", "arm_v2",
+	"arm_ac53", "arm_ac57", "arm_ac72", "arm_ac76" };
+
+static void test_arm_inventory(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(arm_models) / sizeof(arm_models[0]); i++) {
+		const struct arch_model *m = must_find(arm_models[i]);
+		/* PMCR_EL0.N = 6 and the cycle counter, which takes CPU_CYCLES only */
+		assert_int_equal(m->n_generic, 6);
+		assert_int_equal(m->n_fixed, 1);
+		assert_int_equal(m->encoding, ENC_ARMV8);
+		assert_null(m->pfm_force);
+		assert_true(model_is_hardware(m));
+		assert_int_equal(m->tree, TREE_ARM);
+		assert_string_equal(m->cycles, "CPU_CYCLES");
+		/* no counter threshold: no sweep, one line saying why */
+		assert_null(m->ilp_event);
+		assert_null(m->ilp_sweep);
+		assert_int_equal(m->dispatch_width, 0);
+		assert_non_null(strstr(m->no_ilp, "FEAT_PMUv3_TH"));
+		assert_null(strchr(m->no_ilp, '\n'));
+		const struct arch_event *cyc = must_lookup(m, "CPU_CYCLES");
+		assert_int_equal(cyc->fixed, 0);
+		for (int k = 0; k < 6; k++)
+			assert_true(event_fits_counter(cyc, k));
+		const struct arch_event *inst = must_lookup(m, "INST_RETIRED");
+		assert_int_equal(inst->fixed, -1);
+		assert_non_null(inst->pfm);
+	}
+	assert_false(model_is_hardware(must_find("perf")));
+	assert_false(model_is_hardware(must_find("ia64")));
+	assert_true(model_is_hardware(must_find("skl")));
+	/* the TopDown slot defaults: V1 8 (perf's CPU_CYCLES * 8), N2 5, V2 8;
+	 * none where the core has no slot events */
+	assert_int_equal(must_find("arm_v1")->pipeline_width, 8);
+	assert_int_equal(must_find("arm_n2")->pipeline_width, 5);
+	assert_int_equal(must_find("arm_v2")->pipeline_width, 8);
+	assert_int_equal(must_find("arm_n1")->pipeline_width, 0);
+}
+
+/* common-and-microarch.json EventCode of each name */
+static const struct { const char *name; unsigned code; } arm_codes[] = {
+	{ "CPU_CYCLES", 0x11 }, { "INST_RETIRED", 0x08 }, { "INST_SPEC", 0x1b },
+	{ "BR_MIS_PRED", 0x10 }, { "BR_PRED", 0x12 }, { "BR_MIS_PRED_RETIRED", 0x22 },
+	{ "BR_RETIRED", 0x21 }, { "L1D_CACHE_REFILL", 0x03 }, { "L1D_CACHE", 0x04 },
+	{ "L2D_CACHE_REFILL", 0x17 }, { "L2D_CACHE", 0x16 }, { "MEM_ACCESS", 0x13 },
+	{ "LL_CACHE_RD", 0x36 }, { "LL_CACHE_MISS_RD", 0x37 }, { "STALL_FRONTEND", 0x23 },
+	{ "STALL_BACKEND", 0x24 }, { "OP_RETIRED", 0x3a }, { "OP_SPEC", 0x3b },
+	{ "STALL", 0x3c }, { "STALL_SLOT_BACKEND", 0x3d }, { "STALL_SLOT_FRONTEND", 0x3e },
+	{ "STALL_SLOT", 0x3f }, { "STALL_BACKEND_MEM", 0x4005 }, { "DTLB_WALK", 0x34 },
+	{ "ITLB_WALK", 0x35 }, { "L1I_CACHE_REFILL", 0x01 }, { "L1D_TLB_REFILL", 0x05 },
+};
+
+static void test_arm_event_numbers(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(arm_models) / sizeof(arm_models[0]); i++) {
+		const struct arch_model *m = must_find(arm_models[i]);
+		for (size_t k = 0; k < sizeof(arm_codes) / sizeof(arm_codes[0]); k++) {
+			const struct arch_event *ev = model_lookup(m, arm_codes[k].name);
+			if (!ev)
+				continue;
+			assert_int_equal(ev->code.sel, arm_codes[k].code);
+			assert_int_equal(model_code_config(m, &ev->code), arm_codes[k].code);
+			assert_int_equal(ev->code.umask, 0);
+		}
+	}
+	/* which core has which (perf's per-core JSON) */
+	static const struct { const char *model, *event; bool has; } has[] = {
+		{ "arm_n1", "STALL_FRONTEND", true }, { "arm_n1", "INST_SPEC", true },
+		{ "arm_n1", "OP_RETIRED", false }, { "arm_n1", "STALL_SLOT", false },
+		{ "arm_n1", "STALL_BACKEND_MEM", false }, { "arm_n1", "LL_CACHE_MISS_RD", true },
+		{ "arm_ac76", "STALL_BACKEND", true }, { "arm_ac76", "OP_SPEC", false },
+		{ "arm_ac57", "INST_SPEC", true }, { "arm_ac57", "STALL_FRONTEND", false },
+		{ "arm_ac72", "STALL_BACKEND", false }, { "arm_ac53", "INST_SPEC", false },
+		{ "arm_v1", "STALL_BACKEND_MEM", true }, { "arm_n2", "STALL_SLOT_FRONTEND", true },
+		{ "arm_v2", "OP_RETIRED", true }, { "arm_v2", "STALL", true },
+	};
+	for (size_t i = 0; i < sizeof(has) / sizeof(has[0]); i++) {
+		bool found = model_lookup(must_find(has[i].model), has[i].event) != NULL;
+		if (found != has[i].has)
+			fprintf(stderr, "%s %s: %d\n", has[i].model, has[i].event, found);
+		assert_true(found == has[i].has);
+	}
+}
+
+static void test_arm_names_and_raw(void **state)
+{
+	const struct arch_model *n1 = must_find("arm_n1"), *v2 = must_find("arm_v2");
+	struct arch_code c;
+
+	(void)state;
+	/* perf's sysfs aliases are lower case */
+	assert_ptr_equal(must_lookup(n1, "inst_retired"), must_lookup(n1, "INST_RETIRED"));
+	assert_ptr_equal(must_lookup(n1, "stall_backend"), must_lookup(n1, "STALL_BACKEND"));
+	assert_ptr_equal(must_lookup(n1, "cpu_cycles"), must_lookup(n1, "CPU_CYCLES"));
+	/* rNNNN is the event number, as perf's armv8 format event=config:0-15 */
+	assert_ptr_equal(must_lookup(n1, "r11"), must_lookup(n1, "CPU_CYCLES"));
+	assert_ptr_equal(must_lookup(n1, "r08"), must_lookup(n1, "INST_RETIRED"));
+	assert_ptr_equal(must_lookup(v2, "r4005"), must_lookup(v2, "STALL_BACKEND_MEM"));
+	assert_null(model_lookup(n1, "r4005"));   /* N1 has no STALL_BACKEND_MEM */
+	assert_null(model_lookup(n1, "r10011"));  /* wider than 16 bits */
+	assert_true(model_raw_decode(v2, "r4005", &c));
+	assert_int_equal(c.sel, 0x4005);
+	assert_int_equal(c.umask, 0);
+	assert_int_equal(model_code_config(v2, &c), 0x4005);
+	assert_false(model_raw_decode(v2, "r10000", &c));
+	assert_false(model_raw_decode(v2, "rxyz", &c));
+	/* the same string is a PERFEVTSEL on x86: event 0x05, umask 0x40 */
+	assert_true(model_raw_decode(must_find("skl"), "r4005", &c));
+	assert_int_equal(c.sel, 0x05);
+	assert_int_equal(c.umask, 0x40);
+	assert_int_equal(model_code_config(NULL, &c), 0x4005);
+	/* perf's PMU syntax with event= or config= */
+	assert_ptr_equal(model_lookup(v2, "armv8_pmuv3_0/event=0x4005/"),
+			 must_lookup(v2, "STALL_BACKEND_MEM"));
+	assert_ptr_equal(model_lookup(v2, "armv8_pmuv3_0/config=0x4005/"),
+			 must_lookup(v2, "STALL_BACKEND_MEM"));
+	assert_ptr_equal(model_lookup(n1, "armv8_neoverse_n1/event=0x11/"),
+			 must_lookup(n1, "CPU_CYCLES"));
+	/* libpfm4's qualified names */
+	assert_ptr_equal(model_lookup(n1, "arm_n1::CPU_CYCLES"), must_lookup(n1, "CPU_CYCLES"));
+	assert_null(model_lookup(n1, "arm_v2::CPU_CYCLES"));
+	/* unknown names stay unknown */
+	assert_null(model_lookup(n1, "cycles"));
+	assert_null(model_lookup(n1, "UOPS_RETIRED.ANY"));
+}
+
+static void test_model_from_midr(void **state)
+{
+	static const struct { unsigned imp, part; const char *name; } rows[] = {
+		{ 0x41, 0xd03, "arm_ac53" }, { 0x41, 0xd07, "arm_ac57" },
+		{ 0x41, 0xd08, "arm_ac72" }, { 0x41, 0xd0b, "arm_ac76" },
+		{ 0x41, 0xd0c, "arm_n1" }, { 0x41, 0xd40, "arm_v1" },
+		{ 0x41, 0xd49, "arm_n2" }, { 0x41, 0xd4f, "arm_v2" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_string_equal(model_from_midr(rows[i].imp, rows[i].part)->name, rows[i].name);
+	assert_null(model_from_midr(0x41, 0xd4b));   /* Cortex-A78C: no tables */
+	assert_null(model_from_midr(0x41, 0xd84));   /* Neoverse V3 */
+	assert_null(model_from_midr(0x42, 0xd0c));   /* another implementer's part */
+	assert_null(model_from_midr(0xc0, 0xac3));   /* AmpereOne */
+	/* perf's HEADER_CPUID on arm64: MIDR_EL1 as 0x%016lx; variant (23:20)
+	 * and revision (3:0) do not change the model */
+	assert_string_equal(model_from_cpuid("0x00000000413fd0c1")->name, "arm_n1");  /* N1 r3p1 */
+	assert_string_equal(model_from_cpuid("0x00000000410fd0c0")->name, "arm_n1");
+	assert_string_equal(model_from_cpuid("0x00000000411fd401")->name, "arm_v1");  /* V1 r1p1 */
+	assert_string_equal(model_from_cpuid("0x00000000410fd4f1")->name, "arm_v2");
+	assert_string_equal(model_from_cpuid("0x00000000410fd490")->name, "arm_n2");
+	assert_string_equal(model_from_cpuid("0x00000000411fd070")->name, "arm_ac57");
+	assert_string_equal(model_from_cpuid("0x00000000410FD083")->name, "arm_ac72");
+	assert_null(model_from_cpuid("0x00000000410fd4b0"));
+	assert_null(model_from_cpuid("0x"));
+	assert_null(model_from_cpuid("0xzz"));
+	assert_null(model_from_cpuid("0x00000000410fd0c1,x"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -861,6 +1034,10 @@ int main(void)
 		cmocka_unit_test(test_table_hygiene),
 		cmocka_unit_test(test_tree_names),
 		cmocka_unit_test(test_model_from_cpuid),
+		cmocka_unit_test(test_arm_inventory),
+		cmocka_unit_test(test_arm_event_numbers),
+		cmocka_unit_test(test_arm_names_and_raw),
+		cmocka_unit_test(test_model_from_midr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

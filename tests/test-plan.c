@@ -80,7 +80,7 @@ static void requests(struct req_set *rs, const struct arch_model *m, const char 
 		const struct arch_event *rows[PRESET_MAX_EVENTS];
 		uint32_t savs[PRESET_MAX_EVENTS];
 		char err[256];
-		int k = preset_resolve(preset_find(t), m, rows, savs, err, sizeof(err));
+		int k = preset_resolve(preset_find_for(t, m), m, rows, savs, err, sizeof(err));
 		if (k < 0) {
 			fprintf(stderr, "%s\n", err);
 			fail();
@@ -656,7 +656,7 @@ static void test_partner_table_resolves(void **state)
 		assert_non_null(d->formula);
 		/* the papers, or for the modern models the fact sheet / perf's JSON */
 		assert_true(strstr(d->formula, "seeds/") || strstr(d->formula, "MODERN-PMU.md") ||
-			    strstr(d->formula, "perf amdzen"));
+			    strstr(d->formula, "perf amdzen") || strstr(d->formula, "perf arm64"));
 		assert_non_null(d->events[1]);
 		for (int k = 0; k < PLAN_MAX_PARTNERS && d->events[k]; k++) {
 			bool found = false;
@@ -816,6 +816,47 @@ static void test_minimal_against_brute_force(void **state)
 	assert_true(planned > 1500 && refused > 1000 && several > 700);
 }
 
+
+/* Arm: 6 event counters and the cycle counter, which takes CPU_CYCLES only
+ * (arch/model-arm.c).  Every Arm preset is one group with CPU_CYCLES on the
+ * cycle counter; a seventh generic event makes two groups. */
+static void test_arm_presets_one_group(void **state)
+{
+	static const char *const models[] = { "arm_n1", "arm_n2", "arm_v1", "arm_v2",
+		"arm_ac57", "arm_ac72", "arm_ac76" };
+	const struct preset *p;
+	struct req_set rs;
+	char name[64], buf[32];
+
+	(void)state;
+	for (size_t mi = 0; mi < sizeof(models) / sizeof(models[0]); mi++) {
+		const struct arch_model *m = must_model(models[mi]);
+		int planned = 0;
+		for (size_t i = 0; (p = preset_at(i)) != NULL; i++) {
+			if (!preset_for_model(p, m) || p->tree == TREE_SW)
+				continue;
+			snprintf(name, sizeof(name), "@%s", p->name);
+			requests(&rs, m, name);
+			assert_int_equal(plan_ok(&rs, m, 0), 1);
+			assert_int_equal(plan.reference, 0);  /* CPU_CYCLES is the preset's */
+			const struct plan_group *g = &plan.groups[0];
+			assert_string_equal(plan_counter_name(&g->slots[g->ref], buf, sizeof(buf)),
+					    "FIXED0");
+			planned++;
+		}
+		assert_true(planned >= 1);
+	}
+	/* 7 event-counter events beside the cycles: two groups on N2 */
+	const struct arch_model *n2 = must_model("arm_n2");
+	requests(&rs, n2, "CPU_CYCLES,OP_RETIRED,OP_SPEC,STALL_FRONTEND,STALL_BACKEND,"
+		 "STALL_BACKEND_MEM,STALL_SLOT,BR_MIS_PRED");
+	assert_int_equal(plan_ok(&rs, n2, 0), 2);
+	/* only CPU_CYCLES may use the cycle counter */
+	requests(&rs, n2, "INST_RETIRED,OP_RETIRED,OP_SPEC,STALL_FRONTEND,STALL_BACKEND,"
+		 "STALL_BACKEND_MEM,STALL_SLOT");
+	assert_int_equal(plan_ok(&rs, n2, 0), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -835,6 +876,7 @@ int main(void)
 		cmocka_unit_test(test_counter_names),
 		cmocka_unit_test(test_partner_table_resolves),
 		cmocka_unit_test(test_minimal_against_brute_force),
+		cmocka_unit_test(test_arm_presets_one_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,12 +36,13 @@ static void print_rows(const struct ev_list *l)
 	}
 }
 
-/* --model must give libpfm4 a PMU (the host's when not given). */
+/* --model must give libpfm4 a PMU (the host's when not given), or encode
+ * from its own table (Arm). */
 static const struct arch_model *encode_model(const struct arch_model *m)
 {
 	if (!m)
 		return events_host_model();
-	if (!m->pfm_force && strcmp(m->name, "perf") != 0) {
+	if (!model_is_hardware(m) && strcmp(m->name, "perf") != 0) {
 		cmd_error("model %s has no encodings: libpfm4 has no PMU for it", m->name);
 		return NULL;
 	}

@@ -111,8 +111,14 @@ static void print_event(const struct arch_event *ev, void *arg)
 			printf(" %-10s %-6s", "-", "METRIC");  /* read through slots' group */
 		else
 			print_constraint(ev, w->model);
+	} else if (w->model->encoding == ENC_ARMV8) {
+		printf(" event=0x%04x", ev->code.sel);
+		print_constraint(ev, w->model);
 	}
-	if (ev->pfm && pfm_encode(ev->pfm, &attr, NULL, 0, err, sizeof(err)) == 0)
+	if (w->model->encoding == ENC_ARMV8)  /* from our table: libpfm4 may lack it */
+		printf(" -> type=%u config=0x%llx", PERF_TYPE_RAW,
+		       model_code_config(w->model, &ev->code));
+	else if (ev->pfm && pfm_encode(ev->pfm, &attr, NULL, 0, err, sizeof(err)) == 0)
 		printf(" %s -> type=%u config=0x%llx", ev->pfm, attr.type,
 		       (unsigned long long)attr.config);
 	else if (ev->pfm)

@@ -15,6 +15,7 @@ struct tree_opts {
 	enum arch_tree tree;
 	const struct arch_model *model;
 	double clock_hz;
+	double slots;  /* --slots: perf's #slots on Arm, 0 = the model's default */
 	const char *penalties;
 	enum out_format format;
 	bool smt;
@@ -43,6 +44,8 @@ static void print_text(const struct tree_result *r, const struct tree_ctx *ctx)
 		printf(", SMT %s", ctx->smt ? "on" : "off");
 	if (ctx->clock_hz > 0)
 		printf(", clock %.0f Hz", ctx->clock_hz);
+	if (ctx->slots > 0)
+		printf(", %g slots", ctx->slots);
 	printf(")\n");
 	int idw = 44;  /* the id column: the longest indented id, at least 44 */
 	for (int i = 0; i < def->n_nodes; i++)
@@ -76,6 +79,9 @@ static void print_text(const struct tree_result *r, const struct tree_ctx *ctx)
 		}
 		printf("\n");
 	}
+	/* the tree of a model without an ILP sweep says why it has no ilp rows */
+	if (ctx->model && ctx->model->no_ilp && def->id == ctx->model->tree)
+		printf("(%s)\n", ctx->model->no_ilp);
 }
 
 static void print_csv(const struct tree_result *r)
@@ -212,6 +218,8 @@ static const char *const pmus[] = { "cpu_core", "cpu_atom", NULL };
 
 /* --clock-hz: what a second of cycles is on the measured machine */
 #define CLOCK_HZ_MAX 1e12
+/* --slots: PMMIR_EL1.SLOTS is an 8-bit field */
+#define SLOTS_MAX 255
 
 /* Returns the index of the first file, or -1. */
 static int parse_args(int argc, char **argv, struct tree_opts *o)
@@ -220,12 +228,15 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 	o->tree = TREE_NONE;
 	int atom = 0, smt = 0;
 	const struct opt opts[] = {
-		OPT_ARCH(&o->tree, "core2, ia64, amd, intel, topdown, zen or sw (default: the\n"
-			 "model's, or the one the events belong to)"),
+		OPT_ARCH(&o->tree, "core2, ia64, amd, intel, topdown, zen, arm or sw (default:\n"
+			 "the model's, or the one the events belong to)"),
 		OPT_MODEL(&o->model, "the model the counts were taken on"),
 		OPT_SMT(&smt, "whether SMT was on (off by default)"),
 		OPT_ENUM(0, "pmu", &atom, pmus, "cpu_core|cpu_atom",
 			 "a hybrid machine's P-core (the default) or E-core rows"),
+		OPT_DOUBLE(0, "slots", &o->slots, 1, SLOTS_MAX, "W",
+			   "Arm TopDown's #slots (the PMU's caps/slots; default:\n"
+			   "the model's)"),
 		OPT_DOUBLE(0, "clock-hz", &o->clock_hz, 1, CLOCK_HZ_MAX, "HZ",
 			   "the core clock, for the metrics in seconds"),
 		OPT_STRING(0, "penalties", &o->penalties, "desktop|server|FILE",
@@ -246,7 +257,10 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 		return -1;
 	}
 	if (o->model && o->tree != TREE_NONE && !tree_fits_model(o->tree, o->model)) {
-		cmd_error("model %s does not feed the %s tree", o->model->name, tree_name(o->tree));
+		bool no_slots = o->tree == TREE_TOPDOWN && o->model->encoding == ENC_ARMV8;
+		cmd_error("model %s does not feed the %s tree%s", o->model->name, tree_name(o->tree),
+			  no_slots ? " (its PMU has no slot events; perf has no TopDown for it "
+			  "either: --arch arm)" : "");
 		return -1;
 	}
 	return first;
@@ -277,6 +291,7 @@ static int cmd_tree_exec(int argc, char **argv)
 	if (o.atom && select_atom(&c, argv[first]) < 0)
 		return 1;
 	struct tree_ctx ctx = { .model = o.model, .pen = &pen, .clock_hz = o.clock_hz,
+				.slots = o.slots,
 				.smt = o.smt };
 	if (o.tree == TREE_NONE)
 		o.tree = o.model ? o.model->tree : guess_tree(&c, &ctx);
@@ -306,8 +321,8 @@ static int cmd_tree_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_tree_entry = {
 	"tree",
-	"tree [-A|--arch core2|ia64|amd|intel|topdown|zen|sw] [--model PMU] [--smt on|off] "
-	"[--pmu cpu_core|cpu_atom] [--clock-hz HZ] [--penalties desktop|server|FILE] [--format text|csv|json] "
+	"tree [-A|--arch core2|ia64|amd|intel|topdown|zen|arm|sw] [--model PMU] [--smt on|off] "
+	"[--pmu cpu_core|cpu_atom] [--slots W] [--clock-hz HZ] [--penalties desktop|server|FILE] [--format text|csv|json] "
 	"COUNTS-FILE|FILE.data...",
 	cmd_tree_exec,
 };

@@ -334,7 +334,7 @@ int opt_arch(void *value, const char *arg)
 
 	*t = tree_from_name(arg);
 	if (*t == TREE_NONE) {
-		opt_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, zen or sw)", arg);
+		opt_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, zen, arm or sw)", arg);
 		return -1;
 	}
 	return 0;

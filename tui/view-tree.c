@@ -167,7 +167,7 @@ static bool host_tree(const struct tui *t, enum arch_tree tree)
 static int tree_order(const struct tui *t, enum arch_tree *out)
 {
 	static const enum arch_tree host_first[] = {
-		TREE_INTEL, TREE_TOPDOWN, TREE_ZEN, TREE_CORE2, TREE_IA64, TREE_AMD,
+		TREE_INTEL, TREE_ARM, TREE_TOPDOWN, TREE_ZEN, TREE_CORE2, TREE_IA64, TREE_AMD,
 	};
 	static const enum arch_tree papers[] = { TREE_CORE2, TREE_IA64, TREE_AMD, TREE_SW };
 	int n = 0;
