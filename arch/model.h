@@ -71,6 +71,9 @@ struct arch_model {
 	/* The modern ILP sweep "EVENT:c=k", k = 1..dispatch_width (cycles with at
 	 * least k uops); NULL where the sweep is ilp_event's cmask/inv form. */
 	const char *ilp_sweep;
+	/* Why the model has no ILP sweep, in one line (an Armv8 PMU without a
+	 * counter threshold...), shown by the ILP view; NULL: no reason given. */
+	const char *no_ilp;
 	/* The asm view's references (NULL when the model has none): */
 	const char *stall_event; /* stall cycles to set penalty cycles against */
 	const char *inst_event;  /* retired instructions, for loop iterations */
