@@ -794,9 +794,14 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 
 	*a = fs->ev->attr;
 	a->size = sizeof(*a);
-	/* the internal reference and TopDown count only */
-	a->sample_period = fs->index == MUX_REFERENCE || fs->counting ? 0 : fs->ev->sav;
-	a->freq = 0;
+	/* the internal reference and TopDown count only; an event in frequency
+	 * mode (engine/events.h: the default of generic cycles) keeps it */
+	bool samples = fs->index != MUX_REFERENCE && !fs->counting;
+	a->freq = samples && fs->ev->attr.freq;
+	if (a->freq)
+		a->sample_freq = fs->ev->attr.sample_freq;
+	else
+		a->sample_period = samples ? fs->ev->sav : 0;
 	a->sample_type = SAMPLE_TYPE;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 			 PERF_FORMAT_ID;
@@ -1526,11 +1531,11 @@ static bool live_time(const struct session *s, const struct perf_event_header *h
 	return record_time(h, s->fmt.sample_type, s->fmt.sample_id_all, t);
 }
 
-/* Every live sample is one sample: the period is the SAV. */
+/* A live sample is one sample, its period the SAV; in frequency mode the
+ * kernel sets each period: the sample weighs it (its event's sav is 1). */
 static uint64_t live_weigh(struct session *s, int ev, const struct rec_sample *smp)
 {
-	(void)s, (void)ev, (void)smp;
-	return 1;
+	return s->opened_attr[ev].freq ? smp->period : 1;
 }
 
 static const struct perf_event_attr *live_attr(const struct session *s, int ev)
