@@ -1064,6 +1064,9 @@ static int open_events(struct session *s, const pid_t *tids, int ntids, char *er
 		if (open_fd_spec(s, &fs, tids, ntids, err, errsz) < 0)
 			return -1;
 	}
+	if (!s->side)
+		s->side = side_open(&s->events, tids, ntids, s->cpu_on, s->ncpus, s->system_wide,
+				    s->target.launched);
 	return 0;
 }
 
@@ -1538,6 +1541,11 @@ static uint64_t live_weigh(struct session *s, int ev, const struct rec_sample *s
 	return s->opened_attr[ev].freq ? smp->period : 1;
 }
 
+static void live_snapshot(struct session *s, struct snapshot *snap)
+{
+	side_read(s->side, snap);
+}
+
 static const struct perf_event_attr *live_attr(const struct session *s, int ev)
 {
 	return &s->opened_attr[ev];
@@ -1551,6 +1559,7 @@ static const struct session_source live_source = {
 	.attr = live_attr,
 	.poll = live_poll,
 	.counts = read_counts,
+	.snapshot = live_snapshot,
 };
 
 int session_keep_threads(struct session *s)
@@ -1609,6 +1618,7 @@ void session_close(struct session *s)
 		space_free(&s->spaces[i]);
 	ordered_free(s->queue);
 	free(s->slots_fds);
+	side_close(s->side);
 	ksymtab_free(s->ksyms);
 	callgraph_free(s->cg);
 	pprof_acc_free(s->pacc);
