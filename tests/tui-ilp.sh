@@ -4,9 +4,8 @@
 # ex_ret_ops:c=1..8) and Core2's; each bin the `cyctop tree --format csv`
 # ilp.k of the same file, the model's unit in the title; a hand-made
 # Skylake and a Zen 4 recording per process, per thread (H) and per
-# function; and,
-# on a host without a PMU, the one line saying so and where a histogram
-# comes from.
+# function; and, on a host without a PMU, the one line saying so and where
+# a histogram comes from.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/tmux-lib.sh"
 
