@@ -85,8 +85,9 @@ struct arch_model {
 	/* The modern ILP sweep "EVENT:c=k", k = 1..dispatch_width (cycles with at
 	 * least k uops); NULL where the sweep is ilp_event's cmask/inv form. */
 	const char *ilp_sweep;
-	/* Why the model has no ILP histogram (NULL: it has one, or says nothing):
-	 * one line the ILP view and the tree print. */
+	/* Why the model has no ILP histogram, in one line (an Armv8 PMU without
+	 * a counter threshold...), printed by the ILP view and the tree; NULL:
+	 * it has one, or says nothing. */
 	const char *no_ilp;
 	/* The asm view's references (NULL when the model has none): */
 	const char *stall_event; /* stall cycles to set penalty cycles against */

@@ -216,7 +216,14 @@ static const struct tree_node_def nodes12[] = {
 #define NHM_DRAM_NS 60e-9
 #define NHM_DRAM_CYCLES 180.0
 
-enum { N_L2_HIT = I_G1, N_LLC_UNSHARED, N_OTHER_CORE, N_LLC_MISS, N_MEMORY, N_COUNT };
+enum {
+	N_L2_HIT = I_G1, N_LLC_UNSHARED, N_OTHER_CORE, N_LLC_MISS, N_MEMORY,
+	N_G1, /* N_G1 + k - 1 = UOPS_EXECUTED.CORE_ACTIVE_CYCLES:cmask=k, k = 1..6 */
+	N_ILP_UOPS = N_G1 + 6,
+	N_COUNT
+};
+#define NG(k) in[N_G1 + (k) - 1]
+#define NHM_SWEEP(k) "UOPS_EXECUTED.CORE_ACTIVE_CYCLES:cmask=" #k
 
 static const struct tree_input_def inputs_nhm[N_COUNT] = {
 	[I_CYCLES] = { "CPU_CLK_UNHALTED.THREAD|CPU_CLK_UNHALTED.THREAD_P|cycles", false },
@@ -228,7 +235,23 @@ static const struct tree_input_def inputs_nhm[N_COUNT] = {
 	[N_OTHER_CORE] = { "MEM_LOAD_RETIRED.OTHER_CORE_L2_HIT_HITM", false },
 	[N_LLC_MISS] = { "MEM_LOAD_RETIRED.LLC_MISS", false },
 	[N_MEMORY] = { "the MEM_LOAD_RETIRED loads by source", true },
+	[N_G1] = { NHM_SWEEP(1), false }, [N_G1 + 1] = { NHM_SWEEP(2), false },
+	[N_G1 + 2] = { NHM_SWEEP(3), false }, [N_G1 + 3] = { NHM_SWEEP(4), false },
+	[N_G1 + 4] = { NHM_SWEEP(5), false }, [N_G1 + 5] = { NHM_SWEEP(6), false },
+	[N_ILP_UOPS] = { "UOPS_EXECUTED.CORE_ACTIVE_CYCLES:cmask=1..6", true },
 };
+
+/* The core-scope sweep (the @ilp preset of nhm/wsm, MODERN-PMU.md 1.5):
+ * uops executed on the core = sum of NG(k), k = 1..6. */
+static void derive_nhm(double *in, const struct tree_ctx *c)
+{
+	double uops = 0;
+
+	(void)c;
+	for (int k = 1; k <= 6; k++)
+		uops += NG(k);
+	in[N_ILP_UOPS] = uops;
+}
 
 static double nhm_dram_penalty(const struct tree_ctx *c)
 {
@@ -243,6 +266,11 @@ FN(f_nhm_l3)
 }
 FN(f_nhm_dram) { return in[N_LLC_MISS] * nhm_dram_penalty(c); }
 FN(f_nhm_memory) { return f_nhm_l2(in, c) + f_nhm_l3(in, c) + f_nhm_dram(in, c); }
+FN(f_nhm_ilp_total) { (void)c; return in[I_STALLS] + NG(1); }
+FN(f_nhm_ilp_mean) { (void)c; return in[N_ILP_UOPS] / (in[I_STALLS] + NG(1)); }
+#define NHM_MID_FN(k) FN(f_nhm_mid##k) { (void)c; return NG(k) - NG((k) + 1); }
+NHM_MID_FN(1) NHM_MID_FN(2) NHM_MID_FN(3) NHM_MID_FN(4) NHM_MID_FN(5)
+FN(f_nhm_top6) { (void)c; return NG(6); }
 
 #define NHM "Core i7 performance analysis guide (Levinthal 2009) latencies"
 static const struct tree_node_def nodes_nhm[] = {
@@ -265,6 +293,19 @@ static const struct tree_node_def nodes_nhm[] = {
 	   NHM ", LLC_MISS x ~60 ns", N_LLC_MISS),
 	{ "cycles.stalls.core", "Unaccounted (core, overlap)", UNIT_CYCLES,
 	  P | TN_REMAINDER | TN_SIGNED, { 0 }, NULL, NULL, SRC ", stalls - sum(P_i x N_i)" },
+	{ "ilp", "Cycles in the ILP sweep (core scope)", UNIT_CYCLES, TN_EXACT, { I_STALLS, N_G1 },
+	  f_nhm_ilp_total, "cycles", SRC ", bins add up to the cycles" },
+	CY("ilp.0", "0 uops executed on the core (stalls)", P, f_stalls,
+	   SRC ", UOPS_EXECUTED.CORE_STALL_CYCLES", I_STALLS),
+#define NHM_MID(k) CY("ilp." #k, #k " uops executed on the core", P, f_nhm_mid##k, \
+		      SRC ", UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=" #k " - :c=" #k "+1", \
+		      N_G1 + (k) - 1, N_G1 + (k))
+	NHM_MID(1), NHM_MID(2), NHM_MID(3), NHM_MID(4), NHM_MID(5),
+	CY("ilp.6", "6 uops executed on the core (the most per cycle)", P, f_nhm_top6,
+	   SRC ", UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=6", N_G1 + 5),
+	{ "ilp.mean", "Mean uops executed on the core per cycle", UNIT_UOPS_PER_CYCLE, 0,
+	  { N_ILP_UOPS, I_STALLS, N_G1 }, f_nhm_ilp_mean, NULL,
+	  SRC ", sum k x bin(k) / sum bin(k)" },
 };
 
 static const char *const models_nhm[] = { "nhm", "wsm", NULL };
@@ -278,7 +319,7 @@ static const char *const models12[] = { "spr", NULL };
 
 const struct tree_def tree_intel_nhm = {
 	TREE_INTEL, "intel", TITLE " (Nehalem, loads x latency)", inputs_nhm, N_COUNT, nodes_nhm,
-	N(nodes_nhm), NULL, models_nhm,
+	N(nodes_nhm), derive_nhm, models_nhm,
 };
 const struct tree_def tree_intel6 = {
 	TREE_INTEL, "intel", TITLE " (6 ports)", inputs6, I_COUNT, nodes6, N(nodes6),

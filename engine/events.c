@@ -39,18 +39,46 @@ bool events_is_metric(const struct ev_spec *ev)
 	return core_raw(ev) && (ev->attr.config & 0xff) == 0 && umask >= 0x80 && umask <= 0x87;
 }
 
+static bool software_clock(const struct ev_spec *ev)
+{
+	return ev->attr.type == PERF_TYPE_SOFTWARE &&
+	       (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/* The generic cycles (perf's "cycles", PERF_COUNT_HW_CPU_CYCLES), not a
+ * model's cycle event named as its table names it. */
+static bool generic_cycles(const struct ev_spec *ev)
+{
+	size_t len = strcspn(ev->asked, ":");
+
+	return (ev->attr.type == PERF_TYPE_HARDWARE &&
+		(ev->attr.config & 0xffffffffull) == PERF_COUNT_HW_CPU_CYCLES) ||
+	       (len == 6 && strncasecmp(ev->asked, "cycles", len) == 0) ||
+	       (len == 10 && strncasecmp(ev->asked, "cpu-cycles", len) == 0);
+}
+
+bool events_default_freq(const struct ev_spec *ev, const struct arch_model *model)
+{
+	const struct arch_event *row = model_lookup(model, ev->name);
+
+	return !software_clock(ev) && generic_cycles(ev) && !(row && row->sav);
+}
+
 uint64_t events_default_sav(const struct ev_spec *ev, const struct arch_model *model)
 {
 	const struct arch_event *row = model_lookup(model, ev->name);
 
-	if (ev->attr.type == PERF_TYPE_SOFTWARE) {
-		if (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-		    ev->attr.config == PERF_COUNT_SW_TASK_CLOCK)
-			return 1000000; /* ns: 1 kHz */
+	if (software_clock(ev))
+		/* perf's -F 4000 on a clock: the kernel turns the frequency into
+		 * the fixed period NSEC_PER_SEC / freq (perf_swevent_init_hrtimer) */
+		return 1000000000ull / EVENTS_DEFAULT_FREQ;
+	if (ev->attr.type == PERF_TYPE_SOFTWARE)
 		return 1;
-	}
 	if (row && row->sav)
 		return row->sav;
+	if (events_default_freq(ev, model))
+		return 1;  /* each sample weighs its own period */
 	return 2000000;
 }
 
@@ -239,6 +267,11 @@ static int add_event(struct ev_list *out, const char *asked, const char *name,
 	apply_privilege(asked, &ev->attr);
 	ev->software = ev->attr.type == PERF_TYPE_SOFTWARE;
 	ev->sav = sav ? sav : events_default_sav(ev, out->model);
+	if (!sav && events_default_freq(ev, out->model)) {
+		/* perf record's and perf top's default: -F 4000 */
+		ev->attr.freq = 1;
+		ev->attr.sample_freq = EVENTS_DEFAULT_FREQ;
+	}
 	out->n++;
 	return 0;
 }

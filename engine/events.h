@@ -53,8 +53,22 @@ int events_foreach(const char *list, events_item_fn fn, void *arg, char *err, si
 bool events_is_slots(const struct ev_spec *ev);
 bool events_is_metric(const struct ev_spec *ev);
 
-/* The default SAV of an event without one: 1 kHz for clocks, every event for
- * rare software events, the model table's value or 2,000,000 for hardware. */
+/* Sampling without a SAV given does what perf record and perf top do by
+ * default (-F 4000): 4000 samples a second, so that a program's own period
+ * cannot alias with a slow fixed one.  On the software clocks the kernel
+ * turns that frequency into a fixed period of 250 us; the generic cycles
+ * (no model row with a SAV) sample in frequency mode (attr.freq, the kernel
+ * sets each period, each sample weighs its own).  Hardware events keep the
+ * fixed SAVs of the papers' method: given with /SAV or from the model's
+ * table (2,000,000 when it has none). */
+#define EVENTS_DEFAULT_FREQ 4000
+
+/* The default SAV of an event without one: 250 us for the clocks (4 kHz),
+ * every event for rare software events, the model table's value, 1 (a
+ * weight per period) for generic cycles in frequency mode, or 2,000,000
+ * for hardware. */
 uint64_t events_default_sav(const struct ev_spec *ev, const struct arch_model *model);
+/* Whether EV, given without a SAV, samples in frequency mode. */
+bool events_default_freq(const struct ev_spec *ev, const struct arch_model *model);
 
 #endif

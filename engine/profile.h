@@ -31,6 +31,7 @@ struct snap_event {
 };
 
 #define SNAP_EVERY_GROUP (-1)
+#define SNAP_SIDE_MAX 8
 #define SNAP_MAX_RUNS 256
 
 /* One run of the command in runs mode (--mux runs). */
@@ -119,6 +120,13 @@ struct snapshot {
 	/* Call stacks (-g, engine/callgraph.h): NULL when not collected.  Owned
 	 * by the snapshot. */
 	struct cg_snapshot *cg;
+	/* Counted beside the events, never sampled (engine/side.h): the
+	 * software tree's counters on a host without a PMU.  Live only. */
+	int n_side;
+	struct {
+		char name[EVENT_NAME_MAX];
+		double count;
+	} side[SNAP_SIDE_MAX];
 	bool recorded;           /* read from a perf.data file (cyctop -i) */
 	uint64_t stacks_skipped; /* samples counted without their stack (the
 				  * unwinder's time budget was spent) */

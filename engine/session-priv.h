@@ -15,6 +15,7 @@
 #include "engine/profile.h"
 #include "engine/record.h"
 #include "engine/session.h"
+#include "engine/side.h"
 #include "engine/symbols.h"
 #include "engine/target.h"
 
@@ -111,6 +112,7 @@ struct session {
 	struct session_pprof_src *pprof; /* opened from a pprof profile (session-pprof.c) */
 	struct pprof_acc *pacc;  /* --format pprof: samples per address and thread */
 	struct perf_event_attr opened_attr[EVENTS_MAX]; /* as opened, for the file */
+	struct side_counters *side;  /* counted beside the events (engine/side.h) */
 	struct perf_event_attr ref_attr;  /* the internal reference's, likewise */
 	/* call stacks (-g): NULL when not collected */
 	struct rec_format fmt;   /* live samples' format (SAMPLE_TYPE + stacks) */

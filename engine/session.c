@@ -794,9 +794,14 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 
 	*a = fs->ev->attr;
 	a->size = sizeof(*a);
-	/* the internal reference and TopDown count only */
-	a->sample_period = fs->index == MUX_REFERENCE || fs->counting ? 0 : fs->ev->sav;
-	a->freq = 0;
+	/* the internal reference and TopDown count only; an event in frequency
+	 * mode (engine/events.h: the default of generic cycles) keeps it */
+	bool samples = fs->index != MUX_REFERENCE && !fs->counting;
+	a->freq = samples && fs->ev->attr.freq;
+	if (a->freq)
+		a->sample_freq = fs->ev->attr.sample_freq;
+	else
+		a->sample_period = samples ? fs->ev->sav : 0;
 	a->sample_type = SAMPLE_TYPE;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 			 PERF_FORMAT_ID;
@@ -1059,6 +1064,9 @@ static int open_events(struct session *s, const pid_t *tids, int ntids, char *er
 		if (open_fd_spec(s, &fs, tids, ntids, err, errsz) < 0)
 			return -1;
 	}
+	if (!s->side)
+		s->side = side_open(&s->events, tids, ntids, s->cpu_on, s->ncpus, s->system_wide,
+				    s->target.launched);
 	return 0;
 }
 
@@ -1526,11 +1534,16 @@ static bool live_time(const struct session *s, const struct perf_event_header *h
 	return record_time(h, s->fmt.sample_type, s->fmt.sample_id_all, t);
 }
 
-/* Every live sample is one sample: the period is the SAV. */
+/* A live sample is one sample, its period the SAV; in frequency mode the
+ * kernel sets each period: the sample weighs it (its event's sav is 1). */
 static uint64_t live_weigh(struct session *s, int ev, const struct rec_sample *smp)
 {
-	(void)s, (void)ev, (void)smp;
-	return 1;
+	return s->opened_attr[ev].freq ? smp->period : 1;
+}
+
+static void live_snapshot(struct session *s, struct snapshot *snap)
+{
+	side_read(s->side, snap);
 }
 
 static const struct perf_event_attr *live_attr(const struct session *s, int ev)
@@ -1546,6 +1559,7 @@ static const struct session_source live_source = {
 	.attr = live_attr,
 	.poll = live_poll,
 	.counts = read_counts,
+	.snapshot = live_snapshot,
 };
 
 int session_keep_threads(struct session *s)
@@ -1604,6 +1618,7 @@ void session_close(struct session *s)
 		space_free(&s->spaces[i]);
 	ordered_free(s->queue);
 	free(s->slots_fds);
+	side_close(s->side);
 	ksymtab_free(s->ksyms);
 	callgraph_free(s->cg);
 	pprof_acc_free(s->pacc);

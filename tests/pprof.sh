@@ -87,7 +87,7 @@ go tool pprof -raw "$TMP/mix.pb.gz" >"$TMP/mix.raw" 2>"$TMP/go.err" || fail "ppr
 grep -qx "samples/count cpu/nanoseconds\[dflt\] samples_page-faults/count page-faults/count" "$TMP/mix.raw" ||
 	fail "pprof -raw sample types: $(grep -A1 '^Samples:' "$TMP/mix.raw")"
 ok
-for want in "PeriodType: cpu nanoseconds" "Period: 1000000" "Comment: event cpu-clock: sav 1000000" \
+for want in "PeriodType: cpu nanoseconds" "Period: 250000" "Comment: event cpu-clock: sav 250000" \
 	"Comment: event page-faults" "Comment: pmu: " "pid:[" "tid:[" "thread_comm:[mix]"; do
 	grep -qF -- "$want" "$TMP/mix.raw" || fail "pprof -raw lacks '$want'"
 	ok

@@ -92,8 +92,14 @@ static void test_cpu_clock(void **state)
 	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_SOFTWARE);
 	assert_int_equal(l.ev[0].attr.config, PERF_COUNT_SW_CPU_CLOCK);
 	assert_int_equal(l.ev[0].attr.size, sizeof(struct perf_event_attr));
-	assert_int_equal(l.ev[0].sav, 1000000);
+	/* perf's default -F 4000: on a clock, a fixed 250 us */
+	assert_int_equal(l.ev[0].sav, 250000);
+	assert_false(l.ev[0].attr.freq);
 	assert_string_equal(l.notice, "");
+	/* a SAV given is kept */
+	parse_ok("cpu-clock/1000000", &l);
+	assert_int_equal(l.ev[0].sav, 1000000);
+	assert_false(l.ev[0].attr.freq);
 }
 
 /* EVENT:u, :k, :u:k as perf reads them: the levels named are counted, the
@@ -145,7 +151,7 @@ static void test_sav_suffix(void **state)
 	assert_int_equal(l.ev[0].sav, 250000);
 	assert_string_equal(l.ev[1].name, "task-clock");
 	assert_int_equal(l.ev[1].attr.config, PERF_COUNT_SW_TASK_CLOCK);
-	assert_int_equal(l.ev[1].sav, 1000000);
+	assert_int_equal(l.ev[1].sav, 250000);
 
 	/* an alias resolves to the table's primary name */
 	parse_ok("faults", &l);
@@ -165,7 +171,7 @@ static void test_cycles_fallback(void **state)
 	assert_string_equal(l.ev[0].name, "cpu-clock");
 	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_SOFTWARE);
 	assert_int_equal(l.ev[0].attr.config, PERF_COUNT_SW_CPU_CLOCK);
-	assert_int_equal(l.ev[0].sav, 1000000);
+	assert_int_equal(l.ev[0].sav, 250000);
 	assert_non_null(strstr(l.notice, "no hardware PMU"));
 	assert_non_null(strstr(l.notice, "cycles"));
 
@@ -189,7 +195,7 @@ static void test_sw_preset(void **state)
 		assert_true(l.ev[i].software);
 		assert_int_equal(l.ev[i].attr.type, PERF_TYPE_SOFTWARE);
 	}
-	assert_int_equal(l.ev[0].sav, 1000000);
+	assert_int_equal(l.ev[0].sav, 250000);
 	assert_int_equal(l.ev[2].sav, 1);
 }
 
@@ -300,9 +306,12 @@ static void test_default_sav(void **state)
 	ev.attr.type = PERF_TYPE_SOFTWARE;
 	ev.attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	snprintf(ev.name, sizeof(ev.name), "cpu-clock");
-	assert_int_equal(events_default_sav(&ev, perf), 1000000);   /* 1 kHz in ns */
+	/* perf's -F 4000, which the kernel makes a fixed 250 us on a clock */
+	assert_int_equal(events_default_sav(&ev, perf), 250000);
+	assert_false(events_default_freq(&ev, perf));
 	ev.attr.config = PERF_COUNT_SW_TASK_CLOCK;
-	assert_int_equal(events_default_sav(&ev, perf), 1000000);
+	assert_int_equal(events_default_sav(&ev, perf), 250000);
+	assert_false(events_default_freq(&ev, perf));
 	/* counts of rare events: every event */
 	ev.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
 	assert_int_equal(events_default_sav(&ev, perf), 1);
@@ -324,7 +333,25 @@ static void test_default_sav(void **state)
 	ev.attr.type = PERF_TYPE_HARDWARE;
 	ev.attr.config = PERF_COUNT_HW_CPU_CYCLES;
 	snprintf(ev.name, sizeof(ev.name), "cycles");
-	assert_int_equal(events_default_sav(&ev, perf), 2000000);
+	/* generic cycles: frequency mode (-F 4000), each sample its period */
+	assert_true(events_default_freq(&ev, perf));
+	assert_int_equal(events_default_sav(&ev, perf), 1);
+	/* a model's cycle event with a table SAV keeps it (the papers' method) */
+	ev.attr.type = PERF_TYPE_RAW;
+	ev.attr.config = 0x3c;
+	snprintf(ev.name, sizeof(ev.name), "CPU_CLK_UNHALTED.CORE");
+	snprintf(ev.asked, sizeof(ev.asked), "CPU_CLK_UNHALTED.CORE");
+	row = model_lookup(core, ev.name);
+	assert_non_null(row);
+	assert_false(events_default_freq(&ev, core));
+	assert_int_equal(events_default_sav(&ev, core), row->sav ? row->sav : 2000000);
+	/* "cycles:u" asked is the generic cycles too */
+	snprintf(ev.name, sizeof(ev.name), "cycles");
+	snprintf(ev.asked, sizeof(ev.asked), "cycles:u");
+	assert_true(events_default_freq(&ev, perf));
+	snprintf(ev.asked, sizeof(ev.asked), "cyclesx");
+	ev.attr.type = PERF_TYPE_RAW;
+	assert_false(events_default_freq(&ev, perf));
 }
 
 static int count_item(char *item, void *arg, char *err, size_t errsz)

@@ -13,6 +13,7 @@
 
 #include "arch/ilp.h"
 #include "arch/model.h"
+#include "tree-helpers.h"
 
 static void assert_near(double got, double want)
 {
@@ -49,7 +50,7 @@ static void test_width6_histogram(void **state)
 	assert_near(h.bins[8], 0);
 }
 
-/* Other widths: 1 (bins C(1), C(2)-C(1)) and the maximum 8. */
+/* Other widths: 1 (bins C(1), C(2)-C(1)) and 8. */
 static void test_other_widths(void **state)
 {
 	const double w1[2] = { 30, 100 };
@@ -64,7 +65,7 @@ static void test_other_widths(void **state)
 	assert_near(h.mean, 0.7);
 
 	/* every bin 10: mean = 10 x (1+...+8) / 90 = 4 */
-	assert_true(ilp_from_sweep(w8, ILP_MAX_WIDTH, &h));
+	assert_true(ilp_from_sweep(w8, 8, &h));
 	for (int k = 0; k <= 8; k++)
 		assert_near(h.bins[k], 10);
 	assert_near(h.mean, 4);
@@ -87,8 +88,8 @@ static void test_all_stalled(void **state)
 
 static void test_invalid_inputs(void **state)
 {
-	const double good[9] = { 400, 500, 650, 800, 900, 960, 1000, 1000, 1000 };
-	double s[9];
+	const double good[ILP_MAX_WIDTH + 2] = { 400, 500, 650, 800, 900, 960, 1000, 1000, 1000 };
+	double s[ILP_MAX_WIDTH + 2];
 	struct ilp_hist h;
 
 	(void)state;
@@ -182,6 +183,195 @@ static void test_step_names_other_models(void **state)
 	}
 }
 
+/* The histogram of an example counts file under MODEL (by name) through
+ * ilp_eval: bins, unit, width and mean as the tree's ilp.* nodes have them
+ * (the same file through th_eval_example), and the hand-computed bins. */
+static void check_example(const char *model_name, const char *file, const double *want,
+			  int width, const char *unit)
+{
+	static struct penalties pen;
+	const struct arch_model *m = model_find(model_name);
+	struct counts c;
+	struct ilp_hist h;
+	struct tree_result r;
+	char id[16], buf[64];
+
+	assert_non_null(m);
+	assert_true(ilp_has_sweep(m));
+	penalties_default(&pen, 0);
+	th_load_example(&c, file);
+	struct tree_ctx ctx = { .model = m, .pen = &pen };
+	assert_true(ilp_eval(&ctx, &c, &h));
+	counts_free(&c);
+	assert_int_equal(h.width, width);
+	assert_string_equal(h.unit, unit);
+	assert_true(ilp_unit(m, buf, sizeof(buf)));
+	assert_string_equal(buf, unit);
+	th_eval_example(&r, m->tree, m, file, false);
+	double total = 0, uops = 0;
+	for (int k = 0; k <= width; k++) {
+		snprintf(id, sizeof(id), "ilp.%d", k);
+		assert_near(h.bins[k], want[k]);
+		assert_near(h.bins[k], tree_value(&r, id));
+		total += want[k];
+		uops += k * want[k];
+	}
+	assert_near(h.total, total);
+	assert_near(h.total, tree_value(&r, "ilp"));
+	assert_near(h.mean, uops / total);
+	assert_near(h.mean, tree_value(&r, "ilp.mean"));
+	assert_false(h.negative_bin);
+	/* past the width, nothing */
+	for (int k = width + 1; k <= ILP_MAX_WIDTH; k++)
+		assert_near(h.bins[k], 0);
+}
+
+#define M 1e6
+/* skl-handmade: stalls 300, UOPS_EXECUTED.THREAD:c=1..8 = 700 520 360 220
+ * 110 50 20 5 (millions): bins 300, 180, 160, 140, 110, 60, 30, 15, 5. */
+static void test_skl_example(void **state)
+{
+	const double want[] = { 300 * M, 180 * M, 160 * M, 140 * M, 110 * M,
+				60 * M, 30 * M, 15 * M, 5 * M };
+	(void)state;
+	check_example("skl", "skl-handmade.counts", want, 8, "uops executed");
+}
+
+/* icl-ilp-handmade: stalls 250, c=1..10 = 750 600 450 320 200 120 60 25 8 2. */
+static void test_icl_example(void **state)
+{
+	const double want[] = { 250 * M, 150 * M, 150 * M, 130 * M, 120 * M, 80 * M,
+				60 * M, 35 * M, 17 * M, 6 * M, 2 * M };
+	(void)state;
+	check_example("icl", "icl-ilp-handmade.counts", want, 10, "uops executed");
+}
+
+/* spr-ilp-handmade: stalls 200, c=1..12 = 800 650 500 380 270 180 110 60 30
+ * 12 4 1. */
+static void test_spr_example(void **state)
+{
+	const double want[] = { 200 * M, 150 * M, 150 * M, 120 * M, 110 * M, 90 * M, 70 * M,
+				50 * M, 30 * M, 18 * M, 8 * M, 3 * M, 1 * M };
+	(void)state;
+	check_example("spr", "spr-ilp-handmade.counts", want, 12, "uops executed");
+}
+
+/* zen4-handmade: ex_ret_ops:c=1:i=1 480, c=1..8 = 520 400 300 250 150 100
+ * 50 30: bins 480, 120, 100, 50, 100, 50, 50, 20, 30 (retire side). */
+static void test_zen4_example(void **state)
+{
+	const double want[] = { 480 * M, 120 * M, 100 * M, 50 * M, 100 * M,
+				50 * M, 50 * M, 20 * M, 30 * M };
+	(void)state;
+	check_example("amd64_fam19h_zen4", "zen4-handmade.counts", want, 8, "ops retired");
+}
+
+/* core2-handmade: RS_UOPS_DISPATCHED:c=1..7:i=1, bins as the tree's. */
+static void test_core2_example(void **state)
+{
+	const double want[] = { 420 * M, 140 * M, 140 * M, 150 * M, 100 * M, 40 * M, 10 * M };
+	(void)state;
+	check_example("core", "core2-handmade.counts", want, 6, "uops dispatched");
+}
+
+/* Every model with a sweep has it in its tree: ilp.0 .. ilp.W with W its
+ * dispatch width, and a unit; the phrase names the sweep. */
+static void test_every_model_with_a_sweep(void **state)
+{
+	const struct arch_model *m;
+	char buf[128], want[128];
+	int n = 0;
+
+	(void)state;
+	for (size_t i = 0; (m = model_at(i)) != NULL; i++) {
+		if (!ilp_has_sweep(m)) {
+			assert_false(ilp_sweep_text(m, buf, sizeof(buf)));
+			assert_string_equal(buf, "");
+			assert_false(ilp_unit(m, buf, sizeof(buf)));
+			continue;
+		}
+		n++;
+		assert_true(ilp_sweep_text(m, buf, sizeof(buf)));
+		if (m->ilp_event)
+			snprintf(want, sizeof(want), "%s:c=1..%d:i=1", m->ilp_event,
+				 m->dispatch_width + 1);
+		else
+			snprintf(want, sizeof(want), "%s:c=1..%d", m->ilp_sweep, m->dispatch_width);
+		assert_string_equal(buf, want);
+		if (!ilp_unit(m, buf, sizeof(buf))) {
+			fprintf(stderr, "model %s: a sweep but no ilp.* bins in its tree\n", m->name);
+			fail();
+		}
+		const struct tree_def *def = tree_def_pick(m->tree, m, NULL);
+		snprintf(want, sizeof(want), "ilp.%d", m->dispatch_width);
+		assert_true(tree_node_index(def, want) >= 0);
+		snprintf(want, sizeof(want), "ilp.%d", m->dispatch_width + 1);
+		assert_true(tree_node_index(def, want) < 0);
+	}
+	/* core, nhm wsm snb ivb hsw bdw skl skx clx icl icx spr, zen1-4 */
+	assert_true(n >= 17);
+}
+
+/* A bin not measured (a sweep step missing), no counts at all, a model
+ * without a sweep: no histogram. */
+static void test_eval_missing(void **state)
+{
+	static struct penalties pen;
+	struct tree_ctx ctx = { .model = model_find("skl"), .pen = &pen };
+	struct counts c;
+	struct ilp_hist h;
+
+	(void)state;
+	penalties_default(&pen, 0);
+	counts_init(&c);
+	assert_false(ilp_eval(&ctx, &c, &h));
+	counts_add(&c, "UOPS_EXECUTED.THREAD:c=1:i=1", 100, 0);
+	for (int k = 1; k <= 8; k++) {
+		char name[64];
+		if (k == 5)
+			continue;
+		snprintf(name, sizeof(name), "UOPS_EXECUTED.THREAD:c=%d", k);
+		counts_add(&c, name, 100.0 / k, 0);
+	}
+	assert_false(ilp_eval(&ctx, &c, &h));
+	counts_add(&c, "UOPS_EXECUTED.THREAD:c=5", 20, 0);
+	assert_true(ilp_eval(&ctx, &c, &h));
+	assert_near(h.bins[4], 25 - 20);
+	ctx.model = model_find("amd64_k8");
+	assert_false(ilp_eval(&ctx, &c, &h));
+	counts_free(&c);
+}
+
+/* Nehalem: the core-scope sweep UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=1..6
+ * with the stalls of UOPS_EXECUTED.CORE_STALL_CYCLES: stalls 40, c=k =
+ * 60 50 30 20 10 5: bins 40, 10, 20, 10, 10, 5, 5; mean 175 / 100. */
+static void test_nhm_core_scope(void **state)
+{
+	static struct penalties pen;
+	const double g[6] = { 60, 50, 30, 20, 10, 5 }, want[7] = { 40, 10, 20, 10, 10, 5, 5 };
+	struct tree_ctx ctx = { .model = model_find("nhm"), .pen = &pen };
+	struct counts c;
+	struct ilp_hist h;
+	char name[64];
+
+	(void)state;
+	penalties_default(&pen, 0);
+	counts_init(&c);
+	counts_add(&c, "UOPS_EXECUTED.CORE_STALL_CYCLES", 40, 0);
+	for (int k = 1; k <= 6; k++) {
+		snprintf(name, sizeof(name), "UOPS_EXECUTED.CORE_ACTIVE_CYCLES:c=%d", k);
+		counts_add(&c, name, g[k - 1], 0);
+	}
+	assert_true(ilp_eval(&ctx, &c, &h));
+	assert_int_equal(h.width, 6);
+	for (int k = 0; k <= 6; k++)
+		assert_near(h.bins[k], want[k]);
+	assert_near(h.total, 100);
+	assert_near(h.mean, 1.75);
+	assert_string_equal(h.unit, "uops executed on the core");
+	counts_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +382,14 @@ int main(void)
 		cmocka_unit_test(test_decreasing_sweep),
 		cmocka_unit_test(test_step_names_core),
 		cmocka_unit_test(test_step_names_other_models),
+		cmocka_unit_test(test_skl_example),
+		cmocka_unit_test(test_icl_example),
+		cmocka_unit_test(test_spr_example),
+		cmocka_unit_test(test_zen4_example),
+		cmocka_unit_test(test_core2_example),
+		cmocka_unit_test(test_every_model_with_a_sweep),
+		cmocka_unit_test(test_eval_missing),
+		cmocka_unit_test(test_nhm_core_scope),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

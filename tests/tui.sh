@@ -180,6 +180,8 @@ type_line "clear; '$CYCTOP' -i '$EX/amd-matmul-dtlb.counts'"
 wait_screen "AMD basic measurements" "amd tree"
 wait_screen "0.5394" "dtlb.l1_miss_ratio as in the paper"
 T send-keys -t main q
+# keys typed before the shell is back may go to cyctop on its way out
+wait_screen 'READY$' "prompt after the amd tree"
 
 # The ILP view shows the sweep's bins and mean.
 type_line "clear; '$CYCTOP' -i '$EX/core2-handmade.counts'"

@@ -45,7 +45,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			 "every process on every CPU (needs perf_event_paranoid <= 0\n"
 			 "or CAP_PERFMON); stop it with -d or ^C"),
 		OPT_STRING('C', "cpu", &o->s.cpus, "LIST", "these CPUs only (0,2-3; implies -a)"),
-		OPT_EVENTS(&o->s.events, "events as for cyctop (default: cycles, or cpu-clock)"),
+		OPT_EVENTS(&o->s.events, "events as for cyctop (default: cycles, or cpu-clock;\n"
+			   "4000 Hz without /SAV, as perf record)"),
 		OPT_PID(&o->s.pid, "attach to a running process instead of running COMMAND"),
 		OPT_DURATION(&o->duration, "stop after SECS (default: when the target ends, or ^C)"),
 		OPT_MMAP_PAGES(&o->s.ring_pages,

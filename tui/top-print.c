@@ -176,6 +176,13 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 			(unsigned long long)(window ? ev->window : ev->samples), count,
 			100.0 * ev->coverage);
 	}
+	if (s->n_side > 0) {
+		/* counted beside the events (engine/side.h), for the trees */
+		fputs("  counted", out);
+		for (int i = 0; i < s->n_side; i++)
+			fprintf(out, "  %s %.6g", s->side[i].name, s->side[i].count);
+		fputs("\n", out);
+	}
 	if (s->system_wide)
 		print_text_procs(out, s, window);
 	/* a header cell is as wide as a row's "%12.2f ", its space included,
@@ -251,6 +258,18 @@ static void print_csv(FILE *out, const struct snapshot *s, int window, int first
 		fprintf(out, "\n");
 	}
 	free(order);
+}
+
+/* "counted": {EVENT: count}, the counters beside the events (engine/side.h) */
+static void json_side(struct json *j, const struct snapshot *s)
+{
+	if (s->n_side == 0)
+		return;
+	json_key(j, "counted");
+	json_object_begin(j);
+	for (int i = 0; i < s->n_side; i++)
+		json_knum(j, s->side[i].name, s->side[i].count);
+	json_end(j);
 }
 
 static void json_events(struct json *j, const struct snapshot *s, int window)
@@ -527,6 +546,7 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 	json_kstr(&j, "command", s->command);
 	json_end(&j);
 	json_events(&j, s, window);
+	json_side(&j, s);
 	json_mux(&j, s);
 	json_ku64(&j, "lost", s->lost);
 	json_ku64(&j, "throttled", s->throttled);

@@ -111,7 +111,11 @@ static int arch_or_auto(void *value, const char *arg)
 static const struct opt top_options[] = {
 	OPT_EVENTS(&parsed.s.events,
 		   "libpfm4 events, paper names or @presets; EVENT/SAV sets the\n"
-		   "sample-after value (default: cycles, or cpu-clock without a PMU)"),
+		   "sample-after value.  Default cycles (cpu-clock without a PMU);\n"
+		   "without /SAV 4000 Hz as perf record and perf top: the clocks\n"
+		   "every 250 us, generic cycles in frequency mode (samples weigh\n"
+		   "their periods); other hardware events the model table's SAV\n"
+		   "(the papers'), else 2,000,000; other software events 1"),
 	OPT_PID(&parsed.s.pid, "attach to a running process (all its threads)"),
 	OPT_FLAG('a', "all-cpus", &parsed.s.all_cpus,
 		 "every process on every CPU, as perf top -a (needs\n"

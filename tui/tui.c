@@ -71,6 +71,10 @@ static void counts_from_snapshot(struct tui *t)
 	for (int e = 0; t->snap && e < t->snap->n_events; e++)
 		if (t->snap->ev[e].counted)
 			counts_add(&t->counts, t->snap->ev[e].name, t->snap->ev[e].count, 0);
+	/* the counters counted beside them (a host without a PMU: the
+	 * software tree's) */
+	for (int i = 0; t->snap && i < t->snap->n_side; i++)
+		counts_add(&t->counts, t->snap->side[i].name, t->snap->side[i].count, 0);
 	/* the OS time reference the trees accept, as perf stat names it */
 	if (t->snap)
 		counts_add(&t->counts, "duration_time", t->snap->time * 1e9, 0);

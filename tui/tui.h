@@ -123,6 +123,7 @@ struct tui {
 	struct theme theme;
 	int theme_idx;
 	char message[600];
+	uint32_t ilp_tid;            /* the ILP view's thread (H), 0: none */
 	bool quit;
 	int *rows;                   /* hotspot rows after filter and sort */
 	int nrows;

@@ -1,5 +1,7 @@
-/* The ILP histogram: cycles with 0..W uops dispatched, from the CMASK sweep,
- * for the whole process and for the selected function when it was sampled. */
+/* The ILP histogram: cycles by the number of uops (ops) each one dispatched,
+ * executed or retired, from the model's sweep (arch/ilp.h), in the model's
+ * own unit: for the whole process, for a thread (H cycles through them) and
+ * for the selected function, each when its sweep events were sampled. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,59 +12,72 @@
 #include "tui/tui.h"
 #include "tui/ui.h"
 
+static struct tree_ctx ilp_ctx(const struct tui *t, const struct arch_model *m)
+{
+	return (struct tree_ctx){ .model = m, .pen = &t->pen, .clock_hz = t->clock_hz };
+}
+
+/* The model whose sweep the view shows: the source's, else the model the
+ * tree view would take for the counts (a counts file read on a host of
+ * another model: `cyctop tree -A TREE` of it), else the source's again (to
+ * say what is missing). */
 static const struct arch_model *ilp_model(const struct tui *t)
 {
-	return t->model && t->model->ilp_event ? t->model : model_find("core");
+	struct ilp_hist h;
+
+	if (ilp_has_sweep(t->model))
+		return t->model;
+	for (int tr = 0; tr < TREE_COUNT; tr++) {
+		if (!tree_def_get((enum arch_tree)tr))
+			continue;
+		const struct arch_model *m =
+			tree_default_model(tree_def_pick((enum arch_tree)tr, NULL, &t->counts));
+		struct tree_ctx ctx = ilp_ctx(t, m);
+		if (ilp_has_sweep(m) && m->tree == tr && ilp_eval(&ctx, &t->counts, &h))
+			return m;
+	}
+	return t->model;
 }
 
-static bool sweep_from_counts(const struct tui *t, const struct arch_model *m, double *sw)
+/* Sampled events as counts: samples x SAV / coverage each (multiplexed
+ * events ran part of the time: the estimate of a full-time counter). */
+static void counts_of_samples(const struct snapshot *s, const uint64_t *samples,
+			      struct counts *c)
 {
-	char name[128];
-
-	for (int k = 1; k <= m->dispatch_width + 1; k++) {
-		const struct count_entry *e;
-		if (!ilp_step_name(m, k, name, sizeof(name)) ||
-		    !(e = counts_find(&t->counts, m, name)) || e->not_counted)
-			return false;
-		sw[k - 1] = e->value;
-	}
-	return true;
+	counts_init(c);
+	for (int e = 0; e < s->n_events; e++)
+		if (s->ev[e].counted && s->ev[e].sav && s->ev[e].coverage > 0)
+			counts_add(c, s->ev[e].name,
+				   (double)samples[e] * (double)s->ev[e].sav / s->ev[e].coverage,
+				   0);
 }
 
-/* Sampled sweep events give a per-function histogram: samples x SAV. */
-static bool sweep_from_function(const struct tui *t, const struct arch_model *m, double *sw,
-				const struct snap_func **fn)
+static bool hist_of_samples(const struct tui *t, const struct arch_model *m,
+			    const uint64_t *samples, struct ilp_hist *h)
 {
-	char name[128];
+	struct tree_ctx ctx = ilp_ctx(t, m);
+	struct counts c;
 
-	if (!t->snap || t->hot.sel >= t->nrows || !t->rows)
-		return false;
-	*fn = &t->snap->funcs[t->rows[t->hot.sel]];
-	for (int k = 1; k <= m->dispatch_width + 1; k++) {
-		int found = -1;
-		if (!ilp_step_name(m, k, name, sizeof(name)))
-			return false;
-		const struct arch_event *row = model_lookup(m, name);
-		for (int e = 0; row && e < t->snap->n_events; e++)
-			if (model_lookup(m, t->snap->ev[e].name) == row)
-				found = e;
-		if (found < 0 || !t->snap->ev[found].counted)
-			return false;
-		/* Multiplexed steps ran part of the time each: samples / coverage
-		 * estimate what a full-time counter would have sampled. */
-		sw[k - 1] = (double)(*fn)->samples[found] * (double)t->snap->ev[found].sav /
-			    t->snap->ev[found].coverage;
-	}
-	return true;
+	counts_of_samples(t->snap, samples, &c);
+	bool ok = ilp_eval(&ctx, &c, h);
+	counts_free(&c);
+	return ok;
+}
+
+/* The first word of the unit: "uops", "ops". */
+static void unit_word(const struct ilp_hist *h, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%.*s", (int)strcspn(h->unit, " "), h->unit[0] ? h->unit : "uops");
 }
 
 static int draw_hist(const struct ilp_hist *h, int y, int rows)
 {
-	char line[256], val[64];
+	char line[256], val[64], word[ILP_UNIT_MAX];
 
+	unit_word(h, word, sizeof(word));
 	for (int k = 0; k <= h->width && y < rows; k++, y++) {
 		double pct = h->total > 0 ? 100.0 * h->bins[k] / h->total : 0;
-		snprintf(line, sizeof(line), "%d uops %18s cycles %6.1f%%", k,
+		snprintf(line, sizeof(line), "%2d %-4s %18s cycles %6.1f%%", k, word,
 			 fmt_grouped(val, sizeof(val), h->bins[k]), pct);
 		ui_set(h->bins[k] < 0 ? EL_WARNING : EL_DEFAULT);
 		ui_text(y, 0, COLS, line, true);
@@ -71,7 +86,7 @@ static int draw_hist(const struct ilp_hist *h, int y, int rows)
 			ui_bar(y, 44, COLS - 45, pct / 100.0);
 	}
 	if (y < rows) {
-		snprintf(line, sizeof(line), "mean %.3f uops/cycle over %s cycles%s", h->mean,
+		snprintf(line, sizeof(line), "mean %.3f %s/cycle over %s cycles%s", h->mean, word,
 			 fmt_grouped(val, sizeof(val), h->total),
 			 h->negative_bin ? "  (a negative bin: noise or multiplexing)" : "");
 		ui_set(EL_HEADER_VALUE);
@@ -80,48 +95,135 @@ static int draw_hist(const struct ilp_hist *h, int y, int rows)
 	return y;
 }
 
+static int draw_line(int y, int rows, enum theme_el el, const char *text)
+{
+	if (y < rows) {
+		ui_set(el);
+		ui_text(y++, 0, COLS, text, true);
+	}
+	return y;
+}
+
+/* A live watch on a host whose model has no hardware tables (no PMU). */
+static bool host_without_pmu(const struct tui *t)
+{
+	return t->sess && !session_is_recorded(t->sess) && (!t->model || !t->model->pfm_force);
+}
+
+/* Why there is no histogram, in one line. */
+static void no_data_line(const struct tui *t, const struct arch_model *m, char *line, size_t sz)
+{
+	char sweep[128];
+
+	if (host_without_pmu(t))
+		snprintf(line, sz, "this host has no hardware counters: cyctop -i a counts file or "
+			 "recording of -e @ilp from a machine with a PMU");
+	else if (!ilp_has_sweep(m) && m && m->no_ilp)
+		snprintf(line, sz, "no ILP histogram on %s: %s", m->name, m->no_ilp);
+	else if (!ilp_has_sweep(m))
+		snprintf(line, sz, "no ILP histogram: model %s has no sweep (cyctop list models)",
+			 m ? m->name : "?");
+	else {
+		ilp_sweep_text(m, sweep, sizeof(sweep));
+		snprintf(line, sz, "no ILP data: needs the sweep %s (-e @ilp); %s", sweep,
+			 !t->sess ? "the counts files have not all of it"
+				  : "this session has not all of it");
+	}
+}
+
+static void title_line(const struct tui *t, const struct arch_model *m, const char *unit,
+		       char *line, size_t sz)
+{
+	char sweep[128];
+
+	if (!ilp_has_sweep(m) || host_without_pmu(t)) {
+		snprintf(line, sz, "ILP histogram (model %s)", m ? m->name : "?");
+		return;
+	}
+	ilp_sweep_text(m, sweep, sizeof(sweep));
+	snprintf(line, sz, "ILP: cycles by %s (%s, model %s)", unit, sweep, m->name);
+}
+
+/* The thread the view shows, or NULL: t->ilp_tid among the snapshot's. */
+static const struct snap_thread *shown_thread(const struct tui *t)
+{
+	for (size_t i = 0; t->ilp_tid && t->snap && i < t->snap->n_threads; i++)
+		if (t->snap->threads[i].tid == t->ilp_tid)
+			return &t->snap->threads[i];
+	return NULL;
+}
+
 static void draw_ilp(struct tui *t, int y, int rows)
 {
 	const struct arch_model *m = ilp_model(t);
-	double sw[ILP_MAX_WIDTH + 1];
+	struct tree_ctx ctx = ilp_ctx(t, m);
 	struct ilp_hist h;
-	const struct snap_func *fn = NULL;
 	char line[512];
+	char unit[ILP_UNIT_MAX];
+	bool whole = ilp_eval(&ctx, &t->counts, &h);
 
-	ui_set(EL_HEADER);
-	snprintf(line, sizeof(line), "ILP: cycles by uops dispatched (%s:c=1..%d:i=1, model %s)",
-		 m->ilp_event, m->dispatch_width + 1, m->name);
-	ui_text(y++, 0, COLS, line, true);
-	if (sweep_from_counts(t, m, sw) && ilp_from_sweep(sw, m->dispatch_width, &h)) {
-		ui_text(y++, 0, COLS, "whole process", true);
+	ilp_unit(m, unit, sizeof(unit));
+	title_line(t, m, unit, line, sizeof(line));
+	y = draw_line(y, rows, EL_HEADER, line);
+	if (whole) {
+		y = draw_line(y, rows, EL_HEADER, "whole process");
 		y = draw_hist(&h, y, rows) + 1;
-	} else if (y < rows) {
-		snprintf(line, sizeof(line), "no ILP data: needs the sweep %s:c=1..%d:i=1 (-e @ilp); "
-			 "this source has %s", m->ilp_event, m->dispatch_width + 1,
-			 t->sess ? "no such events (host model has none)" : "not all of them");
-		ui_set(EL_MISSING);
-		ui_text(y++, 0, COLS, line, true);
+	} else {
+		no_data_line(t, m, line, sizeof(line));
+		y = draw_line(y, rows, EL_MISSING, line);
 	}
-	if (y < rows && sweep_from_function(t, m, sw, &fn) &&
-	    ilp_from_sweep(sw, m->dispatch_width, &h)) {
-		snprintf(line, sizeof(line), "function %s", fn->name);
-		ui_set(EL_HEADER);
-		ui_text(y++, 0, COLS, line, true);
-		draw_hist(&h, y, rows);
+	const struct snap_thread *th = shown_thread(t);
+	if (th && y < rows) {
+		snprintf(line, sizeof(line), "thread %u (%s)", th->tid,
+			 th->comm[0] ? th->comm : "?");
+		y = draw_line(y, rows, EL_HEADER, line);
+		if (hist_of_samples(t, m, th->samples, &h))
+			y = draw_hist(&h, y, rows) + 1;
+		else
+			y = draw_line(y, rows, EL_MISSING,
+				      "no histogram: the thread's sweep events were not sampled");
+	}
+	if (t->snap && t->rows && t->hot.sel < t->nrows && y < rows) {
+		const struct snap_func *fn = &t->snap->funcs[t->rows[t->hot.sel]];
+		if (hist_of_samples(t, m, fn->samples, &h)) {
+			snprintf(line, sizeof(line), "function %s", fn->name);
+			y = draw_line(y, rows, EL_HEADER, line);
+			draw_hist(&h, y, rows);
+		}
 	}
 	ui_set(EL_DEFAULT);
 }
 
+/* H: the next thread of the snapshot (after the last, the process alone). */
+static void next_thread(struct tui *t)
+{
+	const struct snapshot *s = t->snap;
+	size_t i = 0;
+
+	if (!s || !s->n_threads) {
+		snprintf(t->message, sizeof(t->message), "no threads with samples");
+		return;
+	}
+	if (t->ilp_tid) {
+		while (i < s->n_threads && s->threads[i].tid != t->ilp_tid)
+			i++;
+		i++;
+	}
+	t->ilp_tid = i < s->n_threads ? s->threads[i].tid : 0;
+}
+
 static bool key_ilp(struct tui *t, int key)
 {
-	(void)t;
-	(void)key;
+	if (key == 'H') {
+		next_thread(t);
+		return true;
+	}
 	return false;
 }
 
 const struct view_ops view_ilp = {
 	"ilp",
-	"q quit  ? help  t tree  Esc hotspots  T theme",
+	"q quit  ? help  t tree  H next thread  Esc hotspots  T theme",
 	draw_ilp,
 	key_ilp,
 	NULL,
