@@ -122,8 +122,16 @@ grep -E "ex_ret_ops|ls_not_halted" "$EX/zen4-handmade.counts" >"$TMP/zen4-sweep.
 recording "$TMP/zen4-sweep.counts" amd64_fam19h_zen4 "AuthenticAMD,25,17,1" \
 	"ILP: cycles by ops retired (ex_ret_ops:c=1..8, model amd64_fam19h_zen4)"
 
+# --- an Arm core without a counter threshold: one line saying why --------
+open_view -i "$EX/neoverse-n1-handmade.counts"
+wait_view "no ILP histogram on this CPU: its PMU has no counter threshold (Armv8 before FEAT_PMUv3_TH) (model arm_n1)" \
+	"the Armv8 no-threshold line"
+quit
+
 # --- a host without a PMU: one line saying so and where to get one -------
-if "$CYCTOP" -b -n 1 -- true 2>&1 | grep -q "no hardware PMU on this host"; then
+if host_has_pmu; then
+	skip_part "the no-PMU line: this host has a PMU"
+else
 	open_view -- sleep 30
 	wait_view "this host has no hardware counters: cyctop -i a counts file or recording of -e @ilp from a machine with a PMU" \
 		"the no-PMU line"

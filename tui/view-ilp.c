@@ -119,7 +119,7 @@ static void no_data_line(const struct tui *t, const struct arch_model *m, char *
 		snprintf(line, sz, "this host has no hardware counters: cyctop -i a counts file or "
 			 "recording of -e @ilp from a machine with a PMU");
 	else if (!ilp_has_sweep(m) && m && m->no_ilp)
-		snprintf(line, sz, "no ILP histogram on %s: %s", m->name, m->no_ilp);
+		snprintf(line, sz, "%s (model %s)", m->no_ilp, m->name);
 	else if (!ilp_has_sweep(m))
 		snprintf(line, sz, "no ILP histogram: model %s has no sweep (cyctop list models)",
 			 m ? m->name : "?");
