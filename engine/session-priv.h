@@ -98,6 +98,11 @@ struct session {
 	bool ksyms_tried;
 	size_t ring_pages;
 	struct asm_cache *asmc;  /* functions opened in the asm view */
+	/* the profile's addresses of a file several processes map: each
+	 * module's first-seen load bias, by path (session.c, canonical_ip) */
+	struct strpool canon_mods;
+	uint64_t *canon_base;    /* [canon_mods.n] */
+	size_t canon_alloc;
 	/* multiplexing (engine/mux.h) */
 	struct plan *plan;
 	int group[EVENTS_MAX];   /* plan group of each event, or SNAP_EVERY_GROUP */

@@ -588,13 +588,48 @@ static void name_process(struct session *s, pid_t pid)
 		name_threads(s, pid, tids, n);
 }
 
+/* A file several processes map (libc under make, g++'s driver and its
+ * cc1plus) lies at another address in each.  The profile keeps a file's
+ * samples at the addresses it had in the first process seen in it (its
+ * canonical load bias): each sample's own mapping gives its address in
+ * the file, so every process's samples of an instruction meet in one row,
+ * as perf annotate adds them up by file address.  Code no file backs
+ * ([JIT], [anon], the kernel) keeps its process's own addresses. */
+static uint64_t canonical_ip(struct session *s, uint64_t ip, const struct sym_info *si)
+{
+	size_t n = s->canon_mods.n;
+	int64_t k;
+
+	if (!si->module || si->module[0] != '/' ||
+	    GROW(s->canon_base, n + 1, s->canon_alloc) < 0 ||
+	    (k = strpool_id(&s->canon_mods, si->module)) < 0)
+		return ip;
+	if ((size_t)k == n)
+		s->canon_base[k] = si->module_base;
+	return ip - si->module_base + s->canon_base[k];
+}
+
+/* The canonical load bias of MODULE's addresses in the profile; false when
+ * its addresses are its process's own (see canonical_ip). */
+static bool canonical_base(struct session *s, const char *module, uint64_t *base)
+{
+	int64_t k;
+
+	if (!module || !strpool_find(&s->canon_mods, module) ||
+	    (k = strpool_id(&s->canon_mods, module)) < 0)
+		return false;
+	*base = s->canon_base[k];
+	return true;
+}
+
 /* Sample SMP of event EV, its IP named SI, into the profile and the stacks. */
 static void add_sample(struct session *s, struct space *sp, int ev,
 		       const struct rec_sample *smp, const struct sym_info *si)
 {
 	uint64_t n = s->src->weigh(s, ev, smp);
 
-	profile_add_pid(s->prof, ev, smp->pid, smp->tid, smp->ip, si->name, si->module, n);
+	profile_add_pid(s->prof, ev, smp->pid, smp->tid, canonical_ip(s, smp->ip, si), si->name,
+			si->module, n);
 	if (s->pacc)
 		pprof_acc_add(s->pacc, ev, smp->pid, smp->tid, smp->ip, si->name, si->module, n);
 	if (s->cg && sp)
@@ -1570,9 +1605,16 @@ void session_set_process_filter(struct session *s, int64_t pid)
 	profile_set_process_filter(s->prof, pid);
 }
 
-struct ip_counts *session_ip_counts(struct session *s, const char *name, const char *module)
+struct ip_counts *session_ip_counts(struct session *s, const struct asm_func *fn)
 {
-	return profile_ip_counts(s->prof, name, module);
+	struct ip_counts *c = profile_ip_counts(s->prof, fn->name, fn->module);
+	uint64_t base;
+
+	/* from the profile's addresses of the file to FN's (its space's) */
+	if (c && canonical_base(s, fn->module, &base))
+		for (size_t i = 0; i < c->n; i++)
+			c->ips[i].ip += fn->bias - base;
+	return c;
 }
 
 const struct ev_list *session_events(const struct session *s)
@@ -1614,6 +1656,8 @@ void session_close(struct session *s)
 	free(s->pfds);
 	free(s->cpu_on);
 	asm_cache_free(s->asmc);
+	strpool_free(&s->canon_mods);
+	free(s->canon_base);
 	profile_free(s->prof);
 	free(s->plan);
 	free(s);
@@ -1658,21 +1702,48 @@ static const struct asm_func *asm_by_name(struct session *s, const char *name,
 	return asm_cache_get(s->asmc, sp->st, si.start, si.start, err, errsz);
 }
 
+/* A space that maps MODULE, where the profile's address ADDR of NAME's
+ * file is ADDR + *DELTA (the first process seen in the file may have
+ * exited: another maps it elsewhere); NULL if none. */
+static struct symtab *space_mapping(struct session *s, uint64_t addr, const char *name,
+				    const char *module, uint64_t *delta)
+{
+	struct space *first = space_find(s, s->target.pid);
+	uint64_t base;
+
+	*delta = 0;
+	struct symtab *st = space_of(s, addr, name, module);
+	if (st || !canonical_base(s, module, &base) || strcmp(name, "[unknown]") == 0)
+		return st;
+	for (int k = -1; k < s->nspaces; k++) {
+		struct space *sp = k < 0 ? first : &s->spaces[k];
+		struct sym_info si;
+		if (!sp || !symtab_find(sp->st, name, module, &si) || !si.module ||
+		    strcmp(si.module, module) != 0)
+			continue;
+		*delta = si.module_base - base;
+		if (symtab_lookup(sp->st, addr + *delta, &si) && si.name && !strcmp(si.name, name))
+			return sp->st;
+	}
+	return NULL;
+}
+
 const struct asm_func *session_asm(struct session *s, const char *name, const char *module,
 				   char *err, size_t errsz)
 {
 	struct ip_counts *ipc = module ? profile_ip_counts(s->prof, name, module) : NULL;
 	const struct asm_func *fn = NULL;
 	struct symtab *st;
+	uint64_t d;
 
 	if (!s->asmc && !(s->asmc = asm_cache_new())) {
 		snprintf(err, errsz, "out of memory");
 		free(ipc);
 		return NULL;
 	}
-	if (ipc && ipc->n > 0 && (st = space_of(s, ipc->ips[0].ip, name, module)))
-		fn = asm_cache_get(s->asmc, st, ipc->ips[0].ip, ipc->ips[ipc->n - 1].ip, err,
-				   errsz);
+	if (ipc && ipc->n > 0 && (st = space_mapping(s, ipc->ips[0].ip, name, module, &d)))
+		fn = asm_cache_get(s->asmc, st, ipc->ips[0].ip + d, ipc->ips[ipc->n - 1].ip + d,
+				   err, errsz);
 	else if (strcmp(name, "[unknown]") == 0)
 		snprintf(err, errsz, "no samples in unknown code of %s", module ? module : "?");
 	else

@@ -350,7 +350,7 @@ static int annotate_session(struct session *s, const struct annotate_opts *o)
 		return 1;
 	const char *module = module_of(snap, o->function, o->module);
 	const struct asm_func *fn = session_asm(s, o->function, module, err, sizeof(err));
-	struct ip_counts *ipc = fn && fn->module ? session_ip_counts(s, fn->name, fn->module) : NULL;
+	struct ip_counts *ipc = fn && fn->module ? session_ip_counts(s, fn) : NULL;
 	for (int e = 0; e < snap->n_events; e++) {
 		totals[e] = snap->ev[e].samples;
 		coverage[e] = snap->ev[e].coverage;
