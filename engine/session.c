@@ -268,22 +268,56 @@ static size_t dwarf_stack(struct space *sp, const struct rec_sample *smp, uint64
 	return unwind_sample(sp->uw, smp, find_map, &c, ips, max, truncated);
 }
 
-/* PERF_SAMPLE_CALLCHAIN: the kernel's frame-pointer walk, markers
- * (PERF_CONTEXT_*) between its parts.  User entries only: the first is the
- * sampled IP, every later one a return address, looked up at ip - 1 (inside
- * the call).  The chain ends truncated at an address outside the known
- * mappings (a frame pointer that is not one) or when the kernel's
- * perf_event_max_stack cut it. */
-static size_t fp_stack(const struct session *s, struct space *sp,
-		       const struct rec_sample *smp, uint64_t *ips, size_t max,
-		       bool *truncated)
+/* PERF_SAMPLE_CALLCHAIN holds the kernel's frame-pointer walk, a marker
+ * (PERF_CONTEXT_*) before each part: the kernel's frames, then the user's
+ * (perf's order).  The kernel part of a sample taken in the kernel into
+ * IPS after the sampled IP (ips[0]): every entry past the sampled IP is a
+ * return address, looked up at ip - 1 (inside the call), as user frames
+ * are.  Returns the count, the sampled IP included; *KERNEL_WALKED says how
+ * many entries the kernel wrote there (perf_event_max_stack counts them). */
+static size_t kernel_stack(const struct rec_sample *smp, uint64_t *ips, size_t max,
+			   uint64_t *kernel_walked)
 {
 	size_t n = 0;
-	uint64_t user = 0;
+	bool in_kernel = false;
+
+	ips[n++] = smp->ip;
+	*kernel_walked = 0;
+	if (!record_cpumode_kernel(smp->cpumode))
+		return n;
+	for (uint64_t i = 0; i < smp->nr_ips; i++) {
+		uint64_t ip = smp->ips[i];
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			in_kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL;
+			continue;
+		}
+		if (!in_kernel)
+			continue;
+		if ((*kernel_walked)++ == 0 && ip == smp->ip)
+			continue;  /* the sampled IP: ips[0] already */
+		if (n < max && ip)
+			ips[n++] = ip - 1;
+	}
+	return n;
+}
+
+/* PERF_SAMPLE_CALLCHAIN: the kernel's frames (kernel_stack: *NKERNEL of
+ * them, the sampled IP included when the sample is the kernel's), then the
+ * user's: the first is the sampled IP (of a sample taken in the kernel:
+ * where user space entered it, kept as is), every later one a return
+ * address, looked up at ip - 1.  The chain ends truncated at a user address
+ * outside the known mappings (a frame pointer that is not one) or when the
+ * kernel's perf_event_max_stack cut it. */
+static size_t fp_stack(const struct session *s, struct space *sp,
+		       const struct rec_sample *smp, uint64_t *ips, size_t max,
+		       bool *truncated, size_t *nkernel)
+{
+	uint64_t user = 0, walked;
+	size_t n = kernel_stack(smp, ips, max, &walked);
 	bool in_user = true;
 	struct symtab_map sm;
 
-	ips[n++] = smp->ip;
+	*nkernel = record_cpumode_kernel(smp->cpumode) ? n : 0;
 	*truncated = false;
 	for (uint64_t i = 0; i < smp->nr_ips; i++) {
 		uint64_t ip = smp->ips[i];
@@ -307,10 +341,12 @@ static size_t fp_stack(const struct session *s, struct space *sp,
 		}
 		ips[n++] = ip;
 	}
-	if (s->max_stack > 0 && user >= (uint64_t)s->max_stack)
+	if (s->max_stack > 0 && user + walked >= (uint64_t)s->max_stack)
 		*truncated = true;
 	return n;
 }
+
+static void kernel_symbol(struct session *s, uint64_t ip, struct sym_info *si);
 
 /* The stack of sample SMP (of event EV, weighing N, whose IP is LEAF) into
  * the call graph, within the batch's time budget in a live watch. */
@@ -332,14 +368,17 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 	}
 	/* the time budget is the live watch's: a file is read whole */
 	uint64_t t0 = s->src->recorded ? 0 : now_ns();
+	size_t nkernel = 0;  /* ips[0, nkernel) are the kernel's */
 	if (kind == CALL_GRAPH_DWARF)
 		nips = dwarf_stack(sp, smp, ips, CG_FRAMES_MAX, &truncated);
 	else
-		nips = fp_stack(s, sp, smp, ips, CG_FRAMES_MAX, &truncated);
+		nips = fp_stack(s, sp, smp, ips, CG_FRAMES_MAX, &truncated, &nkernel);
 	frames[0] = (struct cg_frame){ leaf->name ? leaf->name : CG_UNKNOWN,
 				       leaf->module ? leaf->module : CG_UNKNOWN };
 	for (size_t i = 1; i < nips; i++) {
-		if (!symtab_lookup(sp->st, ips[i], &si))
+		if (i < nkernel)
+			kernel_symbol(s, ips[i], &si);
+		else if (!symtab_lookup(sp->st, ips[i], &si))
 			si.name = NULL, si.module = NULL;
 		frames[i] = (struct cg_frame){ si.name ? si.name : CG_UNKNOWN,
 					       si.module ? si.module : CG_UNKNOWN };
@@ -857,8 +896,10 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 		a->sample_stack_user = s->stack_size;
 	} else if (fs->index != MUX_REFERENCE && s->call_graph == CALL_GRAPH_FP) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-		a->exclude_callchain_kernel = 1;
 	}
+	/* the kernel's frames too, where its samples may be seen (a kernel
+	 * callchain needs the same permission as kernel samples) */
+	a->exclude_callchain_kernel = a->exclude_kernel;
 	/* 8 KB samples would wake the reader every other sample: a quarter
 	 * of the ring instead (the ring's first fd sets it) */
 	if (s->call_graph == CALL_GRAPH_DWARF)

@@ -4,6 +4,10 @@
 #  1. annotate of a libc function in a multi-process recording (two g++
 #     compiling at once: two cc1plus map libc at other addresses): every
 #     sample on its instruction, per address equal to perf annotate -n's.
+#  2. kernel frames (--call-graph fp) of a syscall-heavy program (dd reading
+#     a file: _copy_to_iter under copy_page_to_iter, filemap_read, vfs_read,
+#     do_syscall_64): every kernel function's children share and direct
+#     callers equal those of perf report's stacks within 1 point.
 # Each part needs its programs (else one SKIP line for it); with none run
 # the test is skipped (77).
 . "$SRCDIR/tests/lib.sh"
@@ -32,6 +36,64 @@ int f()
 	return (int)u.size() + (int)s.size();
 }
 EOF
+
+# compare_stacks FOLDED JSON WHICH: perf report's stacks (-g folded, counts,
+# leaf first) against cyctop's batch JSON (children and callers): for each
+# function WHICH names ("kernel": every kernel function, "all", or one
+# name) with at least 1% children in perf, the children share and each
+# caller's share (of the function's total) within 1 point.  Prints
+# "checked N functions" or what differs.
+compare_stacks() {
+	python3 - "$1" "$2" "$3" 1 1 <<'PY'
+import json, sys, collections
+folded, js, which, tol, minpct = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
+paths = []
+for l in open(folded, errors="replace"):
+    l = l.strip()
+    if not l or l.startswith("#") or "%" in l.split(" ")[0]:
+        continue
+    n, _, p = l.partition(" ")
+    if n.isdigit():
+        paths.append((int(n), p.split(";")))
+total = sum(n for n, _ in paths)
+o = json.loads([l for l in open(js) if l.strip()][-1])
+ev = o["events"][0]["name"]
+bad, checked = [], 0
+for f in o["functions"]:
+    kernel = f["module"].startswith("[") and f["module"] not in ("[unknown]", "[vdso]") and not f["module"].startswith("[JIT")
+    if which == "kernel" and not kernel:
+        continue
+    if which not in ("kernel", "all") and f["name"] != which:
+        continue
+    F = f["name"]
+    tot, callers = 0, collections.Counter()
+    for n, p in paths:
+        if F in p:
+            tot += n
+            i = p.index(F)
+            if i + 1 < len(p):
+                callers[p[i + 1]] += n
+    pc = 100.0 * tot / total if total else 0
+    if pc < minpct:
+        continue
+    checked += 1
+    ours = f["children"][ev]
+    if abs(ours - pc) > tol:
+        bad.append("%s children %.2f, perf %.2f" % (F, ours, pc))
+    oc = {c["name"]: c["percent"] for c in f.get("callers", [])}
+    for c in set(oc) | set(callers):
+        pp = 100.0 * callers[c] / tot if tot else 0
+        if max(pp, oc.get(c, 0)) >= 1 and abs(pp - oc.get(c, 0)) > tol:
+            bad.append("%s called by %s %.2f%%, perf %.2f%%" % (F, c, oc.get(c, 0), pp))
+print("checked %d functions" % checked if not bad and checked else "; ".join(bad[:12]) or "nothing checked")
+PY
+}
+
+# perf's stacks of FILE for compare_stacks, into FILE.folded
+perf_folded() {
+	perf report -i "$1" --stdio --no-children --sort sym \
+		-g folded,0,0,callee,function,count >"$1.folded" 2>/dev/null
+}
 
 # --- 1. annotate in a multi-process recording -------------------------------
 part_annotate() {
@@ -87,6 +149,36 @@ PY
 	RAN=$((RAN + 1))
 }
 
+# --- 2. kernel frames under fp ----------------------------------------------
+# Whether this user reads the kernel's symbols (else kernel frames stay
+# [unknown] in both tools: nothing to compare).
+kallsyms_readable() {
+	[ -r /proc/kallsyms ] && awk 'NR == 1 { exit $1 ~ /^0+$/ }' /proc/kallsyms
+}
+
+part_kernel_fp() {
+	kallsyms_readable || { echo "SKIP part 2: /proc/kallsyms hides addresses (kptr_restrict, not root)"; return; }
+	command -v dd >/dev/null 2>&1 || { echo "SKIP part 2: dd is not installed"; return; }
+	head -c 32000000 /dev/zero >"$TMP/zero.bin"
+	run perf record -q -e cpu-clock -c 250000 --call-graph fp -o "$TMP/dd.data" -- sh -c \
+		"for i in 1 2 3 4 5 6 7 8 9 10; do dd if=$TMP/zero.bin of=/dev/null bs=64k 2>/dev/null; done"
+	[ "$RC" -eq 0 ] || { echo "SKIP part 2: perf record --call-graph fp: $(head -1 "$TMP/err")"; return; }
+	rm -f "$TMP/zero.bin"
+	perf_folded "$TMP/dd.data"
+	grep -q '^[0-9]* _copy_to_iter;copy_page_to_iter;' "$TMP/dd.data.folded" ||
+		{ echo "SKIP part 2: perf shows no _copy_to_iter under copy_page_to_iter"; return; }
+	run "$CYCTOP" -b -i "$TMP/dd.data" --format json -n 1
+	expect_rc 0 "part 2: cyctop -i dd.data"
+	res=$(compare_stacks "$TMP/dd.data.folded" "$TMP/out" kernel)
+	case $res in
+	checked*) ok ;;
+	*) fail "part 2: kernel stacks: $res" ;;
+	esac
+	echo "part 2: dd under fp: kernel functions' children and callers as perf's ($res)"
+	RAN=$((RAN + 1))
+}
+
 part_annotate
+part_kernel_fp
 [ "$RAN" -gt 0 ] || { echo "SKIP: no part could run"; exit 77; }
 done_ok
