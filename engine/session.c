@@ -253,21 +253,6 @@ static const struct unwind_map *find_map(void *arg, uint64_t addr)
 	return m;
 }
 
-/* REGS_USER + STACK_USER: unwound here (entries past the first are already
- * return addresses less 1, see unwind.h). */
-static size_t dwarf_stack(struct space *sp, const struct rec_sample *smp, uint64_t *ips,
-			  size_t max, bool *truncated)
-{
-	struct find_ctx c = { .st = sp->st };
-
-	if (!sp->uw && !(sp->uw = unwinder_new())) {
-		ips[0] = smp->ip;
-		*truncated = true;
-		return 1;
-	}
-	return unwind_sample(sp->uw, smp, find_map, &c, ips, max, truncated);
-}
-
 /* PERF_SAMPLE_CALLCHAIN holds the kernel's frame-pointer walk, a marker
  * (PERF_CONTEXT_*) before each part: the kernel's frames, then the user's
  * (perf's order).  The kernel part of a sample taken in the kernel into
@@ -346,6 +331,41 @@ static size_t fp_stack(const struct session *s, struct space *sp,
 	return n;
 }
 
+/* REGS_USER + STACK_USER: unwound here (entries past the first are already
+ * return addresses less 1, see unwind.h).  A sample taken in the kernel
+ * keeps its user stack, as perf's does: the kernel's frames from the
+ * callchain (*NKERNEL entries, the sampled IP first), then the user stack
+ * unwound from the user registers and stack copy (the first entry where
+ * user space entered the kernel); a kernel thread has none. */
+static size_t dwarf_stack(struct space *sp, const struct rec_sample *smp, uint64_t *ips,
+			  size_t max, bool *truncated, size_t *nkernel)
+{
+	struct find_ctx c = { .st = sp->st };
+	struct rec_sample user;
+	uint64_t walked;
+	size_t n = 0;
+
+	*nkernel = 0;
+	*truncated = false;
+	if (record_cpumode_kernel(smp->cpumode)) {
+		n = *nkernel = kernel_stack(smp, ips, max, &walked);
+		if (smp->regs_abi == PERF_SAMPLE_REGS_ABI_NONE)
+			return n;  /* a kernel thread: no user part */
+		user = *smp;
+		if (n == max || !unwind_user_ip(smp, &user.ip)) {
+			*truncated = true;
+			return n;
+		}
+		smp = &user;
+	}
+	if (!sp->uw && !(sp->uw = unwinder_new())) {
+		ips[n] = smp->ip;
+		*truncated = true;
+		return n + 1;
+	}
+	return n + unwind_sample(sp->uw, smp, find_map, &c, ips + n, max - n, truncated);
+}
+
 static void kernel_symbol(struct session *s, uint64_t ip, struct sym_info *si);
 
 /* The stack of sample SMP (of event EV, weighing N, whose IP is LEAF) into
@@ -370,7 +390,7 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 	uint64_t t0 = s->src->recorded ? 0 : now_ns();
 	size_t nkernel = 0;  /* ips[0, nkernel) are the kernel's */
 	if (kind == CALL_GRAPH_DWARF)
-		nips = dwarf_stack(sp, smp, ips, CG_FRAMES_MAX, &truncated);
+		nips = dwarf_stack(sp, smp, ips, CG_FRAMES_MAX, &truncated, &nkernel);
 	else
 		nips = fp_stack(s, sp, smp, ips, CG_FRAMES_MAX, &truncated, &nkernel);
 	frames[0] = (struct cg_frame){ leaf->name ? leaf->name : CG_UNKNOWN,

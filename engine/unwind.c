@@ -637,6 +637,11 @@ static bool walk(struct uw_ctx *c, unw_cursor_t *cu, uint64_t *ips, size_t *n, s
 	return false;
 }
 
+bool unwind_user_ip(const struct rec_sample *s, uint64_t *ip)
+{
+	return s->regs_abi == PERF_SAMPLE_REGS_ABI_64 && sample_reg(s, PERF_REG_X86_IP, ip);
+}
+
 size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find_map_fn find,
 		     void *arg, uint64_t *ips, size_t max, bool *truncated)
 {

@@ -50,6 +50,12 @@ void unwinder_free(struct unwinder *u);
 size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find_map_fn find,
 		     void *arg, uint64_t *ips, size_t max, bool *truncated);
 
+/* The user IP in S's user registers (REGS_USER): of a sample taken in the
+ * kernel, where user space entered it, the start of the user stack under
+ * the kernel's frames (unwind_sample on a copy of S with that IP).  False
+ * without user registers (a kernel thread's sample). */
+bool unwind_user_ip(const struct rec_sample *s, uint64_t *ip);
+
 /* Forget every cached file, load bias and unwind rule (exec, munmap). */
 void unwinder_flush(struct unwinder *u);
 

@@ -8,6 +8,10 @@
 #     a file: _copy_to_iter under copy_page_to_iter, filemap_read, vfs_read,
 #     do_syscall_64): every kernel function's children share and direct
 #     callers equal those of perf report's stacks within 1 point.
+#  3. the user stack under the kernel's frames (--call-graph dwarf): perl
+#     reading a file line by line, read() called by PerlIOUnix_read below
+#     the kernel's frames; every function's children share and callers
+#     within 1 point of perf report --no-inline's.
 # Each part needs its programs (else one SKIP line for it); with none run
 # the test is skipped (77).
 . "$SRCDIR/tests/lib.sh"
@@ -178,7 +182,39 @@ part_kernel_fp() {
 	RAN=$((RAN + 1))
 }
 
+# --- 3. the user stack under the kernel's frames (dwarf) --------------------
+part_dwarf_kernel() {
+	kallsyms_readable || { echo "SKIP part 3: /proc/kallsyms hides addresses (kptr_restrict, not root)"; return; }
+	command -v perl >/dev/null 2>&1 || { echo "SKIP part 3: perl is not installed"; return; }
+	head -c 12000000 /dev/urandom | base64 -w 76 >"$TMP/lines.txt"
+	run perf record -q -e cpu-clock -c 250000 --call-graph dwarf -o "$TMP/perl.data" -- perl -e \
+		'for (1..8) { open(my $f, "<", $ARGV[0]) or die; while (<$f>) {} close $f }' "$TMP/lines.txt"
+	[ "$RC" -eq 0 ] || { echo "SKIP part 3: perf record --call-graph dwarf: $(head -1 "$TMP/err")"; return; }
+	rm -f "$TMP/lines.txt"
+	# perf's inlined frames ("__GI___libc_read (inlined)") are not ours
+	perf report -i "$TMP/perl.data" --no-inline --stdio --no-children --sort sym \
+		-g folded,0,0,callee,function,count >"$TMP/perl.folded" 2>/dev/null
+	grep -q ';read;PerlIOUnix_read;' "$TMP/perl.folded" ||
+		{ echo "SKIP part 3: perf shows no read under PerlIOUnix_read"; return; }
+	run "$CYCTOP" -b -i "$TMP/perl.data" --format json -n 1
+	expect_rc 0 "part 3: cyctop -i perl.data"
+	cp "$TMP/out" "$TMP/perl.json"
+	res=$(compare_stacks "$TMP/perl.folded" "$TMP/perl.json" read)
+	case $res in
+	"checked 1 functions") ok ;;
+	*) fail "part 3: the callers of read: $res" ;;
+	esac
+	res=$(compare_stacks "$TMP/perl.folded" "$TMP/perl.json" all)
+	case $res in
+	checked*) ok ;;
+	*) fail "part 3: dwarf stacks: $res" ;;
+	esac
+	echo "part 3: perl under dwarf: read's callers and every function's as perf's ($res)"
+	RAN=$((RAN + 1))
+}
+
 part_annotate
 part_kernel_fp
+part_dwarf_kernel
 [ "$RAN" -gt 0 ] || { echo "SKIP: no part could run"; exit 77; }
 done_ok
