@@ -1591,6 +1591,9 @@ struct snapshot *session_snapshot(struct session *s)
 
 	if (s->src->counts)
 		s->src->counts(s);
+	/* a JIT may have named more of its code since (live: the map grows) */
+	for (int k = 0; !s->src->recorded && k < s->nspaces; k++)
+		symtab_allow_jit_reread(s->spaces[k].st);
 	struct snapshot *snap = profile_snapshot(s->prof, now - s->t0, now - s->last_snap);
 	s->last_snap = now;
 	if (!snap)

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Code no file backs (a JIT's output: workloads/jit) named as perf names
 # it: the module "[JIT] tid PID", its functions read from /tmp/perf-PID.map
-# when the process wrote one, [unknown] when it did not; live, and in a
-# recording beside perf report on the same file.
+# when the process wrote one, [unknown] when it did not; live (also a
+# function written to the map after the watch started), and in a recording
+# beside perf report on the same file.
 . "$SRCDIR/tests/lib.sh"
 
 JIT="$WORKLOADS/jit"
@@ -20,6 +21,23 @@ forget_map "$pid"
 top='o["functions"][0]'
 expect_true "$(json_last "$TMP/out" "($top['name'], $top['module']) == ('jit_spin', '[JIT] tid %d' % o['target']['pid']) and $top['percent']['cpu-clock'] > 50")" \
 	"live: jit_spin in [JIT] tid $pid: $(tail -1 "$TMP/out" | head -c 600)"
+
+# live, a function compiled after the watch started ("late": jit_late,
+# appended to the map halfway through the CPU time): the map is read again
+# at the next refresh (every 0.1 s here), so jit_late is named for all but
+# at most a refresh's worth of its samples (half of them: 50% expected;
+# without the re-read it stays [unknown])
+run "$CYCTOP" -b -e cpu-clock -d 0.1 --format json -- "$JIT" 1 late
+expect_rc 0 "cyctop -- jit 1 late"
+pid=$(head -1 "$TMP/out")
+forget_map "$pid"
+jit_pct() { # NAME: its share in [JIT] tid PID, in the last table
+	json_last "$TMP/out" "sum(f['percent']['cpu-clock'] for f in o['functions'] if f['name'] == '$1' and f['module'] == '[JIT] tid $pid')"
+}
+late=$(jit_pct jit_late) spin=$(jit_pct jit_spin) unknown=$(jit_pct '[unknown]')
+awk -v l="$late" -v s="$spin" -v u="$unknown" 'BEGIN { exit !(l > 25 && s > 35 && l + s + u > 90) }' ||
+	fail "live, late: jit_late $late %, jit_spin $spin %, [unknown] $unknown %"
+ok
 
 if ! command -v perf >/dev/null 2>&1; then
 	echo "SKIP: perf is not installed: the recording part"
