@@ -613,17 +613,37 @@ static uint64_t frame_ip(unw_cursor_t *cu)
 	return ip;
 }
 
+/* The frame pointer of the frame CU stands on (x86_64: RBP); 0 unknown. */
+static uint64_t frame_pointer(unw_cursor_t *cu)
+{
+	unw_word_t fp = 0;
+
+	return unw_get_reg(cu, UNW_X86_64_RBP, &fp) < 0 ? 0 : fp;
+}
+
+/* Code no CFI covers (JIT code, hand-written assembly): libunwind steps
+ * from it through the frame pointer FP (the saved FP at [FP], the return
+ * address above it), as perf's unwinder does.  Taken only when FP is
+ * plausible: both words inside the stack copy, above the sampled SP;
+ * else the stack ends there, truncated. */
+static bool fp_step_plausible(const struct uw_ctx *c, uint64_t fp)
+{
+	const struct rec_sample *s = c->s;
+
+	return s->stack && fp >= c->sp && s->stack_size >= 16 && fp - c->sp <= s->stack_size - 16;
+}
+
 /* Steps up from the frame in CU, appending to IPS[*N] until MAX.  True
  * when the stack ended at its natural end. */
 static bool walk(struct uw_ctx *c, unw_cursor_t *cu, uint64_t *ips, size_t *n, size_t max)
 {
 	while (*n < max) {
 		int ret;
-		uint64_t ip;
+		uint64_t ip, fp = frame_pointer(cu);
 
 		c->noinfo = false;
 		ret = unw_step(cu);
-		if (c->noinfo || ret < 0)
+		if (ret < 0 || (c->noinfo && (ret == 0 || !fp_step_plausible(c, fp))))
 			return false;
 		if (ret == 0)
 			return true;      /* undefined return address: the outermost frame */

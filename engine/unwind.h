@@ -45,8 +45,10 @@ void unwinder_free(struct unwinder *u);
  * the stack ended early (no registers or stack copy, the copy too small, no
  * unwind info, an IP outside the mappings FIND knows, MAX reached) rather
  * than at its natural end (the outermost frame: _start, a thread's clone).
- * Frames without .eh_frame_hdr (.debug_frame only, JIT code) end the stack:
- * truncated.  Every entry lies in a mapping FIND knows, except ips[0]. */
+ * A frame no .eh_frame_hdr covers (.debug_frame only, JIT code) is left
+ * through its frame pointer when that points into the stack copy (perf's
+ * unwinder falls back so); else the stack ends there, truncated.  Every
+ * entry lies in a mapping FIND knows, except ips[0]. */
 size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find_map_fn find,
 		     void *arg, uint64_t *ips, size_t max, bool *truncated);
 
