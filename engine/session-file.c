@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "arch/model.h"
@@ -314,6 +315,32 @@ static size_t file_kernel_build_id(const struct session *s, uint8_t *id, size_t 
 	return b->id_len;
 }
 
+/* A recording without its kernel's build id (perf record -o - writes
+ * none) names its kernel samples from the running kernel's kallsyms only
+ * when it was made here: its HEADER_HOSTNAME and HEADER_OSRELEASE are
+ * this machine's. */
+static bool file_recorded_here(const struct session *s, char *why, size_t whysz)
+{
+	const char *host = perfdata_hostname(s->file->pd), *rel = perfdata_osrelease(s->file->pd);
+	struct utsname u;
+
+	if (uname(&u) < 0) {
+		snprintf(why, whysz, "uname: %s", strerror(errno));
+		return false;
+	}
+	if (!host || !rel) {
+		snprintf(why, whysz, "the recording names neither its kernel's build id nor its "
+			 "host and kernel release");
+		return false;
+	}
+	if (strcmp(host, u.nodename) != 0 || strcmp(rel, u.release) != 0) {
+		snprintf(why, whysz, "recorded on %s (kernel %s), not here (%s, kernel %s), and "
+			 "without its kernel's build id", host, rel, u.nodename, u.release);
+		return false;
+	}
+	return true;
+}
+
 static int file_decode(const struct session *s, const struct perf_event_header *h,
 		       struct record *r)
 {
@@ -546,6 +573,7 @@ static const struct session_source file_source = {
 	.weigh = file_weigh,
 	.attr = file_attr,
 	.kernel_build_id = file_kernel_build_id,
+	.recorded_here = file_recorded_here,
 	.counts = file_totals,
 	.space_init = file_space_init,
 	.poll = file_poll,

@@ -527,16 +527,25 @@ static void user_symbol(struct session *s, struct space *sp, uint64_t ip, struct
 
 /* The kernel symbols of the source's kernel: the running one's for a live
  * watch; for a recording, those perf record cached for its kernel's build
- * id, else the running kernel's if it is that kernel; else none. */
-static struct ksymtab *load_kernel_symbols(const struct session *s, char *err, size_t errsz)
+ * id, else the running kernel's if it is that kernel; for a recording
+ * without the build id (a pipe's), the running kernel's when it was
+ * recorded here, as perf report names them (else *SAY: ERR says why);
+ * else none. */
+static struct ksymtab *load_kernel_symbols(const struct session *s, char *err, size_t errsz,
+					   bool *say)
 {
 	uint8_t id[64];
 	size_t len;
 
+	*say = !s->src->recorded;
 	if (!s->src->kernel_build_id)
 		return ksymtab_load(NULL, NULL, err, errsz);
-	if (!(len = s->src->kernel_build_id(s, id, sizeof(id))))
-		return NULL;  /* whose kernel: unknown */
+	if (!(len = s->src->kernel_build_id(s, id, sizeof(id)))) {
+		*say = true;
+		if (!s->src->recorded_here || !s->src->recorded_here(s, err, errsz))
+			return NULL;  /* whose kernel: unknown, or another */
+		return ksymtab_load(NULL, NULL, err, errsz);
+	}
 	struct ksymtab *k = ksymtab_load_cached(id, len, err, errsz);
 	if (!k && (k = ksymtab_load(NULL, NULL, err, errsz)) && !ksymtab_matches(k, id, len)) {
 		ksymtab_free(k);  /* recorded on another kernel */
@@ -566,10 +575,11 @@ static void add_notice(struct session *s, const char *fmt, ...)
 static void load_kernel_names(struct session *s)
 {
 	char err[256] = "";
+	bool say;
 
 	s->ksyms_tried = true;
-	s->ksyms = load_kernel_symbols(s, err, sizeof(err));
-	if (!s->ksyms && !s->src->recorded && err[0])
+	s->ksyms = load_kernel_symbols(s, err, sizeof(err), &say);
+	if (!s->ksyms && say && err[0])
 		add_notice(s, "kernel functions unnamed: %s", err);
 }
 

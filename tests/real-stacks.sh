@@ -12,6 +12,11 @@
 #     reading a file line by line, read() called by PerlIOUnix_read below
 #     the kernel's frames; every function's children share and callers
 #     within 1 point of perf report --no-inline's.
+#  4. pipe mode (perf record -o - | cyctop -i -): the stream carries no
+#     kernel build id; recorded here (host and kernel release), its kernel
+#     samples are named from the running kernel's kallsyms, each kernel
+#     function's share as perf report's on the same stream; recorded on
+#     another kernel release, one line says why they stay unnamed.
 # Each part needs its programs (else one SKIP line for it); with none run
 # the test is skipped (77).
 . "$SRCDIR/tests/lib.sh"
@@ -213,8 +218,60 @@ part_dwarf_kernel() {
 	RAN=$((RAN + 1))
 }
 
+# --- 4. pipe mode: kernel names from the running kernel ----------------------
+part_pipe_kernel() {
+	kallsyms_readable || { echo "SKIP part 4: /proc/kallsyms hides addresses (kptr_restrict, not root)"; return; }
+	head -c 32000000 /dev/zero >"$TMP/zero.bin"
+	RC=0
+	perf record -q -e cpu-clock -c 250000 -o - -- \
+		dd if="$TMP/zero.bin" of=/dev/null bs=64k 2>/dev/null |
+		tee "$TMP/pipe.data" | "$CYCTOP" -b -i - --format json -n 1 >"$TMP/out" 2>"$TMP/err" || RC=$?
+	expect_rc 0 "part 4: perf record -o - | cyctop -i -"
+	rm -f "$TMP/zero.bin"
+	perf report -i "$TMP/pipe.data" --stdio --no-children --sort sym -q 2>/dev/null >"$TMP/pipe.perf"
+	grep -q '\[k\] _copy_to_iter' "$TMP/pipe.perf" ||
+		{ echo "SKIP part 4: perf report names no _copy_to_iter in the stream"; return; }
+	res=$(python3 - "$TMP/pipe.perf" "$TMP/out" <<'PY'
+import json, sys
+perf = {}
+for l in open(sys.argv[1], errors="replace"):
+    f = l.split()
+    if len(f) == 3 and f[1] == "[k]":
+        perf[f[2]] = float(f[0].rstrip("%"))
+o = json.loads([l for l in open(sys.argv[2]) if l.strip()][-1])
+ours = {f["name"]: f["percent"]["cpu-clock"] for f in o["functions"]
+        if f["module"] == "[kernel.kallsyms]"}
+bad = ["%s: cyctop %.2f, perf %.2f" % (k, ours.get(k, 0), perf.get(k, 0))
+       for k in set(perf) | set(ours) if max(perf.get(k, 0), ours.get(k, 0)) >= 1
+       and abs(perf.get(k, 0) - ours.get(k, 0)) > 0.011]
+print("; ".join(bad) if bad else "ok %d" % len([k for k in perf if perf[k] >= 1]))
+PY
+)
+	case $res in
+	ok*) ok ;;
+	*) fail "part 4: kernel functions of the stream: $res" ;;
+	esac
+	# the same stream as if recorded on another kernel release
+	rel=$(uname -r)
+	python3 - "$TMP/pipe.data" "$TMP/other.data" "$rel" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+r = sys.argv[3].encode()
+o = r[:-1] + (b"0" if r[-1:] != b"0" else b"1")
+open(sys.argv[2], "wb").write(d.replace(r, o))
+PY
+	run sh -c "\"$CYCTOP\" -b -i - --format json -n 1 <\"$TMP/other.data\""
+	expect_rc 0 "part 4: another kernel's stream"
+	expect_err "kernel functions unnamed: recorded on" "part 4: another kernel's stream"
+	[ "$(grep -c 'kernel functions unnamed' "$TMP/err")" -eq 1 ] || fail "part 4: not one line: $(cat "$TMP/err")"
+	ok
+	echo "part 4: pipe mode: ${res#ok } kernel functions of 1% or more as perf report's"
+	RAN=$((RAN + 1))
+}
+
 part_annotate
 part_kernel_fp
 part_dwarf_kernel
+part_pipe_kernel
 [ "$RAN" -gt 0 ] || { echo "SKIP: no part could run"; exit 77; }
 done_ok
