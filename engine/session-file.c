@@ -39,6 +39,7 @@ struct session_file {
 	uint64_t first_type;
 	bool same_type, sid_all;
 	double periods[EVENTS_MAX];   /* sum of the samples' periods */
+	uint64_t nsamples[EVENTS_MAX]; /* how many samples (frequency mode: not their weight) */
 	uint64_t t_first, t_last;     /* sample times (ns) */
 	pid_t pid;                    /* the first process seen */
 	char command[64];
@@ -383,6 +384,7 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 								       : a->sample_period;
 
 	f->periods[ev] += (double)period;
+	f->nsamples[ev]++;
 	if (smp->time && (!f->t_first || smp->time < f->t_first))
 		f->t_first = smp->time;
 	if (smp->time > f->t_last)
@@ -652,6 +654,9 @@ static void file_snapshot(struct session *s, struct snapshot *snap)
 		snprintf(snap->command, sizeof(snap->command), "%s", perfdata_cmdline(f->pd));
 	snap->exit_status = f->meta.has_exit ? f->meta.exit_status : -1;
 	snprintf(snap->pmu, sizeof(snap->pmu), "%s (recorded)", s->events.model->name);
+	for (int e = 0; e < snap->n_events && e < s->events.n; e++)
+		if (s->events.ev[e].attr.freq)  /* samples weigh their periods */
+			snap->ev[e].nsamples = f->nsamples[e];
 }
 
 bool session_is_recorded(const struct session *s)

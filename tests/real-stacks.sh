@@ -17,6 +17,8 @@
 #     samples are named from the running kernel's kallsyms, each kernel
 #     function's share as perf report's on the same stream; recorded on
 #     another kernel release, one line says why they stay unnamed.
+#  5. a frequency-mode recording (perf record -F): the header's and JSON's
+#     samples are perf report's sample count, the count its Event count.
 # Each part needs its programs (else one SKIP line for it); with none run
 # the test is skipped (77).
 . "$SRCDIR/tests/lib.sh"
@@ -269,9 +271,30 @@ PY
 	RAN=$((RAN + 1))
 }
 
+# --- 5. frequency mode: samples as samples, the count as the count ----------
+part_freq() {
+	run perf record -q -e cpu-clock -F 4000 -o "$TMP/freq.data" -- sh -c \
+		'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done'
+	expect_rc 0 "part 5: perf record -F"
+	n=$(perf report -i "$TMP/freq.data" --stdio -q -n --sort comm 2>/dev/null |
+		awk '{ n += $2 } END { print n + 0 }')
+	count=$(perf report -i "$TMP/freq.data" --stdio 2>/dev/null |
+		awk '/^# Event count/ { print $NF }')
+	run "$CYCTOP" -b -i "$TMP/freq.data" --format json -n 1
+	expect_rc 0 "part 5: cyctop -i freq.data"
+	expect_true "$(json_last "$TMP/out" "(o['events'][0]['samples'], int(o['events'][0]['count'])) == ($n, $count)")" \
+		"part 5: JSON samples/count $(json_last "$TMP/out" "(o['events'][0]['samples'], o['events'][0]['count'])"), perf $n/$count"
+	run "$CYCTOP" -b -i "$TMP/freq.data" -n 1
+	expect_rc 0 "part 5: cyctop -i freq.data (text)"
+	expect_out " samples $n " "part 5: the text header's samples"
+	echo "part 5: frequency mode: $n samples, count $count, as perf report's"
+	RAN=$((RAN + 1))
+}
+
 part_annotate
 part_kernel_fp
 part_dwarf_kernel
 part_pipe_kernel
+part_freq
 [ "$RAN" -gt 0 ] || { echo "SKIP: no part could run"; exit 77; }
 done_ok
