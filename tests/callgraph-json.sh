@@ -56,7 +56,10 @@ within "$a" 66.67 "$tol" "caller_a's share of leaf_work"
 within "$b" 33.33 "$tol" "caller_b's share of leaf_work"
 within "$(py "$TMP/g.json" 'sum(e["percent"] for e in fn("leaf_work")["callers"])')" 100 0.5 \
 	"leaf_work's callers add up to its total"
-expect_true "$(py "$TMP/g.json" 'fn("leaf_work")["callees"] == []')" "leaf_work calls nothing"
+# leaf_work calls nothing: its callees are at most the kernel's (the
+# interrupts cpu-clock's samples are taken in, as perf shows them)
+expect_true "$(py "$TMP/g.json" 'all(e["module"] == "[kernel.kallsyms]" for e in fn("leaf_work")["callees"])')" \
+	"leaf_work calls nothing in user space"
 # the callers' samples and percent agree: percent of the function's total
 expect_true "$(py "$TMP/g.json" 'all(abs(e["percent"] - 100.0 * e["samples"] / sum(c["samples"] for c in fn("leaf_work")["callers"])) < 0.01 for e in fn("leaf_work")["callers"])')" \
 	"callers' percent = samples / the function's total"
@@ -124,8 +127,9 @@ sum=$(awk '{ s += $NF } END { print s + 0 }' "$TMP/out")
 want=$(py "$TMP/rec.json" 'o["stacks"]["samples"]')
 [ "$sum" -gt 0 ] && [ "$sum" -eq "$want" ] || fail "folded counts $sum, stacks.samples $want"
 ok
-# leaf_work's caller split from the folded lines matches the JSON's
-fa=$(awk '/;caller_a;leaf_work [0-9]+$/ { a += $NF } /;leaf_work [0-9]+$/ { t += $NF }
+# leaf_work's caller split from the folded lines matches the JSON's (the
+# stacks through leaf_work: those of the kernel's frames under it too)
+fa=$(awk '/;caller_a;leaf_work[; ]/ { a += $NF } /;leaf_work[; ]/ { t += $NF }
 	END { printf "%.4f", 100 * a / t }' "$TMP/out")
 within "$fa" "$(py "$TMP/rec.json" 'edge("leaf_work", "callers", "caller_a")')" 0.01 \
 	"caller_a's share: folded vs JSON"
