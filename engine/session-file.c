@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "arch/model.h"
@@ -38,6 +39,7 @@ struct session_file {
 	uint64_t first_type;
 	bool same_type, sid_all;
 	double periods[EVENTS_MAX];   /* sum of the samples' periods */
+	uint64_t nsamples[EVENTS_MAX]; /* how many samples (frequency mode: not their weight) */
 	uint64_t t_first, t_last;     /* sample times (ns) */
 	pid_t pid;                    /* the first process seen */
 	char command[64];
@@ -314,6 +316,32 @@ static size_t file_kernel_build_id(const struct session *s, uint8_t *id, size_t 
 	return b->id_len;
 }
 
+/* A recording without its kernel's build id (perf record -o - writes
+ * none) names its kernel samples from the running kernel's kallsyms only
+ * when it was made here: its HEADER_HOSTNAME and HEADER_OSRELEASE are
+ * this machine's. */
+static bool file_recorded_here(const struct session *s, char *why, size_t whysz)
+{
+	const char *host = perfdata_hostname(s->file->pd), *rel = perfdata_osrelease(s->file->pd);
+	struct utsname u;
+
+	if (uname(&u) < 0) {
+		snprintf(why, whysz, "uname: %s", strerror(errno));
+		return false;
+	}
+	if (!host || !rel) {
+		snprintf(why, whysz, "the recording names neither its kernel's build id nor its "
+			 "host and kernel release");
+		return false;
+	}
+	if (strcmp(host, u.nodename) != 0 || strcmp(rel, u.release) != 0) {
+		snprintf(why, whysz, "recorded on %s (kernel %s), not here (%s, kernel %s), and "
+			 "without its kernel's build id", host, rel, u.nodename, u.release);
+		return false;
+	}
+	return true;
+}
+
 static int file_decode(const struct session *s, const struct perf_event_header *h,
 		       struct record *r)
 {
@@ -356,6 +384,7 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 								       : a->sample_period;
 
 	f->periods[ev] += (double)period;
+	f->nsamples[ev]++;
 	if (smp->time && (!f->t_first || smp->time < f->t_first))
 		f->t_first = smp->time;
 	if (smp->time > f->t_last)
@@ -546,6 +575,7 @@ static const struct session_source file_source = {
 	.weigh = file_weigh,
 	.attr = file_attr,
 	.kernel_build_id = file_kernel_build_id,
+	.recorded_here = file_recorded_here,
 	.counts = file_totals,
 	.space_init = file_space_init,
 	.poll = file_poll,
@@ -624,6 +654,9 @@ static void file_snapshot(struct session *s, struct snapshot *snap)
 		snprintf(snap->command, sizeof(snap->command), "%s", perfdata_cmdline(f->pd));
 	snap->exit_status = f->meta.has_exit ? f->meta.exit_status : -1;
 	snprintf(snap->pmu, sizeof(snap->pmu), "%s (recorded)", s->events.model->name);
+	for (int e = 0; e < snap->n_events && e < s->events.n; e++)
+		if (s->events.ev[e].attr.freq)  /* samples weigh their periods */
+			snap->ev[e].nsamples = f->nsamples[e];
 }
 
 bool session_is_recorded(const struct session *s)

@@ -51,6 +51,10 @@ struct session_source {
 	 * (at most MAX bytes): its length, 0 when unknown.  NULL: the running
 	 * kernel (a live watch). */
 	size_t (*kernel_build_id)(const struct session *s, uint8_t *id, size_t max);
+	/* For a source without that build id (perf record -o -: a pipe
+	 * carries none): whether it was recorded on the running kernel (this
+	 * host, this kernel release); false with a line in WHY.  NULL: never. */
+	bool (*recorded_here)(const struct session *s, char *why, size_t whysz);
 	/* Prepares a new address space (NULL: nothing to do). */
 	void (*space_init)(struct session *s, struct space *sp);
 	/* Waits for and takes in new records; true when the source has ended. */
@@ -99,6 +103,11 @@ struct session {
 	bool ksyms_tried;
 	size_t ring_pages;
 	struct asm_cache *asmc;  /* functions opened in the asm view */
+	/* the profile's addresses of a file several processes map: each
+	 * module's first-seen load bias, by path (session.c, canonical_ip) */
+	struct strpool canon_mods;
+	uint64_t *canon_base;    /* [canon_mods.n] */
+	size_t canon_alloc;
 	/* multiplexing (engine/mux.h) */
 	struct plan *plan;
 	int group[EVENTS_MAX];   /* plan group of each event, or SNAP_EVERY_GROUP */

@@ -253,37 +253,56 @@ static const struct unwind_map *find_map(void *arg, uint64_t addr)
 	return m;
 }
 
-/* REGS_USER + STACK_USER: unwound here (entries past the first are already
- * return addresses less 1, see unwind.h). */
-static size_t dwarf_stack(struct space *sp, const struct rec_sample *smp, uint64_t *ips,
-			  size_t max, bool *truncated)
-{
-	struct find_ctx c = { .st = sp->st };
-
-	if (!sp->uw && !(sp->uw = unwinder_new())) {
-		ips[0] = smp->ip;
-		*truncated = true;
-		return 1;
-	}
-	return unwind_sample(sp->uw, smp, find_map, &c, ips, max, truncated);
-}
-
-/* PERF_SAMPLE_CALLCHAIN: the kernel's frame-pointer walk, markers
- * (PERF_CONTEXT_*) between its parts.  User entries only: the first is the
- * sampled IP, every later one a return address, looked up at ip - 1 (inside
- * the call).  The chain ends truncated at an address outside the known
- * mappings (a frame pointer that is not one) or when the kernel's
- * perf_event_max_stack cut it. */
-static size_t fp_stack(const struct session *s, struct space *sp,
-		       const struct rec_sample *smp, uint64_t *ips, size_t max,
-		       bool *truncated)
+/* PERF_SAMPLE_CALLCHAIN holds the kernel's frame-pointer walk, a marker
+ * (PERF_CONTEXT_*) before each part: the kernel's frames, then the user's
+ * (perf's order).  The kernel part of a sample taken in the kernel into
+ * IPS after the sampled IP (ips[0]): every entry past the sampled IP is a
+ * return address, looked up at ip - 1 (inside the call), as user frames
+ * are.  Returns the count, the sampled IP included; *KERNEL_WALKED says how
+ * many entries the kernel wrote there (perf_event_max_stack counts them). */
+static size_t kernel_stack(const struct rec_sample *smp, uint64_t *ips, size_t max,
+			   uint64_t *kernel_walked)
 {
 	size_t n = 0;
-	uint64_t user = 0;
+	bool in_kernel = false;
+
+	ips[n++] = smp->ip;
+	*kernel_walked = 0;
+	if (!record_cpumode_kernel(smp->cpumode))
+		return n;
+	for (uint64_t i = 0; i < smp->nr_ips; i++) {
+		uint64_t ip = smp->ips[i];
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			in_kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL;
+			continue;
+		}
+		if (!in_kernel)
+			continue;
+		if ((*kernel_walked)++ == 0 && ip == smp->ip)
+			continue;  /* the sampled IP: ips[0] already */
+		if (n < max && ip)
+			ips[n++] = ip - 1;
+	}
+	return n;
+}
+
+/* PERF_SAMPLE_CALLCHAIN: the kernel's frames (kernel_stack: *NKERNEL of
+ * them, the sampled IP included when the sample is the kernel's), then the
+ * user's: the first is the sampled IP (of a sample taken in the kernel:
+ * where user space entered it, kept as is), every later one a return
+ * address, looked up at ip - 1.  The chain ends truncated at a user address
+ * outside the known mappings (a frame pointer that is not one) or when the
+ * kernel's perf_event_max_stack cut it. */
+static size_t fp_stack(const struct session *s, struct space *sp,
+		       const struct rec_sample *smp, uint64_t *ips, size_t max,
+		       bool *truncated, size_t *nkernel)
+{
+	uint64_t user = 0, walked;
+	size_t n = kernel_stack(smp, ips, max, &walked);
 	bool in_user = true;
 	struct symtab_map sm;
 
-	ips[n++] = smp->ip;
+	*nkernel = record_cpumode_kernel(smp->cpumode) ? n : 0;
 	*truncated = false;
 	for (uint64_t i = 0; i < smp->nr_ips; i++) {
 		uint64_t ip = smp->ips[i];
@@ -307,10 +326,47 @@ static size_t fp_stack(const struct session *s, struct space *sp,
 		}
 		ips[n++] = ip;
 	}
-	if (s->max_stack > 0 && user >= (uint64_t)s->max_stack)
+	if (s->max_stack > 0 && user + walked >= (uint64_t)s->max_stack)
 		*truncated = true;
 	return n;
 }
+
+/* REGS_USER + STACK_USER: unwound here (entries past the first are already
+ * return addresses less 1, see unwind.h).  A sample taken in the kernel
+ * keeps its user stack, as perf's does: the kernel's frames from the
+ * callchain (*NKERNEL entries, the sampled IP first), then the user stack
+ * unwound from the user registers and stack copy (the first entry where
+ * user space entered the kernel); a kernel thread has none. */
+static size_t dwarf_stack(struct space *sp, const struct rec_sample *smp, uint64_t *ips,
+			  size_t max, bool *truncated, size_t *nkernel)
+{
+	struct find_ctx c = { .st = sp->st };
+	struct rec_sample user;
+	uint64_t walked;
+	size_t n = 0;
+
+	*nkernel = 0;
+	*truncated = false;
+	if (record_cpumode_kernel(smp->cpumode)) {
+		n = *nkernel = kernel_stack(smp, ips, max, &walked);
+		if (smp->regs_abi == PERF_SAMPLE_REGS_ABI_NONE)
+			return n;  /* a kernel thread: no user part */
+		user = *smp;
+		if (n == max || !unwind_user_ip(smp, &user.ip)) {
+			*truncated = true;
+			return n;
+		}
+		smp = &user;
+	}
+	if (!sp->uw && !(sp->uw = unwinder_new())) {
+		ips[n] = smp->ip;
+		*truncated = true;
+		return n + 1;
+	}
+	return n + unwind_sample(sp->uw, smp, find_map, &c, ips + n, max - n, truncated);
+}
+
+static void kernel_symbol(struct session *s, uint64_t ip, struct sym_info *si);
 
 /* The stack of sample SMP (of event EV, weighing N, whose IP is LEAF) into
  * the call graph, within the batch's time budget in a live watch. */
@@ -332,14 +388,17 @@ static void add_stack(struct session *s, struct space *sp, int ev,
 	}
 	/* the time budget is the live watch's: a file is read whole */
 	uint64_t t0 = s->src->recorded ? 0 : now_ns();
+	size_t nkernel = 0;  /* ips[0, nkernel) are the kernel's */
 	if (kind == CALL_GRAPH_DWARF)
-		nips = dwarf_stack(sp, smp, ips, CG_FRAMES_MAX, &truncated);
+		nips = dwarf_stack(sp, smp, ips, CG_FRAMES_MAX, &truncated, &nkernel);
 	else
-		nips = fp_stack(s, sp, smp, ips, CG_FRAMES_MAX, &truncated);
+		nips = fp_stack(s, sp, smp, ips, CG_FRAMES_MAX, &truncated, &nkernel);
 	frames[0] = (struct cg_frame){ leaf->name ? leaf->name : CG_UNKNOWN,
 				       leaf->module ? leaf->module : CG_UNKNOWN };
 	for (size_t i = 1; i < nips; i++) {
-		if (!symtab_lookup(sp->st, ips[i], &si))
+		if (i < nkernel)
+			kernel_symbol(s, ips[i], &si);
+		else if (!symtab_lookup(sp->st, ips[i], &si))
 			si.name = NULL, si.module = NULL;
 		frames[i] = (struct cg_frame){ si.name ? si.name : CG_UNKNOWN,
 					       si.module ? si.module : CG_UNKNOWN };
@@ -468,16 +527,25 @@ static void user_symbol(struct session *s, struct space *sp, uint64_t ip, struct
 
 /* The kernel symbols of the source's kernel: the running one's for a live
  * watch; for a recording, those perf record cached for its kernel's build
- * id, else the running kernel's if it is that kernel; else none. */
-static struct ksymtab *load_kernel_symbols(const struct session *s, char *err, size_t errsz)
+ * id, else the running kernel's if it is that kernel; for a recording
+ * without the build id (a pipe's), the running kernel's when it was
+ * recorded here, as perf report names them (else *SAY: ERR says why);
+ * else none. */
+static struct ksymtab *load_kernel_symbols(const struct session *s, char *err, size_t errsz,
+					   bool *say)
 {
 	uint8_t id[64];
 	size_t len;
 
+	*say = !s->src->recorded;
 	if (!s->src->kernel_build_id)
 		return ksymtab_load(NULL, NULL, err, errsz);
-	if (!(len = s->src->kernel_build_id(s, id, sizeof(id))))
-		return NULL;  /* whose kernel: unknown */
+	if (!(len = s->src->kernel_build_id(s, id, sizeof(id)))) {
+		*say = true;
+		if (!s->src->recorded_here || !s->src->recorded_here(s, err, errsz))
+			return NULL;  /* whose kernel: unknown, or another */
+		return ksymtab_load(NULL, NULL, err, errsz);
+	}
 	struct ksymtab *k = ksymtab_load_cached(id, len, err, errsz);
 	if (!k && (k = ksymtab_load(NULL, NULL, err, errsz)) && !ksymtab_matches(k, id, len)) {
 		ksymtab_free(k);  /* recorded on another kernel */
@@ -507,10 +575,11 @@ static void add_notice(struct session *s, const char *fmt, ...)
 static void load_kernel_names(struct session *s)
 {
 	char err[256] = "";
+	bool say;
 
 	s->ksyms_tried = true;
-	s->ksyms = load_kernel_symbols(s, err, sizeof(err));
-	if (!s->ksyms && !s->src->recorded && err[0])
+	s->ksyms = load_kernel_symbols(s, err, sizeof(err), &say);
+	if (!s->ksyms && say && err[0])
 		add_notice(s, "kernel functions unnamed: %s", err);
 }
 
@@ -588,13 +657,48 @@ static void name_process(struct session *s, pid_t pid)
 		name_threads(s, pid, tids, n);
 }
 
+/* A file several processes map (libc under make, g++'s driver and its
+ * cc1plus) lies at another address in each.  The profile keeps a file's
+ * samples at the addresses it had in the first process seen in it (its
+ * canonical load bias): each sample's own mapping gives its address in
+ * the file, so every process's samples of an instruction meet in one row,
+ * as perf annotate adds them up by file address.  Code no file backs
+ * ([JIT], [anon], the kernel) keeps its process's own addresses. */
+static uint64_t canonical_ip(struct session *s, uint64_t ip, const struct sym_info *si)
+{
+	size_t n = s->canon_mods.n;
+	int64_t k;
+
+	if (!si->module || si->module[0] != '/' ||
+	    GROW(s->canon_base, n + 1, s->canon_alloc) < 0 ||
+	    (k = strpool_id(&s->canon_mods, si->module)) < 0)
+		return ip;
+	if ((size_t)k == n)
+		s->canon_base[k] = si->module_base;
+	return ip - si->module_base + s->canon_base[k];
+}
+
+/* The canonical load bias of MODULE's addresses in the profile; false when
+ * its addresses are its process's own (see canonical_ip). */
+static bool canonical_base(struct session *s, const char *module, uint64_t *base)
+{
+	int64_t k;
+
+	if (!module || !strpool_find(&s->canon_mods, module) ||
+	    (k = strpool_id(&s->canon_mods, module)) < 0)
+		return false;
+	*base = s->canon_base[k];
+	return true;
+}
+
 /* Sample SMP of event EV, its IP named SI, into the profile and the stacks. */
 static void add_sample(struct session *s, struct space *sp, int ev,
 		       const struct rec_sample *smp, const struct sym_info *si)
 {
 	uint64_t n = s->src->weigh(s, ev, smp);
 
-	profile_add_pid(s->prof, ev, smp->pid, smp->tid, smp->ip, si->name, si->module, n);
+	profile_add_pid(s->prof, ev, smp->pid, smp->tid, canonical_ip(s, smp->ip, si), si->name,
+			si->module, n);
 	if (s->pacc)
 		pprof_acc_add(s->pacc, ev, smp->pid, smp->tid, smp->ip, si->name, si->module, n);
 	if (s->cg && sp)
@@ -827,8 +931,10 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 		a->sample_stack_user = s->stack_size;
 	} else if (fs->index != MUX_REFERENCE && s->call_graph == CALL_GRAPH_FP) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-		a->exclude_callchain_kernel = 1;
 	}
+	/* the kernel's frames too, where its samples may be seen (a kernel
+	 * callchain needs the same permission as kernel samples) */
+	a->exclude_callchain_kernel = a->exclude_kernel;
 	/* 8 KB samples would wake the reader every other sample: a quarter
 	 * of the ring instead (the ring's first fd sets it) */
 	if (s->call_graph == CALL_GRAPH_DWARF)
@@ -1503,6 +1609,9 @@ struct snapshot *session_snapshot(struct session *s)
 
 	if (s->src->counts)
 		s->src->counts(s);
+	/* a JIT may have named more of its code since (live: the map grows) */
+	for (int k = 0; !s->src->recorded && k < s->nspaces; k++)
+		symtab_allow_jit_reread(s->spaces[k].st);
 	struct snapshot *snap = profile_snapshot(s->prof, now - s->t0, now - s->last_snap);
 	s->last_snap = now;
 	if (!snap)
@@ -1584,9 +1693,16 @@ void session_set_process_filter(struct session *s, int64_t pid)
 	profile_set_process_filter(s->prof, pid);
 }
 
-struct ip_counts *session_ip_counts(struct session *s, const char *name, const char *module)
+struct ip_counts *session_ip_counts(struct session *s, const struct asm_func *fn)
 {
-	return profile_ip_counts(s->prof, name, module);
+	struct ip_counts *c = profile_ip_counts(s->prof, fn->name, fn->module);
+	uint64_t base;
+
+	/* from the profile's addresses of the file to FN's (its space's) */
+	if (c && canonical_base(s, fn->module, &base))
+		for (size_t i = 0; i < c->n; i++)
+			c->ips[i].ip += fn->bias - base;
+	return c;
 }
 
 const struct ev_list *session_events(const struct session *s)
@@ -1629,6 +1745,8 @@ void session_close(struct session *s)
 	free(s->pfds);
 	free(s->cpu_on);
 	asm_cache_free(s->asmc);
+	strpool_free(&s->canon_mods);
+	free(s->canon_base);
 	profile_free(s->prof);
 	free(s->plan);
 	free(s);
@@ -1673,21 +1791,48 @@ static const struct asm_func *asm_by_name(struct session *s, const char *name,
 	return asm_cache_get(s->asmc, sp->st, si.start, si.start, err, errsz);
 }
 
+/* A space that maps MODULE, where the profile's address ADDR of NAME's
+ * file is ADDR + *DELTA (the first process seen in the file may have
+ * exited: another maps it elsewhere); NULL if none. */
+static struct symtab *space_mapping(struct session *s, uint64_t addr, const char *name,
+				    const char *module, uint64_t *delta)
+{
+	struct space *first = space_find(s, s->target.pid);
+	uint64_t base;
+
+	*delta = 0;
+	struct symtab *st = space_of(s, addr, name, module);
+	if (st || !canonical_base(s, module, &base) || strcmp(name, "[unknown]") == 0)
+		return st;
+	for (int k = -1; k < s->nspaces; k++) {
+		struct space *sp = k < 0 ? first : &s->spaces[k];
+		struct sym_info si;
+		if (!sp || !symtab_find(sp->st, name, module, &si) || !si.module ||
+		    strcmp(si.module, module) != 0)
+			continue;
+		*delta = si.module_base - base;
+		if (symtab_lookup(sp->st, addr + *delta, &si) && si.name && !strcmp(si.name, name))
+			return sp->st;
+	}
+	return NULL;
+}
+
 const struct asm_func *session_asm(struct session *s, const char *name, const char *module,
 				   char *err, size_t errsz)
 {
 	struct ip_counts *ipc = module ? profile_ip_counts(s->prof, name, module) : NULL;
 	const struct asm_func *fn = NULL;
 	struct symtab *st;
+	uint64_t d;
 
 	if (!s->asmc && !(s->asmc = asm_cache_new())) {
 		snprintf(err, errsz, "out of memory");
 		free(ipc);
 		return NULL;
 	}
-	if (ipc && ipc->n > 0 && (st = space_of(s, ipc->ips[0].ip, name, module)))
-		fn = asm_cache_get(s->asmc, st, ipc->ips[0].ip, ipc->ips[ipc->n - 1].ip, err,
-				   errsz);
+	if (ipc && ipc->n > 0 && (st = space_mapping(s, ipc->ips[0].ip, name, module, &d)))
+		fn = asm_cache_get(s->asmc, st, ipc->ips[0].ip + d, ipc->ips[ipc->n - 1].ip + d,
+				   err, errsz);
 	else if (strcmp(name, "[unknown]") == 0)
 		snprintf(err, errsz, "no samples in unknown code of %s", module ? module : "?");
 	else

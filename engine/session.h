@@ -118,11 +118,13 @@ void session_set_thread_filter(struct session *s, uint32_t tid);
 /* System-wide: snapshots taken from now on show the functions of process
  * PID only; -1: of every process. */
 void session_set_process_filter(struct session *s, int64_t pid);
-/* Per-address samples of one function (an immutable copy; free()). */
-struct ip_counts *session_ip_counts(struct session *s, const char *name, const char *module);
+struct asm_func;
+/* Per-address samples of function FN (from session_asm), at FN's
+ * addresses: every process's samples of the file it lies in (an immutable
+ * copy; free()). */
+struct ip_counts *session_ip_counts(struct session *s, const struct asm_func *fn);
 /* The instructions of function NAME in MODULE (decoded once, cached until
  * session_close).  NULL with a reason in ERR. */
-struct asm_func;
 const struct asm_func *session_asm(struct session *s, const char *name, const char *module,
 				   char *err, size_t errsz);
 /* The function at ADDR in the address space of FROM (a call's callee). */

@@ -91,6 +91,7 @@ struct symtab {
 	int vdso_fd;  /* memfd with our vDSO image; -1 not made yet, -2 failed */
 	symtab_open_fn opener;  /* recorded sessions: where the binaries are now */
 	void *opener_arg;
+	bool jit_reread;  /* a JIT's map may be read again (symtab_allow_jit_reread) */
 };
 
 /* "-" skips the CRC check of debuglink files (build-ids are checked
@@ -529,7 +530,8 @@ struct func_image {
 	struct func *funcs;
 	size_t n;
 	struct strpool names;
-	struct func_image *next;
+	struct func_image *next;  /* a JIT's: the table it replaced (jit_map_reread) */
+	uint64_t map_bytes;    /* a perf map's size when it was read */
 };
 
 /* Images of files with a build id, kept for the life of the process (one
@@ -1057,11 +1059,14 @@ static struct func_image *perf_map_image(const char *name, FILE *f)
 	struct func_image *img = calloc(1, sizeof(*img));
 	char *line = NULL;
 	size_t cap = 0, room = 0;
+	struct stat sb;
 
 	if (!img || !(img->path = strdup(name))) {
 		free(img);
 		return NULL;
 	}
+	if (fstat(fileno(f), &sb) == 0)
+		img->map_bytes = (uint64_t)sb.st_size;
 	while (getline(&line, &cap, f) > 0) {
 		if (GROW(img->funcs, img->n + 1, room) < 0)
 			break;
@@ -1097,6 +1102,49 @@ static struct module *module_from_perf_map(struct symtab *st, const char *name)
 	mod->own = img;
 	mod->report_failed = true;  /* no ELF to give lines or code */
 	return mod;
+}
+
+void symtab_allow_jit_reread(struct symtab *st)
+{
+	st->jit_reread = true;
+}
+
+/* The map of JIT mapping M read again, when it grew: a runtime appends a
+ * line per function it compiles.  The table it replaces stays (names
+ * handed out point into it).  True when M's functions changed. */
+static bool jit_map_reread(struct symtab *st, struct mapping *m)
+{
+	struct func_image *img;
+	struct module *mod = m->mod;
+	struct stat sb;
+	long pid;
+	FILE *f;
+
+	if (strncmp(m->name, "[JIT] tid ", 10) != 0 || sscanf(m->name, "[JIT] tid %ld", &pid) != 1)
+		return false;
+	st->jit_reread = false;
+	if (!mod) {  /* no map when first looked up: every mapping of it gets it */
+		if (!(mod = module_from_perf_map(st, m->name)))
+			return false;
+		for (size_t i = 0; i < st->nmaps; i++)
+			if (st->maps[i].name == m->name)
+				st->maps[i].mod = mod;
+		return true;
+	}
+	if (!mod->own || !(f = open_perf_map(pid)))
+		return false;
+	img = fstat(fileno(f), &sb) == 0 && (uint64_t)sb.st_size != mod->own->map_bytes ?
+		      perf_map_image(m->name, f) : NULL;
+	fclose(f);
+	if (!img)
+		return false;
+	img->next = mod->own;
+	mod->own = img;
+	mod->funcs = img->funcs;
+	mod->nfuncs = img->n;
+	mod->cache_n = 0;  /* the addresses it missed may be named now */
+	hashtab_clear(&mod->cache_index);
+	return true;
 }
 
 static void resolve_mapping(struct symtab *st, struct mapping *m)
@@ -1199,7 +1247,10 @@ void symtab_free(struct symtab *st)
 		return;
 	for (struct module *m = st->mods, *next; m; m = next) {
 		next = m->next;
-		image_free(m->own);
+		for (struct func_image *img = m->own, *older; img; img = older) {
+			older = img->next;  /* a JIT's earlier tables */
+			image_free(img);
+		}
 		free(m->cache);
 		hashtab_free(&m->cache_index);
 		free(m);
@@ -1301,6 +1352,8 @@ bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out)
 		struct ip_entry *e = cache_get(m->mod, ip);
 		f = e ? e->func : find_func(m->mod, ip);
 	}
+	if (!f && st->jit_reread && jit_map_reread(st, m))
+		return symtab_lookup(st, ip, out);  /* once: jit_reread is off now */
 	if (f) {
 		out->name = f->name;
 		out->start = func_start(m->mod, f);

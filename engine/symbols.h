@@ -60,6 +60,11 @@ const uint8_t *symtab_code(struct symtab *st, uint64_t addr, size_t *avail);
 bool symtab_find(struct symtab *st, const char *name, const char *module,
 		 struct sym_info *out);
 
+/* A JIT's /tmp/perf-PID.map grows as it compiles: let the next address of
+ * a JIT mapping that its map does not name (or that had no map) read the
+ * map again if it grew, once (a live watch calls this every refresh). */
+void symtab_allow_jit_reread(struct symtab *st);
+
 /* Whether a mapping's name is a file to open: not "//anon", a memfd or a
  * deleted file (its path may now name another build). */
 bool symbols_is_file_path(const char *name);

@@ -104,13 +104,14 @@ int target_launch_io(struct target *t, char *const argv[], const struct target_i
 	t->err_fd = ef[0];
 	snprintf(t->comm, sizeof(t->comm), "%s", strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1
 								    : argv[0]);
+	snprintf(t->command, sizeof(t->command), "%s", argv[0]);
 	return 0;
 }
 
 int target_start(struct target *t, char *err, size_t errsz)
 {
 	int e = 0;
-	const char *cmd = t->comm;
+	const char *cmd = t->command;  /* as given: '/nonexistent', not its name */
 
 	if (sys_write(t->go_fd, "g", 1) != 1) {
 		snprintf(err, errsz, "cannot start '%s': %s", cmd, strerror(errno));

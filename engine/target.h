@@ -15,6 +15,7 @@ struct target {
 	bool status_known;
 	int status;         /* shell-style: exit code, or 128 + signal */
 	char comm[64];
+	char command[256];  /* launched: the command as given (argv[0]), for errors */
 };
 
 /* Where a launched command's standard streams go.  Zeroed: where cyctop's

@@ -99,6 +99,10 @@ struct uw_ctx {
 	uint64_t sp;
 	struct uw_region *last;      /* the region of the last file read */
 	bool noinfo;                 /* find_proc_info found no unwind info */
+	/* a frame reached through the frame pointer (fp_step): its IP, SP
+	 * and FP stand in for the sample's registers */
+	bool fp_frame;
+	uint64_t fp_ip, fp_sp, fp_fp;
 };
 
 /* ---- files ---------------------------------------------------------- */
@@ -504,6 +508,20 @@ static bool sample_reg(const struct rec_sample *s, int r, uint64_t *val)
 	return true;
 }
 
+/* Register REG of a frame fp_step reached (x86_64: its IP, SP and FP; the
+ * others are the sample's, as perf's unwinder leaves them). */
+static bool fp_frame_reg(const struct uw_ctx *c, unw_regnum_t reg, unw_word_t *val)
+{
+	if (!c->fp_frame)
+		return false;
+	switch (reg) {
+	case UNW_X86_64_RIP: *val = c->fp_ip; return true;
+	case UNW_X86_64_RSP: *val = c->fp_sp; return true;
+	case UNW_X86_64_RBP: *val = c->fp_fp; return true;
+	default: return false;
+	}
+}
+
 static int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val, int write,
 		      void *arg)
 {
@@ -512,6 +530,8 @@ static int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val, in
 
 	if (write)
 		return -UNW_EREADONLYREG;
+	if (fp_frame_reg(c, reg, val))
+		return 0;
 	if (!sample_reg(c->s, perf_reg(reg), &v))
 		return -UNW_EBADREG;
 	*val = v;
@@ -613,6 +633,44 @@ static uint64_t frame_ip(unw_cursor_t *cu)
 	return ip;
 }
 
+/* Register REG (x86_64: RBP, RSP) of the frame CU stands on; 0 unknown. */
+static uint64_t frame_reg(unw_cursor_t *cu, unw_regnum_t reg)
+{
+	unw_word_t v = 0;
+
+	return unw_get_reg(cu, reg, &v) < 0 ? 0 : v;
+}
+
+/* Code no CFI covers (JIT code, hand-written assembly) is left through its
+ * frame pointer FP, as perf's unwinder falls back: the caller's FP saved at
+ * [FP], the return address at [FP + 8], the caller's SP FP + 16; the cursor
+ * starts again there (libunwind's own guess takes a leaf's [SP] when the
+ * saved FP looks odd to it).  Only when FP is plausible: at or above the
+ * frame's SP (stacks grow down) and both words inside the stack copy, and
+ * the return address in a known mapping; else the stack ends, truncated.
+ * *IP: the return address less 1, as the walk gives them. */
+static bool fp_step(struct uw_ctx *c, unw_cursor_t *cu, uint64_t fp, uint64_t sp, uint64_t *ip)
+{
+	const struct rec_sample *s = c->s;
+	uint64_t saved, ret;
+
+	if (!s->stack || fp < sp || fp < c->sp || s->stack_size < 16 ||
+	    fp - c->sp > s->stack_size - 16)
+		return false;
+	memcpy(&saved, s->stack + (fp - c->sp), sizeof(saved));
+	memcpy(&ret, s->stack + (fp - c->sp) + 8, sizeof(ret));
+	if (ret == 0 || !c->find(c->find_arg, ret - 1))
+		return false;
+	c->fp_frame = true;
+	c->fp_ip = ret;
+	c->fp_sp = fp + 16;
+	c->fp_fp = saved;
+	if (unw_init_remote(cu, c->u->as, c) < 0)
+		return false;
+	*ip = ret - 1;
+	return true;
+}
+
 /* Steps up from the frame in CU, appending to IPS[*N] until MAX.  True
  * when the stack ended at its natural end. */
 static bool walk(struct uw_ctx *c, unw_cursor_t *cu, uint64_t *ips, size_t *n, size_t max)
@@ -620,14 +678,20 @@ static bool walk(struct uw_ctx *c, unw_cursor_t *cu, uint64_t *ips, size_t *n, s
 	while (*n < max) {
 		int ret;
 		uint64_t ip;
+		uint64_t fp = frame_reg(cu, UNW_X86_64_RBP), sp = frame_reg(cu, UNW_X86_64_RSP);
 
 		c->noinfo = false;
 		ret = unw_step(cu);
-		if (c->noinfo || ret < 0)
+		if (c->noinfo) {
+			if (!fp_step(c, cu, fp, sp, &ip))
+				return false;
+		} else if (ret < 0) {
 			return false;
-		if (ret == 0)
+		} else if (ret == 0) {
 			return true;      /* undefined return address: the outermost frame */
-		ip = frame_ip(cu);
+		} else {
+			ip = frame_ip(cu);
+		}
 		if (ip == 0)
 			return true;      /* a zero return address also ends chains */
 		if (!c->find(c->find_arg, ip))
@@ -635,6 +699,11 @@ static bool walk(struct uw_ctx *c, unw_cursor_t *cu, uint64_t *ips, size_t *n, s
 		ips[(*n)++] = ip;
 	}
 	return false;
+}
+
+bool unwind_user_ip(const struct rec_sample *s, uint64_t *ip)
+{
+	return s->regs_abi == PERF_SAMPLE_REGS_ABI_64 && sample_reg(s, PERF_REG_X86_IP, ip);
 }
 
 size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find_map_fn find,

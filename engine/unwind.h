@@ -45,10 +45,18 @@ void unwinder_free(struct unwinder *u);
  * the stack ended early (no registers or stack copy, the copy too small, no
  * unwind info, an IP outside the mappings FIND knows, MAX reached) rather
  * than at its natural end (the outermost frame: _start, a thread's clone).
- * Frames without .eh_frame_hdr (.debug_frame only, JIT code) end the stack:
- * truncated.  Every entry lies in a mapping FIND knows, except ips[0]. */
+ * A frame no .eh_frame_hdr covers (.debug_frame only, JIT code) is left
+ * through its frame pointer when that points into the stack copy (perf's
+ * unwinder falls back so); else the stack ends there, truncated.  Every
+ * entry lies in a mapping FIND knows, except ips[0]. */
 size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find_map_fn find,
 		     void *arg, uint64_t *ips, size_t max, bool *truncated);
+
+/* The user IP in S's user registers (REGS_USER): of a sample taken in the
+ * kernel, where user space entered it, the start of the user stack under
+ * the kernel's frames (unwind_sample on a copy of S with that IP).  False
+ * without user registers (a kernel thread's sample). */
+bool unwind_user_ip(const struct rec_sample *s, uint64_t *ip);
 
 /* Forget every cached file, load bias and unwind rule (exec, munmap). */
 void unwinder_flush(struct unwinder *u);

@@ -172,6 +172,20 @@ cp "$TMP/out" "$TMP/w30.json"
 expect_ok "$(compare csv "$TMP/w30.csv" "$TMP/w30.json")" "csv rows vs json"
 expect_ok "$(compare insns "$TMP/w30.json" "$MIX" work_30)" "work_30 vs objdump -d"
 
+# --child-output: the command's output apart from the JSON (a reader
+# parses stdout), into a file or nowhere
+for to in null "$TMP/child.txt"; do
+	run "$CYCTOP" annotate work_30 --format json --child-output "$to" -- \
+		sh -c 'echo child-noise; echo child-noise >&2; exec "$0" 0.1' "$MIX"
+	expect_rc 0 "annotate --child-output $to"
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/out" ||
+		fail "--child-output $to: stdout is not the JSON alone: $(head -c 300 "$TMP/out")"
+	! grep -q child-noise "$TMP/err" || fail "--child-output $to: the command wrote on stderr"
+	ok
+done
+[ "$(grep -c child-noise "$TMP/child.txt")" -eq 2 ] || fail "--child-output FILE: $(cat "$TMP/child.txt")"
+ok
+
 # Page faults land on the storing instruction of the touching loop.
 PAGES=300
 "$CYCTOP" annotate touch_pages -e cpu-clock,page-faults --format json -- \

@@ -56,7 +56,10 @@ within "$a" 66.67 "$tol" "caller_a's share of leaf_work"
 within "$b" 33.33 "$tol" "caller_b's share of leaf_work"
 within "$(py "$TMP/g.json" 'sum(e["percent"] for e in fn("leaf_work")["callers"])')" 100 0.5 \
 	"leaf_work's callers add up to its total"
-expect_true "$(py "$TMP/g.json" 'fn("leaf_work")["callees"] == []')" "leaf_work calls nothing"
+# leaf_work calls nothing: its callees are at most the kernel's (the
+# interrupts cpu-clock's samples are taken in, as perf shows them)
+expect_true "$(py "$TMP/g.json" 'all(e["module"] == "[kernel.kallsyms]" for e in fn("leaf_work")["callees"])')" \
+	"leaf_work calls nothing in user space"
 # the callers' samples and percent agree: percent of the function's total
 expect_true "$(py "$TMP/g.json" 'all(abs(e["percent"] - 100.0 * e["samples"] / sum(c["samples"] for c in fn("leaf_work")["callers"])) < 0.01 for e in fn("leaf_work")["callers"])')" \
 	"callers' percent = samples / the function's total"
@@ -125,8 +128,9 @@ want=$(py "$TMP/rec.json" 'o["stacks"]["samples"]')
 [ "$sum" -gt 0 ] && [ "$sum" -eq "$want" ] || fail "folded counts $sum, stacks.samples $want"
 ok
 # ... and as perf script reads the same file: as many stacks, and each
-# (caller, leaf_work) pair as often (perf unwinds the same stack copies with
-# its own unwinder: a stack or two may end elsewhere, 0.5 % of them)
+# (caller, leaf_work) pair as often, whatever kernel frames lie above
+# leaf_work (perf unwinds the same stack copies with its own unwinder: a
+# stack or two may end elsewhere, 0.5 % of them)
 if command -v perf >/dev/null 2>&1; then
 	perf script -i "$TMP/rec.data" -F ip,sym --no-inline 2>/dev/null >"$TMP/rec.script"
 	r=$(python3 - "$TMP/rec.script" "$TMP/out" <<'PY'
@@ -134,14 +138,18 @@ import sys
 from collections import Counter
 stacks = [[l.split(None, 1)[1] if len(l.split(None, 1)) > 1 else "?" for l in b.strip().splitlines()]
           for b in open(sys.argv[1]).read().split("\n\n") if b.strip()]
-perf = Counter(f[1] + ";" + f[0] for f in stacks if len(f) > 1 and f[0] == "leaf_work")
+perf = Counter()
+for f in stacks:  # callee first
+    if "leaf_work" in f[:-1]:
+        perf[f[f.index("leaf_work") + 1] + ";leaf_work"] += 1
 cy, total = Counter(), 0
 for line in open(sys.argv[2]):
     path, n = line.rsplit(None, 1)
     total += int(n)
-    frames = path.split(";")
-    if frames[-1] == "leaf_work" and len(frames) > 1:
-        cy[";".join(frames[-2:])] += int(n)
+    frames = path.split(";")  # root first
+    if "leaf_work" in frames[1:]:
+        j = len(frames) - 1 - frames[::-1].index("leaf_work")
+        cy[frames[j - 1] + ";leaf_work"] += int(n)
 bad = ["%s: perf %d, cyctop %d" % (k, perf[k], cy[k]) for k in set(perf) | set(cy)
        if abs(perf[k] - cy[k]) > 0.005 * len(stacks) + 1]
 if total != len(stacks):

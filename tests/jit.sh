@@ -1,8 +1,10 @@
 #!/bin/sh
 # Code no file backs (a JIT's output: workloads/jit) named as perf names
 # it: the module "[JIT] tid PID", its functions read from /tmp/perf-PID.map
-# when the process wrote one, [unknown] when it did not; live, and in a
-# recording beside perf report on the same file.
+# when the process wrote one, [unknown] when it did not; live (also a
+# function written to the map after the watch started), and in a recording
+# beside perf report on the same file.  Dwarf stacks through the JIT code
+# (no CFI) reach its caller through the frame pointer, live and recorded.
 . "$SRCDIR/tests/lib.sh"
 
 JIT="$WORKLOADS/jit"
@@ -20,6 +22,31 @@ forget_map "$pid"
 top='o["functions"][0]'
 expect_true "$(json_last "$TMP/out" "($top['name'], $top['module']) == ('jit_spin', '[JIT] tid %d' % o['target']['pid']) and $top['percent']['cpu-clock'] > 50")" \
 	"live: jit_spin in [JIT] tid $pid: $(tail -1 "$TMP/out" | head -c 600)"
+
+# live, a function compiled after the watch started ("late": jit_late,
+# appended to the map halfway through the CPU time): the map is read again
+# at the next refresh (every 0.1 s here), so jit_late is named for all but
+# at most a refresh's worth of its samples (half of them: 50% expected;
+# without the re-read it stays [unknown])
+run "$CYCTOP" -b -e cpu-clock -d 0.1 --format json -- "$JIT" 1 late
+expect_rc 0 "cyctop -- jit 1 late"
+pid=$(head -1 "$TMP/out")
+forget_map "$pid"
+jit_pct() { # NAME: its share in [JIT] tid PID, in the last table
+	json_last "$TMP/out" "sum(f['percent']['cpu-clock'] for f in o['functions'] if f['name'] == '$1' and f['module'] == '[JIT] tid $pid')"
+}
+late=$(jit_pct jit_late) spin=$(jit_pct jit_spin) unknown=$(jit_pct '[unknown]')
+awk -v l="$late" -v s="$spin" -v u="$unknown" 'BEGIN { exit !(l > 25 && s > 35 && l + s + u > 90) }' ||
+	fail "live, late: jit_late $late %, jit_spin $spin %, [unknown] $unknown %"
+ok
+
+# live dwarf stacks: the JIT code has no CFI; its caller (main) is found
+# through its frame pointer (without that fallback: no caller, truncated)
+run "$CYCTOP" -b -g -e cpu-clock --format json -- "$JIT" 0.5
+expect_rc 0 "cyctop -g -- jit"
+forget_map "$(head -1 "$TMP/out")"
+expect_true "$(json_last "$TMP/out" "[c['name'] for f in o['functions'] if f['name'] == 'jit_spin' for c in f['callers'] if c['percent'] > 90] == ['main'] and o['stacks']['truncated'] < 0.1 * o['stacks']['samples']")" \
+	"live -g: jit_spin not called by main: $(tail -1 "$TMP/out" | head -c 800)"
 
 if ! command -v perf >/dev/null 2>&1; then
 	skip_part "perf is not installed: the recording part"
@@ -59,4 +86,16 @@ got=$(cyctop_share '[unknown]')
 near "$got" "$want" 0.02 || fail "without the map: [unknown] $got %, perf's JIT share $want %"
 [ "$(perf_share jit_spin)" = 0 ] || fail "perf still names jit_spin"
 ok
+# a dwarf recording by perf: the same samples of jit_spin as perf's, and
+# its caller main found through the frame pointer (perf 6.1's unwinder
+# stops at the JIT code here: the caller is checked against the program)
+perf record -q -e cpu-clock -c 250000 --call-graph dwarf -o "$TMP/jitg.data" -- "$JIT" 0.5 \
+	>"$TMP/pid" 2>"$TMP/rec.err" || fail "perf record -g: $(cat "$TMP/rec.err")"
+forget_map "$(cat "$TMP/pid")"
+want=$(perf report -i "$TMP/jitg.data" --stdio --no-children --sort sym -q 2>/dev/null |
+	awk '$NF == "jit_spin" { sub("%", "", $1); print $1 }')
+run "$CYCTOP" -b -n 1 --format json -i "$TMP/jitg.data"
+expect_rc 0 "cyctop -i jitg.data"
+expect_true "$(json_last "$TMP/out" "[(abs(f['percent']['cpu-clock'] - $want) < 0.011, [c['name'] for c in f['callers'] if c['percent'] > 90]) for f in o['functions'] if f['name'] == 'jit_spin'] == [(True, ['main'])]")" \
+	"recorded -g: jit_spin ($want % in perf) not called by main: $(head -c 800 "$TMP/out")"
 done_ok

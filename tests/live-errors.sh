@@ -34,7 +34,7 @@ expect_err "no command given after --" "empty command named"
 
 run "$CYCTOP" -b -- "$TMP/no-such-command-$$"
 expect_rc 1 "missing command"
-expect_err "cannot run 'no-such-command-$$': No such file or directory" "command named"
+expect_err "cannot run '$TMP/no-such-command-$$': No such file or directory" "command named as given"
 one_line "missing command"
 pgrep -f "no-such-command-$$" >/dev/null && fail "leaked process"
 ok

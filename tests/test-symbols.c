@@ -327,6 +327,64 @@ static void test_perf_map(void **state)
 	assert_string_equal(si.module, name);
 }
 
+/* NAME at IP of ST, or NULL (the lookup itself must find the mapping). */
+static const char *jit_name(struct symtab *st, uint64_t ip)
+{
+	struct sym_info si;
+
+	assert_true(symtab_lookup(st, ip, &si));
+	return si.name;
+}
+
+/* Appends LINE to the perf map at PATH. */
+static void map_append(const char *path, const char *line)
+{
+	FILE *f = fopen(path, "a");
+
+	assert_non_null(f);
+	fputs(line, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A JIT's map grows as it compiles: an address the map did not name (or
+ * no map yet) reads it again when it grew, once per
+ * symtab_allow_jit_reread (a live watch's refresh); names handed out
+ * before stay valid. */
+static void test_perf_map_grows(void **state)
+{
+	struct symtab *st = *state;
+	char path[64], jit[32];
+	const char *name = symbols_map_name("//anon", getpid(), jit, sizeof(jit));
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	unlink(path);
+	assert_int_equal(symtab_add_map(st, name, 0x1000, 0x2000, 0), 0);
+	assert_int_equal(symtab_add_map(st, name, 0x5000, 0x6000, 0), 0);
+	assert_null(jit_name(st, 0x1050));   /* no map yet */
+	map_append(path, "1000 100 first\n");
+	assert_null(jit_name(st, 0x1050));   /* not allowed to look again yet */
+	symtab_allow_jit_reread(st);
+	const char *first = jit_name(st, 0x1050);
+	assert_non_null(first);
+	assert_string_equal(first, "first");
+	assert_null(jit_name(st, 0x1850));
+	map_append(path, "1800 100 late\n5000 10 other_mapping\n");
+	assert_null(jit_name(st, 0x1850));
+	symtab_allow_jit_reread(st);
+	assert_string_equal(jit_name(st, 0x1850), "late");
+	assert_string_equal(jit_name(st, 0x5005), "other_mapping");
+	assert_string_equal(first, "first");  /* the old table's name */
+	assert_string_equal(jit_name(st, 0x1050), "first");
+	/* one read per allowance: an unnamed address takes it */
+	symtab_allow_jit_reread(st);
+	assert_null(jit_name(st, 0x1f00));
+	map_append(path, "1a00 10 later\n");
+	assert_null(jit_name(st, 0x1a05));
+	symtab_allow_jit_reread(st);
+	assert_string_equal(jit_name(st, 0x1a05), "later");
+	unlink(path);
+}
+
 static void expect_nameless(struct symtab *st, uint64_t ip, const char *module)
 {
 	struct sym_info si;
@@ -1220,6 +1278,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_anonymous, setup_empty, teardown),
 		cmocka_unit_test(test_jit_names),
 		cmocka_unit_test_setup_teardown(test_perf_map, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_perf_map_grows, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_pseudo_mappings, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_files, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_synthetic_symbols, setup_empty, teardown),

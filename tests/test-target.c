@@ -161,7 +161,7 @@ static void test_not_executable(void **state)
 	(void)state;
 	launch_ok(&t, argv);
 	assert_int_equal(target_start(&t, err, sizeof(err)), -1);
-	assert_string_equal(err, "cannot run 'passwd': Permission denied");
+	assert_string_equal(err, "cannot run '/etc/passwd': Permission denied");
 	target_finish(&t);
 	assert_no_children();
 }

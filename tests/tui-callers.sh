@@ -64,7 +64,10 @@ tol=$(awk -v n="$n" 'BEGIN { printf "%.2f", 5 * 100 * sqrt(2 / 9 / n) + 1 }')
 within "$(row_field "$TMP/view" caller_a 1)" 66.67 "$tol" "caller_a's share of leaf_work"
 within "$(row_field "$TMP/view" caller_b 1)" 33.33 "$tol" "caller_b's share of leaf_work"
 within "$(row_field "$TMP/view" leaf_work 1)" 100 0 "leaf_work's own row"
-grep -q "CALLEES: none" "$TMP/view" || { screen_dump >&2; fail "leaf_work has no callees"; }
+# leaf_work calls nothing: its callees are at most the kernel's (the
+# interrupts the clock's samples are taken in, as perf shows them)
+awk '/CALLEES/ { c = 1; next } !NF { c = 0 } c && $NF != "[kernel.kallsyms]" { bad = 1 }
+	END { exit bad }' "$TMP/view" || { screen_dump >&2; fail "leaf_work has user callees"; }
 ok
 grep -q "self [0-9.]*%  total [0-9.]*% of [0-9]* samples with a stack  truncated [0-9]*  skipped [0-9]*" \
 	"$TMP/view" || { screen_dump >&2; fail "header: self, total, truncated, skipped"; }

@@ -12,6 +12,7 @@
 #include "engine/session.h"
 #include "engine/source.h"
 #include "engine/symbols.h"
+#include "tui/child-output.h"
 #include "tui/cmd.h"
 #include "tui/format.h"
 #include "tui/json.h"
@@ -27,6 +28,7 @@ struct annotate_opts {
 	enum out_format format;
 	bool source;
 	struct session_file_opts in; /* -i perf.data */
+	const char *child_output;    /* --child-output: FILE, null, tty; NULL: cyctop's */
 };
 
 static const char annotate_usage[] =
@@ -44,6 +46,11 @@ static int parse_target(int argc, char **argv, int first, struct annotate_opts *
 		o->s.argv = argv + first;
 	if (!!o->s.argv + !!o->s.pid + !!o->in.path != 1) {
 		cmd_error("annotate: give one of -p PID, -i FILE or -- COMMAND");
+		return -1;
+	}
+	if (o->child_output && !o->s.argv) {
+		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
+			  "send", o->child_output);
 		return -1;
 	}
 	return 0;
@@ -67,6 +74,9 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 			   "the stall-cycle column (default: the model's)"),
 		OPT_FORMAT(&o->format, opt_formats_text, "text, csv or json"),
 		OPT_FLAG('l', "lines", &o->source, "text: interleave source lines"),
+		OPT_STRING(0, "child-output", &o->child_output, "F",
+			   "where a launched command's stdout and stderr go: FILE,\n"
+			   "null or tty (default: cyctop's own stdout and stderr)"),
 		OPT_END,
 	};
 	const struct opt_cmd cmd = { annotate_usage, opts, NULL, true };
@@ -350,7 +360,7 @@ static int annotate_session(struct session *s, const struct annotate_opts *o)
 		return 1;
 	const char *module = module_of(snap, o->function, o->module);
 	const struct asm_func *fn = session_asm(s, o->function, module, err, sizeof(err));
-	struct ip_counts *ipc = fn && fn->module ? session_ip_counts(s, fn->name, fn->module) : NULL;
+	struct ip_counts *ipc = fn && fn->module ? session_ip_counts(s, fn) : NULL;
 	for (int e = 0; e < snap->n_events; e++) {
 		totals[e] = snap->ev[e].samples;
 		coverage[e] = snap->ev[e].coverage;
@@ -385,11 +395,16 @@ static int annotate_main(int argc, char **argv)
 	if (parse_args(argc, argv, &o) < 0)
 		return EXIT_USAGE;
 	ui_install_signals();
+	/* the command's output apart from the rows (JSON a reader parses) */
+	struct child_output out = { -1, -1, false, "" };
+	if (o.s.argv && child_output_open(&out, o.child_output, false, &o.s.child_io) < 0)
+		return 1;
 	s = !o.in.path ? session_open(&o.s, err, sizeof(err))
 	    : session_is_pprof(o.in.path) ? session_open_pprof(o.in.path, err, sizeof(err))
 	    : session_open_file(&o.in, err, sizeof(err));
 	if (!s) {
 		cmd_error("%s", err);
+		child_output_close(&out);
 		return 1;
 	}
 	if (session_events(s)->notice[0])
@@ -397,11 +412,13 @@ static int annotate_main(int argc, char **argv)
 	if (o.stall && annot_event_index(session_events(s), o.stall) < 0) {
 		cmd_error("--stall '%s' is not one of the events (-e)", o.stall);
 		session_close(s);
+		child_output_close(&out);
 		return EXIT_USAGE;
 	}
 	watch_until_done(s, o.duration);
 	rc = annotate_session(s, &o);
 	session_close(s);
+	child_output_close(&out);
 	return rc;
 }
 

@@ -13,6 +13,14 @@
 #include "tui/json.h"
 #include "tui/top.h"
 
+/* An event's samples as the header and JSON give them: how many there are,
+ * also when each weighs its period (a frequency-mode recording: the rows'
+ * shares and the count are the periods'). */
+static uint64_t snap_event_samples(const struct snap_event *ev)
+{
+	return ev->nsamples ? ev->nsamples : ev->samples;
+}
+
 static uint64_t row_samples(const struct snap_func *f, int ev, int window)
 {
 	return window ? f->window[ev] : f->samples[ev];
@@ -173,7 +181,7 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 		fmt_put_escaped(out, ev->name, 24);
 		fprintf(out, " sav %-10llu samples %-10llu count %-14s coverage %5.1f%%\n",
 			(unsigned long long)ev->sav,
-			(unsigned long long)(window ? ev->window : ev->samples), count,
+			(unsigned long long)(window ? ev->window : snap_event_samples(ev)), count,
 			100.0 * ev->coverage);
 	}
 	if (s->n_side > 0) {
@@ -281,7 +289,7 @@ static void json_events(struct json *j, const struct snapshot *s, int window)
 		json_object_begin(j);
 		json_kstr(j, "name", ev->name);
 		json_ku64(j, "sav", ev->sav);
-		json_ku64(j, "samples", window ? ev->window : ev->samples);
+		json_ku64(j, "samples", window ? ev->window : snap_event_samples(ev));
 		if (window)
 			json_ku64(j, "cumulative", ev->samples);
 		json_knum(j, "count", ev->counted ? ev->count : NAN);

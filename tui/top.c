@@ -478,8 +478,10 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 		child_output_close(&out);
 		return 1;
 	}
-	if (session_events(s)->notice[0])
-		cmd_error("%s", session_events(s)->notice);
+	char said[sizeof(session_events(s)->notice)];
+	snprintf(said, sizeof(said), "%s", session_events(s)->notice);
+	if (said[0])
+		cmd_error("%s", said);
 	session_set_thread_filter(s, o->tid);
 	session_set_process_filter(s, o->process);
 	struct top_folded folded = { 0 };
@@ -489,6 +491,11 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 	    top_print_finish(&folded) < 0 && rc == 0)
 		rc = EXIT_USAGE;
 	free(folded.text);  /* when not written: stdout's reader left */
+	/* what the session found to say on the way (kernel functions it
+	 * could not name at the first kernel sample) */
+	const char *later = session_events(s)->notice;
+	if (strncmp(later, said, strlen(said)) == 0 && later[strlen(said)])
+		cmd_error("%s", later + strlen(said) + (said[0] ? 2 : 0));
 	if (pprof_out && rc != EXIT_BROKEN_PIPE &&
 	    top_pprof_write(s, pprof_out, o->output, o->in.path) < 0)
 		rc = 1;

@@ -78,7 +78,7 @@ static long selected_insn(const struct asm_view *v)
 static void annotate_now(struct tui *t)
 {
 	struct asm_view *v = &t->asmv;
-	struct ip_counts *ipc = session_ip_counts(t->sess, v->name, v->module);
+	struct ip_counts *ipc = v->fn && v->fn->module ? session_ip_counts(t->sess, v->fn) : NULL;
 	uint64_t totals[EVENTS_MAX] = { 0 };
 	double coverage[EVENTS_MAX] = { 0 };
 	struct annot_opts o = { t->stall_event, &t->pen, coverage };
