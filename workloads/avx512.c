@@ -177,7 +177,9 @@ static void run_strings(void)
 }
 
 /* Built without AVX-512 (the rest of the file is built with it): on a CPU
- * without AVX-512F the check below runs first and says why it stops. */
+ * without AVX-512F the check below runs first and says why it stops.  fputs,
+ * not fprintf: _FORTIFY_SOURCE (Debian's package build) makes fprintf an
+ * always_inline wrapper, which cannot be inlined across the target change. */
 __attribute__((target("no-avx512f"))) int main(int argc, char **argv)
 {
 	double seconds = 3.0;
@@ -185,7 +187,7 @@ __attribute__((target("no-avx512f"))) int main(int argc, char **argv)
 
 	/* First: everything else here was built for AVX-512 (AVX at least). */
 	if (!__builtin_cpu_supports("avx512f")) {
-		fprintf(stderr, "avx512: this CPU has no AVX-512F\n");
+		fputs("avx512: this CPU has no AVX-512F\n", stderr);
 		return 3;
 	}
 	if (argc > 1 && (strcmp(argv[1], "vector") == 0 || strcmp(argv[1], "strings") == 0)) {
@@ -193,7 +195,7 @@ __attribute__((target("no-avx512f"))) int main(int argc, char **argv)
 		argc--, argv++;
 	}
 	if (argc > 2 || (argc == 2 && wl_parse_seconds(argv[1], &seconds) != 0)) {
-		fprintf(stderr, "usage: avx512 [vector|strings] [SECONDS]  (default 3.0)\n");
+		fputs("usage: avx512 [vector|strings] [SECONDS]  (default 3.0)\n", stderr);
 		return 2;
 	}
 	fill();
