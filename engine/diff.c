@@ -51,6 +51,15 @@ static void mean_var(const double *x, int n, double *mean, double *var)
 	*var = n > 1 ? ss / (n - 1) : 0;
 }
 
+static double mean_of(const double *v, int n)
+{
+	double s = 0;
+
+	for (int i = 0; v && i < n; i++)
+		s += v[i];
+	return s / n;
+}
+
 void diff_stat_compute(enum diff_method method, const double *b, const double *vb, int nb,
 		       const double *n, const double *vn, int nn, struct diff_stat *s)
 {
@@ -59,6 +68,11 @@ void diff_stat_compute(enum diff_method method, const double *b, const double *v
 
 	mean_var(b, nb, &mb, &sb);
 	mean_var(n, nn, &mn, &sn);
+	/* runs: a sampled count is known to one sample at best (VB, VN hold
+	 * P^2 then); two or three equal runs (a function sampled once in
+	 * each) must not make an interval of width 0 */
+	sb = fmax(sb, mean_of(vb, nb));
+	sn = fmax(sn, mean_of(vn, nn));
 	s->base = mb;
 	s->new_ = mn;
 	s->delta = mn - mb;
@@ -230,10 +244,13 @@ int diff_build(const struct diff_run *base, int nb, const struct diff_run *new_,
 		for (int e = 0; e < n_events; e++) {
 			gather(t.n, k, nb, n_events, accb, e, x, vx);
 			gather(t.n, k, nn, n_events, accn, e, y, vy);
-			if (out->method == DIFF_SAMPLING) {  /* n + 1 samples a side */
-				vx[0] += base[0].period[e] * base[0].period[e];
-				vy[0] += new_[0].period[e] * new_[0].period[e];
-			}
+			/* sampling: n + 1 samples a side; runs: the floor of one
+			 * sample (see diff_stat_compute) */
+			bool runs = out->method == DIFF_RUNS;
+			for (int r = 0; r < nb; r++)
+				vx[r] = (runs ? 0 : vx[r]) + base[r].period[e] * base[r].period[e];
+			for (int r = 0; r < nn; r++)
+				vy[r] = (runs ? 0 : vy[r]) + new_[r].period[e] * new_[r].period[e];
 			diff_stat_compute(out->method, x, vx, nb, y, vy, nn, &t.rows[k].ev[e]);
 		}
 	free(x);

@@ -19,7 +19,10 @@
  * - runs (two or more runs a side): each side's mean over its runs, and
  *   Welch's t interval on the per-run counts (unequal variances, the
  *   Welch-Satterthwaite degrees of freedom), which includes both the
- *   sampling noise and the run-to-run spread.
+ *   sampling noise and the run-to-run spread.  A side's variance is at
+ *   least one sample's, P^2: two or three runs can agree exactly by
+ *   chance (a function sampled once in each), and a width of 0 would call
+ *   any difference significant.
  * No side is rescaled to the other's duration or total: a before/after of
  * the same work compares absolute counts (cycles, nanoseconds), and a
  * change that makes a program faster lowers them. */
@@ -91,7 +94,8 @@ void diff_table_free(struct diff_table *t);
 
 /* The comparison of one number seen in NB base runs and NN new runs (their
  * counts B[], N[] and sampling variances VB[], VN[], either NULL for 0), by
- * METHOD, into *S. */
+ * METHOD, into *S.  Runs: VB and VN are each side's floor of variance (P^2,
+ * see above); NULL: none. */
 void diff_stat_compute(enum diff_method method, const double *b, const double *vb, int nb,
 		       const double *n, const double *vn, int nn, struct diff_stat *s);
 
