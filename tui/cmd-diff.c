@@ -593,23 +593,37 @@ static bool amount_unit(enum arch_unit u)
 	return u == UNIT_CYCLES || u == UNIT_COUNT || u == UNIT_SECONDS || u == UNIT_NONE;
 }
 
-/* Whether node I's TN_PART children add up to it by construction: an exact
- * node, or one with a remainder part, whose parts are amounts in its unit. */
-static bool parts_add_up(const struct tree_def *def, int i, const struct tree_result *r)
+/* Whether node I's TN_PART children (amounts in its unit) add up to it in
+ * every file: V[run][node] over the NV runs of both sides, each part
+ * measured in all of them or in none (a remainder node takes up what was
+ * not measured).  Then, by linearity, their deltas add up to its delta. */
+static bool parts_add_up(const struct tree_def *def, const struct tree_result *shape, int i,
+			 double (*v)[TREE_MAX_NODES], int nv)
 {
-	bool exact = def->nodes[i].flags & TN_EXACT, any = false;
+	bool any = false;
 
 	if (!amount_unit(def->nodes[i].unit))
 		return false;
 	for (int k = 0; k < def->n_nodes; k++) {
-		if (r->v[k].parent != i || !(def->nodes[k].flags & TN_PART))
+		if (shape->v[k].parent != i || !(def->nodes[k].flags & TN_PART))
 			continue;
 		if (def->nodes[k].unit != def->nodes[i].unit)
 			return false;
-		exact |= (def->nodes[k].flags & TN_REMAINDER) != 0;
-		any = true;
+		for (int r = 1; r < nv; r++)
+			if (isfinite(v[r][k]) != isfinite(v[0][k]))
+				return false;
+		any |= isfinite(v[0][k]);
 	}
-	return any && exact;
+	for (int r = 0; any && r < nv; r++) {
+		double sum = 0;
+		for (int k = 0; k < def->n_nodes; k++)
+			if (shape->v[k].parent == i && (def->nodes[k].flags & TN_PART) &&
+			    isfinite(v[r][k]))
+				sum += v[r][k];
+		if (!isfinite(v[r][i]) || fabs(sum - v[r][i]) > 1e-9 * fmax(1, fabs(v[r][i])))
+			return false;
+	}
+	return any;
 }
 
 static int load_counts(struct counts *c, char *path)
@@ -668,7 +682,9 @@ static int build_tree(const struct diff_opts *o, struct tree_diff *td)
 {
 	struct penalties pen;
 	char err[512];
-	static double vb[SNAP_MAX_RUNS][TREE_MAX_NODES], vn[SNAP_MAX_RUNS][TREE_MAX_NODES];
+	/* the base's runs, then the new's: one array for parts_add_up */
+	static double v[2 * SNAP_MAX_RUNS][TREE_MAX_NODES];
+	double (*vb)[TREE_MAX_NODES] = v, (*vn)[TREE_MAX_NODES] = v + o->nb;
 	static struct tree_result r;
 
 	memset(td, 0, sizeof(*td));
@@ -707,13 +723,11 @@ static int build_tree(const struct diff_opts *o, struct tree_diff *td)
 	for (int i = 0; i < td->def->n_nodes; i++) {
 		td->parent[i] = r.v[i].parent;
 		td->depth[i] = r.v[i].depth;
-		td->additive[i] = td->measured[i] && parts_add_up(td->def, i, &r);
+		td->additive[i] = td->measured[i] && parts_add_up(td->def, &r, i, v, o->nb + o->nn);
 		for (int k = 0; k < td->def->n_nodes && td->additive[i]; k++)
-			if (r.v[k].parent == i && (td->def->nodes[k].flags & TN_PART)) {
-				if (!td->measured[k])
-					td->additive[i] = false;
+			if (r.v[k].parent == i && (td->def->nodes[k].flags & TN_PART) &&
+			    td->measured[k])
 				td->parts_delta[i] += td->st[k].delta;
-			}
 	}
 	return 0;
 }
@@ -734,8 +748,8 @@ static void print_tree_text(const struct tree_diff *td)
 	else
 		printf("no interval (one counts file a side carries no measure of its noise: -b "
 		       "with two or more a side)\n");
-	printf("# '= parts' marks a node whose parts' deltas add up to its delta (amounts; "
-	       "ratios do not add)\n");
+	printf("# '= parts' marks a node whose parts add up to it in every file, so their deltas "
+	       "add up to its delta (amounts; ratios do not add)\n");
 	printf("# %-42s %18s %18s %18s %8s\n", "id", "base", "new", "delta", "delta%");
 	for (int i = 0; i < def->n_nodes; i++) {
 		const struct diff_stat *st = &td->st[i];
