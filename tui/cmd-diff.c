@@ -785,9 +785,13 @@ static void print_tree_csv(const struct tree_diff *td)
 		const struct diff_stat *st = &td->st[i];
 		if (!td->measured[i])
 			continue;
-		printf("tree,%s,%s,%s,%.15g,%.15g,%.15g,", def->nodes[i].id,
-		       td->parent[i] >= 0 ? def->nodes[td->parent[i]].id : "",
-		       unit_name(def->nodes[i].unit), st->base, st->new_, st->delta);
+		printf("tree,");
+		fmt_csv_field(stdout, def->nodes[i].id);
+		putchar(',');
+		fmt_csv_field(stdout, td->parent[i] >= 0 ? def->nodes[td->parent[i]].id : "");
+		putchar(',');
+		fmt_csv_field(stdout, unit_name(def->nodes[i].unit));
+		printf(",%.15g,%.15g,%.15g,", st->base, st->new_, st->delta);
 		if (isfinite(st->delta_pct))
 			printf("%.6g", st->delta_pct);
 		if (td->interval)
