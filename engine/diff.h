@@ -102,7 +102,8 @@ void diff_stat_compute(enum diff_method method, const double *b, const double *v
 /* The 0.975 quantile of Student's t with DF degrees of freedom (DF >= 1;
  * not whole for Welch): a table for DF <= 30 interpolated in 1/DF, above
  * it the Cornish-Fisher expansion around the normal quantile (error below
- * 1e-4 there). */
+ * 1e-4 there).  Between whole DF the interpolation errs wide, never
+ * narrow: by 1.6% at 2.5 (3.6305 for 3.5747), 0.4% at 3.5, 0.05% at 5.5. */
 double diff_t975(double df);
 
 #endif
