@@ -760,7 +760,7 @@ static void print_tree_text(const struct tree_diff *td)
 			continue;
 		}
 		if (!td->measured[i]) {
-			printf(" %18s  not measured on both sides\n", "-");
+			printf(" %18s  not measured (on one side or both)\n", "-");
 			continue;
 		}
 		printf(" %18s", fmt_value(val, sizeof(val), st->base, def->nodes[i].unit));
