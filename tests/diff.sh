@@ -110,6 +110,23 @@ for fn in work_a work_b work_half; do
 	ok
 done
 
+# -l: source lines of work_half, a second level: they partition its
+# samples, so their deltas add up to its delta (exactly: the same counts)
+run "$CYCTOP" diff -l -f csv "$TMP/base.data" "$TMP/new.data"
+expect_rc 0 "diff -l csv"
+fd=$(field "$TMP/out" function work_half delta)
+ld=$(awk -F, '$1 == "line" && $2 == "\"work_half\"" { s += $7; n++ }
+	END { if (n) printf "%.0f", s }' "$TMP/out")
+[ -n "$ld" ] && [ "$ld" = "$(printf '%.0f' "$fd")" ] ||
+	fail "work_half: lines' deltas sum to '$ld', function delta $fd: $(grep '^line' "$TMP/out")"
+ok
+grep -q '^line,"work_half","diffwork","cpu-clock",.*,"diffwork.c:[0-9]*"$' "$TMP/out" ||
+	fail "no diffwork.c line of work_half: $(grep '^line' "$TMP/out")"
+ok
+run "$CYCTOP" diff -l -f json "$TMP/base.data" "$TMP/new.data"
+expect_rc 0 "diff -l json"
+expect_out '"lines": [{"line": "diffwork.c:'
+
 # perf diff's Baseline is the base's share: cyctop's base_percent
 if command -v perf >/dev/null && perf diff -t, "$TMP/base.data" "$TMP/new.data" \
 	>"$TMP/perfdiff" 2>/dev/null && grep -q work_half "$TMP/perfdiff"; then

@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/hashtab.h"
 #include "arch/tree.h"
 #include "engine/counts-file.h"
 #include "engine/diff.h"
+#include "engine/disasm.h"
 #include "engine/perfdata.h"
 #include "engine/pprof.h"
 #include "engine/session.h"
@@ -27,6 +29,7 @@
 
 struct diff_opts {
 	bool runs;                  /* -b: several runs a side, "--" between */
+	bool lines;                 /* -l: source lines of the top functions */
 	enum out_format format;
 	struct session_file_opts in;  /* --symfs, --model */
 	const char *sort;           /* --sort EVENT */
@@ -65,7 +68,15 @@ struct diff_ctx {
 	char names[EVENTS_MAX][EVENT_NAME_MAX];  /* the compared events */
 	int sort_ev;
 	struct diff_table funcs, mods, threads, total;
+	/* -l: the source lines of funcs.rows[0 .. n_lines - 1] */
+	size_t n_lines;
+	struct diff_table *lines;
+	struct strpool pool;        /* the lines' "file:line" names */
 };
+
+/* -l: the functions given source lines, the first rows by |delta| (each
+ * needs its code decoded in every run) */
+#define LINES_TOP 20
 
 /* ---- reading sessions -------------------------------------------------- */
 
@@ -324,6 +335,107 @@ static int build_tables(struct diff_ctx *d)
 	return rc;
 }
 
+/* ---- source lines (-l) ------------------------------------------------- */
+
+/* The module of function NAME whose basename is MODBASE in run R, or NULL. */
+static const char *run_module(const struct run_in *r, const char *name, const char *modbase)
+{
+	for (size_t i = 0; i < r->snap->n_funcs; i++)
+		if (strcmp(r->snap->funcs[i].name, name) == 0 &&
+		    strcmp(base_name(r->snap->funcs[i].module), modbase) == 0)
+			return r->snap->funcs[i].module;
+	return NULL;
+}
+
+/* The samples of function ROW in run R, one observation per sampled
+ * address named "file:line" (file's basename; "[no line]" without DWARF
+ * lines): diff_build adds up those of one line.  Instruction addresses do
+ * not survive a rebuild; lines mostly do. */
+static int run_lines(struct run_in *r, int n_events, const struct diff_row *row,
+		     struct strpool *pool, struct diff_run *out)
+{
+	char err[256], label[512];
+	const char *module = run_module(r, row->name, row->module);
+
+	*out = (struct diff_run){ 0 };
+	for (int e = 0; e < n_events; e++)
+		out->period[e] = r->period[e];
+	const struct asm_func *fn = module ? session_asm(r->s, row->name, module, err,
+							 sizeof(err)) : NULL;
+	struct ip_counts *ipc = fn ? session_ip_counts(r->s, row->name, module) : NULL;
+	if (!ipc)
+		return 0;  /* no code or no samples here: no lines, said by the row */
+	struct diff_obs *obs = calloc(ipc->n ? ipc->n : 1, sizeof(*obs));
+	if (!obs) {
+		free(ipc);
+		return -1;
+	}
+	for (size_t i = 0; i < ipc->n; i++) {
+		long k = asm_find(fn, ipc->ips[i].ip);
+		if (k >= 0 && fn->insn[k].file)
+			snprintf(label, sizeof(label), "%s:%d", base_name(fn->insn[k].file),
+				 fn->insn[k].line);
+		else
+			snprintf(label, sizeof(label), "[no line]");
+		obs[i].name = strpool_intern(pool, label);
+		obs[i].module = "";
+		if (!obs[i].name) {
+			free(obs);
+			free(ipc);
+			return -1;
+		}
+		observe(r, n_events, ipc->ips[i].samples, &obs[i]);
+	}
+	out->n = ipc->n;
+	out->obs = obs;
+	free(ipc);
+	return 0;
+}
+
+static int side_lines(const struct side *sd, int n_events, const struct diff_row *row,
+		      struct strpool *pool, struct diff_run *runs)
+{
+	for (int r = 0; r < sd->n; r++)
+		if (run_lines(&sd->runs[r], n_events, row, pool, &runs[r]) < 0)
+			return -1;
+	return 0;
+}
+
+static void free_runs(struct diff_run *runs, int n)
+{
+	for (int r = 0; runs && r < n; r++)
+		free((void *)runs[r].obs);
+	free(runs);
+}
+
+static int build_lines(struct diff_ctx *d)
+{
+	char err[256];
+
+	d->n_lines = d->funcs.n < LINES_TOP ? d->funcs.n : LINES_TOP;
+	d->lines = calloc(d->n_lines ? d->n_lines : 1, sizeof(*d->lines));
+	if (!d->lines)
+		goto oom;
+	for (size_t i = 0; i < d->n_lines; i++) {
+		const struct diff_row *row = &d->funcs.rows[i];
+		struct diff_run *rb = calloc((size_t)d->base.n, sizeof(*rb));
+		struct diff_run *rn = calloc((size_t)d->new_.n, sizeof(*rn));
+		int rc = !rb || !rn ? -1
+			 : side_lines(&d->base, d->n_events, row, &d->pool, rb) < 0 ||
+			   side_lines(&d->new_, d->n_events, row, &d->pool, rn) < 0 ? -1
+			 : diff_build(rb, d->base.n, rn, d->new_.n, d->n_events, d->sort_ev,
+				      &d->lines[i], err, sizeof(err));
+		free_runs(rb, d->base.n);
+		free_runs(rn, d->new_.n);
+		if (rc < 0)
+			goto oom;
+	}
+	return 0;
+oom:
+	cmd_error("diff: out of memory");
+	return -1;
+}
+
 /* ---- writing ----------------------------------------------------------- */
 
 static const char *method_name(enum diff_method m)
@@ -422,28 +534,46 @@ static void print_text(const struct diff_ctx *d)
 			for (size_t i = 0; i < tables[l]->n; i++)
 				text_row(d, &tables[l]->rows[i], e, l);
 		}
+		if (d->n_lines)
+			printf("\n# source lines of the %zu functions with the largest |delta| "
+			       "(-l)\n", d->n_lines);
+		for (size_t i = 0; i < d->n_lines; i++) {
+			printf("## ");
+			fmt_put_escaped(stdout, d->funcs.rows[i].name, 0);
+			printf("  ");
+			fmt_put_escaped(stdout, d->funcs.rows[i].module, 0);
+			printf("%s\n", d->lines[i].n ? "" : "  (no code or no line table)");
+			for (size_t k = 0; k < d->lines[i].n; k++)
+				text_row(d, &d->lines[i].rows[k], e, 1);
+		}
 	}
 }
 
-static void csv_row(const struct diff_ctx *d, const char *level, const struct diff_row *row)
+/* Row ROW of level LEVEL; a source line's (FN non-NULL) carries its
+ * function's name and module and the line in the last column. */
+static void csv_row(const struct diff_ctx *d, const char *level, const struct diff_row *row,
+		    const struct diff_row *fn)
 {
 	for (int e = 0; e < d->n_events; e++) {
 		const struct diff_stat *st = &row->ev[e];
 		if (st->base == 0 && st->new_ == 0)
 			continue;
 		printf("%s,", level);
-		fmt_csv_field(stdout, row->name);
+		fmt_csv_field(stdout, fn ? fn->name : row->name);
 		putchar(',');
-		fmt_csv_field(stdout, row->module);
+		fmt_csv_field(stdout, fn ? fn->module : row->module);
 		putchar(',');
 		fmt_csv_field(stdout, d->names[e]);
 		printf(",%.15g,%.15g,%.15g,", st->base, st->new_, st->delta);
 		if (isfinite(st->delta_pct))
 			printf("%.6g", st->delta_pct);
-		printf(",%.15g,%.15g,%.15g,%s,%s,%.6g,%.6g,\n", st->low, st->high, st->sd,
+		printf(",%.15g,%.15g,%.15g,%s,%s,%.6g,%.6g,,", st->low, st->high, st->sd,
 		       st->significant ? "yes" : "no", only_of(row) ? only_of(row) : "",
 		       share(st->base, side_mean_total(&d->base, e)),
 		       share(st->new_, side_mean_total(&d->new_, e)));
+		if (fn)
+			fmt_csv_field(stdout, row->name);
+		putchar('\n');
 	}
 }
 
@@ -451,7 +581,7 @@ static void csv_row(const struct diff_ctx *d, const char *level, const struct di
  * parent's in module, its unit in event, and fill "additive". */
 static const char csv_header[] =
 	"level,name,module,event,base,new,delta,delta_percent,low,high,sd,significant,only,"
-	"base_percent,new_percent,additive\n";
+	"base_percent,new_percent,additive,line\n";
 #define csv_header_tree csv_header
 
 static void print_csv(const struct diff_ctx *d)
@@ -460,10 +590,13 @@ static void print_csv(const struct diff_ctx *d)
 	const struct diff_table *tables[3] = { &d->funcs, &d->mods, &d->threads };
 
 	printf("%s", csv_header);
-	csv_row(d, "total", &d->total.rows[0]);
+	csv_row(d, "total", &d->total.rows[0], NULL);
 	for (int l = 0; l < 3; l++)
 		for (size_t i = 0; i < tables[l]->n; i++)
-			csv_row(d, levels[l], &tables[l]->rows[i]);
+			csv_row(d, levels[l], &tables[l]->rows[i], NULL);
+	for (size_t i = 0; i < d->n_lines; i++)
+		for (size_t k = 0; k < d->lines[i].n; k++)
+			csv_row(d, "line", &d->lines[i].rows[k], &d->funcs.rows[i]);
 }
 
 static void json_stat(struct json *j, const struct diff_stat *st, double tb, double tn)
@@ -496,6 +629,32 @@ static void json_events(struct json *j, const struct diff_ctx *d, const struct d
 }
 
 static void json_rows(struct json *j, const struct diff_ctx *d, const char *key,
+		      const struct diff_table *t, const char *name_key, bool module);
+
+/* -l: the source lines of function row I, as its "lines" member */
+static void json_lines(struct json *j, const struct diff_ctx *d, const struct diff_table *t,
+		       size_t i)
+{
+	if (t != &d->funcs || i >= d->n_lines)
+		return;
+	json_key(j, "lines");
+	json_array_begin(j);
+	for (size_t k = 0; k < d->lines[i].n; k++) {
+		const struct diff_row *row = &d->lines[i].rows[k];
+		json_object_begin(j);
+		json_kstr(j, "line", row->name);
+		json_key(j, "only");
+		if (only_of(row))
+			json_str(j, only_of(row));
+		else
+			json_null(j);
+		json_events(j, d, row);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+static void json_rows(struct json *j, const struct diff_ctx *d, const char *key,
 		      const struct diff_table *t, const char *name_key, bool module)
 {
 	json_key(j, key);
@@ -512,6 +671,7 @@ static void json_rows(struct json *j, const struct diff_ctx *d, const char *key,
 		else
 			json_null(j);
 		json_events(j, d, row);
+		json_lines(j, d, t, i);
 		json_end(j);
 	}
 	json_end(j);
@@ -799,7 +959,7 @@ static void print_tree_csv(const struct tree_diff *td)
 			       st->significant ? "yes" : "no");
 		else
 			printf(",,,,");
-		printf(",,,,%s\n", td->additive[i] ? "yes" : "no");
+		printf(",,,,%s,\n", td->additive[i] ? "yes" : "no");
 	}
 }
 
@@ -910,6 +1070,9 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 			 "several runs a side: BASE... -- NEW... (two or more each:\n"
 			 "the interval from their spread, Welch's t)"),
 		OPT_ENUM('f', "format", &o->format, opt_formats_text, "F", "text, csv or json"),
+		OPT_FLAG('l', "lines", &o->lines,
+			 "source lines (file:line) of the 20 functions with the largest\n"
+			 "|delta|, as a second level"),
 		OPT_STRING('s', "sort", &o->sort, "EVENT",
 			   "order rows by this event's |delta| (default: the first)"),
 		OPT_SYMFS(&o->in.symfs, "look for the recorded binaries under DIR first"),
@@ -1018,7 +1181,7 @@ static int diff_sessions(const struct diff_opts *o)
 			if (run_rows(&sides[s]->runs[r], d.n_events) < 0)
 				goto out;
 		}
-	if (build_tables(&d) < 0)
+	if (build_tables(&d) < 0 || (o->lines && build_lines(&d) < 0))
 		goto out;
 	if (o->tree != TREE_NONE && build_tree(o, &td) < 0)
 		goto out;
@@ -1039,6 +1202,10 @@ out:
 	diff_table_free(&d.mods);
 	diff_table_free(&d.threads);
 	diff_table_free(&d.total);
+	for (size_t i = 0; i < d.n_lines; i++)
+		diff_table_free(&d.lines[i]);
+	free(d.lines);
+	strpool_free(&d.pool);
 	close_side(&d.base);
 	close_side(&d.new_);
 	return rc;
@@ -1069,6 +1236,6 @@ static int cmd_diff_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_diff_entry = {
 	"diff",
-	"diff [-b] [--format text|csv|json] [--sort EVENT] [-A TREE] BASE NEW | -b BASE... -- NEW...",
+	"diff [-l] [--format text|csv|json] [--sort EVENT] [-A TREE] BASE NEW | -b BASE... -- NEW...",
 	cmd_diff_exec,
 };
