@@ -30,6 +30,7 @@ help annotate annotate
 help list list
 help tree tree
 help encode encode
+help diff diff
 
 # same WANT ARGS...: exit 2 and exactly the line WANT on stderr, nothing else
 same() {

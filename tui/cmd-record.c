@@ -20,6 +20,7 @@
 struct record_opts {
 	struct session_opts s;
 	double duration;   /* 0: until the target ends or a signal */
+	int runs;          /* --runs N: N recordings PREFIX.1.data ... (0: one, -o FILE) */
 };
 
 static const char record_usage[] =
@@ -59,6 +60,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		OPT_COUNTERS(&o->s.max_counters,
 			     "plan groups for at most N counters (time-slice multiplexing)"),
 		OPT_MUX_SLICE(&o->s.slice_ms, "time-slice length in milliseconds (default 100)"),
+		OPT_INT(0, "runs", &o->runs, 1, SNAP_MAX_RUNS, "N",
+			"run COMMAND N times, one recording each: -o PREFIX writes\n"
+			"PREFIX.1.data ... PREFIX.N.data (for cyctop diff -b)"),
 		OPT_END,
 	};
 	const struct opt_cmd cmd = { record_usage, opts, NULL, true };
@@ -78,6 +82,10 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		return check_all_cpus(o);
 	if (!!o->s.argv == !!o->s.pid) {
 		cmd_error("record: give either -p PID, -a or -- COMMAND");
+		return -1;
+	}
+	if (o->runs && !o->s.argv) {
+		cmd_error("record: --runs repeats a command: give -- COMMAND");
 		return -1;
 	}
 	return 0;
@@ -102,22 +110,19 @@ static int report(struct session *s, const struct record_opts *o)
 	return rc;
 }
 
-static int record_main(int argc, char **argv)
+/* One recording into O->s.record. */
+static int record_one(struct record_opts *o)
 {
-	struct record_opts o;
 	char err[512];
 
-	if (parse_args(argc, argv, &o) < 0)
-		return EXIT_USAGE;
-	ui_install_signals();
-	struct session *s = session_open(&o.s, err, sizeof(err));
+	struct session *s = session_open(&o->s, err, sizeof(err));
 	if (!s) {
 		cmd_error("record: %s", err);
 		return 1;
 	}
 	if (session_events(s)->notice[0])
 		cmd_error("%s", session_events(s)->notice);
-	double end = o.duration > 0 ? cmd_now_s() + o.duration : 0;
+	double end = o->duration > 0 ? cmd_now_s() + o->duration : 0;
 	while (!ui_pending_signal() && !session_poll(s, 100) && !(end && cmd_now_s() >= end) &&
 	       !session_record_failed(s))
 		;
@@ -126,13 +131,39 @@ static int record_main(int argc, char **argv)
 	if (rc < 0)
 		cmd_error("record: %s", err);
 	else
-		rc = report(s, &o);
+		rc = report(s, o);
 	session_close(s);
 	return rc < 0 ? 1 : rc;
 }
 
+static int record_main(int argc, char **argv)
+{
+	struct record_opts o;
+
+	if (parse_args(argc, argv, &o) < 0)
+		return EXIT_USAGE;
+	ui_install_signals();
+	if (!o.runs)
+		return record_one(&o);
+	/* --runs: the same recording N times; the first failed run (or a
+	 * signal) ends the series, and its status is cyctop's */
+	const char *prefix = o.s.record;
+	char path[PATH_MAX];
+	int rc = 0;
+	for (int i = 1; i <= o.runs && rc == 0 && !ui_pending_signal(); i++) {
+		if (snprintf(path, sizeof(path), "%s.%d.data", prefix, i) >= (int)sizeof(path)) {
+			cmd_error("record: -o %s: too long a prefix", prefix);
+			return EXIT_USAGE;
+		}
+		o.s.record = path;
+		rc = record_one(&o);
+	}
+	return rc ? rc : cmd_watch_status(false, false, -1);
+}
+
 const struct cmd_entry cmd_record_entry = {
 	"record",
-	"record -o FILE [-e LIST] [-g] [-d SECS] (-p PID | -a [-C LIST] | -- COMMAND)",
+	"record -o FILE [-e LIST] [-g] [-d SECS] (-p PID | -a [-C LIST] | -- COMMAND)\n"
+	"  cyctop record --runs N -o PREFIX [-e LIST] -- COMMAND   (PREFIX.1.data ...)",
 	record_main,
 };

@@ -168,7 +168,7 @@ static void report_warnings(const struct tree_result *r)
 }
 
 /* Without --arch: the hardware tree most of whose events the counts hold. */
-static enum arch_tree guess_tree(const struct counts *c, const struct tree_ctx *base)
+int cmd_tree_guess(const struct counts *c, const struct tree_ctx *base)
 {
 	enum arch_tree best = TREE_NONE;
 	int best_n = 0;
@@ -294,7 +294,7 @@ static int cmd_tree_exec(int argc, char **argv)
 				.slots = o.slots,
 				.smt = o.smt };
 	if (o.tree == TREE_NONE)
-		o.tree = o.model ? o.model->tree : guess_tree(&c, &ctx);
+		o.tree = o.model ? o.model->tree : (enum arch_tree)cmd_tree_guess(&c, &ctx);
 	if (o.tree == TREE_NONE) {
 		cmd_error("%s: none of its events belongs to a known tree (give --arch)",
 			  argv[first]);

@@ -17,6 +17,13 @@ extern const struct cmd_entry cmd_list_entry;
 extern const struct cmd_entry cmd_annotate_entry;
 extern const struct cmd_entry cmd_record_entry;
 extern const struct cmd_entry cmd_encode_entry;
+extern const struct cmd_entry cmd_diff_entry;
+
+/* cyctop tree without --arch: the hardware tree (an enum arch_tree) most of
+ * whose events counts C holds, TREE_NONE when none (tui/cmd-tree.c). */
+struct counts;
+struct tree_ctx;
+int cmd_tree_guess(const struct counts *c, const struct tree_ctx *ctx);
 
 /* Seconds on the monotonic clock (refresh and duration timing). */
 double cmd_now_s(void);

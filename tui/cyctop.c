@@ -19,6 +19,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_annotate_entry,
 	&cmd_record_entry,
 	&cmd_encode_entry,
+	&cmd_diff_entry,
 };
 
 double cmd_now_s(void)

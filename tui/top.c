@@ -40,6 +40,7 @@ struct top_opts {
 	uint32_t tid;      /* --tid: one thread's functions; 0: all */
 	int64_t process;   /* --process: -a, one process's functions; -1: all */
 	const char *stall; /* --stall: the asm view's stall-cycle reference */
+	const char *baseline; /* --baseline FILE: the view's deltas against it */
 	bool mux_runs;     /* --mux runs */
 	bool slice_given;  /* --mux-slice given */
 	long runs;         /* --runs N; 0: not given (1) */
@@ -165,6 +166,9 @@ static const struct opt top_options[] = {
 		   "where a launched command's stdout and stderr go: FILE,\n"
 		   "null or tty (default: a log in $TMPDIR the view's status\n"
 		   "line names; with -b, cyctop's own stdout and stderr)"),
+	OPT_STRING(0, "baseline", &parsed.baseline, "FILE",
+		   "the view's hotspots as deltas against this recording\n"
+		   "(perf.data, pprof; D: absolute, delta, delta %)"),
 	OPT_STRING(0, "stall", &parsed.stall, "EVENT",
 		   "the asm view's stall-cycle column (default: the model's,\n"
 		   "RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)"),
@@ -310,6 +314,11 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	if (top_pprof_check(&po) < 0)
 		return -1;
 	bool after_dashes = first > 1 && strcmp(argv[first - 1], "--") == 0;
+	if (o->baseline && o->batch) {
+		cmd_error("--baseline %s: deltas in the interactive view; in batch: cyctop diff "
+			  "BASE NEW", o->baseline);
+		return -1;
+	}
 	if (o->process >= 0 && !o->s.all_cpus && !o->s.cpus) {
 		cmd_error("--process %lld: zooms into a process of -a (else use -p)",
 			  (long long)o->process);
@@ -396,7 +405,7 @@ static int run_batch(struct session *s, const struct top_opts *o, struct top_fol
 static int run_tui(struct session *s, const struct top_opts *o, const char *child_log)
 {
 	struct tui_opts to = { s, o->files, o->nfiles, o->tree, o->delay, o->theme, o->stall,
-			       o->s.argv != NULL && !o->in.path, child_log };
+			       o->s.argv != NULL && !o->in.path, child_log, o->baseline };
 
 	return tui_run(&to);
 }

@@ -371,6 +371,8 @@ int tui_run(const struct tui_opts *o)
 	init_state(&t, o);
 	if (o->nfiles && open_files(&t, o) < 0)
 		return 1;
+	if (o->baseline && tui_open_baseline(&t, o->baseline) < 0)
+		return 1;
 	if (t.sess) {
 		t.model = session_events(t.sess)->model;
 		if (t.tree_id == TREE_NONE)
@@ -393,6 +395,7 @@ int tui_run(const struct tui_opts *o)
 		}
 	}
 	tui_close_callers(&t);
+	baseline_free(t.baseline);
 	annotation_free(t.asmv.ann);
 	src_cache_free(t.src);
 	free(t.asmv.rows);

@@ -9,6 +9,7 @@
 #include "arch/tree.h"
 #include "engine/annotate.h"
 #include "engine/session.h"
+#include "tui/baseline.h"
 #include "tui/browser.h"
 #include "tui/theme.h"
 
@@ -146,6 +147,8 @@ struct tui {
 		uint32_t pid;            /* the selection follows a process */
 		int sort;                /* < n_events: event; +0 pid; +1 user; +2 command */
 	} procs;
+	struct baseline *baseline;   /* --baseline FILE or B (tui/baseline.h), or NULL */
+	enum base_mode base_mode;    /* D: the event columns absolute, delta, delta % */
 };
 
 struct tui_opts {
@@ -158,6 +161,7 @@ struct tui_opts {
 	const char *stall_event;
 	bool launched;               /* the watch launched its command */
 	const char *child_log;       /* where its output goes (a file), or NULL */
+	const char *baseline;        /* --baseline FILE: the hotspots' deltas against it */
 };
 
 /* Runs the views until q, a signal or the target's end.  Returns the exit

@@ -22,6 +22,8 @@ static const char *const help_lines[] = {
 	"  space           pause / resume refreshing (collection goes on)",
 	"  w               hotspots: live window (last interval) / cumulative",
 	"  s               hotspots: samples / percent",
+	"  D               hotspots: absolute / delta / delta % against --baseline FILE or B",
+	"  B               hotspots, live: mark the profile as the baseline (rates per CPU second)",
 	"  d               refresh interval in seconds (0.05 to 3600, as -d)",
 	"  t               the metric tree; in it, the next tree: the host's first (intel ->",
 	"                  topdown on a Skylake), then Core2, IA-64, AMD, software",

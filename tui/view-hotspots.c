@@ -285,8 +285,12 @@ static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int n
 	ui_set(EL_COLUMN);
 	ui_text(y, 0, COLS, "", true);
 	for (int e = 0; e < ne && x + EVCOL < COLS; e++, x += EVCOL) {
-		snprintf(buf, sizeof(buf), "%c%.9s%s", t->sort == e ? '>' : ' ', t->snap->ev[e].name,
-			 t->show_samples ? "" : "%");
+		char delta[32];
+		if (tui_baseline_heading(t, e, delta, sizeof(delta)))
+			snprintf(buf, sizeof(buf), "%c%s", t->sort == e ? '>' : ' ', delta);
+		else
+			snprintf(buf, sizeof(buf), "%c%.9s%s", t->sort == e ? '>' : ' ',
+				 t->snap->ev[e].name, t->show_samples ? "" : "%");
 		ui_text(y, x, EVCOL, buf, true);
 	}
 	if (children_shown(t) && x + EVCOL < COLS) {
@@ -317,7 +321,9 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 
 	for (int e = 0; e < t->snap->n_events && x + EVCOL < COLS; e++, x += EVCOL) {
 		double pct = snapshot_percent(t->snap, f, e, t->window);
-		if (t->show_samples)
+		if (tui_baseline_cell(t, f, e, buf, sizeof(buf)))
+			;  /* --baseline, B: the delta (D) */
+		else if (t->show_samples)
 			snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)cell(t, f, e));
 		else
 			snprintf(buf, sizeof(buf), "%9.2f%%", pct);
@@ -532,7 +538,7 @@ static bool key_hotspots(struct tui *t, int key)
 {
 	if (t->picker.open && t->snap)
 		return key_picker(t, key);
-	if (browser_key(&t->hot, key))
+	if (browser_key(&t->hot, key) || tui_baseline_key(t, key))
 		return true;
 	switch (key) {
 	case '<': case ',': cycle_sort(t, -1); return true;

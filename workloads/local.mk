@@ -74,3 +74,13 @@ workloads_avx512_LDFLAGS =
 pkglibexec_PROGRAMS += workloads/jit
 workloads_jit_SOURCES = workloads/jit.c workloads/common.h
 workloads_jit_CFLAGS = $(WORKLOAD_CFLAGS)
+
+# diffwork: the before/after workload of cyctop diff (tests/diff.sh), built
+# twice from one source: the base, and with -DHALF (one kernel does half
+# its work) under half/, with the same basename so that functions match
+# across the two builds.  Test programs only, not installed.
+noinst_PROGRAMS = workloads/diffwork workloads/half/diffwork
+workloads_diffwork_SOURCES = workloads/diffwork.c workloads/common.h
+workloads_diffwork_CFLAGS = $(WORKLOAD_CFLAGS)
+workloads_half_diffwork_SOURCES = workloads/diffwork.c workloads/common.h
+workloads_half_diffwork_CFLAGS = $(WORKLOAD_CFLAGS) -DHALF

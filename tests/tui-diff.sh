@@ -1,0 +1,81 @@
+#!/bin/sh
+# The interactive view against a baseline (issue 29) under tmux:
+# cyctop -i NEW --baseline BASE on workloads/diffwork's two builds shows
+# each function's delta, D switches to delta % and back to absolute, and
+# the values are cyctop diff's on the same files (same counts, so exactly,
+# to the view's rounding); in a live watch, B marks the profile and the
+# columns become each function's rate since the mark against its rate
+# until it: work_a, the only hot function while its first round runs
+# (diffwork 1000000: half a minute and more), keeps its rate, within 10% (its share
+# of the CPU is above 95% both times; the rate is per second of CPU).
+. "$SRCDIR/tests/lib.sh"
+. "$SRCDIR/tests/tmux-lib.sh"
+W="$WORKLOADS"
+
+record() { # OUT BINARY
+	run "$CYCTOP" record -e cpu-clock -o "$1" -- "$2" 120
+	if [ "$RC" -ne 0 ] && grep -q "perf_event_paranoid\|Permission" "$TMP/err"; then
+		echo "SKIP: cannot record here: $(cat "$TMP/err")"
+		exit 77
+	fi
+	expect_rc 0 "record $2"
+}
+record "$TMP/base.data" "$W/diffwork"
+record "$TMP/new.data" "$W/half/diffwork"
+run "$CYCTOP" diff -f csv "$TMP/base.data" "$TMP/new.data"
+expect_rc 0 "cyctop diff"
+cp "$TMP/out" "$TMP/d.csv"
+
+# the view's cell of FUNCTION: the first field of its row
+cell() {
+	screen | awk -v fn="$1" '$2 == fn { print $1; exit }'
+}
+# csv column COL of function FN
+csv() {
+	awk -F, -v fn="\"$1\"" -v col="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == "function" && $2 == fn { print $c[col]; exit }' "$TMP/d.csv"
+}
+# COUNT as the view writes a delta: a sign, an SI suffix (tui/baseline.c)
+compact() {
+	awk -v v="$1" 'BEGIN { a = v < 0 ? -v : v; k = 0; s = " kMGTPE"
+		while (a >= 999.5 && k < 6) { a /= 1000; k++ }
+		if (k == 0) { printf "%+.0f\n", v; exit }
+		d = a < 9.95 ? 2 : a < 99.5 ? 1 : 0
+		printf "%s%.*f%s\n", v < 0 ? "-" : "+", d, a, substr(s, k + 1, 1) }'
+}
+
+start 140 30
+type_line "'$CYCTOP' -i '$TMP/new.data' --baseline '$TMP/base.data'; echo EXIT-\$?"
+wait_screen "d cpu-cloc" "the delta columns"
+for fn in work_half work_a work_b; do
+	want=$(compact "$(csv $fn delta)")
+	wait_for '[ "$(cell $fn)" = "$want" ]' 20 "$fn's delta $want"
+	ok
+done
+T send-keys -t main D
+wait_screen "d%cpu-cloc" "D: delta %"
+for fn in work_half work_a work_b; do
+	want=$(awk -v p="$(csv $fn delta_percent)" 'BEGIN { printf "%+.1f%%\n", p }')
+	wait_for '[ "$(cell $fn)" = "$want" ]' 20 "$fn's delta % $want"
+	ok
+done
+T send-keys -t main D
+wait_screen "cpu-clock%" "D: absolute again"
+T send-keys -t main q
+wait_for 'screen | grep -q "^EXIT-0"' 20 "exit 0 after q"
+ok
+
+# live: B marks the profile; rates since against rates until the mark
+type_line "clear; '$CYCTOP' -e cpu-clock -- '$W/diffwork' 1000000; echo EXIT-\$?"
+wait_for 'screen | grep -q " work_a "' 20 "work_a sampled"
+T send-keys -t main B
+wait_screen "baseline marked at" "B: the mark"
+wait_screen "d%cpu-cloc" "B: delta % columns"
+# a second of CPU since the mark at least: the rate's noise is then small
+wait_for 'v=$(cell work_a); [ -n "$v" ] && awk -v v="$v" "BEGIN { v += 0; exit !(v < 10 && v > -10) }" &&
+	screen | awk "/^cyctop/ { exit !(\$5 + 0 >= 3) }"' 30 "work_a's rate within 10% of the mark's"
+ok
+T send-keys -t main q
+wait_for 'screen | grep -q "^EXIT-0"' 20 "exit 0 after q (the command terminated)"
+ok
+done_ok
