@@ -80,7 +80,7 @@ _cyctop_value()
 	-p | --pid | --process | --tid)
 		COMPREPLY=($(compgen -W "$(ps -e -o pid= 2>/dev/null)" -- "$cur"))
 		;;
-	-i | --input | -o | --output | --symfs | --module)
+	-i | --input | -o | --output | --symfs | --module | --baseline)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur"))
 		;;
@@ -105,7 +105,7 @@ _cyctop()
 		words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
 	fi
 	local prog=${words[0]} cmd="" i
-	local commands="record annotate tree list encode demo"
+	local commands="record annotate tree list encode demo diff"
 
 	# after -- comes the command to watch: complete it as a command line
 	for ((i = 1; i < cword; i++)); do

@@ -41,7 +41,7 @@ for bc in "" /usr/share/bash-completion/bash_completion; do
 	fi
 	export WITH_BC="$bc"
 	offers rec :: record
-	offers "" :: record annotate tree list encode demo
+	offers "" :: record annotate tree list encode demo diff
 	offers record --cal :: --call-graph
 	offers -e cpu-c :: cpu-clock
 	offers -e cpu-clock,page-f :: cpu-clock,page-faults

@@ -362,7 +362,7 @@ static int run_lines(struct run_in *r, int n_events, const struct diff_row *row,
 		out->period[e] = r->period[e];
 	const struct asm_func *fn = module ? session_asm(r->s, row->name, module, err,
 							 sizeof(err)) : NULL;
-	struct ip_counts *ipc = fn ? session_ip_counts(r->s, row->name, module) : NULL;
+	struct ip_counts *ipc = fn ? session_ip_counts(r->s, fn) : NULL;
 	if (!ipc)
 		return 0;  /* no code or no samples here: no lines, said by the row */
 	struct diff_obs *obs = calloc(ipc->n ? ipc->n : 1, sizeof(*obs));
