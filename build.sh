@@ -182,15 +182,24 @@ check() {
 	[ "$TOTAL_FAIL" -eq 0 ]
 }
 
+# After the live part, one tree per method, measured rows only (each run of
+# rows without a value folded into one line naming the events that would
+# fill it): the Core2 master equation, IA-64's back-end bubbles, the AMD
+# paper's basic measurements and perf's TopDown.  About 75 lines.
+DEMO_TREES="examples/core2-handmade.counts examples/ia64-handmade.counts
+examples/amd-matmul-dc.counts examples/icl-topdown-handmade.counts"
+
 demo() {
 	build
 	say "cyctop demo: the bundled workloads, watched live (12 s)"
 	./build/cyctop demo
-	for f in examples/*.counts; do
-		say "cyctop tree $f"
-		./build/cyctop tree --clock-hz 2.2e9 "$f"
+	for f in $DEMO_TREES; do
 		echo
+		say "cyctop tree --measured $f"
+		./build/cyctop tree --measured --clock-hz 2.2e9 "$f"
 	done
+	echo
+	say "every tree (Intel, Zen, Arm...): cyctop list trees; the examples: cyctop tree examples/*.counts"
 }
 
 cmd=${1:-demo}

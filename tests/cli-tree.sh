@@ -310,4 +310,25 @@ expect_near slots 5000000000 1e-12
 expect_near topdown.frontend_bound 0.31 1e-9
 run "$CYCTOP" tree --slots 0 "$EX/neoverse-v2-handmade.counts"
 expect_rc 2 "slots out of range"
+# --measured (./build.sh demo's trees): every row printed has a value or
+# is a folded line "(N rows not measured: needs ...)"; the printed and folded
+# rows are the whole tree; the demo's four trees fit in about 80 lines.
+lines=0
+for f in core2-handmade ia64-handmade amd-matmul-dc icl-topdown-handmade; do
+	run "$CYCTOP" tree --measured --clock-hz 2.2e9 "$EX/$f.counts"
+	expect_rc 0 "--measured $f"
+	grep -q "not measured: needs" "$TMP/out" && ! grep -q "^ *(" "$TMP/out" &&
+		fail "$f: an unfolded unmeasured row"
+	grep -v '^ *(' "$TMP/out" | grep -q ' - *not measured' && fail "$f: a row without a value"
+	shown=$(($(grep -vc '^ *(' "$TMP/out") - 1))
+	folded=$(sed -n 's/^ *(\([0-9]*\) rows* not measured.*/\1/p' "$TMP/out" | awk '{ s += $1 } END { print s + 0 }')
+	cp "$TMP/out" "$TMP/measured"
+	run "$CYCTOP" tree --clock-hz 2.2e9 "$EX/$f.counts"
+	all=$(($(wc -l <"$TMP/out") - 1))
+	[ $((shown + folded)) -eq "$all" ] || fail "$f: $shown shown + $folded folded, the tree has $all"
+	ok
+	lines=$((lines + $(wc -l <"$TMP/measured") + 2))
+done
+[ "$lines" -le 80 ] || fail "the demo's trees take $lines lines"
+ok
 done_ok

@@ -20,6 +20,7 @@ struct tree_opts {
 	enum out_format format;
 	bool smt;
 	bool atom;  /* --pmu cpu_atom: the hybrid E-core rows */
+	bool measured;  /* --measured: unmeasured subtrees folded into one line */
 };
 
 static const char *model_name(const struct arch_model *m)
@@ -34,9 +35,91 @@ static void print_warnings(FILE *out, unsigned warn, const char *sep)
 			fprintf(out, "%s%s", sep, warn_text(bit));
 }
 
-static void print_text(const struct tree_result *r, const struct tree_ctx *ctx)
+/* The first node after node I's subtree. */
+static int subtree_end(const struct tree_result *r, int i)
+{
+	int k = i + 1;
+
+	while (k < r->def->n_nodes && r->v[k].depth > r->v[i].depth)
+		k++;
+	return k;
+}
+
+/* Node I and everything under it has no value (headings have none). */
+static bool dark(const struct tree_result *r, int i)
+{
+	for (int k = i; k < subtree_end(r, i); k++)
+		if (r->v[k].state == NODE_VALUE)
+			return false;
+	return true;
+}
+
+/* --measured: node I's dark subtree and its dark siblings after it as one
+ * line naming the events that would fill them.  Returns the next node. */
+static int print_folded(const struct tree_result *r, int i)
+{
+	char miss[1024];
+	uint64_t mask = 0;
+	bool no_clock = false;
+	int rows = 0, depth = r->v[i].depth, k = i;
+
+	while (k < r->def->n_nodes && r->v[k].depth == depth && dark(r, k)) {
+		for (int end = subtree_end(r, k); k < end; k++, rows++) {
+			mask |= r->v[k].missing;
+			no_clock |= r->v[k].no_clock;
+		}
+	}
+	/* a line, not a paragraph: the first three events and how many more */
+	uint64_t first = 0;
+	int more = 0;
+	for (int b = 1; b < 64; b++)
+		if (mask & (1ull << b)) {
+			if (__builtin_popcountll(first) < 3)
+				first |= 1ull << b;
+			else
+				more++;
+		}
+	printf("%*s(%d %s not measured: needs %s", 2 * depth, "", rows, rows == 1 ? "row" : "rows",
+	       fmt_missing_mask(miss, sizeof(miss), r->def, first, no_clock && !more));
+	if (more)
+		printf(" and %d more event%s", more, more == 1 ? "" : "s");
+	printf(")\n");
+	return k;
+}
+
+static void print_row(const struct tree_result *r, int i, int idw)
 {
 	char val[64], miss[1024];
+	const struct node_value *v = &r->v[i];
+	const struct tree_node_def *nd = &r->def->nodes[i];
+	int indent = 2 * v->depth;
+
+	printf("%*s%-*s", indent, "", idw - indent, nd->id);
+	if (v->state == NODE_HEADING) {
+		printf("  %s\n", nd->label);
+		return;
+	}
+	if (v->state == NODE_MISSING) {
+		printf(" %18s  not measured: needs %s\n", "-", fmt_missing(miss, sizeof(miss), r, i));
+		return;
+	}
+	printf(" %18s %-10s", fmt_value(val, sizeof(val), v->value, nd->unit), unit_name(nd->unit));
+	if (isfinite(v->pct_parent))
+		printf(" %6.1f%%", v->pct_parent);
+	else
+		printf("        ");
+	printf("  %s", nd->label);
+	if (v->warn) {
+		printf("  [!");
+		print_warnings(stdout, v->warn, " ");
+		printf("]");
+	}
+	printf("\n");
+}
+
+static void print_text(const struct tree_result *r, const struct tree_ctx *ctx,
+		       bool measured_only)
+{
 	const struct tree_def *def = r->def;
 
 	printf("%s  (model %s, penalties %s", def->title, model_name(ctx->model), ctx->pen->name);
@@ -51,33 +134,13 @@ static void print_text(const struct tree_result *r, const struct tree_ctx *ctx)
 	for (int i = 0; i < def->n_nodes; i++)
 		if (2 * r->v[i].depth + (int)strlen(def->nodes[i].id) + 1 > idw)
 			idw = 2 * r->v[i].depth + (int)strlen(def->nodes[i].id) + 1;
-	for (int i = 0; i < def->n_nodes; i++) {
-		const struct node_value *v = &r->v[i];
-		const struct tree_node_def *nd = &def->nodes[i];
-		int indent = 2 * v->depth;
-		printf("%*s%-*s", indent, "", idw - indent, nd->id);
-		if (v->state == NODE_HEADING) {
-			printf("  %s\n", nd->label);
+	for (int i = 0; i < def->n_nodes; ) {
+		if (measured_only && dark(r, i)) {
+			i = print_folded(r, i);
 			continue;
 		}
-		if (v->state == NODE_MISSING) {
-			printf(" %18s  not measured: needs %s\n", "-",
-			       fmt_missing(miss, sizeof(miss), r, i));
-			continue;
-		}
-		printf(" %18s %-10s", fmt_value(val, sizeof(val), v->value, nd->unit),
-		       unit_name(nd->unit));
-		if (isfinite(v->pct_parent))
-			printf(" %6.1f%%", v->pct_parent);
-		else
-			printf("        ");
-		printf("  %s", nd->label);
-		if (v->warn) {
-			printf("  [!");
-			print_warnings(stdout, v->warn, " ");
-			printf("]");
-		}
-		printf("\n");
+		print_row(r, i, idw);
+		i++;
 	}
 	/* the tree of a model without an ILP sweep says why it has no ilp rows */
 	if (ctx->model && ctx->model->no_ilp && def->id == ctx->model->tree)
@@ -226,7 +289,7 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->tree = TREE_NONE;
-	int atom = 0, smt = 0;
+	int atom = 0, smt = 0, measured = 0;
 	const struct opt opts[] = {
 		OPT_ARCH(&o->tree, "core2, ia64, amd, intel, topdown, zen, arm or sw (default:\n"
 			 "the model's, or the one the events belong to)"),
@@ -241,6 +304,9 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 			   "the core clock, for the metrics in seconds"),
 		OPT_STRING(0, "penalties", &o->penalties, "desktop|server|FILE",
 			   "the stall penalties in cycles"),
+		OPT_FLAG(0, "measured", &measured,
+			 "text: the measured rows; each run of rows without a value\n"
+			 "folded into one line naming the events that would fill it"),
 		/* tree alone has -f for it */
 		OPT_ENUM('f', "format", &o->format, opt_formats_text, "F", "text, csv or json"),
 		OPT_END,
@@ -252,6 +318,7 @@ static int parse_args(int argc, char **argv, struct tree_opts *o)
 		return -1;
 	o->smt = smt;
 	o->atom = atom;
+	o->measured = measured;
 	if (first >= argc) {
 		cmd_error("tree: no counts file given (usage: cyctop %s)", cmd_tree_entry.usage);
 		return -1;
@@ -306,7 +373,7 @@ static int cmd_tree_exec(int argc, char **argv)
 		ctx.model = tree_default_model(def);
 	tree_eval(def, &c, &ctx, &r);
 	if (o.format == OUT_TEXT)
-		print_text(&r, &ctx);
+		print_text(&r, &ctx, o.measured);
 	else if (o.format == OUT_CSV)
 		print_csv(&r);
 	else
@@ -322,7 +389,7 @@ static int cmd_tree_exec(int argc, char **argv)
 const struct cmd_entry cmd_tree_entry = {
 	"tree",
 	"tree [-A|--arch core2|ia64|amd|intel|topdown|zen|arm|sw] [--model PMU] [--smt on|off] "
-	"[--pmu cpu_core|cpu_atom] [--slots W] [--clock-hz HZ] [--penalties desktop|server|FILE] [--format text|csv|json] "
+	"[--pmu cpu_core|cpu_atom] [--slots W] [--clock-hz HZ] [--measured] [--penalties desktop|server|FILE] [--format text|csv|json] "
 	"COUNTS-FILE|FILE.data...",
 	cmd_tree_exec,
 };

@@ -214,27 +214,33 @@ void fmt_json_number(FILE *out, double v)
 	fputs(buf, out);
 }
 
-const char *fmt_missing(char *buf, size_t sz, const struct tree_result *r, int i)
+const char *fmt_missing_mask(char *buf, size_t sz, const struct tree_def *def, uint64_t missing,
+			     bool no_clock)
 {
 	size_t o = 0;
 
 	buf[0] = '\0';
-	for (int k = 1; k < r->def->n_inputs && k < 64; k++) {
-		if (!(r->v[i].missing & (1ull << k)))
+	for (int k = 1; k < def->n_inputs && k < 64; k++) {
+		if (!(missing & (1ull << k)))
 			continue;
-		int n = snprintf(buf + o, sz - o, "%s%s", o ? ", " : "", r->def->inputs[k].name);
+		int n = snprintf(buf + o, sz - o, "%s%s", o ? ", " : "", def->inputs[k].name);
 		if (n < 0 || (size_t)n >= sz - o) {
 			buf[o] = '\0';  /* whole names only */
 			return buf;
 		}
 		o += (size_t)n;
 	}
-	if (r->v[i].no_clock) {
+	if (no_clock) {
 		int n = snprintf(buf + o, sz - o, "%s--clock-hz", o ? ", " : "");
 		if (n < 0 || (size_t)n >= sz - o)
 			buf[o] = '\0';
 	}
 	return buf;
+}
+
+const char *fmt_missing(char *buf, size_t sz, const struct tree_result *r, int i)
+{
+	return fmt_missing_mask(buf, sz, r->def, r->v[i].missing, r->v[i].no_clock);
 }
 
 int fmt_parse_output(const char *s, enum out_format *f)

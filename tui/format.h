@@ -47,5 +47,9 @@ void fmt_json_string(FILE *out, const char *s);
 void fmt_json_number(FILE *out, double v);
 /* Comma-separated names of the inputs missing for node I. */
 const char *fmt_missing(char *buf, size_t sz, const struct tree_result *r, int i);
+/* The same for the inputs of MISSING (bit k: input k of DEF), and
+ * --clock-hz when NO_CLOCK: a folded run of rows names them once. */
+const char *fmt_missing_mask(char *buf, size_t sz, const struct tree_def *def, uint64_t missing,
+			     bool no_clock);
 
 #endif
