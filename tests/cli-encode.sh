@@ -99,6 +99,18 @@ row page-faults 1 0x2
 run "$CYCTOP" encode --model skl NO_SUCH_EVENT
 expect_rc 1 "unknown event"
 expect_err "NO_SUCH_EVENT" "unknown event named"
+# every event is tried: a row for each one that encodes, one stderr line for
+# each that does not, exit 1 (as libpfm4's check_events reports each event)
+run "$CYCTOP" encode --model skl NO_SUCH_EVENT UOPS_ISSUED.ANY 'NOT_EITHER,INST_RETIRED.ANY' \
+	cycles
+expect_rc 1 "some events unknown"
+row UOPS_ISSUED.ANY 4 0x10e
+row INST_RETIRED.ANY 4 0xc0
+row cycles 0 0x0
+[ "$(grep -c . "$TMP/err")" -eq 2 ] || fail "one stderr line per failed event: $(cat "$TMP/err")"
+ok
+expect_err "NO_SUCH_EVENT" "first failure named"
+expect_err "NOT_EITHER" "second failure named"
 run "$CYCTOP" encode --model nonesuch cycles
 expect_rc 2 "unknown model"
 expect_err "nonesuch" "unknown model named"
