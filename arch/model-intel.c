@@ -707,7 +707,7 @@ static const struct model_penalty nhm_penalties[] = {
 /* Nehalem/Westmere: no per-thread "no uop executed" event; the Core2 stall
  * term is core scope (UOPS_EXECUTED.CORE_STALL_CYCLES, any=1) and the memory
  * stalls are penalty-weighted load counts (../shared/MODERN-PMU.md 1.5). */
-#define NHM_LIKE(id, pmu, what) \
+#define NHM_LIKE(id, pmu, what, perf) \
 	const struct arch_model model_##id = { \
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_INTEL, .n_generic = 4, .n_generic_nosmt = 4, .n_fixed = 3, \
@@ -715,36 +715,40 @@ static const struct model_penalty nhm_penalties[] = {
 		.dispatch_width = 6, .ilp_sweep = "UOPS_EXECUTED.CORE_ACTIVE_CYCLES", \
 		.stall_event = "UOPS_EXECUTED.CORE_STALL_CYCLES", \
 		.inst_event = "INST_RETIRED.ANY", .penalties = nhm_penalties, \
-		.tables = id##_tables, \
+		.tables = id##_tables, .perf_events = perf, \
 	}
-NHM_LIKE(nhm, "nhm", "Intel Nehalem (4 generic + 3 fixed; core-scope stalls, penalties)");
-NHM_LIKE(wsm, "wsm", "Intel Westmere (4 generic + 3 fixed; core-scope stalls, penalties)");
+NHM_LIKE(nhm, "nhm", "Intel Nehalem (4 generic + 3 fixed; core-scope stalls, penalties)",
+	 "nehalemep");
+NHM_LIKE(wsm, "wsm", "Intel Westmere (4 generic + 3 fixed; core-scope stalls, penalties)",
+	 "westmereep-sp");
 
 /* SNB..CLX: 4 generic counters per thread with SMT on, 8 with SMT off. */
-#define CORE_LIKE(id, pmu, what, ilp, stall) \
+#define CORE_LIKE(id, pmu, what, ilp, stall, perf) \
 	const struct arch_model model_##id = { \
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_INTEL, .n_generic = 4, .n_generic_nosmt = 8, .n_fixed = 3, \
 		.pipeline_width = 4, .cycles = "CPU_CLK_UNHALTED.THREAD", \
 		.dispatch_width = ilp, .ilp_sweep = "UOPS_EXECUTED.THREAD", .stall_event = stall, \
 		.inst_event = "INST_RETIRED.ANY", .tables = id##_tables, \
+		.perf_events = perf, \
 	}
 CORE_LIKE(snb, "snb", "Intel Sandy Bridge (4/8 generic + 3 fixed)", 6,
-	  "UOPS_DISPATCHED.STALL_CYCLES");
+	  "UOPS_DISPATCHED.STALL_CYCLES", "sandybridge");
 CORE_LIKE(ivb, "ivb", "Intel Ivy Bridge (4/8 generic + 3 fixed)", 6,
-	  "UOPS_DISPATCHED.STALL_CYCLES");
-CORE_LIKE(hsw, "hsw", "Intel Haswell (4/8 generic + 3 fixed)", 8, "UOPS_EXECUTED.STALL_CYCLES");
+	  "UOPS_DISPATCHED.STALL_CYCLES", "ivybridge");
+CORE_LIKE(hsw, "hsw", "Intel Haswell (4/8 generic + 3 fixed)", 8, "UOPS_EXECUTED.STALL_CYCLES",
+	  "haswell");
 CORE_LIKE(bdw, "bdw", "Intel Broadwell (4/8 generic + 3 fixed)", 8,
-	  "UOPS_EXECUTED.STALL_CYCLES");
+	  "UOPS_EXECUTED.STALL_CYCLES", "broadwell");
 CORE_LIKE(skl, "skl", "Intel Skylake client (4/8 generic + 3 fixed)", 8,
-	  "CYCLE_ACTIVITY.STALLS_TOTAL");
+	  "CYCLE_ACTIVITY.STALLS_TOTAL", "skylake");
 CORE_LIKE(skx, "skx", "Intel Skylake server (4/8 generic + 3 fixed)", 8,
-	  "CYCLE_ACTIVITY.STALLS_TOTAL");
+	  "CYCLE_ACTIVITY.STALLS_TOTAL", "skylakex");
 CORE_LIKE(clx, "clx", "Intel Cascade Lake (4/8 generic + 3 fixed)", 8,
-	  "CYCLE_ACTIVITY.STALLS_TOTAL");
+	  "CYCLE_ACTIVITY.STALLS_TOTAL", "cascadelakex");
 
 /* ICL..SPR: 8 generic counters either way, FIXED3 = slots, PERF_METRICS. */
-#define SLOTS_LIKE(id, pmu, what, ilp, metrics, width) \
+#define SLOTS_LIKE(id, pmu, what, ilp, metrics, width, perf) \
 	const struct arch_model model_##id = { \
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_INTEL, .n_generic = 8, .n_generic_nosmt = 8, .n_fixed = 4, \
@@ -752,9 +756,11 @@ CORE_LIKE(clx, "clx", "Intel Cascade Lake (4/8 generic + 3 fixed)", 8,
 		.cycles = "CPU_CLK_UNHALTED.THREAD", .dispatch_width = ilp, \
 		.ilp_sweep = "UOPS_EXECUTED.THREAD", \
 		.stall_event = "CYCLE_ACTIVITY.STALLS_TOTAL", .inst_event = "INST_RETIRED.ANY", \
-		.tables = id##_tables, \
+		.tables = id##_tables, .perf_events = perf, \
 	}
-SLOTS_LIKE(icl, "icl", "Intel Ice Lake client (8 generic + 4 fixed, PERF_METRICS)", 10, 4, 5);
-SLOTS_LIKE(icx, "icx", "Intel Ice Lake server (8 generic + 4 fixed, PERF_METRICS)", 10, 4, 5);
+SLOTS_LIKE(icl, "icl", "Intel Ice Lake client (8 generic + 4 fixed, PERF_METRICS)", 10, 4, 5,
+	   "icelake");
+SLOTS_LIKE(icx, "icx", "Intel Ice Lake server (8 generic + 4 fixed, PERF_METRICS)", 10, 4, 5,
+	   "icelakex");
 SLOTS_LIKE(spr, "spr", "Intel Sapphire Rapids (8 generic + 4 fixed, PERF_METRICS L1+L2)",
-	   12, 8, 6);
+	   12, 8, 6, "sapphirerapids");

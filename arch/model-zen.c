@@ -226,15 +226,20 @@ static const struct arch_event *const zen2_tables[] = { zen1_events, zen2_events
 static const struct arch_event *const zen3_tables[] = { zen3_events, NULL };
 static const struct arch_event *const zen4_tables[] = { zen4_events, NULL };
 
-#define ZEN(id, pmu, what, stall) \
+#define ZEN(id, pmu, what, stall, perf) \
 	const struct arch_model model_##id = { \
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_ZEN, .n_generic = 6, .n_generic_nosmt = 6, .n_fixed = 0, \
 		.pipeline_width = 6, .cycles = "CYCLES_NOT_IN_HALT", .dispatch_width = 8, \
 		.ilp_sweep = "ex_ret_ops", \
 		.stall_event = stall, .inst_event = "RETIRED_INSTRUCTIONS", .tables = id##_tables, \
+		.perf_events = perf, \
 	}
-ZEN(zen1, "amd64_fam17h_zen1", "AMD Zen 1 (6 generic counters)", "RETIRED_UOPS:c=1:i=1");
-ZEN(zen2, "amd64_fam17h_zen2", "AMD Zen 2 (6 generic counters)", "RETIRED_UOPS:c=1:i=1");
-ZEN(zen3, "amd64_fam19h_zen3", "AMD Zen 3 (6 generic counters)", "RETIRED_OPS:c=1:i=1");
-ZEN(zen4, "amd64_fam19h_zen4", "AMD Zen 4 (6 generic counters)", "RETIRED_OPS:c=1:i=1");
+ZEN(zen1, "amd64_fam17h_zen1", "AMD Zen 1 (6 generic counters)",
+    "RETIRED_UOPS:c=1:i=1", "amdzen1");
+ZEN(zen2, "amd64_fam17h_zen2", "AMD Zen 2 (6 generic counters)",
+    "RETIRED_UOPS:c=1:i=1", "amdzen2");
+ZEN(zen3, "amd64_fam19h_zen3", "AMD Zen 3 (6 generic counters)",
+    "RETIRED_OPS:c=1:i=1", "amdzen3");
+ZEN(zen4, "amd64_fam19h_zen4", "AMD Zen 4 (6 generic counters)",
+    "RETIRED_OPS:c=1:i=1", "amdzen4");

@@ -550,7 +550,8 @@ static bool canon_matches(const char *a, const char *canon_b)
 
 bool model_is_hardware(const struct arch_model *model)
 {
-	return model && (model->pfm_force != NULL || model->encoding == ENC_ARMV8);
+	return model && (model->pfm_force != NULL || model->encoding == ENC_ARMV8 ||
+			 model->perf_events != NULL);
 }
 
 static bool is_hw_model(const struct arch_model *model)

@@ -53,6 +53,13 @@ static const struct pfm_fix fixes[] = {
 	  "EventCode 0xc4 UMask 0x04" },
 	{ "wsm", "BR_INST_RETIRED:ALL_BRANCHES", 0x4c4, "0xc4", WSMJ " BR_INST_RETIRED.ALL_BRANCHES "
 	  "EventCode 0xc4 UMask 0x04" },
+	/* MSR_PEBS_FRONTEND 0x3F7 = 0x7 is the kernel's extra register of 0x40ad
+	 * (arch/x86/events/intel/core.c intel_glc_extra_regs,
+	 * Sapphire Rapids' INTEL_UEVENT_EXTRA_REG(0x40ad, MSR_PEBS_FRONTEND, 0x7, FE)), given as
+	 * perf's frontend= (config1:0-23); 4.13 put the 0x7 into the umask */
+	{ "spr", "INT_MISC:UNKNOWN_BRANCH_CYCLES", 0x40ad, "0x7ad", "perf x86/sapphirerapids/"
+	  "pipeline.json v1.23 (Linux 6.12) EventCode 0xad UMask 0x40 MSRIndex 0x3F7 MSRValue "
+	  "0x7" },
 	/* missing in 4.13 */
 	/* libpfm4 4.13 cannot write these (it will not combine the UOPS_EXECUTED
 	 * umasks on nhm, nor change the cmask of wsm's CORE_ACTIVE_CYCLES, and
@@ -129,4 +136,22 @@ const struct pfm_fix *pfm_fix_find(const char *pmu, const char *event)
 		    strcmp(have, want) == 0)
 			return f;
 	return NULL;
+}
+
+/* Corrections with an MSR value: attr.config1 beside the row's config. */
+static const struct { const char *pmu, *event; uint64_t config1; } fix_config1[] = {
+	{ "spr", "INT_MISC:UNKNOWN_BRANCH_CYCLES", 0x7 },
+	/* perf x86/sapphirerapids/pipeline.json v1.23 UOPS_RETIRED.MS MSRIndex 0x3F7
+	 * MSRValue 0x8; the kernel's INTEL_UEVENT_EXTRA_REG(0x04c2, MSR_PEBS_FRONTEND,
+	 * 0x8, FE) (intel_glc_extra_regs) */
+	{ "spr", "UOPS_RETIRED:MS", 0x8 },
+};
+
+uint64_t pfm_fix_config1(const struct pfm_fix *fix)
+{
+	for (size_t i = 0; fix && i < sizeof(fix_config1) / sizeof(fix_config1[0]); i++)
+		if (strcmp(fix->pmu, fix_config1[i].pmu) == 0 &&
+		    strcmp(fix->event, fix_config1[i].event) == 0)
+			return fix_config1[i].config1;
+	return 0;
 }

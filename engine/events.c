@@ -159,6 +159,32 @@ static unsigned long long perf_syntax_config(const struct arch_model *model,
 	return event_code_config(&perf->code);
 }
 
+/* A model whose events cyctop encodes itself, without a libpfm4 PMU: Arm
+ * (libpfm4 has no arm tables on other hosts) and the x86 CPUs libpfm4 4.13
+ * does not know (Zen 5, Granite Rapids ...), from perf's tables. */
+static bool own_encoding(const struct arch_model *model)
+{
+	return model && !model->pfm_force && model_is_hardware(model);
+}
+
+/* perf's event NAME (or PFM, the row's string) on MODEL, encoded from perf's
+ * table (arch/perf-events.h): perf's encoding wins where libpfm4 knows the
+ * event too.  Counted in user and kernel space, as pfm_encode does. */
+static bool encode_perf(const struct arch_model *model, const char *name, const char *pfm,
+			uint32_t type, struct perf_event_attr *attr)
+{
+	struct arch_code code;
+	uint64_t config1;
+
+	if (!model_perf_code(model, name, &code, &config1, NULL) &&
+	    (pfm == name || !model_perf_code(model, pfm, &code, &config1, NULL)))
+		return false;
+	raw_attr(attr, type, model_code_config(model, &code));
+	attr->config1 = config1;
+	attr->exclude_kernel = 0;
+	return true;
+}
+
 /* NAME's attr: perf's PMU syntax and rNNNN raw codes directly, a row of an
  * Arm model from its table (libpfm4 has no arm tables on other hosts),
  * everything else through libpfm4 (and arch/pfm-fix.c) as PFM, the model
@@ -196,9 +222,16 @@ static int encode_event(const struct arch_model *model, const char *name, const 
 		raw_attr(attr, type, model_code_config(model, &row->code));
 		return 0;
 	}
+	if (encode_perf(model, name, pfm, type, attr))
+		return 0;
 	if (pfm_encode(pfm, attr, fstr, sizeof(fstr), err, errsz) < 0 &&
-	    !(pfm_host_hardware() && generic_hardware(pfm, attr)))
+	    !(pfm_host_hardware() && generic_hardware(pfm, attr))) {
+		if (own_encoding(model) && model->encoding != ENC_ARMV8)
+			snprintf(err, errsz, "event '%s': unknown event (perf's %s events, model "
+				 "%s; cyctop list events --model %s)", name, model->perf_events,
+				 model->name, model->name);
 		return -1;
+	}
 	if (type != PERF_TYPE_RAW && attr->type == PERF_TYPE_RAW)
 		attr->type = type;  /* the hybrid PMU's own type */
 	else if (type != PERF_TYPE_RAW && attr->type == PERF_TYPE_HARDWARE)
@@ -308,9 +341,7 @@ static int add_preset(struct ev_list *out, const char *name, char *err, size_t e
  * (not under an Arm model, which names a PMU as a forced x86 model does). */
 static const char *fallback(struct ev_list *out, const char *name)
 {
-	bool arm = out->model && out->model->encoding == ENC_ARMV8;
-
-	if (!pfm_host_hardware() && !arm && (strcasecmp(name, "cycles") == 0 ||
+	if (!pfm_host_hardware() && !own_encoding(out->model) && (strcasecmp(name, "cycles") == 0 ||
 				strcasecmp(name, "cpu-cycles") == 0)) {
 		snprintf(out->notice, sizeof(out->notice),
 			 "no hardware PMU on this host: counting cpu-clock instead of %s", name);
