@@ -500,7 +500,7 @@ static const struct tree_node_def grt_nodes[] = {
 
 static const char *const skl_models[] = { "skl", "skx", "clx", NULL };
 static const char *const icl_models[] = { "icl", "icx", NULL };
-static const char *const spr_models[] = { "spr", NULL };
+static const char *const spr_models[] = { "spr", "emr", "gnr", NULL };
 static const char *const zen4_models[] = { "amd64_fam19h_zen4", NULL };
 static const char *const grt_models[] = { "adl_grt", NULL };
 

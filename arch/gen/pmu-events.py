@@ -68,6 +68,7 @@ FIXED = {  # jevents.py real_event()
     "cpu_clk_unhalted.ref": (0x00, 0x03),
     "cpu_clk_unhalted.thread": (0x3C, 0),
     "cpu_clk_unhalted.core": (0x3C, 0),
+    "cpu_clk_unhalted.thread_any": (0x3C, 0),
 }
 MSR_KIND = {0x3F6: 1, 0x1A6: 2, 0x1A7: 2, 0x3F7: 3}  # ldlat, offcore_rsp, frontend
 FLAG_INV, FLAG_EDGE, FLAG_ANY, FLAG_DEPRECATED = 1, 2, 4, 8
@@ -125,8 +126,10 @@ def events(arch, directory, unit, enc, std):
                 e.setdefault("EventName", e["ArchStdEvent"])
             if e.get("Unit") != unit:
                 continue
-            if "EventCode" not in e and e["EventName"].lower() not in FIXED:
-                continue
+            if enc == "arm" and "EventCode" not in e:
+                continue  # an ArchStdEvent the common file lacks
+            # x86 without EventCode: perf's event=0 (fixed-counter pseudo
+            # encodings such as TOPDOWN.SLOTS, CPU_CLK_UNHALTED.REF_TSC)
             name = e["EventName"]
             rows[name.lower()] = encode(e, enc, base)
     return rows
