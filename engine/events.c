@@ -10,14 +10,66 @@
 #include "arch/preset.h"
 #include "engine/host.h"
 #include "engine/pfm.h"
+#include "engine/sys.h"
 
+/* The host's CPU as perf's cpuid string ("GenuineIntel,6,173,1",
+ * "AuthenticAMD,26,2,0": tools/perf/arch/x86/util/header.c) from
+ * /proc/cpuinfo's first processor; false where it has none (not x86). */
+static bool host_cpuid(char *out, size_t outsz)
+{
+	char *line = NULL, vendor[32] = "";
+	size_t cap = 0;
+	int family = -1, model = -1, stepping = -1;
+	FILE *f = sys_fopen("/proc/cpuinfo", "r");
+
+	while (f && getline(&line, &cap, f) > 0) {
+		char *v = strchr(line, ':');
+		if (line[0] == '\n' && vendor[0])
+			break;  /* the end of the first processor's block */
+		if (!v)
+			continue;
+		v += 1 + strspn(v + 1, " \t");
+		if (strncmp(line, "vendor_id", 9) == 0)
+			snprintf(vendor, sizeof(vendor), "%.*s", (int)strcspn(v, "\n"), v);
+		else if (strncmp(line, "cpu family", 10) == 0)
+			family = atoi(v);
+		else if (strncmp(line, "model", 5) == 0 && strncmp(line, "model name", 10) != 0)
+			model = atoi(v);
+		else if (strncmp(line, "stepping", 8) == 0)
+			stepping = atoi(v);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	if (!vendor[0] || family < 0 || model < 0)
+		return false;
+	snprintf(out, outsz, "%s,%d,%d,%d", vendor, family, model, stepping < 0 ? 0 : stepping);
+	return true;
+}
+
+/* The host's model: libpfm4's name for the CPU (LIBPFM_FORCE_PMU as its
+ * documented stand-in for the CPUID), made specific by the CPUID where one
+ * libpfm4 PMU covers several models (Emerald Rapids is libpfm4 4.13's spr);
+ * with a kernel core PMU and no libpfm4 PMU, the CPUID's model
+ * (model_from_cpuid: Zen 5, Granite Rapids, Sierra Forest), encoded under
+ * its libpfm4 PMU where it has one; else "perf". */
 const struct arch_model *events_host_model(void)
 {
-	char err[256];
-	const struct arch_model *m = NULL;
+	char err[256], cpuid[96];
+	const struct arch_model *m = NULL, *c = NULL;
 
-	if (pfm_setup(NULL, err, sizeof(err)) == 0 && pfm_host_pmu())
-		m = model_find(pfm_host_pmu());
+	if (pfm_setup(NULL, err, sizeof(err)) != 0)
+		return model_find("perf");
+	if (pfm_host_hardware() && host_cpuid(cpuid, sizeof(cpuid)))
+		c = model_from_cpuid(cpuid);
+	const char *pmu = pfm_host_pmu();
+	if (pmu) {
+		if (c && c->pfm_force && strcmp(c->pfm_force, pmu) == 0)
+			return c;
+		m = model_find(pmu);
+	} else if (c && (!c->pfm_force || pfm_setup(c->pfm_force, err, sizeof(err)) == 0)) {
+		return c;
+	}
 	return m ? m : model_find("perf");
 }
 
