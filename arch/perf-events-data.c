@@ -33,6 +33,8 @@
  */
 #include "arch/perf-events.h"
 
+const char perf_events_source[] = "Linux perf pmu-events, Linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1";
+
 const char perf_events_pool[] =
 	"ARITH.CYCLES_DIV_BUSY\0" "Cycles the divider is busy\0" "ARITH.DIV\0"
 	"Divide Operations executed\0" "ARITH.MUL\0" "Multiply operations executed\0" "BACLEAR.BAD_TARGET\0"

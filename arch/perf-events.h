@@ -42,6 +42,7 @@ struct perf_events_table {
 	size_t n;
 };
 
+extern const char perf_events_source[];  /* which JSON: "Linux perf pmu-events, Linux 6.12..." */
 extern const char perf_events_pool[];
 extern const uint64_t perf_events_msrval[];
 extern const struct perf_events_table perf_events_tables[];  /* NULL name ends it */

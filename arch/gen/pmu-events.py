@@ -212,6 +212,8 @@ def generate(arch, version):
             len(rows)))
     out.append(" */")
     out.append('#include "arch/perf-events.h"\n')
+    out.append("const char perf_events_source[] = %s;\n" % c_str(
+        "Linux perf pmu-events, " + version))
     body = []
     for tname, directory, unit, enc, v, rows in tables:
         ident = tname.replace("-", "_")
