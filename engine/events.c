@@ -402,6 +402,18 @@ static const char *fallback(struct ev_list *out, const char *name)
 	return name;
 }
 
+/* Whether NAME is perf's name of another event than ROW on MODEL (spr's
+ * table aliases CYCLE_ACTIVITY.STALLS_L1D_MISS to MEMORY_ACTIVITY's row;
+ * perf's sapphirerapids JSON has an event of that name): perf's name wins. */
+static bool perf_other_event(const struct arch_model *model, const char *name,
+			     const struct arch_event *row)
+{
+	struct arch_code code;
+
+	return model_perf_code(model, name, &code, NULL, NULL) &&
+	       model_code_config(model, &code) != model_code_config(model, &row->code);
+}
+
 static int parse_one(struct ev_list *out, char *item, char *err, size_t errsz)
 {
 	uint64_t sav = 0;
@@ -436,6 +448,8 @@ static int parse_one(struct ev_list *out, char *item, char *err, size_t errsz)
 	}
 	const char *name = fallback(out, item);
 	const struct arch_event *row = model_lookup(out->model, name);
+	if (row && perf_other_event(out->model, name, row))
+		row = NULL;  /* perf's event by that name, under its own name */
 	struct perf_pmu_event perf;
 	char primary[EVENT_NAME_MAX];
 	if (row && event_perf_syntax(name, &perf) && strcmp(perf.pmu, "cpu") != 0)

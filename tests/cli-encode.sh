@@ -87,6 +87,14 @@ row ex_no_retire.all 4 0x1bd6                 # libpfm4 4.13 refuses the OR of u
 row ex_no_retire.load_not_complete 4 0xa2d6
 row de_src_op_disp.all 4 0x7aa
 
+# perf's name wins over a table alias: spr's MEMORY_ACTIVITY.STALLS_L1D_MISS row
+# also answers to CYCLE_ACTIVITY.STALLS_L1D_MISS, which perf's sapphirerapids
+# pipeline.json v1.23 defines as EventCode 0xa3 UMask 0xc CounterMask 12
+run "$CYCTOP" encode --model spr CYCLE_ACTIVITY.STALLS_L1D_MISS MEMORY_ACTIVITY.STALLS_L1D_MISS
+expect_rc 0 "perf's CYCLE_ACTIVITY on spr"
+row CYCLE_ACTIVITY.STALLS_L1D_MISS 4 0xc000ca3
+row MEMORY_ACTIVITY.STALLS_L1D_MISS 4 0x3000347
+
 # perf's names libpfm4 4.13 lacks (perf x86/amdzen{2,4}/*.json, Linux 6.12):
 # event select 0x28f puts 0x2 into config bits 32-35 ("event=config:0-7,32-35")
 run "$CYCTOP" encode --model zen4 ls_l1_d_tlb_miss.all l2_pf_hit_l2.all \
