@@ -9,7 +9,8 @@
  *   icl  icelake/icl-metrics.json @6b93f350 (v6.7/v6.8-era tree)
  *   spr  sapphirerapids/spr-metrics.json @26f4b26f (perf-tools-next, v6.18)
  *   zen4 amdzen4/pipeline.json @037dd130 (metrics added in v6.2)
- *   grt  (hybrid E-core) intel/perfmon-generated adl-metrics.json, level 1
+ *   grt  (hybrid E-core) alderlake/adl-metrics.json cpu_atom (Linux 6.12), levels
+ *        1-2 (level 1 the intel/perfmon-generated text)
  *   zen5 amdzen5/pipeline.json (Linux 6.12, mapfile.csv v1)
  *   srf  sierraforest/srf-metrics.json (Linux 6.12, mapfile.csv v1.04)
  *   emr, gnr: spr's formulas, the same text in emeraldrapids/emr-metrics.json
@@ -566,14 +567,20 @@ static const struct tree_node_def zen5_nodes[] = {
 
 /* --- Gracemont, the hybrid E-core (cpu_atom) ---------------------------- */
 
-/* Level 1 only, from perfmon-generated adl-metrics.json (intel/perfmon
- * @6dadedf3, scripts/create_perf_json.py; MODERN-PMU.md section 2.4): a
- * fixed 5-wide slot count over GP events. */
+/* Levels 1 and 2 of perf's alderlake/adl-metrics.json for cpu_atom (Linux
+ * 6.12, mapfile.csv v1.27; level 1 is the perfmon-generated text of intel/
+ * perfmon @6dadedf3, MODERN-PMU.md section 2.4): slot events over a fixed 5
+ * slots a cycle on generic counters, bad speculation the rest at level 1. */
 static const struct tree_input_def grt_inputs[I_COUNT] = {
 	[I_G_CLK] = { "CPU_CLK_UNHALTED.CORE|CPU_CLK_UNHALTED.CORE_P", false },
 	[I_G_FE] = { "TOPDOWN_FE_BOUND.ALL", false },
 	[I_G_BE] = { "TOPDOWN_BE_BOUND.ALL", false },
 	[I_G_RET] = { "TOPDOWN_RETIRING.ALL", false },
+	[I_G_FE_LAT] = { "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", false },
+	[I_G_FE_BW] = { "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", false },
+	[I_G_MISP] = { "TOPDOWN_BAD_SPECULATION.MISPREDICT", false },
+	[I_G_CLEARS] = { "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", false },
+	[I_G_ALLOC] = { "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", false },
 };
 
 #define GSLOTS (5 * in[I_G_CLK])
@@ -586,8 +593,17 @@ FN(g_be) { (void)c; return in[I_G_BE] / GSLOTS; }
 FN(g_ret) { (void)c; return in[I_G_RET] / GSLOTS; }
 /* tma_bad_speculation = (5 * CLK - (FE_BOUND + BE_BOUND + RETIRING)) / (5 * CLK) */
 FN(g_bad) { (void)c; return (GSLOTS - (in[I_G_FE] + in[I_G_BE] + in[I_G_RET])) / GSLOTS; }
+/* level 2: tma_ifetch_latency, tma_ifetch_bandwidth, tma_branch_mispredicts,
+ * tma_machine_clears, tma_core_bound = their cpu_atom@EVENT@ / (5 * ...CORE@) */
+FN(g_fe_lat) { (void)c; return in[I_G_FE_LAT] / GSLOTS; }
+FN(g_fe_bw) { (void)c; return in[I_G_FE_BW] / GSLOTS; }
+FN(g_misp) { (void)c; return in[I_G_MISP] / GSLOTS; }
+FN(g_clears) { (void)c; return in[I_G_CLEARS] / GSLOTS; }
+FN(g_core) { (void)c; return in[I_G_ALLOC] / GSLOTS; }
+/* tma_resource_bound = tma_backend_bound - tma_core_bound */
+FN(g_resource) { return g_be(in, c) - g_core(in, c); }
 
-#define GRT "perfmon adl-metrics.json (cpu_atom) "
+#define GRT "perf adl-metrics.json (cpu_atom, Linux 6.12) "
 static const struct tree_node_def grt_nodes[] = {
 	{ "slots", "Issue slots (5 per core clock)", UNIT_COUNT, 0, { I_G_CLK }, g_slots, NULL,
 	  GRT "5 * CPU_CLK_UNHALTED.CORE" },
@@ -595,10 +611,22 @@ static const struct tree_node_def grt_nodes[] = {
 	     I_G_CLK),
 	NODE("topdown.frontend_bound", "Frontend bound", P, g_fe, GRT "tma_frontend_bound",
 	     I_G_FE, I_G_CLK),
+	NODE("topdown.frontend_bound.fetch_latency", "Fetch latency", P, g_fe_lat,
+	     GRT "tma_ifetch_latency", I_G_FE_LAT, I_G_CLK),
+	NODE("topdown.frontend_bound.fetch_bandwidth", "Fetch bandwidth", P, g_fe_bw,
+	     GRT "tma_ifetch_bandwidth", I_G_FE_BW, I_G_CLK),
 	NODE("topdown.bad_speculation", "Bad speculation", P, g_bad, GRT "tma_bad_speculation",
 	     I_G_FE, I_G_BE, I_G_RET, I_G_CLK),
+	NODE("topdown.bad_speculation.branch_mispredicts", "Branch mispredicts", P, g_misp,
+	     GRT "tma_branch_mispredicts", I_G_MISP, I_G_CLK),
+	NODE("topdown.bad_speculation.machine_clears", "Machine clears", P, g_clears,
+	     GRT "tma_machine_clears", I_G_CLEARS, I_G_CLK),
 	NODE("topdown.backend_bound", "Backend bound", P, g_be, GRT "tma_backend_bound",
 	     I_G_BE, I_G_CLK),
+	NODE("topdown.backend_bound.core_bound", "Core bound (allocation restrictions)", P,
+	     g_core, GRT "tma_core_bound", I_G_ALLOC, I_G_CLK),
+	NODE("topdown.backend_bound.resource_bound", "Resource bound", P, g_resource,
+	     GRT "tma_resource_bound", I_G_BE, I_G_ALLOC, I_G_CLK),
 	NODE("topdown.retiring", "Retiring", P, g_ret, GRT "tma_retiring", I_G_RET, I_G_CLK),
 };
 
@@ -693,7 +721,7 @@ const struct tree_def tree_topdown_zen4 = {
 };
 
 const struct tree_def tree_topdown_grt = {
-	TREE_TOPDOWN, "topdown", "TopDown level 1 (perfmon, Gracemont E-core)", grt_inputs,
+	TREE_TOPDOWN, "topdown", "TopDown levels 1-2 (perf, Gracemont E-core)", grt_inputs,
 	I_COUNT, grt_nodes, N(grt_nodes), NULL, grt_models,
 };
 

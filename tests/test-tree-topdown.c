@@ -198,8 +198,7 @@ static void test_spr_hybrid(void **state)
 	counts_free(&c);
 }
 
-/* The same file's E-core rows: Gracemont level 1 (perfmon-generated
- * adl-metrics.json): FE, BE and retiring slots over 5 x CPU_CLK_UNHALTED.CORE,
+/* The same file's E-core rows: Gracemont level 1 (adl-metrics.json): FE, BE and retiring slots over 5 x CPU_CLK_UNHALTED.CORE,
  * bad speculation the rest. */
 static void test_grt_atom_rows(void **state)
 {
@@ -226,6 +225,31 @@ static void test_grt_atom_rows(void **state)
 	expect(&r, "topdown", 1);
 	counts_free(&atom);
 	counts_free(&c);
+}
+
+/* The Gracemont E-core's level 2 (perf's adl-metrics.json cpu_atom, Linux
+ * 6.12): each node its slot event over 5 x CPU_CLK_UNHALTED.CORE; resource
+ * bound = backend - core bound. */
+static void test_grt_level2(void **state)
+{
+	struct tree_result r;
+	(void)state;
+
+	th_eval(&r, TREE_TOPDOWN, "adl_grt",
+		"CPU_CLK_UNHALTED.CORE,1000\nTOPDOWN_FE_BOUND.ALL,1500\n"
+		"TOPDOWN_BE_BOUND.ALL,1200\nTOPDOWN_RETIRING.ALL,1900\n"
+		"TOPDOWN_FE_BOUND.FRONTEND_LATENCY,1000\nTOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH,500\n"
+		"TOPDOWN_BAD_SPECULATION.MISPREDICT,300\nTOPDOWN_BAD_SPECULATION.MACHINE_CLEARS,100\n"
+		"TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS,200\n", 0, 0);
+	assert_title(r.def, "Gracemont");
+	double slots = 5 * 1000.0;
+	expect(&r, "topdown.bad_speculation", (slots - (1500 + 1200 + 1900)) / slots);
+	expect(&r, "topdown.frontend_bound.fetch_latency", 1000 / slots);
+	expect(&r, "topdown.frontend_bound.fetch_bandwidth", 500 / slots);
+	expect(&r, "topdown.bad_speculation.branch_mispredicts", 300 / slots);
+	expect(&r, "topdown.bad_speculation.machine_clears", 100 / slots);
+	expect(&r, "topdown.backend_bound.core_bound", 200 / slots);
+	expect(&r, "topdown.backend_bound.resource_bound", (1200 - 200) / slots);
 }
 
 /* amdzen4/pipeline.json: fractions of total_dispatch_slots = 6 x cycles. */
@@ -406,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_icl_clamp_flagged),
 		cmocka_unit_test(test_spr_hybrid),
 		cmocka_unit_test(test_grt_atom_rows),
+		cmocka_unit_test(test_grt_level2),
 		cmocka_unit_test(test_zen4),
 		cmocka_unit_test(test_zen4_d_ratio_zero),
 		cmocka_unit_test(test_zen5),
