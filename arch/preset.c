@@ -297,11 +297,15 @@ static const struct preset presets[] = {
 		{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", 0 },
 		{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 0 }, { "INST_RETIRED.ANY", 0 } } },
 	{ "topdown", TREE_TOPDOWN, "adl_grt",
-	  "TopDown level 1 on 5 issue slots a cycle (the E-cores' cpu_atom PMU)",
+	  "TopDown levels 1-2 on 5 issue slots a cycle (the E-cores' cpu_atom PMU)",
 	  "perf alderlake/adl-metrics.json cpu_atom (Linux 6.12, mapfile v1.27)", {
 		{ "CPU_CLK_UNHALTED.CORE", 0 }, { "TOPDOWN_FE_BOUND.ALL", 0 },
 		{ "TOPDOWN_BE_BOUND.ALL", 0 }, { "TOPDOWN_RETIRING.ALL", 0 },
-		{ "INST_RETIRED.ANY", 0 } } },
+		{ "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", 0 },
+		{ "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", 0 },
+		{ "TOPDOWN_BAD_SPECULATION.MISPREDICT", 0 },
+		{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", 0 },
+		{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 0 }, { "INST_RETIRED.ANY", 0 } } },
 #define MEM "stall cycles by memory level, nested (MODERN-PMU.md 1.1 stall decomposition)"
 	{ "memory", TREE_INTEL, "skl skx clx icl icx spr emr gnr",
 	  "memory stall cycles: any, L1D, L2, L3 misses, stores, page walks", MEM, {
