@@ -24,12 +24,12 @@
  *   amdzen3          x86/amdzen3 v1 (AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]])), 223 events
  *   amdzen4          x86/amdzen4 v1 (AuthenticAMD-25-[[:xdigit:]]+), 336 events
  *   amdzen5          x86/amdzen5 v1 (AuthenticAMD-26-[[:xdigit:]]+), 357 events
- *   neoverse-n1      arm64/arm/neoverse-n1 , 45 events
- *   neoverse-v1      arm64/arm/neoverse-v1 , 67 events
- *   neoverse-n2-v2   arm64/arm/neoverse-n2-v2 , 90 events
- *   cortex-a53       arm64/arm/cortex-a53 , 25 events
- *   cortex-a57-a72   arm64/arm/cortex-a57-a72 , 24 events
- *   cortex-a76       arm64/arm/cortex-a76 , 41 events
+ *   neoverse-n1      arm64/arm/neoverse-n1, 45 events
+ *   neoverse-v1      arm64/arm/neoverse-v1, 67 events
+ *   neoverse-n2-v2   arm64/arm/neoverse-n2-v2, 90 events
+ *   cortex-a53       arm64/arm/cortex-a53, 25 events
+ *   cortex-a57-a72   arm64/arm/cortex-a57-a72, 24 events
+ *   cortex-a76       arm64/arm/cortex-a76, 41 events
  */
 #include "arch/perf-events.h"
 

@@ -207,9 +207,9 @@ def generate(arch, version):
     out.append(" * Source: Linux perf tools/perf/pmu-events/arch (%s)." % version)
     out.append(" * Core events of these directories (x86 versions from x86/mapfile.csv):")
     for tname, directory, unit, enc, v, rows in tables:
-        out.append(" *   %-16s %s%s %s%s, %d events" % (
-            tname, directory, "/" + unit if unit else "", v[1], " (" + v[0] + ")" if v[0] else "",
-            len(rows)))
+        ver = " %s (%s)" % (v[1], v[0]) if v[0] else ""
+        out.append(" *   %-16s %s%s%s, %d events" % (
+            tname, directory, "/" + unit if unit else "", ver, len(rows)))
     out.append(" */")
     out.append('#include "arch/perf-events.h"\n')
     out.append("const char perf_events_source[] = %s;\n" % c_str(
