@@ -310,4 +310,22 @@ expect_near slots 5000000000 1e-12
 expect_near topdown.frontend_bound 0.31 1e-9
 run "$CYCTOP" tree --slots 0 "$EX/neoverse-v2-handmade.counts"
 expect_rc 2 "slots out of range"
+# the models after libpfm4 4.13, picked by their files' events: Zen 5 (perf's
+# amdzen5/pipeline.json: 8 slots, restarts by bp_redirects.resync), Sierra
+# Forest (srf-metrics.json, 6 slots), Granite Rapids (spr's formulas)
+run "$CYCTOP" tree --arch topdown --format csv "$EX/zen5-handmade.counts"
+expect_rc 0 "zen5 topdown"
+expect_near slots 8000000000 1e-12
+expect_near topdown.bad_speculation.branch_mispredicts 0.035 1e-9
+run "$CYCTOP" tree --arch topdown --format csv "$EX/srf-handmade.counts"
+expect_rc 0 "srf topdown"
+expect_near slots 6000000000 1e-12
+expect_near topdown.backend_bound.resource_bound 0.25 1e-9
+run "$CYCTOP" tree --arch topdown --model gnr --format csv "$EX/gnr-handmade.counts"
+expect_rc 0 "gnr topdown"
+expect_near topdown.retiring 0.45 1e-9
+run "$CYCTOP" tree --arch zen --model zen5 --format csv "$EX/zen5-handmade.counts"
+expect_rc 0 "zen5 master equation"
+expect_near ilp 1000000000 1e-12
+expect_near ilp.mean 2.2 1e-9
 done_ok
