@@ -171,6 +171,9 @@ run "$CYCTOP" list events --model zen5 'ex_ret_ucode_ops'
 expect_rc 0 "zen5 listed"
 expect_out "ex_ret_ucode_ops" "zen5 row"
 expect_out "config=0x1000000c2" "select 0x1c2 in config bits 32-35"
+run "$CYCTOP" list groups --model zen5 -e ls_dispatch.ld_st_dispatch,ex_ret_ops
+expect_rc 0 "groups of perf's zen5 names"
+expect_out "ls_dispatch.ld_st_dispatch" "a perf name no row has"
 n=$("$CYCTOP" list events --model srf | grep -c -- '-> type=4')
 [ "$n" -ge 150 ] || fail "srf lists perf's events: $n rows"
 ok

@@ -341,7 +341,10 @@ static int table_requests(const char *list, const struct arch_model *m,
 
 static bool model_in_libpfm(const struct arch_model *m)
 {
-	return m->pfm_force || m->tree == TREE_SW;
+	/* and the x86 models encoded from perf's tables alone (Zen 5, the
+	 * E-cores): events_parse takes every spelling for them too */
+	return m->pfm_force || m->tree == TREE_SW ||
+	       (m->perf_events && m->encoding != ENC_ARMV8);
 }
 
 static void print_inventory(const struct arch_model *m, int counters, int smt)
