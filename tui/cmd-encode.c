@@ -41,19 +41,19 @@ static void print_rows(const struct ev_list *l)
 struct encode_state {
 	const struct arch_model *model;
 	int failed;
+	struct ev_list l;  /* the item's events */
 };
 
 static int encode_item(char *item, void *arg, char *err, size_t errsz)
 {
-	static struct ev_list l;
 	struct encode_state *st = arg;
 
-	if (events_parse(item, st->model, &l, err, errsz) < 0) {
+	if (events_parse(item, st->model, &st->l, err, errsz) < 0) {
 		cmd_error("%s", err);
 		st->failed++;
 		return 0;
 	}
-	print_rows(&l);
+	print_rows(&st->l);
 	return 0;
 }
 
@@ -98,7 +98,9 @@ static int cmd_encode_exec(int argc, char **argv)
 		return 1;
 	}
 	printf("event,type,config,config1\n");
-	struct encode_state st = { m, 0 };
+	static struct encode_state st;  /* an ev_list is 20 KB: not on the stack */
+	st.model = m;
+	st.failed = 0;
 	for (int i = first; i < argc; i++)
 		if (events_foreach(argv[i], encode_item, &st, err, sizeof(err)) < 0) {
 			cmd_error("%s", err);  /* an empty item in a comma list */
