@@ -134,26 +134,27 @@ static const struct arch_event *const neoverse84_tables[] = { armv8_events, spec
  * (PMMIR_EL1.SLOTS): 8 on V1 (perf's neoverse-v1/metrics.json writes
  * CPU_CYCLES * 8), 5 on N2 (the "#slots - 5" test of perf's first
  * neoverse-n2-v2 metrics), 8 on V2; 0 where the core has no slot events. */
-#define ARM(id, nm, what, tabs, slots, stall) \
+#define ARM(id, nm, what, tabs, slots, stall, perf) \
 	const struct arch_model model_##id = { \
 		.name = nm, .pmu_prefix = nm, .pfm_force = NULL, .encoding = ENC_ARMV8, \
 		.desc = what, .tree = TREE_ARM, .n_generic = 6, .n_fixed = 1, \
 		.pipeline_width = slots, .cycles = "CPU_CYCLES", .no_ilp = NO_ILP, \
 		.stall_event = stall, .inst_event = "INST_RETIRED", .tables = tabs, \
+		.perf_events = perf, \
 	}
 ARM(arm_v2, "arm_v2", "Arm Neoverse V2 (6 counters + cycle counter; Graviton4, Grace)",
-    neoverse84_tables, 8, "STALL");
+    neoverse84_tables, 8, "STALL", "neoverse-n2-v2");
 ARM(arm_n2, "arm_n2", "Arm Neoverse N2 (6 counters + cycle counter; Cobalt 100)",
-    neoverse84_tables, 5, "STALL");
+    neoverse84_tables, 5, "STALL", "neoverse-n2-v2");
 ARM(arm_v1, "arm_v1", "Arm Neoverse V1 (6 counters + cycle counter; Graviton3)",
-    neoverse84_tables, 8, "STALL");
+    neoverse84_tables, 8, "STALL", "neoverse-v1");
 ARM(arm_n1, "arm_n1", "Arm Neoverse N1 (6 counters + cycle counter; Graviton2, Altra)",
-    n1_tables, 0, "STALL_BACKEND");
+    n1_tables, 0, "STALL_BACKEND", "neoverse-n1");
 ARM(arm_ac76, "arm_ac76", "Arm Cortex-A76 (6 counters + cycle counter)", ac76_tables, 0,
-    "STALL_BACKEND");
+    "STALL_BACKEND", "cortex-a76");
 ARM(arm_ac72, "arm_ac72", "Arm Cortex-A72 (6 counters + cycle counter; Graviton1)",
-    ac57_tables, 0, NULL);
+    ac57_tables, 0, NULL, "cortex-a57-a72");
 ARM(arm_ac57, "arm_ac57", "Arm Cortex-A57 (6 counters + cycle counter)", ac57_tables, 0,
-    NULL);
+    NULL, "cortex-a57-a72");
 ARM(arm_ac53, "arm_ac53", "Arm Cortex-A53 (6 counters + cycle counter)", ac53_tables, 0,
-    NULL);
+    NULL, "cortex-a53");

@@ -707,7 +707,7 @@ static const struct model_penalty nhm_penalties[] = {
 /* Nehalem/Westmere: no per-thread "no uop executed" event; the Core2 stall
  * term is core scope (UOPS_EXECUTED.CORE_STALL_CYCLES, any=1) and the memory
  * stalls are penalty-weighted load counts (../shared/MODERN-PMU.md 1.5). */
-#define NHM_LIKE(id, pmu, what) \
+#define NHM_LIKE(id, pmu, what, perf) \
 	const struct arch_model model_##id = { \
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_INTEL, .n_generic = 4, .n_generic_nosmt = 4, .n_fixed = 3, \
@@ -715,36 +715,40 @@ static const struct model_penalty nhm_penalties[] = {
 		.dispatch_width = 6, .ilp_sweep = "UOPS_EXECUTED.CORE_ACTIVE_CYCLES", \
 		.stall_event = "UOPS_EXECUTED.CORE_STALL_CYCLES", \
 		.inst_event = "INST_RETIRED.ANY", .penalties = nhm_penalties, \
-		.tables = id##_tables, \
+		.tables = id##_tables, .perf_events = perf, \
 	}
-NHM_LIKE(nhm, "nhm", "Intel Nehalem (4 generic + 3 fixed; core-scope stalls, penalties)");
-NHM_LIKE(wsm, "wsm", "Intel Westmere (4 generic + 3 fixed; core-scope stalls, penalties)");
+NHM_LIKE(nhm, "nhm", "Intel Nehalem (4 generic + 3 fixed; core-scope stalls, penalties)",
+	 "nehalemep");
+NHM_LIKE(wsm, "wsm", "Intel Westmere (4 generic + 3 fixed; core-scope stalls, penalties)",
+	 "westmereep-sp");
 
 /* SNB..CLX: 4 generic counters per thread with SMT on, 8 with SMT off. */
-#define CORE_LIKE(id, pmu, what, ilp, stall) \
+#define CORE_LIKE(id, pmu, what, ilp, stall, perf) \
 	const struct arch_model model_##id = { \
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_INTEL, .n_generic = 4, .n_generic_nosmt = 8, .n_fixed = 3, \
 		.pipeline_width = 4, .cycles = "CPU_CLK_UNHALTED.THREAD", \
 		.dispatch_width = ilp, .ilp_sweep = "UOPS_EXECUTED.THREAD", .stall_event = stall, \
 		.inst_event = "INST_RETIRED.ANY", .tables = id##_tables, \
+		.perf_events = perf, \
 	}
 CORE_LIKE(snb, "snb", "Intel Sandy Bridge (4/8 generic + 3 fixed)", 6,
-	  "UOPS_DISPATCHED.STALL_CYCLES");
+	  "UOPS_DISPATCHED.STALL_CYCLES", "sandybridge");
 CORE_LIKE(ivb, "ivb", "Intel Ivy Bridge (4/8 generic + 3 fixed)", 6,
-	  "UOPS_DISPATCHED.STALL_CYCLES");
-CORE_LIKE(hsw, "hsw", "Intel Haswell (4/8 generic + 3 fixed)", 8, "UOPS_EXECUTED.STALL_CYCLES");
+	  "UOPS_DISPATCHED.STALL_CYCLES", "ivybridge");
+CORE_LIKE(hsw, "hsw", "Intel Haswell (4/8 generic + 3 fixed)", 8, "UOPS_EXECUTED.STALL_CYCLES",
+	  "haswell");
 CORE_LIKE(bdw, "bdw", "Intel Broadwell (4/8 generic + 3 fixed)", 8,
-	  "UOPS_EXECUTED.STALL_CYCLES");
+	  "UOPS_EXECUTED.STALL_CYCLES", "broadwell");
 CORE_LIKE(skl, "skl", "Intel Skylake client (4/8 generic + 3 fixed)", 8,
-	  "CYCLE_ACTIVITY.STALLS_TOTAL");
+	  "CYCLE_ACTIVITY.STALLS_TOTAL", "skylake");
 CORE_LIKE(skx, "skx", "Intel Skylake server (4/8 generic + 3 fixed)", 8,
-	  "CYCLE_ACTIVITY.STALLS_TOTAL");
+	  "CYCLE_ACTIVITY.STALLS_TOTAL", "skylakex");
 CORE_LIKE(clx, "clx", "Intel Cascade Lake (4/8 generic + 3 fixed)", 8,
-	  "CYCLE_ACTIVITY.STALLS_TOTAL");
+	  "CYCLE_ACTIVITY.STALLS_TOTAL", "cascadelakex");
 
 /* ICL..SPR: 8 generic counters either way, FIXED3 = slots, PERF_METRICS. */
-#define SLOTS_LIKE(id, pmu, what, ilp, metrics, width) \
+#define SLOTS_LIKE(id, pmu, what, ilp, metrics, width, perf) \
 	const struct arch_model model_##id = { \
 		.name = pmu, .pmu_prefix = pmu, .pfm_force = pmu, .desc = what, \
 		.tree = TREE_INTEL, .n_generic = 8, .n_generic_nosmt = 8, .n_fixed = 4, \
@@ -752,9 +756,133 @@ CORE_LIKE(clx, "clx", "Intel Cascade Lake (4/8 generic + 3 fixed)", 8,
 		.cycles = "CPU_CLK_UNHALTED.THREAD", .dispatch_width = ilp, \
 		.ilp_sweep = "UOPS_EXECUTED.THREAD", \
 		.stall_event = "CYCLE_ACTIVITY.STALLS_TOTAL", .inst_event = "INST_RETIRED.ANY", \
-		.tables = id##_tables, \
+		.tables = id##_tables, .perf_events = perf, \
 	}
-SLOTS_LIKE(icl, "icl", "Intel Ice Lake client (8 generic + 4 fixed, PERF_METRICS)", 10, 4, 5);
-SLOTS_LIKE(icx, "icx", "Intel Ice Lake server (8 generic + 4 fixed, PERF_METRICS)", 10, 4, 5);
+SLOTS_LIKE(icl, "icl", "Intel Ice Lake client (8 generic + 4 fixed, PERF_METRICS)", 10, 4, 5,
+	   "icelake");
+SLOTS_LIKE(icx, "icx", "Intel Ice Lake server (8 generic + 4 fixed, PERF_METRICS)", 10, 4, 5,
+	   "icelakex");
 SLOTS_LIKE(spr, "spr", "Intel Sapphire Rapids (8 generic + 4 fixed, PERF_METRICS L1+L2)",
-	   12, 8, 6);
+	   12, 8, 6, "sapphirerapids");
+
+/* Emerald Rapids and Granite Rapids: Sapphire Rapids' core PMU (8 generic +
+ * 4 fixed counters with FIXED3 = slots, PERF_METRICS level 1 and 2: the
+ * kernel drives all three with the same code, arch/x86/events/intel/core.c
+ * intel_pmu_init "case INTEL_EMERALDRAPIDS_X" beside SAPPHIRERAPIDS_X, and
+ * GRANITERAPIDS_X/_D with the Redwood Cove (glc-based) setup).  Their rows
+ * are spr's, encoded under libpfm4 4.13's spr PMU (which takes EMR's CPUID
+ * 0xCF as spr and has no GNR PMU) with arch/pfm-fix.c's corrections; perf's
+ * emeraldrapids and graniterapids names win where perf has them, and
+ * tests/test-perf-events checks every row perf names against those tables
+ * (Linux 6.12 x86/emeraldrapids v1.09, x86/graniterapids v1.02). */
+#define SPR_LIKE(id, nm, what, perf) \
+	const struct arch_model model_##id = { \
+		.name = nm, .pmu_prefix = nm, .pfm_force = "spr", .desc = what, \
+		.tree = TREE_INTEL, .n_generic = 8, .n_generic_nosmt = 8, .n_fixed = 4, \
+		.n_metrics = 8, .pipeline_width = 6, .slots_event = "TOPDOWN.SLOTS", \
+		.cycles = "CPU_CLK_UNHALTED.THREAD", .dispatch_width = 12, \
+		.ilp_sweep = "UOPS_EXECUTED.THREAD", \
+		.stall_event = "CYCLE_ACTIVITY.STALLS_TOTAL", .inst_event = "INST_RETIRED.ANY", \
+		.tables = spr_tables, .perf_events = perf, \
+	}
+SPR_LIKE(emr, "emr", "Intel Emerald Rapids (8 generic + 4 fixed, PERF_METRICS L1+L2)",
+	 "emeraldrapids");
+SPR_LIKE(gnr, "gnr", "Intel Granite Rapids (8 generic + 4 fixed, PERF_METRICS L1+L2)",
+	 "graniterapids");
+
+/* The E-cores: Sierra Forest (Crestmont) and the hybrid parts' Gracemont
+ * (Alder/Raptor Lake's cpu_atom PMU).  No PERF_METRICS: TopDown counts slots
+ * on generic counters with the TOPDOWN_FE_BOUND, _BAD_SPECULATION, _BE_BOUND
+ * and _RETIRING events (perf's srf-metrics.json: 6 slots a cycle; adl-metrics
+ * cpu_atom: 5).  libpfm4 4.13 has neither PMU: the rows carry perf's names
+ * and encode from perf's tables.  Every row: Linux 6.12 tools/perf/
+ * pmu-events/arch/x86/sierraforest/pipeline.json (v1.04) resp.
+ * alderlake/pipeline.json cpu_atom (v1.27), checked by tests/test-perf-events.
+ * Counters (counter.json, Intel SDM vol. 3B 20.6.x): SRF 8 generic + 3 fixed,
+ * Gracemont 6 generic + 3 fixed; CPU_CLK_UNHALTED.CORE is FIXED1,
+ * INST_RETIRED.ANY FIXED0. */
+static const struct arch_event srf_events[] = {
+	{ "CPU_CLK_UNHALTED.CORE", "CPU_CLK_UNHALTED.CORE",
+	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "Fixed Counter: Counts the number of unhalted core clock cycles" },
+	{ "CPU_CLK_UNHALTED.CORE_P", "CPU_CLK_UNHALTED.CORE_P",
+	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, NOFIX, 2000003, "Counts the number of unhalted core clock cycles [This event is alias to CPU_CLK_UNHALTED.THREAD_P]" },
+	{ "INST_RETIRED.ANY", "INST_RETIRED.ANY",
+	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "Fixed Counter: Counts the number of instructions retired" },
+	{ "INST_RETIRED.ANY_P", "INST_RETIRED.ANY_P",
+	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of instructions retired" },
+	{ "TOPDOWN_FE_BOUND.ALL_P", "TOPDOWN_FE_BOUND.ALL_P",
+	  X(0x71, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of retirement slots not consumed due to front end stalls [This event is alias t" },
+	{ "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", "TOPDOWN_FE_BOUND.FRONTEND_LATENCY",
+	  X(0x71, 0x72, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of issue slots every cycle that were not delivered by the frontend due to laten" },
+	{ "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH",
+	  X(0x71, 0x8d, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of issue slots every cycle that were not delivered by the frontend due to front" },
+	{ "TOPDOWN_BAD_SPECULATION.ALL_P", "TOPDOWN_BAD_SPECULATION.ALL_P",
+	  X(0x73, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of issue slots that were not consumed by the backend because allocation is stal" },
+	{ "TOPDOWN_BAD_SPECULATION.MISPREDICT", "TOPDOWN_BAD_SPECULATION.MISPREDICT",
+	  X(0x73, 0x04, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of issue slots every cycle that were not consumed by the backend due to Branch" },
+	{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS",
+	  X(0x73, 0x03, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the total number of issue slots that were not consumed by the backend because allocation i" },
+	{ "TOPDOWN_BE_BOUND.ALL_P", "TOPDOWN_BE_BOUND.ALL_P",
+	  X(0x74, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of retirement slots not consumed due to backend stalls [This event is alias to" },
+	{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS",
+	  X(0x74, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of issue slots every cycle that were not consumed by the backend due to due to" },
+	{ "TOPDOWN_RETIRING.ALL_P", "TOPDOWN_RETIRING.ALL_P",
+	  X(0x72, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of consumed retirement slots. [This event is alias to TOPDOWN_RETIRING.ALL]" },
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED.ALL_BRANCHES",
+	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the total number of branch instructions retired for all branch types" },
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED.ALL_BRANCHES",
+	  X(0xc5, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the total number of mispredicted branch instructions retired for all branch types" },
+	{ NULL, NULL, X(0, 0, 0, 0, 0, 0), 0, 0, 0, NULL },
+};
+
+static const struct arch_event grt_events[] = {
+	{ "CPU_CLK_UNHALTED.CORE", "CPU_CLK_UNHALTED.CORE",
+	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, 1, 2000003, "Counts the number of unhalted core clock cycles. (Fixed event)" },
+	{ "CPU_CLK_UNHALTED.CORE_P", "CPU_CLK_UNHALTED.CORE_P",
+	  X(0x3c, 0x00, 0, 0, 0, 0), ANY, NOFIX, 2000003, "Counts the number of unhalted core clock cycles" },
+	{ "INST_RETIRED.ANY", "INST_RETIRED.ANY",
+	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, 0, 2000003, "Counts the total number of instructions retired. (Fixed event)" },
+	{ "INST_RETIRED.ANY_P", "INST_RETIRED.ANY_P",
+	  X(0xc0, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the total number of instructions retired" },
+	{ "TOPDOWN_FE_BOUND.ALL", "TOPDOWN_FE_BOUND.ALL",
+	  X(0x71, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the total number of issue slots every cycle that were not consumed by the backend due to f" },
+	{ "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", "TOPDOWN_FE_BOUND.FRONTEND_LATENCY",
+	  X(0x71, 0x72, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of issue slots every cycle that were not delivered by the frontend due to a lat" },
+	{ "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH",
+	  X(0x71, 0x8d, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of issue slots every cycle that were not delivered by the frontend due to front" },
+	{ "TOPDOWN_BAD_SPECULATION.ALL", "TOPDOWN_BAD_SPECULATION.ALL",
+	  X(0x73, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the total number of issue slots that were not consumed by the backend because allocation i" },
+	{ "TOPDOWN_BAD_SPECULATION.MISPREDICT", "TOPDOWN_BAD_SPECULATION.MISPREDICT",
+	  X(0x73, 0x04, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of issue slots every cycle that were not consumed by the backend due to branch" },
+	{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS",
+	  X(0x73, 0x03, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the total number of issue slots that were not consumed by the backend because allocation i" },
+	{ "TOPDOWN_BE_BOUND.ALL", "TOPDOWN_BE_BOUND.ALL",
+	  X(0x74, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the total number of issue slots every cycle that were not consumed by the backend due to b" },
+	{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS",
+	  X(0x74, 0x01, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the number of issue slots every cycle that were not consumed by the backend due to certain" },
+	{ "TOPDOWN_RETIRING.ALL", "TOPDOWN_RETIRING.ALL",
+	  X(0xc2, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the total number of consumed retirement slots" },
+	{ "BR_INST_RETIRED.ALL_BRANCHES", "BR_INST_RETIRED.ALL_BRANCHES",
+	  X(0xc4, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the total number of branch instructions retired for all branch types" },
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED.ALL_BRANCHES",
+	  X(0xc5, 0x00, 0, 0, 0, 0), ANY, NOFIX, 0, "Counts the total number of mispredicted branch instructions retired for all branch types" },
+	{ NULL, NULL, X(0, 0, 0, 0, 0, 0), 0, 0, 0, NULL },
+};
+
+static const struct arch_event *const srf_tables[] = { srf_events, NULL };
+static const struct arch_event *const grt_tables[] = { grt_events, NULL };
+
+#define NO_ILP_ECORE "no ILP histogram on this E-core in cyctop's tables: its TopDown " \
+	"events count slots, and no uops-executed sweep is set up for it"
+#define ECORE(id, nm, what, gp, width, tabs, perf) \
+	const struct arch_model model_##id = { \
+		.name = nm, .pmu_prefix = nm, .pfm_force = NULL, .desc = what, \
+		.tree = TREE_TOPDOWN, .n_generic = gp, .n_generic_nosmt = gp, .n_fixed = 3, \
+		.pipeline_width = width, .cycles = "CPU_CLK_UNHALTED.CORE", \
+		.no_ilp = NO_ILP_ECORE, .inst_event = "INST_RETIRED.ANY", .tables = tabs, \
+		.perf_events = perf, \
+	}
+ECORE(srf, "srf", "Intel Sierra Forest E-cores (8 generic + 3 fixed, TopDown on 6 slots)", 8,
+      6, srf_tables, "sierraforest");
+ECORE(adl_grt, "adl_grt", "Intel Alder/Raptor Lake E-cores, Gracemont (cpu_atom; 6 generic + "
+      "3 fixed, TopDown on 5 slots)", 6, 5, grt_tables, "alderlake_atom");

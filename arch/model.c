@@ -14,7 +14,8 @@ extern const struct arch_model model_core2, model_amd64_k8, model_amd64_fam10h,
 	model_ia64, model_perf, model_nhm, model_wsm, model_snb, model_ivb, model_hsw,
 	model_bdw, model_skl, model_skx, model_clx, model_icl, model_icx, model_spr,
 	model_zen1, model_zen2, model_zen3, model_zen4, model_arm_n1, model_arm_n2, model_arm_v1,
-	model_arm_v2, model_arm_ac53, model_arm_ac57, model_arm_ac72, model_arm_ac76;
+	model_arm_v2, model_arm_ac53, model_arm_ac57, model_arm_ac72, model_arm_ac76,
+	model_zen5, model_emr, model_gnr, model_srf, model_adl_grt;
 
 /* Within a tree the first model is its default (model_for_tree): Skylake for
  * the intel tree (every term of it has a direct event), Zen 4 for zen,
@@ -22,8 +23,9 @@ extern const struct arch_model model_core2, model_amd64_k8, model_amd64_fam10h,
 static const struct arch_model *const all_models[] = {
 	&model_core2, &model_amd64_k8, &model_amd64_fam10h, &model_ia64, &model_perf,
 	&model_skl, &model_nhm, &model_wsm, &model_snb, &model_ivb, &model_hsw, &model_bdw,
-	&model_skx, &model_clx, &model_icl, &model_icx, &model_spr,
-	&model_zen4, &model_zen1, &model_zen2, &model_zen3,
+	&model_skx, &model_clx, &model_icl, &model_icx, &model_spr, &model_emr, &model_gnr,
+	&model_srf, &model_adl_grt,
+	&model_zen4, &model_zen1, &model_zen2, &model_zen3, &model_zen5,
 	&model_arm_v2, &model_arm_n2, &model_arm_v1, &model_arm_n1, &model_arm_ac76,
 	&model_arm_ac72, &model_arm_ac57, &model_arm_ac53,
 };
@@ -80,11 +82,13 @@ const struct arch_model *model_find(const char *name)
  * pfmlib_intel_core.c accepts the same models); AMD K8 is family 15 (0Fh),
  * Family 10h is 16.  The later Intel models are the ones libpfm4 4.13's
  * pfmlib_intel_{nhm,wsm,snb,ivb,hsw,bdw,skl,icl,spr}.c list for each PMU
- * (Kaby/Coffee/Comet Lake are skl; Tiger/Rocket Lake icl; Emerald Rapids
- * spr; model 85 is skx before stepping 5, clx from it, as libpfm4's skx/clx
+ * (Kaby/Coffee/Comet Lake are skl; Tiger/Rocket Lake icl; model 85 is skx before stepping 5, clx from it, as libpfm4's skx/clx
  * split it); Zen by family and model range as pfmlib_amd64.c does (17h:
  * models below 0x30 Zen 1, from 0x30 Zen 2; 19h: 0x10-0x1f, 0x60-0x7f and
- * 0xa0-0xaf Zen 4, the rest Zen 3). */
+ * 0xa0-0xaf Zen 4, the rest Zen 3).  The CPUs after those, which libpfm4
+ * 4.13 does not know, as perf's x86/mapfile.csv (Linux 6.12) names them:
+ * Emerald Rapids GenuineIntel-6-CF, Granite Rapids 6-A[DE], Sierra Forest
+ * 6-AF, Zen 5 AuthenticAMD-26 (family 1Ah). */
 struct cpu_model_row {
 	int model;
 	const char *name;
@@ -100,13 +104,16 @@ static const struct cpu_model_row intel_models[] = {
 	{ 78, "skl" }, { 94, "skl" }, { 142, "skl" }, { 158, "skl" }, { 165, "skl" },
 	{ 166, "skl" }, { 85, "skx" },
 	{ 125, "icl" }, { 126, "icl" }, { 140, "icl" }, { 141, "icl" }, { 167, "icl" },
-	{ 106, "icx" }, { 108, "icx" }, { 143, "spr" }, { 207, "spr" },
+	{ 106, "icx" }, { 108, "icx" }, { 143, "spr" }, { 207, "emr" },
+	{ 173, "gnr" }, { 174, "gnr" }, { 175, "srf" },
 };
 
 static const struct arch_model *amd_zen(int family, int model)
 {
 	if (family == 0x17)
 		return model_find(model < 0x30 ? "amd64_fam17h_zen1" : "amd64_fam17h_zen2");
+	if (family == 0x1a)
+		return model_find("amd64_fam1ah_zen5");
 	if (family == 0x19) {
 		bool zen4 = (model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) ||
 			    (model >= 0xa0 && model <= 0xaf);
@@ -550,7 +557,8 @@ static bool canon_matches(const char *a, const char *canon_b)
 
 bool model_is_hardware(const struct arch_model *model)
 {
-	return model && (model->pfm_force != NULL || model->encoding == ENC_ARMV8);
+	return model && (model->pfm_force != NULL || model->encoding == ENC_ARMV8 ||
+			 model->perf_events != NULL);
 }
 
 static bool is_hw_model(const struct arch_model *model)

@@ -96,6 +96,11 @@ struct arch_model {
 	/* the asm view's penalties; NULL: the Core2 paper's (arch/penalty.c) */
 	const struct model_penalty *penalties;
 	const struct arch_event *const *tables; /* searched in order, NULL-terminated */
+	/* Linux perf's core events of this CPU (arch/perf-events.h): the table
+	 * generated from perf's pmu-events JSON ("amdzen4", "sapphirerapids",
+	 * "alderlake_atom"), NULL if none.  perf's names resolve through it and
+	 * its encoding wins over libpfm4's (engine/events.c). */
+	const char *perf_events;
 };
 
 const struct arch_model *model_find(const char *name);
@@ -130,6 +135,15 @@ unsigned long long event_code_config(const struct arch_code *code);
  * above.  MODEL may be NULL (x86). */
 bool model_raw_decode(const struct arch_model *model, const char *name, struct arch_code *code);
 unsigned long long model_code_config(const struct arch_model *model, const struct arch_code *code);
+
+/* perf's event NAME on MODEL (any case; with :c=N:i=1:e=1 modifiers, or in
+ * perf's cpu/NAME,cmask=N,inv/ syntax): its CODE, attr.config1 (the MSR value
+ * of offcore_rsp=, ldlat=, frontend=) and perf's spelling.  False when NAME
+ * is no event of MODEL's perf table. */
+struct perf_events_table;
+const struct perf_events_table *model_perf_table(const struct arch_model *model);
+bool model_perf_code(const struct arch_model *model, const char *name, struct arch_code *code,
+		     uint64_t *config1, const char **perf_name);
 
 /* Whether MODEL is a hardware PMU's (x86 through libpfm4, or Arm from our
  * tables), not the software "perf" model or IA-64's table. */

@@ -53,6 +53,57 @@ static const struct pfm_fix fixes[] = {
 	  "EventCode 0xc4 UMask 0x04" },
 	{ "wsm", "BR_INST_RETIRED:ALL_BRANCHES", 0x4c4, "0xc4", WSMJ " BR_INST_RETIRED.ALL_BRANCHES "
 	  "EventCode 0xc4 UMask 0x04" },
+	/* MSR_PEBS_FRONTEND 0x3F7 = 0x7 is the kernel's extra register of 0x40ad
+	 * (arch/x86/events/intel/core.c intel_glc_extra_regs,
+	 * Sapphire Rapids' INTEL_UEVENT_EXTRA_REG(0x40ad, MSR_PEBS_FRONTEND, 0x7, FE)), given as
+	 * perf's frontend= (config1:0-23); 4.13 put the 0x7 into the umask */
+	{ "spr", "INT_MISC:UNKNOWN_BRANCH_CYCLES", 0x40ad, "0x7ad", "perf x86/sapphirerapids/"
+	  "pipeline.json v1.23 (Linux 6.12) EventCode 0xad UMask 0x40 MSRIndex 0x3F7 MSRValue "
+	  "0x7" },
+	/* Disagreements with Linux perf's pmu-events JSON (Linux 6.12: the
+	 * x86/mapfile.csv version of each directory), found by
+	 * tests/test-perf-events, which encodes every event perf and libpfm4 both
+	 * name under libpfm4 (EVENT.UMASK is libpfm4's EVENT:UMASK) */
+#define PERF(dir, v, what) "perf x86/" dir " " v " (Linux 6.12) " what
+	{ "nhm", "MACRO_INSTS:FUSIONS_DECODED", 0x1a6, "0x1d0",
+	  PERF("nehalemep", "v4", "EventCode 0xa6 UMask 0x1") },
+	{ "wsm", "BR_MISP_RETIRED:ALL_BRANCHES", 0x4c5, "0xc5",
+	  PERF("westmereep-sp", "v4", "EventCode 0xc5 UMask 0x4") },
+	{ "ivb", "MOVE_ELIMINATION:INT_ELIMINATED", 0x158, "0x458 (swapped with "
+	  "INT_NOT_ELIMINATED)", PERF("ivybridge", "v24", "EventCode 0x58 UMask 0x1") },
+	{ "ivb", "MOVE_ELIMINATION:INT_NOT_ELIMINATED", 0x458, "0x158",
+	  PERF("ivybridge", "v24", "EventCode 0x58 UMask 0x4") },
+#define L2_RQSTS(pmu, dir, v) \
+	{ pmu, "L2_RQSTS:CODE_RD_HIT", 0xc424, "0x4424", PERF(dir, v, "UMask 0xc4") }, \
+	{ pmu, "L2_RQSTS:DEMAND_DATA_RD_HIT", 0xc124, "0x4124", PERF(dir, v, "UMask 0xc1") }, \
+	{ pmu, "L2_RQSTS:L2_PF_HIT", 0xd024, "0xd824", PERF(dir, v, "UMask 0xd0") }, \
+	{ pmu, "L2_RQSTS:L2_PF_MISS", 0x3024, "0x3824", PERF(dir, v, "UMask 0x30") }, \
+	{ pmu, "L2_RQSTS:RFO_HIT", 0xc224, "0x4224", PERF(dir, v, "UMask 0xc2") }, \
+	{ pmu, "UOPS_RETIRED:TOTAL_CYCLES", 0x108001c2, "0xa8001c2", \
+	  PERF(dir, v, "EventCode 0xc2 UMask 0x1 CounterMask 16 Invert 1") }
+	L2_RQSTS("hsw", "haswell", "v35"), L2_RQSTS("bdw", "broadwell", "v29"),
+#undef L2_RQSTS
+	{ "skl", "UOPS_RETIRED:TOTAL_CYCLES", 0x108002c2, "0xa8001c2",
+	  PERF("skylake", "v59", "EventCode 0xc2 UMask 0x2 CounterMask 16 Invert 1") },
+	{ "skx", "UOPS_RETIRED:STALL_CYCLES", 0x18002c2, "0x18001c2",
+	  PERF("skylakex", "v1.35", "EventCode 0xc2 UMask 0x2 CounterMask 1 Invert 1") },
+	{ "skx", "UOPS_RETIRED:TOTAL_CYCLES", 0x108002c2, "0xa8001c2",
+	  PERF("skylakex", "v1.35", "EventCode 0xc2 UMask 0x2 CounterMask 16 Invert 1") },
+	{ "clx", "UOPS_RETIRED:STALL_CYCLES", 0x18002c2, "0x18001c2",
+	  PERF("cascadelakex", "v1.22", "EventCode 0xc2 UMask 0x2 CounterMask 1 Invert 1") },
+	{ "clx", "UOPS_RETIRED:TOTAL_CYCLES", 0x108002c2, "0xa8001c2",
+	  PERF("cascadelakex", "v1.22", "EventCode 0xc2 UMask 0x2 CounterMask 16 Invert 1") },
+	{ "icl", "MEM_LOAD_MISC_RETIRED:UC", 0x4d4, "0x4c4",
+	  PERF("icelake", "v1.22", "EventCode 0xd4 UMask 0x4") },
+	{ "icx", "MEM_LOAD_MISC_RETIRED:UC", 0x4d4, "0x4c4",
+	  PERF("icelakex", "v1.26", "EventCode 0xd4 UMask 0x4") },
+	{ "spr", "ARITH:IDIV_ACTIVE", 0x10008b0, "0x8b0",
+	  PERF("sapphirerapids", "v1.23", "EventCode 0xb0 UMask 0x8 CounterMask 1") },
+	{ "spr", "ARITH:INT_DIVIDER_ACTIVE", 0x10008b0, "0x8b0",
+	  PERF("sapphirerapids", "v1.23", "EventCode 0xb0 UMask 0x8 CounterMask 1") },
+	{ "spr", "MEM_TRANS_RETIRED:STORE_SAMPLE", 0x2cd, "0x3cd",
+	  PERF("sapphirerapids", "v1.23", "EventCode 0xcd UMask 0x2") },
+#undef PERF
 	/* missing in 4.13 */
 	/* libpfm4 4.13 cannot write these (it will not combine the UOPS_EXECUTED
 	 * umasks on nhm, nor change the cmask of wsm's CORE_ACTIVE_CYCLES, and
@@ -129,4 +180,22 @@ const struct pfm_fix *pfm_fix_find(const char *pmu, const char *event)
 		    strcmp(have, want) == 0)
 			return f;
 	return NULL;
+}
+
+/* Corrections with an MSR value: attr.config1 beside the row's config. */
+static const struct { const char *pmu, *event; uint64_t config1; } fix_config1[] = {
+	{ "spr", "INT_MISC:UNKNOWN_BRANCH_CYCLES", 0x7 },
+	/* perf x86/sapphirerapids/pipeline.json v1.23 UOPS_RETIRED.MS MSRIndex 0x3F7
+	 * MSRValue 0x8; the kernel's INTEL_UEVENT_EXTRA_REG(0x04c2, MSR_PEBS_FRONTEND,
+	 * 0x8, FE) (intel_glc_extra_regs) */
+	{ "spr", "UOPS_RETIRED:MS", 0x8 },
+};
+
+uint64_t pfm_fix_config1(const struct pfm_fix *fix)
+{
+	for (size_t i = 0; fix && i < sizeof(fix_config1) / sizeof(fix_config1[0]); i++)
+		if (strcmp(fix->pmu, fix_config1[i].pmu) == 0 &&
+		    strcmp(fix->event, fix_config1[i].event) == 0)
+			return fix_config1[i].config1;
+	return 0;
 }

@@ -22,4 +22,8 @@ struct pfm_fix {
 const struct pfm_fix *pfm_fix_find(const char *pmu, const char *event);
 const struct pfm_fix *pfm_fix_at(size_t i);  /* NULL past the end */
 
+/* The attr.config1 of correction FIX: the MSR value the right encoding has
+ * (perf's frontend=, config1:0-23), 0 if none. */
+uint64_t pfm_fix_config1(const struct pfm_fix *fix);
+
 #endif

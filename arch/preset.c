@@ -111,8 +111,9 @@ static const struct preset presets[] = {
 	{ "amd-fp-exceptions", TREE_AMD, NULL, "floating-point exceptions", AMD " 4.6.2.3", {
 		{ "Ret_instructions", HI }, { "Ret_MMX_FP", 0 }, { "FPU_exceptions", LO } } },
 	/* --- Nehalem .. Sapphire Rapids, Zen 1-4 (../shared/MODERN-PMU.md) --- */
-#define SNB_SPR "snb ivb hsw bdw skl skx clx icl icx spr"
-#define ZEN_ALL "amd64_fam17h_zen1 amd64_fam17h_zen2 amd64_fam19h_zen3 amd64_fam19h_zen4"
+#define SNB_SPR "snb ivb hsw bdw skl skx clx icl icx spr emr gnr"
+#define ZEN_ALL "amd64_fam17h_zen1 amd64_fam17h_zen2 amd64_fam19h_zen3 amd64_fam19h_zen4 " \
+	"amd64_fam1ah_zen5"
 #define EQ "master equation on modern cores (MODERN-PMU.md 1.1)"
 	{ "cycles", TREE_INTEL, SNB_SPR, "the master equation: cycles, stalls, issued and retired uops",
 	  EQ, {
@@ -136,7 +137,7 @@ static const struct preset presets[] = {
 		{ "ex_ret_ops:c=1:i=1", 0 },
 		{ "de_dis_cops_from_decoder.disp_op_type.any_fp_dispatch", 0 },
 		{ "de_dis_cops_from_decoder.disp_op_type.any_integer_dispatch", 0 } } },
-	{ "cycles", TREE_ZEN, "amd64_fam19h_zen4",
+	{ "cycles", TREE_ZEN, "amd64_fam19h_zen4 amd64_fam1ah_zen5",
 	  "the master equation, dispatch basis, with the no-retire split", EQ, {
 		{ "ls_not_halted_cyc", 0 }, { "ex_ret_instr", 0 }, { "ex_ret_ops", 0 },
 		{ "ex_ret_ops:c=1:i=1", 0 }, { "de_src_op_disp.all", 0 },
@@ -177,7 +178,7 @@ static const struct preset presets[] = {
 		{ "UOPS_EXECUTED.THREAD:c=8", 0 },
 		{ "UOPS_EXECUTED.THREAD:c=9", 0 },
 		{ "UOPS_EXECUTED.THREAD:c=10", 0 } } },
-	{ "ilp", TREE_INTEL, "spr", "ILP histogram: cycles with >= k uops executed, k = 1..12", ILP, {
+	{ "ilp", TREE_INTEL, "spr emr gnr", "ILP histogram: cycles with >= k uops executed, k = 1..12", ILP, {
 		{ "CPU_CLK_UNHALTED.THREAD", 0 }, { "UOPS_EXECUTED.THREAD:c=1:i=1", 0 },
 		{ "UOPS_EXECUTED.THREAD:c=1", 0 },
 		{ "UOPS_EXECUTED.THREAD:c=2", 0 },
@@ -257,7 +258,7 @@ static const struct preset presets[] = {
 		{ "UOPS_DECODED.DEC0:c=1", 0 }, { "IDQ.MITE_UOPS", 0 }, { "IDQ.MS_UOPS", 0 },
 		{ "UOPS_ISSUED.ANY", 0 }, { "CPU_CLK_UNHALTED.THREAD", 0 },
 		{ "CPU_CLK_UNHALTED.DISTRIBUTED", 0 } } },
-	{ "topdown", TREE_TOPDOWN, "spr",
+	{ "topdown", TREE_TOPDOWN, "spr emr gnr",
 	  "TopDown levels 1-2: slots and the 8 PERF_METRICS in one group",
 	  "perf sapphirerapids/spr-metrics.json tma_* L1-L2 @26f4b26f (MODERN-PMU.md 2.2)", {
 		{ "TOPDOWN.SLOTS", 0 }, { "topdown-retiring", 0 }, { "topdown-bad-spec", 0 },
@@ -275,8 +276,38 @@ static const struct preset presets[] = {
 		{ "ex_ret_ops", 0 }, { "ex_ret_brn_misp", 0 }, { "resyncs_or_nc_redirects", 0 },
 		{ "ex_no_retire.load_not_complete", 0 }, { "ex_no_retire.not_complete", 0 },
 		{ "ex_ret_ucode_ops", 0 } } },
+	{ "topdown", TREE_TOPDOWN, "amd64_fam1ah_zen5",
+	  "pipeline utilization levels 1-2 (8 dispatch slots per cycle)",
+	  "perf amdzen5/pipeline.json (Linux 6.12, mapfile v1)", {
+		{ "ls_not_halted_cyc", 0 }, { "de_no_dispatch_per_slot.no_ops_from_frontend", 0 },
+		{ "de_no_dispatch_per_slot.no_ops_from_frontend:c=8", 0 },
+		{ "de_no_dispatch_per_slot.backend_stalls", 0 },
+		{ "de_no_dispatch_per_slot.smt_contention", 0 }, { "de_src_op_disp.all", 0 },
+		{ "ex_ret_ops", 0 }, { "ex_ret_brn_misp", 0 }, { "bp_redirects.resync", 0 },
+		{ "ex_no_retire.load_not_complete", 0 }, { "ex_no_retire.not_complete", 0 },
+		{ "ex_ret_ucode_ops", 0 } } },
+	{ "topdown", TREE_TOPDOWN, "srf",
+	  "TopDown levels 1-2 on 6 issue slots a cycle (no PERF_METRICS)",
+	  "perf sierraforest/srf-metrics.json (Linux 6.12, mapfile v1.04)", {
+		{ "CPU_CLK_UNHALTED.CORE", 0 }, { "TOPDOWN_FE_BOUND.ALL_P", 0 },
+		{ "TOPDOWN_BAD_SPECULATION.ALL_P", 0 }, { "TOPDOWN_BE_BOUND.ALL_P", 0 },
+		{ "TOPDOWN_RETIRING.ALL_P", 0 }, { "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", 0 },
+		{ "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", 0 },
+		{ "TOPDOWN_BAD_SPECULATION.MISPREDICT", 0 },
+		{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", 0 },
+		{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 0 }, { "INST_RETIRED.ANY", 0 } } },
+	{ "topdown", TREE_TOPDOWN, "adl_grt",
+	  "TopDown levels 1-2 on 5 issue slots a cycle (the E-cores' cpu_atom PMU)",
+	  "perf alderlake/adl-metrics.json cpu_atom (Linux 6.12, mapfile v1.27)", {
+		{ "CPU_CLK_UNHALTED.CORE", 0 }, { "TOPDOWN_FE_BOUND.ALL", 0 },
+		{ "TOPDOWN_BE_BOUND.ALL", 0 }, { "TOPDOWN_RETIRING.ALL", 0 },
+		{ "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", 0 },
+		{ "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", 0 },
+		{ "TOPDOWN_BAD_SPECULATION.MISPREDICT", 0 },
+		{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", 0 },
+		{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 0 }, { "INST_RETIRED.ANY", 0 } } },
 #define MEM "stall cycles by memory level, nested (MODERN-PMU.md 1.1 stall decomposition)"
-	{ "memory", TREE_INTEL, "skl skx clx icl icx spr",
+	{ "memory", TREE_INTEL, "skl skx clx icl icx spr emr gnr",
 	  "memory stall cycles: any, L1D, L2, L3 misses, stores, page walks", MEM, {
 		{ "CPU_CLK_UNHALTED.THREAD", 0 }, { "CYCLE_ACTIVITY.STALLS_TOTAL", 0 },
 		{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", 0 }, { "CYCLE_ACTIVITY.STALLS_L1D_MISS", 0 },
@@ -313,8 +344,15 @@ static const struct preset presets[] = {
 		{ "l2_cache_accesses_from_dc_misses", 0 },
 		{ "l2_cache_req_stat.ic_dc_miss_in_l2", 0 }, { "l2_dtlb_misses", 0 },
 		{ "ex_no_retire.load_not_complete", 0 }, { "ex_no_retire.not_complete", 0 } } },
+	{ "memory", TREE_ZEN, "amd64_fam1ah_zen5",
+	  "load/store ops, L2 requests and misses, DTLB walks; no-retire cycles waiting for loads",
+	  "MODERN-PMU.md 1.8, 1.9 on perf's amdzen5 names (Linux 6.12)", {
+		{ "ls_not_halted_cyc", 0 }, { "ex_ret_instr", 0 }, { "ls_dispatch.all", 0 },
+		{ "l2_request_g1.all_dc", 0 }, { "l2_cache_req_stat.ic_dc_miss_in_l2", 0 },
+		{ "ls_l1_d_tlb_miss.all_l2_miss", 0 }, { "ex_no_retire.load_not_complete", 0 },
+		{ "ex_no_retire.not_complete", 0 } } },
 #define FE "front-end bound (MODERN-PMU.md 1.1, 2.2 fetch latency)"
-	{ "frontend", TREE_INTEL, "skl skx clx icl icx spr",
+	{ "frontend", TREE_INTEL, "skl skx clx icl icx spr emr gnr",
 	  "front-end bubbles, fetch latency, I-cache and ITLB stalls, resteers", FE, {
 		{ "CPU_CLK_UNHALTED.THREAD", 0 }, { "IDQ_UOPS_NOT_DELIVERED.CORE", 0 },
 		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 0 },
@@ -332,6 +370,12 @@ static const struct preset presets[] = {
 	  "dispatch slots and cycles the front end left empty; I-cache misses", FE, {
 		{ "ls_not_halted_cyc", 0 }, { "de_no_dispatch_per_slot.no_ops_from_frontend", 0 },
 		{ "de_no_dispatch_per_slot.no_ops_from_frontend:c=6", 0 },
+		{ "ic_tag_hit_miss.instruction_cache_miss", 0 },
+		{ "ic_tag_hit_miss.all_instruction_cache_accesses", 0 } } },
+	{ "frontend", TREE_ZEN, "amd64_fam1ah_zen5",
+	  "dispatch slots and cycles the front end left empty; I-cache misses", FE, {
+		{ "ls_not_halted_cyc", 0 }, { "de_no_dispatch_per_slot.no_ops_from_frontend", 0 },
+		{ "de_no_dispatch_per_slot.no_ops_from_frontend:c=8", 0 },
 		{ "ic_tag_hit_miss.instruction_cache_miss", 0 },
 		{ "ic_tag_hit_miss.all_instruction_cache_accesses", 0 } } },
 	/* --- Arm: each preset fits one group of the 6 event counters plus the

@@ -312,7 +312,7 @@ static const char *const models_nhm[] = { "nhm", "wsm", NULL };
 static const char *const models6[] = { "snb", "ivb", NULL };
 static const char *const models8[] = { "skl", "hsw", "bdw", "skx", "clx", NULL };
 static const char *const models10[] = { "icl", "icx", NULL };
-static const char *const models12[] = { "spr", NULL };
+static const char *const models12[] = { "spr", "emr", "gnr", NULL };
 
 #define N(a) ((int)(sizeof(a) / sizeof(a[0])))
 #define TITLE "Core2 cycle accounting on Intel"

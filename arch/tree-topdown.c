@@ -9,7 +9,14 @@
  *   icl  icelake/icl-metrics.json @6b93f350 (v6.7/v6.8-era tree)
  *   spr  sapphirerapids/spr-metrics.json @26f4b26f (perf-tools-next, v6.18)
  *   zen4 amdzen4/pipeline.json @037dd130 (metrics added in v6.2)
- *   grt  (hybrid E-core) intel/perfmon-generated adl-metrics.json, level 1
+ *   grt  (hybrid E-core) alderlake/adl-metrics.json cpu_atom (Linux 6.12), levels
+ *        1-2 (level 1 the intel/perfmon-generated text)
+ *   zen5 amdzen5/pipeline.json (Linux 6.12, mapfile.csv v1)
+ *   srf  sierraforest/srf-metrics.json (Linux 6.12, mapfile.csv v1.04)
+ *   emr, gnr: spr's formulas, the same text in emeraldrapids/emr-metrics.json
+ *        (Linux 6.12, v1.09) and in intel/perfmon GNR/metrics/
+ *        graniterapids_metrics.json v1.3 (TMA 5.2, @6dadedf3), from which
+ *        perf's gnr-metrics.json is generated
  * perf's expression semantics (tools/perf/util/expr.c @06905723): a plain
  * division by zero is NaN (here: not measured); d_ratio(a, b) is 0 when
  * b == 0; #SMT_on is 1 when SMT is active; #core_wide is 1 when SMT is off
@@ -35,6 +42,8 @@ enum {
 	I_Z_LOAD_NC, I_Z_NC, I_Z_UCODE,
 	/* Gracemont (hybrid E-core, cpu_atom) */
 	I_G_CLK, I_G_FE, I_G_BAD, I_G_BE, I_G_RET,
+	/* Sierra Forest (Crestmont): level 2 */
+	I_G_FE_LAT, I_G_FE_BW, I_G_MISP, I_G_CLEARS, I_G_ALLOC,
 	/* derived */
 	I_CORE_CLKS, I_RECOVERY_EFF, I_SKL_SLOTS, I_PM_SUM,
 	I_COUNT
@@ -460,16 +469,118 @@ static const struct tree_node_def zen4_nodes[] = {
 	     ZEN4 "smt_contention", I_Z_SMT, I_ZCYC),
 };
 
+/* --- AMD Zen 5 pipeline utilization ---------------------------------------- */
+
+/* The same metrics as Zen 4's on 8 dispatch slots a cycle, the front-end
+ * latency term at cmask 8, pipeline restarts counted by bp_redirects.resync
+ * (amdzen5/pipeline.json, Linux 6.12). */
+static const struct tree_input_def zen5_inputs[I_COUNT] = {
+	[I_ZCYC] = { "ls_not_halted_cyc|cycles", false },
+	[I_Z_FE] = { "de_no_dispatch_per_slot.no_ops_from_frontend", false },
+	[I_Z_FE_C6] = { "de_no_dispatch_per_slot.no_ops_from_frontend:cmask=8", false },
+	[I_Z_BE] = { "de_no_dispatch_per_slot.backend_stalls", false },
+	[I_Z_SMT] = { "de_no_dispatch_per_slot.smt_contention", false },
+	[I_Z_DISP] = { "de_src_op_disp.all", false },
+	[I_Z_RET] = { "ex_ret_ops", false },
+	[I_Z_BR_MISP] = { "ex_ret_brn_misp", false },
+	[I_Z_RESYNC] = { "bp_redirects.resync", false },
+	[I_Z_LOAD_NC] = { "ex_no_retire.load_not_complete", false },
+	[I_Z_NC] = { "ex_no_retire.not_complete", false },
+	[I_Z_UCODE] = { "ex_ret_ucode_ops", false },
+};
+
+/* total_dispatch_slots = 8 * ls_not_halted_cyc */
+#define TOTAL5 (8 * in[I_ZCYC])
+FN(z5_slots) { (void)c; return TOTAL5; }
+/* frontend_bound = d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend,
+ * total_dispatch_slots) */
+FN(z5_fe) { (void)c; return d_ratio(in[I_Z_FE], TOTAL5); }
+/* bad_speculation = d_ratio(de_src_op_disp.all - ex_ret_ops, total_dispatch_slots) */
+FN(z5_bad) { (void)c; return d_ratio(in[I_Z_DISP] - in[I_Z_RET], TOTAL5); }
+/* backend_bound = d_ratio(de_no_dispatch_per_slot.backend_stalls, total) */
+FN(z5_be) { (void)c; return d_ratio(in[I_Z_BE], TOTAL5); }
+/* smt_contention = d_ratio(de_no_dispatch_per_slot.smt_contention, total) */
+FN(z5_smt) { (void)c; return d_ratio(in[I_Z_SMT], TOTAL5); }
+/* retiring = d_ratio(ex_ret_ops, total_dispatch_slots) */
+FN(z5_ret) { (void)c; return d_ratio(in[I_Z_RET], TOTAL5); }
+/* frontend_bound_by_latency = d_ratio((8 * cpu@de_no_dispatch_per_slot.
+ * no_ops_from_frontend,cmask=0x8@), total_dispatch_slots) */
+FN(z5_fe_lat) { (void)c; return d_ratio(8 * in[I_Z_FE_C6], TOTAL5); }
+/* frontend_bound_by_bandwidth = d_ratio(no_ops_from_frontend - (8 * ...cmask=0x8@),
+ * total_dispatch_slots) */
+FN(z5_fe_bw) { (void)c; return d_ratio(in[I_Z_FE] - 8 * in[I_Z_FE_C6], TOTAL5); }
+/* bad_speculation_from_mispredicts = d_ratio(bad_speculation * ex_ret_brn_misp,
+ * ex_ret_brn_misp + bp_redirects.resync) */
+FN(z5_misp)
+{
+	return d_ratio(z5_bad(in, c) * in[I_Z_BR_MISP], in[I_Z_BR_MISP] + in[I_Z_RESYNC]);
+}
+/* bad_speculation_from_pipeline_restarts = d_ratio(bad_speculation *
+ * bp_redirects.resync, ex_ret_brn_misp + bp_redirects.resync) */
+FN(z5_restarts)
+{
+	return d_ratio(z5_bad(in, c) * in[I_Z_RESYNC], in[I_Z_BR_MISP] + in[I_Z_RESYNC]);
+}
+/* backend_bound_by_memory = backend_bound * d_ratio(load_not_complete,
+ * not_complete); backend_bound_by_cpu = backend_bound * (1 - the same) */
+FN(z5_mem) { return z5_be(in, c) * d_ratio(in[I_Z_LOAD_NC], in[I_Z_NC]); }
+FN(z5_cpu) { return z5_be(in, c) * (1 - d_ratio(in[I_Z_LOAD_NC], in[I_Z_NC])); }
+/* retiring_from_fastpath = retiring * (1 - d_ratio(ex_ret_ucode_ops, ex_ret_ops));
+ * retiring_from_microcode = retiring * d_ratio(ex_ret_ucode_ops, ex_ret_ops) */
+FN(z5_fast) { return z5_ret(in, c) * (1 - d_ratio(in[I_Z_UCODE], in[I_Z_RET])); }
+FN(z5_ucode) { return z5_ret(in, c) * d_ratio(in[I_Z_UCODE], in[I_Z_RET]); }
+
+#define ZEN5 "perf amdzen5/pipeline.json (Linux 6.12) "
+static const struct tree_node_def zen5_nodes[] = {
+	{ "slots", "Dispatch slots (8 per cycle)", UNIT_COUNT, 0, { I_ZCYC }, z5_slots, NULL,
+	  ZEN5 "total_dispatch_slots = 8 * ls_not_halted_cyc" },
+	NODE("topdown", "All slots (level 1 adds up to 1)", TN_EXACT, whole, ZEN5 "PipelineL1",
+	     I_ZCYC),
+	NODE("topdown.frontend_bound", "Frontend bound", PX, z5_fe, ZEN5 "frontend_bound",
+	     I_Z_FE, I_ZCYC),
+	NODE("topdown.frontend_bound.fetch_latency", "Latency", P, z5_fe_lat,
+	     ZEN5 "frontend_bound_by_latency", I_Z_FE_C6, I_ZCYC),
+	NODE("topdown.frontend_bound.fetch_bandwidth", "Bandwidth", P, z5_fe_bw,
+	     ZEN5 "frontend_bound_by_bandwidth", I_Z_FE, I_Z_FE_C6, I_ZCYC),
+	NODE("topdown.bad_speculation", "Bad speculation", PX, z5_bad, ZEN5 "bad_speculation",
+	     I_Z_DISP, I_Z_RET, I_ZCYC),
+	NODE("topdown.bad_speculation.branch_mispredicts", "Mispredicts", P, z5_misp,
+	     ZEN5 "bad_speculation_from_mispredicts", I_Z_DISP, I_Z_RET, I_ZCYC, I_Z_BR_MISP,
+	     I_Z_RESYNC),
+	NODE("topdown.bad_speculation.machine_clears", "Pipeline restarts", P, z5_restarts,
+	     ZEN5 "bad_speculation_from_pipeline_restarts", I_Z_DISP, I_Z_RET, I_ZCYC,
+	     I_Z_BR_MISP, I_Z_RESYNC),
+	NODE("topdown.backend_bound", "Backend bound", PX, z5_be, ZEN5 "backend_bound",
+	     I_Z_BE, I_ZCYC),
+	NODE("topdown.backend_bound.memory_bound", "Memory", P, z5_mem,
+	     ZEN5 "backend_bound_by_memory", I_Z_BE, I_ZCYC, I_Z_LOAD_NC, I_Z_NC),
+	NODE("topdown.backend_bound.core_bound", "CPU", P, z5_cpu, ZEN5 "backend_bound_by_cpu",
+	     I_Z_BE, I_ZCYC, I_Z_LOAD_NC, I_Z_NC),
+	NODE("topdown.retiring", "Retiring", PX, z5_ret, ZEN5 "retiring", I_Z_RET, I_ZCYC),
+	NODE("topdown.retiring.heavy_operations", "Microcode", P, z5_ucode,
+	     ZEN5 "retiring_from_microcode", I_Z_RET, I_ZCYC, I_Z_UCODE),
+	NODE("topdown.retiring.light_operations", "Fastpath", P, z5_fast,
+	     ZEN5 "retiring_from_fastpath", I_Z_RET, I_ZCYC, I_Z_UCODE),
+	NODE("topdown.smt_contention", "SMT contention (the other thread dispatched)", P, z5_smt,
+	     ZEN5 "smt_contention", I_Z_SMT, I_ZCYC),
+};
+
 /* --- Gracemont, the hybrid E-core (cpu_atom) ---------------------------- */
 
-/* Level 1 only, from perfmon-generated adl-metrics.json (intel/perfmon
- * @6dadedf3, scripts/create_perf_json.py; MODERN-PMU.md section 2.4): a
- * fixed 5-wide slot count over GP events. */
+/* Levels 1 and 2 of perf's alderlake/adl-metrics.json for cpu_atom (Linux
+ * 6.12, mapfile.csv v1.27; level 1 is the perfmon-generated text of intel/
+ * perfmon @6dadedf3, MODERN-PMU.md section 2.4): slot events over a fixed 5
+ * slots a cycle on generic counters, bad speculation the rest at level 1. */
 static const struct tree_input_def grt_inputs[I_COUNT] = {
 	[I_G_CLK] = { "CPU_CLK_UNHALTED.CORE|CPU_CLK_UNHALTED.CORE_P", false },
 	[I_G_FE] = { "TOPDOWN_FE_BOUND.ALL", false },
 	[I_G_BE] = { "TOPDOWN_BE_BOUND.ALL", false },
 	[I_G_RET] = { "TOPDOWN_RETIRING.ALL", false },
+	[I_G_FE_LAT] = { "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", false },
+	[I_G_FE_BW] = { "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", false },
+	[I_G_MISP] = { "TOPDOWN_BAD_SPECULATION.MISPREDICT", false },
+	[I_G_CLEARS] = { "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", false },
+	[I_G_ALLOC] = { "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", false },
 };
 
 #define GSLOTS (5 * in[I_G_CLK])
@@ -482,8 +593,17 @@ FN(g_be) { (void)c; return in[I_G_BE] / GSLOTS; }
 FN(g_ret) { (void)c; return in[I_G_RET] / GSLOTS; }
 /* tma_bad_speculation = (5 * CLK - (FE_BOUND + BE_BOUND + RETIRING)) / (5 * CLK) */
 FN(g_bad) { (void)c; return (GSLOTS - (in[I_G_FE] + in[I_G_BE] + in[I_G_RET])) / GSLOTS; }
+/* level 2: tma_ifetch_latency, tma_ifetch_bandwidth, tma_branch_mispredicts,
+ * tma_machine_clears, tma_core_bound = their cpu_atom@EVENT@ / (5 * ...CORE@) */
+FN(g_fe_lat) { (void)c; return in[I_G_FE_LAT] / GSLOTS; }
+FN(g_fe_bw) { (void)c; return in[I_G_FE_BW] / GSLOTS; }
+FN(g_misp) { (void)c; return in[I_G_MISP] / GSLOTS; }
+FN(g_clears) { (void)c; return in[I_G_CLEARS] / GSLOTS; }
+FN(g_core) { (void)c; return in[I_G_ALLOC] / GSLOTS; }
+/* tma_resource_bound = tma_backend_bound - tma_core_bound */
+FN(g_resource) { return g_be(in, c) - g_core(in, c); }
 
-#define GRT "perfmon adl-metrics.json (cpu_atom) "
+#define GRT "perf adl-metrics.json (cpu_atom, Linux 6.12) "
 static const struct tree_node_def grt_nodes[] = {
 	{ "slots", "Issue slots (5 per core clock)", UNIT_COUNT, 0, { I_G_CLK }, g_slots, NULL,
 	  GRT "5 * CPU_CLK_UNHALTED.CORE" },
@@ -491,18 +611,92 @@ static const struct tree_node_def grt_nodes[] = {
 	     I_G_CLK),
 	NODE("topdown.frontend_bound", "Frontend bound", P, g_fe, GRT "tma_frontend_bound",
 	     I_G_FE, I_G_CLK),
+	NODE("topdown.frontend_bound.fetch_latency", "Fetch latency", P, g_fe_lat,
+	     GRT "tma_ifetch_latency", I_G_FE_LAT, I_G_CLK),
+	NODE("topdown.frontend_bound.fetch_bandwidth", "Fetch bandwidth", P, g_fe_bw,
+	     GRT "tma_ifetch_bandwidth", I_G_FE_BW, I_G_CLK),
 	NODE("topdown.bad_speculation", "Bad speculation", P, g_bad, GRT "tma_bad_speculation",
 	     I_G_FE, I_G_BE, I_G_RET, I_G_CLK),
+	NODE("topdown.bad_speculation.branch_mispredicts", "Branch mispredicts", P, g_misp,
+	     GRT "tma_branch_mispredicts", I_G_MISP, I_G_CLK),
+	NODE("topdown.bad_speculation.machine_clears", "Machine clears", P, g_clears,
+	     GRT "tma_machine_clears", I_G_CLEARS, I_G_CLK),
 	NODE("topdown.backend_bound", "Backend bound", P, g_be, GRT "tma_backend_bound",
 	     I_G_BE, I_G_CLK),
+	NODE("topdown.backend_bound.core_bound", "Core bound (allocation restrictions)", P,
+	     g_core, GRT "tma_core_bound", I_G_ALLOC, I_G_CLK),
+	NODE("topdown.backend_bound.resource_bound", "Resource bound", P, g_resource,
+	     GRT "tma_resource_bound", I_G_BE, I_G_ALLOC, I_G_CLK),
 	NODE("topdown.retiring", "Retiring", P, g_ret, GRT "tma_retiring", I_G_RET, I_G_CLK),
+};
+
+/* --- Sierra Forest (Crestmont E-cores) ------------------------------------- */
+
+/* srf-metrics.json (Linux 6.12): every level 1 and 2 node is its own slot
+ * event over 6 * CPU_CLK_UNHALTED.CORE (bad speculation is measured, not the
+ * rest); tma_resource_bound = tma_backend_bound - tma_core_bound. */
+static const struct tree_input_def srf_inputs[I_COUNT] = {
+	[I_G_CLK] = { "CPU_CLK_UNHALTED.CORE|CPU_CLK_UNHALTED.CORE_P", false },
+	[I_G_FE] = { "TOPDOWN_FE_BOUND.ALL_P", false },
+	[I_G_BAD] = { "TOPDOWN_BAD_SPECULATION.ALL_P", false },
+	[I_G_BE] = { "TOPDOWN_BE_BOUND.ALL_P", false },
+	[I_G_RET] = { "TOPDOWN_RETIRING.ALL_P", false },
+	[I_G_FE_LAT] = { "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", false },
+	[I_G_FE_BW] = { "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", false },
+	[I_G_MISP] = { "TOPDOWN_BAD_SPECULATION.MISPREDICT", false },
+	[I_G_CLEARS] = { "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", false },
+	[I_G_ALLOC] = { "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", false },
+};
+
+#define SSLOTS (6 * in[I_G_CLK])
+FN(s_slots) { (void)c; return SSLOTS; }
+/* tma_X = EVENT / (6 * CPU_CLK_UNHALTED.CORE) for each of these */
+FN(s_fe) { (void)c; return in[I_G_FE] / SSLOTS; }
+FN(s_bad) { (void)c; return in[I_G_BAD] / SSLOTS; }
+FN(s_be) { (void)c; return in[I_G_BE] / SSLOTS; }
+FN(s_ret) { (void)c; return in[I_G_RET] / SSLOTS; }
+FN(s_fe_lat) { (void)c; return in[I_G_FE_LAT] / SSLOTS; }
+FN(s_fe_bw) { (void)c; return in[I_G_FE_BW] / SSLOTS; }
+FN(s_misp) { (void)c; return in[I_G_MISP] / SSLOTS; }
+FN(s_clears) { (void)c; return in[I_G_CLEARS] / SSLOTS; }
+FN(s_core) { (void)c; return in[I_G_ALLOC] / SSLOTS; }
+/* tma_resource_bound = tma_backend_bound - tma_core_bound */
+FN(s_resource) { return s_be(in, c) - s_core(in, c); }
+
+#define SRF "perf srf-metrics.json (Linux 6.12) "
+static const struct tree_node_def srf_nodes[] = {
+	{ "slots", "Issue slots (6 per core clock)", UNIT_COUNT, 0, { I_G_CLK }, s_slots, NULL,
+	  SRF "6 * CPU_CLK_UNHALTED.CORE" },
+	NODE("topdown", "All slots (level 1 adds up to 1)", TN_EXACT, whole, SRF "TopdownL1",
+	     I_G_CLK),
+	NODE("topdown.frontend_bound", "Frontend bound", PX, s_fe, SRF "tma_frontend_bound",
+	     I_G_FE, I_G_CLK),
+	NODE("topdown.frontend_bound.fetch_latency", "Fetch latency", P, s_fe_lat,
+	     SRF "tma_ifetch_latency", I_G_FE_LAT, I_G_CLK),
+	NODE("topdown.frontend_bound.fetch_bandwidth", "Fetch bandwidth", P, s_fe_bw,
+	     SRF "tma_ifetch_bandwidth", I_G_FE_BW, I_G_CLK),
+	NODE("topdown.bad_speculation", "Bad speculation", PX, s_bad, SRF "tma_bad_speculation",
+	     I_G_BAD, I_G_CLK),
+	NODE("topdown.bad_speculation.branch_mispredicts", "Branch mispredicts", P, s_misp,
+	     SRF "tma_branch_mispredicts", I_G_MISP, I_G_CLK),
+	NODE("topdown.bad_speculation.machine_clears", "Machine clears", P, s_clears,
+	     SRF "tma_machine_clears", I_G_CLEARS, I_G_CLK),
+	NODE("topdown.backend_bound", "Backend bound", PX, s_be, SRF "tma_backend_bound",
+	     I_G_BE, I_G_CLK),
+	NODE("topdown.backend_bound.core_bound", "Core bound (allocation restrictions)", P,
+	     s_core, SRF "tma_core_bound", I_G_ALLOC, I_G_CLK),
+	NODE("topdown.backend_bound.resource_bound", "Resource bound", P, s_resource,
+	     SRF "tma_resource_bound", I_G_BE, I_G_ALLOC, I_G_CLK),
+	NODE("topdown.retiring", "Retiring", PX, s_ret, SRF "tma_retiring", I_G_RET, I_G_CLK),
 };
 
 static const char *const skl_models[] = { "skl", "skx", "clx", NULL };
 static const char *const icl_models[] = { "icl", "icx", NULL };
-static const char *const spr_models[] = { "spr", NULL };
+static const char *const spr_models[] = { "spr", "emr", "gnr", NULL };
 static const char *const zen4_models[] = { "amd64_fam19h_zen4", NULL };
 static const char *const grt_models[] = { "adl_grt", NULL };
+static const char *const zen5_models[] = { "amd64_fam1ah_zen5", NULL };
+static const char *const srf_models[] = { "srf", NULL };
 
 #define N(a) ((int)(sizeof(a) / sizeof(a[0])))
 
@@ -517,7 +711,7 @@ const struct tree_def tree_topdown_icl = {
 };
 
 const struct tree_def tree_topdown_spr = {
-	TREE_TOPDOWN, "topdown", "TopDown (perf tma_*, Sapphire Rapids)", spr_inputs, I_COUNT,
+	TREE_TOPDOWN, "topdown", "TopDown (perf tma_*, Sapphire Rapids; Emerald, Granite Rapids alike)", spr_inputs, I_COUNT,
 	spr_nodes, N(spr_nodes), pm_derive, spr_models,
 };
 
@@ -527,6 +721,16 @@ const struct tree_def tree_topdown_zen4 = {
 };
 
 const struct tree_def tree_topdown_grt = {
-	TREE_TOPDOWN, "topdown", "TopDown level 1 (perfmon, Gracemont E-core)", grt_inputs,
+	TREE_TOPDOWN, "topdown", "TopDown levels 1-2 (perf, Gracemont E-core)", grt_inputs,
 	I_COUNT, grt_nodes, N(grt_nodes), NULL, grt_models,
+};
+
+const struct tree_def tree_topdown_zen5 = {
+	TREE_TOPDOWN, "topdown", "TopDown (perf pipeline utilization, AMD Zen 5)", zen5_inputs,
+	I_COUNT, zen5_nodes, N(zen5_nodes), NULL, zen5_models,
+};
+
+const struct tree_def tree_topdown_srf = {
+	TREE_TOPDOWN, "topdown", "TopDown levels 1-2 (perf, Sierra Forest E-cores)", srf_inputs,
+	I_COUNT, srf_nodes, N(srf_nodes), NULL, srf_models,
 };

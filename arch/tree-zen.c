@@ -137,7 +137,8 @@ static const struct tree_node_def nodes[] = {
 };
 
 static const char *const models[] = {
-	"amd64_fam19h_zen4", "amd64_fam19h_zen3", "amd64_fam17h_zen2", "amd64_fam17h_zen1", NULL,
+	"amd64_fam19h_zen4", "amd64_fam19h_zen3", "amd64_fam17h_zen2", "amd64_fam17h_zen1",
+	"amd64_fam1ah_zen5", NULL,
 };
 
 const struct tree_def tree_zen = {

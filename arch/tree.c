@@ -9,7 +9,7 @@
 extern const struct tree_def tree_core2, tree_ia64, tree_amd, tree_sw;
 extern const struct tree_def tree_intel_nhm, tree_intel6, tree_intel8, tree_intel10, tree_intel12;
 extern const struct tree_def tree_topdown_skl, tree_topdown_icl, tree_topdown_spr,
-	tree_topdown_zen4, tree_topdown_grt;
+	tree_topdown_zen4, tree_topdown_grt, tree_topdown_zen5, tree_topdown_srf;
 extern const struct tree_def tree_zen;
 extern const struct tree_def tree_arm_op, tree_arm_inst, tree_topdown_arm_n2, tree_topdown_arm_v1;
 
@@ -18,7 +18,8 @@ static const struct tree_def *const all_defs[] = {
 	&tree_core2, &tree_ia64, &tree_amd, &tree_sw,
 	&tree_intel8, &tree_intel6, &tree_intel10, &tree_intel12, &tree_intel_nhm,
 	&tree_topdown_skl, &tree_topdown_icl, &tree_topdown_spr, &tree_topdown_zen4,
-	&tree_topdown_grt, &tree_topdown_arm_n2, &tree_topdown_arm_v1,
+	&tree_topdown_grt, &tree_topdown_zen5, &tree_topdown_srf, &tree_topdown_arm_n2,
+	&tree_topdown_arm_v1,
 	&tree_zen,
 	&tree_arm_op, &tree_arm_inst,
 };

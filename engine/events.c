@@ -10,14 +10,66 @@
 #include "arch/preset.h"
 #include "engine/host.h"
 #include "engine/pfm.h"
+#include "engine/sys.h"
 
+/* The host's CPU as perf's cpuid string ("GenuineIntel,6,173,1",
+ * "AuthenticAMD,26,2,0": tools/perf/arch/x86/util/header.c) from
+ * /proc/cpuinfo's first processor; false where it has none (not x86). */
+static bool host_cpuid(char *out, size_t outsz)
+{
+	char *line = NULL, vendor[32] = "";
+	size_t cap = 0;
+	int family = -1, model = -1, stepping = -1;
+	FILE *f = sys_fopen("/proc/cpuinfo", "r");
+
+	while (f && getline(&line, &cap, f) > 0) {
+		char *v = strchr(line, ':');
+		if (line[0] == '\n' && vendor[0])
+			break;  /* the end of the first processor's block */
+		if (!v)
+			continue;
+		v += 1 + strspn(v + 1, " \t");
+		if (strncmp(line, "vendor_id", 9) == 0)
+			snprintf(vendor, sizeof(vendor), "%.*s", (int)strcspn(v, "\n"), v);
+		else if (strncmp(line, "cpu family", 10) == 0)
+			family = atoi(v);
+		else if (strncmp(line, "model", 5) == 0 && strncmp(line, "model name", 10) != 0)
+			model = atoi(v);
+		else if (strncmp(line, "stepping", 8) == 0)
+			stepping = atoi(v);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	if (!vendor[0] || family < 0 || model < 0)
+		return false;
+	snprintf(out, outsz, "%s,%d,%d,%d", vendor, family, model, stepping < 0 ? 0 : stepping);
+	return true;
+}
+
+/* The host's model: libpfm4's name for the CPU (LIBPFM_FORCE_PMU as its
+ * documented stand-in for the CPUID), made specific by the CPUID where one
+ * libpfm4 PMU covers several models (Emerald Rapids is libpfm4 4.13's spr);
+ * with a kernel core PMU and no libpfm4 PMU, the CPUID's model
+ * (model_from_cpuid: Zen 5, Granite Rapids, Sierra Forest), encoded under
+ * its libpfm4 PMU where it has one; else "perf". */
 const struct arch_model *events_host_model(void)
 {
-	char err[256];
-	const struct arch_model *m = NULL;
+	char err[256], cpuid[96];
+	const struct arch_model *m = NULL, *c = NULL;
 
-	if (pfm_setup(NULL, err, sizeof(err)) == 0 && pfm_host_pmu())
-		m = model_find(pfm_host_pmu());
+	if (pfm_setup(NULL, err, sizeof(err)) != 0)
+		return model_find("perf");
+	if (pfm_host_hardware() && host_cpuid(cpuid, sizeof(cpuid)))
+		c = model_from_cpuid(cpuid);
+	const char *pmu = pfm_host_pmu();
+	if (pmu) {
+		if (c && c->pfm_force && strcmp(c->pfm_force, pmu) == 0)
+			return c;
+		m = model_find(pmu);
+	} else if (c && (!c->pfm_force || pfm_setup(c->pfm_force, err, sizeof(err)) == 0)) {
+		return c;
+	}
 	return m ? m : model_find("perf");
 }
 
@@ -159,6 +211,32 @@ static unsigned long long perf_syntax_config(const struct arch_model *model,
 	return event_code_config(&perf->code);
 }
 
+/* A model whose events cyctop encodes itself, without a libpfm4 PMU: Arm
+ * (libpfm4 has no arm tables on other hosts) and the x86 CPUs libpfm4 4.13
+ * does not know (Zen 5, Granite Rapids ...), from perf's tables. */
+static bool own_encoding(const struct arch_model *model)
+{
+	return model && !model->pfm_force && model_is_hardware(model);
+}
+
+/* perf's event NAME (or PFM, the row's string) on MODEL, encoded from perf's
+ * table (arch/perf-events.h): perf's encoding wins where libpfm4 knows the
+ * event too.  Counted in user and kernel space, as pfm_encode does. */
+static bool encode_perf(const struct arch_model *model, const char *name, const char *pfm,
+			uint32_t type, struct perf_event_attr *attr)
+{
+	struct arch_code code;
+	uint64_t config1;
+
+	if (!model_perf_code(model, name, &code, &config1, NULL) &&
+	    (pfm == name || !model_perf_code(model, pfm, &code, &config1, NULL)))
+		return false;
+	raw_attr(attr, type, model_code_config(model, &code));
+	attr->config1 = config1;
+	attr->exclude_kernel = 0;
+	return true;
+}
+
 /* NAME's attr: perf's PMU syntax and rNNNN raw codes directly, a row of an
  * Arm model from its table (libpfm4 has no arm tables on other hosts),
  * everything else through libpfm4 (and arch/pfm-fix.c) as PFM, the model
@@ -196,9 +274,16 @@ static int encode_event(const struct arch_model *model, const char *name, const 
 		raw_attr(attr, type, model_code_config(model, &row->code));
 		return 0;
 	}
+	if (encode_perf(model, name, pfm, type, attr))
+		return 0;
 	if (pfm_encode(pfm, attr, fstr, sizeof(fstr), err, errsz) < 0 &&
-	    !(pfm_host_hardware() && generic_hardware(pfm, attr)))
+	    !(pfm_host_hardware() && generic_hardware(pfm, attr))) {
+		if (own_encoding(model) && model->encoding != ENC_ARMV8)
+			snprintf(err, errsz, "event '%s': unknown event (perf's %s events, model "
+				 "%s; cyctop list events --model %s)", name, model->perf_events,
+				 model->name, model->name);
 		return -1;
+	}
 	if (type != PERF_TYPE_RAW && attr->type == PERF_TYPE_RAW)
 		attr->type = type;  /* the hybrid PMU's own type */
 	else if (type != PERF_TYPE_RAW && attr->type == PERF_TYPE_HARDWARE)
@@ -308,15 +393,25 @@ static int add_preset(struct ev_list *out, const char *name, char *err, size_t e
  * (not under an Arm model, which names a PMU as a forced x86 model does). */
 static const char *fallback(struct ev_list *out, const char *name)
 {
-	bool arm = out->model && out->model->encoding == ENC_ARMV8;
-
-	if (!pfm_host_hardware() && !arm && (strcasecmp(name, "cycles") == 0 ||
+	if (!pfm_host_hardware() && !own_encoding(out->model) && (strcasecmp(name, "cycles") == 0 ||
 				strcasecmp(name, "cpu-cycles") == 0)) {
 		snprintf(out->notice, sizeof(out->notice),
 			 "no hardware PMU on this host: counting cpu-clock instead of %s", name);
 		return "cpu-clock";
 	}
 	return name;
+}
+
+/* Whether NAME is perf's name of another event than ROW on MODEL (spr's
+ * table aliases CYCLE_ACTIVITY.STALLS_L1D_MISS to MEMORY_ACTIVITY's row;
+ * perf's sapphirerapids JSON has an event of that name): perf's name wins. */
+static bool perf_other_event(const struct arch_model *model, const char *name,
+			     const struct arch_event *row)
+{
+	struct arch_code code;
+
+	return model_perf_code(model, name, &code, NULL, NULL) &&
+	       model_code_config(model, &code) != model_code_config(model, &row->code);
 }
 
 static int parse_one(struct ev_list *out, char *item, char *err, size_t errsz)
@@ -353,6 +448,8 @@ static int parse_one(struct ev_list *out, char *item, char *err, size_t errsz)
 	}
 	const char *name = fallback(out, item);
 	const struct arch_event *row = model_lookup(out->model, name);
+	if (row && perf_other_event(out->model, name, row))
+		row = NULL;  /* perf's event by that name, under its own name */
 	struct perf_pmu_event perf;
 	char primary[EVENT_NAME_MAX];
 	if (row && event_perf_syntax(name, &perf) && strcmp(perf.pmu, "cpu") != 0)

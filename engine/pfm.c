@@ -133,6 +133,7 @@ static bool encode_fixed(const char *event, struct perf_event_attr *attr, char *
 	attr->size = sizeof(*attr);
 	attr->type = PERF_TYPE_RAW;
 	attr->config = fix->config;
+	attr->config1 = pfm_fix_config1(fix);
 	attr->exclude_kernel = 1;
 	attr->exclude_hv = 1;
 	if (fstr)

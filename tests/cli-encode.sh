@@ -26,13 +26,19 @@ row TOPDOWN.BR_MISPREDICT_SLOTS 4 0x8a4      # libpfm4 4.13: 0x800
 row TOPDOWN.MEMORY_BOUND_SLOTS 4 0x10a4      # libpfm4 4.13: 0x1000
 row spr::TOPDOWN:BACKEND_BOUND_SLOTS 4 0x2a4 # libpfm4's own string, corrected
 row INST_RETIRED.ANY 4 0xc0                  # the kernel's FIXED0 form (libpfm4: 0x1c0)
-row UOPS_RETIRED.MS 4 0x4c2                  # libpfm4 4.13: 0x8c2
+expect_out "UOPS_RETIRED.MS,4,0x4c2,0x8" "frontend=0x8 in config1" # libpfm4 4.13: 0x8c2
 row slots 4 0x400
 row topdown-retiring 4 0x8000
 row topdown-mem-bound 4 0x8700
 row UOPS_ISSUED.ANY 4 0x1ae
 row MEMORY_ACTIVITY.STALLS_L3_MISS 4 0x9000947
 row 'UOPS_EXECUTED.THREAD:c=12' 4 0xc0001b1
+# perf x86/sapphirerapids/pipeline.json v1.23: UMask 0x40, MSR 0x3F7 = 0x7 is
+# perf's frontend= (config1); libpfm4 4.13 gives 0x7ad
+run "$CYCTOP" encode --model spr INT_MISC.UNKNOWN_BRANCH_CYCLES spr::INT_MISC:UNKNOWN_BRANCH_CYCLES
+expect_rc 0 "UNKNOWN_BRANCH_CYCLES"
+expect_out "INT_MISC.UNKNOWN_BRANCH_CYCLES,4,0x40ad,0x7" "perf's name"
+expect_out "spr::INT_MISC:UNKNOWN_BRANCH_CYCLES,4,0x40ad,0x7" "libpfm4's name, corrected"
 
 # perf's spellings of one event: perfmon name, perf's lowercase name, the
 # PMU syntax with fields or with a name, raw
@@ -81,6 +87,38 @@ row ex_no_retire.all 4 0x1bd6                 # libpfm4 4.13 refuses the OR of u
 row ex_no_retire.load_not_complete 4 0xa2d6
 row de_src_op_disp.all 4 0x7aa
 
+# perf's name wins over a table alias: spr's MEMORY_ACTIVITY.STALLS_L1D_MISS row
+# also answers to CYCLE_ACTIVITY.STALLS_L1D_MISS, which perf's sapphirerapids
+# pipeline.json v1.23 defines as EventCode 0xa3 UMask 0xc CounterMask 12
+run "$CYCTOP" encode --model spr CYCLE_ACTIVITY.STALLS_L1D_MISS MEMORY_ACTIVITY.STALLS_L1D_MISS
+expect_rc 0 "perf's CYCLE_ACTIVITY on spr"
+row CYCLE_ACTIVITY.STALLS_L1D_MISS 4 0xc000ca3
+row MEMORY_ACTIVITY.STALLS_L1D_MISS 4 0x3000347
+
+# perf's names libpfm4 4.13 lacks (perf x86/amdzen{2,4}/*.json, Linux 6.12):
+# event select 0x28f puts 0x2 into config bits 32-35 ("event=config:0-7,32-35")
+run "$CYCTOP" encode --model zen4 ls_l1_d_tlb_miss.all l2_pf_hit_l2.all \
+	l2_request_g1.all_no_prefetch bp_l1_tlb_miss_l2_tlb_hit LS_L1_D_TLB_MISS.ALL \
+	op_cache_hit_miss.all_op_cache_accesses 'cpu/op_cache_hit_miss.all_op_cache_accesses,cmask=2/'
+expect_rc 0 "perf's zen4 names"
+row ls_l1_d_tlb_miss.all 4 0xff45
+row l2_pf_hit_l2.all 4 0xff70
+row l2_request_g1.all_no_prefetch 4 0xf960
+row bp_l1_tlb_miss_l2_tlb_hit 4 0x84
+row LS_L1_D_TLB_MISS.ALL 4 0xff45
+row op_cache_hit_miss.all_op_cache_accesses 4 0x20000078f
+row '"cpu/op_cache_hit_miss.all_op_cache_accesses,cmask=2/"' 4 0x20200078f
+run "$CYCTOP" encode --model zen2 all_dc_accesses l1_dtlb_misses l2_itlb_misses ic_cache_fill_l2
+expect_rc 0 "perf's zen2 names"
+row all_dc_accesses 4 0x729
+row l1_dtlb_misses 4 0xff45
+row l2_itlb_misses 4 0x785
+row ic_cache_fill_l2 4 0x82
+# Zen 3's perf calls it all_data_cache_accesses (amdzen3/recommended.json)
+run "$CYCTOP" encode --model zen3 all_data_cache_accesses l1_dtlb_misses ic_cache_fill_l2
+expect_rc 0 "perf's zen3 names"
+row all_data_cache_accesses 4 0x729
+
 # a preset expands to its rows; a comma list is several events
 run "$CYCTOP" encode --model spr @topdown 'UOPS_EXECUTED.THREAD:c=1,cpu/event=0xb1,umask=0x1,cmask=2/'
 expect_rc 0 "preset and list"
@@ -99,6 +137,18 @@ row page-faults 1 0x2
 run "$CYCTOP" encode --model skl NO_SUCH_EVENT
 expect_rc 1 "unknown event"
 expect_err "NO_SUCH_EVENT" "unknown event named"
+# every event is tried: a row for each one that encodes, one stderr line for
+# each that does not, exit 1 (as libpfm4's check_events reports each event)
+run "$CYCTOP" encode --model skl NO_SUCH_EVENT UOPS_ISSUED.ANY 'NOT_EITHER,INST_RETIRED.ANY' \
+	cycles
+expect_rc 1 "some events unknown"
+row UOPS_ISSUED.ANY 4 0x10e
+row INST_RETIRED.ANY 4 0xc0
+row cycles 0 0x0
+[ "$(grep -c . "$TMP/err")" -eq 2 ] || fail "one stderr line per failed event: $(cat "$TMP/err")"
+ok
+expect_err "NO_SUCH_EVENT" "first failure named"
+expect_err "NOT_EITHER" "second failure named"
 run "$CYCTOP" encode --model nonesuch cycles
 expect_rc 2 "unknown model"
 expect_err "nonesuch" "unknown model named"

@@ -30,7 +30,7 @@ run "$CYCTOP" list trees
 expect_out "core2" "core2 tree listed"
 expect_out "ia64" "ia64 tree listed"
 expect_out "TopDown (perf tma_*, Ice Lake)" "topdown variants listed"
-grep -q "^intel .*(12 ports).* spr$" "$TMP/out" || fail "intel spr variant: $(cat "$TMP/out")"
+grep -qE "^intel .*(12 ports).* spr( |$)" "$TMP/out" || fail "intel spr variant: $(cat "$TMP/out")"
 ok
 run "$CYCTOP" list metrics --arch topdown --model spr
 expect_out "spr-metrics.json" "the model's variant of the metrics"
@@ -158,4 +158,23 @@ run "$CYCTOP" list trees arm
 expect_out "Core2 cycle accounting on Arm, micro-ops (V1, N2, V2)" "arm tree listed"
 run "$CYCTOP" list metrics --arch topdown --model arm_v1
 expect_out "neoverse-v1/metrics.json" "V1's topdown formulas"
+# perf's names with their encodings and one-line descriptions (Linux 6.12
+# tools/perf/pmu-events/arch/x86/amdzen4/load-store.json,
+# sapphirerapids/pipeline.json v1.23, amdzen5/execution.json)
+run "$CYCTOP" list events --model zen4 'ls_l1_d_tlb_miss.all'
+expect_rc 0 "perf names on zen4"
+expect_out "ls_l1_d_tlb_miss.all                     -> type=4 config=0xff45  L1 DTLB misses for all page sizes." "perf's zen4 event and description"
+expect_out "# perf's events (x86/amdzen4 v1" "perf's source named"
+run "$CYCTOP" list events --model spr 'INT_MISC.UNKNOWN_BRANCH_CYCLES'
+expect_out "config=0x40ad config1=0x7" "frontend= MSR value in config1"
+run "$CYCTOP" list events --model zen5 'ex_ret_ucode_ops'
+expect_rc 0 "zen5 listed"
+expect_out "ex_ret_ucode_ops" "zen5 row"
+expect_out "config=0x1000000c2" "select 0x1c2 in config bits 32-35"
+run "$CYCTOP" list groups --model zen5 -e ls_dispatch.ld_st_dispatch,ex_ret_ops
+expect_rc 0 "groups of perf's zen5 names"
+expect_out "ls_dispatch.ld_st_dispatch" "a perf name no row has"
+n=$("$CYCTOP" list events --model srf | grep -c -- '-> type=4')
+[ "$n" -ge 150 ] || fail "srf lists perf's events: $n rows"
+ok
 done_ok

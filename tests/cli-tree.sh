@@ -331,4 +331,22 @@ for f in core2-handmade ia64-handmade amd-matmul-dc icl-topdown-handmade; do
 done
 [ "$lines" -le 80 ] || fail "the demo's trees take $lines lines"
 ok
+# the models after libpfm4 4.13, picked by their files' events: Zen 5 (perf's
+# amdzen5/pipeline.json: 8 slots, restarts by bp_redirects.resync), Sierra
+# Forest (srf-metrics.json, 6 slots), Granite Rapids (spr's formulas)
+run "$CYCTOP" tree --arch topdown --format csv "$EX/zen5-handmade.counts"
+expect_rc 0 "zen5 topdown"
+expect_near slots 8000000000 1e-12
+expect_near topdown.bad_speculation.branch_mispredicts 0.035 1e-9
+run "$CYCTOP" tree --arch topdown --format csv "$EX/srf-handmade.counts"
+expect_rc 0 "srf topdown"
+expect_near slots 6000000000 1e-12
+expect_near topdown.backend_bound.resource_bound 0.25 1e-9
+run "$CYCTOP" tree --arch topdown --model gnr --format csv "$EX/gnr-handmade.counts"
+expect_rc 0 "gnr topdown"
+expect_near topdown.retiring 0.45 1e-9
+run "$CYCTOP" tree --arch zen --model zen5 --format csv "$EX/zen5-handmade.counts"
+expect_rc 0 "zen5 master equation"
+expect_near ilp 1000000000 1e-12
+expect_near ilp.mean 2.2 1e-9
 done_ok

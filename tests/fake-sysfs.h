@@ -17,11 +17,17 @@
 static char fake_sysfs_root[256];
 static struct sys_ops fake_sysfs_ops;
 
-/* PATH under HOST_PMU_DIR, moved under the fake root. */
+/* PATH under HOST_PMU_DIR, moved under the fake root; /proc/cpuinfo is the
+ * fake root's cpuinfo (fake_sysfs_cpuinfo), so the host's CPUID is the
+ * test's too. */
 static const char *fake_sysfs_path(const char *path, char *buf, size_t bufsz)
 {
 	size_t n = strlen(HOST_PMU_DIR);
 
+	if (fake_sysfs_root[0] && strcmp(path, "/proc/cpuinfo") == 0) {
+		snprintf(buf, bufsz, "%s/cpuinfo", fake_sysfs_root);
+		return buf;
+	}
 	if (!fake_sysfs_root[0] || strncmp(path, HOST_PMU_DIR, n) != 0)
 		return path;
 	snprintf(buf, bufsz, "%s%s", fake_sysfs_root, path + n);
@@ -80,7 +86,22 @@ static const char *fake_sysfs_make(const char *pmus, const char *pmu_name)
 			fake_sysfs_write(caps, "pmu_name", pmu_name);
 		}
 	}
+	/* a CPU cyctop has no model for, unless the test says which */
+	fake_sysfs_write(root, "cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\n"
+			 "cpu family\t: 6\nmodel\t\t: 1\nmodel name\t: fake\nstepping\t: 0\n\n");
 	return root;
+}
+
+/* The fake /proc/cpuinfo of ROOT: VENDOR, FAMILY, MODEL (perf's cpuid
+ * "VENDOR,FAMILY,MODEL,1"), a second processor after it. */
+static inline void fake_sysfs_cpuinfo(const char *root, const char *vendor, int family, int model)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "processor\t: 0\nvendor_id\t: %s\ncpu family\t: %d\n"
+		 "model\t\t: %d\nmodel name\t: fake\nstepping\t: 1\n\nprocessor\t: 1\n"
+		 "vendor_id\t: nobody\ncpu family\t: 99\nmodel\t\t: 99\n", vendor, family, model);
+	fake_sysfs_write(root, "cpuinfo", text);
 }
 
 /* Every later look at HOST_PMU_DIR sees ROOT (NULL: the real one again). */

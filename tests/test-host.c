@@ -141,6 +141,43 @@ static void test_cpuid_with_kernel_pmu(void **state)
 	fake_sysfs_install(NULL);
 }
 
+/* --- CPUs libpfm4 4.13 does not know, named by CPUID (perf's mapfile.csv) - */
+
+static void test_host_model_by_cpuid(void **state)
+{
+	struct ev_list l;
+	const char *root;
+
+	(void)state;
+	/* Granite Rapids: GenuineIntel,6,173 -> gnr, encoded under libpfm4's spr */
+	root = fake_sysfs_make("cpu", "granite_rapids\n");
+	fake_sysfs_cpuinfo(root, "GenuineIntel", 6, 173);
+	fake_sysfs_install(root);
+	setup_or_fail();
+	assert_string_equal(events_host_model()->name, "gnr");
+	assert_string_equal(pfm_host_pmu(), "spr");
+	parse_or_fail("INT_MISC.UNKNOWN_BRANCH_CYCLES,topdown-retiring", &l);
+	assert_int_equal(l.ev[0].attr.config, 0x40ad);
+	assert_int_equal(l.ev[0].attr.config1, 0x7);
+	assert_int_equal(l.ev[1].attr.config, 0x8000);
+	/* Zen 5: AuthenticAMD,26 -> amd64_fam1ah_zen5, perf's names */
+	root = fake_sysfs_make("cpu", "");
+	fake_sysfs_cpuinfo(root, "AuthenticAMD", 26, 2);
+	fake_sysfs_install(root);
+	setup_or_fail();
+	assert_string_equal(events_host_model()->name, "amd64_fam1ah_zen5");
+	parse_or_fail("ex_ret_ops,ls_not_halted_cyc:c=1:i=1", &l);
+	assert_int_equal(l.ev[0].attr.config, 0xc1);
+	assert_int_equal(l.ev[1].attr.config, 0x1800076);
+	/* no kernel PMU: the CPUID names no model (software events only) */
+	root = fake_sysfs_make(NULL, NULL);
+	fake_sysfs_cpuinfo(root, "AuthenticAMD", 26, 2);
+	fake_sysfs_install(root);
+	setup_or_fail();
+	assert_string_equal(events_host_model()->name, "perf");
+	fake_sysfs_install(NULL);
+}
+
 /* --- a kernel PMU libpfm4 does not know (a CPU newer than libpfm4) ------- */
 
 static void test_kernel_pmu_unknown_cpu(void **state)
@@ -198,6 +235,7 @@ static int run_case(const char *name)
 	const struct CMUnitTest unknown[] = {
 		cmocka_unit_test(test_no_pmu_unknown_cpu),
 		cmocka_unit_test(test_kernel_pmu_unknown_cpu),
+		cmocka_unit_test(test_host_model_by_cpuid),
 	};
 
 	if (strcmp(name, "reader") == 0)

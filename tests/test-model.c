@@ -76,7 +76,7 @@ static void test_find_our_names(void **state)
 		"nhm", "wsm", "snb", "ivb", "hsw", "bdw", "skl", "skx", "clx", "icl", "icx", "spr",
 		"amd64_fam17h_zen1", "amd64_fam17h_zen2", "amd64_fam19h_zen3", "amd64_fam19h_zen4",
 		"arm_n1", "arm_n2", "arm_v1", "arm_v2", "arm_ac53", "arm_ac57", "arm_ac72",
-		"arm_ac76" };
+		"arm_ac76", "amd64_fam1ah_zen5", "emr", "gnr", "srf", "adl_grt" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -106,10 +106,13 @@ static void test_find_libpfm4_pmu_names(void **state)
 	assert_string_equal(must_find("amd64_fam10h_barcelona")->name, "amd64_fam10h");
 	assert_string_equal(must_find("amd64_fam10h_shanghai")->name, "amd64_fam10h");
 	assert_string_equal(must_find("amd64_fam10h_istanbul")->name, "amd64_fam10h");
-	/* each model forces a PMU that maps back to it */
+	/* each model forces a PMU that maps back to it, or (Emerald and
+	 * Granite Rapids, encoded under libpfm4's spr) to the model of that PMU */
 	for (size_t i = 0; model_at(i); i++) {
 		const struct arch_model *m = model_at(i);
-		if (m->pfm_force)
+		if (m->pfm_force && strcmp(m->pfm_force, "spr") == 0)
+			assert_string_equal(model_find(m->pfm_force)->name, "spr");
+		else if (m->pfm_force)
 			assert_ptr_equal(model_find(m->pfm_force), m);
 	}
 }
@@ -119,7 +122,8 @@ static void test_find_unknown(void **state)
 	(void)state;
 	assert_null(model_find("pentium4"));
 	assert_null(model_find("knl"));      /* libpfm4 knows it; cyctop has no tables */
-	assert_null(model_find("zen5"));
+	assert_null(model_find("zen6"));
+	assert_string_equal(must_find("zen5")->name, "amd64_fam1ah_zen5");
 	assert_null(model_find("zen"));
 	assert_null(model_find("amd64_fam15h_interlagos"));
 	assert_null(model_find("amd64_k7"));
@@ -704,7 +708,12 @@ static void test_model_from_cpuid(void **state)
 	assert_string_equal(model_from_cpuid("AuthenticAMD,25,33,0")->name, "amd64_fam19h_zen3");
 	assert_string_equal(model_from_cpuid("AuthenticAMD,25,97,2")->name, "amd64_fam19h_zen4");
 	assert_string_equal(model_from_cpuid("AuthenticAMD,25,17,1")->name, "amd64_fam19h_zen4");
-	assert_null(model_from_cpuid("AuthenticAMD,26,1,0"));    /* Zen 5: no tables */
+	/* the CPUs after libpfm4 4.13's, as perf's mapfile.csv (Linux 6.12) */
+	assert_string_equal(model_from_cpuid("AuthenticAMD,26,2,0")->name, "amd64_fam1ah_zen5");
+	assert_string_equal(model_from_cpuid("GenuineIntel,6,173,1")->name, "gnr");
+	assert_string_equal(model_from_cpuid("GenuineIntel,6,174,0")->name, "gnr");
+	assert_string_equal(model_from_cpuid("GenuineIntel,6,207,2")->name, "emr");
+	assert_string_equal(model_from_cpuid("GenuineIntel,6,175,3")->name, "srf");
 	assert_null(model_from_cpuid("GenuineIntel"));
 	assert_null(model_from_cpuid(""));
 	assert_null(model_from_cpuid(NULL));

@@ -6,7 +6,11 @@
  *   skl  tools/perf/pmu-events/arch/x86/skylake/skl-metrics.json (Linux v6.9)
  *   icl  .../icelake/icl-metrics.json (v6.7/v6.8-era tree, @6b93f350)
  *   spr  .../sapphirerapids/spr-metrics.json (v6.18, @26f4b26f)
- *   zen4 .../amdzen4/pipeline.json (v6.2, @037dd130) */
+ *   zen4 .../amdzen4/pipeline.json (v6.2, @037dd130)
+ *   zen5 .../amdzen5/pipeline.json (Linux 6.12, mapfile.csv v1)
+ *   gnr  intel/perfmon GNR/metrics/graniterapids_metrics.json v1.3 (TMA 5.2,
+ *        @6dadedf3), the source of perf's gnr-metrics.json
+ *   srf  .../sierraforest/srf-metrics.json (Linux 6.12, mapfile.csv v1.04) */
 #include <strings.h>
 
 #include "tests/tree-helpers.h"
@@ -194,8 +198,7 @@ static void test_spr_hybrid(void **state)
 	counts_free(&c);
 }
 
-/* The same file's E-core rows: Gracemont level 1 (perfmon-generated
- * adl-metrics.json): FE, BE and retiring slots over 5 x CPU_CLK_UNHALTED.CORE,
+/* The same file's E-core rows: Gracemont level 1 (adl-metrics.json): FE, BE and retiring slots over 5 x CPU_CLK_UNHALTED.CORE,
  * bad speculation the rest. */
 static void test_grt_atom_rows(void **state)
 {
@@ -224,6 +227,31 @@ static void test_grt_atom_rows(void **state)
 	counts_free(&c);
 }
 
+/* The Gracemont E-core's level 2 (perf's adl-metrics.json cpu_atom, Linux
+ * 6.12): each node its slot event over 5 x CPU_CLK_UNHALTED.CORE; resource
+ * bound = backend - core bound. */
+static void test_grt_level2(void **state)
+{
+	struct tree_result r;
+	(void)state;
+
+	th_eval(&r, TREE_TOPDOWN, "adl_grt",
+		"CPU_CLK_UNHALTED.CORE,1000\nTOPDOWN_FE_BOUND.ALL,1500\n"
+		"TOPDOWN_BE_BOUND.ALL,1200\nTOPDOWN_RETIRING.ALL,1900\n"
+		"TOPDOWN_FE_BOUND.FRONTEND_LATENCY,1000\nTOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH,500\n"
+		"TOPDOWN_BAD_SPECULATION.MISPREDICT,300\nTOPDOWN_BAD_SPECULATION.MACHINE_CLEARS,100\n"
+		"TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS,200\n", 0, 0);
+	assert_title(r.def, "Gracemont");
+	double slots = 5 * 1000.0;
+	expect(&r, "topdown.bad_speculation", (slots - (1500 + 1200 + 1900)) / slots);
+	expect(&r, "topdown.frontend_bound.fetch_latency", 1000 / slots);
+	expect(&r, "topdown.frontend_bound.fetch_bandwidth", 500 / slots);
+	expect(&r, "topdown.bad_speculation.branch_mispredicts", 300 / slots);
+	expect(&r, "topdown.bad_speculation.machine_clears", 100 / slots);
+	expect(&r, "topdown.backend_bound.core_bound", 200 / slots);
+	expect(&r, "topdown.backend_bound.resource_bound", (1200 - 200) / slots);
+}
+
 /* amdzen4/pipeline.json: fractions of total_dispatch_slots = 6 x cycles. */
 static void test_zen4(void **state)
 {
@@ -249,6 +277,105 @@ static void test_zen4(void **state)
 	expect(&r, "topdown.retiring.heavy_operations", ret * (90e6 / 1800e6));
 	expect(&r, "topdown.retiring.light_operations", ret * (1 - 90e6 / 1800e6));
 	expect(&r, "topdown.smt_contention", 300e6 / total);
+}
+
+/* amdzen5/pipeline.json: fractions of total_dispatch_slots = 8 x cycles; the
+ * front-end latency term at cmask 0x8; restarts by bp_redirects.resync. */
+static void test_zen5(void **state)
+{
+	struct tree_result r;
+	(void)state;
+
+	assert_title(th_eval_example(&r, TREE_TOPDOWN, NULL, "zen5-handmade.counts", false),
+		     "Zen 5");
+	double total = 8 * 1e9;
+	double fe = 1500e6 / total, bad = (2600e6 - 2200e6) / total, be = 3700e6 / total;
+	double ret = 2200e6 / total, smt = 200e6 / total;
+
+	expect(&r, "slots", total);
+	expect(&r, "topdown.frontend_bound", fe);
+	expect(&r, "topdown.frontend_bound.fetch_latency", 8 * 120e6 / total);
+	expect(&r, "topdown.frontend_bound.fetch_bandwidth", (1500e6 - 8 * 120e6) / total);
+	expect(&r, "topdown.bad_speculation", bad);
+	expect(&r, "topdown.bad_speculation.branch_mispredicts", bad * 7e6 / (7e6 + 3e6));
+	expect(&r, "topdown.bad_speculation.machine_clears", bad * 3e6 / (7e6 + 3e6));
+	expect(&r, "topdown.backend_bound", be);
+	expect(&r, "topdown.backend_bound.memory_bound", be * (170e6 / 270e6));
+	expect(&r, "topdown.backend_bound.core_bound", be * (1 - 170e6 / 270e6));
+	expect(&r, "topdown.retiring", ret);
+	expect(&r, "topdown.retiring.heavy_operations", ret * (110e6 / 2200e6));
+	expect(&r, "topdown.retiring.light_operations", ret * (1 - 110e6 / 2200e6));
+	expect(&r, "topdown.smt_contention", smt);
+	/* level 1 and SMT contention share out the slots */
+	assert_true(fabs(fe + bad + be + ret + smt - 1) < 1e-12);
+	/* the Zen 4 file keeps Zen 4's formulas (6 slots) */
+	th_eval_example(&r, TREE_TOPDOWN, NULL, "zen4-handmade.counts", false);
+	assert_title(r.def, "Zen 4");
+}
+
+/* Granite Rapids (graniterapids_metrics.json v1.3 == spr's text): slots and
+ * the PERF_METRICS, under the gnr model. */
+static void test_gnr(void **state)
+{
+	struct tree_result r;
+	(void)state;
+
+	const struct tree_def *def = th_eval_example(&r, TREE_TOPDOWN, model_find("gnr"),
+						     "gnr-handmade.counts", false);
+	assert_title(def, "Granite Rapids");
+	double slots = 6e9, sum = 1050e6 + 450e6 + 2700e6 + 1800e6;
+	/* Frontend_Bound = a / (a + b + c + d) - e / f */
+	double fe = 1050e6 / sum - 48e6 / slots;
+	/* Backend_Bound = a / (b + c + d + a); Retiring = a / (b + c + a + d) */
+	double be = 1800e6 / sum, ret = 2700e6 / sum;
+	/* Bad_Speculation = max(1 - (Frontend_Bound + Backend_Bound + Retiring), 0) */
+	double bad = fmax(1 - (fe + be + ret), 0);
+	/* Fetch_Latency = a / (b + c + d + e) - f / g */
+	double lat = 640e6 / sum - 48e6 / slots;
+	double br = 380e6 / sum, mem = 1100e6 / sum, heavy = 500e6 / sum;
+
+	expect(&r, "slots", slots);
+	expect(&r, "topdown.frontend_bound", fe);
+	expect(&r, "topdown.frontend_bound.fetch_latency", lat);
+	expect(&r, "topdown.frontend_bound.fetch_bandwidth", fmax(0, fe - lat));
+	expect(&r, "topdown.bad_speculation", bad);
+	expect(&r, "topdown.bad_speculation.branch_mispredicts", br);
+	expect(&r, "topdown.bad_speculation.machine_clears", fmax(0, bad - br));
+	expect(&r, "topdown.backend_bound", be);
+	expect(&r, "topdown.backend_bound.memory_bound", mem);
+	expect(&r, "topdown.backend_bound.core_bound", fmax(0, be - mem));
+	expect(&r, "topdown.retiring", ret);
+	expect(&r, "topdown.retiring.heavy_operations", heavy);
+	expect(&r, "topdown.retiring.light_operations", fmax(0, ret - heavy));
+	expect(&r, "topdown", 1);
+	/* Emerald Rapids takes the same definition */
+	assert_ptr_equal(tree_def_pick(TREE_TOPDOWN, model_find("emr"), NULL), def);
+}
+
+/* srf-metrics.json: each node its own slot event over 6 x
+ * CPU_CLK_UNHALTED.CORE; tma_resource_bound = backend - core bound. */
+static void test_srf(void **state)
+{
+	struct tree_result r;
+	(void)state;
+
+	assert_title(th_eval_example(&r, TREE_TOPDOWN, NULL, "srf-handmade.counts", false),
+		     "Sierra Forest");
+	double slots = 6 * 1e9;
+
+	expect(&r, "slots", slots);
+	expect(&r, "topdown", 1);
+	expect(&r, "topdown.frontend_bound", 1500e6 / slots);
+	expect(&r, "topdown.frontend_bound.fetch_latency", 900e6 / slots);
+	expect(&r, "topdown.frontend_bound.fetch_bandwidth", 600e6 / slots);
+	expect(&r, "topdown.bad_speculation", 500e6 / slots);
+	expect(&r, "topdown.bad_speculation.branch_mispredicts", 350e6 / slots);
+	expect(&r, "topdown.bad_speculation.machine_clears", 150e6 / slots);
+	expect(&r, "topdown.backend_bound", 2200e6 / slots);
+	expect(&r, "topdown.backend_bound.core_bound", 700e6 / slots);
+	expect(&r, "topdown.backend_bound.resource_bound", (2200e6 - 700e6) / slots);
+	expect(&r, "topdown.retiring", 1800e6 / slots);
+	assert_ptr_equal(tree_def_pick(TREE_TOPDOWN, model_find("srf"), NULL), r.def);
 }
 
 /* perf's d_ratio is 0 on a zero denominator (a plain division is NaN). */
@@ -279,7 +406,8 @@ static void test_contract_ids(void **state)
 	};
 	static const char *const files[] = {
 		"skl-handmade.counts", "icl-topdown-handmade.counts",
-		"spr-hybrid-handmade.counts", "zen4-handmade.counts",
+		"spr-hybrid-handmade.counts", "gnr-handmade.counts", "zen4-handmade.counts",
+		"zen5-handmade.counts",
 	};
 	struct tree_result r;
 	(void)state;
@@ -302,8 +430,12 @@ int main(void)
 		cmocka_unit_test(test_icl_clamp_flagged),
 		cmocka_unit_test(test_spr_hybrid),
 		cmocka_unit_test(test_grt_atom_rows),
+		cmocka_unit_test(test_grt_level2),
 		cmocka_unit_test(test_zen4),
 		cmocka_unit_test(test_zen4_d_ratio_zero),
+		cmocka_unit_test(test_zen5),
+		cmocka_unit_test(test_gnr),
+		cmocka_unit_test(test_srf),
 		cmocka_unit_test(test_contract_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,6 +47,46 @@ static void test_zen4_example(void **state)
 	th_assert_value(&r, "ilp.mean", 1800e6 / 1e9, 1e-12);
 }
 
+/* Zen 5 (perf's amdzen5 names, 8 ops a cycle): the master equation's parts
+ * add up to the cycles, the no-retire causes to the cycles retiring nothing,
+ * the ILP bins to the cycles, and sum k x bin(k) to ex_ret_ops. */
+static void test_zen5_example(void **state)
+{
+	struct tree_result r;
+	(void)state;
+
+	th_eval_example(&r, TREE_ZEN, model_find("zen5"), "zen5-handmade.counts", false);
+	/* S = C - dispatched:c=1 = 1e9 - 700e6; f = 2200e6 / 2600e6 */
+	double s = 1e9 - 700e6, f = 2200e6 / 2600e6;
+	expect(&r, "cycles", 1e9);
+	expect(&r, "cycles.stalls", s);
+	expect(&r, "cycles.retired", (1e9 - s) * f);
+	expect(&r, "cycles.non_retired", (1e9 - s) * (1 - f));
+	th_assert_value(&r, "cycles", s + (1e9 - s) * f + (1e9 - s) * (1 - f), REL);
+	expect(&r, "no_retire", 400e6);
+	expect(&r, "no_retire.empty", 80e6);
+	expect(&r, "no_retire.load_not_complete", 170e6);
+	expect(&r, "no_retire.not_complete_other", 270e6 - 170e6);
+	expect(&r, "no_retire.other", 30e6);
+	expect(&r, "no_retire.thread_not_selected", 20e6);
+	th_assert_value(&r, "no_retire", 80e6 + 170e6 + 100e6 + 30e6 + 20e6, REL);
+	static const double g[] = { 600e6, 480e6, 380e6, 290e6, 200e6, 120e6, 80e6, 50e6 };
+	double sum = 400e6, ops = 0;
+	expect(&r, "ilp.0", 400e6);
+	for (int k = 1; k <= 8; k++) {
+		char id[16];
+		double bin = k < 8 ? g[k - 1] - g[k] : g[7];
+		snprintf(id, sizeof(id), "ilp.%d", k);
+		expect(&r, id, bin);
+		sum += bin;
+		ops += k * bin;
+	}
+	expect(&r, "ilp", 1e9);
+	th_assert_value(&r, "ilp", sum, REL);
+	th_assert_value(&r, "ilp.mean", ops / sum, REL);
+	th_assert_value(&r, "ilp.mean", 2200e6 / 1e9, 1e-12);
+}
+
 /* Zen 2 names (ex_ret_cops, de_dis_uops_from_decoder); no ex_no_retire:
  * not measured, and bin 0 from the cycles minus c=1. */
 static void test_zen2_names(void **state)
@@ -106,6 +146,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zen4_example),
+		cmocka_unit_test(test_zen5_example),
 		cmocka_unit_test(test_zen2_names),
 		cmocka_unit_test(test_no_retire_sum_checked),
 		cmocka_unit_test(test_amd_tree_on_zen),

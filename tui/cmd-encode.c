@@ -36,6 +36,27 @@ static void print_rows(const struct ev_list *l)
 	}
 }
 
+/* One item of the command line: its rows, or its one line on stderr; the
+ * others go on (libpfm4's check_events reports each event it is given). */
+struct encode_state {
+	const struct arch_model *model;
+	int failed;
+	struct ev_list l;  /* the item's events */
+};
+
+static int encode_item(char *item, void *arg, char *err, size_t errsz)
+{
+	struct encode_state *st = arg;
+
+	if (events_parse(item, st->model, &st->l, err, errsz) < 0) {
+		cmd_error("%s", err);
+		st->failed++;
+		return 0;
+	}
+	print_rows(&st->l);
+	return 0;
+}
+
 /* --model must give libpfm4 a PMU (the host's when not given), or encode
  * from its own table (Arm). */
 static const struct arch_model *encode_model(const struct arch_model *m)
@@ -51,7 +72,6 @@ static const struct arch_model *encode_model(const struct arch_model *m)
 
 static int cmd_encode_exec(int argc, char **argv)
 {
-	static struct ev_list l;
 	const struct arch_model *model = NULL;
 	const struct opt opts[] = {
 		OPT_MODEL(&model, "encode for this model's PMU (default: the host's)"),
@@ -59,7 +79,8 @@ static int cmd_encode_exec(int argc, char **argv)
 	};
 	const struct opt_cmd cmd = { "usage: cyctop encode [--model PMU] EVENT...", opts,
 				     "The perf_event_attr cyctop opens for each EVENT, as CSV rows:\n"
-				     "event,type,config,config1.\n", false };
+				     "event,type,config,config1.  An event that cannot be encoded is one line\n"
+				     "on stderr; the others are still encoded, and the exit status is 1.\n", false };
 	char err[512];
 
 	int first = opt_parse(&cmd, argc, argv, 1);
@@ -77,14 +98,15 @@ static int cmd_encode_exec(int argc, char **argv)
 		return 1;
 	}
 	printf("event,type,config,config1\n");
-	for (int i = first; i < argc; i++) {
-		if (events_parse(argv[i], m, &l, err, sizeof(err)) < 0) {
-			cmd_error("%s", err);
-			return 1;
+	static struct encode_state st;  /* an ev_list is 20 KB: not on the stack */
+	st.model = m;
+	st.failed = 0;
+	for (int i = first; i < argc; i++)
+		if (events_foreach(argv[i], encode_item, &st, err, sizeof(err)) < 0) {
+			cmd_error("%s", err);  /* an empty item in a comma list */
+			st.failed++;
 		}
-		print_rows(&l);
-	}
-	return 0;
+	return st.failed ? 1 : 0;
 }
 
 const struct cmd_entry cmd_encode_entry = {

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "arch/plan.h"
+#include "arch/perf-events.h"
 #include "arch/preset.h"
 #include "arch/tree.h"
 #include "engine/events.h"
@@ -104,7 +105,7 @@ static void print_event(const struct arch_event *ev, void *arg)
 		return;
 	w->shown++;
 	printf("%-40s", ev->name);
-	if (w->model->pfm_force) {
+	if (w->model->pfm_force || w->model->encoding != ENC_ARMV8) {
 		printf(" sel=0x%02x umask=0x%02x cmask=%u inv=%d", ev->code.sel, ev->code.umask,
 		       ev->code.cmask, ev->code.inv);
 		if (event_is_metric(w->model, ev))
@@ -115,7 +116,9 @@ static void print_event(const struct arch_event *ev, void *arg)
 		printf(" event=0x%04x", ev->code.sel);
 		print_constraint(ev, w->model);
 	}
-	if (w->model->encoding == ENC_ARMV8)  /* from our table: libpfm4 may lack it */
+	if (w->model->encoding == ENC_ARMV8 || (!w->model->pfm_force && ev->pfm))
+		/* from our table (libpfm4 may lack it), or perf's where libpfm4
+		 * has no PMU for the model */
 		printf(" -> type=%u config=0x%llx", PERF_TYPE_RAW,
 		       model_code_config(w->model, &ev->code));
 	else if (ev->pfm && pfm_encode(ev->pfm, &attr, NULL, 0, err, sizeof(err)) == 0)
@@ -126,6 +129,32 @@ static void print_event(const struct arch_event *ev, void *arg)
 	if (ev->sav)
 		printf(" sav=%u", ev->sav);
 	printf("\n");
+}
+
+/* perf's core events of M (arch/perf-events.h), by perf's name, with the
+ * attr they encode to and perf's one-line description. */
+static int list_perf_events(const struct arch_model *m, const char *pattern)
+{
+	const struct perf_events_table *t = model_perf_table(m);
+	int shown = 0;
+
+	for (size_t i = 0; t && i < t->n; i++) {
+		const struct perf_event_row *r = &t->rows[i];
+		struct arch_code code;
+		uint64_t config1 = 0;
+		if (!matches(pattern, perf_event_name(r)) ||
+		    !model_perf_code(m, perf_event_name(r), &code, &config1, NULL))
+			continue;
+		if (shown++ == 0)
+			printf("# perf's events (%s, %s)\n", t->source, perf_events_source);
+		printf("%-40s -> type=%u config=0x%llx", perf_event_name(r), PERF_TYPE_RAW,
+		       model_code_config(m, &code));
+		if (config1)
+			printf(" config1=0x%llx", (unsigned long long)config1);
+		printf("  %s%s\n", r->flags & PERF_EV_DEPRECATED ? "(deprecated) " : "",
+		       perf_event_desc(r));
+	}
+	return shown;
 }
 
 static int list_events(const struct list_opts *o)
@@ -141,6 +170,7 @@ static int list_events(const struct list_opts *o)
 	}
 	printf("# model %s: %s\n", m->name, m->desc);
 	model_foreach(m, print_event, &w);
+	w.shown += list_perf_events(m, o->pattern);
 	/* A pattern that is no row may be a libpfm4 string: show its encoding. */
 	if (w.shown == 0 && o->pattern) {
 		if (pfm_encode(o->pattern, &attr, fstr, sizeof(fstr), err, sizeof(err)) < 0) {
@@ -311,7 +341,10 @@ static int table_requests(const char *list, const struct arch_model *m,
 
 static bool model_in_libpfm(const struct arch_model *m)
 {
-	return m->pfm_force || m->tree == TREE_SW;
+	/* and the x86 models encoded from perf's tables alone (Zen 5, the
+	 * E-cores): events_parse takes every spelling for them too */
+	return m->pfm_force || m->tree == TREE_SW ||
+	       (m->perf_events && m->encoding != ENC_ARMV8);
 }
 
 static void print_inventory(const struct arch_model *m, int counters, int smt)
@@ -420,7 +453,9 @@ static const char list_usage[] =
 	"usage: cyctop list [models|events|presets|trees|metrics|groups] [OPTIONS] [PATTERN]";
 
 static const char list_prose[] =
-	"PATTERN picks names by a case-insensitive substring or a shell glob.\n";
+	"PATTERN picks names by a case-insensitive substring or a shell glob.\n"
+	"events lists the model's table, then every core event Linux perf knows for\n"
+	"the model, by perf's name, with its encoding and perf's one-line description.\n";
 
 static int cmd_list_exec(int argc, char **argv)
 {

@@ -107,7 +107,7 @@ static int draw_line(int y, int rows, enum theme_el el, const char *text)
 /* A live watch on a host whose model has no hardware tables (no PMU). */
 static bool host_without_pmu(const struct tui *t)
 {
-	return t->sess && !session_is_recorded(t->sess) && (!t->model || !t->model->pfm_force);
+	return t->sess && !session_is_recorded(t->sess) && !model_is_hardware(t->model);
 }
 
 /* Why there is no histogram, in one line. */
