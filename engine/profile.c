@@ -697,6 +697,14 @@ static int module_desc(const void *a, const void *b)
 	return strcmp(x->module, y->module);
 }
 
+static bool func_sampled(const struct snap_func *f, size_t ne)
+{
+	for (size_t e = 0; e < ne; e++)
+		if (f->samples[e])
+			return true;
+	return false;
+}
+
 /* Module totals, summed from the function rows (one extra allocation,
  * freed with the snapshot through s->modules). */
 static int add_modules(struct snapshot *s)
@@ -710,6 +718,8 @@ static int add_modules(struct snapshot *s)
 	for (size_t i = 0; i < s->n_funcs; i++) {
 		const struct snap_func *f = &s->funcs[i];
 		size_t j = 0;
+		if (!func_sampled(f, ne))
+			continue;  /* a pure caller (add_callers) */
 		while (j < n && strcmp(m[j].module, f->module) != 0)
 			j++;
 		if (j == n) {
@@ -801,9 +811,42 @@ static void set_func_process(const struct profile *p, struct snap_func *f, uint3
 	f->nprocs = nprocs;
 }
 
-static struct snapshot *process_funcs(const struct profile *p)
+/* Whether function I of the call graph CG has no row here: a pure caller
+ * (main, __libc_start_call_main), never sampled itself.  The frames naming
+ * a process and the node cap's overflow are no functions. */
+static bool caller_only(const struct profile *p, const struct cg_snapshot *cg, size_t i,
+			const char **name, const char **module)
 {
-	size_t strbytes = 0, ne = (size_t)p->n_events;
+	cg_function_at(cg, i, name, module);
+	if (strcmp(*module, CG_PROCESS_MODULE) == 0 || strcmp(*module, CG_OVERFLOW_MODULE) == 0)
+		return false;
+	struct row_key k = { strpool_find(&p->pool, *name), strpool_find(&p->pool, *module) };
+	return !k.name || !k.module ||
+	       hashtab_find(&p->row_index, hash_ptrs(k.name, k.module), &k, row_is, p) ==
+		       HASHTAB_NONE;
+}
+
+/* perf report --children lists every function on a stack: the pure
+ * callers get rows of their own with no samples (their children share is
+ * the call graph's), after the sampled ones. */
+static void add_callers(const struct profile *p, struct snapshot *s,
+			const struct cg_snapshot *cg, char **str)
+{
+	const char *name, *module;
+
+	for (size_t i = 0; cg && i < cg_functions(cg); i++) {
+		if (!caller_only(p, cg, i, &name, &module))
+			continue;
+		struct snap_func *f = &s->funcs[s->n_funcs++];
+		f->name = copy_str(str, name);
+		f->module = copy_str(str, module);
+	}
+}
+
+static struct snapshot *process_funcs(const struct profile *p, const struct cg_snapshot *cg)
+{
+	size_t strbytes = 0, ne = (size_t)p->n_events, callers = 0;
+	const char *name, *module;
 	char *str;
 
 	if (p->by_process && p->n_events > 0)
@@ -811,7 +854,12 @@ static struct snapshot *process_funcs(const struct profile *p)
 	for (size_t i = 0; i < p->n; i++)
 		strbytes += strlen(p->rows[i]->name) + strlen(p->rows[i]->module) + 2 +
 			    PROFILE_COMM_MAX;
-	struct snapshot *s = snapshot_alloc(p, p->n, strbytes, &str);
+	for (size_t i = 0; cg && i < cg_functions(cg); i++)
+		if (caller_only(p, cg, i, &name, &module)) {
+			callers++;
+			strbytes += strlen(name) + strlen(module) + 2;
+		}
+	struct snapshot *s = snapshot_alloc(p, p->n + callers, strbytes, &str);
 	if (!s)
 		return NULL;
 	for (size_t i = 0; i < p->n; i++) {
@@ -825,6 +873,7 @@ static struct snapshot *process_funcs(const struct profile *p)
 			set_func_process(p, f, r->top_pid, r->nprocs, &str);
 	}
 	s->n_funcs = p->n;
+	add_callers(p, s, cg, &str);
 	return s;
 }
 
@@ -984,6 +1033,12 @@ static void restart_windows(struct profile *p)
 
 struct snapshot *profile_snapshot(struct profile *p, double now, double window_seconds)
 {
+	return profile_snapshot_cg(p, now, window_seconds, NULL);
+}
+
+struct snapshot *profile_snapshot_cg(struct profile *p, double now, double window_seconds,
+				     const struct cg_snapshot *cg)
+{
 	struct snapshot *s;
 
 	if (p->filter)
@@ -991,7 +1046,7 @@ struct snapshot *profile_snapshot(struct profile *p, double now, double window_s
 	else if (p->by_process && p->pfilter >= 0)
 		s = zoomed_funcs(p, PROC_KEY(p->pfilter), table_find(&p->procs, (uint32_t)p->pfilter));
 	else
-		s = process_funcs(p);
+		s = process_funcs(p, cg);
 
 	if (!s)
 		return NULL;

@@ -1495,17 +1495,20 @@ struct snapshot *session_snapshot(struct session *s)
 
 	if (s->src->counts)
 		s->src->counts(s);
-	struct snapshot *snap = profile_snapshot(s->prof, now - s->t0, now - s->last_snap);
+	struct cg_snapshot *cg = s->cg ? callgraph_snapshot(s->cg) : NULL;
+	struct snapshot *snap = profile_snapshot_cg(s->prof, now - s->t0, now - s->last_snap, cg);
 	s->last_snap = now;
-	if (!snap)
+	if (!snap) {
+		cg_snapshot_free(cg);
 		return NULL;
+	}
 	snap->pid = s->system_wide ? -1 : s->target.pid;
 	snprintf(snap->command, sizeof(snap->command), "%s", s->target.comm);
 	snap->ended = s->target.ended;
 	snap->exit_status = s->target.status_known ? s->target.status : -1;
 	pfm_host_describe(snap->pmu, sizeof(snap->pmu));
 	snprintf(snap->notice, sizeof(snap->notice), "%s", s->events.notice);
-	snap->cg = s->cg ? callgraph_snapshot(s->cg) : NULL;
+	snap->cg = cg;
 	snap->stacks_skipped = s->stacks_skipped;
 	if (s->src->snapshot)
 		s->src->snapshot(s, snap);

@@ -150,6 +150,10 @@ static bool row_shown(const struct tui *t, const struct snap_func *f)
 
 	for (int e = 0; e < t->snap->n_events; e++)
 		any |= cell(t, f, e) != 0;
+	/* a pure caller (no samples of its own) with the children column, as
+	 * perf report --children lists it; the call graph has no window */
+	if (!any && !t->window && children_shown(t))
+		any = children_of(t, f) != 0;
 	return any && (!t->filter[0] || strcasestr(f->name, t->filter) ||
 		       strcasestr(f->module, t->filter));
 }
