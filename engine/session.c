@@ -724,6 +724,12 @@ static void handle_other(struct session *s, const struct record *r)
 	case PERF_RECORD_LOST:
 		profile_add_lost(s->prof, r->u.lost.lost);
 		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		/* samples the kernel could not write (perf report's "Total Lost
+		 * Samples"); those a BPF filter dropped are not lost */
+		if (!(r->misc & PERF_RECORD_MISC_LOST_SAMPLES_BPF))
+			profile_add_lost(s->prof, r->u.lost.lost);
+		break;
 	case PERF_RECORD_THROTTLE:
 		profile_add_throttle(s->prof);
 		break;
