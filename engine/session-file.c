@@ -116,14 +116,25 @@ static const struct arch_model *file_model(const struct session_file *f,
 	return m ? m : events_host_model();
 }
 
-/* The names of the events sampled in frequency mode, joined. */
+/* Whether event A's samples weigh their own periods, as perf report weighs
+ * every sample: in frequency mode (-F) the period varies from sample to
+ * sample, and samples that carry PERIOD under a fixed period in the attr
+ * (perf inject --itrace, perf record -c N -P) may each stand for another
+ * count.  A fixed period without PERIOD (perf record -c, cyctop record)
+ * weighs the attr's period: one sample each. */
+static bool weighs_periods(const struct perf_event_attr *a)
+{
+	return a->freq || (a->sample_type & PERF_SAMPLE_PERIOD);
+}
+
+/* The names of the events whose samples weigh their periods, joined. */
 static bool freq_events(const struct session *s, char *out, size_t outsz)
 {
 	size_t len = 0;
 
 	out[0] = '\0';
 	for (int e = 0; e < s->events.n && len < outsz; e++)
-		if (s->events.ev[e].attr.freq)
+		if (weighs_periods(&s->events.ev[e].attr))
 			len += (size_t)snprintf(out + len, outsz - len, "%s%s", len ? ", " : "",
 						s->events.ev[e].name);
 	return out[0] != '\0';
@@ -167,13 +178,13 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 			   sizeof(ev->name));
 		snprintf(ev->pfm, sizeof(ev->pfm), "%s", ev->name);
 		ev->attr = *a;
-		ev->sav = a->freq ? 1 : a->sample_period;
+		ev->sav = weighs_periods(a) ? 1 : a->sample_period;
 		ev->software = a->type == PERF_TYPE_SOFTWARE;
 		f->same_type &= same_format(a, perfdata_attr(f->pd, 0));
 	}
 	if (freq_events(s, note, sizeof(note)))
 		snprintf(s->events.notice, sizeof(s->events.notice),
-			 "%s: frequency-mode samples weighed by their periods", note);
+			 "%s: samples weighed by their periods", note);
 	f->first_type = perfdata_attr(f->pd, 0)->sample_type;
 	f->sid_all = perfdata_attr(f->pd, 0)->sample_id_all;
 	if (!f->same_type && !(f->first_type & PERF_SAMPLE_IDENTIFIER)) {
@@ -342,8 +353,8 @@ static const struct perf_event_attr *file_attr(const struct session *s, int ev)
 
 /* perf's default frequency mode (-F) varies the period from sample to
  * sample (a page-fault sample may stand for 1 fault or for 100): such a
- * sample weighs its period, so shares are perf report's Overhead and the
- * event's "samples" read as events (its sav is 1). */
+ * sample weighs its period (weighs_periods), so shares are perf report's
+ * Overhead and the event's "samples" read as events (its sav is 1). */
 static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *smp)
 {
 	struct session_file *f = s->file;
@@ -362,7 +373,7 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 		f->t_last = smp->time;
 	if (!f->pid)
 		f->pid = (pid_t)smp->pid;
-	return read || a->freq ? period : 1;
+	return read || weighs_periods(a) ? period : 1;
 }
 
 /* perf's own record types (>= PERF_RECORD_USER_TYPE_START: build ids,

@@ -2,7 +2,7 @@
 # Every perf.data perf writes, read as perf report reads it: files recorded
 # here with each perf record mode this VM supports (software events: no
 # PMU), and public files of other perf versions and machines
-# (tests/data/README: perf 3.2 to 6.12, i686, ARMv7, Intel PT, hybrid,
+# (tests/data/README: perf 3.2 to 6.12, i686, ARMv7, Intel PT, hybrid, perf inject,
 # branch stacks, WEIGHT_STRUCT, pipe mode).  For each file and event:
 #  - the event count (the sum of the sample periods, perf report's "Event
 #    count (approx.)") is the same, exactly: both read the same samples;

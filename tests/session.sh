@@ -108,7 +108,7 @@ if perf record -q -e cpu-clock,page-faults -o "$TMP/perf.data" -- "$FAULTS" 300 
 		[ "$r" = same ] || fail "perf record $f file: $r"
 		ok
 	done
-	expect_err "frequency-mode samples weighed by their periods" "freq mode said"
+	expect_err "samples weighed by their periods" "freq mode said"
 	# a missing binary: its samples stay, in [unknown] of their module.  Each
 	# case has its own HOME, so perf's build-id cache (~/.debug) is its own.
 	mkdir -p "$TMP/symfs" "$TMP/home-gone" "$TMP/home-cached"
