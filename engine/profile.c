@@ -76,7 +76,7 @@ struct profile {
 	struct hashtab row_index;    /* (name, module) pointers -> rows */
 	struct ip_row **ips;
 	size_t nips, ips_alloc;
-	struct hashtab ip_index;     /* address -> ips */
+	struct hashtab ip_index;     /* (function, address) -> ips */
 	size_t max_ips;              /* 0: no bound */
 	struct row_hint hints[ROW_HINTS];
 	struct row_table threads;
@@ -240,19 +240,31 @@ static struct func_row *row_get(struct profile *p, const char *name, const char 
 	return r;
 }
 
-static uint64_t hash_ip(uint64_t ip)
+/* Address rows are keyed by (function, address): after an exec, or under
+ * -a where processes share addresses, one address is code of several
+ * functions, and each keeps its own samples there. */
+struct ip_key {
+	uint64_t ip;
+	const struct func_row *fn;
+};
+
+static uint64_t hash_ip(uint64_t ip, const struct func_row *fn)
 {
-	return hash_mix(ip);
+	return hash_mix(ip ^ hash_mix((uintptr_t)fn));
 }
 
 static bool ip_is(const void *key, uint32_t idx, const void *ctx)
 {
-	return ((const struct profile *)ctx)->ips[idx]->ip == *(const uint64_t *)key;
+	const struct ip_key *k = key;
+	const struct ip_row *r = ((const struct profile *)ctx)->ips[idx];
+
+	return r->ip == k->ip && r->fn == k->fn;
 }
 
-static struct ip_row *ip_find(const struct profile *p, uint64_t ip)
+static struct ip_row *ip_find(const struct profile *p, uint64_t ip, const struct func_row *fn)
 {
-	uint32_t i = hashtab_find(&p->ip_index, hash_ip(ip), &ip, ip_is, p);
+	struct ip_key k = { ip, fn };
+	uint32_t i = hashtab_find(&p->ip_index, hash_ip(ip, fn), &k, ip_is, p);
 
 	return i == HASHTAB_NONE ? NULL : p->ips[i];
 }
@@ -264,7 +276,7 @@ static struct ip_row *ip_add(struct profile *p, uint64_t ip, const struct func_r
 	if (GROW(p->ips, p->nips + 1, p->ips_alloc) < 0 ||
 	    !(r = calloc(1, sizeof(*r) + (size_t)p->n_events * sizeof(uint64_t))))
 		return NULL;
-	if (hashtab_add(&p->ip_index, hash_ip(ip), (uint32_t)p->nips) < 0) {
+	if (hashtab_add(&p->ip_index, hash_ip(ip, fn), (uint32_t)p->nips) < 0) {
 		free(r);
 		return NULL;
 	}
@@ -274,11 +286,11 @@ static struct ip_row *ip_add(struct profile *p, uint64_t ip, const struct func_r
 	return r;
 }
 
-/* An address belongs to the function it was first symbolized in.  NULL
- * when out of memory or past max_ips (the function still counts it). */
+/* Address IP of function FN.  NULL when out of memory or past max_ips (the
+ * function still counts it). */
 static struct ip_row *ip_get(struct profile *p, uint64_t ip, const struct func_row *fn)
 {
-	struct ip_row *r = ip_find(p, ip);
+	struct ip_row *r = ip_find(p, ip, fn);
 
 	if (r || (p->max_ips && p->nips >= p->max_ips))
 		return r;
@@ -339,7 +351,7 @@ static struct thread_row *table_find(const struct row_table *tab, uint32_t id)
 {
 	if (id == PROFILE_TID_OTHER)
 		return tab->other;
-	uint32_t i = hashtab_find(&tab->index, hash_ip(id), &id, row_has_id, tab);
+	uint32_t i = hashtab_find(&tab->index, hash_mix(id), &id, row_has_id, tab);
 	return i == HASHTAB_NONE ? NULL : tab->v[i];
 }
 
@@ -350,7 +362,7 @@ static struct thread_row *table_add(const struct profile *p, struct row_table *t
 
 	if (GROW(tab->v, tab->n + 1, tab->alloc) < 0 || !(t = thread_new(p, id)))
 		return NULL;
-	if (hashtab_add(&tab->index, hash_ip(id), (uint32_t)tab->n) < 0) {
+	if (hashtab_add(&tab->index, hash_mix(id), (uint32_t)tab->n) < 0) {
 		free(t);
 		return NULL;
 	}

@@ -452,6 +452,47 @@ static void test_ip_counts(void **state)
 	profile_free(p);
 }
 
+/* After an exec (or under -a, processes sharing addresses) one address is
+ * code of two functions: each keeps its own samples there, in the asm view
+ * (profile_ip_counts) and the flat pprof export (profile_foreach_ip). */
+static int ip_owner(void *arg, uint64_t ip, const char *name, const char *module,
+		    const uint64_t *samples)
+{
+	uint64_t *n = arg;
+
+	(void)module;
+	if (ip == 0x1000)
+		n[strcmp(name, "old_main") == 0 ? 0 : 1] += samples[0];
+	return 0;
+}
+
+static void test_ip_reused(void **state)
+{
+	struct profile *p = new_profile();
+	struct ip_counts *c;
+	uint64_t n[2] = { 0 };
+
+	(void)state;
+	profile_add(p, 0, TID_MAIN, 0x1000, "old_main", "/bin/before", 3);
+	/* the exec: the same address now in another program */
+	profile_add(p, 0, TID_MAIN, 0x1000, "new_main", "/bin/after", 5);
+	c = profile_ip_counts(p, "new_main", "/bin/after");
+	assert_non_null(c);
+	assert_int_equal(c->n, 1);
+	assert_int_equal(c->ips[0].ip, 0x1000);
+	assert_int_equal(c->ips[0].samples[0], 5);
+	free(c);
+	c = profile_ip_counts(p, "old_main", "/bin/before");
+	assert_non_null(c);
+	assert_int_equal(c->n, 1);
+	assert_int_equal(c->ips[0].samples[0], 3);
+	free(c);
+	assert_int_equal(profile_foreach_ip(p, ip_owner, n), 0);
+	assert_int_equal(n[0], 3);
+	assert_int_equal(n[1], 5);
+	profile_free(p);
+}
+
 /* Enough rows and strings to grow both hash tables several times. */
 static void test_many_functions(void **state)
 {
@@ -937,6 +978,7 @@ int main(void)
 		cmocka_unit_test(test_many_threads),
 		cmocka_unit_test(test_default_thread_limit),
 		cmocka_unit_test(test_ip_limit),
+		cmocka_unit_test(test_ip_reused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
