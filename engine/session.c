@@ -618,10 +618,16 @@ static void add_read_values(struct session *s, struct space *sp, const struct re
 			continue;
 		struct rec_sample one = *smp;
 		one.id = id;
+		/* a counter only grows: a smaller value (a hostile file, or
+		 * inherited counters of several threads sharing an id) is
+		 * ignored, where value - last would weigh near 2^64 and wrap
+		 * the sums; the next read counts from the largest value seen,
+		 * so an id's samples never weigh more than its last count */
+		if (value <= f->last_read)
+			continue;
 		one.period = value - f->last_read;
 		f->last_read = value;
-		if (one.period)
-			add_sample(s, sp, f->ev, &one, si);
+		add_sample(s, sp, f->ev, &one, si);
 	}
 }
 
