@@ -653,6 +653,32 @@ static void handle_sample(struct session *s, const struct rec_sample *smp, uint1
 		add_sample(s, sp, ev, smp, &si);
 }
 
+/* A new process starts with its parent's mappings (records come in time
+ * order: nothing of the child's can precede its FORK, but a file may hold a
+ * process made before the recording: a live space is kept).  A pid whose
+ * process exited is another process now: the dead one's mappings and
+ * unwinder go, and the space lives again (not freed as exited).  The
+ * child's space is made first: making it may move the parent's. */
+static void fork_space(struct session *s, pid_t pid, pid_t ppid)
+{
+	struct space *child = space_find(s, pid);
+
+	if (child && !child->exited)
+		return;
+	if (child) {
+		symtab_clear(child->st);
+		if (child->uw)
+			unwinder_flush(child->uw);
+		child->exited = false;
+		child->exit_ns = 0;
+	} else if (!(child = space_get(s, pid))) {
+		return;
+	}
+	struct space *parent = space_find(s, ppid);
+	if (parent)
+		symtab_copy_maps(child->st, parent->st);
+}
+
 static void handle_task(struct session *s, const struct record *r)
 {
 	const struct rec_task *t = &r->u.task;
@@ -676,16 +702,8 @@ static void handle_task(struct session *s, const struct record *r)
 			name_process(s, (pid_t)t->ppid);
 		profile_process_fork(s->prof, t->pid, t->ppid, t->time);
 	}
-	/* A new process starts with its parent's mappings (records come in time
-	 * order: nothing of the child's can precede its FORK, but a file may
-	 * hold a process made before the recording).  The child's space is
-	 * made first: making it may move the parent's. */
-	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid && !space_find(s, (pid_t)t->pid)) {
-		struct space *child = space_get(s, (pid_t)t->pid);
-		struct space *parent = space_find(s, (pid_t)t->ppid);
-		if (parent && child)
-			symtab_copy_maps(child->st, parent->st);
-	}
+	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid)
+		fork_space(s, (pid_t)t->pid, (pid_t)t->ppid);
 }
 
 static void handle_other(struct session *s, const struct record *r)
