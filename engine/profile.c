@@ -10,12 +10,12 @@
 
 struct func_row {
 	const char *name, *module;   /* interned */
-	uint64_t samples[EVENTS_MAX];
-	uint64_t window[EVENTS_MAX];
 	/* system-wide: the process with the most samples of the first event here
 	 * (found at each snapshot), and how many processes have any */
 	uint64_t top_n;
 	uint32_t top_pid, nprocs;
+	uint64_t n[];               /* samples[n_events], then window[n_events]: sized
+				     * by the session's events, not EVENTS_MAX */
 };
 
 struct ip_row {
@@ -189,7 +189,8 @@ static struct func_row *row_add(struct profile *p, const struct row_key *k, uint
 {
 	struct func_row *r;
 
-	if (GROW(p->rows, p->n + 1, p->rows_alloc) < 0 || !(r = calloc(1, sizeof(*r))))
+	if (GROW(p->rows, p->n + 1, p->rows_alloc) < 0 ||
+	    !(r = calloc(1, sizeof(*r) + 2 * (size_t)p->n_events * sizeof(uint64_t))))
 		return NULL;
 	if (hashtab_add(&p->row_index, h, (uint32_t)p->n) < 0) {
 		free(r);
@@ -498,8 +499,8 @@ void profile_add_pid(struct profile *p, int ev, uint32_t pid, uint32_t tid, uint
 	struct ip_row *ir = ip_get(p, ip, r);
 	if (ir)
 		ir->n[ev] += n;
-	r->samples[ev] += n;
-	r->window[ev] += n;
+	r->n[ev] += n;
+	r->n[p->n_events + ev] += n;
 	p->ev[ev].samples += n;
 	p->ev[ev].window += n;
 	add_to_thread(p, r, pid, tid, ev, n);
@@ -877,8 +878,8 @@ static struct snapshot *process_funcs(const struct profile *p, const struct cg_s
 	for (size_t i = 0; i < p->n; i++) {
 		const struct func_row *r = p->rows[i];
 		struct snap_func *f = &s->funcs[i];
-		memcpy(f->samples, r->samples, ne * sizeof(uint64_t));
-		memcpy(f->window, r->window, ne * sizeof(uint64_t));
+		memcpy(f->samples, r->n, ne * sizeof(uint64_t));
+		memcpy(f->window, r->n + ne, ne * sizeof(uint64_t));
 		f->name = copy_str(&str, r->name);
 		f->module = copy_str(&str, r->module);
 		if (p->by_process && r->nprocs)
@@ -1037,7 +1038,7 @@ static int add_threads(const struct profile *p, struct snapshot *s)
 static void restart_windows(struct profile *p)
 {
 	for (size_t i = 0; i < p->n; i++)
-		memset(p->rows[i]->window, 0, sizeof(p->rows[i]->window));
+		memset(p->rows[i]->n + p->n_events, 0, (size_t)p->n_events * sizeof(uint64_t));
 	for (int e = 0; e < p->n_events; e++)
 		p->ev[e].window = 0;
 	p->epoch++;

@@ -1,5 +1,6 @@
 /* The profile (engine/profile.c): aggregation per (function, module),
  * windows, immutable snapshots that own their strings. */
+#include <malloc.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -493,6 +494,43 @@ static void test_ip_reused(void **state)
 	profile_free(p);
 }
 
+/* A function row is sized by the session's events: with one event,
+ * 100,000 functions (each with its address row, thread cell, indexes and
+ * name: some 280 bytes) take under 400 bytes apiece of the heap, where
+ * rows of EVENTS_MAX slots took 770 (512 bytes of counts alone).
+ * mallinfo2's bytes in use: not under AddressSanitizer, whose allocator
+ * glibc does not see. */
+static void test_row_size(void **state)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	(void)state;
+	skip();
+#else
+	enum { N = 100000 };
+	struct ev_list l;
+	char name[32];
+
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	l.n = 1;
+	snprintf(l.ev[0].name, sizeof(l.ev[0].name), "cpu-clock");
+	l.ev[0].sav = 1;
+	size_t before = mallinfo2().uordblks;
+	struct profile *p = profile_new(&l);
+	assert_non_null(p);
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		profile_add(p, 0, TID_MAIN, 0x1000 + (uint64_t)i, name, "/bin/app", 1);
+	}
+	size_t used = mallinfo2().uordblks - before;
+	if (used > (size_t)N * 400) {
+		fprintf(stderr, "%zu bytes for %d functions\n", used, N);
+		fail();
+	}
+	profile_free(p);
+#endif
+}
+
 /* Enough rows and strings to grow both hash tables several times. */
 static void test_many_functions(void **state)
 {
@@ -979,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(test_default_thread_limit),
 		cmocka_unit_test(test_ip_limit),
 		cmocka_unit_test(test_ip_reused),
+		cmocka_unit_test(test_row_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
