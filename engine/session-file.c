@@ -44,6 +44,8 @@ struct session_file {
 	struct session_meta meta;     /* cyctop's own metadata, if any */
 	int stream_fd;                /* a pipe read as it comes (perf record -o - |): its
 				       * fd, polled; -1 for a file read whole */
+	bool rounds;                  /* a FINISHED_ROUND came: the writer's rounds order
+				       * the records, not the pipe's pauses */
 };
 
 /* --- events ------------------------------------------------------------- */
@@ -395,9 +397,10 @@ static int file_read_some(struct session *s, char *err, size_t errsz)
 	int rc;
 
 	while ((rc = perfdata_next(s->file->pd, &h, &off, err, errsz)) == 1) {
-		if (h->type == REC_FINISHED_ROUND)
+		if (h->type == REC_FINISHED_ROUND) {
+			s->file->rounds = true;
 			session_round_end(s);
-		else if (kernel_record(h))
+		} else if (kernel_record(h))
 			session_collect(h, s);
 	}
 	return rc;
@@ -543,7 +546,12 @@ static bool file_poll(struct session *s, int timeout_ms)
 	}
 	int rc = file_read_some(s, err, sizeof(err));
 	if (rc == 2) {
-		session_round_end(s);
+		/* A pipe running dry says nothing of the writer's rings: the
+		 * proof in ordered.h holds for the writer's FINISHED_ROUNDs
+		 * (perf record, cyctop record write them).  A writer without
+		 * any (older cyctop) gets a round per dry pipe, as before. */
+		if (!s->file->rounds)
+			session_round_end(s);
 		return false;
 	}
 	stream_end(s, rc < 0 ? err : NULL);

@@ -10,8 +10,14 @@ report reads a known way:
       processes alpha (300: 40 samples in BIN's work_60, 25 in work_30),
       beta (400: 15 in work_10) and the idle task (0: 20 unmapped): rows
       that sort differently by samples, pid, command and name.
+  mk-perfdata.py stream BIN
+      pipe mode on stdout, written in pieces with pauses (the reader finds
+      the pipe dry between them): process 300's COMM and a FINISHED_ROUND,
+      then one round of samples in BIN's work_60 at times 10, 20 (each
+      after a pause) and 30, with BIN's MMAP2 (time 5) read last.  In time
+      order every sample is in work_60.
 """
-import struct, subprocess, sys
+import struct, subprocess, sys, time
 
 OLD_BASE, NEW_BASE = 0x400000, 0x7f0000000000
 
@@ -53,10 +59,7 @@ def sample(pid, ip, t):
 
 
 def write(out, data):
-    flags = (1 << 8) | (1 << 9) | (1 << 13) | (1 << 18) | (1 << 23)  # mmap comm task sid_all mmap2
-    attr = struct.pack("<IIQQQQQ", 1, 128, 0, 100000, 7, 0, flags)
-    attr += b"\0" * (128 - len(attr))
-    attr += struct.pack("<QQ", 0, 0)  # ids: none (one event)
+    attr = attr_bytes() + struct.pack("<QQ", 0, 0)  # ids: none (one event)
     hdr_size = 104
     hdr = b"PERFILE2" + struct.pack("<QQ", hdr_size, len(attr))
     hdr += struct.pack("<QQQQQQ", hdr_size, len(attr), hdr_size + len(attr), len(data), 0, 0)
@@ -94,5 +97,31 @@ def procs(out, binary):
     write(out, data)
 
 
+def attr_bytes():
+    flags = (1 << 8) | (1 << 9) | (1 << 13) | (1 << 18) | (1 << 23)  # mmap comm task sid_all mmap2
+    attr = struct.pack("<IIQQQQQ", 1, 128, 0, 100000, 7, 0, flags)
+    return attr + b"\0" * (128 - len(attr))
+
+
+def stream(binary):
+    out = sys.stdout.buffer
+    round_end = struct.pack("<IHH", 68, 0, 8)
+    ip = OLD_BASE + sym(binary, "work_60")
+    header_attr = attr_bytes()  # no ids: one event
+    pieces = [
+        b"PERFILE2" + struct.pack("<Q", 16)
+        + struct.pack("<IHH", 64, 0, 8 + len(header_attr)) + header_attr
+        + comm(300, "alpha", 1) + round_end,
+        sample(300, ip, 10),
+        sample(300, ip, 20),
+        mmap2(300, OLD_BASE, binary, 5) + sample(300, ip, 30) + round_end,
+    ]
+    for i, p in enumerate(pieces):
+        if i > 1:
+            time.sleep(0.5)  # the pipe runs dry: the reader polls it empty
+        out.write(p)
+        out.flush()
+
+
 if __name__ == "__main__":
-    {"fork": fork, "procs": procs}[sys.argv[1]](*sys.argv[2:])
+    {"fork": fork, "procs": procs, "stream": stream}[sys.argv[1]](*sys.argv[2:])
