@@ -72,6 +72,42 @@ static bool is_raw_syntax(const char *name)
 
 /* The name an attr's event gets: its description, with raw codes named back
  * through the model's tables. */
+/* perf's modifiers of an event named from its attr (evsel__add_modifiers,
+ * tools/perf/util/evsel.c): k u h for the contexts counted when some are
+ * excluded, p per precise_ip level, then H G for host and guest when the
+ * guest's exclusion is not the default (excluded with a modifier above,
+ * counted without): cycles:ppH.  Appended to OUT. */
+static void add_modifiers(const struct perf_event_attr *a, char *out, size_t outsz)
+{
+	char mod[16];
+	size_t n = 0;
+	bool guest_default = false;
+
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			mod[n++] = 'k';
+		if (!a->exclude_user)
+			mod[n++] = 'u';
+		if (!a->exclude_hv)
+			mod[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned i = 0; i < a->precise_ip && i < 3; i++)
+		mod[n++] = 'p';
+	if (a->precise_ip)
+		guest_default = true;
+	if (a->exclude_host || a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			mod[n++] = 'H';
+		if (!a->exclude_guest)
+			mod[n++] = 'G';
+	}
+	mod[n] = '\0';
+	size_t len = strlen(out);
+	if (n && len < outsz)
+		snprintf(out + len, outsz - len, ":%s", mod);
+}
+
 static void event_name(const struct perf_event_attr *a, const char *desc,
 		       const struct arch_model *model, char *out, size_t outsz)
 {
@@ -89,9 +125,11 @@ static void event_name(const struct perf_event_attr *a, const char *desc,
 	} else if (a->type == PERF_TYPE_HARDWARE &&
 		   a->config < sizeof(hw_names) / sizeof(hw_names[0])) {
 		snprintf(out, outsz, "%s", hw_names[a->config]);
+		add_modifiers(a, out, outsz);  /* named as perf names it: cycles:ppH */
 	} else if (a->type == PERF_TYPE_SOFTWARE &&
 		   a->config < sizeof(sw_names) / sizeof(sw_names[0])) {
 		snprintf(out, outsz, "%s", sw_names[a->config]);
+		add_modifiers(a, out, outsz);
 	} else {
 		snprintf(out, outsz, "event-%u:0x%" PRIx64, a->type, (uint64_t)a->config);
 	}
