@@ -98,7 +98,9 @@ def procs(out, binary):
 
 
 def attr_bytes():
-    flags = (1 << 8) | (1 << 9) | (1 << 13) | (1 << 18) | (1 << 23)  # mmap comm task sid_all mmap2
+    # mmap comm task sid_all exclude_guest (perf record's default: the
+    # event is named cpu-clock, not cpu-clock:HG) mmap2
+    flags = (1 << 8) | (1 << 9) | (1 << 13) | (1 << 18) | (1 << 20) | (1 << 23)
     attr = struct.pack("<IIQQQQQ", 1, 128, 0, 100000, 7, 0, flags)
     return attr + b"\0" * (128 - len(attr))
 
