@@ -46,6 +46,7 @@ struct session_file {
 				       * fd, polled; -1 for a file read whole */
 	bool rounds;                  /* a FINISHED_ROUND came: the writer's rounds order
 				       * the records, not the pipe's pauses */
+	bool ours;                    /* cyctop wrote it (its metadata is there) */
 };
 
 /* --- events ------------------------------------------------------------- */
@@ -108,8 +109,11 @@ static void add_modifiers(const struct perf_event_attr *a, char *out, size_t out
 		snprintf(out + len, outsz - len, ":%s", mod);
 }
 
+/* An event's name: its description, else from its attr; MODIFIERS: with
+ * perf's modifiers (a pipe-mode stream, as perf report names its events;
+ * a file cyctop wrote and did not finish keeps the names it was given). */
 static void event_name(const struct perf_event_attr *a, const char *desc,
-		       const struct arch_model *model, char *out, size_t outsz)
+		       const struct arch_model *model, bool modifiers, char *out, size_t outsz)
 {
 	char raw[32];
 
@@ -125,11 +129,13 @@ static void event_name(const struct perf_event_attr *a, const char *desc,
 	} else if (a->type == PERF_TYPE_HARDWARE &&
 		   a->config < sizeof(hw_names) / sizeof(hw_names[0])) {
 		snprintf(out, outsz, "%s", hw_names[a->config]);
-		add_modifiers(a, out, outsz);  /* named as perf names it: cycles:ppH */
+		if (modifiers)  /* named as perf names it: cycles:ppH */
+			add_modifiers(a, out, outsz);
 	} else if (a->type == PERF_TYPE_SOFTWARE &&
 		   a->config < sizeof(sw_names) / sizeof(sw_names[0])) {
 		snprintf(out, outsz, "%s", sw_names[a->config]);
-		add_modifiers(a, out, outsz);
+		if (modifiers)
+			add_modifiers(a, out, outsz);
 	} else {
 		snprintf(out, outsz, "event-%u:0x%" PRIx64, a->type, (uint64_t)a->config);
 	}
@@ -156,15 +162,16 @@ static const struct arch_model *file_model(const struct session_file *f,
 	return m ? m : events_host_model();
 }
 
-/* Whether event A's samples weigh their own periods, as perf report weighs
- * every sample: in frequency mode (-F) the period varies from sample to
- * sample, and samples that carry PERIOD under a fixed period in the attr
+/* Whether event A of F's samples weigh their own periods, as perf report
+ * weighs every sample: in frequency mode (-F) the period varies from sample
+ * to sample, and samples that carry PERIOD under a fixed period in the attr
  * (perf inject --itrace, perf record -c N -P) may each stand for another
- * count.  A fixed period without PERIOD (perf record -c, cyctop record)
- * weighs the attr's period: one sample each. */
-static bool weighs_periods(const struct perf_event_attr *a)
+ * count.  A fixed period without PERIOD (perf record -c), or in cyctop's
+ * own files (its samples carry the attr's period), weighs the attr's
+ * period: one sample each, the event's SAV. */
+static bool weighs_periods(const struct session_file *f, const struct perf_event_attr *a)
 {
-	return a->freq || (a->sample_type & PERF_SAMPLE_PERIOD);
+	return a->freq || (!f->ours && (a->sample_type & PERF_SAMPLE_PERIOD));
 }
 
 /* The names of the events whose samples weigh their periods, joined. */
@@ -174,7 +181,7 @@ static bool freq_events(const struct session *s, char *out, size_t outsz)
 
 	out[0] = '\0';
 	for (int e = 0; e < s->events.n && len < outsz; e++)
-		if (weighs_periods(&s->events.ev[e].attr))
+		if (weighs_periods(s->file, &s->events.ev[e].attr))
 			len += (size_t)snprintf(out + len, outsz - len, "%s%s", len ? ", " : "",
 						s->events.ev[e].name);
 	return out[0] != '\0';
@@ -214,11 +221,11 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 	for (size_t i = 0; i < n; i++) {
 		const struct perf_event_attr *a = perfdata_attr(f->pd, i);
 		struct ev_spec *ev = &s->events.ev[i];
-		event_name(a, perfdata_attr_name(f->pd, i), s->events.model, ev->name,
-			   sizeof(ev->name));
+		event_name(a, perfdata_attr_name(f->pd, i), s->events.model,
+			   perfdata_is_pipe(f->pd), ev->name, sizeof(ev->name));
 		snprintf(ev->pfm, sizeof(ev->pfm), "%s", ev->name);
 		ev->attr = *a;
-		ev->sav = weighs_periods(a) ? 1 : a->sample_period;
+		ev->sav = weighs_periods(f, a) ? 1 : a->sample_period;
 		ev->software = a->type == PERF_TYPE_SOFTWARE;
 		f->same_type &= same_format(a, perfdata_attr(f->pd, 0));
 	}
@@ -413,7 +420,7 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 		f->t_last = smp->time;
 	if (!f->pid)
 		f->pid = (pid_t)smp->pid;
-	return read || weighs_periods(a) ? period : 1;
+	return read || weighs_periods(f, a) ? period : 1;
 }
 
 /* perf's own record types (>= PERF_RECORD_USER_TYPE_START: build ids,
@@ -520,6 +527,7 @@ static void file_meta(struct session_file *f)
 	const char *blob = perfdata_blob(f->pd, &len);
 	char *text = blob && len ? malloc(len < BLOB_MAX ? len + 1 : BLOB_MAX + 1) : NULL;
 
+	f->ours = blob && len;
 	if (!text)
 		return;
 	len = len < BLOB_MAX ? len : BLOB_MAX;
