@@ -790,6 +790,21 @@ static bool in_plt(Dwfl_Module *dm, uint64_t ip)
  * "[FILE+0xSTART]" (FILE the module's file name, START its ELF address,
  * what nm of the unstripped file gives), which the asm view opens like any
  * function.  NULL when no FDE covers IP (or out of memory). */
+/* The index of IMG's first FDE function starting after image address AT. */
+static size_t fde_after(const struct func_image *img, uint64_t at)
+{
+	size_t lo = 0, hi = img->nfde;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (img->fde[mid]->start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static const struct func *fde_func(struct module *mod, uint64_t ip)
 {
 	struct func_image *img = mod->img;
@@ -798,9 +813,9 @@ static const struct func *fde_func(struct module *mod, uint64_t ip)
 	if (!img)
 		return NULL;
 	uint64_t at = ip + mod->fdelta;  /* image addresses */
-	for (size_t i = 0; i < img->nfde; i++)  /* found in this or another process */
-		if (img->fde[i]->start <= at && at < img->fde[i]->end)
-			return img->fde[i];
+	size_t k = fde_after(img, at);   /* found in this or another process */
+	if (k > 0 && at < img->fde[k - 1]->end)
+		return img->fde[k - 1];
 	Dwfl_Module *dm = module_dw(mod);
 	Dwarf_Addr bias;
 	if (!dm || in_plt(dm, ip) || !dwfl_module_getelf(dm, &bias) ||
@@ -808,14 +823,22 @@ static const struct func *fde_func(struct module *mod, uint64_t ip)
 		return NULL;
 	start += bias;
 	end += bias;
-	/* an FDE reaching into a symbol's code ends there */
-	for (size_t i = 0; i < mod->nfuncs; i++) {
-		uint64_t fs = mod->funcs[i].start - mod->fdelta;
-		if (fs > ip && fs < end)
-			end = fs;
-		if (mod->funcs[i].end - mod->fdelta > start && mod->funcs[i].end - mod->fdelta <= ip)
-			start = mod->funcs[i].end - mod->fdelta;
+	/* an FDE reaching into a symbol's code ends there (the functions are
+	 * sorted by start; none covers ip, find_func said) */
+	size_t lo = 0, hi = mod->nfuncs;
+	while (lo < hi) {  /* first function starting after ip */
+		size_t mid = lo + (hi - lo) / 2;
+		if (mod->funcs[mid].start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	if (lo < mod->nfuncs && mod->funcs[lo].start - mod->fdelta < end)
+		end = mod->funcs[lo].start - mod->fdelta;
+	if (lo > 0 && mod->funcs[lo - 1].end - mod->fdelta > start)
+		start = mod->funcs[lo - 1].end - mod->fdelta;
+	if (start > ip || ip >= end)
+		return NULL;
 	const char *base = strrchr(mod->path, '/');
 	char name[PATH_MAX + 32];
 	snprintf(name, sizeof(name), "[%s+%#" PRIx64 "]", base ? base + 1 : mod->path,
@@ -831,7 +854,10 @@ static const struct func *fde_func(struct module *mod, uint64_t ip)
 	f->idx = UINT32_MAX;
 	f->bind = STB_LOCAL;
 	f->named = true;
-	img->fde[img->nfde++] = f;
+	k = fde_after(img, f->start);  /* kept sorted by start */
+	memmove(img->fde + k + 1, img->fde + k, (img->nfde - k) * sizeof(*img->fde));
+	img->fde[k] = f;
+	img->nfde++;
 	return f;
 }
 
