@@ -5,7 +5,8 @@
 # of workloads/callers built here with frame pointers (the installed one
 # omits them for the DWARF tests), read by perf report and by cyctop -i:
 # one file, two readers, so the shares agree to the printing's rounding
-# (0.1 point).  The hotspot view shows the same rows, sorted by children.
+# (0.1 point).  The hotspot view shows the same rows, sorted by children,
+# and c there opens the function selected before the sort.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/tmux-lib.sh"
 
@@ -71,6 +72,12 @@ main_children=$1 main_self=$2
 wait_for 'screen | grep -Eq "^ +$main_self% +$main_children% main "' 10 \
 	"main's row: $main_self% self, $main_children% children"
 ok
+# the selection stayed on leaf_work (the top row before the sort): c opens
+# its callers, not those of the row now on top
+T send-keys -t main c
+wait_screen "callers and callees of leaf_work" "c after the re-sort: leaf_work's callers"
+T send-keys -t main q
+wait_screen ">children%" "q back to the hotspots"
 T send-keys -t main q
 wait_screen 'READY$' "q quits"
 echo "PASS: $CHECKS checks"
