@@ -657,6 +657,13 @@ size_t cg_functions(const struct cg_snapshot *s)
 	return s->n_fns;
 }
 
+void cg_function_at(const struct cg_snapshot *s, size_t i, const char **name,
+		    const char **module)
+{
+	*name = s->fns[i].name;
+	*module = s->fns[i].module;
+}
+
 static uint32_t snap_fn(const struct cg_snapshot *s, const char *name, const char *module)
 {
 	return fn_lookup(s->fns, &s->fn_index, or_unknown(name), or_unknown(module));

@@ -75,6 +75,11 @@ uint64_t cg_stacks_truncated(const struct cg_snapshot *s, int ev);
 size_t cg_nodes(const struct cg_snapshot *s);
 size_t cg_functions(const struct cg_snapshot *s);
 
+/* Function I (0 <= I < cg_functions(S)), in no particular order: its name
+ * and module, pointing into the snapshot. */
+void cg_function_at(const struct cg_snapshot *s, size_t i, const char **name,
+		    const char **module);
+
 /* Self (the function is frames[0]) and total (the stack contains it, once per
  * sample however often it recurses) samples of EV.  False, with zeros, when
  * the function was never seen.  SELF and TOTAL may be NULL. */

@@ -382,7 +382,10 @@ static int flat_ip(void *arg, uint64_t ip, const char *name, const char *module,
 
 	if (!any_sample(samples, w->ne))
 		return 0;
-	loc = location_id(w, ip, (uint64_t)str_id(w, module), ip, name, module);
+	/* one location per (address, function): an address reused by another
+	 * program (an exec, -a) is another location */
+	loc = location_id(w, ip, (uint64_t)str_id(w, module) << 32 | (uint64_t)str_id(w, name),
+			  ip, name, module);
 	if (loc)
 		add_sample(w, &loc, 1, samples);
 	return w->oom ? -1 : 0;

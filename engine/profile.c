@@ -10,12 +10,12 @@
 
 struct func_row {
 	const char *name, *module;   /* interned */
-	uint64_t samples[EVENTS_MAX];
-	uint64_t window[EVENTS_MAX];
 	/* system-wide: the process with the most samples of the first event here
 	 * (found at each snapshot), and how many processes have any */
 	uint64_t top_n;
 	uint32_t top_pid, nprocs;
+	uint64_t n[];               /* samples[n_events], then window[n_events]: sized
+				     * by the session's events, not EVENTS_MAX */
 };
 
 struct ip_row {
@@ -76,7 +76,7 @@ struct profile {
 	struct hashtab row_index;    /* (name, module) pointers -> rows */
 	struct ip_row **ips;
 	size_t nips, ips_alloc;
-	struct hashtab ip_index;     /* address -> ips */
+	struct hashtab ip_index;     /* (function, address) -> ips */
 	size_t max_ips;              /* 0: no bound */
 	struct row_hint hints[ROW_HINTS];
 	struct row_table threads;
@@ -189,7 +189,8 @@ static struct func_row *row_add(struct profile *p, const struct row_key *k, uint
 {
 	struct func_row *r;
 
-	if (GROW(p->rows, p->n + 1, p->rows_alloc) < 0 || !(r = calloc(1, sizeof(*r))))
+	if (GROW(p->rows, p->n + 1, p->rows_alloc) < 0 ||
+	    !(r = calloc(1, sizeof(*r) + 2 * (size_t)p->n_events * sizeof(uint64_t))))
 		return NULL;
 	if (hashtab_add(&p->row_index, h, (uint32_t)p->n) < 0) {
 		free(r);
@@ -240,19 +241,31 @@ static struct func_row *row_get(struct profile *p, const char *name, const char 
 	return r;
 }
 
-static uint64_t hash_ip(uint64_t ip)
+/* Address rows are keyed by (function, address): after an exec, or under
+ * -a where processes share addresses, one address is code of several
+ * functions, and each keeps its own samples there. */
+struct ip_key {
+	uint64_t ip;
+	const struct func_row *fn;
+};
+
+static uint64_t hash_ip(uint64_t ip, const struct func_row *fn)
 {
-	return hash_mix(ip);
+	return hash_mix(ip ^ hash_mix((uintptr_t)fn));
 }
 
 static bool ip_is(const void *key, uint32_t idx, const void *ctx)
 {
-	return ((const struct profile *)ctx)->ips[idx]->ip == *(const uint64_t *)key;
+	const struct ip_key *k = key;
+	const struct ip_row *r = ((const struct profile *)ctx)->ips[idx];
+
+	return r->ip == k->ip && r->fn == k->fn;
 }
 
-static struct ip_row *ip_find(const struct profile *p, uint64_t ip)
+static struct ip_row *ip_find(const struct profile *p, uint64_t ip, const struct func_row *fn)
 {
-	uint32_t i = hashtab_find(&p->ip_index, hash_ip(ip), &ip, ip_is, p);
+	struct ip_key k = { ip, fn };
+	uint32_t i = hashtab_find(&p->ip_index, hash_ip(ip, fn), &k, ip_is, p);
 
 	return i == HASHTAB_NONE ? NULL : p->ips[i];
 }
@@ -264,7 +277,7 @@ static struct ip_row *ip_add(struct profile *p, uint64_t ip, const struct func_r
 	if (GROW(p->ips, p->nips + 1, p->ips_alloc) < 0 ||
 	    !(r = calloc(1, sizeof(*r) + (size_t)p->n_events * sizeof(uint64_t))))
 		return NULL;
-	if (hashtab_add(&p->ip_index, hash_ip(ip), (uint32_t)p->nips) < 0) {
+	if (hashtab_add(&p->ip_index, hash_ip(ip, fn), (uint32_t)p->nips) < 0) {
 		free(r);
 		return NULL;
 	}
@@ -274,11 +287,11 @@ static struct ip_row *ip_add(struct profile *p, uint64_t ip, const struct func_r
 	return r;
 }
 
-/* An address belongs to the function it was first symbolized in.  NULL
- * when out of memory or past max_ips (the function still counts it). */
+/* Address IP of function FN.  NULL when out of memory or past max_ips (the
+ * function still counts it). */
 static struct ip_row *ip_get(struct profile *p, uint64_t ip, const struct func_row *fn)
 {
-	struct ip_row *r = ip_find(p, ip);
+	struct ip_row *r = ip_find(p, ip, fn);
 
 	if (r || (p->max_ips && p->nips >= p->max_ips))
 		return r;
@@ -339,7 +352,7 @@ static struct thread_row *table_find(const struct row_table *tab, uint32_t id)
 {
 	if (id == PROFILE_TID_OTHER)
 		return tab->other;
-	uint32_t i = hashtab_find(&tab->index, hash_ip(id), &id, row_has_id, tab);
+	uint32_t i = hashtab_find(&tab->index, hash_mix(id), &id, row_has_id, tab);
 	return i == HASHTAB_NONE ? NULL : tab->v[i];
 }
 
@@ -350,7 +363,7 @@ static struct thread_row *table_add(const struct profile *p, struct row_table *t
 
 	if (GROW(tab->v, tab->n + 1, tab->alloc) < 0 || !(t = thread_new(p, id)))
 		return NULL;
-	if (hashtab_add(&tab->index, hash_ip(id), (uint32_t)tab->n) < 0) {
+	if (hashtab_add(&tab->index, hash_mix(id), (uint32_t)tab->n) < 0) {
 		free(t);
 		return NULL;
 	}
@@ -486,8 +499,8 @@ void profile_add_pid(struct profile *p, int ev, uint32_t pid, uint32_t tid, uint
 	struct ip_row *ir = ip_get(p, ip, r);
 	if (ir)
 		ir->n[ev] += n;
-	r->samples[ev] += n;
-	r->window[ev] += n;
+	r->n[ev] += n;
+	r->n[p->n_events + ev] += n;
 	p->ev[ev].samples += n;
 	p->ev[ev].window += n;
 	add_to_thread(p, r, pid, tid, ev, n);
@@ -697,6 +710,14 @@ static int module_desc(const void *a, const void *b)
 	return strcmp(x->module, y->module);
 }
 
+static bool func_sampled(const struct snap_func *f, size_t ne)
+{
+	for (size_t e = 0; e < ne; e++)
+		if (f->samples[e])
+			return true;
+	return false;
+}
+
 /* Module totals, summed from the function rows (one extra allocation,
  * freed with the snapshot through s->modules). */
 static int add_modules(struct snapshot *s)
@@ -710,6 +731,8 @@ static int add_modules(struct snapshot *s)
 	for (size_t i = 0; i < s->n_funcs; i++) {
 		const struct snap_func *f = &s->funcs[i];
 		size_t j = 0;
+		if (!func_sampled(f, ne))
+			continue;  /* a pure caller (add_callers) */
 		while (j < n && strcmp(m[j].module, f->module) != 0)
 			j++;
 		if (j == n) {
@@ -801,9 +824,42 @@ static void set_func_process(const struct profile *p, struct snap_func *f, uint3
 	f->nprocs = nprocs;
 }
 
-static struct snapshot *process_funcs(const struct profile *p)
+/* Whether function I of the call graph CG has no row here: a pure caller
+ * (main, __libc_start_call_main), never sampled itself.  The frames naming
+ * a process and the node cap's overflow are no functions. */
+static bool caller_only(const struct profile *p, const struct cg_snapshot *cg, size_t i,
+			const char **name, const char **module)
 {
-	size_t strbytes = 0, ne = (size_t)p->n_events;
+	cg_function_at(cg, i, name, module);
+	if (strcmp(*module, CG_PROCESS_MODULE) == 0 || strcmp(*module, CG_OVERFLOW_MODULE) == 0)
+		return false;
+	struct row_key k = { strpool_find(&p->pool, *name), strpool_find(&p->pool, *module) };
+	return !k.name || !k.module ||
+	       hashtab_find(&p->row_index, hash_ptrs(k.name, k.module), &k, row_is, p) ==
+		       HASHTAB_NONE;
+}
+
+/* perf report --children lists every function on a stack: the pure
+ * callers get rows of their own with no samples (their children share is
+ * the call graph's), after the sampled ones. */
+static void add_callers(const struct profile *p, struct snapshot *s,
+			const struct cg_snapshot *cg, char **str)
+{
+	const char *name, *module;
+
+	for (size_t i = 0; cg && i < cg_functions(cg); i++) {
+		if (!caller_only(p, cg, i, &name, &module))
+			continue;
+		struct snap_func *f = &s->funcs[s->n_funcs++];
+		f->name = copy_str(str, name);
+		f->module = copy_str(str, module);
+	}
+}
+
+static struct snapshot *process_funcs(const struct profile *p, const struct cg_snapshot *cg)
+{
+	size_t strbytes = 0, ne = (size_t)p->n_events, callers = 0;
+	const char *name, *module;
 	char *str;
 
 	if (p->by_process && p->n_events > 0)
@@ -811,20 +867,26 @@ static struct snapshot *process_funcs(const struct profile *p)
 	for (size_t i = 0; i < p->n; i++)
 		strbytes += strlen(p->rows[i]->name) + strlen(p->rows[i]->module) + 2 +
 			    PROFILE_COMM_MAX;
-	struct snapshot *s = snapshot_alloc(p, p->n, strbytes, &str);
+	for (size_t i = 0; cg && i < cg_functions(cg); i++)
+		if (caller_only(p, cg, i, &name, &module)) {
+			callers++;
+			strbytes += strlen(name) + strlen(module) + 2;
+		}
+	struct snapshot *s = snapshot_alloc(p, p->n + callers, strbytes, &str);
 	if (!s)
 		return NULL;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct func_row *r = p->rows[i];
 		struct snap_func *f = &s->funcs[i];
-		memcpy(f->samples, r->samples, ne * sizeof(uint64_t));
-		memcpy(f->window, r->window, ne * sizeof(uint64_t));
+		memcpy(f->samples, r->n, ne * sizeof(uint64_t));
+		memcpy(f->window, r->n + ne, ne * sizeof(uint64_t));
 		f->name = copy_str(&str, r->name);
 		f->module = copy_str(&str, r->module);
 		if (p->by_process && r->nprocs)
 			set_func_process(p, f, r->top_pid, r->nprocs, &str);
 	}
 	s->n_funcs = p->n;
+	add_callers(p, s, cg, &str);
 	return s;
 }
 
@@ -976,13 +1038,19 @@ static int add_threads(const struct profile *p, struct snapshot *s)
 static void restart_windows(struct profile *p)
 {
 	for (size_t i = 0; i < p->n; i++)
-		memset(p->rows[i]->window, 0, sizeof(p->rows[i]->window));
+		memset(p->rows[i]->n + p->n_events, 0, (size_t)p->n_events * sizeof(uint64_t));
 	for (int e = 0; e < p->n_events; e++)
 		p->ev[e].window = 0;
 	p->epoch++;
 }
 
 struct snapshot *profile_snapshot(struct profile *p, double now, double window_seconds)
+{
+	return profile_snapshot_cg(p, now, window_seconds, NULL);
+}
+
+struct snapshot *profile_snapshot_cg(struct profile *p, double now, double window_seconds,
+				     const struct cg_snapshot *cg)
 {
 	struct snapshot *s;
 
@@ -991,7 +1059,7 @@ struct snapshot *profile_snapshot(struct profile *p, double now, double window_s
 	else if (p->by_process && p->pfilter >= 0)
 		s = zoomed_funcs(p, PROC_KEY(p->pfilter), table_find(&p->procs, (uint32_t)p->pfilter));
 	else
-		s = process_funcs(p);
+		s = process_funcs(p, cg);
 
 	if (!s)
 		return NULL;

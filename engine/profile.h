@@ -196,6 +196,13 @@ void profile_set_reference(struct profile *p, const char *name, double count);
 
 /* An immutable copy; the window restarts. */
 struct snapshot *profile_snapshot(struct profile *p, double now, double window_seconds);
+/* The same with the call graph CG (may be NULL): the functions on its
+ * stacks that have no samples of their own (main, the pure callers) get
+ * rows with zero samples, as perf report --children lists them (not when
+ * zoomed into a thread or process).  CG is not kept. */
+struct cg_snapshot;
+struct snapshot *profile_snapshot_cg(struct profile *p, double now, double window_seconds,
+				     const struct cg_snapshot *cg);
 void snapshot_free(struct snapshot *s);
 /* An empty snapshot for N_EVENTS events with room for N_FUNCS function rows
  * and STRBYTES of strings (*STR points to them), for snapshots made from

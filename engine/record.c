@@ -382,6 +382,11 @@ int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_form
 		out->u.lost.id = take64(&c);
 		out->u.lost.lost = take64(&c);
 		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		/* {lost, sample_id}: the event is the trailer's id (below) */
+		out->u.lost.id = 0;
+		out->u.lost.lost = take64(&c);
+		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 		out->u.throttle.time = take64(&c);
@@ -398,6 +403,8 @@ int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_form
 	}
 	if (f->sample_id_all && !c.bad)
 		decode_trailer(hdr, st, &c, out);
+	if (hdr->type == PERF_RECORD_LOST_SAMPLES)
+		out->u.lost.id = out->sid_id;
 	return c.bad ? -1 : 0;
 }
 

@@ -96,9 +96,16 @@ struct rec_task {            /* FORK and EXIT */
 	uint64_t time;
 };
 
+/* LOST (a ring's lost records: ID the ring's event) and LOST_SAMPLES
+ * (samples an event could not write: ID from its sample_id trailer). */
 struct rec_lost {
 	uint64_t id, lost;
 };
+/* LOST_SAMPLES' misc bit for samples a BPF filter dropped (Linux 6.5;
+ * older headers lack it) */
+#ifndef PERF_RECORD_MISC_LOST_SAMPLES_BPF
+#define PERF_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15)
+#endif
 
 struct rec_throttle {
 	uint64_t time, id;

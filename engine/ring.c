@@ -7,12 +7,16 @@
 
 #include "engine/sys.h"
 
+/* A record's size is a u16 (perf_event_header): one that wraps fits here. */
+#define RECORD_MAX ((size_t)UINT16_MAX)
+
 int ring_open(struct ring *r, int fd, size_t data_pages)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
 	memset(r, 0, sizeof(*r));
 	r->fd = fd;
+	r->page = page;
 	r->data_size = data_pages * page;
 	r->map_len = r->data_size + page;
 	r->base = sys_mmap(r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -20,7 +24,8 @@ int ring_open(struct ring *r, int fd, size_t data_pages)
 		r->base = NULL;
 		return -1;
 	}
-	r->scratch = malloc(r->data_size);
+	/* the largest record, not the ring: 4 GiB a CPU at -m's maximum */
+	r->scratch = malloc(r->data_size < RECORD_MAX ? r->data_size : RECORD_MAX);
 	if (!r->scratch) {
 		ring_close(r);
 		return -1;
@@ -40,7 +45,7 @@ void ring_close(struct ring *r)
 size_t ring_drain(struct ring *r, ring_record_fn fn, void *arg)
 {
 	struct perf_event_mmap_page *meta = r->base;
-	unsigned char *data = (unsigned char *)r->base + ((size_t)sysconf(_SC_PAGESIZE));
+	unsigned char *data = (unsigned char *)r->base + r->page;
 	size_t n = 0, mask = r->data_size - 1;
 
 	if (!meta)

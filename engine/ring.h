@@ -11,7 +11,9 @@ struct ring {
 	void *base;           /* metadata page, then the data pages */
 	size_t map_len;
 	size_t data_size;     /* bytes, a power of two */
-	unsigned char *scratch;  /* a record that wraps is copied here */
+	size_t page;          /* the page size: the data follow one page */
+	unsigned char *scratch;  /* a record that wraps is copied here (the
+				  * largest record: 64 KiB, or the ring if less) */
 };
 
 typedef void (*ring_record_fn)(const struct perf_event_header *hdr, void *arg);

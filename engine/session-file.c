@@ -46,6 +46,9 @@ struct session_file {
 	struct session_meta meta;     /* cyctop's own metadata, if any */
 	int stream_fd;                /* a pipe read as it comes (perf record -o - |): its
 				       * fd, polled; -1 for a file read whole */
+	bool rounds;                  /* a FINISHED_ROUND came: the writer's rounds order
+				       * the records, not the pipe's pauses */
+	bool ours;                    /* cyctop wrote it (its metadata is there) */
 };
 
 /* --- events ------------------------------------------------------------- */
@@ -72,8 +75,47 @@ static bool is_raw_syntax(const char *name)
 
 /* The name an attr's event gets: its description, with raw codes named back
  * through the model's tables. */
+/* perf's modifiers of an event named from its attr (evsel__add_modifiers,
+ * tools/perf/util/evsel.c): k u h for the contexts counted when some are
+ * excluded, p per precise_ip level, then H G for host and guest when the
+ * guest's exclusion is not the default (excluded with a modifier above,
+ * counted without): cycles:ppH.  Appended to OUT. */
+static void add_modifiers(const struct perf_event_attr *a, char *out, size_t outsz)
+{
+	char mod[16];
+	size_t n = 0;
+	bool guest_default = false;
+
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			mod[n++] = 'k';
+		if (!a->exclude_user)
+			mod[n++] = 'u';
+		if (!a->exclude_hv)
+			mod[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned i = 0; i < a->precise_ip && i < 3; i++)
+		mod[n++] = 'p';
+	if (a->precise_ip)
+		guest_default = true;
+	if (a->exclude_host || a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			mod[n++] = 'H';
+		if (!a->exclude_guest)
+			mod[n++] = 'G';
+	}
+	mod[n] = '\0';
+	size_t len = strlen(out);
+	if (n && len < outsz)
+		snprintf(out + len, outsz - len, ":%s", mod);
+}
+
+/* An event's name: its description, else from its attr; MODIFIERS: with
+ * perf's modifiers (a pipe-mode stream, as perf report names its events;
+ * a file cyctop wrote and did not finish keeps the names it was given). */
 static void event_name(const struct perf_event_attr *a, const char *desc,
-		       const struct arch_model *model, char *out, size_t outsz)
+		       const struct arch_model *model, bool modifiers, char *out, size_t outsz)
 {
 	char raw[32];
 
@@ -89,9 +131,13 @@ static void event_name(const struct perf_event_attr *a, const char *desc,
 	} else if (a->type == PERF_TYPE_HARDWARE &&
 		   a->config < sizeof(hw_names) / sizeof(hw_names[0])) {
 		snprintf(out, outsz, "%s", hw_names[a->config]);
+		if (modifiers)  /* named as perf names it: cycles:ppH */
+			add_modifiers(a, out, outsz);
 	} else if (a->type == PERF_TYPE_SOFTWARE &&
 		   a->config < sizeof(sw_names) / sizeof(sw_names[0])) {
 		snprintf(out, outsz, "%s", sw_names[a->config]);
+		if (modifiers)
+			add_modifiers(a, out, outsz);
 	} else {
 		snprintf(out, outsz, "event-%u:0x%" PRIx64, a->type, (uint64_t)a->config);
 	}
@@ -118,14 +164,26 @@ static const struct arch_model *file_model(const struct session_file *f,
 	return m ? m : events_host_model();
 }
 
-/* The names of the events sampled in frequency mode, joined. */
+/* Whether event A of F's samples weigh their own periods, as perf report
+ * weighs every sample: in frequency mode (-F) the period varies from sample
+ * to sample, and samples that carry PERIOD under a fixed period in the attr
+ * (perf inject --itrace, perf record -c N -P) may each stand for another
+ * count.  A fixed period without PERIOD (perf record -c), or in cyctop's
+ * own files (its samples carry the attr's period), weighs the attr's
+ * period: one sample each, the event's SAV. */
+static bool weighs_periods(const struct session_file *f, const struct perf_event_attr *a)
+{
+	return a->freq || (!f->ours && (a->sample_type & PERF_SAMPLE_PERIOD));
+}
+
+/* The names of the events whose samples weigh their periods, joined. */
 static bool freq_events(const struct session *s, char *out, size_t outsz)
 {
 	size_t len = 0;
 
 	out[0] = '\0';
 	for (int e = 0; e < s->events.n && len < outsz; e++)
-		if (s->events.ev[e].attr.freq)
+		if (weighs_periods(s->file, &s->events.ev[e].attr))
 			len += (size_t)snprintf(out + len, outsz - len, "%s%s", len ? ", " : "",
 						s->events.ev[e].name);
 	return out[0] != '\0';
@@ -165,17 +223,17 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 	for (size_t i = 0; i < n; i++) {
 		const struct perf_event_attr *a = perfdata_attr(f->pd, i);
 		struct ev_spec *ev = &s->events.ev[i];
-		event_name(a, perfdata_attr_name(f->pd, i), s->events.model, ev->name,
-			   sizeof(ev->name));
+		event_name(a, perfdata_attr_name(f->pd, i), s->events.model,
+			   perfdata_is_pipe(f->pd), ev->name, sizeof(ev->name));
 		snprintf(ev->pfm, sizeof(ev->pfm), "%s", ev->name);
 		ev->attr = *a;
-		ev->sav = a->freq ? 1 : a->sample_period;
+		ev->sav = weighs_periods(f, a) ? 1 : a->sample_period;
 		ev->software = a->type == PERF_TYPE_SOFTWARE;
 		f->same_type &= same_format(a, perfdata_attr(f->pd, 0));
 	}
 	if (freq_events(s, note, sizeof(note)))
 		snprintf(s->events.notice, sizeof(s->events.notice),
-			 "%s: frequency-mode samples weighed by their periods", note);
+			 "%s: samples weighed by their periods", note);
 	f->first_type = perfdata_attr(f->pd, 0)->sample_type;
 	f->sid_all = perfdata_attr(f->pd, 0)->sample_id_all;
 	if (!f->same_type && !(f->first_type & PERF_SAMPLE_IDENTIFIER)) {
@@ -370,8 +428,8 @@ static const struct perf_event_attr *file_attr(const struct session *s, int ev)
 
 /* perf's default frequency mode (-F) varies the period from sample to
  * sample (a page-fault sample may stand for 1 fault or for 100): such a
- * sample weighs its period, so shares are perf report's Overhead and the
- * event's "samples" read as events (its sav is 1). */
+ * sample weighs its period (weighs_periods), so shares are perf report's
+ * Overhead and the event's "samples" read as events (its sav is 1). */
 static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *smp)
 {
 	struct session_file *f = s->file;
@@ -391,7 +449,7 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 		f->t_last = smp->time;
 	if (!f->pid)
 		f->pid = (pid_t)smp->pid;
-	return read || a->freq ? period : 1;
+	return read || weighs_periods(f, a) ? period : 1;
 }
 
 /* perf's own record types (>= PERF_RECORD_USER_TYPE_START: build ids,
@@ -413,9 +471,10 @@ static int file_read_some(struct session *s, char *err, size_t errsz)
 	int rc;
 
 	while ((rc = perfdata_next(s->file->pd, &h, &off, err, errsz)) == 1) {
-		if (h->type == REC_FINISHED_ROUND)
+		if (h->type == REC_FINISHED_ROUND) {
+			s->file->rounds = true;
 			session_round_end(s);
-		else if (kernel_record(h))
+		} else if (kernel_record(h))
 			session_collect(h, s);
 	}
 	return rc;
@@ -497,6 +556,7 @@ static void file_meta(struct session_file *f)
 	const char *blob = perfdata_blob(f->pd, &len);
 	char *text = blob && len ? malloc(len < BLOB_MAX ? len + 1 : BLOB_MAX + 1) : NULL;
 
+	f->ours = blob && len;
 	if (!text)
 		return;
 	len = len < BLOB_MAX ? len : BLOB_MAX;
@@ -561,7 +621,12 @@ static bool file_poll(struct session *s, int timeout_ms)
 	}
 	int rc = file_read_some(s, err, sizeof(err));
 	if (rc == 2) {
-		session_round_end(s);
+		/* A pipe running dry says nothing of the writer's rings: the
+		 * proof in ordered.h holds for the writer's FINISHED_ROUNDs
+		 * (perf record, cyctop record write them).  A writer without
+		 * any (older cyctop) gets a round per dry pipe, as before. */
+		if (!s->file->rounds)
+			session_round_end(s);
 		return false;
 	}
 	stream_end(s, rc < 0 ? err : NULL);

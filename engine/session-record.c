@@ -29,6 +29,7 @@ struct session_rec {
 	struct perfdata_writer *w;
 	char *const *cmdline;
 	uint64_t records, bytes;
+	uint64_t round_records;  /* records when the last FINISHED_ROUND was written */
 	bool failed;
 	char err[PATH_MAX + 128];
 	bool internal_ref;       /* the last attr is the internal reference */
@@ -37,10 +38,9 @@ struct session_rec {
 	size_t n_ids;
 };
 
-static void rec_write(struct session *s, const struct perf_event_header *h)
+/* Writes H; a record of the watch's (not a marker) counts in RECORDS. */
+static void write_one(struct session_rec *r, const struct perf_event_header *h, bool counted)
 {
-	struct session_rec *r = s->rec;
-
 	if (r->failed)
 		return;
 	if (perfdata_write(r->w, h) < 0) {
@@ -48,15 +48,31 @@ static void rec_write(struct session *s, const struct perf_event_header *h)
 		snprintf(r->err, sizeof(r->err), "writing %s: %s", r->path, strerror(errno));
 		return;
 	}
-	r->records++;
+	r->records += counted;
 	r->bytes += h->size;
 }
 
-/* Once per poll: what the rings gave is on disk, should cyctop be killed. */
+static void rec_write(struct session *s, const struct perf_event_header *h)
+{
+	write_one(s->rec, h, true);
+}
+
+/* perf's FINISHED_ROUND (PERF_RECORD_FINISHED_ROUND, a user type) */
+#define REC_FINISHED_ROUND 68
+
+/* Once per poll: every ring was drained, so the round ends as perf record
+ * ends it (a FINISHED_ROUND after the round's records: readers order and
+ * deliver up to it, rather than queue the whole file), and what the rings
+ * gave is on disk, should cyctop be killed. */
 static void rec_flush(struct session *s)
 {
 	struct session_rec *r = s->rec;
+	static const struct perf_event_header round = { REC_FINISHED_ROUND, 0, sizeof(round) };
 
+	if (r->records > r->round_records) {
+		write_one(r, &round, false);
+		r->round_records = r->records;
+	}
 	if (r->failed || perfdata_flush(r->w) == 0)
 		return;
 	r->failed = true;

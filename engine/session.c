@@ -722,10 +722,16 @@ static void add_read_values(struct session *s, struct space *sp, const struct re
 			continue;
 		struct rec_sample one = *smp;
 		one.id = id;
+		/* a counter only grows: a smaller value (a hostile file, or
+		 * inherited counters of several threads sharing an id) is
+		 * ignored, where value - last would weigh near 2^64 and wrap
+		 * the sums; the next read counts from the largest value seen,
+		 * so an id's samples never weigh more than its last count */
+		if (value <= f->last_read)
+			continue;
 		one.period = value - f->last_read;
 		f->last_read = value;
-		if (one.period)
-			add_sample(s, sp, f->ev, &one, si);
+		add_sample(s, sp, f->ev, &one, si);
 	}
 }
 
@@ -751,6 +757,32 @@ static void handle_sample(struct session *s, const struct rec_sample *smp, uint1
 		add_sample(s, sp, ev, smp, &si);
 }
 
+/* A new process starts with its parent's mappings (records come in time
+ * order: nothing of the child's can precede its FORK, but a file may hold a
+ * process made before the recording: a live space is kept).  A pid whose
+ * process exited is another process now: the dead one's mappings and
+ * unwinder go, and the space lives again (not freed as exited).  The
+ * child's space is made first: making it may move the parent's. */
+static void fork_space(struct session *s, pid_t pid, pid_t ppid)
+{
+	struct space *child = space_find(s, pid);
+
+	if (child && !child->exited)
+		return;
+	if (child) {
+		symtab_clear(child->st);
+		if (child->uw)
+			unwinder_flush(child->uw);
+		child->exited = false;
+		child->exit_ns = 0;
+	} else if (!(child = space_get(s, pid))) {
+		return;
+	}
+	struct space *parent = space_find(s, ppid);
+	if (parent)
+		symtab_copy_maps(child->st, parent->st);
+}
+
 static void handle_task(struct session *s, const struct record *r)
 {
 	const struct rec_task *t = &r->u.task;
@@ -774,16 +806,8 @@ static void handle_task(struct session *s, const struct record *r)
 			name_process(s, (pid_t)t->ppid);
 		profile_process_fork(s->prof, t->pid, t->ppid, t->time);
 	}
-	/* A new process starts with its parent's mappings (records come in time
-	 * order: nothing of the child's can precede its FORK, but a file may
-	 * hold a process made before the recording).  The child's space is
-	 * made first: making it may move the parent's. */
-	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid && !space_find(s, (pid_t)t->pid)) {
-		struct space *child = space_get(s, (pid_t)t->pid);
-		struct space *parent = space_find(s, (pid_t)t->ppid);
-		if (parent && child)
-			symtab_copy_maps(child->st, parent->st);
-	}
+	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid)
+		fork_space(s, (pid_t)t->pid, (pid_t)t->ppid);
 }
 
 static void handle_other(struct session *s, const struct record *r)
@@ -827,6 +851,12 @@ static void handle_other(struct session *s, const struct record *r)
 		break;
 	case PERF_RECORD_LOST:
 		profile_add_lost(s->prof, r->u.lost.lost);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		/* samples the kernel could not write (perf report's "Total Lost
+		 * Samples"); those a BPF filter dropped are not lost */
+		if (!(r->misc & PERF_RECORD_MISC_LOST_SAMPLES_BPF))
+			profile_add_lost(s->prof, r->u.lost.lost);
 		break;
 	case PERF_RECORD_THROTTLE:
 		profile_add_throttle(s->prof);
@@ -1612,17 +1642,20 @@ struct snapshot *session_snapshot(struct session *s)
 	/* a JIT may have named more of its code since (live: the map grows) */
 	for (int k = 0; !s->src->recorded && k < s->nspaces; k++)
 		symtab_allow_jit_reread(s->spaces[k].st);
-	struct snapshot *snap = profile_snapshot(s->prof, now - s->t0, now - s->last_snap);
+	struct cg_snapshot *cg = s->cg ? callgraph_snapshot(s->cg) : NULL;
+	struct snapshot *snap = profile_snapshot_cg(s->prof, now - s->t0, now - s->last_snap, cg);
 	s->last_snap = now;
-	if (!snap)
+	if (!snap) {
+		cg_snapshot_free(cg);
 		return NULL;
+	}
 	snap->pid = s->system_wide ? -1 : s->target.pid;
 	snprintf(snap->command, sizeof(snap->command), "%s", s->target.comm);
 	snap->ended = s->target.ended;
 	snap->exit_status = s->target.status_known ? s->target.status : -1;
 	pfm_host_describe(snap->pmu, sizeof(snap->pmu));
 	snprintf(snap->notice, sizeof(snap->notice), "%s", s->events.notice);
-	snap->cg = s->cg ? callgraph_snapshot(s->cg) : NULL;
+	snap->cg = cg;
 	snap->stacks_skipped = s->stacks_skipped;
 	if (s->src->snapshot)
 		s->src->snapshot(s, snap);

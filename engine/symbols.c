@@ -62,6 +62,7 @@ struct module {
 	size_t nfuncs;
 	uint64_t fdelta;   /* image address = runtime address + fdelta */
 	struct func_image *own;  /* an image of a file without a build id */
+	struct func_image *img;  /* its image (shared or own), once built */
 	struct symtab *st;
 	unsigned char id[64];    /* the file's build id, idlen bytes (0: none) */
 	int idlen;
@@ -530,7 +531,12 @@ struct func_image {
 	struct func *funcs;
 	size_t n;
 	struct strpool names;
-	struct func_image *next;  /* a JIT's: the table it replaced (jit_map_reread) */
+	/* Code no symbol covers, named by the .eh_frame / .debug_frame FDE that
+	 * does (fde_func): found as sampled, each allocated once (the cache
+	 * and the callers keep pointers). */
+	struct func **fde;
+	size_t nfde, fde_alloc;
+	struct func_image *next;  /* the images list; a JIT's: the table it replaced */
 	uint64_t map_bytes;    /* a perf map's size when it was read */
 };
 
@@ -543,6 +549,9 @@ static void image_free(struct func_image *img)
 	if (!img)
 		return;
 	free(img->funcs);
+	for (size_t i = 0; i < img->nfde; i++)
+		free(img->fde[i]);
+	free(img->fde);
 	strpool_free(&img->names);
 	free(img->path);
 	free(img);
@@ -617,6 +626,7 @@ static void build_funcs(struct module *mod)
 			mod->own = img;
 		}
 	}
+	mod->img = img;
 	mod->funcs = img->funcs;
 	mod->nfuncs = img->n;
 	mod->fdelta = img->bias - mod->bias;
@@ -648,6 +658,220 @@ static const struct func *find_func(struct module *mod, uint64_t ip)
 	return &mod->funcs[lo - 1];
 }
 
+/* ---- code without a symbol: the function its FDE covers --------------- */
+
+static Dwfl_Module *module_dw(struct module *mod);
+
+/* .eh_frame_hdr's binary search table: FDE_COUNT pairs (initial location,
+ * FDE address), datarel sdata4 from the header's address, sorted by
+ * location (the LSB's "Exception Frames"; the table unwinders search,
+ * engine/unwind.c hands the same one to libunwind). */
+struct eh_table {
+	const unsigned char *pairs;
+	uint64_t n, base;           /* base: the header's ELF address */
+};
+
+#define DW_EH_PE_omit 0xff
+#define DW_EH_PE_datarel_sdata4 0x3b
+
+static unsigned eh_pe_size(unsigned enc)
+{
+	switch (enc & 0x0f) {
+	case 0x03: case 0x0b: return 4;      /* udata4, sdata4 */
+	case 0x04: case 0x0c: return 8;      /* udata8, sdata8 */
+	case 0x00: return 8;                 /* absptr */
+	default: return 0;
+	}
+}
+
+static bool eh_table_of(Elf *elf, struct eh_table *t)
+{
+	size_t shstr;
+	Elf_Scn *scn = NULL;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstr) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstr, sh.sh_name)) ||
+		    strcmp(name, ".eh_frame_hdr") != 0)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		const unsigned char *h = d ? d->d_buf : NULL;
+		if (!h || d->d_size < 4 || h[0] != 1 || h[1] == DW_EH_PE_omit ||
+		    h[2] == DW_EH_PE_omit || h[3] != DW_EH_PE_datarel_sdata4)
+			return false;
+		size_t ps = eh_pe_size(h[1]), cs = eh_pe_size(h[2]), off = 4 + ps + cs;
+		uint64_t count = 0;
+		if (!ps || !cs || off > d->d_size)
+			return false;
+		memcpy(&count, h + 4 + ps, cs);   /* little-endian, as x86-64 */
+		if (count > (d->d_size - off) / 8)
+			return false;
+		*t = (struct eh_table){ h + off, count, sh.sh_addr };
+		return true;
+	}
+	return false;
+}
+
+/* Initial location I of the table. */
+static uint64_t eh_loc(const struct eh_table *t, uint64_t i)
+{
+	int32_t v;
+
+	memcpy(&v, t->pairs + 8 * i, sizeof(v));
+	return t->base + (uint64_t)(int64_t)v;
+}
+
+/* The FDE holding ELF address A of DM: [*START, *END).  Its start is the
+ * table's last location at or before A; its end, where libdw's CFI rows
+ * from there stop being contiguous (dwarf_frame_info gives a row's range,
+ * not the FDE's), at the next FDE's start at most. */
+static bool fde_range(Dwfl_Module *dm, uint64_t a, Dwarf_Addr *start, Dwarf_Addr *end)
+{
+	Dwarf_Addr bias, ebias;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(dm, &bias);
+	struct eh_table t;
+	uint64_t lo = 0, hi;
+
+	if (!cfi || !eh_table_of(dwfl_module_getelf(dm, &ebias), &t) || t.n == 0)
+		return false;
+	hi = t.n;
+	while (lo < hi) {  /* first location after a */
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (eh_loc(&t, mid) <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return false;
+	uint64_t s = eh_loc(&t, lo - 1), limit = lo < t.n ? eh_loc(&t, lo) : UINT64_MAX, x = s;
+	while (x < limit) {
+		Dwarf_Frame *frame;
+		Dwarf_Addr rs, re;
+		if (dwarf_cfi_addrframe(cfi, x, &frame) != 0)
+			break;
+		bool ok = dwarf_frame_info(frame, &rs, &re, NULL) >= 0 && rs <= x && re > x;
+		free(frame);
+		if (!ok)
+			break;
+		x = re;
+	}
+	if (x > limit)
+		x = limit;
+	if (a >= x)
+		return false;  /* past the FDE: in no function's unwind info */
+	*start = s;
+	*end = x;
+	return true;
+}
+
+/* Whether IP lies in a PLT section: its stubs are named (add_plt_funcs),
+ * and PLT0, under the same FDE, belongs to no function (objdump labels it
+ * from its neighbour). */
+static bool in_plt(Dwfl_Module *dm, uint64_t ip)
+{
+	Dwarf_Addr addr = ip, bias;
+	Elf_Scn *scn = dwfl_module_address_section(dm, &addr, &bias);
+	Elf *elf = dwfl_module_getelf(dm, &bias);
+	size_t shstrndx;
+	GElf_Shdr sh;
+	const char *name;
+
+	if (!scn || !elf || elf_getshdrstrndx(elf, &shstrndx) < 0 || !gelf_getshdr(scn, &sh))
+		return false;
+	name = elf_strptr(elf, shstrndx, sh.sh_name);
+	return name && is_plt_section(name);
+}
+
+/* An address no function symbol covers (a stripped library's static
+ * functions: Debian keeps only .dynsym) belongs to the function its
+ * .eh_frame FDE describes, as unwinders see it: a row of its own named by its start,
+ * "[FILE+0xSTART]" (FILE the module's file name, START its ELF address,
+ * what nm of the unstripped file gives), which the asm view opens like any
+ * function.  NULL when no FDE covers IP (or out of memory). */
+/* The index of IMG's first FDE function starting after image address AT. */
+static size_t fde_after(const struct func_image *img, uint64_t at)
+{
+	size_t lo = 0, hi = img->nfde;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (img->fde[mid]->start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const struct func *fde_func(struct module *mod, uint64_t ip)
+{
+	struct func_image *img = mod->img;
+	Dwarf_Addr start, end;
+
+	if (!img)
+		return NULL;
+	uint64_t at = ip + mod->fdelta;  /* image addresses */
+	size_t k = fde_after(img, at);   /* found in this or another process */
+	if (k > 0 && at < img->fde[k - 1]->end)
+		return img->fde[k - 1];
+	Dwfl_Module *dm = module_dw(mod);
+	Dwarf_Addr bias;
+	if (!dm || in_plt(dm, ip) || !dwfl_module_getelf(dm, &bias) ||
+	    !fde_range(dm, ip - bias, &start, &end))
+		return NULL;
+	start += bias;
+	end += bias;
+	/* an FDE reaching into a symbol's code ends there (the functions are
+	 * sorted by start; none covers ip, find_func said) */
+	size_t lo = 0, hi = mod->nfuncs;
+	while (lo < hi) {  /* first function starting after ip */
+		size_t mid = lo + (hi - lo) / 2;
+		if (mod->funcs[mid].start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < mod->nfuncs && mod->funcs[lo].start - mod->fdelta < end)
+		end = mod->funcs[lo].start - mod->fdelta;
+	if (lo > 0 && mod->funcs[lo - 1].end - mod->fdelta > start)
+		start = mod->funcs[lo - 1].end - mod->fdelta;
+	if (start > ip || ip >= end)
+		return NULL;
+	const char *base = strrchr(mod->path, '/');
+	char name[PATH_MAX + 32];
+	snprintf(name, sizeof(name), "[%s+%#" PRIx64 "]", base ? base + 1 : mod->path,
+		 (uint64_t)(start - mod->bias));
+	struct func *f = calloc(1, sizeof(*f));
+	if (!f || GROW(img->fde, img->nfde + 1, img->fde_alloc) < 0 ||
+	    !(f->name = strpool_intern(&img->names, name))) {
+		free(f);
+		return NULL;
+	}
+	f->start = start + mod->fdelta;
+	f->end = f->limit = end + mod->fdelta;
+	f->idx = UINT32_MAX;
+	f->bind = STB_LOCAL;
+	f->named = true;
+	k = fde_after(img, f->start);  /* kept sorted by start */
+	memmove(img->fde + k + 1, img->fde + k, (img->nfde - k) * sizeof(*img->fde));
+	img->fde[k] = f;
+	img->nfde++;
+	return f;
+}
+
+/* The FDE function of IMG named NAME, if one was found. */
+static const struct func *fde_find_name(const struct func_image *img, const char *name)
+{
+	for (size_t i = 0; img && i < img->nfde; i++)
+		if (strcmp(img->fde[i]->name, name) == 0)
+			return img->fde[i];
+	return NULL;
+}
+
 /* ---- per-IP cache --------------------------------------------------- */
 
 static bool entry_is(const void *key, uint32_t idx, const void *ctx)
@@ -668,8 +892,11 @@ static struct ip_entry *cache_get(struct module *mod, uint64_t ip)
 	if (GROW(mod->cache, mod->cache_n + 1, mod->cache_alloc) < 0 ||
 	    hashtab_add(&mod->cache_index, h, (uint32_t)mod->cache_n) < 0)
 		return NULL;
+	const struct func *f = find_func(mod, ip);
+	if (!f)
+		f = fde_func(mod, ip);
 	struct ip_entry *e = &mod->cache[mod->cache_n++];
-	*e = (struct ip_entry){ .ip = ip, .func = find_func(mod, ip) };
+	*e = (struct ip_entry){ .ip = ip, .func = f };
 	return e;
 }
 
@@ -811,6 +1038,7 @@ static struct module *module_from_image(struct symtab *st, const char *path, uin
 	mod->st = st;
 	memcpy(mod->id, img->id, (size_t)img->idlen);
 	mod->idlen = img->idlen;
+	mod->img = img;
 	mod->funcs = img->funcs;
 	mod->nfuncs = img->n;
 	mod->fdelta = img->bias - bias;
@@ -1446,7 +1674,7 @@ static const struct func *module_find_name(struct module *mod, const char *name)
 	for (size_t i = 0; i < mod->nfuncs; i++)
 		if (strcmp(mod->funcs[i].name, name) == 0)
 			return &mod->funcs[i];
-	return NULL;
+	return fde_find_name(mod->img, name);
 }
 
 bool symtab_find(struct symtab *st, const char *name, const char *module,

@@ -223,11 +223,13 @@ print(o['module'].endswith('libplugin.so') and sum(e['samples'] for e in o['even
 expect_ok "$(compare insns "$TMP/plugin.json" "$WORKLOADS/libplugin.so" plugin_work)" \
 	"plugin_work vs objdump"
 
-# A stripped binary: its code is [unknown], shown over the sampled range.
+# A stripped binary: its functions are named by their FDEs,
+# [mix-stripped+0xSTART] with START nm's address of the unstripped copy.
 cp "$MIX" "$TMP/mix-stripped"
 strip "$TMP/mix-stripped"
-run "$CYCTOP" annotate '[unknown]' --module mix-stripped --format json -- "$TMP/mix-stripped" 0.5
-expect_rc 0 "annotate a stripped binary"
+w60=$(printf '[mix-stripped+0x%x]' "0x$(nm "$MIX" | awk '$3 == "work_60" { print $1 }')")
+run "$CYCTOP" annotate "$w60" --module mix-stripped --format json -- "$TMP/mix-stripped" 0.5
+expect_rc 0 "annotate a stripped binary's $w60"
 cp "$TMP/out" "$TMP/stripped.json"
 expect_ok "$(compare subset "$TMP/stripped.json" "$TMP/mix-stripped")" "stripped vs objdump"
 

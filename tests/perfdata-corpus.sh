@@ -2,7 +2,7 @@
 # Every perf.data perf writes, read as perf report reads it: files recorded
 # here with each perf record mode this VM supports (software events: no
 # PMU), and public files of other perf versions and machines
-# (tests/data/README: perf 3.2 to 6.12, i686, ARMv7, Intel PT, hybrid,
+# (tests/data/README: perf 3.2 to 6.12, i686, ARMv7, Intel PT, hybrid, perf inject,
 # branch stacks, WEIGHT_STRUCT, pipe mode).  For each file and event:
 #  - the event count (the sum of the sample periods, perf report's "Event
 #    count (approx.)") is the same, exactly: both read the same samples;
@@ -12,7 +12,11 @@
 #    in another module when the record that maps its address comes later
 #    in the file than the sample, and perf sorts records by time
 #    (--no-children, --no-branch-stack and --no-group make perf report
-#    weigh each sample once, as cyctop does).
+#    weigh each sample once, as cyctop does);
+#  - the lost samples (LOST and LOST_SAMPLES records: perf report's "Total
+#    Lost Samples") are the same, exactly;
+#  - events are named alike (from the file's names, else from the attr
+#    with perf's modifiers: cycles:ppH in a pipe-mode file).
 # A file neither can read gives one line naming it and exit 1.
 . "$SRCDIR/tests/lib.sh"
 
@@ -28,8 +32,12 @@ def perf_side(path):
     out = subprocess.run(["perf", "report", "--stdio", "--no-children", "--no-branch-stack",
                           "--no-group", "--sort", "dso", "-i", path],
                          capture_output=True, text=True).stdout
-    evs, cur = [], None
+    evs, cur, lost = [], None, None
     for line in out.splitlines():
+        m = re.match(r"# Total Lost Samples: (\d+)", line)
+        if m:
+            lost = int(m.group(1))
+            continue
         m = re.match(r"# Samples: (\S+)\s+of events? '([^']*)'", line)
         if m:
             n = m.group(1)   # perf rounds 1234 to 1K
@@ -44,7 +52,7 @@ def perf_side(path):
         m = re.match(r"\s+([\d.]+)%\s+(\S.*)$", line)
         if m and cur:
             cur["dso"][os.path.basename(m.group(2).strip())] = float(m.group(1))
-    return evs
+    return evs, lost
 
 def cyctop_side(cyctop, path):
     p = subprocess.run([cyctop, "-b", "-n", "1", "--format", "json", "-i", path],
@@ -59,7 +67,7 @@ def cyctop_side(cyctop, path):
             m = os.path.basename(fn["module"])
             mods[m] = mods.get(m, 0.0) + fn["percent"].get(e["name"], 0.0)
         evs[e["name"]] = {"count": e["count"], "dso": mods}
-    return evs
+    return evs, o["lost"]
 
 def tolerance(samples, slack):
     """points a module's share may be off: one sample's worth, or SLACK if
@@ -67,15 +75,17 @@ def tolerance(samples, slack):
     return max(slack, 100.0 / samples + 0.01) if samples >= 50 else 0.02
 
 def matching(cyc, name):
-    """perf names pipe-mode events from their attrs (cycles:ppH), cyctop
-    without the modifiers"""
-    return cyc.get(name) or cyc.get(name.split(":")[0])
+    """the event perf names NAME: the same name (events named from their
+    attrs, as in pipe mode, with perf's modifiers: cycles:ppH)"""
+    return cyc.get(name)
 
 cyctop, path, slack, ignore = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4:]
-perf, cyc = perf_side(path), cyctop_side(cyctop, path)
+(perf, perf_lost), (cyc, cyc_lost) = perf_side(path), cyctop_side(cyctop, path)
 if not perf:
     sys.exit("%s: perf report printed no event" % path)
 bad, lines = [], []
+if perf_lost is not None and perf_lost != cyc_lost:
+    bad.append("lost %d, perf %d" % (cyc_lost, perf_lost))
 for pe in perf:
     if pe["name"] in ignore:
         continue
@@ -94,7 +104,7 @@ for pe in perf:
         if abs(got - share) > tolerance(pe["samples"], slack):
             bad.append("event %s: %s %.2f %%, perf %.2f %%" % (pe["name"], dso, got, share))
     lines.append("  %s: count %s; %s" % (pe["name"], pe["count"], ", ".join(shares[:3])))
-print(os.path.basename(path))
+print("%s%s" % (os.path.basename(path), "  lost %d" % cyc_lost if cyc_lost else ""))
 print("\n".join(lines))
 if bad:
     sys.exit("%s: %s" % (path, "; ".join(bad)))

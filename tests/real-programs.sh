@@ -6,7 +6,9 @@
 # (clang++ compiling: libLLVM's and libclang-cpp's demangled names), PLT-
 # heavy ones (sort: memcmp@plt; sqlite3; bzip2), and a shell script that
 # forks and execs.  A program that is not installed is skipped with a line;
-# with none at all the test is skipped (77).
+# with none at all the test is skipped (77).  Code without a symbol
+# (Debian's stripped libraries) is perf's rows per address, cyctop's rows
+# per FDE function ([libLLVM-14.so.1+0x101a234]): compared by range.
 . "$SRCDIR/tests/lib.sh"
 
 command -v perf >/dev/null 2>&1 || { echo "SKIP: perf is not installed"; exit 77; }
@@ -172,11 +174,27 @@ for (sym, dso), p in sorted(perf.items(), key=lambda kv: -kv[1]):
           "has no such row" if c is None else "%.2f%%" % c))
 
 # 2. cyctop's functions in perf; a NAME@plt perf leaves unnamed (.plt.got
-#    stubs) must be objdump's <NAME@plt>, holding perf's address rows' share.
+#    stubs) must be objdump's <NAME@plt>, holding perf's address rows' share;
+#    code without a symbol, [DSO+0xSTART] (the function its FDE covers),
+#    holds perf's address rows from START to the next such function.
+FDE = re.compile(r"^\[(.+)\+0x([0-9a-f]+)\]$")
+fde_starts = {}
+for (sym, dso) in cyc:
+    m = FDE.match(sym)
+    if m:
+        fde_starts.setdefault(dso, []).append(int(m.group(2), 16))
 for (sym, dso), c in sorted(cyc.items(), key=lambda kv: -kv[1]):
     if PLT.search(sym):
         plt_dsos.add(dso)
     if c < limit or sym == "[unknown]" or (sym, dso) in perf:
+        continue
+    m = FDE.match(sym)
+    if m:
+        lo = int(m.group(2), 16)
+        hi = min([a for a in fde_starts[dso] if a > lo] or [1 << 64])
+        p = sum(x for a, x in perf_addr.get(dso, []) if lo <= a < hi)
+        check(sym, dso, p, c, None if abs(p - c) <= tol else
+              "cyctop's %s (%s) %.2f%%: perf's addresses in it %.2f%%" % (sym, dso, c, p))
         continue
     pl = plt_of(dso) if PLT.search(sym) else None
     if not pl:

@@ -69,6 +69,11 @@ expect_err "written to $TMP/rec.data" "record says where"
 run perf report -i "$TMP/rec.data" --stdio --sort sym
 expect_rc 0 "perf report reads cyctop's file"
 grep -qi "warning\|error\|incompatible" "$TMP/err" && fail "perf report complained: $(cat "$TMP/err")"
+# rounds as perf record ends them (readers deliver up to each, not queue
+# the whole file): a FINISHED_ROUND after every poll's records, 2 s of them
+rounds=$(perf report -D -i "$TMP/rec.data" 2>/dev/null | grep -c 'PERF_RECORD_FINISHED_ROUND')
+[ "$rounds" -ge 2 ] || fail "cyctop record wrote $rounds FINISHED_ROUND records"
+ok
 perf_shares "$TMP/rec.data" >"$TMP/rec.perf"
 grep -q "^cpu-clock mix work_60 " "$TMP/rec.perf" || fail "perf report: no work_60 in $(cat "$TMP/rec.perf")"
 run "$CYCTOP" -b -i "$TMP/rec.data" --format json
@@ -108,7 +113,7 @@ if perf record -q -e cpu-clock,page-faults -o "$TMP/perf.data" -- "$FAULTS" 300 
 		[ "$r" = same ] || fail "perf record $f file: $r"
 		ok
 	done
-	expect_err "frequency-mode samples weighed by their periods" "freq mode said"
+	expect_err "samples weighed by their periods" "freq mode said"
 	# a missing binary: its samples stay, in [unknown] of their module.  Each
 	# case has its own HOME, so perf's build-id cache (~/.debug) is its own.
 	mkdir -p "$TMP/symfs" "$TMP/home-gone" "$TMP/home-cached"

@@ -468,6 +468,26 @@ static void test_sample_weight_tail(void **state)
 	free(h);
 }
 
+/* LOST_SAMPLES: {lost, sample_id}, the event named by the trailer's id
+ * (perf.data.lost_samples-4.4 has two). */
+static void test_lost_samples(void **state)
+{
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	rb_start(&b, PERF_RECORD_LOST_SAMPLES, 0);
+	put64(&b, 3);
+	put_trailer(&b, 10, 11, 12, 289);
+	struct perf_event_header *h = rb_finish(&b);
+	assert_int_equal(record_decode(h, ST_TRAILER, true, &r), 0);
+	assert_int_equal(r.type, PERF_RECORD_LOST_SAMPLES);
+	assert_int_equal(r.u.lost.lost, 3);
+	assert_int_equal(r.u.lost.id, 289);
+	assert_int_equal(r.sid_time, 12);
+	free(h);
+}
+
 /* READ of a lone counter: value, enabled, running, id, lost. */
 static void test_sample_read_single(void **state)
 {
@@ -1132,6 +1152,7 @@ int main(void)
 		cmocka_unit_test(test_sample_every_field),
 		cmocka_unit_test(test_sample_weight_tail),
 		cmocka_unit_test(test_sample_read_single),
+		cmocka_unit_test(test_lost_samples),
 		cmocka_unit_test(test_sample_bad_lengths),
 		cmocka_unit_test(test_cpumode),
 		cmocka_unit_test(test_trailer_of_skipped_type),

@@ -26,12 +26,30 @@ static uint64_t row_samples(const struct snap_func *f, int ev, int window)
 	return window ? f->window[ev] : f->samples[ev];
 }
 
+/* The call graph's events are the snapshot's. */
+static bool has_cg(const struct snapshot *s, int ev)
+{
+	return s->cg && ev < cg_n_events(s->cg);
+}
+
+/* The samples of EV whose stack holds F (0 without stacks). */
+static uint64_t children_of(const struct snapshot *s, const struct snap_func *f, int ev)
+{
+	uint64_t total = 0;
+
+	if (has_cg(s, ev))
+		cg_function(s->cg, f->name, f->module, ev, NULL, &total);
+	return total;
+}
+
+/* A row with samples, or (cumulative: the call graph has no window) a pure
+ * caller on the stacks, as perf report --children lists it. */
 static int row_visible(const struct snapshot *s, const struct snap_func *f, int window)
 {
 	for (int e = 0; e < s->n_events; e++)
 		if (row_samples(f, e, window))
 			return 1;
-	return 0;
+	return !window && children_of(s, f, 0) != 0;
 }
 
 /* The rows in the order shown: by the first event, cumulative or window. */
@@ -49,22 +67,13 @@ static bool proc_visible(const struct snapshot *s, const struct snap_thread *p, 
 	return false;
 }
 
-/* The call graph's events are the snapshot's. */
-static bool has_cg(const struct snapshot *s, int ev)
-{
-	return s->cg && ev < cg_n_events(s->cg);
-}
-
 /* perf top's Children: the percent of EV's samples with a stack whose stack
  * holds the function (once per sample, however deep it recurses). */
 static double children_pct(const struct snapshot *s, const struct snap_func *f, int ev)
 {
-	uint64_t total, n = has_cg(s, ev) ? cg_samples(s->cg, ev) : 0;
+	uint64_t n = has_cg(s, ev) ? cg_samples(s->cg, ev) : 0;
 
-	if (!n)
-		return 0;
-	cg_function(s->cg, f->name, f->module, ev, NULL, &total);
-	return 100.0 * (double)total / (double)n;
+	return n ? 100.0 * (double)children_of(s, f, ev) / (double)n : 0;
 }
 
 /* Stacks of every event: with a stack, truncated, past the node cap. */
@@ -584,15 +593,24 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 	fputc('\n', out);
 }
 
-/* The comparators' context (qsort_r) is the window flag: window or
- * cumulative counts. */
-static int by_first_event(const void *a, const void *b, void *window)
+struct order_ctx {
+	const struct snapshot *s;
+	int window;
+};
+
+/* By the first event's samples (window or cumulative), then (the pure
+ * callers among others) by children. */
+static int by_first_event(const void *a, const void *b, void *ctx)
 {
 	const struct snap_func *x = *(const struct snap_func *const *)a;
 	const struct snap_func *y = *(const struct snap_func *const *)b;
-	int w = *(const int *)window;
-	uint64_t nx = row_samples(x, 0, w), ny = row_samples(y, 0, w);
+	const struct order_ctx *o = ctx;
+	uint64_t nx = row_samples(x, 0, o->window), ny = row_samples(y, 0, o->window);
 
+	if (nx != ny)
+		return nx < ny ? 1 : -1;
+	nx = children_of(o->s, x, 0);
+	ny = children_of(o->s, y, 0);
 	if (nx != ny)
 		return nx < ny ? 1 : -1;
 	int c = strcmp(x->name, y->name);
@@ -608,7 +626,8 @@ static const struct snap_func **ordered(const struct snapshot *s, int window)
 	for (size_t i = 0; i < s->n_funcs; i++)
 		order[i] = &s->funcs[i];
 	if (s->n_events > 0)
-		qsort_r(order, s->n_funcs, sizeof(*order), by_first_event, &window);
+		qsort_r(order, s->n_funcs, sizeof(*order), by_first_event,
+			&(struct order_ctx){ s, window });
 	return order;
 }
 

@@ -401,6 +401,8 @@ int tui_run(const struct tui_opts *o)
 	free(t.asmv.rows);
 	snapshot_free(t.snap);
 	free(t.rows);
+	free(t.hot_pick.name);
+	free(t.hot_pick.module);
 	counts_free(&t.counts);
 	return rc;
 }

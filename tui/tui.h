@@ -104,6 +104,10 @@ struct tui {
 	const struct arch_model *model;
 	const struct view_ops *view, *prev;
 	struct browser hot, tree;
+	struct {                     /* the hotspots' selection follows a function */
+		char *name, *module;     /* copies (the snapshot's strings go with it);
+					  * NULL until a row was shown selected */
+	} hot_pick;
 	struct {                     /* the hotspots view's thread picker (H) */
 		bool open;
 		struct browser br;
@@ -145,6 +149,8 @@ struct tui {
 	struct {                     /* the processes view (-a) */
 		struct browser br;
 		uint32_t pid;            /* the selection follows a process */
+		bool picked;             /* pid is a row shown selected (else none yet:
+					  * pid 0 is the idle task's) */
 		int sort;                /* < n_events: event; +0 pid; +1 user; +2 command */
 	} procs;
 	struct baseline *baseline;   /* --baseline FILE or B (tui/baseline.h), or NULL */
@@ -182,6 +188,11 @@ void tui_set_snapshot(struct tui *t, struct snapshot *s);
  * the snapshot has no call stacks. */
 bool tui_open_callers(struct tui *t, const char *name, const char *module);
 void tui_close_callers(struct tui *t);   /* frees its state, at the end */
+/* The hotspots' selected function (it follows the function across
+ * refreshes and sorts), NULL when none; tui_hot_unpick starts the
+ * selection over at the top row. */
+const struct snap_func *tui_hot_selected(struct tui *t);
+void tui_hot_unpick(struct tui *t);
 /* Opens the asm view's data for a function; false with a message. */
 bool tui_open_asm(struct tui *t, const char *name, const char *module);
 /* The derived columns of the active tree whose inputs the snapshot has. */

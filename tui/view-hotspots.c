@@ -150,6 +150,10 @@ static bool row_shown(const struct tui *t, const struct snap_func *f)
 
 	for (int e = 0; e < t->snap->n_events; e++)
 		any |= cell(t, f, e) != 0;
+	/* a pure caller (no samples of its own) with the children column, as
+	 * perf report --children lists it; the call graph has no window */
+	if (!any && !t->window && children_shown(t))
+		any = children_of(t, f) != 0;
 	return any && (!t->filter[0] || strcasestr(f->name, t->filter) ||
 		       strcasestr(f->module, t->filter));
 }
@@ -174,6 +178,52 @@ static uint64_t *children_for_sort(const struct tui *t)
 	return children;
 }
 
+/* The selection follows a function (name, module), not a row: a refresh
+ * or a sort reorders the rows between the user's look and the key.  Row
+ * SEL is the one the user sees selected. */
+static void pick_row(struct tui *t)
+{
+	if (!t->rows || t->hot.sel < 0 || t->hot.sel >= t->nrows)
+		return;
+	const struct snap_func *f = &t->snap->funcs[t->rows[t->hot.sel]];
+	if (t->hot_pick.name && strcmp(t->hot_pick.name, f->name) == 0 &&
+	    strcmp(t->hot_pick.module, f->module) == 0)
+		return;
+	char *name = strdup(f->name), *module = strdup(f->module);
+	if (!name || !module) {  /* out of memory: the row, as before */
+		free(name);
+		free(module);
+		return;
+	}
+	free(t->hot_pick.name);
+	free(t->hot_pick.module);
+	t->hot_pick.name = name;
+	t->hot_pick.module = module;
+}
+
+/* After the rows were rebuilt: the selection on the picked function's row,
+ * wherever it went (left where it was when the function is gone). */
+static void find_pick(struct tui *t)
+{
+	for (int i = 0; t->hot_pick.name && i < t->nrows; i++) {
+		const struct snap_func *f = &t->snap->funcs[t->rows[i]];
+		if (strcmp(f->name, t->hot_pick.name) == 0 &&
+		    strcmp(f->module, t->hot_pick.module) == 0) {
+			t->hot.sel = i;
+			return;
+		}
+	}
+}
+
+/* Forgets the pick: the next rows start at their top. */
+void tui_hot_unpick(struct tui *t)
+{
+	free(t->hot_pick.name);
+	free(t->hot_pick.module);
+	t->hot_pick.name = t->hot_pick.module = NULL;
+	t->hot.sel = t->hot.top = 0;
+}
+
 /* Filtering and sorting happen when their inputs change, not per redraw. */
 static void build_rows(struct tui *t)
 {
@@ -195,6 +245,19 @@ static void build_rows(struct tui *t)
 	struct row_sort rs = { t, children };
 	qsort_r(t->rows, (size_t)t->nrows, sizeof(int), compare_rows, &rs);
 	free(children);
+	find_pick(t);
+}
+
+/* The function selected: the picked one, in the rows of the snapshot now
+ * (rebuilt if it changed since the table was drawn); NULL when none. */
+const struct snap_func *tui_hot_selected(struct tui *t)
+{
+	if (!t->snap)
+		return NULL;
+	build_rows(t);
+	if (!t->rows || t->hot.sel < 0 || t->hot.sel >= t->nrows)
+		return NULL;
+	return &t->snap->funcs[t->rows[t->hot.sel]];
 }
 
 /* "  thread TID (comm) P%" when the table is one thread's, else "". */
@@ -445,6 +508,7 @@ static void draw_hotspots(struct tui *t, int y, int rows)
 	struct hot_rows hot = { t, dc, nd };
 	t->hot.nr = t->nrows;
 	y = browser_draw(&t->hot, y, rows, draw_hot_row, &hot);
+	pick_row(t);  /* what is shown selected (the clamp may have moved it) */
 	if (t->nrows == 0 && y < rows)
 		ui_text(y, 0, COLS, t->filter[0] ? "no function matches the filter" : "no samples yet",
 			true);
@@ -460,7 +524,7 @@ static void zoom_thread(struct tui *t, uint32_t tid)
 	session_set_thread_filter(t->sess, tid);
 	if ((s = session_snapshot(t->sess)) != NULL)
 		tui_set_snapshot(t, s);
-	t->hot.sel = t->hot.top = 0;
+	tui_hot_unpick(t);
 }
 
 /* H: pick a thread to zoom into; again (or Esc) while zoomed: every thread,
@@ -511,9 +575,9 @@ static bool open_callers(struct tui *t)
 			 "callers: no call stacks: run with -g (or --call-graph dwarf|fp)");
 		return true;
 	}
-	if (t->hot.sel >= t->nrows || !t->rows)
+	const struct snap_func *f = tui_hot_selected(t);
+	if (!f)
 		return true;
-	const struct snap_func *f = &t->snap->funcs[t->rows[t->hot.sel]];
 	if (tui_open_callers(t, f->name, f->module))
 		t->view = &view_callers;
 	return true;
@@ -538,7 +602,13 @@ static bool key_hotspots(struct tui *t, int key)
 {
 	if (t->picker.open && t->snap)
 		return key_picker(t, key);
-	if (browser_key(&t->hot, key) || tui_baseline_key(t, key))
+	if (t->snap)
+		build_rows(t);  /* a move starts from the picked row */
+	if (browser_key(&t->hot, key)) {
+		pick_row(t);
+		return true;
+	}
+	if (tui_baseline_key(t, key))
 		return true;
 	switch (key) {
 	case '<': case ',': cycle_sort(t, -1); return true;
@@ -547,15 +617,16 @@ static bool key_hotspots(struct tui *t, int key)
 	case 'C': return toggle_children(t);
 	case 'w': t->window = !t->window; return true;
 	case 's': t->show_samples = !t->show_samples; return true;
-	case 'm':
-		/* zoom into the selected row's module; again: every module */
+	case 'm': {
+		/* zoom into the selected function's module; again: every module
+		 * (the selection stays on the function) */
+		const struct snap_func *f = tui_hot_selected(t);
 		if (t->filter[0])
 			t->filter[0] = '\0';
-		else if (t->snap && t->hot.sel < t->nrows)
-			snprintf(t->filter, sizeof(t->filter), "%s",
-				 t->snap->funcs[t->rows[t->hot.sel]].module);
-		t->hot.sel = t->hot.top = 0;
+		else if (f)
+			snprintf(t->filter, sizeof(t->filter), "%s", f->module);
 		return true;
+	}
 	case 'H':
 		return toggle_threads(t);
 	case 27:
@@ -580,13 +651,12 @@ static bool key_hotspots(struct tui *t, int key)
 	case '/':
 		tui_prompt(t, PROMPT_FILTER);
 		return true;
-	case '\n': case '\r': case KEY_ENTER:
-		if (t->snap && t->hot.sel < t->nrows) {
-			const struct snap_func *f = &t->snap->funcs[t->rows[t->hot.sel]];
-			if (tui_open_asm(t, f->name, f->module))
-				t->view = &view_asm;
-		}
+	case '\n': case '\r': case KEY_ENTER: {
+		const struct snap_func *f = tui_hot_selected(t);
+		if (f && tui_open_asm(t, f->name, f->module))
+			t->view = &view_asm;
 		return true;
+	}
 	default:
 		return false;
 	}

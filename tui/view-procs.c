@@ -146,12 +146,15 @@ static void draw_proc(struct tui *t, int y, const struct snap_thread *p, bool se
 	ui_cell(y, x + 21, COLS - x - 21, buf);
 }
 
-static int index_of(const struct snap_thread **v, int n, uint32_t pid)
+/* The selection on the picked process's row among V (N rows), wherever it
+ * went; left where it was when the process is gone or none was picked. */
+static void sync_selection(struct tui *t, const struct snap_thread **v, int n)
 {
-	for (int i = 0; i < n; i++)
-		if (v[i]->tid == pid)
-			return i;
-	return 0;
+	for (int i = 0; v && t->procs.picked && i < n; i++)
+		if (v[i]->tid == t->procs.pid) {
+			t->procs.br.sel = i;
+			return;
+		}
 }
 
 /* The browser's rows are the filtered and sorted processes, v[]. */
@@ -188,8 +191,13 @@ static void draw_procs(struct tui *t, int y, int rows)
 	draw_procs_columns(t, y++, dc, nd);
 	struct proc_rows shown = { t, v, dc, nd };
 	t->procs.br.nr = n;
-	t->procs.br.sel = v ? index_of(v, n, t->procs.pid) : 0;
+	sync_selection(t, v, n);
 	y = browser_draw(&t->procs.br, y, rows, draw_proc_row, &shown);
+	/* the process shown selected is the one Enter opens */
+	if (v && t->procs.br.sel < n) {
+		t->procs.pid = v[t->procs.br.sel]->tid;
+		t->procs.picked = true;
+	}
 	if (n == 0 && y < rows)
 		ui_text(y, 0, COLS, t->filter[0] ? "no process matches the filter" : "no samples yet",
 			true);
@@ -197,14 +205,17 @@ static void draw_procs(struct tui *t, int y, int rows)
 	free(v);
 }
 
-/* The selection follows a process (refreshes reorder the rows). */
+/* The selection follows a process (refreshes reorder the rows): after a
+ * move, the process on the row moved to. */
 static void follow_selection(struct tui *t)
 {
 	int n;
 	const struct snap_thread **v = t->snap ? proc_rows(t, &n) : NULL;
 
-	if (v && t->procs.br.sel < n)
+	if (v && t->procs.br.sel < n) {
 		t->procs.pid = v[t->procs.br.sel]->tid;
+		t->procs.picked = true;
+	}
 	free(v);
 }
 
@@ -217,6 +228,12 @@ static void cycle_proc_sort(struct tui *t, int dir)
 
 static bool key_procs(struct tui *t, int key)
 {
+	if (t->snap && t->procs.picked) {  /* a move starts from the process's row now */
+		int n;
+		const struct snap_thread **v = proc_rows(t, &n);
+		sync_selection(t, v, n);
+		free(v);
+	}
 	if (browser_key(&t->procs.br, key)) {
 		follow_selection(t);
 		return true;
@@ -236,8 +253,8 @@ static bool key_procs(struct tui *t, int key)
 			t->filter[0] = '\0';
 		return true;
 	case '\n': case '\r': case KEY_ENTER:
-		follow_selection(t);  /* the row shown selected (a filter moves it) */
-		if (t->snap && t->snap->n_procs && snapshot_process(t->snap, t->procs.pid)) {
+		/* the process shown selected, wherever a refresh put its row */
+		if (t->procs.picked && t->snap && snapshot_process(t->snap, t->procs.pid)) {
 			t->filter[0] = '\0';
 			tui_zoom_process(t, t->procs.pid);
 			tui_switch_view(t, &view_hotspots);
@@ -274,5 +291,5 @@ void tui_zoom_process(struct tui *t, int64_t pid)
 	session_set_process_filter(t->sess, pid);
 	if ((s = session_snapshot(t->sess)) != NULL)
 		tui_set_snapshot(t, s);
-	t->hot.sel = t->hot.top = 0;
+	tui_hot_unpick(t);
 }
