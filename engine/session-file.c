@@ -176,6 +176,14 @@ static bool weighs_periods(const struct session_file *f, const struct perf_event
 	return a->freq || (!f->ours && (a->sample_type & PERF_SAMPLE_PERIOD));
 }
 
+/* Whether a sample of the event weighs something else than one SAV: its
+ * period (weighs_periods), or its counter's delta since the last read (a
+ * group read: add_read_values puts it in the period). */
+static bool weighs_more(const struct session_file *f, const struct perf_event_attr *a)
+{
+	return (a->sample_type & PERF_SAMPLE_READ) || weighs_periods(f, a);
+}
+
 /* The names of the events whose samples weigh their periods, joined. */
 static bool freq_events(const struct session *s, char *out, size_t outsz)
 {
@@ -449,7 +457,7 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 		f->t_last = smp->time;
 	if (!f->pid)
 		f->pid = (pid_t)smp->pid;
-	return read || weighs_periods(f, a) ? period : 1;
+	return weighs_more(f, a) ? period : 1;
 }
 
 /* perf's own record types (>= PERF_RECORD_USER_TYPE_START: build ids,
@@ -720,7 +728,7 @@ static void file_snapshot(struct session *s, struct snapshot *snap)
 	snap->exit_status = f->meta.has_exit ? f->meta.exit_status : -1;
 	snprintf(snap->pmu, sizeof(snap->pmu), "%s (recorded)", s->events.model->name);
 	for (int e = 0; e < snap->n_events && e < s->events.n; e++)
-		if (s->events.ev[e].attr.freq)  /* samples weigh their periods */
+		if (weighs_more(f, &s->events.ev[e].attr))  /* samples weigh more than one */
 			snap->ev[e].nsamples = f->nsamples[e];
 }
 

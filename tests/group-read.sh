@@ -62,6 +62,25 @@ run "$CYCTOP" -b -i "$TMP/bad.data" --format json
 expect_rc 0 "cyctop -i the patched file"
 expect_true "$(json_last "$TMP/out" "round(event('cpu-clock')['count']) == $want")" \
 	"the leader's count: $(json_last "$TMP/out" "event('cpu-clock')['count']"), want $want"
-expect_true "$(json_last "$TMP/out" "sum(f['samples']['cpu-clock'] for f in o['functions']) == event('cpu-clock')['samples'] == $want")" \
-	"functions' samples add up to the count"
+# the rows weigh each read's delta: they add up to the count; the event's
+# samples are the sample records, the ignored one aside
+perf_samples() { # FILE EVENT: perf report's Samples of EVENT in FILE
+	perf report -i "$1" --stdio --no-group 2>/dev/null |
+		awk -v e="'$2'" '/^# Samples: / && $NF == e { print $3; exit }'
+}
+n=$(perf_samples "$TMP/lead.data" cpu-clock)
+expect_true "$(json_last "$TMP/out" "sum(f['samples']['cpu-clock'] for f in o['functions']) == round(event('cpu-clock')['count']) == $want and event('cpu-clock')['samples'] == $n - 1")" \
+	"functions' samples add up to the count, $n - 1 samples: $(json_last "$TMP/out" "event('cpu-clock')")"
+
+# the file as perf wrote it: each member's samples are the reads where it
+# moved (perf's deliver_sample_value skips a zero delta), its count the sum
+run "$CYCTOP" -b -i "$TMP/lead.data" --format json
+expect_rc 0 "cyctop -i the leader-sampling file"
+for ev in cpu-clock page-faults; do
+	n=$(perf_samples "$TMP/lead.data" $ev)
+	c=$(perf report -i "$TMP/lead.data" --stdio --no-group 2>/dev/null |
+		awk -v e="'$ev'" '/^# Samples: / { on = $NF == e } on && /^# Event count/ { print $NF; exit }')
+	expect_true "$(json_last "$TMP/out" "event('$ev')['samples'] == $n and round(event('$ev')['count']) == $c")" \
+		"$ev: perf report's $n samples, count $c: $(json_last "$TMP/out" "event('$ev')")"
+done
 done_ok
