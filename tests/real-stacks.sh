@@ -71,7 +71,7 @@ def nosym(name):
     # may pick the internal one (__GI___execve for execve): differences of
     # naming, not of stacks, compared here by the public name
     name = re.sub(r"@@?[A-Za-z0-9_.]+$", "", name)
-    return re.sub(r"^(__GI_)?_*", "", name)
+    return re.sub(r"^__GI_+", "", name)
 paths = []
 for l in open(folded, errors="replace"):
     l = l.strip()
