@@ -84,6 +84,10 @@ const struct arch_model *model_find(const char *name);
 /* The model of perf's HEADER_CPUID string ("GenuineIntel,6,23,10"), or
  * NULL when cyctop has no tables for that CPU. */
 const struct arch_model *model_from_cpuid(const char *cpuid);
+/* The model of an arm64 core by its MIDR_EL1 implementer (0x41 Arm) and
+ * part number (0xd0c Neoverse N1), or NULL when cyctop has no tables for
+ * it.  (Placeholder in arch/model-midr.c until the arm64 models land.) */
+const struct arch_model *model_from_midr(unsigned implementer, unsigned part);
 const struct arch_model *model_for_tree(enum arch_tree tree);
 const struct arch_model *model_at(size_t i);   /* NULL past the end */
 

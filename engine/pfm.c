@@ -5,6 +5,7 @@
 #include <string.h>
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "arch/model.h"
 #include "arch/pfm-fix.h"
 #include "engine/host.h"
 
@@ -207,10 +208,41 @@ bool pfm_host_hardware(void)
 	return forced || kernel.ncore > 0;
 }
 
+/* Whether the kernel's core PMU is an arm64 PMUv3 (armv8_*, armv9_*). */
+static bool arm_core(void)
+{
+	return kernel.ncore > 0 && strncmp(kernel.core[0].dev, "armv", 4) == 0;
+}
+
+const struct arch_model *pfm_host_midr_model(void)
+{
+	return arm_core() && kernel.midr ? model_from_midr(kernel.implementer, kernel.part) : NULL;
+}
+
+bool pfm_host_core_type(uint32_t *type)
+{
+	if (forced || !arm_core())
+		return false;
+	*type = kernel.core[0].type;
+	return true;
+}
+
 void pfm_host_describe(char *out, size_t outsz)
 {
-	if (host_pmu[0])
+	const struct arch_model *m;
+
+	if (host_pmu[0] && arm_core() && !forced)
+		/* arm64: the kernel's PMU and the model ("armv8_pmuv3_0 arm_n1") */
+		snprintf(out, outsz, "%s %s", kernel.core[0].dev, host_pmu);
+	else if (host_pmu[0])
 		snprintf(out, outsz, "%s", host_pmu);
+	else if (arm_core() && (m = pfm_host_midr_model()))
+		snprintf(out, outsz, "%s %s", kernel.core[0].dev, m->name);
+	else if (arm_core() && kernel.midr)
+		snprintf(out, outsz, "%s (model unknown: MIDR implementer 0x%02x part 0x%03x; "
+			 "generic events only)", kernel.core[0].dev, kernel.implementer, kernel.part);
+	else if (arm_core())
+		snprintf(out, outsz, "%s (model unknown; generic events only)", kernel.core[0].dev);
 	else if (kernel.ncore > 0)
 		snprintf(out, outsz, "%s%s%s (generic events only)", kernel.core[0].dev,
 			 kernel.core[0].pmu_name[0] ? " " : "", kernel.core[0].pmu_name);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <linux/perf_event.h>
 
 /* (Re)initializes libpfm4, forcing PMU FORCE when not NULL (the
@@ -26,8 +27,22 @@ const char *pfm_host_pmu(void);
 bool pfm_host_hardware(void);
 
 /* The host's PMU for a header: "skl", "cpu skylake (generic events only)"
- * (a kernel PMU libpfm4 does not know),
+ * (a kernel PMU libpfm4 does not know), on arm64 the kernel's PMU and the
+ * model ("armv8_pmuv3_0 arm_n1", "armv8_pmuv3_0 (model unknown: MIDR
+ * implementer 0x41 part 0xd0f; generic events only)"),
  * "none (software events only)". */
 void pfm_host_describe(char *out, size_t outsz);
+
+/* arm64: the model of the host's MIDR (model_from_midr) where libpfm4 does
+ * not name the core; NULL elsewhere. */
+struct arch_model;
+const struct arch_model *pfm_host_midr_model(void);
+
+/* arm64: the attr.type raw events of the host's core PMU go to (its
+ * dynamic sysfs type: the kernel takes PERF_TYPE_RAW too, but only the
+ * PMU's own type keeps a big.LITTLE machine's events on that PMU's CPUs).
+ * False on x86 (PERF_TYPE_RAW, or the hybrid PMU a name asked for) and
+ * under a forced model. */
+bool pfm_host_core_type(uint32_t *type);
 
 #endif

@@ -30,9 +30,9 @@
 #include "engine/target.h"
 #include "engine/unwind.h"
 
-/* -g dwarf: the user registers perf samples on x86_64 (PERF_REG_X86_AX ..
- * SS and R8 .. R15, its PERF_REGS_MASK): every one the unwinder may read. */
-#define CG_REGS_USER 0xff0fffull
+/* -g dwarf: the user registers perf samples on this architecture
+ * (engine/unwind.h): every one the unwinder may read. */
+#define CG_REGS_USER UNWIND_REGS_USER
 /* Frames kept per stack; deeper stacks end truncated.  Like perf's default
  * (perf_event_max_stack, 127): each step costs libunwind about 0.5 us here
  * (two sigprocmask calls around its global cache's lock), so this also

@@ -1384,6 +1384,19 @@ const uint8_t *symtab_code(struct symtab *st, uint64_t addr, size_t *avail)
 	return p ? p : segment_bytes(elf, addr - bias, avail);
 }
 
+uint16_t symtab_machine(struct symtab *st, uint64_t addr)
+{
+	struct mapping *m = find_mapping(st, addr);
+	GElf_Addr bias;
+	GElf_Ehdr eh;
+	Elf *elf;
+
+	if (!m || !m->mod || !module_dw(m->mod) || !(elf = dwfl_module_getelf(m->mod->dwmod, &bias)) ||
+	    !gelf_getehdr(elf, &eh))
+		return EM_NONE;
+	return eh.e_machine;
+}
+
 /* ---- lookup by name ------------------------------------------------- */
 
 static const struct func *module_find_name(struct module *mod, const char *name)

@@ -3,6 +3,7 @@
 #include "engine/disasm.h"
 #include "engine/symbols.h"
 
+#include <elf.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -133,7 +134,7 @@ static void check_code(const struct asm_func *f, uint64_t start, uint64_t bias, 
 static void test_bytes(void **state)
 {
 	uint64_t start = START;
-	struct asm_func *f = disasm_bytes(code, sizeof(code), start, 0, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, code, sizeof(code), start, 0, namer, &start);
 
 	(void)state;
 	check_code(f, start, 0, true);
@@ -145,12 +146,12 @@ static void test_bytes_elsewhere(void **state)
 {
 	/* Targets follow the runtime address; without a namer, no names. */
 	uint64_t start = 0x7f1234560000u;
-	struct asm_func *f = disasm_bytes(code, sizeof(code), start, 0, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, code, sizeof(code), start, 0, namer, &start);
 
 	(void)state;
 	check_code(f, start, 0, true);
 	asm_func_free(f);
-	f = disasm_bytes(code, sizeof(code), start, 0, NULL, NULL);
+	f = disasm_bytes(EM_X86_64, code, sizeof(code), start, 0, NULL, NULL);
 	check_code(f, start, 0, false);
 	asm_func_free(f);
 }
@@ -160,7 +161,7 @@ static void test_bytes_biased(void **state)
 	/* A PIE loaded at BIAS: addresses, targets and the namer's argument are
 	 * runtime ones, the text shows ELF addresses as objdump does. */
 	uint64_t bias = 0x555555554000u, start = bias + 0x1130;
-	struct asm_func *f = disasm_bytes(code, sizeof(code), start, bias, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, code, sizeof(code), start, bias, namer, &start);
 
 	(void)state;
 	check_code(f, start, bias, true);
@@ -172,7 +173,7 @@ static void test_bytes_biased(void **state)
 static void test_bytes_flow(void **state)
 {
 	uint64_t start = START;
-	struct asm_func *f = disasm_bytes(code, sizeof(code), start, 0, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, code, sizeof(code), start, 0, namer, &start);
 	const struct flow *fl;
 
 	(void)state;
@@ -265,7 +266,7 @@ static const struct want evex_want[] = {
 static void test_evex(void **state)
 {
 	uint64_t start = START;
-	struct asm_func *f = disasm_bytes(evex, sizeof(evex), start, 0, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, evex, sizeof(evex), start, 0, namer, &start);
 
 	(void)state;
 	check_insns(f, evex_want, N_EVEX, start, 0, true);
@@ -273,7 +274,7 @@ static void test_evex(void **state)
 	asm_func_free(f);
 	/* Elsewhere, and without names. */
 	start = 0x7f0000001000u;
-	f = disasm_bytes(evex, sizeof(evex), start, 0, NULL, NULL);
+	f = disasm_bytes(EM_X86_64, evex, sizeof(evex), start, 0, NULL, NULL);
 	check_insns(f, evex_want, N_EVEX, start, 0, false);
 	asm_func_free(f);
 }
@@ -282,7 +283,7 @@ static void test_evex_flow(void **state)
 {
 	/* A PIE: runtime targets, ELF addresses in the text. */
 	uint64_t bias = 0x555555554000u, start = bias + 0x2000;
-	struct asm_func *f = disasm_bytes(evex, sizeof(evex), start, bias, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, evex, sizeof(evex), start, bias, namer, &start);
 	const struct flow *fl;
 
 	(void)state;
@@ -368,7 +369,7 @@ static void test_objdump_names(void **state)
 		{ 0x6f, 3, FLOW_CJUMP, 0, 0, "cs je %T", 0x72 },
 		{ 0x72, 2, FLOW_RET, 0, 0, "repz ret", -1 },
 	};
-	struct asm_func *f = disasm_bytes(b, sizeof(b), START, 0, NULL, NULL);
+	struct asm_func *f = disasm_bytes(EM_X86_64, b, sizeof(b), START, 0, NULL, NULL);
 	uint64_t bias = 0x555555554000u, start = bias + 0x1000;
 
 	(void)state;
@@ -376,7 +377,7 @@ static void test_objdump_names(void **state)
 	asm_func_free(f);
 	/* In a PIE: the comment gives the ELF address, the name the runtime
 	 * one's. */
-	f = disasm_bytes(b, sizeof(b), start, bias, namer, &start);
+	f = disasm_bytes(EM_X86_64, b, sizeof(b), start, bias, namer, &start);
 	assert_non_null(f);
 	assert_string_equal(f->insn[11].text, "call qword ptr [rip+0x10] # 0x1043 <f+0x43>");
 	assert_string_equal(f->insn[0].text, "ja 0x1002 <f+0x2>");
@@ -398,7 +399,7 @@ static void test_bad_bytes(void **state)
 		{ 6, 1, FLOW_RET, 0, 0, "ret", -1 },
 		{ 7, 1, FLOW_BAD, 0, 0, ".byte 0x0f", -1 },
 	};
-	struct asm_func *f = disasm_bytes(bad, sizeof(bad), START, 0, NULL, NULL);
+	struct asm_func *f = disasm_bytes(EM_X86_64, bad, sizeof(bad), START, 0, NULL, NULL);
 
 	(void)state;
 	assert_non_null(f);
@@ -422,7 +423,7 @@ static void test_truncated_insn(void **state)
 {
 	/* mov rax, [rdi] without its last byte: two undecodable bytes. */
 	static const uint8_t cut[] = { 0x90, 0x48, 0x8b };
-	struct asm_func *f = disasm_bytes(cut, sizeof(cut), START, 0, NULL, NULL);
+	struct asm_func *f = disasm_bytes(EM_X86_64, cut, sizeof(cut), START, 0, NULL, NULL);
 
 	(void)state;
 	assert_non_null(f);
@@ -436,7 +437,7 @@ static void test_truncated_insn(void **state)
 
 static void test_no_bytes(void **state)
 {
-	struct asm_func *f = disasm_bytes(code, 0, START, 0, NULL, NULL);
+	struct asm_func *f = disasm_bytes(EM_X86_64, code, 0, START, 0, NULL, NULL);
 
 	(void)state;
 	assert_non_null(f);
@@ -452,7 +453,7 @@ static void test_no_bytes(void **state)
 static void test_find(void **state)
 {
 	uint64_t start = START;
-	struct asm_func *f = disasm_bytes(code, sizeof(code), start, 0, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, code, sizeof(code), start, 0, namer, &start);
 
 	(void)state;
 	assert_non_null(f);
