@@ -8,6 +8,10 @@
 #include "arch/model.h"
 #include "arch/pfm-fix.h"
 #include "engine/host.h"
+#include "engine/sys.h"
+
+/* The largest group the counter probe tries (pfm_host_counters). */
+#define PROBE_MAX 32
 
 /* libpfm4 4.13 keeps every PMU it ever activated active across
  * pfm_terminate()/pfm_initialize(): once a model was forced, a later forced
@@ -225,6 +229,45 @@ bool pfm_host_core_type(uint32_t *type)
 		return false;
 	*type = kernel.core[0].type;
 	return true;
+}
+
+/* How many INST_RETIRED (0x08, an architected event every PMUv3 counts)
+ * one group holds: the kernel validates a group against the PMU's counters
+ * when it is opened (drivers/perf/arm_pmu.c validate_group: EINVAL when
+ * they run out), so the largest group that opens is PMCR_EL0.N, the
+ * general counters (the cycle counter takes only CPU_CYCLES).  A disabled
+ * event is validated only with enable_on_exec (validate_event); the events
+ * are closed before any exec, so nothing is enabled or counted. */
+static int probe_counters(uint32_t type)
+{
+	struct perf_event_attr a;
+	int fds[PROBE_MAX], n = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type;
+	a.config = 0x08;
+	a.disabled = 1;
+	a.enable_on_exec = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	while (n < PROBE_MAX &&
+	       (fds[n] = sys_perf_event_open(&a, 0, -1, n ? fds[0] : -1, 0)) >= 0)
+		n++;
+	for (int i = n; i-- > 0;)
+		sys_close(fds[i]);
+	return n < PROBE_MAX ? n : 0;
+}
+
+int pfm_host_counters(void)
+{
+	static int probed_n = -1;
+
+	if (forced || !arm_core())
+		return 0;
+	if (probed_n < 0)
+		probed_n = probe_counters(kernel.core[0].type);
+	return probed_n;
 }
 
 void pfm_host_describe(char *out, size_t outsz)

@@ -45,4 +45,11 @@ const struct arch_model *pfm_host_midr_model(void);
  * under a forced model. */
 bool pfm_host_core_type(uint32_t *type);
 
+/* arm64: the general counters of the host's core PMU, as the kernel tells
+ * by the largest event group it accepts (6 on Neoverse and Cortex-A cores,
+ * PMCR_EL0.N): the planner's cap where the model has no counter inventory
+ * (a core cyctop has no tables for).  Probed once.  0 on x86, under a
+ * forced model, or when the probe opens nothing. */
+int pfm_host_counters(void);
+
 #endif

@@ -1071,6 +1071,10 @@ static int plan_events(struct session *s, int max_counters, char *err, size_t er
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
+	/* A hardware PMU the model has no inventory for (arm64, a core without
+	 * tables): the kernel's counters per group, as if --counters said so */
+	if (!max_counters && !s->events.model->n_generic && !s->events.model->n_fixed)
+		max_counters = pfm_host_counters();
 	return mux_plan(&s->events, max_counters, s->plan, s->group, err, errsz);
 }
 

@@ -49,6 +49,18 @@ extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip
 					      unw_dyn_info_t *di, unw_proc_info_t *pi,
 					      int need_unwind_info, void *arg);
 
+/* libunwind is built for the host: its registers, the ELF files whose
+ * code they run (others are not unwound), the stack pointer's perf number. */
+#if defined(__x86_64__)
+#define UW_MACHINE EM_X86_64
+#define PERF_REG_SP PERF_REG_X86_SP
+#elif defined(__aarch64__)
+#define UW_MACHINE EM_AARCH64
+#define PERF_REG_SP PERF_REG_ARM64_SP
+#else
+#error "engine/unwind.c: no perf register mapping for this architecture"
+#endif
+
 #define UW_FILES 64
 #define UW_REGIONS 64
 #define UW_SEGS 16
@@ -268,7 +280,7 @@ static void file_open(struct uw_file *f, const char *path, uint64_t hash)
 		return;
 	f->image = (const unsigned char *)elf_rawfile(f->elf, &f->size);
 	if (!f->image || !gelf_getehdr(f->elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64) {
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != UW_MACHINE) {
 		elf_end(f->elf);
 		f->elf = NULL;
 		return;
@@ -488,7 +500,6 @@ static int perf_reg(unw_regnum_t reg)
 
 	return reg >= 0 && (size_t)reg < sizeof(map) ? map[reg] : -1;
 }
-#define PERF_REG_SP PERF_REG_X86_SP
 #elif defined(__aarch64__)
 /* libunwind's aarch64 register numbers to perf's (asm/perf_regs.h): both
  * follow the DWARF numbering, X0..X30, SP, PC (libunwind-aarch64.h). */
@@ -516,9 +527,6 @@ static int perf_reg(unw_regnum_t reg)
 
 	return reg >= 0 && (size_t)reg < sizeof(map) ? map[reg] : -1;
 }
-#define PERF_REG_SP PERF_REG_ARM64_SP
-#else
-#error "engine/unwind.c: no perf register mapping for this architecture"
 #endif
 
 /* Register R of the sample: the regs array holds one u64 per set bit of
