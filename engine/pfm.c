@@ -259,6 +259,11 @@ static int probe_counters(uint32_t type)
 	return n < PROBE_MAX ? n : 0;
 }
 
+const char *pfm_host_kernel_pmu(void)
+{
+	return kernel.ncore > 0 ? kernel.core[0].dev : NULL;
+}
+
 int pfm_host_counters(void)
 {
 	static int probed_n = -1;

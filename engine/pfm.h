@@ -45,6 +45,10 @@ const struct arch_model *pfm_host_midr_model(void);
  * under a forced model. */
 bool pfm_host_core_type(uint32_t *type);
 
+/* The kernel's (first) core PMU: "cpu", "cpu_core", "armv8_pmuv3_0"...;
+ * NULL without one. */
+const char *pfm_host_kernel_pmu(void);
+
 /* arm64: the general counters of the host's core PMU, as the kernel tells
  * by the largest event group it accepts (6 on Neoverse and Cortex-A cores,
  * PMCR_EL0.N): the planner's cap where the model has no counter inventory

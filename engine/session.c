@@ -884,6 +884,12 @@ static void open_error(struct session *s, const struct ev_spec *ev, pid_t pid, i
 		snprintf(err, errsz, "cannot watch pid %d: %s", (int)pid, sys_perf_strerror(e));
 	else if (e == ESRCH)
 		snprintf(err, errsz, "pid %d: %s", (int)pid, sys_perf_strerror(e));
+	else if (pfm_host_kernel_pmu() && (e == ENOENT || e == EINVAL || e == EOPNOTSUPP))
+		/* a hardware PMU that lacks the event (QEMU's has no BR_MIS_PRED;
+		 * arm_pmuv3 refuses CHAIN, 0x1e, on its own) */
+		snprintf(err, errsz, "event '%s' (model %s): the kernel's PMU %s does not take it: %s",
+			 ev->name, s->events.model->name, pfm_host_kernel_pmu(),
+			 e == ENOENT ? "no such event on this PMU" : sys_perf_strerror(e));
 	else
 		snprintf(err, errsz, "event '%s' (model %s): %s", ev->name, s->events.model->name,
 			 sys_perf_strerror(e));
@@ -1487,8 +1493,11 @@ static void read_counts(struct session *s)
 	}
 	for (int e = 0; e < s->events.n; e++) {
 		struct mux_scaled sc = { 0, 0, false };
+		/* only a rotation makes the reference the denominator: a run of
+		 * --mux runs rotates nothing, its counts are the kernel's own
+		 * (exact where the event ran all the time) */
 		if (s->opened[e])
-			sc = mux_scale(&t[e], e == s->ref_ev ? 0 : ref_enabled);
+			sc = mux_scale(&t[e], e == s->ref_ev || s->mux.n_groups <= 1 ? 0 : ref_enabled);
 		profile_set_scaled(s->prof, e, sc.count, sc.coverage, sc.counted);
 	}
 }

@@ -6,8 +6,8 @@
  * (default 1000) of main -> spin_round -> spin_hot (3 * SPIN_ITERS loop
  * iterations) and spin_cold (SPIN_ITERS iterations of the same loop), so
  * spin_hot has 3/4 of the instructions and spin_cold 1/4, the same every
- * run.  Built with frame pointers, for -g fp.  Prints nothing; exits 2 on
- * bad arguments.
+ * run; N = 0 spins until killed (for -p and -a).  Built with frame
+ * pointers, for -g fp.  Prints nothing; exits 2 on bad arguments.
  */
 #include "common.h"
 
@@ -45,13 +45,15 @@ KERNEL unsigned long spin_round(unsigned long x)
 int main(int argc, char **argv)
 {
 	unsigned long rounds = 1000, x = 1;
-	char *end;
+	char *end = "";
 
-	if (argc > 2 || (argc == 2 && ((rounds = strtoul(argv[1], &end, 10)) == 0 || *end))) {
-		fprintf(stderr, "usage: spin [ROUNDS]  (positive integer, default 1000)\n");
+	if (argc == 2)
+		rounds = strtoul(argv[1], &end, 10);
+	if (argc > 2 || (argc == 2 && (!argv[1][0] || *end))) {
+		fprintf(stderr, "usage: spin [ROUNDS]  (0: until killed; default 1000)\n");
 		return 2;
 	}
-	for (unsigned long r = 0; r < rounds; r++)
+	for (unsigned long r = 0; rounds == 0 || r < rounds; r++)
 		x = spin_round(x);
 	sink = x;
 	return 0;
