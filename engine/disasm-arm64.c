@@ -13,6 +13,7 @@
 
 #include <capstone/capstone.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,15 +120,99 @@ static const char *const hints[][2] = {
 	{ "hint #0x1b", "pacibsp" }, { "hint #0x1f", "autibsp" },
 	{ "hint #0x22", "bti c" },   { "hint #0x24", "bti j" },
 	{ "hint #0x26", "bti jc" },  { "hint #0x20", "bti" },
-	{ "hint #0x14", "csdb" },
+	{ "hint #0x14", "csdb" },    { "hint #0x7", "xpaclri" },
 };
+
+/* Mnemonics objdump spells otherwise: the condition codes' other names
+ * (hs/lo are cs/cc), INS's preferred alias MOV (Arm ARM C6.2.183). */
+static const char *const renamed[][2] = {
+	{ "b.hs", "b.cs" }, { "b.lo", "b.cc" }, { "ins", "mov" },
+};
+
+/* Whether V (the register's width: 32 or 64 bits) is one MOVZ or MOVN
+ * writes: a single nonzero 16-bit chunk, or the inverse of one. */
+static bool move_wide(uint64_t v, bool w)
+{
+	uint64_t mask = w ? 0xffffffffu : ~0ull;
+
+	for (int inv = 0; inv < 2; inv++, v = ~v & mask)
+		for (unsigned sh = 0; sh < (w ? 32u : 64u); sh += 16)
+			if ((v & ~(0xffffull << sh) & mask) == 0)
+				return true;
+	return false;
+}
+
+/* objdump's "mov Rd, #imm" for ORR Rd, ZR, #imm where MOVZ or MOVN could
+ * not write the value (MOV (bitmask immediate), Arm ARM C6.2.190). */
+static bool bitmask_mov(const cs_insn *ci, char *out, size_t size)
+{
+	const cs_arm64 *a = &ci->detail->arm64;
+	bool w;
+	uint64_t v;
+
+	if (ci->id != ARM64_INS_ORR || a->op_count != 3 || a->operands[1].type != ARM64_OP_REG ||
+	    (a->operands[1].reg != ARM64_REG_XZR && a->operands[1].reg != ARM64_REG_WZR) ||
+	    a->operands[2].type != ARM64_OP_IMM)
+		return false;
+	w = a->operands[1].reg == ARM64_REG_WZR;
+	v = (uint64_t)a->operands[2].imm & (w ? 0xffffffffu : ~0ull);
+	if (move_wide(v, w))
+		return false;
+	snprintf(out, size, "mov %.*s, #0x%" PRIx64, (int)strcspn(ci->op_str, ","), ci->op_str, v);
+	return true;
+}
+
+/* USHLL/SSHLL by 0 are objdump's UXTL/SXTL (Arm ARM C7.2.400, C7.2.334). */
+static bool extend_long(const cs_insn *ci, char *out, size_t size)
+{
+	const char *m = ci->mnemonic, *last = strrchr(ci->op_str, ',');
+
+	if ((strncmp(m, "ushll", 5) != 0 && strncmp(m, "sshll", 5) != 0) || !last ||
+	    strcmp(last, ", #0") != 0)
+		return false;
+	snprintf(out, size, "%cxtl%s %.*s", m[0], m + 5, (int)(last - ci->op_str), ci->op_str);
+	return true;
+}
+
+/* objdump's "mov" for the MOVZ and MOVN capstone 4 prints as such: MOV
+ * (wide immediate) is their preferred disassembly unless the immediate is
+ * 0 with a shift, or a 32-bit MOVN's is 0xffff (Arm ARM C6.2.191/192). */
+static bool wide_mov(const cs_insn *ci, char *out, size_t size)
+{
+	const cs_arm64 *a = &ci->detail->arm64;
+	bool movn = ci->id == ARM64_INS_MOVN;
+	const char *reg;
+	uint64_t imm, v;
+	unsigned shift;
+
+	if ((ci->id != ARM64_INS_MOVZ && !movn) || a->op_count != 2 ||
+	    a->operands[0].type != ARM64_OP_REG || a->operands[1].type != ARM64_OP_IMM)
+		return false;
+	reg = ci->op_str;  /* "x3, #0x7f2d, lsl #16": the register up to the comma */
+	imm = (uint64_t)a->operands[1].imm & 0xffff;
+	shift = a->operands[1].shift.type == ARM64_SFT_LSL ? a->operands[1].shift.value : 0;
+	if ((imm == 0 && shift != 0) || (movn && reg[0] == 'w' && imm == 0xffff))
+		return false;
+	v = imm << shift;
+	if (movn)
+		v = reg[0] == 'w' ? ~v & 0xffffffffu : ~v;
+	snprintf(out, size, "mov %.*s, #0x%" PRIx64, (int)strcspn(reg, ","), reg, v);
+	return true;
+}
 
 static void format_text(struct asm_insn *in, const cs_insn *ci, uint64_t target,
 			uint64_t bias, asm_namer namer, void *arg)
 {
 	char full[sizeof(ci->mnemonic) + sizeof(ci->op_str) + 1], name[100];
 
-	snprintf(full, sizeof(full), "%s%s%s", ci->mnemonic, ci->op_str[0] ? " " : "", ci->op_str);
+	const char *m = ci->mnemonic;
+
+	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
+		if (strcmp(m, renamed[i][0]) == 0)
+			m = renamed[i][1];
+	if (!wide_mov(ci, full, sizeof(full)) && !bitmask_mov(ci, full, sizeof(full)) &&
+	    !extend_long(ci, full, sizeof(full)))
+		snprintf(full, sizeof(full), "%s%s%s", m, ci->op_str[0] ? " " : "", ci->op_str);
 	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)
 		if (strcmp(full, hints[i][0]) == 0)
 			snprintf(full, sizeof(full), "%s", hints[i][1]);
