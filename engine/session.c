@@ -268,6 +268,37 @@ static size_t dwarf_stack(struct space *sp, const struct rec_sample *smp, uint64
 	return unwind_sample(sp->uw, smp, find_map, &c, ips, max, truncated);
 }
 
+/* aarch64 -g fp: a function that has not stored its frame record (a leaf,
+ * or a prologue) has its caller's return address in LR only, and the
+ * kernel's frame-pointer walk goes from the sampled IP straight to the
+ * caller's caller.  As perf does (tools/perf/util/arm64-frame-pointer-
+ * unwind-support.c): the user registers come with the sample, one DWARF
+ * step from the leaf (the unwinder, no stack needed while LR holds the
+ * return address) gives its caller, inserted when the walk lacks it.  IPS
+ * holds N entries (return addresses less 1); returns the new count. */
+static size_t leaf_fixup(struct space *sp, const struct rec_sample *smp, uint64_t *ips,
+			 size_t n, size_t max)
+{
+#if defined(__aarch64__)
+	struct find_ctx c = { .st = sp->st };
+	uint64_t two[2];
+	bool truncated;
+
+	if (n == 0 || n == max || smp->regs_abi == PERF_SAMPLE_REGS_ABI_NONE || !smp->n_regs ||
+	    (!sp->uw && !(sp->uw = unwinder_new())) ||
+	    unwind_sample(sp->uw, smp, find_map, &c, two, 2, &truncated) != 2 ||
+	    (n > 1 && ips[1] == two[1]))
+		return n;
+	memmove(ips + 2, ips + 1, (n - 1) * sizeof(*ips));
+	ips[1] = two[1];
+	return n + 1;
+#else
+	(void)sp, (void)smp, (void)max;
+	(void)ips;
+	return n;
+#endif
+}
+
 /* PERF_SAMPLE_CALLCHAIN: the kernel's frame-pointer walk, markers
  * (PERF_CONTEXT_*) between its parts.  User entries only: the first is the
  * sampled IP, every later one a return address, looked up at ip - 1 (inside
@@ -309,7 +340,7 @@ static size_t fp_stack(const struct session *s, struct space *sp,
 	}
 	if (s->max_stack > 0 && user >= (uint64_t)s->max_stack)
 		*truncated = true;
-	return n;
+	return leaf_fixup(sp, smp, ips, n, max);
 }
 
 /* The stack of sample SMP (of event EV, weighing N, whose IP is LEAF) into
@@ -823,6 +854,10 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 	} else if (fs->index != MUX_REFERENCE && s->call_graph == CALL_GRAPH_FP) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		a->exclude_callchain_kernel = 1;
+#if defined(__aarch64__)
+		a->sample_type |= PERF_SAMPLE_REGS_USER;  /* leaf_fixup's registers */
+		a->sample_regs_user = CG_REGS_USER;
+#endif
 	}
 	/* 8 KB samples would wake the reader every other sample: a quarter
 	 * of the ring instead (the ring's first fd sets it) */
@@ -1214,6 +1249,10 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 		return 0;
 	case CALL_GRAPH_FP:
 		s->fmt.sample_type |= PERF_SAMPLE_CALLCHAIN;
+#if defined(__aarch64__)
+		s->fmt.sample_type |= PERF_SAMPLE_REGS_USER;  /* leaf_fixup's registers */
+		s->fmt.regs_user = CG_REGS_USER;
+#endif
 		break;
 	case CALL_GRAPH_DWARF:
 		if (s->stack_size % 8 || s->stack_size > CALL_GRAPH_STACK_MAX) {
