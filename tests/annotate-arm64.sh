@@ -9,7 +9,8 @@
 # MOPS: cyctop shows ".inst 0x... ; undefined" for those words) and the
 # system-register aliases capstone 4 leaves as "sys" (dc, ic, at, tlbi).
 # Those may be at most 0.5 % of the instructions (some 0.11 % here).  Zero
-# words objdump folds into "..." are skipped.
+# words objdump folds into "..." are skipped.  Then the calls through the
+# PLT in arm64 libpfm: NAME@plt as objdump names the stubs.
 . "$SRCDIR/tests/lib.sh"
 
 DUMP="$(dirname "$CYCTOP")/tests/disasm-dump"
@@ -63,6 +64,38 @@ print("%d instructions, %d objdump decodes and capstone 4 does not, %d different
 for b in bad[:20]:
     print("  differs:", b)
 sys.exit(1 if bad or n < 100000 or lacking > n * 0.005 else 0)
+PY
+ok
+
+# PLT stubs named as objdump and perf name them (NAME@plt, from the GOT
+# slot each stub's adrp/ldr loads and its JUMP_SLOT relocation): the calls
+# through the PLT in arm64 libpfm's exported functions (the library is
+# stripped: its dynamic symbols name them)
+PFM=/usr/lib/aarch64-linux-gnu/libpfm.so.4
+[ -r "$PFM" ] || skip "no arm64 libpfm $PFM (./build.sh arm64 installs libpfm4:arm64)"
+"$OBJDUMP" -d "$PFM" >"$TMP/pfm.objdump" || fail "$OBJDUMP $PFM failed"
+funcs=$(aarch64-linux-gnu-nm -D --defined-only "$PFM" | awk '$2 == "T" { print $3 }')
+[ -n "$funcs" ] || fail "$PFM: no exported functions"
+# shellcheck disable=SC2086
+"$DUMP" "$PFM" $funcs >"$TMP/pfm.ours" || fail "disasm-dump $PFM failed"
+python3 - "$TMP/pfm.ours" "$TMP/pfm.objdump" <<'PY' || fail "PLT names differ from objdump's (above)"
+import re, sys
+ours = {}
+for line in open(sys.argv[1]):
+    f = line.rstrip("\n").split("\t")
+    m = re.search(r"<([^>]+@plt)>", f[-1]) if len(f) >= 7 else None
+    if m:
+        ours[int(f[0], 16)] = m.group(1)
+theirs = {}
+for line in open(sys.argv[2]):
+    m = re.match(r"\s+([0-9a-f]+):.*\sbl\s.*<([^>]+@plt)>", line)
+    if m:
+        theirs[int(m.group(1), 16)] = m.group(2)
+bad = [(hex(a), n, theirs.get(a)) for a, n in ours.items() if theirs.get(a) != n]
+print("%d calls through the PLT, %d named otherwise than objdump" % (len(ours), len(bad)))
+for b in bad[:10]:
+    print("  differs:", b)
+sys.exit(1 if bad or len(ours) < 20 else 0)
 PY
 ok
 done_ok
