@@ -287,10 +287,11 @@ void pfm_host_describe(char *out, size_t outsz)
 	else if (arm_core() && (m = pfm_host_midr_model()))
 		snprintf(out, outsz, "%s %s", kernel.core[0].dev, m->name);
 	else if (arm_core() && kernel.midr)
-		snprintf(out, outsz, "%s (model unknown: MIDR implementer 0x%02x part 0x%03x; "
-			 "generic events only)", kernel.core[0].dev, kernel.implementer, kernel.part);
+		/* short: the header's PMU field holds 63 characters */
+		snprintf(out, outsz, "%s (model unknown, MIDR 0x%02x:0x%03x)", kernel.core[0].dev,
+			 kernel.implementer, kernel.part);
 	else if (arm_core())
-		snprintf(out, outsz, "%s (model unknown; generic events only)", kernel.core[0].dev);
+		snprintf(out, outsz, "%s (model unknown)", kernel.core[0].dev);
 	else if (kernel.ncore > 0)
 		snprintf(out, outsz, "%s%s%s (generic events only)", kernel.core[0].dev,
 			 kernel.core[0].pmu_name[0] ? " " : "", kernel.core[0].pmu_name);

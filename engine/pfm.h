@@ -28,8 +28,8 @@ bool pfm_host_hardware(void);
 
 /* The host's PMU for a header: "skl", "cpu skylake (generic events only)"
  * (a kernel PMU libpfm4 does not know), on arm64 the kernel's PMU and the
- * model ("armv8_pmuv3_0 arm_n1", "armv8_pmuv3_0 (model unknown: MIDR
- * implementer 0x41 part 0xd0f; generic events only)"),
+ * model ("armv8_pmuv3_0 arm_n1", "armv8_pmuv3_0 (model unknown, MIDR
+ * 0x41:0xd0f)": generic events only),
  * "none (software events only)". */
 void pfm_host_describe(char *out, size_t outsz);
 

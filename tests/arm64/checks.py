@@ -214,7 +214,11 @@ def check_boot(cpu, outs, build):
     if ok and MODEL[cpu]:
         ok = m.group(2).strip() == MODEL[cpu]
     elif ok:
-        ok = "model unknown" in m.group(2)
+        # the MIDR the kernel shows, as implementer:part
+        midr = re.findall(r"^0x([0-9a-f]+)$", sysfs, re.M)
+        v = int(midr[-1], 16) if midr else 0
+        ok = "(model unknown, MIDR 0x%02x:0x%03x)" % ((v >> 24) & 0xff, (v >> 4) & 0xfff) \
+            in m.group(2)
     report("%s/header-pmu-model" % L, ok, why)
     doc = js(outs, "defaults-json")
     names = [e["name"] for e in doc["events"]] if doc else []
