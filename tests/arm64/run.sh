@@ -43,12 +43,12 @@ if [ "$cpu" = neoverse-n1-smp2 ]; then
 	# system-wide on two CPUs: cyctop -a starts (it reads the kernel's symbols
 	# first), then one spin on each CPU; they end before cyctop does (an exit
 	# while both CPUs spin takes the emulated kernel tens of seconds)
-	cyctop -a -b --format json -n 1 -d 4 -e cycles/1000000 >/tmp/syswide.out 2>&1 &
+	cyctop -a -b --format json -n 1 -d 5 -e cycles/1000000 >/tmp/syswide.out 2>&1 &
 	c=$!
 	sleep 2
-	$SPIN 20000 &
+	$SPIN 30000 &
 	p1=$!
-	$SPIN 20000 &
+	$SPIN 30000 &
 	p2=$!
 	wait $p1 $p2
 	wait $c
