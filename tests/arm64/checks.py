@@ -3,6 +3,10 @@
 
     checks.py WORKDIR BUILD_DIR CPU...
 
+With $CYCTOP_HOST naming the host's (x86) cyctop, the guest's recording is
+also annotated there (--symfs): the other architecture's decoder and
+symbols, by the ELF's machine.
+
 WORKDIR/CPU.log is the console of the boot of CPU (neoverse-n1,
 cortex-a57, max): tests/arm64/run.sh printed each command's output between
 "@@OUT NAME@@" and "@@RC NAME STATUS@@".  Prints one "PASS: name",
@@ -25,6 +29,7 @@ Bounds, and why:
 - Multiplexed estimates: within 2 % of the exact count (the issue's bound;
   the workload is uniform, so value / coverage is unbiased).
 """
+import base64
 import json
 import math
 import os
@@ -195,7 +200,42 @@ def check_smp2(L, outs):
            "spin processes %s, spin_hot %s" % (spins, hot))
 
 
-def check_boot(cpu, outs, build):
+def check_cross(L, outs, build, work):
+    """The guest's cyctop record file read by the host's cyctop: annotate
+    spin_hot from it (--symfs: the arm64 binaries), the same addresses and
+    mnemonics as objdump, the recording's samples in them."""
+    host = os.environ.get("CYCTOP_HOST")
+    name = "%s/annotate-cross-arch" % L
+    if not host or not os.access(host, os.X_OK):
+        report(name, None, "no host cyctop (CYCTOP_HOST)")
+        return
+    text, rc = outs.get("record-base64", ("", 1))
+    try:
+        data = base64.b64decode("".join(text.split()), validate=True)
+    except ValueError:
+        data = b""
+    if rc != 0 or not data:
+        report(name, False, "no recording from the guest (status %d)" % rc)
+        return
+    symfs = os.path.join(work, "symfs")
+    os.makedirs(os.path.join(symfs, "bin"), exist_ok=True)
+    spin = os.path.join(build, "workloads", "spin")
+    with open(spin, "rb") as f, open(os.path.join(symfs, "bin", "spin"), "wb") as g:
+        g.write(f.read())
+    path = os.path.join(work, "cyctop.data")
+    with open(path, "wb") as f:
+        f.write(data)
+    r = subprocess.run([host, "annotate", "spin_hot", "-i", path, "--symfs", symfs],
+                       capture_output=True, text=True)
+    got = annotated({"x": (r.stdout, r.returncode)}, "x")
+    want = objdump(spin, "spin_hot")
+    head = re.search(r"# \S+: sav \d+, (\d+) samples here", r.stdout)
+    ok = r.returncode == 0 and want and got == want and head and int(head.group(1)) > 0
+    report(name, ok, "status %d, %d instructions (objdump %s), %r"
+           % (r.returncode, len(got), len(want or []), (r.stderr or r.stdout)[-300:]))
+
+
+def check_boot(cpu, outs, build, work):
     L = LABEL.get(cpu, cpu)
     if cpu == "neoverse-n1-smp2":
         check_smp2(L, outs)
@@ -341,6 +381,8 @@ def check_boot(cpu, outs, build):
     # no_ilp reason (issue 23 section 2) says why there is no sweep
     report("%s/ilp-line" % L, None, "waits for the arm64 models' no_ilp reason")
 
+    check_cross(L, outs, build, work)
+
     # the asm view decodes as objdump does (addresses and mnemonics)
     for name, func in (("annotate", "spin_hot"), ("annotate-round", "spin_round")):
         want = objdump(os.path.join(build, "workloads", "spin"), func)
@@ -367,7 +409,7 @@ def main():
             report("%s/boot" % LABEL.get(cpu, cpu), False, "the guest did not finish: " + tail)
             continue
         report("%s/boot" % LABEL.get(cpu, cpu), True)
-        check_boot(cpu, outs, build)
+        check_boot(cpu, outs, build, work)
     for status, name, why in results:
         print("%s: %s%s" % (status, name, " (%s)" % why if why else ""))
     npass = sum(1 for r in results if r[0] == "PASS")

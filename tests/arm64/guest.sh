@@ -105,4 +105,6 @@ for cpu in ${ARM64_CPUS:-neoverse-n1 neoverse-n1-smp2 cortex-a57 max}; do
 	echo "guest.sh: $cpu booted and ran in $(($(date +%s) - t0)) s" >&2
 done
 
+# the host's cyctop reads the guest's recording too (cross-architecture -i)
+[ -x "$src/build/cyctop" ] && CYCTOP_HOST=$src/build/cyctop && export CYCTOP_HOST
 python3 "$src/tests/arm64/checks.py" "$w" "$b" ${ARM64_CPUS:-neoverse-n1 neoverse-n1-smp2 cortex-a57 max}

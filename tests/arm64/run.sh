@@ -96,6 +96,8 @@ wait $pid
 run record cyctop record -o /tmp/cyctop.data -e cycles:u/100000 -- $SPIN $ROUNDS
 run record-perf perf report -i /tmp/cyctop.data --stdio -q --sort sym
 run record-cyctop cyctop -b --format json -i /tmp/cyctop.data
+# the recording itself, for the x86 cyctop on the host (cross-architecture -i)
+run record-base64 base64 /tmp/cyctop.data
 # call stacks: frame pointers (spin) and dwarf (callers, built without
 # them), each beside perf's stacks of the same command
 run cg-fp cyctop -b --format folded --call-graph fp -e cycles:u/100000 -- $SPIN $ROUNDS
