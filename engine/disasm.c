@@ -98,9 +98,11 @@ struct asm_func *disasm_bytes(uint16_t machine, const uint8_t *code, size_t len,
 	int rc;
 
 	switch (machine) {
+#ifdef HAVE_ZYDIS
 	case EM_X86_64:
 		rc = disasm_x86_64(code, len, start, bias, namer, arg, &iv);
 		break;
+#endif
 	case EM_AARCH64:
 		rc = disasm_aarch64(code, len, start, bias, namer, arg, &iv);
 		break;
