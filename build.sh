@@ -3,7 +3,12 @@
 #   ./build.sh demo    install what is missing, build, run cyctop on its demo
 #   ./build.sh check   install what is missing, build, run every test
 #                      (warnings as errors, then again under ASan + UBSan,
-#                      then make distcheck)
+#                      then make distcheck, the fuzzers, and the arm64
+#                      build's checks in an emulated arm64 guest with a
+#                      real PMU driver: tests/arm64/guest.sh)
+#   ./build.sh arm64   install what is missing (cross compiler, the :arm64
+#                      libraries, QEMU, an arm64 kernel, busybox and perf for
+#                      the guest), cross-build into build-arm64/
 #   ./build.sh build | deps | bench
 set -eu
 
@@ -15,29 +20,107 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 PACKAGES="build-essential autoconf automake pkg-config libncurses-dev libpfm4-dev
 libunwind-dev libdw-dev libelf-dev libzydis-dev libcmocka-dev libiberty-dev libzstd-dev
 tmux gawk python3 procps util-linux clang valgrind libc6-dbg libprotobuf-c-dev
-protobuf-c-compiler zlib1g-dev golang-github-google-pprof-dev golang-go sqlite3 bzip2 xz-utils"
+protobuf-c-compiler zlib1g-dev golang-github-google-pprof-dev golang-go sqlite3 bzip2 xz-utils
+libcapstone-dev"
+
+# The arm64 build (./build.sh arm64): one list, Debian 12 bookworm and 13
+# trixie names (apt-cache policy on both: the same names there).
+#   ARM64_TOOLS  amd64 packages: the cross compiler, QEMU, cpio for the
+#                guest's initramfs
+#   ARM64_LIBS   installed as :arm64 beside the amd64 ones (multiarch):
+#                what cyctop links, capstone for AArch64 and Zydis for x86
+#                disassembly
+#   ARM64_GUEST  downloaded and unpacked into build-arm64/guest/, never
+#                installed: the stock kernel (whose armv8_pmuv3 driver
+#                tests/arm64/guest.sh exercises), busybox, perf with the
+#                libraries it needs (the reference figures)
+ARM64_TOOLS="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
+qemu-system-arm cpio"
+ARM64_LIBS="libncurses-dev libpfm4-dev libunwind-dev libdw-dev libelf-dev libiberty-dev
+libzstd-dev libprotobuf-c-dev zlib1g-dev libcmocka-dev libcapstone-dev libzydis-dev"
+ARM64_GUEST="linux-image-cloud-arm64 busybox-static linux-perf"
+ARM64_PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig
 
 say() { printf 'build.sh: %s\n' "$*"; }
 
-deps() {
-	missing=""
-	for p in $PACKAGES; do
-		dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-	done
-	command -v perf >/dev/null 2>&1 || missing="$missing linux-perf"
-	[ -z "$missing" ] && return 0
-	say "installing:$missing"
+need_root() { # what for
 	if [ "$(id -u)" -eq 0 ]; then
 		SUDO=""
 	elif command -v sudo >/dev/null 2>&1; then
 		SUDO="sudo"
 	else
-		say "need root to install:$missing"
+		say "need root to install:$1"
 		exit 1
 	fi
+}
+
+# Installs the packages named that dpkg does not have ("name" or "name:arm64").
+install_missing() { # packages...
+	missing=""
+	for p in "$@"; do
+		dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	say "installing:$missing"
+	need_root "$missing"
 	$SUDO apt-get update -qq
 	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+}
+
+deps() {
+	# shellcheck disable=SC2086
+	install_missing $PACKAGES
+	command -v perf >/dev/null 2>&1 || install_missing linux-perf
+}
+
+# The arm64 build's packages, and the guest's files in build-arm64/guest/:
+# vmlinuz, and root/ with busybox, perf and the libraries of the packages
+# named (dpkg-deb -x of each .deb).  Downloaded once (guest/ok).
+arm64_deps() {
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		need_root "the arm64 architecture"
+		$SUDO dpkg --add-architecture arm64
+		$SUDO apt-get update -qq
+	fi
+	# shellcheck disable=SC2086
+	install_missing $ARM64_TOOLS $(printf '%s:arm64 ' $ARM64_LIBS)
+	g=$top/build-arm64/guest
+	[ -f "$g/ok" ] && return 0
+	rm -rf "$g"
+	mkdir -p "$g/debs" "$g/root"
+	# The guest packages and the libraries they need (perf's: libpython,
+	# libperl...); the interpreters' own packages are not needed.
+	# shellcheck disable=SC2086
+	pk=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+		--no-breaks --no-replaces --no-enhances $(printf '%s:arm64 ' $ARM64_GUEST) |
+		grep -E '^(lib|zlib|linux-perf|linux-image|busybox).*:arm64$' |
+		grep -vE 'stdlib|minimal|-dbg|firmware' | sort -u)
+	# shellcheck disable=SC2086
+	(cd "$g/debs" && apt-get download -q $pk >/dev/null 2>"$g/download.log") || {
+		cat "$g/download.log"
+		say "arm64: downloading the guest's packages FAILED"
+		return 1
+	}
+	for d in "$g"/debs/*.deb; do
+		dpkg-deb -x "$d" "$g/root"
+	done
+	cp "$g"/root/boot/vmlinuz-*-arm64 "$g/vmlinuz"
+	rm -rf "$g/root/lib/modules" "$g/root/boot" "$g/debs"
+	[ -x "$g/root/bin/busybox" ] && [ -x "$g/root/usr/bin/perf" ] || {
+		say "arm64: busybox or perf missing from the guest's packages"
+		return 1
+	}
+	touch "$g/ok"
+}
+
+# Cross-builds cyctop and its workloads into build-arm64/ from the same
+# autotools files (no sanitizers: the guest runs the plain build).
+arm64() {
+	arm64_deps
+	configure_in build-arm64 --host=aarch64-linux-gnu --enable-werror \
+		PKG_CONFIG_LIBDIR="$ARM64_PKG_CONFIG_LIBDIR"
+	make -s -C build-arm64 -j"$JOBS"
 }
 
 configure_in() { # DIR [configure options]
@@ -159,8 +242,38 @@ fuzz() {
 		engine/callgraph.c -lprotobuf-c -lz
 }
 
+# The arm64 stage of check: ./build.sh arm64's build (a failure to install
+# or build is a FAIL, not a skip), then tests/arm64/guest.sh's checks in the
+# emulated guest, whose PASS/FAIL lines and counts join the totals.
+arm64_check() {
+	t0=$(date +%s)
+	mkdir -p build
+	if ! (arm64) >build/arm64.out 2>&1; then
+		tail -n 40 build/arm64.out
+		say "arm64: installing or cross-building FAILED (build/arm64.out)"
+		TOTAL_FAIL=$((TOTAL_FAIL + 1))
+		return 0
+	fi
+	rc=0
+	sh tests/arm64/guest.sh build-arm64 >build/arm64-guest.out 2>&1 || rc=$?
+	grep -E '^(PASS|FAIL|SKIP):' build/arm64-guest.out || true
+	pass=$(grep -c '^PASS:' build/arm64-guest.out || true)
+	fail=$(grep -c '^FAIL:' build/arm64-guest.out || true)
+	if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
+		tail -n 20 build/arm64-guest.out
+		fail=1   # no verdicts (or a skip: the build said it had everything)
+	fi
+	printf 'arm64 guest: %s passed, %s failed (%s s with the build)\n' "$pass" "$fail" \
+		"$(($(date +%s) - t0))"
+	TOTAL_PASS=$((TOTAL_PASS + pass))
+	TOTAL_FAIL=$((TOTAL_FAIL + fail))
+}
+
 check() {
 	TOTAL_PASS=0 TOTAL_FAIL=0 TOTAL_SKIP=0
+	# the arm64 packages first: make check's tests/annotate-arm64.sh decodes
+	# the arm64 glibc (a failure here fails the arm64 stage below)
+	[ "${SKIP_ARM64:-0}" = 1 ] || (arm64_deps) >/dev/null 2>&1 || true
 	build
 	run_tests build "tests (-Werror)"
 	configure_in build-san --enable-werror --enable-sanitizers
@@ -178,6 +291,7 @@ check() {
 		fi
 	fi
 	[ "${SKIP_FUZZ:-0}" = 1 ] || fuzz
+	[ "${SKIP_ARM64:-0}" = 1 ] || arm64_check
 	printf 'all: %s passed, %s failed, %s skipped\n' "$TOTAL_PASS" "$TOTAL_FAIL" "$TOTAL_SKIP"
 	[ "$TOTAL_FAIL" -eq 0 ]
 }
@@ -205,12 +319,13 @@ demo() {
 cmd=${1:-demo}
 case "$cmd" in
 deps) deps ;;
+arm64) deps && arm64 ;;
 build) deps && build ;;
 demo) deps && demo ;;
 check) deps && check ;;
 bench) deps && build && ./bench/run ;;
 *)
-	echo "usage: ./build.sh [demo|check|build|deps|bench]" >&2
+	echo "usage: ./build.sh [demo|check|build|deps|bench|arm64]" >&2
 	exit 2
 	;;
 esac

@@ -1,6 +1,7 @@
-/* One function's instructions: Zydis decodes only that function's bytes
- * (never objdump), branch and call targets get symbolic names, and each
- * instruction carries its DWARF source line.  The result is immutable and
+/* One function's instructions: the decoder of the code's architecture (the
+ * ELF's e_machine: Zydis for x86-64, capstone for AArch64) decodes only
+ * that function's bytes (never objdump), branch and call targets get
+ * symbolic names, and each instruction carries its DWARF source line.  The result is immutable and
  * cached by its owner (the session), so reopening a function is free. */
 #ifndef ENGINE_DISASM_H
 #define ENGINE_DISASM_H
@@ -37,13 +38,17 @@ struct asm_func {
 /* Names ADDR for a branch target ("func+0x1c"), or returns false. */
 typedef bool (*asm_namer)(uint64_t addr, char *buf, size_t size, void *arg);
 
-/* Decodes LEN bytes of x86-64 code that run at START, from an ELF loaded
- * with BIAS (the text shows ELF addresses, START - BIAS on, as objdump does;
- * the instructions' addresses and targets are runtime ones).  Bytes that do
- * not decode become ".byte 0xNN" and decoding resumes at the next byte.
- * NULL when out of memory. */
-struct asm_func *disasm_bytes(const uint8_t *code, size_t len, uint64_t start, uint64_t bias,
-			      asm_namer namer, void *arg);
+/* Decodes LEN bytes of code for ELF machine MACHINE (EM_X86_64,
+ * EM_AARCH64) that run at START, from an ELF loaded with BIAS (the text
+ * shows ELF addresses, START - BIAS on, as objdump does; the instructions'
+ * addresses and targets are runtime ones).  Bytes that do not decode become
+ * ".byte 0xNN" (x86) or ".inst 0xNNNNNNNN ; undefined" (AArch64) and decoding
+ * resumes after them.  NULL when out of memory or MACHINE has no decoder. */
+struct asm_func *disasm_bytes(uint16_t machine, const uint8_t *code, size_t len,
+			      uint64_t start, uint64_t bias, asm_namer namer, void *arg);
+
+/* Whether this build decodes code of ELF machine MACHINE. */
+bool disasm_supported(uint16_t machine);
 
 /* The function of ST that contains ADDR (or, when no symbol covers ADDR,
  * the range [ADDR, LAST] of sampled code, LAST included), with names and

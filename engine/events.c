@@ -70,25 +70,41 @@ const struct arch_model *events_host_model(void)
 	} else if (c && (!c->pfm_force || pfm_setup(c->pfm_force, err, sizeof(err)) == 0)) {
 		return c;
 	}
+	if (!m)
+		m = pfm_host_midr_model();  /* arm64: a core libpfm4 does not name */
 	return m ? m : model_find("perf");
 }
 
+#if defined(__x86_64__)
 /* A raw code of the core PMU: PERF_TYPE_RAW or a sysfs type (cpu_core). */
 static bool core_raw(const struct ev_spec *ev)
 {
 	return ev->attr.type == PERF_TYPE_RAW || ev->attr.type > PERF_TYPE_BREAKPOINT;
 }
+#endif
 
+/* TOPDOWN.SLOTS and the PERF_METRICS pseudo-events are Intel's (an arm64
+ * raw code 0x0400 or 0x8000 is another event). */
 bool events_is_slots(const struct ev_spec *ev)
 {
+#if defined(__x86_64__)
 	return core_raw(ev) && (ev->attr.config & 0xffff) == 0x0400;
+#else
+	(void)ev;
+	return false;
+#endif
 }
 
 bool events_is_metric(const struct ev_spec *ev)
 {
+#if defined(__x86_64__)
 	uint64_t umask = (ev->attr.config >> 8) & 0xff;
 
 	return core_raw(ev) && (ev->attr.config & 0xff) == 0 && umask >= 0x80 && umask <= 0x87;
+#else
+	(void)ev;
+	return false;
+#endif
 }
 
 static bool software_clock(const struct ev_spec *ev)
@@ -291,6 +307,19 @@ static int encode_event(const struct arch_model *model, const char *name, const 
 	return 0;
 }
 
+/* arm64: raw codes go to the core PMU's own type (pfm_host_core_type). */
+static int encode_event_host(const struct arch_model *model, const char *name, const char *pfm,
+			     struct perf_event_attr *attr, char *err, size_t errsz)
+{
+	uint32_t type;
+
+	if (encode_event(model, name, pfm, attr, err, errsz) < 0)
+		return -1;
+	if (attr->type == PERF_TYPE_RAW && pfm_host_core_type(&type))
+		attr->type = type;
+	return 0;
+}
+
 /* The privilege levels asked for after EVENT (":u", ":k", ":u:k", ":u=1",
  * ":upp"): an event found in a model's table is encoded from the table's
  * string, which has none of them.  As perf: naming some levels excludes
@@ -340,7 +369,7 @@ static int add_event(struct ev_list *out, const char *asked, const char *name,
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
 	snprintf(ev->asked, sizeof(ev->asked), "%s", asked);
 	snprintf(ev->pfm, sizeof(ev->pfm), "%s", pfm);
-	if (encode_event(out->model, asked, pfm, &ev->attr, perr, sizeof(perr)) < 0) {
+	if (encode_event_host(out->model, asked, pfm, &ev->attr, perr, sizeof(perr)) < 0) {
 		const struct arch_model *owner = hardware_owner(name);
 		if (owner && !pfm_host_hardware() && !strstr(perr, "has no PMU '"))
 			snprintf(err, errsz, "event '%s' is a hardware event of the %s model; this "

@@ -8,21 +8,46 @@
 #include <stdint.h>
 
 #define HOST_PMU_DIR "/sys/bus/event_source/devices"
-#define HOST_MAX_CORE_PMUS 2
+/* arm64: MIDR_EL1 of CPU 0 (Linux 4.7+, Documentation/arch/arm64/cpu-feature-registers.rst),
+ * else /proc/cpuinfo's "CPU implementer" and "CPU part" lines. */
+#define HOST_MIDR_FILE "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1"
+#define HOST_CPUINFO "/proc/cpuinfo"
+/* Intel hybrid: 2; arm64 DynamIQ: up to 3 clusters of different cores. */
+#define HOST_MAX_CORE_PMUS 4
 
 struct host_core_pmu {
-	char dev[16];        /* cpu, cpu_core or cpu_atom */
-	uint32_t type;       /* attr.type for its events */
+	/* x86: cpu, cpu_core or cpu_atom; arm64 (drivers/perf/arm_pmuv3.c):
+	 * armv8_pmuv3_0 (ACPI, DT without a core name), armv8_pmuv3,
+	 * armv8_cortex_a72, armv8_neoverse_n1, armv9_neoverse_v2... */
+	char dev[32];
+	uint32_t type;       /* attr.type for its events (arm64: dynamic, from sysfs) */
 	char pmu_name[32];   /* caps/pmu_name ("skylake"), "" when absent */
+	char cpus[64];       /* cpus ("0-3"; arm64 and hybrid x86), "" when absent */
+	uint32_t slots;      /* arm64 caps/slots (PMMIR_EL1.SLOTS: TopDown's slots per cycle), 0: absent */
 };
 
 struct host_pmus {
 	int ncore;           /* 0: no hardware PMU (software events only) */
 	struct host_core_pmu core[HOST_MAX_CORE_PMUS];
+	/* arm64: CPU 0's MIDR_EL1 implementer (0x41 Arm) and part number
+	 * (0xd0c Neoverse N1); midr false when neither source says. */
+	bool midr;
+	uint32_t implementer, part;
 };
 
-/* Reads the core PMUs under HOST_PMU_DIR (through the sys seam, so tests can
- * give a fake sysfs).  A missing directory means no core PMU. */
+/* Reads the core PMUs under HOST_PMU_DIR and, where the host has one, the
+ * MIDR (through the sys seam, so tests can give a fake sysfs).  A missing
+ * directory means no core PMU. */
 void host_pmus_read(struct host_pmus *out);
+
+/* Whether DEV (a directory of HOST_PMU_DIR) is a core PMU's name. */
+bool host_is_core_pmu(const char *dev);
+
+/* The implementer and part of MIDR_EL1 as the kernel prints it
+ * ("0x00000000410fd0c0\n"), or false. */
+bool host_parse_midr(const char *text, uint32_t *implementer, uint32_t *part);
+/* One /proc/cpuinfo line: "CPU implementer\t: 0x41" sets *IMPLEMENTER,
+ * "CPU part\t: 0xd0c" sets *PART; returns which it set (1, 2) or 0. */
+int host_parse_cpuinfo_line(const char *line, uint32_t *implementer, uint32_t *part);
 
 #endif

@@ -5,8 +5,13 @@
 #include <string.h>
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "arch/model.h"
 #include "arch/pfm-fix.h"
 #include "engine/host.h"
+#include "engine/sys.h"
+
+/* The largest group the counter probe tries (pfm_host_counters). */
+#define PROBE_MAX 32
 
 /* libpfm4 4.13 keeps every PMU it ever activated active across
  * pfm_terminate()/pfm_initialize(): once a model was forced, a later forced
@@ -208,10 +213,86 @@ bool pfm_host_hardware(void)
 	return forced || kernel.ncore > 0;
 }
 
+/* Whether the kernel's core PMU is an arm64 PMUv3 (armv8_*, armv9_*). */
+static bool arm_core(void)
+{
+	return kernel.ncore > 0 && strncmp(kernel.core[0].dev, "armv", 4) == 0;
+}
+
+const struct arch_model *pfm_host_midr_model(void)
+{
+	return arm_core() && kernel.midr ? model_from_midr(kernel.implementer, kernel.part) : NULL;
+}
+
+bool pfm_host_core_type(uint32_t *type)
+{
+	if (forced || !arm_core())
+		return false;
+	*type = kernel.core[0].type;
+	return true;
+}
+
+/* How many INST_RETIRED (0x08, an architected event every PMUv3 counts)
+ * one group holds: the kernel validates a group against the PMU's counters
+ * when it is opened (drivers/perf/arm_pmu.c validate_group: EINVAL when
+ * they run out), so the largest group that opens is PMCR_EL0.N, the
+ * general counters (the cycle counter takes only CPU_CYCLES).  A disabled
+ * event is validated only with enable_on_exec (validate_event); the events
+ * are closed before any exec, so nothing is enabled or counted. */
+static int probe_counters(uint32_t type)
+{
+	struct perf_event_attr a;
+	int fds[PROBE_MAX], n = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type;
+	a.config = 0x08;
+	a.disabled = 1;
+	a.enable_on_exec = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	while (n < PROBE_MAX &&
+	       (fds[n] = sys_perf_event_open(&a, 0, -1, n ? fds[0] : -1, 0)) >= 0)
+		n++;
+	for (int i = n; i-- > 0;)
+		sys_close(fds[i]);
+	return n < PROBE_MAX ? n : 0;
+}
+
+const char *pfm_host_kernel_pmu(void)
+{
+	return kernel.ncore > 0 ? kernel.core[0].dev : NULL;
+}
+
+int pfm_host_counters(void)
+{
+	static int probed_n = -1;
+
+	if (forced || !arm_core())
+		return 0;
+	if (probed_n < 0)
+		probed_n = probe_counters(kernel.core[0].type);
+	return probed_n;
+}
+
 void pfm_host_describe(char *out, size_t outsz)
 {
-	if (host_pmu[0])
+	const struct arch_model *m;
+
+	if (host_pmu[0] && arm_core() && !forced)
+		/* arm64: the kernel's PMU and the model ("armv8_pmuv3_0 arm_n1") */
+		snprintf(out, outsz, "%s %s", kernel.core[0].dev, host_pmu);
+	else if (host_pmu[0])
 		snprintf(out, outsz, "%s", host_pmu);
+	else if (arm_core() && (m = pfm_host_midr_model()))
+		snprintf(out, outsz, "%s %s", kernel.core[0].dev, m->name);
+	else if (arm_core() && kernel.midr)
+		/* short: the header's PMU field holds 63 characters */
+		snprintf(out, outsz, "%s (model unknown, MIDR 0x%02x:0x%03x)", kernel.core[0].dev,
+			 kernel.implementer, kernel.part);
+	else if (arm_core())
+		snprintf(out, outsz, "%s (model unknown)", kernel.core[0].dev);
 	else if (kernel.ncore > 0)
 		snprintf(out, outsz, "%s%s%s (generic events only)", kernel.core[0].dev,
 			 kernel.core[0].pmu_name[0] ? " " : "", kernel.core[0].pmu_name);

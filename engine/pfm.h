@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <linux/perf_event.h>
 
 /* (Re)initializes libpfm4, forcing PMU FORCE when not NULL (the
@@ -26,8 +27,33 @@ const char *pfm_host_pmu(void);
 bool pfm_host_hardware(void);
 
 /* The host's PMU for a header: "skl", "cpu skylake (generic events only)"
- * (a kernel PMU libpfm4 does not know),
+ * (a kernel PMU libpfm4 does not know), on arm64 the kernel's PMU and the
+ * model ("armv8_pmuv3_0 arm_n1", "armv8_pmuv3_0 (model unknown, MIDR
+ * 0x41:0xd0f)": generic events only),
  * "none (software events only)". */
 void pfm_host_describe(char *out, size_t outsz);
+
+/* arm64: the model of the host's MIDR (model_from_midr) where libpfm4 does
+ * not name the core; NULL elsewhere. */
+struct arch_model;
+const struct arch_model *pfm_host_midr_model(void);
+
+/* arm64: the attr.type raw events of the host's core PMU go to (its
+ * dynamic sysfs type: the kernel takes PERF_TYPE_RAW too, but only the
+ * PMU's own type keeps a big.LITTLE machine's events on that PMU's CPUs).
+ * False on x86 (PERF_TYPE_RAW, or the hybrid PMU a name asked for) and
+ * under a forced model. */
+bool pfm_host_core_type(uint32_t *type);
+
+/* The kernel's (first) core PMU: "cpu", "cpu_core", "armv8_pmuv3_0"...;
+ * NULL without one. */
+const char *pfm_host_kernel_pmu(void);
+
+/* arm64: the general counters of the host's core PMU, as the kernel tells
+ * by the largest event group it accepts (6 on Neoverse and Cortex-A cores,
+ * PMCR_EL0.N): the planner's cap where the model has no counter inventory
+ * (a core cyctop has no tables for).  Probed once.  0 on x86, under a
+ * forced model, or when the probe opens nothing. */
+int pfm_host_counters(void);
 
 #endif

@@ -30,9 +30,9 @@
 #include "engine/target.h"
 #include "engine/unwind.h"
 
-/* -g dwarf: the user registers perf samples on x86_64 (PERF_REG_X86_AX ..
- * SS and R8 .. R15, its PERF_REGS_MASK): every one the unwinder may read. */
-#define CG_REGS_USER 0xff0fffull
+/* -g dwarf: the user registers perf samples on this architecture
+ * (engine/unwind.h): every one the unwinder may read. */
+#define CG_REGS_USER UNWIND_REGS_USER
 /* Frames kept per stack; deeper stacks end truncated.  Like perf's default
  * (perf_event_max_stack, 127): each step costs libunwind about 0.5 us here
  * (two sigprocmask calls around its global cache's lock), so this also
@@ -253,6 +253,37 @@ static const struct unwind_map *find_map(void *arg, uint64_t addr)
 	return m;
 }
 
+/* aarch64 -g fp: a function that has not stored its frame record (a leaf,
+ * or a prologue) has its caller's return address in LR only, and the
+ * kernel's frame-pointer walk goes from the sampled IP straight to the
+ * caller's caller.  As perf does (tools/perf/util/arm64-frame-pointer-
+ * unwind-support.c): the user registers come with the sample, one DWARF
+ * step from the leaf (the unwinder, no stack needed while LR holds the
+ * return address) gives its caller, inserted when the walk lacks it.  IPS
+ * holds N entries (return addresses less 1); returns the new count. */
+static size_t leaf_fixup(struct space *sp, const struct rec_sample *smp, uint64_t *ips,
+			 size_t n, size_t max)
+{
+#if defined(__aarch64__)
+	struct find_ctx c = { .st = sp->st };
+	uint64_t two[2];
+	bool truncated;
+
+	if (n == 0 || n == max || smp->regs_abi == PERF_SAMPLE_REGS_ABI_NONE || !smp->n_regs ||
+	    (!sp->uw && !(sp->uw = unwinder_new())) ||
+	    unwind_sample(sp->uw, smp, find_map, &c, two, 2, &truncated) != 2 ||
+	    (n > 1 && ips[1] == two[1]))
+		return n;
+	memmove(ips + 2, ips + 1, (n - 1) * sizeof(*ips));
+	ips[1] = two[1];
+	return n + 1;
+#else
+	(void)sp, (void)smp, (void)max;
+	(void)ips;
+	return n;
+#endif
+}
+
 /* PERF_SAMPLE_CALLCHAIN holds the kernel's frame-pointer walk, a marker
  * (PERF_CONTEXT_*) before each part: the kernel's frames, then the user's
  * (perf's order).  The kernel part of a sample taken in the kernel into
@@ -328,7 +359,8 @@ static size_t fp_stack(const struct session *s, struct space *sp,
 	}
 	if (s->max_stack > 0 && user + walked >= (uint64_t)s->max_stack)
 		*truncated = true;
-	return n;
+	/* a user-mode sample's leaf: its caller may be in LR only (aarch64) */
+	return *nkernel == 0 ? leaf_fixup(sp, smp, ips, n, max) : n;
 }
 
 /* REGS_USER + STACK_USER: unwound here (entries past the first are already
@@ -961,6 +993,10 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 		a->sample_stack_user = s->stack_size;
 	} else if (fs->index != MUX_REFERENCE && s->call_graph == CALL_GRAPH_FP) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+#if defined(__aarch64__)
+		a->sample_type |= PERF_SAMPLE_REGS_USER;  /* leaf_fixup's registers */
+		a->sample_regs_user = CG_REGS_USER;
+#endif
 	}
 	/* the kernel's frames too, where its samples may be seen (a kernel
 	 * callchain needs the same permission as kernel samples) */
@@ -1025,6 +1061,12 @@ static void open_error(struct session *s, const struct ev_spec *ev, pid_t pid, i
 		snprintf(err, errsz, "cannot watch pid %d: %s", (int)pid, sys_perf_strerror(e));
 	else if (e == ESRCH)
 		snprintf(err, errsz, "pid %d: %s", (int)pid, sys_perf_strerror(e));
+	else if (pfm_host_kernel_pmu() && (e == ENOENT || e == EINVAL || e == EOPNOTSUPP))
+		/* a hardware PMU that lacks the event (QEMU's has no BR_MIS_PRED;
+		 * arm_pmuv3 refuses CHAIN, 0x1e, on its own) */
+		snprintf(err, errsz, "event '%s' (model %s): the kernel's PMU %s does not take it: %s",
+			 ev->name, s->events.model->name, pfm_host_kernel_pmu(),
+			 e == ENOENT ? "no such event on this PMU" : sys_perf_strerror(e));
 	else
 		snprintf(err, errsz, "event '%s' (model %s): %s", ev->name, s->events.model->name,
 			 sys_perf_strerror(e));
@@ -1215,6 +1257,10 @@ static int plan_events(struct session *s, int max_counters, char *err, size_t er
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
+	/* A hardware PMU the model has no inventory for (arm64, a core without
+	 * tables): the kernel's counters per group, as if --counters said so */
+	if (!max_counters && !s->events.model->n_generic && !s->events.model->n_fixed)
+		max_counters = pfm_host_counters();
 	return mux_plan(&s->events, max_counters, s->plan, s->group, err, errsz);
 }
 
@@ -1348,6 +1394,10 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 		return 0;
 	case CALL_GRAPH_FP:
 		s->fmt.sample_type |= PERF_SAMPLE_CALLCHAIN;
+#if defined(__aarch64__)
+		s->fmt.sample_type |= PERF_SAMPLE_REGS_USER;  /* leaf_fixup's registers */
+		s->fmt.regs_user = CG_REGS_USER;
+#endif
 		break;
 	case CALL_GRAPH_DWARF:
 		if (s->stack_size % 8 || s->stack_size > CALL_GRAPH_STACK_MAX) {
@@ -1627,8 +1677,11 @@ static void read_counts(struct session *s)
 	}
 	for (int e = 0; e < s->events.n; e++) {
 		struct mux_scaled sc = { 0, 0, false };
+		/* only a rotation makes the reference the denominator: a run of
+		 * --mux runs rotates nothing, its counts are the kernel's own
+		 * (exact where the event ran all the time) */
 		if (s->opened[e])
-			sc = mux_scale(&t[e], e == s->ref_ev ? 0 : ref_enabled);
+			sc = mux_scale(&t[e], e == s->ref_ev || s->mux.n_groups <= 1 ? 0 : ref_enabled);
 		profile_set_scaled(s->prof, e, sc.count, sc.coverage, sc.counted);
 	}
 }

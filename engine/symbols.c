@@ -357,8 +357,20 @@ static bool is_plt_section(const char *name)
 			strcmp(name, ".plt.got") == 0);
 }
 
+/* The kind of a dynamic relocation of MACHINE's: 1 a named GOT slot
+ * (JUMP_SLOT, GLOB_DAT), 2 an IRELATIVE one, 0 another. */
+static int slot_kind(uint16_t machine, uint64_t type)
+{
+	if (machine == EM_AARCH64)
+		return type == R_AARCH64_JUMP_SLOT || type == R_AARCH64_GLOB_DAT ? 1
+		       : type == R_AARCH64_IRELATIVE ? 2 : 0;
+	return type == R_X86_64_JUMP_SLOT || type == R_X86_64_GLOB_DAT ? 1
+	       : type == R_X86_64_IRELATIVE ? 2 : 0;
+}
+
 /* The relocation section SCN's slots, appended to OUT (room for them all). */
-static size_t rela_slots(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct got_slot *out)
+static size_t rela_slots(Elf *elf, uint16_t machine, Elf_Scn *scn, const GElf_Shdr *sh,
+			 struct got_slot *out)
 {
 	Elf_Scn *symscn = elf_getscn(elf, sh->sh_link);
 	GElf_Shdr symsh;
@@ -374,14 +386,13 @@ static size_t rela_slots(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct got
 		const char *name = NULL;
 		if (!gelf_getrela(d, i, &r))
 			break;
-		switch (GELF_R_TYPE(r.r_info)) {
-		case R_X86_64_JUMP_SLOT:
-		case R_X86_64_GLOB_DAT:
+		switch (slot_kind(machine, GELF_R_TYPE(r.r_info))) {
+		case 1:
 			if (!gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym) ||
 			    !(name = elf_strptr(elf, symsh.sh_link, sym.st_name)) || !name[0])
 				continue;
 			break;
-		case R_X86_64_IRELATIVE:
+		case 2:
 			break;
 		default:
 			continue;
@@ -392,7 +403,7 @@ static size_t rela_slots(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct got
 }
 
 /* Every GOT slot of the ELF's dynamic relocations, sorted; N in *N. */
-static struct got_slot *got_slots(Elf *elf, size_t *n)
+static struct got_slot *got_slots(Elf *elf, uint16_t machine, size_t *n)
 {
 	struct got_slot *s = NULL;
 	size_t cap = 0;
@@ -406,7 +417,7 @@ static struct got_slot *got_slots(Elf *elf, size_t *n)
 			if (pass == 0)
 				cap += sh.sh_size / sh.sh_entsize;
 			else
-				*n += rela_slots(elf, scn, &sh, s + *n);
+				*n += rela_slots(elf, machine, scn, &sh, s + *n);
 		}
 		if (pass == 0 && (cap == 0 || !(s = malloc(cap * sizeof(*s)))))
 			return NULL;
@@ -427,7 +438,7 @@ static const struct got_slot *find_slot(const struct got_slot *s, size_t n, uint
  * endbr64 and a bnd prefix in IBT entries.  PLT0's jump reads a GOT slot
  * without relocation, and IBT .plt entries jump to PLT0: both stay
  * unnamed, as objdump leaves them. */
-static bool plt_entry_got(const uint8_t *p, size_t len, uint64_t addr, uint64_t *got)
+static bool plt_entry_got_x86(const uint8_t *p, size_t len, uint64_t addr, uint64_t *got)
 {
 	for (size_t i = 0; i + 6 <= len; i++) {
 		if (p[i] != 0xff || p[i + 1] != 0x25)
@@ -438,6 +449,38 @@ static bool plt_entry_got(const uint8_t *p, size_t len, uint64_t addr, uint64_t 
 		return true;
 	}
 	return false;
+}
+
+/* The GOT slot the AArch64 PLT entry P (LEN bytes at vaddr ADDR) loads:
+ * `adrp x16, PAGE; ldr x17, [x16, #OFF]` (binutils' elfNN-aarch64.c
+ * elfNN_aarch64_small_plt_entry, after a `bti c` in BTI entries) reads
+ * PAGE + OFF.  PLT0 loads a slot without relocation: unnamed, as perf and
+ * objdump leave it. */
+static bool plt_entry_got_arm64(const uint8_t *p, size_t len, uint64_t addr, uint64_t *got)
+{
+	for (size_t i = 0; i + 8 <= len; i += 4) {
+		uint32_t adrp = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8 |
+				(uint32_t)p[i + 2] << 16 | (uint32_t)p[i + 3] << 24;
+		uint32_t ldr = (uint32_t)p[i + 4] | (uint32_t)p[i + 5] << 8 |
+			       (uint32_t)p[i + 6] << 16 | (uint32_t)p[i + 7] << 24;
+		/* ADRP: op 1, bits 28-24 10000; LDR (immediate, unsigned offset), 64-bit */
+		if ((adrp & 0x9f000000u) != 0x90000000u || (ldr & 0xffc00000u) != 0xf9400000u)
+			continue;
+		int64_t imm = (int64_t)((((adrp >> 5) & 0x7ffff) << 2) | ((adrp >> 29) & 3));
+		if (imm & (1 << 20))
+			imm -= 1 << 21;  /* 21-bit signed page count */
+		*got = ((addr + i) & ~0xfffull) + (uint64_t)(imm * 4096) +
+		       (uint64_t)((ldr >> 10) & 0xfff) * 8;
+		return true;
+	}
+	return false;
+}
+
+static bool plt_entry_got(uint16_t machine, const uint8_t *p, size_t len, uint64_t addr,
+			  uint64_t *got)
+{
+	return machine == EM_AARCH64 ? plt_entry_got_arm64(p, len, addr, got)
+				     : plt_entry_got_x86(p, len, addr, got);
 }
 
 /* "NAME@plt" (NAME demangled like any symbol), interned. */
@@ -456,9 +499,9 @@ static const char *plt_name(struct strpool *pool, const struct got_slot *slot)
 }
 
 /* The entries of PLT section SCN named by SLOTS, appended to F. */
-static size_t plt_funcs(struct strpool *pool, Elf_Scn *scn, const GElf_Shdr *sh,
-			Dwarf_Addr bias, const struct got_slot *slots, size_t nslots,
-			struct func *f)
+static size_t plt_funcs(struct strpool *pool, uint16_t machine, Elf_Scn *scn,
+			const GElf_Shdr *sh, Dwarf_Addr bias, const struct got_slot *slots,
+			size_t nslots, struct func *f)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	uint64_t ent = sh->sh_entsize ? sh->sh_entsize : 16, got;
@@ -469,7 +512,8 @@ static size_t plt_funcs(struct strpool *pool, Elf_Scn *scn, const GElf_Shdr *sh,
 	for (uint64_t off = 0; off + ent <= d->d_size; off += ent) {
 		const struct got_slot *slot;
 		const char *name;
-		if (!plt_entry_got((const uint8_t *)d->d_buf + off, ent, sh->sh_addr + off, &got) ||
+		if (!plt_entry_got(machine, (const uint8_t *)d->d_buf + off, ent, sh->sh_addr + off,
+				   &got) ||
 		    !(slot = find_slot(slots, nslots, got)) || !(name = plt_name(pool, slot)))
 			continue;
 		uint64_t start = sh->sh_addr + off + bias;
@@ -496,23 +540,25 @@ static size_t plt_capacity(Elf *elf)
 }
 
 /* Synthetic NAME@plt functions for the PLT stubs of an x86-64 ELF, as
- * objdump names them (.plt, .plt.sec of IBT builds, .plt.got): each entry
- * is matched to the dynamic relocation of the GOT slot it jumps through.
- * Appended to F, which has room for plt_capacity(ELF) more. */
+ * objdump names them (.plt, .plt.sec of IBT builds, .plt.got), or of an
+ * AArch64 one (.plt, as perf's dso__synthesize_plt_symbols names them):
+ * each entry is matched to the dynamic relocation of the GOT slot it jumps
+ * through.  Appended to F, which has room for plt_capacity(ELF) more. */
 static size_t add_plt_funcs(struct strpool *pool, Elf *elf, Dwarf_Addr bias, struct func *f)
 {
 	GElf_Ehdr eh;
 	size_t shstrndx, nslots, k = 0;
 	struct got_slot *slots;
 
-	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 ||
-	    elf_getshdrstrndx(elf, &shstrndx) != 0 || !(slots = got_slots(elf, &nslots)))
+	if (!gelf_getehdr(elf, &eh) || (eh.e_machine != EM_X86_64 && eh.e_machine != EM_AARCH64) ||
+	    elf_getshdrstrndx(elf, &shstrndx) != 0 ||
+	    !(slots = got_slots(elf, eh.e_machine, &nslots)))
 		return 0;
 	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
 		GElf_Shdr sh;
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
 		    is_plt_section(elf_strptr(elf, shstrndx, sh.sh_name)))
-			k += plt_funcs(pool, scn, &sh, bias, slots, nslots, f + k);
+			k += plt_funcs(pool, eh.e_machine, scn, &sh, bias, slots, nslots, f + k);
 	}
 	free(slots);
 	return k;
@@ -1663,6 +1709,19 @@ const uint8_t *symtab_code(struct symtab *st, uint64_t addr, size_t *avail)
 		return NULL;
 	p = section_bytes(elf, addr - bias, avail);
 	return p ? p : segment_bytes(elf, addr - bias, avail);
+}
+
+uint16_t symtab_machine(struct symtab *st, uint64_t addr)
+{
+	struct mapping *m = find_mapping(st, addr);
+	GElf_Addr bias;
+	GElf_Ehdr eh;
+	Elf *elf;
+
+	if (!m || !m->mod || !module_dw(m->mod) || !(elf = dwfl_module_getelf(m->mod->dwmod, &bias)) ||
+	    !gelf_getehdr(elf, &eh))
+		return EM_NONE;
+	return eh.e_machine;
 }
 
 /* ---- lookup by name ------------------------------------------------- */

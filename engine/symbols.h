@@ -53,6 +53,9 @@ bool symtab_srcline(struct symtab *st, uint64_t ip, const char **file, int *line
  * mapped file, valid as long as ST, and in *AVAIL how many bytes follow ADDR
  * in that section.  NULL when ADDR lies in no file-backed code. */
 const uint8_t *symtab_code(struct symtab *st, uint64_t addr, size_t *avail);
+/* The ELF machine (e_machine: EM_X86_64, EM_AARCH64...) of the file mapped
+ * at ADDR, which says how its code decodes; EM_NONE when none is known. */
+uint16_t symtab_machine(struct symtab *st, uint64_t addr);
 
 /* The function called NAME (in a module MODULE matches, see
  * symbols_module_matches, when MODULE is not NULL), among every mapped

@@ -8,8 +8,8 @@
  *    (UNW_INFO_FORMAT_REMOTE_TABLE) that it searches through access_mem;
  *  - access_mem: the stack copy for [SP, SP + dyn_size), else the image of
  *    a known file (eh_frame, code, data) at the address less its load bias;
- *  - access_reg: libunwind's x86_64 registers from perf's packed sample
- *    registers.
+ *  - access_reg: libunwind's registers (x86_64 or aarch64, the host's)
+ *    from perf's packed sample registers.
  * With UNW_CACHE_GLOBAL libunwind keeps the register rules of each IP it
  * has seen, so a warm unwind costs a few stack reads per frame.
  *
@@ -48,6 +48,18 @@
 extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip,
 					      unw_dyn_info_t *di, unw_proc_info_t *pi,
 					      int need_unwind_info, void *arg);
+
+/* libunwind is built for the host: its registers, the ELF files whose
+ * code they run (others are not unwound), the stack pointer's perf number. */
+#if defined(__x86_64__)
+#define UW_MACHINE EM_X86_64
+#define PERF_REG_SP PERF_REG_X86_SP
+#elif defined(__aarch64__)
+#define UW_MACHINE EM_AARCH64
+#define PERF_REG_SP PERF_REG_ARM64_SP
+#else
+#error "engine/unwind.c: no perf register mapping for this architecture"
+#endif
 
 #define UW_FILES 64
 #define UW_REGIONS 64
@@ -272,7 +284,7 @@ static void file_open(struct uw_file *f, const char *path, uint64_t hash)
 		return;
 	f->image = (const unsigned char *)elf_rawfile(f->elf, &f->size);
 	if (!f->image || !gelf_getehdr(f->elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64) {
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != UW_MACHINE) {
 		elf_end(f->elf);
 		f->elf = NULL;
 		return;
@@ -436,7 +448,7 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *p
 	di.u.rti.table_len = r->file->fde_count * 8 / sizeof(unw_word_t);
 	ret = UNW_OBJ(dwarf_search_unwind_table)(as, ip, &di, pi, need_unwind_info, c);
 	if (ret < 0)
-		c->noinfo = true;  /* else libunwind guesses from RBP on x86_64 */
+		c->noinfo = true;  /* else libunwind guesses from the frame pointer */
 	return ret;
 }
 
@@ -474,6 +486,7 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int
 	return -UNW_EINVAL;   /* e.g. the stack beyond the copy */
 }
 
+#if defined(__x86_64__)
 /* libunwind's x86_64 register numbers to perf's (asm/perf_regs.h). */
 static int perf_reg(unw_regnum_t reg)
 {
@@ -491,6 +504,34 @@ static int perf_reg(unw_regnum_t reg)
 
 	return reg >= 0 && (size_t)reg < sizeof(map) ? map[reg] : -1;
 }
+#elif defined(__aarch64__)
+/* libunwind's aarch64 register numbers to perf's (asm/perf_regs.h): both
+ * follow the DWARF numbering, X0..X30, SP, PC (libunwind-aarch64.h). */
+static int perf_reg(unw_regnum_t reg)
+{
+	static const int8_t map[] = {
+		[UNW_AARCH64_X0] = PERF_REG_ARM64_X0,   [UNW_AARCH64_X1] = PERF_REG_ARM64_X1,
+		[UNW_AARCH64_X2] = PERF_REG_ARM64_X2,   [UNW_AARCH64_X3] = PERF_REG_ARM64_X3,
+		[UNW_AARCH64_X4] = PERF_REG_ARM64_X4,   [UNW_AARCH64_X5] = PERF_REG_ARM64_X5,
+		[UNW_AARCH64_X6] = PERF_REG_ARM64_X6,   [UNW_AARCH64_X7] = PERF_REG_ARM64_X7,
+		[UNW_AARCH64_X8] = PERF_REG_ARM64_X8,   [UNW_AARCH64_X9] = PERF_REG_ARM64_X9,
+		[UNW_AARCH64_X10] = PERF_REG_ARM64_X10, [UNW_AARCH64_X11] = PERF_REG_ARM64_X11,
+		[UNW_AARCH64_X12] = PERF_REG_ARM64_X12, [UNW_AARCH64_X13] = PERF_REG_ARM64_X13,
+		[UNW_AARCH64_X14] = PERF_REG_ARM64_X14, [UNW_AARCH64_X15] = PERF_REG_ARM64_X15,
+		[UNW_AARCH64_X16] = PERF_REG_ARM64_X16, [UNW_AARCH64_X17] = PERF_REG_ARM64_X17,
+		[UNW_AARCH64_X18] = PERF_REG_ARM64_X18, [UNW_AARCH64_X19] = PERF_REG_ARM64_X19,
+		[UNW_AARCH64_X20] = PERF_REG_ARM64_X20, [UNW_AARCH64_X21] = PERF_REG_ARM64_X21,
+		[UNW_AARCH64_X22] = PERF_REG_ARM64_X22, [UNW_AARCH64_X23] = PERF_REG_ARM64_X23,
+		[UNW_AARCH64_X24] = PERF_REG_ARM64_X24, [UNW_AARCH64_X25] = PERF_REG_ARM64_X25,
+		[UNW_AARCH64_X26] = PERF_REG_ARM64_X26, [UNW_AARCH64_X27] = PERF_REG_ARM64_X27,
+		[UNW_AARCH64_X28] = PERF_REG_ARM64_X28, [UNW_AARCH64_X29] = PERF_REG_ARM64_X29,
+		[UNW_AARCH64_X30] = PERF_REG_ARM64_LR,  [UNW_AARCH64_SP] = PERF_REG_ARM64_SP,
+		[UNW_AARCH64_PC] = PERF_REG_ARM64_PC,
+	};
+
+	return reg >= 0 && (size_t)reg < sizeof(map) ? map[reg] : -1;
+}
+#endif
 
 /* Register R of the sample: the regs array holds one u64 per set bit of
  * the mask, in bit order. */
@@ -626,8 +667,9 @@ static uint64_t frame_ip(unw_cursor_t *cu)
 
 	unw_get_reg(cu, UNW_REG_IP, &ip);
 	/* After a step, unw_is_signal_frame says whether the frame stepped from
-	 * was a signal trampoline (x86_64 Gos-linux.c): then IP is where the
-	 * signal interrupted, not a return address. */
+	 * was a signal trampoline (x86_64/Gos-linux.c; aarch64/Gis_signal_frame.c
+	 * matches the vDSO's __kernel_rt_sigreturn, mov x8, #139; svc #0): then
+	 * IP is where the signal interrupted, not a return address. */
 	if (ip != 0 && unw_is_signal_frame(cu) <= 0)
 		ip--;
 	return ip;
@@ -721,7 +763,7 @@ size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find
 		unw_flush_cache(u->as, 0, 0);
 		u->flush_pending = false;
 	}
-	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_64 || !sample_reg(s, PERF_REG_X86_SP, &c.sp) ||
+	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_64 || !sample_reg(s, PERF_REG_SP, &c.sp) ||
 	    !find(arg, s->ip) || unw_init_remote(&cu, u->as, &c) < 0)
 		return n;
 	*truncated = !walk(&c, &cu, ips, &n, max);

@@ -5,7 +5,8 @@
  * through it as perf's dwarf mode does (tools/perf/util/unwind-libunwind-local.c):
  * a remote address space whose accessors read registers from the sample,
  * memory from the stack copy or the mapped ELF files, and unwind tables from
- * each file's .eh_frame_hdr.  x86_64 only (perf's register layout).
+ * each file's .eh_frame_hdr.  x86_64 and aarch64 (the host's, as libunwind
+ * is built for it): UNWIND_REGS_USER is perf's register mask for it.
  *
  * One unwinder per address space (process): libunwind caches register rules
  * by IP, and the unwinder caches files and their load biases by address, so
@@ -19,6 +20,17 @@
 #include <stdint.h>
 
 #include "engine/record.h"
+
+/* -g dwarf: the user registers to sample (attr.sample_regs_user), every one
+ * the unwinder may read: perf's PERF_REGS_MASK of the host's architecture
+ * (tools/perf/arch/{x86,arm64}/include/perf_regs.h). */
+#if defined(__x86_64__)
+/* PERF_REG_X86_AX .. SS and R8 .. R15 */
+#define UNWIND_REGS_USER 0xff0fffull
+#elif defined(__aarch64__)
+/* PERF_REG_ARM64_X0 .. X29, LR, SP, PC (bits 0-32) */
+#define UNWIND_REGS_USER 0x1ffffffffull
+#endif
 
 /* An executable file mapping: [start, end) maps PATH from file offset pgoff.
  * "[vdso]" stands for the kernel's vDSO (our own copy of it is read). */

@@ -110,7 +110,7 @@ static int dump_range(struct symtab *st, const char *file, uint64_t start, uint6
 			file, start, end);
 		return 1;
 	}
-	f = disasm_bytes(code, end - start, start, 0, NULL, NULL);
+	f = disasm_bytes(symtab_machine(st, start), code, end - start, start, 0, NULL, NULL);
 	if (!f) {
 		fprintf(stderr, "disasm-dump: out of memory\n");
 		return 1;

@@ -2,6 +2,7 @@
  * code, with exact stall and penalty cycles, block marks and loop figures. */
 #include "engine/annotate.h"
 
+#include <elf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -90,7 +91,7 @@ static int setup_core(void **state)
 
 	memset(&fx, 0, sizeof(fx));
 	parse_events("core", "core", CORE_EVENTS, &fx.evs);
-	fx.fn = disasm_bytes(code, sizeof(code), START, 0, NULL, NULL);
+	fx.fn = disasm_bytes(EM_X86_64, code, sizeof(code), START, 0, NULL, NULL);
 	fx.ipc = make_ipc(&core_rows[0][0], sizeof(core_rows) / sizeof(core_rows[0]), 3);
 	*state = &fx;
 	return fx.fn ? 0 : -1;
@@ -358,7 +359,7 @@ static void test_bus_efficiency(void **state)
 	struct annotation *a;
 
 	parse_events("core", "core", CORE_EVENTS ",BUS_TRANS_BURST.SELF/1000", &fx.evs);
-	fx.fn = disasm_bytes(code, sizeof(code), START, 0, NULL, NULL);
+	fx.fn = disasm_bytes(EM_X86_64, code, sizeof(code), START, 0, NULL, NULL);
 	assert_non_null(fx.fn);
 	fx.ipc = make_ipc(&rows[0][0], 3, 4);
 	a = annotate(&fx, NULL, NULL, NULL);
@@ -435,7 +436,7 @@ static int setup_soft(void **state)
 
 	memset(&fx, 0, sizeof(fx));
 	parse_events(NULL, "perf", "cpu-clock,page-faults", &fx.evs);
-	fx.fn = disasm_bytes(code, sizeof(code), START, 0, NULL, NULL);
+	fx.fn = disasm_bytes(EM_X86_64, code, sizeof(code), START, 0, NULL, NULL);
 	fx.ipc = make_ipc(&rows[0][0], 3, 2);
 	*state = &fx;
 	return fx.fn ? 0 : -1;
@@ -512,7 +513,7 @@ static struct annotation *annotate_on(const char *model, const char *list, struc
 {
 	memset(fx, 0, sizeof(*fx));
 	parse_events(model, model, list, &fx->evs);
-	fx->fn = disasm_bytes(code, sizeof(code), START, 0, NULL, NULL);
+	fx->fn = disasm_bytes(EM_X86_64, code, sizeof(code), START, 0, NULL, NULL);
 	assert_non_null(fx->fn);
 	fx->ipc = make_ipc(&core_rows[0][0], sizeof(core_rows) / sizeof(core_rows[0]), 3);
 	return annotate(fx, NULL, NULL, NULL);

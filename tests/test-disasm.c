@@ -3,6 +3,7 @@
 #include "engine/disasm.h"
 #include "engine/symbols.h"
 
+#include <elf.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -60,6 +61,39 @@ static const struct want code_want[] = {
 	{ 0x1f, 2, FLOW_IJUMP, 0, 0, "jmp rax", -1 },
 	{ 0x21, 1, FLOW_PLAIN, 0, 0, "pop rbp", -1 },
 	{ 0x22, 1, FLOW_RET, 0, 0, "ret", -1 },
+};
+
+/* The same shape in AArch64 (aarch64-linux-gnu-as, words little-endian);
+ * objdump -d's mnemonics, capstone's operands (objdump writes #-16 and
+ * "bl 100 <f+0x100>": no 0x, decimal memory offsets). */
+static const uint8_t a64[] = {
+	0xfd, 0x7b, 0xbf, 0xa9, /* 00 stp x29, x30, [sp, #-16]!   store 16 */
+	0xfd, 0x03, 0x00, 0x91, /* 04 mov x29, sp */
+	0x00, 0x00, 0x40, 0xf9, /* 08 ldr x0, [x0]                load 8 */
+	0x20, 0x00, 0x00, 0xb9, /* 0c str w0, [x1]                store 4 */
+	0x20, 0x00, 0x80, 0x52, /* 10 mov w0, #0x1 (movz) */
+	0x3b, 0x00, 0x00, 0x94, /* 14 bl start+0x100 */
+	0x1f, 0x04, 0x00, 0x71, /* 18 cmp w0, #0x1     loop head */
+	0xe1, 0xff, 0xff, 0x54, /* 1c b.ne 0x18        loop tail */
+	0x02, 0x00, 0x00, 0x14, /* 20 b 0x28 */
+	0x20, 0x02, 0x1f, 0xd6, /* 24 br x17 */
+	0xfd, 0x7b, 0xc1, 0xa8, /* 28 ldp x29, x30, [sp], #16     load 16 */
+	0xc0, 0x03, 0x5f, 0xd6, /* 2c ret */
+};
+
+static const struct want a64_want[] = {
+	{ 0x00, 4, FLOW_PLAIN, 0, 16, "stp x29, x30, [sp, #-0x10]!", -1 },
+	{ 0x04, 4, FLOW_PLAIN, 0, 0, "mov x29, sp", -1 },
+	{ 0x08, 4, FLOW_PLAIN, 8, 0, "ldr x0, [x0]", -1 },
+	{ 0x0c, 4, FLOW_PLAIN, 0, 4, "str w0, [x1]", -1 },
+	{ 0x10, 4, FLOW_PLAIN, 0, 0, "mov w0, #0x1", -1 },
+	{ 0x14, 4, FLOW_CALL, 0, 0, "bl %T <callee>", CALLEE },
+	{ 0x18, 4, FLOW_PLAIN, 0, 0, "cmp w0, #1", -1 },
+	{ 0x1c, 4, FLOW_CJUMP, 0, 0, "b.ne %T <f+0x18>", 0x18 },
+	{ 0x20, 4, FLOW_JUMP, 0, 0, "b %T <f+0x28>", 0x28 },
+	{ 0x24, 4, FLOW_IJUMP, 0, 0, "br x17", -1 },
+	{ 0x28, 4, FLOW_PLAIN, 16, 0, "ldp x29, x30, [sp], #0x10", -1 },
+	{ 0x2c, 4, FLOW_RET, 0, 0, "ret", -1 },
 };
 
 /* Names START+CALLEE "callee" and the addresses before it "f+0x.." ("f" at
@@ -133,7 +167,7 @@ static void check_code(const struct asm_func *f, uint64_t start, uint64_t bias, 
 static void test_bytes(void **state)
 {
 	uint64_t start = START;
-	struct asm_func *f = disasm_bytes(code, sizeof(code), start, 0, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, code, sizeof(code), start, 0, namer, &start);
 
 	(void)state;
 	check_code(f, start, 0, true);
@@ -145,14 +179,44 @@ static void test_bytes_elsewhere(void **state)
 {
 	/* Targets follow the runtime address; without a namer, no names. */
 	uint64_t start = 0x7f1234560000u;
-	struct asm_func *f = disasm_bytes(code, sizeof(code), start, 0, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, code, sizeof(code), start, 0, namer, &start);
 
 	(void)state;
 	check_code(f, start, 0, true);
 	asm_func_free(f);
-	f = disasm_bytes(code, sizeof(code), start, 0, NULL, NULL);
+	f = disasm_bytes(EM_X86_64, code, sizeof(code), start, 0, NULL, NULL);
 	check_code(f, start, 0, false);
 	asm_func_free(f);
+}
+
+/* AArch64 by the ELF machine, whatever the host: kinds, targets, memory
+ * bytes, objdump's mnemonics; the loop b.ne closes; a word capstone does not
+ * decode and a tail shorter than a word. */
+static void test_bytes_aarch64(void **state)
+{
+	uint64_t start = START, bias = 0x1000;
+	struct asm_func *f = disasm_bytes(EM_AARCH64, a64, sizeof(a64), start, 0, namer, &start);
+	uint8_t odd[] = { 0x20, 0x00, 0x80, 0x52, 0xff, 0xff, 0xff, 0xff, 0xc0, 0x03 };
+
+	(void)state;
+	check_insns(f, a64_want, sizeof(a64_want) / sizeof(a64_want[0]), start, 0, true);
+	assert_int_equal(f->flow.n_loops, 1);
+	assert_int_equal(f->insn[f->flow.loops[0].head].op.addr, start + 0x18);
+	asm_func_free(f);
+	f = disasm_bytes(EM_AARCH64, a64, sizeof(a64), start, bias, NULL, NULL);
+	check_insns(f, a64_want, sizeof(a64_want) / sizeof(a64_want[0]), start, bias, false);
+	asm_func_free(f);
+	f = disasm_bytes(EM_AARCH64, odd, sizeof(odd), start, 0, NULL, NULL);
+	assert_int_equal(f->n, 4);
+	assert_string_equal(f->insn[1].text, ".inst 0xffffffff ; undefined");
+	assert_int_equal(f->insn[1].op.kind, FLOW_BAD);
+	assert_int_equal(f->insn[1].op.size, 4);
+	assert_string_equal(f->insn[2].text, ".byte 0xc0");  /* 2 bytes left: no word */
+	assert_int_equal(f->n_bad, 3);
+	asm_func_free(f);
+	assert_true(disasm_supported(EM_AARCH64));
+	assert_false(disasm_supported(EM_RISCV));
+	assert_null(disasm_bytes(EM_RISCV, a64, sizeof(a64), start, 0, NULL, NULL));
 }
 
 static void test_bytes_biased(void **state)
@@ -160,7 +224,7 @@ static void test_bytes_biased(void **state)
 	/* A PIE loaded at BIAS: addresses, targets and the namer's argument are
 	 * runtime ones, the text shows ELF addresses as objdump does. */
 	uint64_t bias = 0x555555554000u, start = bias + 0x1130;
-	struct asm_func *f = disasm_bytes(code, sizeof(code), start, bias, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, code, sizeof(code), start, bias, namer, &start);
 
 	(void)state;
 	check_code(f, start, bias, true);
@@ -172,7 +236,7 @@ static void test_bytes_biased(void **state)
 static void test_bytes_flow(void **state)
 {
 	uint64_t start = START;
-	struct asm_func *f = disasm_bytes(code, sizeof(code), start, 0, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, code, sizeof(code), start, 0, namer, &start);
 	const struct flow *fl;
 
 	(void)state;
@@ -265,7 +329,7 @@ static const struct want evex_want[] = {
 static void test_evex(void **state)
 {
 	uint64_t start = START;
-	struct asm_func *f = disasm_bytes(evex, sizeof(evex), start, 0, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, evex, sizeof(evex), start, 0, namer, &start);
 
 	(void)state;
 	check_insns(f, evex_want, N_EVEX, start, 0, true);
@@ -273,7 +337,7 @@ static void test_evex(void **state)
 	asm_func_free(f);
 	/* Elsewhere, and without names. */
 	start = 0x7f0000001000u;
-	f = disasm_bytes(evex, sizeof(evex), start, 0, NULL, NULL);
+	f = disasm_bytes(EM_X86_64, evex, sizeof(evex), start, 0, NULL, NULL);
 	check_insns(f, evex_want, N_EVEX, start, 0, false);
 	asm_func_free(f);
 }
@@ -282,7 +346,7 @@ static void test_evex_flow(void **state)
 {
 	/* A PIE: runtime targets, ELF addresses in the text. */
 	uint64_t bias = 0x555555554000u, start = bias + 0x2000;
-	struct asm_func *f = disasm_bytes(evex, sizeof(evex), start, bias, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, evex, sizeof(evex), start, bias, namer, &start);
 	const struct flow *fl;
 
 	(void)state;
@@ -368,7 +432,7 @@ static void test_objdump_names(void **state)
 		{ 0x6f, 3, FLOW_CJUMP, 0, 0, "cs je %T", 0x72 },
 		{ 0x72, 2, FLOW_RET, 0, 0, "repz ret", -1 },
 	};
-	struct asm_func *f = disasm_bytes(b, sizeof(b), START, 0, NULL, NULL);
+	struct asm_func *f = disasm_bytes(EM_X86_64, b, sizeof(b), START, 0, NULL, NULL);
 	uint64_t bias = 0x555555554000u, start = bias + 0x1000;
 
 	(void)state;
@@ -376,7 +440,7 @@ static void test_objdump_names(void **state)
 	asm_func_free(f);
 	/* In a PIE: the comment gives the ELF address, the name the runtime
 	 * one's. */
-	f = disasm_bytes(b, sizeof(b), start, bias, namer, &start);
+	f = disasm_bytes(EM_X86_64, b, sizeof(b), start, bias, namer, &start);
 	assert_non_null(f);
 	assert_string_equal(f->insn[11].text, "call qword ptr [rip+0x10] # 0x1043 <f+0x43>");
 	assert_string_equal(f->insn[0].text, "ja 0x1002 <f+0x2>");
@@ -398,7 +462,7 @@ static void test_bad_bytes(void **state)
 		{ 6, 1, FLOW_RET, 0, 0, "ret", -1 },
 		{ 7, 1, FLOW_BAD, 0, 0, ".byte 0x0f", -1 },
 	};
-	struct asm_func *f = disasm_bytes(bad, sizeof(bad), START, 0, NULL, NULL);
+	struct asm_func *f = disasm_bytes(EM_X86_64, bad, sizeof(bad), START, 0, NULL, NULL);
 
 	(void)state;
 	assert_non_null(f);
@@ -422,7 +486,7 @@ static void test_truncated_insn(void **state)
 {
 	/* mov rax, [rdi] without its last byte: two undecodable bytes. */
 	static const uint8_t cut[] = { 0x90, 0x48, 0x8b };
-	struct asm_func *f = disasm_bytes(cut, sizeof(cut), START, 0, NULL, NULL);
+	struct asm_func *f = disasm_bytes(EM_X86_64, cut, sizeof(cut), START, 0, NULL, NULL);
 
 	(void)state;
 	assert_non_null(f);
@@ -436,7 +500,7 @@ static void test_truncated_insn(void **state)
 
 static void test_no_bytes(void **state)
 {
-	struct asm_func *f = disasm_bytes(code, 0, START, 0, NULL, NULL);
+	struct asm_func *f = disasm_bytes(EM_X86_64, code, 0, START, 0, NULL, NULL);
 
 	(void)state;
 	assert_non_null(f);
@@ -452,7 +516,7 @@ static void test_no_bytes(void **state)
 static void test_find(void **state)
 {
 	uint64_t start = START;
-	struct asm_func *f = disasm_bytes(code, sizeof(code), start, 0, namer, &start);
+	struct asm_func *f = disasm_bytes(EM_X86_64, code, sizeof(code), start, 0, namer, &start);
 
 	(void)state;
 	assert_non_null(f);
@@ -733,6 +797,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_unmapped, setup_self, teardown),
 		cmocka_unit_test(test_anonymous_code),
+		cmocka_unit_test(test_bytes_aarch64),
 		cmocka_unit_test_setup_teardown(test_cache, setup_self, teardown),
 	};
 

@@ -88,6 +88,65 @@ static void test_read_hybrid(void **state)
 	fake_sysfs_install(NULL);
 }
 
+/* arm64: the PMUv3 driver's names (two kinds of cores: big.LITTLE), their
+ * cpus and caps/slots; the SPE and DSU PMUs are no core PMUs. */
+static void test_read_arm64(void **state)
+{
+	struct host_pmus k;
+	char dir[400];
+	const char *root;
+
+	(void)state;
+	root = fake_sysfs_make("armv8_cortex_a76,armv8_cortex_a55,arm_spe_0,arm_dsu_0", NULL);
+	snprintf(dir, sizeof(dir), "%s/armv8_cortex_a76", root);
+	fake_sysfs_write(dir, "cpus", "4-7\n");
+	snprintf(dir, sizeof(dir), "%s/armv8_cortex_a76/caps", root);
+	mkdir(dir, 0755);
+	fake_sysfs_write(dir, "slots", "0x00000005\n");
+	snprintf(dir, sizeof(dir), "%s/armv8_cortex_a55", root);
+	fake_sysfs_write(dir, "cpus", "0-3\n");
+	fake_sysfs_install(root);
+	host_pmus_read(&k);
+	assert_int_equal(k.ncore, 2);
+	assert_string_equal(k.core[0].dev, "armv8_cortex_a55");
+	assert_string_equal(k.core[0].cpus, "0-3");
+	assert_int_equal(k.core[0].slots, 0);
+	assert_string_equal(k.core[1].dev, "armv8_cortex_a76");
+	assert_string_equal(k.core[1].cpus, "4-7");
+	assert_int_equal(k.core[1].slots, 5);
+	assert_int_equal(k.core[1].type, 4);  /* the fake gives types 4, 5... in the order made */
+	fake_sysfs_install(NULL);
+	assert_true(host_is_core_pmu("armv8_pmuv3_0"));
+	assert_true(host_is_core_pmu("armv8_neoverse_n1"));
+	assert_true(host_is_core_pmu("armv9_neoverse_v2"));
+	assert_false(host_is_core_pmu("arm_cmn_0"));
+	assert_false(host_is_core_pmu("software"));
+}
+
+/* MIDR_EL1 as the kernel prints it, and /proc/cpuinfo's lines (arm64). */
+static void test_midr(void **state)
+{
+	uint32_t impl = 0, part = 0;
+
+	(void)state;
+	assert_true(host_parse_midr("0x00000000414fd0c1\n", &impl, &part));
+	assert_int_equal(impl, 0x41);
+	assert_int_equal(part, 0xd0c);   /* Neoverse N1 */
+	assert_true(host_parse_midr("0x00000000410fd400", &impl, &part));
+	assert_int_equal(part, 0xd40);   /* Neoverse V1 */
+	assert_false(host_parse_midr("", &impl, &part));
+	assert_false(host_parse_midr("0x0\n", &impl, &part));
+	assert_false(host_parse_midr("zz\n", &impl, &part));
+	impl = part = 0;
+	assert_int_equal(host_parse_cpuinfo_line("CPU implementer\t: 0x41\n", &impl, &part), 1);
+	assert_int_equal(host_parse_cpuinfo_line("CPU part\t: 0xd07\n", &impl, &part), 2);
+	assert_int_equal(impl, 0x41);
+	assert_int_equal(part, 0xd07);   /* Cortex-A57 */
+	assert_int_equal(host_parse_cpuinfo_line("CPU variant\t: 0x1\n", &impl, &part), 0);
+	assert_int_equal(host_parse_cpuinfo_line("model name\t: Intel\n", &impl, &part), 0);
+	assert_int_equal(host_parse_cpuinfo_line("CPU part\t:\n", &impl, &part), 0);
+}
+
 /* --- libpfm4 recognizes the CPUID (icl), the kernel has no PMU ------------ */
 
 static void test_cpuid_without_kernel_pmu(void **state)
@@ -227,6 +286,8 @@ static int run_case(const char *name)
 		cmocka_unit_test(test_read_none),
 		cmocka_unit_test(test_read_core),
 		cmocka_unit_test(test_read_hybrid),
+		cmocka_unit_test(test_read_arm64),
+		cmocka_unit_test(test_midr),
 	};
 	const struct CMUnitTest icl[] = {
 		cmocka_unit_test(test_cpuid_without_kernel_pmu),

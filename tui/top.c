@@ -331,10 +331,14 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	return check_target(o, after_dashes);
 }
 
-/* How the last table ended: the target's end and status, for cyctop's own. */
+/* How the last table ended: the target's end and status, for cyctop's own;
+ * an event the kernel accepted but never scheduled while nothing rotated
+ * (arm_pmuv3 takes CHAIN, 0x1e, and never counts it), "" if none. */
 struct batch_end {
 	bool ended;
 	int exit_status;
+	char never[EVENT_NAME_MAX];
+	char pmu[64];
 };
 
 static int emit(struct session *s, const struct top_opts *o, int first, struct batch_end *end,
@@ -348,6 +352,13 @@ static int emit(struct session *s, const struct top_opts *o, int first, struct b
 	}
 	end->ended = snap->ended;
 	end->exit_status = snap->exit_status;
+	end->never[0] = '\0';
+	for (int e = 0; snap->ended && snap->n_groups <= 1 && e < snap->n_events; e++)
+		if (!snap->ev[e].counted) {
+			snprintf(end->never, sizeof(end->never), "%s", snap->ev[e].name);
+			snprintf(end->pmu, sizeof(end->pmu), "%s", snap->pmu);
+			break;
+		}
 	if (o->format != OUT_PPROF)   /* written once, at the end */
 		top_print(stdout, snap, o->format, o->window, first, folded);
 	snapshot_free(snap);
@@ -365,6 +376,18 @@ static bool stdout_gone(void)
 	       (ferror(stdout) && errno == EPIPE);
 }
 
+/* cyctop's exit status after the last table: 1 with one line when an event
+ * of a launched command was never counted, else cmd_watch_status's. */
+static int batch_status(bool launched, const struct batch_end *end)
+{
+	if (launched && end->never[0]) {
+		cmd_error("event '%s' was never counted: the kernel's PMU (%s) accepted it but "
+			  "never scheduled it", end->never, end->pmu);
+		return 1;
+	}
+	return cmd_watch_status(launched, end->ended, end->exit_status);
+}
+
 /* Refreshes every --delay seconds until the target ends, N tables were
  * printed, or a signal arrives; the last table always covers the end.
  * Returns cyctop's exit status (cmd_watch_status), EXIT_BROKEN_PIPE when
@@ -372,7 +395,7 @@ static bool stdout_gone(void)
 static int run_batch(struct session *s, const struct top_opts *o, struct top_folded *folded)
 {
 	double next = cmd_now_s() + o->delay;
-	struct batch_end end = { false, -1 };
+	struct batch_end end = { false, -1, "", "" };
 	bool launched = o->s.argv != NULL && !o->in.path;
 	long printed = 0;
 	int first = 1;
@@ -393,13 +416,12 @@ static int run_batch(struct session *s, const struct top_opts *o, struct top_fol
 		printed++;
 		next += o->delay;
 		if (done || end.ended || (o->iterations && printed >= o->iterations))
-			return cmd_watch_status(launched, end.ended, end.exit_status);
+			return batch_status(launched, &end);
 	}
 	session_poll(s, 0);
 	if (emit(s, o, first, &end, folded) < 0)
 		return 1;
-	return stdout_gone() ? EXIT_BROKEN_PIPE
-			     : cmd_watch_status(launched, end.ended, end.exit_status);
+	return stdout_gone() ? EXIT_BROKEN_PIPE : batch_status(launched, &end);
 }
 
 static int run_tui(struct session *s, const struct top_opts *o, const char *child_log)

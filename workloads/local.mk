@@ -58,6 +58,8 @@ pkglibexec_PROGRAMS += workloads/hostile
 workloads_hostile_SOURCES = workloads/hostile.c workloads/common.h
 workloads_hostile_CFLAGS = $(WORKLOAD_CFLAGS) -pthread
 workloads_hostile_LDFLAGS = $(AM_LDFLAGS) -pthread
+# avx512 and jit are x86-64 code (HOST_X86_64, configure.ac).
+if HOST_X86_64
 # avx512: EVEX code (-mavx512f) for the asm view's tests against objdump
 # (tests/annotate-evex.sh); its main runs on any x86-64 and exits 3 without
 # AVX-512F.  "avx512 strings" drives glibc's __memcmp_evex_movbe and
@@ -74,6 +76,14 @@ workloads_avx512_LDFLAGS =
 pkglibexec_PROGRAMS += workloads/jit
 workloads_jit_SOURCES = workloads/jit.c workloads/common.h
 workloads_jit_CFLAGS = $(WORKLOAD_CFLAGS)
+endif
+
+# spin: a deterministic amount of work (main -> spin_round -> spin_hot 3:1
+# spin_cold), for exact counts in the arm64 guest (tests/arm64/guest.sh);
+# frame pointers for -g fp.
+pkglibexec_PROGRAMS += workloads/spin
+workloads_spin_SOURCES = workloads/spin.c workloads/common.h
+workloads_spin_CFLAGS = $(WORKLOAD_CFLAGS) -fno-omit-frame-pointer -fno-optimize-sibling-calls
 
 # diffwork: the before/after workload of cyctop diff (tests/diff.sh), built
 # twice from one source: the base, and with -DHALF (one kernel does half

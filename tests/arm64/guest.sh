@@ -1,0 +1,110 @@
+#!/bin/sh
+# cyctop's live hardware path on a real kernel PMU driver: boots the arm64
+# build (./build.sh arm64) under QEMU's TCG emulation of arm64, whose PMU
+# the stock Debian arm64 kernel drives with its armv8_pmuv3 driver, and
+# checks what cyctop counts, samples, multiplexes and unwinds there against
+# perf in the same guest (tests/arm64/run.sh runs the commands,
+# tests/arm64/checks.py asserts on their output).
+#
+#   tests/arm64/guest.sh [BUILD_DIR]      (default: build-arm64)
+#
+# One boot per CPU model: neoverse-n1 (libpfm4 arm_n1), cortex-a57
+# (arm_ac57) and max (a CPU libpfm4 does not know), one vCPU each (two make
+# counts depend on how QEMU interleaves them), and neoverse-n1-smp2 (two
+# vCPUs) for -a.  With
+# -icount shift=0,sleep=off every instruction is one nanosecond of virtual
+# time and every count is exact and the same each run.  Prints one line
+# "PASS: name", "FAIL: name (why)" or "SKIP: name (why)" per check and
+# "N passed, N failed"; exits 0 when nothing failed, 1 otherwise, 77 when
+# there is nothing to run (no build, no guest kernel, no QEMU).
+# Env: ARM64_CPUS (the boots, default "neoverse-n1 neoverse-n1-smp2
+#      cortex-a57 max"),
+#      ARM64_TIMEOUT (seconds per boot, default 240), ARM64_KEEP=1 (keep the
+#      work directory, named on stderr).
+set -eu
+
+src=$(cd "$(dirname "$0")/../.." && pwd)
+b=$(cd "${1:-$src/build-arm64}" 2>/dev/null && pwd) || {
+	echo "SKIP: arm64 (no ${1:-build-arm64}: run ./build.sh arm64)"
+	exit 77
+}
+g=$b/guest
+for f in "$b/cyctop" "$b/workloads/spin" "$g/vmlinuz" "$g/root/bin/busybox" "$g/root/usr/bin/perf"; do
+	[ -e "$f" ] || {
+		echo "SKIP: arm64 ($f missing: run ./build.sh arm64)"
+		exit 77
+	}
+done
+command -v qemu-system-aarch64 >/dev/null || {
+	echo "SKIP: arm64 (no qemu-system-aarch64: run ./build.sh arm64)"
+	exit 77
+}
+
+w=$(mktemp -d "${TMPDIR:-/tmp}/cyctop-arm64.XXXXXX")
+if [ "${ARM64_KEEP:-0}" = 1 ]; then
+	echo "guest.sh: work directory $w" >&2
+else
+	trap 'rm -rf "$w"' EXIT
+fi
+
+# --- the initramfs: busybox, cyctop, the workloads, perf, their libraries --
+r=$w/root
+mkdir -p "$r/bin" "$r/lib/aarch64-linux-gnu" "$r/proc" "$r/sys" "$r/dev" "$r/tmp"
+# where the DT_NEEDED libraries are looked for: the guest's packages first
+# (perf's), then the :arm64 libraries cyctop was linked with, the cross libc
+libdirs="$g/root/lib/aarch64-linux-gnu $g/root/usr/lib/aarch64-linux-gnu
+/usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib"
+
+addlibs() { # ELF: copies the DT_NEEDED closure of ELF into the root
+	for so in $(aarch64-linux-gnu-readelf -d "$1" 2>/dev/null |
+		sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		[ -e "$r/lib/aarch64-linux-gnu/$so" ] && continue
+		found=""
+		for d in $libdirs; do
+			if [ -e "$d/$so" ]; then
+				cp -L "$d/$so" "$r/lib/aarch64-linux-gnu/"
+				found=1
+				addlibs "$d/$so"
+				break
+			fi
+		done
+		[ -n "$found" ] || echo "guest.sh: $so (needed by $1) not found" >&2
+	done
+}
+
+cp "$g/root/bin/busybox" "$r/bin/"
+for d in $libdirs; do
+	[ -e "$d/ld-linux-aarch64.so.1" ] && { cp -L "$d/ld-linux-aarch64.so.1" "$r/lib/"; break; }
+done
+for f in "$b/cyctop" "$b/workloads/spin" "$b/workloads/callers" "$g/root/usr/bin/perf"; do
+	cp -L "$f" "$r/bin/"
+	addlibs "$f"
+done
+cp "$src/tests/arm64/init" "$r/init"
+cp "$src/tests/arm64/run.sh" "$r/run.sh"
+chmod +x "$r/init"
+(cd "$r" && find . | cpio -o -H newc --quiet) >"$w/initrd"
+
+# --- one boot per CPU model ------------------------------------------------
+boot() { # MODEL SMP LOG CPU
+	timeout "${ARM64_TIMEOUT:-240}" qemu-system-aarch64 -M virt -cpu "$1" -smp "$2" -m 1024 \
+		-icount shift=0,sleep=off -nographic -no-reboot -nic none \
+		-kernel "$g/vmlinuz" -initrd "$w/initrd" \
+		-append "console=ttyAMA0 rdinit=/init panic=-1 quiet loglevel=1 cyctop.cpu=$4" \
+		</dev/null >"$3" 2>&1 || true
+}
+
+for cpu in ${ARM64_CPUS:-neoverse-n1 neoverse-n1-smp2 cortex-a57 max}; do
+	smp=1 model=$cpu
+	[ "$cpu" = neoverse-n1-smp2 ] && smp=2 model=neoverse-n1
+	# max: pointer authentication by QEMU's own cheap algorithm (the
+	# architected one's emulation costs a third of the run's time)
+	[ "$cpu" = max ] && model=max,pauth-impdef=on
+	t0=$(date +%s)
+	boot "$model" "$smp" "$w/$cpu.log" "$cpu"
+	echo "guest.sh: $cpu booted and ran in $(($(date +%s) - t0)) s" >&2
+done
+
+# the host's cyctop reads the guest's recording too (cross-architecture -i)
+[ -x "$src/build/cyctop" ] && CYCTOP_HOST=$src/build/cyctop && export CYCTOP_HOST
+python3 "$src/tests/arm64/checks.py" "$w" "$b" ${ARM64_CPUS:-neoverse-n1 neoverse-n1-smp2 cortex-a57 max}

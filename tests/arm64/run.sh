@@ -1,0 +1,111 @@
+# The commands of one guest boot (tests/arm64/guest.sh), for the boot named
+# in $1 (neoverse-n1, cortex-a57, max: one CPU; neoverse-n1-smp2: two, for
+# -a only).  Each command's stdout and stderr
+# are printed between "@@OUT NAME@@" and "@@RC NAME N@@" lines; the host
+# side (tests/arm64/checks.py) asserts on them.  Workloads are small: the
+# guest runs about 1G instructions a second.
+#
+# Facts of QEMU 7.2's PMU that shape the commands (measured in this guest):
+# - With -icount shift=0 cycles count instructions (IPC 1.00), exactly.
+# - CPU_CYCLES overflows interrupt at every period (40M cycles at period
+#   100000: 401 samples); INST_RETIRED's do not (some 10 samples over 40M
+#   instructions at any period): sampling is checked on cycles:u.
+# - An overflow interrupt moves the user-only counts a little (the
+#   emulated PMU filters by exception level per translated block): exact
+#   counts are compared on runs whose sampling periods are never reached.
+# - perf's child has PERF_BUILDID_DIR and PREFIX in its environment and
+#   perf's exec path first in PATH (tools/perf/perf.c, util/config.c):
+#   every command here runs with that environment, else the dynamic
+#   loader's and libc's start-up work differs by some instructions.
+# - With two vCPUs QEMU interleaves them by host time: interrupts then land
+#   at other points each run, and the user-only counts move by thousands
+#   (measured on a loaded host); one vCPU keeps them reproducible, so only
+#   -a runs on two.
+# - arm_pmuv3 takes any raw event number (one the PMU lacks counts 0),
+#   except CHAIN (0x1e), which it refuses on its own (EINVAL).
+cpu=$1
+SPIN=/bin/spin
+ROUNDS=1000            # 1000 rounds of 10000 loop iterations: some 40M instructions
+NOSAMPLE=1000000000    # a period no run reaches
+export PATH=/usr/lib/perf-core:/bin PERF_BUILDID_DIR=/tmp/.debug PREFIX=/usr
+EIGHT="instructions:u/$NOSAMPLE,cycles:u/$NOSAMPLE,r08:u/$NOSAMPLE,r11:u/$NOSAMPLE"
+EIGHT="$EIGHT,r008:u/$NOSAMPLE,r011:u/$NOSAMPLE,r0008:u/$NOSAMPLE,r0011:u/$NOSAMPLE"
+
+run() { # NAME COMMAND...
+	name=$1
+	shift
+	echo "@@OUT $name@@"
+	timeout 120 "$@" 2>&1
+	echo "@@RC $name $?@@"
+}
+
+if [ "$cpu" = neoverse-n1-smp2 ]; then
+	# system-wide on two CPUs: cyctop -a starts (it reads the kernel's symbols
+	# first), then one spin on each CPU; they end before cyctop does (an exit
+	# while both CPUs spin takes the emulated kernel tens of seconds)
+	cyctop -a -b --format json -n 1 -d 5 -e cycles/1000000 >/tmp/syswide.out 2>&1 &
+	c=$!
+	sleep 2
+	$SPIN 30000 &
+	p1=$!
+	$SPIN 30000 &
+	p2=$!
+	wait $p1 $p2
+	wait $c
+	echo "syswide status $?" >>/tmp/syswide.out
+	run syswide cat /tmp/syswide.out
+	exit 0
+fi
+
+# what the kernel gives: PMUs, their types and cpus, the MIDR
+run sysfs sh -c 'for d in /sys/bus/event_source/devices/*; do
+	echo "$(basename $d) type=$(cat $d/type) cpus=$(cat $d/cpus 2>/dev/null)"
+done; cat /sys/devices/system/cpu/cpu0/regs/identification/midr_el1'
+run env sh -c 'perf stat -e dummy -o /dev/null -- /bin/busybox env | sort; echo ---; env | sort'
+
+# exact counts: perf stat and cyctop (nothing sampled) on the same command
+run perf-stat perf stat -x, -e instructions:u,cycles:u -- $SPIN $ROUNDS
+run count cyctop -b --format json -e instructions:u/$NOSAMPLE,cycles:u/$NOSAMPLE -- $SPIN $ROUNDS
+# sampling at SAV 100000, and the hotspots beside perf record's at that period
+run sample cyctop -b --format json -e instructions:u/$NOSAMPLE,cycles:u/100000 -- $SPIN $ROUNDS
+run perf-record perf record -q -o /tmp/perf.data -c 100000 -e cycles:u -- $SPIN $ROUNDS
+run perf-report perf report -i /tmp/perf.data --stdio -q --sort sym
+# the defaults on this host: hardware events, the header
+run defaults-json cyctop -b --format json -- $SPIN $ROUNDS
+run defaults-text cyctop -b -- $SPIN $ROUNDS
+# an event the PMU lacks, a raw event the kernel rejects
+run missing-hw cyctop -b -e branch-misses -- $SPIN 10
+run missing-raw cyctop -b -e r1e:u -- $SPIN 10
+# multiplexing: 8 events on the kernel's counters, in time slices and in runs
+run perf-stat-4000 perf stat -x, -e instructions:u,cycles:u -- $SPIN 4000
+run mux-time cyctop -b --format json --mux-slice 10 -e $EIGHT -- $SPIN 4000
+run mux-runs cyctop -b --format json --mux runs -e $EIGHT -- $SPIN $ROUNDS
+[ "$cpu" = neoverse-n1 ] || exit 0
+
+# group reads and leader sampling: perf record's {a,b}:S read back by cyctop
+run leader-record perf record -q -o /tmp/leader.data -c 100000 -e '{cycles:u,instructions:u}:S' -- $SPIN $ROUNDS
+run leader-perf perf report -i /tmp/leader.data --stdio -q --sort sym
+run leader-cyctop cyctop -b --format json -i /tmp/leader.data
+# attach to a running process (spinning until killed)
+$SPIN 0 &
+pid=$!
+run attach cyctop -b --format json -n 1 -d 0.3 -e cycles:u/100000 -p $pid
+kill $pid
+wait $pid
+# cyctop record read back by perf report
+run record cyctop record -o /tmp/cyctop.data -e cycles:u/100000 -- $SPIN $ROUNDS
+run record-perf perf report -i /tmp/cyctop.data --stdio -q --sort sym
+run record-cyctop cyctop -b --format json -i /tmp/cyctop.data
+# the recording itself, for the x86 cyctop on the host (cross-architecture -i)
+run record-base64 base64 /tmp/cyctop.data
+# call stacks: frame pointers (spin) and dwarf (callers, built without
+# them), each beside perf's stacks of the same command
+run cg-fp cyctop -b --format folded --call-graph fp -e cycles:u/100000 -- $SPIN $ROUNDS
+run perf-cg-fp sh -c "perf record -q -o /tmp/fp.data --call-graph fp -c 100000 -e cycles:u -- $SPIN $ROUNDS &&
+	perf script --no-inline -i /tmp/fp.data -F ip,sym"
+run cg-dwarf cyctop -b --format folded -g -e cycles:u/100000 -- /bin/callers 0.05
+run perf-cg-dwarf sh -c 'perf record -q -o /tmp/dw.data --call-graph dwarf -c 100000 -e cycles:u -- /bin/callers 0.05 &&
+	perf script --no-inline -i /tmp/dw.data -F ip,sym'
+# the asm view's decoding, compared with objdump on the host
+run annotate cyctop annotate spin_hot -e cycles:u/100000 -- $SPIN 100
+run annotate-round cyctop annotate spin_round -e cycles:u/100000 -- $SPIN 100
