@@ -3,7 +3,8 @@
 #   ./build.sh demo    install what is missing, build, run cyctop on its demo
 #   ./build.sh check   install what is missing, build, run every test
 #                      (warnings as errors, then again under ASan + UBSan,
-#                      then make distcheck, the fuzzers, and the arm64
+#                      then make distcheck, the fuzzers, the Debian package
+#                      (tests/package.sh), and the arm64
 #                      build's checks in an emulated arm64 guest with a
 #                      real PMU driver: tests/arm64/guest.sh)
 #   ./build.sh arm64   install what is missing (cross compiler, the :arm64
@@ -21,7 +22,7 @@ PACKAGES="build-essential autoconf automake pkg-config libncurses-dev libpfm4-de
 libunwind-dev libdw-dev libelf-dev libzydis-dev libcmocka-dev libiberty-dev libzstd-dev
 tmux gawk python3 procps util-linux clang valgrind libc6-dbg libprotobuf-c-dev
 protobuf-c-compiler zlib1g-dev golang-github-google-pprof-dev golang-go sqlite3 bzip2 xz-utils
-libcapstone-dev"
+libcapstone-dev man-db bash-completion debhelper lintian"
 
 # The arm64 build (./build.sh arm64): one list, Debian 12 bookworm and 13
 # trixie names (apt-cache policy on both: the same names there).
@@ -263,10 +264,25 @@ arm64_check() {
 		tail -n 20 build/arm64-guest.out
 		fail=1   # no verdicts (or a skip: the build said it had everything)
 	fi
-	printf 'arm64 guest: %s passed, %s failed (%s s with the build)\n' "$pass" "$fail" \
-		"$(($(date +%s) - t0))"
+	skip=$(grep -c '^SKIP:' build/arm64-guest.out || true)
+	printf 'arm64 guest: %s passed, %s failed, %s skipped (%s s with the build)\n' "$pass" \
+		"$fail" "$skip" "$(($(date +%s) - t0))"
 	TOTAL_PASS=$((TOTAL_PASS + pass))
 	TOTAL_FAIL=$((TOTAL_FAIL + fail))
+	TOTAL_SKIP=$((TOTAL_SKIP + skip))
+}
+
+# The Debian package built from the dist tarball and installed into a root
+# of its own (tests/package.sh): one test in the totals.
+package_check() {
+	if sh tests/package.sh build >build/package.out 2>&1; then
+		grep '^package:' build/package.out
+		TOTAL_PASS=$((TOTAL_PASS + 1))
+	else
+		tail -n 40 build/package.out
+		say "package: FAILED (build/package.out)"
+		TOTAL_FAIL=$((TOTAL_FAIL + 1))
+	fi
 }
 
 check() {
@@ -291,6 +307,7 @@ check() {
 		fi
 	fi
 	[ "${SKIP_FUZZ:-0}" = 1 ] || fuzz
+	[ "${SKIP_PACKAGE:-0}" = 1 ] || package_check
 	[ "${SKIP_ARM64:-0}" = 1 ] || arm64_check
 	printf 'all: %s passed, %s failed, %s skipped\n' "$TOTAL_PASS" "$TOTAL_FAIL" "$TOTAL_SKIP"
 	[ "$TOTAL_FAIL" -eq 0 ]
