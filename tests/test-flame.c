@@ -193,6 +193,12 @@ static void test_metrics(void **state)
 	assert_true(fabs(flame_value(f, a, &m[1]) - 10.0) < 1e-9);
 	assert_true(fabs(flame_value(f, b, &m[1]) - 500.0) < 1e-9);
 	assert_true(isnan(flame_value(f, a, &m[2])));   /* no self samples */
+	/* a metric counts events: samples times their period */
+	flame_set_scale(f, 0, 1000);
+	flame_set_scale(f, 1, 10);
+	assert_true(fabs(flame_value(f, b, &m[1]) - 5.0) < 1e-9);
+	flame_set_scale(f, 0, 1);
+	flame_set_scale(f, 1, 1);
 	assert_true(isnan(flame_value(f, a, &m[0])));
 	/* buckets: ends apart, NAN and outside nowhere */
 	assert_int_equal(flame_bucket(10, 10, 500), 0);

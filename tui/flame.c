@@ -8,6 +8,7 @@
 
 #include "arch/hashtab.h"
 #include "engine/callgraph.h"
+#include "engine/profile.h"
 
 static uint64_t *counts_of(struct flame *f, int node)
 {
@@ -56,6 +57,8 @@ struct flame *flame_new(int n_events)
 	if (n_events < 1 || n_events > FLAME_EVENTS_MAX || !(f = calloc(1, sizeof(*f))))
 		return NULL;
 	f->n_events = n_events;
+	for (int e = 0; e < FLAME_EVENTS_MAX; e++)
+		f->scale[e] = 1;
 	if (new_node(f, -1, FLAME_ROOT_NAME, "") < 0) {
 		flame_free(f);
 		return NULL;
@@ -73,6 +76,22 @@ void flame_free(struct flame *f)
 	free(f->nodes);
 	free(f->counts);
 	free(f);
+}
+
+void flame_set_scale(struct flame *f, int ev, double scale)
+{
+	if (ev >= 0 && ev < f->n_events && scale > 0)
+		f->scale[ev] = scale;
+}
+
+void flame_scale_from(struct flame *f, const struct snapshot *s)
+{
+	for (int e = 0; e < s->n_events && e < f->n_events; e++) {
+		const struct snap_event *ev = &s->ev[e];
+		/* frequency mode: the samples sum their periods already */
+		double per = ev->nsamples == 0 && ev->sav > 0 ? (double)ev->sav : 1;
+		flame_set_scale(f, e, per / (ev->coverage > 0 ? ev->coverage : 1));
+	}
 }
 
 int flame_child(const struct flame *f, int p, const char *name)
@@ -280,7 +299,8 @@ double flame_value(const struct flame *f, int node, const struct flame_metric *m
 	uint64_t b = m->self ? flame_self(f, node, m->b) : flame_total(f, node, m->b);
 	if (b == 0)
 		return NAN;
-	return (m->kind == FM_PER_1000 ? 1000.0 : 1.0) * (double)a / (double)b;
+	return (m->kind == FM_PER_1000 ? 1000.0 : 1.0) * (double)a * f->scale[m->a] /
+	       ((double)b * f->scale[m->b]);
 }
 
 int flame_bucket(double v, double lo, double hi)

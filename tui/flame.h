@@ -30,6 +30,10 @@ struct flame {
 	size_t n, cap;
 	uint64_t *counts;            /* 2 * n_events per node: self, total */
 	size_t ccap;
+	/* what one sample of each event stands for: its sample period (the
+	 * events of a metric are counts, not samples), over the fraction of
+	 * time it was counted; 1 until flame_set_scale */
+	double scale[FLAME_EVENTS_MAX];
 	char **strs;                 /* copies of names and modules */
 	size_t nstrs, scap;
 };
@@ -61,6 +65,13 @@ struct cg_snapshot;
 /* The flame graph of a call graph snapshot (the one place that reads it);
  * NULL when out of memory. */
 struct flame *flame_from_cg(const struct cg_snapshot *g);
+
+/* Event EV's samples stand for SCALE events each (its sample-after value,
+ * or 1 where samples weigh their periods already, over its coverage). */
+void flame_set_scale(struct flame *f, int ev, double scale);
+struct snapshot;
+/* The scales of a snapshot's events (struct snap_event's sav, coverage). */
+void flame_scale_from(struct flame *f, const struct snapshot *s);
 
 /* The child of node P named NAME, or -1. */
 int flame_child(const struct flame *f, int p, const char *name);

@@ -684,6 +684,7 @@ static int write_svg(FILE *mem, const struct snapshot *s, struct top_folded *fol
 	struct flame *f = flame_from_cg(s->cg);
 	if (!f)
 		return -1;
+	flame_scale_from(f, s);
 	snprintf(title, sizeof(title), "cyctop flame graph: %s of %s", s->ev[0].name,
 		 s->command[0] ? s->command : "the session");
 	int rc = flame_write_svg(mem, f, &m, title);

@@ -118,6 +118,8 @@ static void ensure_built(struct tui *t, struct flame_view *v)
 		return;
 	flame_free(v->fl);
 	v->fl = g ? flame_from_cg(g) : NULL;
+	if (v->fl)
+		flame_scale_from(v->fl, t->snap);
 	v->built = true;
 	v->built_gen = t->snap_gen;
 	v->lay_w = -1;
