@@ -229,6 +229,10 @@ static int check_session_input(struct top_opts *o)
 			  o->in.path);
 		return -1;
 	}
+	if (o->flame_metric && o->format != OUT_FLAME) {
+		cmd_error("--flame-metric %s: it colours --format flame", o->flame_metric);
+		return -1;
+	}
 	if ((o->format == OUT_FOLDED || o->format == OUT_FLAME) && !o->batch) {
 		cmd_error("--format %s is batch output: add -b",
 			  o->format == OUT_FLAME ? "flame" : "folded");

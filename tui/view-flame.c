@@ -21,6 +21,8 @@
 #define MIN_W 2            /* a frame narrower than this joins a "+N" stub */
 #define HEAD_LINES 2       /* title, legend */
 #define FOOT_LINES 1       /* the selected frame */
+#define ZOOM_BACK_MAX 32
+#define ZSEP '\x1f'          /* joins a path's names in the zoom history */
 
 struct flame_view {
 	struct flame *fl;
@@ -32,6 +34,9 @@ struct flame_view {
 	char *zoom_path[PATH_DEPTH], *sel_path[PATH_DEPTH];
 	int zoom_n, sel_n;
 	int zoom, sel;             /* nodes of fl */
+	/* the zooms to go back to (Backspace), as paths joined by ZSEP */
+	char *hist[ZOOM_BACK_MAX];
+	int nhist;
 	struct flame_metric metrics[METRICS_MAX];
 	int nmetrics, metric;
 	char metric_name[160];     /* the chosen metric kept across rebuilds by name */
@@ -255,8 +260,15 @@ static void draw_legend(struct tui *t, struct flame_view *v, int y)
 	char line[512];
 	int x;
 
+	/* the scale keeps its room: the name is cut first */
+	int scale_w = m->kind == FM_NONE ? 0 : FLAME_BUCKETS * 8 + 10;
+	x = snprintf(line, sizeof(line), "colour: %s", m->name);
+	if (x > COLS - scale_w - 2 && COLS - scale_w - 2 > 12) {
+		x = COLS - scale_w - 2;
+		snprintf(line + x - 3, sizeof(line) - (size_t)x + 3, "...");
+	}
+	x += 2;
 	ui_set(EL_HEADER_VALUE);
-	x = snprintf(line, sizeof(line), "colour: %s  ", m->name);
 	ui_text(y, 0, COLS, line, true);
 	if (m->kind == FM_NONE || !(v->hi >= v->lo)) {
 		if (m->kind != FM_NONE)
@@ -284,16 +296,20 @@ static void draw_foot(struct tui *t, struct flame_view *v, int y)
 	int n = v->sel;
 	uint64_t s = flame_total(fl, n, 0), all = flame_total(fl, 0, 0);
 	double val = flame_value(fl, n, metric(v));
-	int len = snprintf(line, sizeof(line), "%s  %s  %llu samples  %.2f%% of all  "
-			   "%.2f%% of the zoom  self %llu", fl->nodes[n].name, fl->nodes[n].module,
+	/* the value in numbers too (a monochrome terminal shades only); the
+	 * module last, the first thing cut */
+	int len = snprintf(line, sizeof(line), "%s  %llu samples  %.2f%% of all  "
+			   "%.2f%% of the zoom  self %llu", fl->nodes[n].name,
 			   (unsigned long long)s, pct(s, all), pct(s, flame_total(fl, v->zoom, 0)),
 			   (unsigned long long)flame_self(fl, n, 0));
-	if (!isnan(val) && len >= 0 && (size_t)len < sizeof(line))
-		len += snprintf(line + len, sizeof(line) - (size_t)len, "  %s %.4g", metric(v)->name,
-				val);
+	if (metric(v)->kind != FM_NONE && len >= 0 && (size_t)len < sizeof(line))
+		len += snprintf(line + len, sizeof(line) - (size_t)len, isnan(val) ? "  colour n/a"
+				: "  colour %.4g", val);
 	if (v->search[0] && len >= 0 && (size_t)len < sizeof(line))
-		snprintf(line + len, sizeof(line) - (size_t)len, "  |  /%s: %.2f%%", v->search,
-			 pct(match_samples(v, 0), all));
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "  /%s: %.2f%%", v->search,
+				pct(match_samples(v, 0), all));
+	if (len >= 0 && (size_t)len < sizeof(line))
+		snprintf(line + len, sizeof(line) - (size_t)len, "  %s", fl->nodes[n].module);
 	ui_set(EL_HEADER_VALUE);
 	ui_text(y, 0, COLS, line, true);
 }
@@ -382,6 +398,27 @@ static void move_up(struct flame_view *v)
 		select_node(v, v->fl->nodes[v->sel].parent);
 }
 
+/* Remembers the zoom shown, for Backspace (the oldest one forgotten when
+ * the history is full). */
+static void push_zoom(struct flame_view *v)
+{
+	size_t len = 1;
+	for (int i = 0; i < v->zoom_n; i++)
+		len += strlen(v->zoom_path[i]) + 1;
+	char *j = malloc(len), *p = j;
+	if (!j)
+		return;
+	*p = '\0';
+	for (int i = 0; i < v->zoom_n; i++)
+		p += sprintf(p, "%s%s", i ? "\x1f" : "", v->zoom_path[i]);
+	if (v->nhist == ZOOM_BACK_MAX) {
+		free(v->hist[0]);
+		memmove(v->hist, v->hist + 1, (ZOOM_BACK_MAX - 1) * sizeof(v->hist[0]));
+		v->nhist--;
+	}
+	v->hist[v->nhist++] = j;
+}
+
 static void enter(struct tui *t, struct flame_view *v)
 {
 	const struct flame_node *n = &v->fl->nodes[v->sel];
@@ -391,20 +428,42 @@ static void enter(struct tui *t, struct flame_view *v)
 			tui_switch_view(t, &view_asm);
 		return;
 	}
+	if (v->sel == v->zoom)
+		return;
+	push_zoom(v);
 	zoom_node(v, v->sel);
 }
 
+/* The zoom shown before, or the parent of the zoom when there is none
+ * (a zoom kept from a view opened earlier); at the root: the hotspots. */
 static void zoom_out(struct tui *t, struct flame_view *v)
 {
-	if (v->zoom == 0) {
+	int from = v->zoom, to;
+
+	if (v->nhist > 0) {
+		char *joined = v->hist[--v->nhist], *names[PATH_DEPTH];
+		int n = 0;
+		for (char *p = joined; *p && n < PATH_DEPTH;) {
+			names[n++] = p;
+			char *end = strchr(p, ZSEP);
+			if (!end)
+				break;
+			*end = '\0';
+			p = end + 1;
+		}
+		to = path_find(v->fl, names, n);
+		free(joined);
+	} else if (v->zoom == 0) {
 		tui_switch_view(t, &view_hotspots);
 		return;
+	} else {
+		to = v->fl->nodes[v->zoom].parent;
 	}
-	int from = v->zoom;
-	zoom_node(v, v->fl->nodes[v->zoom].parent);
+	zoom_node(v, to);
 	if (!flame_is_ancestor(v->fl, v->zoom, v->sel))
 		select_node(v, from);
 }
+
 
 static void cycle_metric(struct tui *t, struct flame_view *v)
 {
@@ -475,6 +534,8 @@ void tui_close_flame(struct tui *t)
 	flame_layout_free(&v->lay);
 	path_free(v->zoom_path, &v->zoom_n);
 	path_free(v->sel_path, &v->sel_n);
+	while (v->nhist > 0)
+		free(v->hist[--v->nhist]);
 	free(v);
 	t->flame = NULL;
 }
