@@ -224,6 +224,54 @@ print("svg ok", seen, "frames")
 PY
 ok
 
+# the SVG in a browser: Chromium (Debian's, headless) lays it out; a probe
+# appended to a copy writes each frame's title and rendered width into the
+# DOM it dumps, and the widths are the samples' share of the root's.
+BROWSER=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$BROWSER" ]; then
+	skip_part "the SVG in a browser: no chromium (apt-get install chromium)"
+else
+	cat >"$TMP/probe.js" <<'JS'
+window.addEventListener("load", function () {
+var out = [], gs = document.getElementsByClassName("f");
+for (var i = 0; i < gs.length; i++)
+  out.push(gs[i].firstChild.textContent + "\t" + gs[i].getElementsByTagName("rect")[0].getBBox().width.toFixed(3));
+var d = document.createElementNS("http://www.w3.org/2000/svg", "desc");
+d.setAttribute("id", "probe"); d.textContent = out.join("\n"); document.documentElement.appendChild(d);
+});
+JS
+	python3 -c 'import sys; s = open(sys.argv[1]).read(); p = open(sys.argv[2]).read()
+print(s.replace("</svg>", "<script><![CDATA[" + p + "]]></script></svg>"), end="")' \
+		"$TMP/rec.svg" "$TMP/probe.js" >"$TMP/probe.svg"
+	# --no-sandbox: the tests may run as root, where Chromium's sandbox refuses
+	timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --virtual-time-budget=3000 \
+		--user-data-dir="$TMP/chromium" --dump-dom "file://$TMP/probe.svg" \
+		>"$TMP/dom.txt" 2>"$TMP/chromium.err" || fail "chromium: $(tail -n 3 "$TMP/chromium.err")"
+	python3 - "$TMP/dom.txt" "$TMP/rec.svg" <<'PY' || fail "the SVG as Chromium lays it out"
+import re, sys
+dom = open(sys.argv[1]).read()
+assert "parsererror" not in dom, dom[:500]
+m = re.search(r'<desc id="probe">(.*?)</desc>', dom, re.S)
+assert m, "no probe output: the script did not run"
+rows = [l.rsplit("\t", 1) for l in m.group(1).strip().split("\n")]
+titles = re.findall(r"<title>(.*?)</title>", open(sys.argv[2]).read())
+assert [t for t, _ in rows] == titles[:len(rows)] and len(rows) == len(titles), "titles differ"
+total = int(re.match(r".* \((\d+) samples", rows[0][0]).group(1))
+span = float(rows[0][1])
+for t, w in rows:
+    n = int(re.match(r".* \((\d+) samples", t).group(1))
+    assert abs(float(w) - n / total * span) < 0.01, (t, w)
+print("chromium ok", len(rows), "frames")
+PY
+	ok
+	# a picture for people (not compared): FLAME_SHOTS=DIR keeps it
+	if [ -n "${FLAME_SHOTS:-}" ]; then
+		timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+			--user-data-dir="$TMP/chromium" --window-size=1200,400 \
+			--screenshot="$FLAME_SHOTS/flame-svg.png" "file://$TMP/rec.svg" >/dev/null 2>&1 || true
+	fi
+fi
+
 # the view of the recording: caller_a twice caller_b within a cell and the
 # statistics (a share p of N samples has sigma sqrt(p (1 - p) / N); 5 sigma
 # of 120 columns), each as wide as its samples
