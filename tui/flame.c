@@ -15,16 +15,24 @@ static uint64_t *counts_of(struct flame *f, int node)
 	return &f->counts[(size_t)node * 2 * (size_t)f->n_events];
 }
 
-static const char *keep(struct flame *f, const char *s)
-{
-	char *c = strdup(s ? s : CG_UNKNOWN);
+/* The children index: a child is found by its parent and its interned
+ * name (compared by pointer). */
+struct child_key {
+	int parent;
+	const char *name;
+};
 
-	if (!c || GROW(f->strs, f->nstrs + 1, f->scap) < 0) {
-		free(c);
-		return NULL;
-	}
-	f->strs[f->nstrs++] = c;
-	return c;
+static uint64_t child_hash(int parent, const char *name)
+{
+	return hash_mix((uint64_t)(uintptr_t)name ^ hash_mix((uint64_t)parent));
+}
+
+static bool child_eq(const void *key, uint32_t idx, const void *ctx)
+{
+	const struct child_key *k = key;
+	const struct flame_node *n = &((const struct flame *)ctx)->nodes[idx];
+
+	return n->parent == k->parent && n->name == k->name;
 }
 
 static int new_node(struct flame *f, int parent, const char *name, const char *module)
@@ -34,9 +42,11 @@ static int new_node(struct flame *f, int parent, const char *name, const char *m
 	if (GROW(f->nodes, f->n + 1, f->cap) < 0 || GROW(f->counts, (f->n + 1) * per, f->ccap) < 0)
 		return -1;
 	struct flame_node *nd = &f->nodes[f->n];
-	nd->name = keep(f, name);
-	nd->module = keep(f, module);
-	if (!nd->name || !nd->module)
+	nd->name = strpool_intern(&f->names, name ? name : CG_UNKNOWN);
+	nd->module = strpool_intern(&f->names, module ? module : CG_UNKNOWN);
+	if (!nd->name || !nd->module ||
+	    (parent >= 0 && hashtab_add(&f->children, child_hash(parent, nd->name),
+					(uint32_t)f->n) < 0))
 		return -1;
 	nd->parent = parent;
 	nd->first_child = -1;
@@ -70,9 +80,8 @@ void flame_free(struct flame *f)
 {
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->nstrs; i++)
-		free(f->strs[i]);
-	free(f->strs);
+	strpool_free(&f->names);
+	hashtab_free(&f->children);
 	free(f->nodes);
 	free(f->counts);
 	free(f);
@@ -96,10 +105,12 @@ void flame_scale_from(struct flame *f, const struct snapshot *s)
 
 int flame_child(const struct flame *f, int p, const char *name)
 {
-	for (int c = f->nodes[p].first_child; c >= 0; c = f->nodes[c].next)
-		if (strcmp(f->nodes[c].name, name) == 0)
-			return c;
-	return -1;
+	struct child_key k = { p, strpool_find(&f->names, name) };
+
+	if (!k.name)
+		return -1;
+	uint32_t c = hashtab_find(&f->children, child_hash(p, k.name), &k, child_eq, f);
+	return c == HASHTAB_NONE ? -1 : (int)c;
 }
 
 int flame_add_path(struct flame *f, const char *const *names, const char *const *modules,
@@ -122,16 +133,15 @@ int flame_add_path(struct flame *f, const char *const *names, const char *const 
 
 /* ---- finishing: totals, children sorted ------------------------------- */
 
-static const struct flame *sort_ctx;
-
-static int by_total(const void *a, const void *b)
+static int by_total(const void *a, const void *b, void *ctx)
 {
+	const struct flame *f = ctx;
 	int x = *(const int *)a, y = *(const int *)b;
-	uint64_t tx = flame_total(sort_ctx, x, 0), ty = flame_total(sort_ctx, y, 0);
+	uint64_t tx = flame_total(f, x, 0), ty = flame_total(f, y, 0);
 
 	if (tx != ty)
 		return tx < ty ? 1 : -1;
-	return strcmp(sort_ctx->nodes[x].name, sort_ctx->nodes[y].name);
+	return strcmp(f->nodes[x].name, f->nodes[y].name);
 }
 
 void flame_finish(struct flame *f)
@@ -148,7 +158,6 @@ void flame_finish(struct flame *f)
 	}
 	int *kids = NULL;
 	size_t kcap = 0;
-	sort_ctx = f;
 	for (size_t p = 0; p < f->n; p++) {
 		size_t k = 0;
 		for (int c = f->nodes[p].first_child; c >= 0; c = f->nodes[c].next) {
@@ -158,7 +167,7 @@ void flame_finish(struct flame *f)
 		}
 		if (k < 2)
 			continue;
-		qsort(kids, k, sizeof(*kids), by_total);
+		qsort_r(kids, k, sizeof(*kids), by_total, f);
 		f->nodes[p].first_child = kids[0];
 		for (size_t j = 0; j < k; j++)
 			f->nodes[kids[j]].next = j + 1 < k ? kids[j + 1] : -1;

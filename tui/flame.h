@@ -11,13 +11,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/hashtab.h"
+
 #define FLAME_EVENTS_MAX 64
 #define FLAME_ROOT_NAME "all"
 /* Colour buckets of the scale (themes' flame0..flame5). */
 #define FLAME_BUCKETS 6
 
 struct flame_node {
-	const char *name, *module;   /* into the flame's string copies */
+	const char *name, *module;   /* interned in the flame's pool */
 	int parent;                  /* -1 for the root */
 	int first_child, next;       /* children sorted by total of event 0
 				      * descending, then name; -1 ends */
@@ -34,8 +36,8 @@ struct flame {
 	 * events of a metric are counts, not samples), over the fraction of
 	 * time it was counted; 1 until flame_set_scale */
 	double scale[FLAME_EVENTS_MAX];
-	char **strs;                 /* copies of names and modules */
-	size_t nstrs, scap;
+	struct strpool names;        /* names and modules, interned */
+	struct hashtab children;     /* (parent, interned name) -> node */
 };
 
 /* Samples of event EV in NODE alone (its paths end there) and in it and
