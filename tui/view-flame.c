@@ -244,12 +244,16 @@ static void draw_box(struct tui *t, struct flame_view *v, const struct flame_box
 	for (; cols < b->w && len + 8 < sizeof(cell); cols++)
 		len += (size_t)snprintf(cell + len, sizeof(cell) - len, "%s", fill);
 	cell[len] = '\0';
-	ui_set(matches(v, b->node) ? EL_WARNING
-	       : bucket < 0 ? EL_MISSING : (enum theme_el)(EL_FLAME0 + bucket));
+	bool match = matches(v, b->node);
+	ui_set(match ? EL_WARNING : bucket < 0 ? EL_MISSING : (enum theme_el)(EL_FLAME0 + bucket));
 	/* the selection keeps the frame's colour, reversed: the colour still
-	 * says the value, and no theme colour can hide it */
+	 * says the value, and no theme colour can hide it.  A match is the
+	 * warning colour reversed (a background, as flamegraph.pl's magenta),
+	 * and selected, not reversed. */
+	if (sel != match)
+		attron(A_REVERSE);
 	if (sel)
-		attron(A_REVERSE | A_BOLD);
+		attron(A_BOLD);
 	/* ui_text escapes control characters only: the border and shades pass */
 	ui_text(y, b->x, b->w, cell, true);
 }
