@@ -9,7 +9,8 @@
 #     pairs under CPI (total) and the same under CPI (self), where neither
 #     has a value; the legend; arrows, Enter zooms and Backspace zooms out;
 #     / sums the matches' share; Enter on a leaf opens its asm view; the
-#     mono theme shades.
+#     mono theme shades.  Its SVG: CPI in the titles, two colours.  A
+#     session without stacks: f and --format flame say so.
 #  2. a recording of the 2:1 callers workload (cyctop record -g): caller_a's
 #     box twice caller_b's within one cell plus the statistics' tolerance,
 #     each as wide as its samples say; the SVG of --format flame is
@@ -55,8 +56,43 @@ expect_rc 0 "folded stacks of the hand-made session"
 expect_out "main;caller_a;leaf_work 200" "caller_a's stack"
 expect_out "main;caller_b;leaf_work 100" "caller_b's stack"
 
+# the SVG of the same session: CPI in the titles, two colours
+run "$CYCTOP" -b -i "$TMP/h.data" --format flame --flame-metric CPI
+expect_rc 0 "--format flame --flame-metric CPI"
+python3 - "$TMP/out" <<'PY' || fail "the hand-made session's SVG"
+import sys
+import xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+fill = {}
+for g in ET.parse(sys.argv[1]).getroot().iter(NS + "g"):
+    title = g.find(NS + "title").text
+    fill[title] = g.find(NS + "rect").get("fill")
+a = "caller_a (200 samples, 66.67%, CPI CPU_CLK_UNHALTED.CORE/INST_RETIRED.ANY_P (total) 5)"
+b = "caller_b (100 samples, 33.33%, CPI CPU_CLK_UNHALTED.CORE/INST_RETIRED.ANY_P (total) 20)"
+assert a in fill and b in fill, list(fill)
+assert fill[a] != fill[b], fill
+PY
+ok
+# without stacks: the view and the SVG say so
+printf 'CPU_CLK_UNHALTED.CORE,leaf_work,10\nINST_RETIRED.ANY_P,leaf_work,10\n' >"$TMP/nostack.samples"
+run "$MK" -s "$TMP/nostack.samples" "$TMP/nostack.data" core "GenuineIntel,6,23,10" "$TMP/h.counts" "$CALLERS"
+expect_rc 0 "mk-session without stacks"
+run "$CYCTOP" -b -i "$TMP/nostack.data" --format flame
+expect_rc 2 "--format flame of a session without stacks"
+expect_err "--format flame: no call stacks in this session" "said"
+run "$CYCTOP" -b --format flame -e cpu-clock -- "$CALLERS" 1
+expect_rc 2 "--format flame without -g"
+expect_err "--format flame needs -g" "said"
+
 start 120 24
-type_line "'$CYCTOP' -i '$TMP/h.data'; echo EXIT-\$?"
+type_line "'$CYCTOP' -i '$TMP/nostack.data'; echo NOSTACK-\$?"
+wait_screen "leaf_work" "hotspots without stacks"
+T send-keys -t main f
+wait_screen "flame: no call stacks: run with -g" "f without stacks"
+T send-keys -t main q
+wait_screen "NOSTACK-0" "q quits"
+
+type_line "clear; '$CYCTOP' -i '$TMP/h.data'; echo EXIT-\$?"
 wait_screen "leaf_work" "hotspots of the hand-made session"
 T send-keys -t main f
 wait_screen "flame graph of CPU_CLK_UNHALTED.CORE: 300 samples" "f opens the flame graph"
@@ -308,11 +344,13 @@ ok
 T send-keys -t main f
 wait_for '[ "$(samples_now)" -ge 500 ] && screen | grep -q "caller_b"' 30 "live flame graph with caller_b"
 ok
-# select main (down the largest children), zoom, then caller_b
-for _ in 1 2 3 4 5 6; do
+# select main (down the widest callees), zoom, then caller_b; each Down
+# waits for the bottom line to name the next frame
+for _ in 1 2 3 4 5 6 7 8; do
 	foot | grep -q "^main " && break
+	_was=$(foot | cut -d' ' -f1)
 	T send-keys -t main Down
-	sleep 0.2
+	wait_for '[ "$(foot | cut -d" " -f1)" != "$_was" ]' 10 "Down from $_was"
 done
 foot | grep -q "^main " || { screen_dump >&2; fail "could not select main"; }
 ok
