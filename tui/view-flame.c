@@ -254,6 +254,8 @@ static void draw_box(struct tui *t, struct flame_view *v, const struct flame_box
 		attron(A_REVERSE);
 	if (sel)
 		attron(A_BOLD);
+	if (b->ancestor && !sel)   /* above the zoom: faded, as flamegraph.pl's */
+		attron(A_DIM);
 	/* ui_text escapes control characters only: the border and shades pass */
 	ui_text(y, b->x, b->w, cell, true);
 }
