@@ -56,7 +56,7 @@ _cyctop_value()
 		COMPREPLY+=($(compgen -f -- "$cur"))
 		;;
 	--format)
-		COMPREPLY=($(compgen -W "text csv json folded pprof" -- "$cur"))
+		COMPREPLY=($(compgen -W "text csv json folded pprof flame" -- "$cur"))
 		;;
 	--mux)
 		COMPREPLY=($(compgen -W "time runs" -- "$cur"))

@@ -18,7 +18,11 @@
  * count over its placed samples (the remainder, if any, adds 1 to the first
  * ones); when the counts file gives VALUE,PERIOD, VALUE must equal the
  * samples placed.  FUNC:WEIGHT may be left out when -s places every
- * sampled event. */
+ * sampled event.  A fourth field CALLER;CALLER... (innermost first) gives
+ * the line's samples that call stack: every sample of the file then
+ * carries a PERF_SAMPLE_CALLCHAIN (the callers' return addresses are their
+ * starts + 1, looked up at ip - 1 as a reader does), the others just
+ * their own IP. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -40,6 +44,7 @@
 #define MAP_BASE 0x555555554000ull
 #define PID 4242
 #define MAX_PLACED_SAMPLES 10000000ull /* per event, from -s */
+#define MAX_CHAIN 16                   /* callers of a placed line */
 
 struct func {
 	uint64_t ip;
@@ -51,7 +56,11 @@ struct placed {
 	size_t ev;
 	uint64_t ip;
 	uint64_t count;
+	uint64_t chain[MAX_CHAIN];     /* the callers' return addresses */
+	int nchain;
 };
+
+static bool with_chain;              /* some -s line gave callers */
 
 static const struct perf_event_header *rec_bytes(void *p, size_t size, uint32_t type)
 {
@@ -106,9 +115,28 @@ static int write_mmap(struct perfdata_writer *w, const char *path, uint64_t len)
 	return perfdata_write(w, rec_bytes(&r, off + sizeof(sid), PERF_RECORD_MMAP2));
 }
 
+static int write_chain_sample(struct perfdata_writer *w, uint64_t id, uint64_t ip,
+			      uint64_t time, uint64_t period, const uint64_t *chain, int nchain)
+{
+	struct {
+		struct perf_event_header h;
+		uint64_t id, ip;
+		uint32_t pid, tid;
+		uint64_t time, period, nr, ips[MAX_CHAIN + 2];
+	} r = { .id = id, .ip = ip, .pid = PID, .tid = PID, .time = time, .period = period,
+		.nr = (uint64_t)nchain + 2, .ips = { (uint64_t)PERF_CONTEXT_USER, ip } };
+
+	for (int i = 0; i < nchain; i++)
+		r.ips[2 + i] = chain[i];
+	return perfdata_write(w, rec_bytes(&r, offsetof(__typeof__(r), ips) +
+					  (size_t)r.nr * sizeof(uint64_t), PERF_RECORD_SAMPLE));
+}
+
 static int write_sample(struct perfdata_writer *w, uint64_t id, uint64_t ip, uint64_t time,
 			uint64_t period)
 {
+	if (with_chain)
+		return write_chain_sample(w, id, ip, time, period, NULL, 0);
 	struct {
 		struct perf_event_header h;
 		uint64_t id, ip;
@@ -136,7 +164,8 @@ static struct perf_event_attr raw_attr(const struct arch_event *row, uint64_t pe
 	a.config = raw_config(&row->code);
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+			PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+			(with_chain ? PERF_SAMPLE_CALLCHAIN : 0);
 	a.sample_id_all = 1;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
@@ -278,22 +307,24 @@ static int parse_placed(const char *path, struct symtab *st, const struct counts
 		return -1;
 	}
 	while (fgets(line, sizeof(line), fp)) {
-		char ev[COUNT_NAME_MAX], loc[300], *hash = strchr(line, '#');
+		char ev[COUNT_NAME_MAX], loc[300], chain[300] = "", *hash = strchr(line, '#');
 		unsigned long long count;
 		char extra;
+		int fields;
 		lineno++;
 		if (hash)
 			*hash = 0;
 		if (strspn(line, " \t\r\n") == strlen(line))
 			continue;
-		if (sscanf(line, " %159[^, \t] , %299[^, \t] , %llu %c", ev, loc, &count,
-			   &extra) != 3) {
-			fprintf(stderr, "mk-session: %s:%d: not EVENT,FUNCTION+0xOFF,COUNT\n",
-				path, lineno);
+		fields = sscanf(line, " %159[^, \t] , %299[^, \t] , %llu , %299[^, \t\r\n] %c", ev,
+				loc, &count, chain, &extra);
+		if (fields != 3 && fields != 4) {
+			fprintf(stderr, "mk-session: %s:%d: not EVENT,FUNCTION+0xOFF,COUNT"
+				"[,CALLER;...]\n", path, lineno);
 			goto fail;
 		}
 		long e = counts_entry(c, m, ev);
-		struct placed p = { 0, 0, count };
+		struct placed p = { .count = count };
 		if (e < 0) {
 			fprintf(stderr, "mk-session: %s:%d: %s is not in the counts file\n", path,
 				lineno, ev);
@@ -303,6 +334,17 @@ static int parse_placed(const char *path, struct symtab *st, const struct counts
 		if (!place_ip(st, loc, &p.ip, err, sizeof(err))) {
 			fprintf(stderr, "mk-session: %s:%d: %s\n", path, lineno, err);
 			goto fail;
+		}
+		char *save = NULL;
+		for (char *fn = strtok_r(chain, ";", &save); fn; fn = strtok_r(NULL, ";", &save)) {
+			uint64_t at;
+			if (p.nchain == MAX_CHAIN || !place_ip(st, fn, &at, err, sizeof(err))) {
+				fprintf(stderr, "mk-session: %s:%d: %s\n", path, lineno,
+					p.nchain == MAX_CHAIN ? "too many callers" : err);
+				goto fail;
+			}
+			p.chain[p.nchain++] = at + 1;
+			with_chain = true;
 		}
 		struct placed *grown = realloc(*out, (*n + 1) * sizeof(**out));
 		if (!grown)
@@ -338,7 +380,9 @@ static int write_placed(struct perfdata_writer *w, uint64_t id, size_t ev, uint6
 	for (size_t k = 0; k < np; k++) {
 		for (uint64_t j = 0; p[k].ev == ev && j < p[k].count; j++, s++) {
 			uint64_t period = count / n + (s < count % n ? 1 : 0);
-			if (write_sample(w, id, p[k].ip, (*time)++ * 1000, period) < 0)
+			if ((with_chain ? write_chain_sample(w, id, p[k].ip, (*time)++ * 1000, period,
+							     p[k].chain, p[k].nchain)
+				       : write_sample(w, id, p[k].ip, (*time)++ * 1000, period)) < 0)
 				return -1;
 		}
 	}

@@ -303,7 +303,7 @@ expect_err "gzip stream truncated" "cut.pb.gz: says why"
 # --- options -------------------------------------------------------------------
 run "$CYCTOP" -b -o "$TMP/x" -- "$WORKLOADS/mix" 0.1
 expect_rc 2 "-o without --format pprof"
-expect_err "only --format pprof writes a file" "-o alone"
+expect_err "only --format pprof and flame write a file" "-o alone"
 run "$CYCTOP" --format pprof -o "$TMP/x" -- "$WORKLOADS/mix" 0.1
 expect_rc 2 "--format pprof without -b"
 expect_err "add -b" "pprof is batch output"

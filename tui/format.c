@@ -247,7 +247,7 @@ int fmt_parse_output(const char *s, enum out_format *f)
 {
 	static const char *const names[] = { [OUT_TEXT] = "text", [OUT_CSV] = "csv",
 					     [OUT_JSON] = "json", [OUT_FOLDED] = "folded",
-					     [OUT_PPROF] = "pprof" };
+					     [OUT_PPROF] = "pprof", [OUT_FLAME] = "flame" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (strcmp(s, names[i]) == 0) {

@@ -12,7 +12,7 @@
 /* The --format of the text outputs.  OUT_FOLDED (folded call stacks for
  * flame graphs) and OUT_PPROF (one gzipped pprof profile at the end) are the
  * watch's batch mode's only. */
-enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_FOLDED, OUT_PPROF };
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_FOLDED, OUT_PPROF, OUT_FLAME };
 
 /* "text", "csv", "json", "folded" or "pprof" into *F; -1 for anything else. */
 int fmt_parse_output(const char *s, enum out_format *f);

@@ -21,7 +21,8 @@ FILE *opt_errors;
 
 const char *const opt_off_on[] = { "off", "on", NULL };
 const char *const opt_formats_text[] = { "text", "csv", "json", NULL };
-const char *const opt_formats_batch[] = { "text", "csv", "json", "folded", "pprof", NULL };
+const char *const opt_formats_batch[] = { "text", "csv", "json", "folded", "pprof", "flame",
+					  NULL };
 
 /* -h/--help, implied in every table */
 static const struct opt help_opt = { .short_name = 'h', .long_name = "help",

@@ -14,7 +14,8 @@ const char *const theme_names[] = { "default", "light", "mono", "high-contrast",
 
 static const char *const el_names[EL_COUNT] = {
 	"default", "header", "header_value", "column", "selected", "hot", "warm", "bar",
-	"bottleneck", "warning", "missing", "status",
+	"bottleneck", "warning", "missing", "status", "flame0", "flame1", "flame2", "flame3",
+	"flame4", "flame5",
 };
 
 const char *theme_element_name(enum theme_el el)
@@ -42,6 +43,13 @@ void theme_default(struct theme *t)
 		[EL_WARNING] = { 3, -1, THEME_BOLD },
 		[EL_MISSING] = { 4, -1, THEME_BOLD },
 		[EL_STATUS] = { 0, 6, 0 },
+		/* cool to hot: blue, cyan, green, yellow, magenta, red */
+		[EL_FLAME0] = { 0, 4, 0 },
+		[EL_FLAME1] = { 0, 6, 0 },
+		[EL_FLAME2] = { 0, 2, 0 },
+		[EL_FLAME3] = { 0, 3, 0 },
+		[EL_FLAME4] = { 0, 5, 0 },
+		[EL_FLAME5] = { 7, 1, THEME_BOLD },
 	};
 	snprintf(t->name, sizeof(t->name), "default");
 	memcpy(t->el, def, sizeof(def));

@@ -17,6 +17,8 @@ enum theme_el {
 	EL_WARNING,      /* flagged values, lost samples */
 	EL_MISSING,      /* "not measured" */
 	EL_STATUS,       /* the status line with key hints */
+	/* the flame graph's colour scale, low to high (view-flame.c) */
+	EL_FLAME0, EL_FLAME1, EL_FLAME2, EL_FLAME3, EL_FLAME4, EL_FLAME5,
 	EL_COUNT
 };
 

@@ -11,8 +11,8 @@
 
 int top_pprof_check(const struct top_pprof_opts *o)
 {
-	if (o->output && o->format != OUT_PPROF) {
-		cmd_error("-o %s: only --format pprof writes a file", o->output);
+	if (o->output && o->format != OUT_PPROF && o->format != OUT_FLAME) {
+		cmd_error("-o %s: only --format pprof and flame write a file", o->output);
 		return -1;
 	}
 	if (o->format != OUT_PPROF)

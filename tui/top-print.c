@@ -9,6 +9,7 @@
 
 #include "engine/callgraph.h"
 #include "tui/cmd.h"
+#include "tui/flame-svg.h"
 #include "tui/format.h"
 #include "tui/json.h"
 #include "tui/top.h"
@@ -665,7 +666,10 @@ static const struct snap_thread **ordered_procs(const struct snapshot *s, int wi
  * EXIT_USAGE. */
 int top_print_finish(struct top_folded *folded)
 {
-	if (folded->text && !folded->done) {
+	if (folded->text && !folded->done && folded->svg) {
+		fwrite(folded->text, 1, folded->len, folded->out);
+		fflush(folded->out);
+	} else if (folded->text && !folded->done) {
 		/* one stack a line: the names escaped, as in every text output */
 		for (char *line = strtok(folded->text, "\n"); line; line = strtok(NULL, "\n")) {
 			fmt_put_escaped(folded->out, line, 0);
@@ -679,6 +683,34 @@ int top_print_finish(struct top_folded *folded)
 	return folded->missing ? -1 : 0;
 }
 
+/* --format flame: the snapshot's stacks as an SVG; -2 when the metric is
+ * unknown (said, and the watch's status says it: EXIT_USAGE), -1 out of
+ * memory. */
+static int write_svg(FILE *mem, const struct snapshot *s, struct top_folded *folded)
+{
+	const char *names[EVENTS_MAX];
+	struct flame_metric m;
+	char err[1024], title[512];
+
+	for (int e = 0; e < s->n_events && e < EVENTS_MAX; e++)
+		names[e] = s->ev[e].name;
+	if (flame_pick_metric(names, s->n_events, folded->metric, &m, err, sizeof(err)) < 0) {
+		cmd_error("%s", err);
+		folded->missing = true;
+		folded->done = true;
+		return -2;
+	}
+	struct flame *f = flame_from_cg(s->cg);
+	if (!f)
+		return -1;
+	flame_scale_from(f, s);
+	snprintf(title, sizeof(title), "cyctop flame graph: %s of %s", s->ev[0].name,
+		 s->command[0] ? s->command : "the session");
+	int rc = flame_write_svg(mem, f, &m, title);
+	flame_free(f);
+	return rc;
+}
+
 static void print_folded(FILE *out, const struct snapshot *s, struct top_folded *folded)
 {
 	char *text = NULL;
@@ -688,7 +720,8 @@ static void print_folded(FILE *out, const struct snapshot *s, struct top_folded 
 	if (folded->done)
 		return;
 	if (!s->cg) {  /* a recorded session without stacks */
-		cmd_error("--format folded: no call stacks in this session");
+		cmd_error("--format %s: no call stacks in this session",
+			  folded->svg ? "flame" : "folded");
 		folded->missing = true;
 		folded->done = true;
 		return;
@@ -697,14 +730,17 @@ static void print_folded(FILE *out, const struct snapshot *s, struct top_folded 
 		cmd_error("--format folded: out of memory");
 		return;
 	}
-	int rc = s->n_events > 0 ? cg_write_folded(s->cg, 0, mem) : 0;
+	int rc = s->n_events == 0 ? 0
+		 : folded->svg ? write_svg(mem, s, folded) : cg_write_folded(s->cg, 0, mem);
 	if (fclose(mem) != 0 || rc < 0) {
-		cmd_error("--format folded: out of memory");
+		if (rc != -2)
+			cmd_error("--format %s: out of memory", folded->svg ? "flame" : "folded");
 		free(text);
 		return;
 	}
 	free(folded->text);
-	folded->out = out;
+	if (!folded->out)   /* -o FILE opened it already */
+		folded->out = out;
 	folded->text = text;
 	folded->len = len;
 	if (s->ended)
@@ -718,7 +754,7 @@ void top_print(FILE *out, const struct snapshot *s, enum out_format fmt, int win
 		print_text(out, s, window);
 	else if (fmt == OUT_CSV)
 		print_csv(out, s, window, first);
-	else if (fmt == OUT_FOLDED)
+	else if (fmt == OUT_FOLDED || fmt == OUT_FLAME)
 		print_folded(out, s, folded);
 	else
 		print_json(out, s, window);

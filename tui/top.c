@@ -31,6 +31,7 @@ struct top_opts {
 	double delay;
 	long iterations;   /* 0: until the target ends */
 	enum out_format format;
+	const char *flame_metric; /* --flame-metric: --format flame's colours */
 	int window;
 	enum arch_tree tree;
 	const char *theme;
@@ -73,8 +74,13 @@ static int check_mux_options(const struct top_opts *o)
 		cmd_error("--call-graph with --mux runs: the runs' stacks are not merged");
 		return -1;
 	}
-	if (o->format == OUT_FOLDED && !o->s.call_graph) {
-		cmd_error("--format folded needs -g (or --call-graph): stacks to fold");
+	if (o->flame_metric && o->format != OUT_FLAME) {
+		cmd_error("--flame-metric %s: it colours --format flame", o->flame_metric);
+		return -1;
+	}
+	if ((o->format == OUT_FOLDED || o->format == OUT_FLAME) && !o->s.call_graph) {
+		cmd_error("--format %s needs -g (or --call-graph): stacks to fold",
+			  o->format == OUT_FLAME ? "flame" : "folded");
 		return -1;
 	}
 	return 0;
@@ -129,10 +135,15 @@ static const struct opt top_options[] = {
 		"batch: number of tables (default: until the target ends)"),
 	OPT_FORMAT(&parsed.format, opt_formats_batch,
 		   "batch output: text, csv, json, folded (the call stacks\n"
-		   "of -g, once at the end, for flame graphs) or pprof (one\n"
-		   "gzipped profile.proto at the end, for go tool pprof)"),
+		   "of -g, once at the end, for flame graphs), pprof (one\n"
+		   "gzipped profile.proto at the end, for go tool pprof) or\n"
+		   "flame (the stacks of -g as an SVG flame graph, at the end)"),
 	OPT_STRING('o', "output", &parsed.output, "FILE",
-		   "--format pprof: write the profile to FILE (default stdout)"),
+		   "--format pprof or flame: write to FILE (default stdout)"),
+	OPT_STRING(0, "flame-metric", &parsed.flame_metric, "M",
+		   "--format flame: colour frames by metric M (CPI, an event:\n"
+		   "\"cache-misses per 1000 cycles (self)\", or a prefix; none:\n"
+		   "by name); default the first the events give"),
 	OPT_FLAG(0, "window", &parsed.window,
 		 "batch: the last interval instead of the cumulative profile"),
 	OPT_CALLBACK('A', "arch", &parsed.tree, arch_or_auto, "TREE",
@@ -218,8 +229,13 @@ static int check_session_input(struct top_opts *o)
 			  o->in.path);
 		return -1;
 	}
-	if (o->format == OUT_FOLDED && !o->batch) {
-		cmd_error("--format folded is batch output: add -b");
+	if (o->flame_metric && o->format != OUT_FLAME) {
+		cmd_error("--flame-metric %s: it colours --format flame", o->flame_metric);
+		return -1;
+	}
+	if ((o->format == OUT_FOLDED || o->format == OUT_FLAME) && !o->batch) {
+		cmd_error("--format %s is batch output: add -b",
+			  o->format == OUT_FLAME ? "flame" : "folded");
 		return -1;
 	}
 	return 0;
@@ -515,13 +531,23 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 		cmd_error("%s", said);
 	session_set_thread_filter(s, o->tid);
 	session_set_process_filter(s, o->process);
-	struct top_folded folded = { 0 };
+	struct top_folded folded = { .svg = o->format == OUT_FLAME, .metric = o->flame_metric };
+	if (folded.svg && o->output && !(folded.out = fopen(o->output, "w"))) {
+		cmd_error("-o %s: %s", o->output, strerror(errno));
+		session_close(s);
+		child_output_close(&out);
+		return 1;
+	}
 	int rc = o->batch ? run_batch(s, o, &folded)
 			  : run_tui(s, o, out.path[0] ? out.path : NULL);
-	if (o->batch && o->format == OUT_FOLDED && rc != EXIT_BROKEN_PIPE &&
-	    top_print_finish(&folded) < 0 && rc == 0)
+	if (o->batch && (o->format == OUT_FOLDED || o->format == OUT_FLAME) &&
+	    rc != EXIT_BROKEN_PIPE && top_print_finish(&folded) < 0 && rc == 0)
 		rc = EXIT_USAGE;
 	free(folded.text);  /* when not written: stdout's reader left */
+	if (folded.svg && o->output && folded.out && fclose(folded.out) != 0 && rc == 0) {
+		cmd_error("-o %s: %s", o->output, strerror(errno));
+		rc = 1;
+	}
 	/* what the session found to say on the way (kernel functions it
 	 * could not name at the first kernel sample) */
 	const char *later = session_events(s)->notice;

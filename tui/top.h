@@ -20,6 +20,10 @@ struct top_folded {
 	char *text;
 	size_t len;
 	bool done, missing;
+	/* --format flame: an SVG (tui/flame-svg.h) written as it is, to OUT
+	 * when set before the first refresh (-o FILE), coloured by METRIC */
+	bool svg;
+	const char *metric;
 };
 
 /* Prints one refresh of the hotspot table (pure formatting).  OUT_FOLDED

@@ -111,6 +111,7 @@ static void take_snapshot(struct tui *t)
 
 static const char *const prompt_label[] = {
 	[PROMPT_FILTER] = "filter:", [PROMPT_DELAY] = "delay (s):", [PROMPT_SEARCH] = "search:",
+	[PROMPT_FLAME] = "search frames:",
 };
 
 /* The launched command's output goes to a file: the status line's right
@@ -192,6 +193,8 @@ static void finish_prompt(struct tui *t)
 	} else if (t->prompt == PROMPT_SEARCH) {
 		t->prompt = PROMPT_NONE;
 		tui_asm_search(t, t->input);
+	} else if (t->prompt == PROMPT_FLAME) {
+		tui_flame_search(t, t->input);
 	}
 	t->prompt = PROMPT_NONE;
 }
@@ -395,6 +398,7 @@ int tui_run(const struct tui_opts *o)
 		}
 	}
 	tui_close_callers(&t);
+	tui_close_flame(&t);
 	baseline_free(t.baseline);
 	annotation_free(t.asmv.ann);
 	src_cache_free(t.src);

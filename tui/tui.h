@@ -14,6 +14,7 @@
 #include "tui/theme.h"
 
 struct tui;
+struct flame_view;
 
 struct view_ops {
 	const char *name;
@@ -26,6 +27,7 @@ struct view_ops {
 extern const struct view_ops view_hotspots, view_tree, view_ilp, view_help, view_asm;
 extern const struct view_ops view_callers;
 extern const struct view_ops view_procs;      /* -a: one row per process */
+extern const struct view_ops view_flame;      /* f: the flame graph (view-flame.c) */
 
 /* A derived column of the active tree (IPC, CPI, stall%...) whose two
  * events were sampled: which snapshot events feed it. */
@@ -36,7 +38,7 @@ struct shown_col {
 	int num, den;
 };
 
-enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_DELAY, PROMPT_SEARCH };
+enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_DELAY, PROMPT_SEARCH, PROMPT_FLAME };
 
 enum asm_unit { ASM_PERCENT, ASM_SAMPLES, ASM_COUNTS };
 
@@ -142,6 +144,7 @@ struct tui {
 	char input[64];
 	struct asm_view asmv;
 	struct callers_view callers;
+	struct flame_view *flame;    /* the flame graph's state (view-flame.c), or NULL */
 	const char *stall_event;     /* --stall: the asm view's stall reference */
 	struct src_cache *src;       /* source files shown in the asm view */
 	const char *child_log;       /* the launched command's output file, or NULL */
@@ -193,6 +196,11 @@ void tui_close_callers(struct tui *t);   /* frees its state, at the end */
  * selection over at the top row. */
 const struct snap_func *tui_hot_selected(struct tui *t);
 void tui_hot_unpick(struct tui *t);
+/* The flame graph (f): true, or false with a message when the snapshot has
+ * no call stacks; its search (/) and its state freed at the end. */
+bool tui_open_flame(struct tui *t);
+void tui_flame_search(struct tui *t, const char *text);
+void tui_close_flame(struct tui *t);
 /* Opens the asm view's data for a function; false with a message. */
 bool tui_open_asm(struct tui *t, const char *name, const char *module);
 /* The derived columns of the active tree whose inputs the snapshot has. */

@@ -450,7 +450,7 @@ static bool key_asm(struct tui *t, int key)
 	case 27: case KEY_BACKSPACE: case KEY_LEFT: case 127: case 8:
 		/* back to the caller's asm, and from the first one to the hotspots */
 		if (!go_back(t))
-			tui_switch_view(t, &view_hotspots);
+			tui_switch_view(t, t->prev == &view_flame ? &view_flame : &view_hotspots);
 		return true;
 	default:
 		return false;

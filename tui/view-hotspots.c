@@ -615,6 +615,10 @@ static bool key_hotspots(struct tui *t, int key)
 	case '>': case '.': cycle_sort(t, 1); return true;
 	case 'c': return open_callers(t);
 	case 'C': return toggle_children(t);
+	case 'f':
+		if (tui_open_flame(t))
+			tui_switch_view(t, &view_flame);
+		return true;
 	case 'w': t->window = !t->window; return true;
 	case 's': t->show_samples = !t->show_samples; return true;
 	case 'm': {
