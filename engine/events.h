@@ -26,7 +26,7 @@ struct ev_list {
 	struct ev_spec ev[EVENTS_MAX];
 	int n;
 	const struct arch_model *model;  /* the host's model ("perf" without a PMU) */
-	char notice[256];                /* one line for the user, or empty */
+	char notice[1024];               /* one line for the user (its notices joined by "; "), or empty */
 };
 
 /* The host's model: its core PMU per libpfm4, or "perf" when it has none. */

@@ -110,7 +110,7 @@ struct snapshot {
 	bool ended;
 	int exit_status;         /* valid when ended: shell-style (128+sig on a signal) */
 	char pmu[64];
-	char notice[256];
+	char notice[1024];
 	/* Multiplexing: the plan's groups; time slices, or one run per group. */
 	int n_groups;            /* 1: nothing multiplexed */
 	int slice_ms;            /* time-slice mode with n_groups > 1 */

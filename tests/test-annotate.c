@@ -469,16 +469,16 @@ static void test_software(void **state)
 
 static void test_software_stall_override(void **state)
 {
-	/* cpu-clock samples x SAV (1 ms in ns) as stall cycles; still no
-	 * penalties to set against them. */
+	/* cpu-clock samples x SAV (250 us in ns: perf's 4 kHz) as stall
+	 * cycles; still no penalties to set against them. */
 	struct fixture *fx = *state;
 	struct annotation *a = annotate(fx, NULL, "cpu-clock", NULL);
 
 	assert_int_equal(a->stall_ev, 0);
-	assert_int_equal(a->sav[0], 1000000);
-	assert_true(a->stall_cycles[0] == 5e6);
-	assert_true(a->stall_cycles[1] == 7e6);
-	assert_true(a->stall_cycles[4] == 2e6);
+	assert_int_equal(a->sav[0], 250000);
+	assert_true(a->stall_cycles[0] == 5 * 250000.0);
+	assert_true(a->stall_cycles[1] == 7 * 250000.0);
+	assert_true(a->stall_cycles[4] == 2 * 250000.0);
 	assert_false(a->has_penalties);
 	assert_int_equal(a->block_mark[0], MARK_NONE);
 	assert_int_equal(a->block_mark[1], MARK_NONE);

@@ -227,7 +227,7 @@ static void test_syswide_kallsyms_hidden(void **state)
 		fake_sysfs_install(NULL);
 		fail_msg("session_open: %s", err);
 	}
-	char notice[256];
+	char notice[1024];
 	snprintf(notice, sizeof(notice), "%s", session_events(s)->notice);
 	session_close(s);
 	sys_set_ops(NULL);

@@ -252,7 +252,7 @@ struct group_requests {
 	int n;
 	struct plan_request req[PLAN_MAX_EVENTS];
 	char names[PLAN_MAX_EVENTS][EVENT_NAME_MAX];
-	char notice[256];
+	char notice[1024];
 };
 
 static void add_request(struct group_requests *g, const struct arch_model *m,

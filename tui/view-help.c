@@ -54,15 +54,17 @@ static void draw_help(struct tui *t, int y, int rows)
 {
 	char line[PATH_MAX + 64];
 
-	for (size_t i = 0; i < sizeof(help_lines) / sizeof(help_lines[0]) && y < rows; i++, y++) {
-		ui_set(i == 0 ? EL_HEADER_VALUE : EL_DEFAULT);
-		ui_text(y, 0, COLS, help_lines[i], true);
-	}
-	if (t->child_log && y + 1 < rows) {  /* where the launched command's output went */
-		snprintf(line, sizeof(line), "The command's output (stdout, stderr): %s", t->child_log);
-		ui_text(y + 1, 0, COLS, line, true);
-	}
+	ui_set(EL_HEADER_VALUE);
+	ui_text(y++, 0, COLS, help_lines[0], true);
 	ui_set(EL_DEFAULT);
+	/* where the launched command's output went: under the title, so that a
+	 * short terminal still shows it above the keys */
+	if (t->child_log && y < rows) {
+		snprintf(line, sizeof(line), "The command's output (stdout, stderr): %s", t->child_log);
+		ui_text(y++, 0, COLS, line, true);
+	}
+	for (size_t i = 1; i < sizeof(help_lines) / sizeof(help_lines[0]) && y < rows; i++, y++)
+		ui_text(y, 0, COLS, help_lines[i], true);
 }
 
 static bool key_help(struct tui *t, int key)

@@ -67,7 +67,7 @@ static const struct snap_thread **proc_rows(const struct tui *t, int *n)
 static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
 {
 	const struct snapshot *s = t->snap;
-	char line[512];
+	char line[1536];  /* the notice (1 KB) and the counters */
 
 	ui_set(EL_HEADER);
 	snprintf(line, sizeof(line), "cyctop  %s  processes  %.1fs  PMU %s  %s", s->command,
