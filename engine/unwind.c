@@ -85,6 +85,7 @@ struct uw_region {
  * step_learn), for the frame whose IP (as walk reports it) is IP. */
 struct uw_step {
 	uint64_t ip;
+	uint64_t map_start, map_pgoff;  /* the mapping IP was in: another there, the rule goes */
 	uint8_t kind;                /* STEP_*; STEP_FREE: an empty slot */
 	bool sigret;                 /* the code at IP + 1 is the sigreturn sequence */
 	bool bp_saved;               /* the caller's RBP at CFA + bp_off, else RBP as is */
@@ -920,21 +921,32 @@ static void step_learn(struct uw_ctx *c, uint64_t ip, struct uw_step *r)
 	r->bp_off = (int32_t)bpo;
 }
 
-/* The rule of IP, learnt on first use; NULL when out of memory. */
-static const struct uw_step *step_rule(struct uw_ctx *c, uint64_t ip)
+/* The rule of IP (in the mapping M points to), learnt on first use, again
+ * when another mapping lies there now (dlclose, then dlopen); NULL when out
+ * of memory.  M is read first: learning asks FIND again, which may reuse
+ * the memory of its earlier answers. */
+static const struct uw_step *step_rule(struct uw_ctx *c, uint64_t ip, const struct unwind_map *m)
 {
 	struct uw_steps *t = &c->u->steps;
+	struct uw_step *r = NULL;
+	uint64_t start = m->start, pgoff = m->pgoff;
 
 	if (t->cap) {
-		struct uw_step *r = step_slot(t, ip);
-		if (r->kind != STEP_FREE)
+		r = step_slot(t, ip);
+		if (r->kind != STEP_FREE && r->map_start == start && r->map_pgoff == pgoff)
 			return r;
 	}
 	struct uw_step learnt;
 	step_learn(c, ip, &learnt);
+	learnt.map_start = start;
+	learnt.map_pgoff = pgoff;
+	if (r && r->kind != STEP_FREE) {   /* stale: replaced in place */
+		*step_slot(t, ip) = learnt;
+		return step_slot(t, ip);
+	}
 	if (!steps_room(t))
 		return NULL;
-	struct uw_step *r = step_slot(t, ip);
+	r = step_slot(t, ip);
 	*r = learnt;
 	t->used++;
 	return r;
@@ -958,11 +970,14 @@ static bool replay(struct uw_ctx *c, uint64_t *ips, size_t *n, size_t max, bool 
 {
 	const struct rec_sample *s = c->s;
 	uint64_t sp = c->sp, bp, key = s->ip, raw = s->ip, prev_cfa = c->sp;
+	const struct unwind_map *found = c->find(c->find_arg, key);
+	struct unwind_map m;   /* the mapping of KEY, copied: see step_rule */
 
-	if (!sample_reg(s, PERF_REG_X86_BP, &bp))
+	if (!found || !sample_reg(s, PERF_REG_X86_BP, &bp))
 		return false;
+	m = *found;
 	while (*n < max) {
-		const struct uw_step *r = step_rule(c, key);
+		const struct uw_step *r = step_rule(c, key, &m);
 		uint64_t cfa, ret, caller_bp = bp;
 		if (!r || r->kind == STEP_OTHER)
 			return false;
@@ -980,11 +995,12 @@ static bool replay(struct uw_ctx *c, uint64_t *ips, size_t *n, size_t max, bool 
 			*truncated = false;     /* a zero return address (IP) ends chains */
 			return true;
 		}
-		if (!c->find(c->find_arg, ret - 1)) {
+		if (!(found = c->find(c->find_arg, ret - 1))) {
 			*truncated = true;
 			return true;
 		}
-		const struct uw_step *next = step_rule(c, ret - 1);
+		m = *found;
+		const struct uw_step *next = step_rule(c, ret - 1, &m);
 		if (!next || next->sigret)
 			return false;           /* a signal frame: its IP is kept exact */
 		ips[(*n)++] = ret - 1;
