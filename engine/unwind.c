@@ -86,15 +86,16 @@ struct uw_region {
 struct uw_step {
 	uint64_t ip;
 	uint64_t map_start, map_pgoff;  /* the mapping IP was in: another there, the rule goes */
-	uint8_t kind;                /* STEP_*; STEP_FREE: an empty slot */
+	uint8_t kind;                /* STEP_* */
 	bool sigret;                 /* the code at IP + 1 is the sigreturn sequence */
 	bool bp_saved;               /* the caller's RBP at CFA + bp_off, else RBP as is */
 	int32_t cfa_off, ra_off, bp_off;
 };
 
 struct uw_steps {
-	struct uw_step *slot;        /* open addressing, linear probing */
-	size_t cap, used;            /* cap a power of two, 0 until the first use */
+	struct uw_step *rules;
+	size_t n, alloc;
+	struct hashtab index;        /* ip -> rules[] */
 };
 
 struct unwinder {
@@ -613,7 +614,8 @@ void unwinder_free(struct unwinder *u)
 	for (unsigned i = 0; i < UW_FILES; i++)
 		file_close(u, &u->files[i]);
 	unw_destroy_addr_space(u->as);
-	free(u->steps.slot);
+	free(u->steps.rules);
+	hashtab_free(&u->steps.index);
 	free(u);
 }
 
@@ -740,10 +742,9 @@ static bool walk(struct uw_ctx *c, unw_cursor_t *cu, uint64_t *ips, size_t *n, s
  * past the copy) is walked by libunwind from the start, as before, so the
  * stacks are libunwind's either way (tests/cg-corpus.sh compares).
  * CYCTOP_UNWIND_STEPS=0 in the environment turns replay off (tests). */
-enum { STEP_FREE, STEP_OTHER, STEP_SP, STEP_BP, STEP_END };
+enum { STEP_OTHER = 1, STEP_SP, STEP_BP, STEP_END };
 
-#define STEPS_MIN 256
-#define STEPS_MAX 65536
+#define STEPS_MAX 65536   /* rules kept; past it they start over */
 /* The made-up stack: every word holds PROBE_TAG ^ its own address, so a
  * word libunwind read says where it was. */
 #define PROBE_BASE 0x10000ull
@@ -764,48 +765,32 @@ static bool steps_enabled(void)
 
 static void steps_clear(struct uw_steps *t)
 {
-	if (t->slot)
-		memset(t->slot, 0, t->cap * sizeof(*t->slot));
-	t->used = 0;
+	t->n = 0;
+	hashtab_clear(&t->index);
 }
 
-static size_t step_hash(uint64_t ip, size_t cap)
+static bool step_eq(const void *key, uint32_t idx, const void *ctx)
 {
-	return (size_t)hash_mix(ip) & (cap - 1);
+	return ((const struct uw_step *)ctx)[idx].ip == *(const uint64_t *)key;
 }
 
-/* The slot of IP: its rule, or the free slot where it goes. */
-static struct uw_step *step_slot(struct uw_steps *t, uint64_t ip)
+static struct uw_step *step_find(struct uw_steps *t, uint64_t ip)
 {
-	size_t i = step_hash(ip, t->cap);
+	uint32_t i = hashtab_find(&t->index, hash_mix(ip), &ip, step_eq, t->rules);
 
-	while (t->slot[i].kind != STEP_FREE && t->slot[i].ip != ip)
-		i = (i + 1) & (t->cap - 1);
-	return &t->slot[i];
+	return i == HASHTAB_NONE ? NULL : &t->rules[i];
 }
 
-/* Room for one more rule: the table doubles up to STEPS_MAX, then starts
- * over empty.  False when out of memory. */
-static bool steps_room(struct uw_steps *t)
+/* R as the rule of its IP (not there yet); NULL when out of memory. */
+static struct uw_step *step_add(struct uw_steps *t, const struct uw_step *r)
 {
-	if (t->cap && (t->used + 1) * 2 <= t->cap)
-		return true;
-	if (t->cap >= STEPS_MAX) {
+	if (t->n >= STEPS_MAX)
 		steps_clear(t);
-		return true;
-	}
-	size_t cap = t->cap ? t->cap * 2 : STEPS_MIN;
-	struct uw_step *old = t->slot, *n = calloc(cap, sizeof(*n));
-	if (!n)
-		return false;
-	size_t oldcap = t->cap;
-	t->slot = n;
-	t->cap = cap;
-	for (size_t i = 0; i < oldcap; i++)
-		if (old[i].kind != STEP_FREE)
-			*step_slot(t, old[i].ip) = old[i];
-	free(old);
-	return true;
+	if (GROW(t->rules, t->n + 1, t->alloc) < 0 ||
+	    hashtab_add(&t->index, hash_mix(r->ip), (uint32_t)t->n) < 0)
+		return NULL;
+	t->rules[t->n] = *r;
+	return &t->rules[t->n++];
 }
 
 /* What libunwind made of one step from a made-up frame at IP. */
@@ -927,29 +912,20 @@ static void step_learn(struct uw_ctx *c, uint64_t ip, struct uw_step *r)
  * the memory of its earlier answers. */
 static const struct uw_step *step_rule(struct uw_ctx *c, uint64_t ip, const struct unwind_map *m)
 {
-	struct uw_steps *t = &c->u->steps;
-	struct uw_step *r = NULL;
+	struct uw_step *r = step_find(&c->u->steps, ip);
 	uint64_t start = m->start, pgoff = m->pgoff;
 
-	if (t->cap) {
-		r = step_slot(t, ip);
-		if (r->kind != STEP_FREE && r->map_start == start && r->map_pgoff == pgoff)
-			return r;
-	}
+	if (r && r->map_start == start && r->map_pgoff == pgoff)
+		return r;
 	struct uw_step learnt;
 	step_learn(c, ip, &learnt);
 	learnt.map_start = start;
 	learnt.map_pgoff = pgoff;
-	if (r && r->kind != STEP_FREE) {   /* stale: replaced in place */
-		*step_slot(t, ip) = learnt;
-		return step_slot(t, ip);
+	if ((r = step_find(&c->u->steps, ip))) {   /* stale: replaced in place */
+		*r = learnt;
+		return r;
 	}
-	if (!steps_room(t))
-		return NULL;
-	r = step_slot(t, ip);
-	*r = learnt;
-	t->used++;
-	return r;
+	return step_add(&c->u->steps, &learnt);
 }
 
 /* The word at ADDR of the sample's stack copy. */
