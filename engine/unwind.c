@@ -11,7 +11,10 @@
  *  - access_reg: libunwind's x86_64 registers from perf's packed sample
  *    registers.
  * With UNW_CACHE_GLOBAL libunwind keeps the register rules of each IP it
- * has seen, so a warm unwind costs a few stack reads per frame.
+ * has seen, but takes a signal-blocking lock for them on every step; so
+ * each IP's rule is learnt from libunwind once and replayed here when it is
+ * a plain one ("learnt steps" below), and a warm unwind costs a few stack
+ * reads per frame without a system call.
  *
  * Layout:
  *  - struct uw_file: one ELF file mapped read-only by libelf, in an LRU of
