@@ -90,6 +90,7 @@ struct uw_step {
 	uint64_t ip;
 	uint64_t map_start, map_pgoff;  /* the mapping IP was in: another there, the rule goes */
 	uint8_t kind;                /* STEP_* */
+	uint8_t seen;                /* STEP_SEEN: in how many frames libunwind stepped */
 	bool sigret;                 /* the code at IP + 1 is the sigreturn sequence */
 	bool bp_saved;               /* the caller's RBP at CFA + bp_off, else RBP as is */
 	int32_t cfa_off, ra_off, bp_off;
@@ -745,7 +746,13 @@ static bool walk(struct uw_ctx *c, unw_cursor_t *cu, uint64_t *ips, size_t *n, s
  * past the copy) is walked by libunwind from the start, as before, so the
  * stacks are libunwind's either way (tests/cg-corpus.sh compares).
  * CYCTOP_UNWIND_STEPS=0 in the environment turns replay off (tests). */
-enum { STEP_OTHER = 1, STEP_SP, STEP_BP, STEP_END };
+enum { STEP_SEEN = 1, STEP_OTHER, STEP_SP, STEP_BP, STEP_END };
+
+/* Learning a rule costs two libunwind steps and replaying it saves one:
+ * an IP is learnt once libunwind has stepped it in STEPS_LEARN_AT frames
+ * (STEP_SEEN until then), so that the many IPs seen once or twice (a storm
+ * of short processes) cost no more than before. */
+#define STEPS_LEARN_AT 3
 
 #define STEPS_MAX 65536   /* rules kept; past it they start over */
 /* The made-up stack: every word holds PROBE_TAG ^ its own address, so a
@@ -918,17 +925,32 @@ static const struct uw_step *step_rule(struct uw_ctx *c, uint64_t ip, const stru
 	struct uw_step *r = step_find(&c->u->steps, ip);
 	uint64_t start = m->start, pgoff = m->pgoff;
 
-	if (r && r->map_start == start && r->map_pgoff == pgoff)
+	if (!r || (r->kind == STEP_SEEN && r->seen < STEPS_LEARN_AT))
+		return NULL;            /* libunwind's until it is seen often */
+	if (r->kind != STEP_SEEN && r->map_start == start && r->map_pgoff == pgoff)
 		return r;
 	struct uw_step learnt;
 	step_learn(c, ip, &learnt);
 	learnt.map_start = start;
 	learnt.map_pgoff = pgoff;
-	if ((r = step_find(&c->u->steps, ip))) {   /* stale: replaced in place */
+	if ((r = step_find(&c->u->steps, ip))) {   /* seen, or stale: replaced in place */
 		*r = learnt;
 		return r;
 	}
 	return step_add(&c->u->steps, &learnt);
+}
+
+/* Counts the frames libunwind walked (IPS[0, N)) toward learning their
+ * rules. */
+static void steps_note(struct uw_steps *t, const uint64_t *ips, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct uw_step *r = step_find(t, ips[i]);
+		if (!r)
+			step_add(t, &(struct uw_step){ .ip = ips[i], .kind = STEP_SEEN, .seen = 1 });
+		else if (r->kind == STEP_SEEN && r->seen < UINT8_MAX)
+			r->seen++;
+	}
 }
 
 /* The word at ADDR of the sample's stack copy. */
@@ -959,7 +981,7 @@ static bool replay(struct uw_ctx *c, uint64_t *ips, size_t *n, size_t max, bool 
 		const struct uw_step *r = step_rule(c, key, &m);
 		uint64_t cfa, ret, caller_bp = bp;
 		if (!r || r->kind == STEP_OTHER)
-			return false;
+			return false;   /* STEP_SEEN is not returned */
 		if (r->kind == STEP_END) {
 			*truncated = false;     /* the outermost frame */
 			return true;
@@ -1023,5 +1045,7 @@ size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find
 	if (unw_init_remote(&cu, u->as, &c) < 0)
 		return n;
 	*truncated = !walk(&c, &cu, ips, &n, max);
+	if (steps_enabled())
+		steps_note(&u->steps, ips, n);
 	return n;
 }
