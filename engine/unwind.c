@@ -740,6 +740,7 @@ static bool walk(struct uw_ctx *c, unw_cursor_t *cu, uint64_t *ips, size_t *n, s
  * is kept when it is of the plain kind every compiler emits for x86_64:
  * CFA = RSP or RBP + offset, the return address and the caller's RBP (or
  * RBP unchanged) at fixed offsets from the CFA, the caller's RSP the CFA.
+ * An IP is learnt once libunwind has stepped it in STEPS_LEARN_AT frames.
  * A sample whose every frame is of that kind, every word read inside its
  * stack copy, is walked with those rules alone (replay); any other (a
  * frame without unwind info, a DWARF expression, a signal frame, a read
