@@ -18,6 +18,7 @@
 #define ROOT 0u
 #define OVERFLOW_NODE 1u     /* a child of the root, made by callgraph_new */
 #define FIXED_NODES 2u       /* root and overflow: not counted against the cap */
+#define FN_MEMO 1024u        /* a power of two */
 
 struct fn {
 	const char *name, *module;  /* one allocation "name\0module\0", at name */
@@ -35,6 +36,14 @@ struct callgraph {
 	struct hashtab child_index; /* (parent, fid) -> node */
 	uint64_t samples[CG_EVENTS_MAX], truncated[CG_EVENTS_MAX], overflow[CG_EVENTS_MAX];
 	uint64_t stacks[CG_EVENTS_MAX], stacks_truncated[CG_EVENTS_MAX];  /* not weighed */
+	/* The last function seen through each pair of string pointers: the
+	 * symbolizer hands out the same pointers for a function again and
+	 * again, so a frame is found without hashing its strings (a hit is
+	 * still checked by comparing them: a pointer may be reused). */
+	struct fn_memo {
+		const char *name, *module;
+		uint32_t fid;
+	} memo[FN_MEMO];
 };
 
 struct cg_snapshot {
@@ -133,6 +142,29 @@ static uint32_t fn_intern(struct callgraph *cg, const char *name, const char *mo
 	return f;
 }
 
+static struct fn_memo *memo_slot(struct callgraph *cg, const char *name, const char *module)
+{
+	uint64_t h = hash_mix((uint64_t)(uintptr_t)name ^ ((uint64_t)(uintptr_t)module << 1));
+
+	return &cg->memo[h & (FN_MEMO - 1)];
+}
+
+/* The function (NAME, MODULE) through the memo, else the index (INTERN:
+ * adding it when new); NONE when it is not there (or out of memory). */
+static uint32_t fn_get(struct callgraph *cg, const char *name, const char *module, bool intern)
+{
+	struct fn_memo *m = memo_slot(cg, name, module);
+
+	if (m->name == name && m->module == module && m->fid < cg->n_fns &&
+	    strcmp(cg->fns[m->fid].name, name) == 0 && strcmp(cg->fns[m->fid].module, module) == 0)
+		return m->fid;
+	uint32_t f = intern ? fn_intern(cg, name, module)
+			    : fn_lookup(cg->fns, &cg->fn_index, name, module);
+	if (f != NONE)
+		*m = (struct fn_memo){ name, module, f };
+	return f;
+}
+
 /* ---- the trie ------------------------------------------------------------ */
 
 static uint32_t child_find(const struct callgraph *cg, uint32_t parent, uint32_t f)
@@ -222,15 +254,14 @@ void callgraph_set_max_nodes(struct callgraph *cg, size_t max)
 
 /* The node of the longest prefix of the stack already in the trie; *LEFT
  * gets how many frames (the innermost ones) are not. */
-static uint32_t existing_prefix(const struct callgraph *cg, const struct cg_frame *frames,
+static uint32_t existing_prefix(struct callgraph *cg, const struct cg_frame *frames,
 				size_t n, size_t *left)
 {
 	uint32_t node = ROOT;
 
 	for (; n > 0; n--) {
 		const struct cg_frame *fr = &frames[n - 1];
-		uint32_t f = fn_lookup(cg->fns, &cg->fn_index, or_unknown(fr->name),
-				       or_unknown(fr->module));
+		uint32_t f = fn_get(cg, or_unknown(fr->name), or_unknown(fr->module), false);
 		uint32_t c = f == NONE ? NONE : child_find(cg, node, f);
 		if (c == NONE)
 			break;
@@ -246,7 +277,7 @@ static uint32_t extend(struct callgraph *cg, uint32_t node, const struct cg_fram
 {
 	for (; n > 0; n--) {
 		const struct cg_frame *fr = &frames[n - 1];
-		uint32_t f = fn_intern(cg, or_unknown(fr->name), or_unknown(fr->module));
+		uint32_t f = fn_get(cg, or_unknown(fr->name), or_unknown(fr->module), true);
 		if (f == NONE)
 			return NONE;
 		uint32_t c = child_find(cg, node, f);

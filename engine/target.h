@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct target {
@@ -14,6 +15,7 @@ struct target {
 	bool ended;
 	bool status_known;
 	int status;         /* shell-style: exit code, or 128 + signal */
+	uint64_t stat_next_ns;  /* attached: /proc/PID/stat not read again before (CLOCK_MONOTONIC) */
 	char comm[64];
 	char command[256];  /* launched: the command as given (argv[0]), for errors */
 };

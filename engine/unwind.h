@@ -9,9 +9,12 @@
  * is built for it): UNWIND_REGS_USER is perf's register mask for it.
  *
  * One unwinder per address space (process): libunwind caches register rules
- * by IP, and the unwinder caches files and their load biases by address, so
- * call unwinder_flush when the address space changes (exec, munmap).  Not
- * thread-safe: one thread per unwinder. */
+ * by IP, the unwinder caches files and their load biases by address and
+ * the step rules it learnt from libunwind by IP (checked against the
+ * mapping each time), so call unwinder_flush when the address space
+ * changes (exec, munmap).  Not thread-safe: one thread per unwinder.
+ * CYCTOP_UNWIND_STEPS=0 in the environment has libunwind step every frame
+ * (the stacks are the same: tests/cg-corpus.sh). */
 #ifndef ENGINE_UNWIND_H
 #define ENGINE_UNWIND_H
 
