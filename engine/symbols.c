@@ -1425,7 +1425,9 @@ void symtab_set_opener(struct symtab *st, symtab_open_fn fn, void *arg)
 
 size_t symbols_file_build_id(int fd, uint8_t *out, size_t max)
 {
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	/* libelf is initialized here too: a pprof session asks before any
+	 * symtab_new (elf_begin is NULL until then, every id "none") */
+	Elf *elf = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 	const void *id;
 	ssize_t n;
 
