@@ -19,25 +19,38 @@ protobuf-c-compiler zlib1g-dev golang-github-google-pprof-dev golang-go sqlite3 
 
 say() { printf 'build.sh: %s\n' "$*"; }
 
-deps() {
-	missing=""
-	for p in $PACKAGES; do
-		dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-	done
-	command -v perf >/dev/null 2>&1 || missing="$missing linux-perf"
-	[ -z "$missing" ] && return 0
-	say "installing:$missing"
+# apt-get install PACKAGES... as root (sudo if there is one).
+install_packages() {
+	say "installing:$*"
 	if [ "$(id -u)" -eq 0 ]; then
 		SUDO=""
 	elif command -v sudo >/dev/null 2>&1; then
 		SUDO="sudo"
 	else
-		say "need root to install:$missing"
+		say "need root to install:$*"
 		exit 1
 	fi
 	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
+# The same names on Debian 12 (bookworm) and 13 (trixie); what differs is
+# looked up: the compiler-rt of the clang installed (libFuzzer, for the
+# fuzz step), which clang-14 depends on but clang-19 only recommends.
+deps() {
+	missing=""
+	arch=$(dpkg --print-architecture)
+	for p in $PACKAGES; do  # NAME:ARCH where another architecture's is installed too
+		dpkg -s "$p" >/dev/null 2>&1 || dpkg -s "$p:$arch" >/dev/null 2>&1 ||
+			missing="$missing $p"
+	done
+	command -v perf >/dev/null 2>&1 || missing="$missing linux-perf"
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+	[ -z "$missing" ] || install_packages $missing
+	v=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1)
+	if [ -n "$v" ] && ! dpkg -s "libclang-rt-$v-dev" >/dev/null 2>&1; then
+		install_packages "libclang-rt-$v-dev"
+	fi
 }
 
 configure_in() { # DIR [configure options]
