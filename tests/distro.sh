@@ -3,8 +3,9 @@
 # Debian root, as a newcomer on that release would run them.
 #
 # Builds a minimal root with debootstrap (--variant=minbase, the Debian
-# mirror this machine's apt uses), clones the committed HEAD of this
-# checkout into it, bind-mounts /proc /sys /dev /dev/pts /dev/shm and runs,
+# mirror this machine's apt uses), gives it the installer's apt suites
+# (RELEASE, -updates, -security) and upgrades it, clones the committed HEAD
+# of this checkout into it, bind-mounts /proc /sys /dev /dev/pts /dev/shm and runs,
 # as root in a chroot, `./build.sh demo` then `./build.sh check`; prints
 # their summary lines.  The kernel (and its perf_event_open) is this
 # machine's.  Not part of `./build.sh check`: it takes as long as the check
@@ -57,6 +58,16 @@ mirror() {
 		grep -E '/debian/?$' | head -n 1
 }
 
+# The security archive's URI in this machine's apt sources, else Debian's.
+security_mirror() {
+	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources 2>/dev/null |
+		awk '/^[ \t]*#/ { next }
+			$1 == "URIs:" { for (i = 2; i <= NF; i++) print $i }
+			$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' |
+		grep -E '/debian-security/?$' | head -n 1
+}
+
 # Mount points under the root, deepest first, so they unmount in order.
 mounts_under() {
 	awk -v r="$1" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/mounts | sort -r
@@ -99,6 +110,16 @@ mkdir -p "$root"
 tar -C "$root" -xzf "$tarball"
 trap unmount_all EXIT INT TERM
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The suites a Debian installer sets up (debootstrap writes RELEASE only):
+# a fresh machine has RELEASE-updates and RELEASE-security too, and is
+# upgraded (bookworm alone has perf 6.1.176, bookworm-security 6.1.192).
+m=$(mirror)
+s=$(security_mirror)
+cat >"$root/etc/apt/sources.list" <<EOF
+deb ${m:-http://deb.debian.org/debian} $release main
+deb ${m:-http://deb.debian.org/debian} $release-updates main
+deb ${s:-http://deb.debian.org/debian-security} $release-security main
+EOF
 git -C "$top" rev-parse HEAD >/dev/null
 git clone -q "$top" "$root/root/cyctop"
 say "$release root $root, cyctop $(git -C "$root/root/cyctop" log -1 --format='%h %s' | cut -c1-60)"
@@ -109,6 +130,12 @@ mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
 [ -d /dev/shm ] && mount --bind /dev/shm "$root/dev/shm"
 mount --bind "$debs" "$root/var/cache/apt/archives"
+chroot "$root" /bin/sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	apt-get upgrade -y -qq >/dev/null' >"$log" 2>&1 || {
+	tail -n 20 "$log"
+	say "apt-get upgrade in the root failed (log: $log)"
+	exit 1
+}
 
 inroot() { # COMMAND: runs it in the root's checkout with a clean environment
 	chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-xterm-256color}" \
@@ -118,7 +145,6 @@ inroot() { # COMMAND: runs it in the root's checkout with a clean environment
 		/bin/sh -c "cd /root/cyctop && $1" </dev/null
 }
 
-: >"$log"
 demo_rc=0 check_rc=0
 say "./build.sh demo (log: $log)"
 inroot './build.sh demo' >>"$log" 2>&1 || demo_rc=$?
