@@ -55,11 +55,16 @@ need_root() { # what for
 	fi
 }
 
-# Installs the packages named that dpkg does not have ("name" or "name:arm64").
+# Installs the packages named that dpkg does not have ("name" or
+# "name:arm64").  A plain name is also looked up as NAME:ARCH: once another
+# architecture's copy is installed (the arm64 build's), dpkg -s NAME is
+# ambiguous and fails, and every run would reinstall it.
 install_missing() { # packages...
 	missing=""
+	arch=$(dpkg --print-architecture)
 	for p in "$@"; do
-		dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+		dpkg -s "$p" >/dev/null 2>&1 || dpkg -s "$p:$arch" >/dev/null 2>&1 ||
+			missing="$missing $p"
 	done
 	[ -z "$missing" ] && return 0
 	say "installing:$missing"
@@ -69,10 +74,15 @@ install_missing() { # packages...
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
 }
 
+# The same names on Debian 12 (bookworm) and 13 (trixie); what differs is
+# looked up: the compiler-rt of the clang installed (libFuzzer, for the
+# fuzz step), which clang-14 depends on but clang-19 only recommends.
 deps() {
 	# shellcheck disable=SC2086
 	install_missing $PACKAGES
 	command -v perf >/dev/null 2>&1 || install_missing linux-perf
+	v=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1)
+	[ -z "$v" ] || install_missing "libclang-rt-$v-dev"
 }
 
 # The arm64 build's packages, and the guest's files in build-arm64/guest/:

@@ -22,6 +22,7 @@
 struct decoder {
 	ZydisDecoder dec;
 	ZydisFormatter fmt;
+	ZydisFormatterFunc print_size;  /* Zydis's own, which print_size_hook wraps */
 };
 
 /* One decoded instruction at its ELF address (objdump's numbers). */
@@ -31,8 +32,24 @@ struct decoded {
 	uint64_t addr;
 };
 
+/* FORCE_SIZE writes the size of an address-only operand too from Zydis 4.1
+ * on ("lea rax, qword ptr [rdi+rax*1]"), not in 4.0: objdump (2.40, 2.44)
+ * never does, so neither do we, whichever Zydis.  The user data is the
+ * decoder's print_size (format_text passes it). */
+static ZyanStatus print_size_hook(const ZydisFormatter *f, ZydisFormatterBuffer *b,
+				  ZydisFormatterContext *c)
+{
+	const ZydisFormatterFunc *zydis = c->user_data;
+
+	if (c->operand->type == ZYDIS_OPERAND_TYPE_MEMORY &&
+	    c->operand->mem.type == ZYDIS_MEMOP_TYPE_AGEN)
+		return ZYAN_STATUS_SUCCESS;
+	return (*zydis)(f, b, c);
+}
+
 /* objdump's look where Zydis has a switch for it: every memory operand with
- * its size, lowercase hex, unpadded numbers, [rip+disp] as written. */
+ * its size (but an address-only one's), lowercase hex, unpadded numbers,
+ * [rip+disp] as written. */
 static bool decoder_init(struct decoder *d)
 {
 	static const struct {
@@ -54,7 +71,9 @@ static bool decoder_init(struct decoder *d)
 	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++)
 		if (ZYAN_FAILED(ZydisFormatterSetProperty(&d->fmt, props[i].prop, props[i].value)))
 			return false;
-	return true;
+	d->print_size = print_size_hook;
+	return ZYAN_SUCCESS(ZydisFormatterSetHook(&d->fmt, ZYDIS_FORMATTER_FUNC_PRINT_TYPECAST,
+						  (const void **)&d->print_size));
 }
 
 static bool decode(const struct decoder *dc, const uint8_t *p, size_t left, uint64_t addr,
@@ -516,10 +535,11 @@ static void format_text(struct asm_insn *in, const struct decoder *dc, const str
 {
 	char raw[RAW_TEXT_MAX], name[100], comment[128] = "";
 	uint64_t rip = rip_address(d);
+	ZydisFormatterFunc print_size = dc->print_size;
 
 	if (ZYAN_FAILED(ZydisFormatterFormatInstruction(&dc->fmt, &d->in, d->op,
 							d->in.operand_count_visible, raw,
-							sizeof(raw), d->addr, NULL)))
+							sizeof(raw), d->addr, &print_size)))
 		snprintf(raw, sizeof(raw), "%s", ZydisMnemonicGetString(d->in.mnemonic));
 	objdump_spelling(d, raw, sizeof(raw));
 	if (rip) {

@@ -16,10 +16,16 @@
 /* libpfm4 4.13 keeps every PMU it ever activated active across
  * pfm_terminate()/pfm_initialize(): once a model was forced, a later forced
  * model or the unforced host still sees it (pfm_get_pmu_info says present)
- * and resolves event names against it.  So libpfm4's view of the host is
- * probed once, unforced, before anything is forced; encodings under a forced
- * model are qualified with its PMU name; unforced encodings that resolve to a
- * PMU the host lacks are refused.
+ * and resolves event names against it.  Later snapshots (Debian 13's
+ * 4.13.0+git99) start afresh at each pfm_initialize().  So libpfm4's view of
+ * the host is probed once, unforced, before anything is forced; encodings
+ * under a forced model are qualified with its PMU name; unforced encodings
+ * that resolve to a PMU the host lacks are refused; and nothing relies on a
+ * PMU staying active.  Where the user's LIBPFM_FORCE_PMU stands for the
+ * CPUID (user_cpuid), the unforced initialization runs without it (so the
+ * generic perf PMUs are there) but with LIBPFM_ENCODE_INACTIVE, and an
+ * unqualified event libpfm4 does not find is tried on that PMU by name:
+ * what 4.13's left-active PMU gave, on any snapshot.
  *
  * libpfm4 recognizes CPUs by CPUID, also where the kernel has no driver for
  * their PMU (a VM; a CPU newer than the kernel): the kernel decides whether
@@ -32,6 +38,7 @@ static bool host_has[PFM_PMU_MAX];   /* ...of which the kernel can open */
 static char libpfm_core[64];         /* libpfm4's core PMU for this CPUID, "" if none */
 static char host_core[64];           /* the host's core PMU, "" if none or no kernel PMU */
 static char host_pmu[64];            /* the active core PMU: forced or host_core */
+static char user_cpuid[64];          /* the user's LIBPFM_FORCE_PMU, "" if unset */
 static struct host_pmus kernel;      /* the kernel's core PMUs */
 
 static bool pmu_info(int p, pfm_pmu_info_t *info)
@@ -44,8 +51,10 @@ static bool pmu_info(int p, pfm_pmu_info_t *info)
 static void probe_libpfm(void)
 {
 	pfm_pmu_info_t info;
+	const char *env = getenv("LIBPFM_FORCE_PMU");
 
 	probed = true;
+	snprintf(user_cpuid, sizeof(user_cpuid), "%s", env ? env : "");
 	if (pfm_initialize() == PFM_SUCCESS) {
 		for (int p = 0; p < PFM_PMU_MAX; p++) {
 			if (!pmu_info(p, &info))
@@ -94,6 +103,10 @@ int pfm_setup(const char *force, char *err, size_t errsz)
 		setenv("LIBPFM_FORCE_PMU", force, 1);
 	else
 		unsetenv("LIBPFM_FORCE_PMU");
+	if (!force && user_cpuid[0])  /* the CPUID's PMU, by name, though not detected */
+		setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	else if (user_cpuid[0])
+		unsetenv("LIBPFM_ENCODE_INACTIVE");
 	int rc = pfm_initialize();
 	initialized = rc == PFM_SUCCESS;
 	forced = force != NULL;
@@ -125,15 +138,11 @@ static int event_pmu(int idx)
 	return pfm_get_event_info(idx, PFM_OS_NONE, &info) == PFM_SUCCESS ? (int)info.pmu : -1;
 }
 
-/* arch/pfm-fix.c's value for EVENT on the active model, counted in user
- * space as libpfm4's PFM_PLM3 would. */
-static bool encode_fixed(const char *event, struct perf_event_attr *attr, char *fstr,
-			 size_t fstrsz)
+/* arch/pfm-fix.c's value FIX, counted in user space as libpfm4's PFM_PLM3
+ * would; GOT is what this libpfm4 gave ("0x200", "unknown"). */
+static void encode_fixed(const struct pfm_fix *fix, const char *got, struct perf_event_attr *attr,
+			 char *fstr, size_t fstrsz)
 {
-	const struct pfm_fix *fix = pfm_fix_find(host_pmu[0] ? host_pmu : NULL, event);
-
-	if (!fix)
-		return false;
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->type = PERF_TYPE_RAW;
@@ -143,21 +152,43 @@ static bool encode_fixed(const char *event, struct perf_event_attr *attr, char *
 	attr->exclude_hv = 1;
 	if (fstr)
 		snprintf(fstr, fstrsz, "%s::%s (cyctop correction: libpfm4 %s)", host_pmu,
-			 fix->event, fix->libpfm);
-	return true;
+			 fix->event, got);
 }
 
+static int encode_libpfm(const char *event, struct perf_event_attr *attr, char *fstr,
+			 size_t fstrsz, char *err, size_t errsz);
+
+/* A correction applies where this libpfm4 is wrong (or lacks the event) and
+ * is a no-op where it is right: libpfm4 snapshots fix rows upstream (Debian
+ * 13's 4.13.0+git99 has SPR's and ICL's TOPDOWN umasks right), and the
+ * encoding is then libpfm4's own, as for any other event. */
 int pfm_encode(const char *event, struct perf_event_attr *attr, char *fstr,
 	       size_t fstrsz, char *err, size_t errsz)
+{
+	const struct pfm_fix *fix;
+	char got[32] = "unknown", ignored[256];
+
+	if (!initialized && pfm_setup(NULL, err, errsz) < 0)
+		return -1;
+	fix = pfm_fix_find(host_pmu[0] ? host_pmu : NULL, event);
+	if (!fix)
+		return encode_libpfm(event, attr, fstr, fstrsz, err, errsz);
+	if (encode_libpfm(event, attr, fstr, fstrsz, ignored, sizeof(ignored)) == 0) {
+		if (attr->type == PERF_TYPE_RAW && attr->config == fix->config)
+			return 0;
+		snprintf(got, sizeof(got), "0x%llx", (unsigned long long)attr->config);
+	}
+	encode_fixed(fix, got, attr, fstr, fstrsz);
+	return 0;
+}
+
+static int encode_libpfm(const char *event, struct perf_event_attr *attr, char *fstr,
+			 size_t fstrsz, char *err, size_t errsz)
 {
 	pfm_perf_encode_arg_t arg;
 	char *fs = NULL, qualified[512];
 	const char *ev = event;
 
-	if (!initialized && pfm_setup(NULL, err, errsz) < 0)
-		return -1;
-	if (encode_fixed(event, attr, fstr, fstrsz))
-		return 0;
 	if (forced && !strstr(event, "::")) {
 		if ((size_t)snprintf(qualified, sizeof(qualified), "%s::%s", host_pmu, event) >=
 		    sizeof(qualified)) {
@@ -176,6 +207,11 @@ int pfm_encode(const char *event, struct perf_event_attr *attr, char *fstr,
 	 * override it (the session falls back to user space only where the
 	 * kernel is not permitted) */
 	int rc = pfm_get_os_event_encoding(ev, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	if (rc == PFM_ERR_NOTFOUND && !forced && user_cpuid[0] && !strstr(event, "::") &&
+	    (size_t)snprintf(qualified, sizeof(qualified), "%.*s::%s",
+			     (int)strcspn(user_cpuid, ","), user_cpuid, event) < sizeof(qualified))
+		rc = pfm_get_os_event_encoding(qualified, PFM_PLM0 | PFM_PLM3,
+					       PFM_OS_PERF_EVENT_EXT, &arg);
 	attr->size = sizeof(*attr);
 	if (rc == PFM_SUCCESS && !forced) {
 		int p = event_pmu(arg.idx);

@@ -178,18 +178,27 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 /* ---- names ---------------------------------------------------------- */
 
 static bool demangle_names = true;
+static int demangle_opts = DMGL_NO_OPTS;  /* DMGL_PARAMS | DMGL_ANSI: --demangle-params */
 
 void symbols_set_demangle(bool on)
 {
 	demangle_names = on;
 }
 
+void symbols_set_demangle_params(bool on)
+{
+	demangle_opts = on ? DMGL_PARAMS | DMGL_ANSI : DMGL_NO_OPTS;
+}
+
 /* The name shown for the ELF symbol name RAW: without its version suffix
  * (a .symtab's "_IO_file_write@@GLIBC_2.2.5"), demangled (C++, Rust legacy
- * and v0) as perf report prints it: libiberty without DMGL_PARAMS, which
- * perf passes only with -v, so "ns::Box<long>::spin", not its parameters
- * and clone suffix.  RAW itself when neither applies; NULL when out of
- * memory. */
+ * and v0) as perf report prints it: perf up to 6.3 (and any built with
+ * libbfd) uses libiberty without DMGL_PARAMS, which it passes only with -v,
+ * so "ns::Box<long>::spin", not its parameters and clone suffix; perf 6.4
+ * on built without libbfd (Debian's: 6.12 in Debian 13) demangles with
+ * abi::__cxa_demangle, which writes them ("ns::Box<long>::spin(long)
+ * [clone .isra.0]"): --demangle-params, libiberty's DMGL_PARAMS | DMGL_ANSI.
+ * RAW itself when neither applies; NULL when out of memory. */
 static const char *display_name(struct strpool *pool, const char *raw)
 {
 	size_t n = strcspn(raw, "@");
@@ -201,7 +210,7 @@ static const char *display_name(struct strpool *pool, const char *raw)
 			return NULL;
 		out = base;
 	}
-	if (demangle_names && (dem = cplus_demangle(out, DMGL_NO_OPTS)) != NULL)
+	if (demangle_names && (dem = cplus_demangle(out, demangle_opts)) != NULL)
 		out = dem;
 	if (out != raw)
 		out = strpool_intern(pool, out);
@@ -573,6 +582,7 @@ struct func_image {
 	unsigned char id[64];
 	int idlen;             /* 0: no build id: owned by one module */
 	bool demangled;
+	int demangle_opts;
 	uint64_t bias;
 	struct func *funcs;
 	size_t n;
@@ -607,7 +617,8 @@ static struct func_image *image_find(const char *path, const unsigned char *id, 
 {
 	for (struct func_image *img = images; img; img = img->next)
 		if (img->idlen == idlen && memcmp(img->id, id, (size_t)idlen) == 0 &&
-		    img->demangled == demangle_names && strcmp(img->path, path) == 0)
+		    img->demangled == demangle_names && img->demangle_opts == demangle_opts &&
+		    strcmp(img->path, path) == 0)
 			return img;
 	return NULL;
 }
@@ -628,6 +639,7 @@ static struct func_image *image_build(struct module *mod)
 	}
 	img->bias = mod->bias;
 	img->demangled = demangle_names;
+	img->demangle_opts = demangle_opts;
 	if (cap == 0 || !(img->funcs = malloc(cap * sizeof(*img->funcs))))
 		return img;
 	img->n = nsyms > 0 ? collect_funcs(mod->dwmod, nsyms, img->funcs) : 0;
@@ -1765,7 +1777,9 @@ void symtab_set_opener(struct symtab *st, symtab_open_fn fn, void *arg)
 
 size_t symbols_file_build_id(int fd, uint8_t *out, size_t max)
 {
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	/* libelf is initialized here too: a pprof session asks before any
+	 * symtab_new (elf_begin is NULL until then, every id "none") */
+	Elf *elf = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 	const void *id;
 	ssize_t n;
 

@@ -111,6 +111,9 @@ bool symtab_mapping(struct symtab *st, uint64_t addr, struct symtab_map *out);
  * .plt.got).  symbols_set_demangle(false) (--no-demangle) keeps the ELF
  * names; it applies to symtabs whose modules are read afterwards. */
 void symbols_set_demangle(bool on);
+/* C++ names with their parameters and qualifiers, as perf 6.4 and later
+ * (abi::__cxa_demangle) print them: --demangle-params. */
+void symbols_set_demangle_params(bool on);
 
 /* Whether the module mapped from PATH is WANT: the same path, a path
  * ending with WANT, or its soname (DT_SONAME of the file, or for a file

@@ -5,10 +5,12 @@
 # samples, so only naming can make them differ).  Programs: a C++ one
 # (clang++ compiling: libLLVM's and libclang-cpp's demangled names), PLT-
 # heavy ones (sort: memcmp@plt; sqlite3; bzip2), and a shell script that
-# forks and execs.  A program that is not installed is skipped with a line;
-# with none at all the test is skipped (77).  Code without a symbol
-# (Debian's stripped libraries) is perf's rows per address, cyctop's rows
-# per FDE function ([libLLVM-14.so.1+0x101a234]): compared by range.
+# forks and execs; C++ names with or without parameters as the installed
+# perf writes them (--demangle-params).  A program that is not installed is
+# skipped with a line; with none at all the test is skipped (77).  Code
+# without a symbol (Debian's stripped libraries) is perf's rows per address,
+# cyctop's rows per FDE function ([libLLVM-14.so.1+0x101a234]): compared by
+# range.
 . "$SRCDIR/tests/lib.sh"
 
 command -v perf >/dev/null 2>&1 || { echo "SKIP: perf is not installed"; exit 77; }
@@ -18,6 +20,18 @@ LIMIT=0.5    # rows of at least LIMIT percent (and every NAME@plt) are compared
 TOLERANCE=1  # percentage points
 SEP=$(printf '\037')
 RAN=0
+
+# C++ names as the perf installed writes them: perf 6.4 and later demangle
+# with abi::__cxa_demangle, which writes the parameters, unless built with
+# libbfd (then bfd_demangle, parameters only with -v), as perf up to 6.3
+# always does (libiberty without DMGL_PARAMS): cyctop's --demangle-params.
+PARAMS=""
+set -- $(perf version 2>/dev/null | sed -n 's/^perf version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+if [ "${1:-0}" -gt 6 ] || { [ "${1:-0}" -eq 6 ] && [ "${2:-0}" -ge 4 ]; }; then
+	perf version --build-options 2>/dev/null | grep -Eiq 'libbfd: *\[ *on' ||
+		PARAMS=--demangle-params
+fi
+echo "perf $(perf version 2>/dev/null | awk '{print $3}'): cyctop ${PARAMS:-without --demangle-params}"
 
 # Input data, made once: 8 MB of base64 in 666667 short lines (sort calls
 # memcmp through its PLT for each comparison: about 1.5% of some 1600
@@ -61,7 +75,7 @@ compare() {
 	run perf report -i "$TMP/$name.data" --stdio --sort sym,dso -q -t "$SEP"
 	expect_rc 0 "$name: perf report"
 	cp "$TMP/out" "$TMP/$name.perf"
-	run "$CYCTOP" -b -i "$TMP/$name.data" --format json -n 1
+	run "$CYCTOP" -b -i "$TMP/$name.data" --format json -n 1 $PARAMS
 	expect_rc 0 "$name: cyctop -b -i"
 	cp "$TMP/out" "$TMP/$name.json"
 	python3 - "$name" "$TMP/$name.perf" "$TMP/$name.json" "$SEP" "$LIMIT" "$TOLERANCE" \

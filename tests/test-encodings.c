@@ -253,27 +253,37 @@ static void libpfm_raw(const char *pmu, const char *event, char *out, size_t out
 		snprintf(out, outsz, "unknown");
 }
 
+/* Each row is needed by libpfm4 4.13 (it gives the row's libpfm value) or
+ * fixed in the libpfm4 at hand (it gives the right value): a correction
+ * applies where libpfm4 is wrong and is a no-op where it is right (Debian
+ * 13's 4.13.0+git99 has spr's TOPDOWN:BAD_SPEC_SLOTS right).  Any third
+ * value is a libpfm4 change the table has not seen: the row needs review. */
 static void test_corrections_needed_and_applied(void **state)
 {
 	const struct pfm_fix *f;
 	struct perf_event_attr attr;
-	char err[256], fstr[512], raw[32];
+	char err[256], fstr[512], raw[32], right[32];
 
 	(void)state;
 	for (size_t i = 0; (f = pfm_fix_at(i)) != NULL; i++) {
 		const struct arch_model *m = force(f->pmu);
 		assert_ptr_equal(model_find(f->pmu), m);
 		libpfm_raw(f->pmu, f->event, raw, sizeof(raw));
-		if (strncmp(f->libpfm, raw, strlen(raw)) != 0) {
-			fprintf(stderr, "%s::%s: libpfm4 gives %s, the table says %s\n", f->pmu,
-				f->event, raw, f->libpfm);
+		snprintf(right, sizeof(right), "0x%llx", (unsigned long long)f->config);
+		bool wrong = strncmp(f->libpfm, raw, strlen(raw)) == 0;
+		if (!wrong && strcmp(raw, right) != 0) {
+			fprintf(stderr, "%s::%s: libpfm4 gives %s, the table says %s (wrong) or %s "
+				"(right)\n", f->pmu, f->event, raw, f->libpfm, right);
 			fail();
 		}
 		assert_int_equal(pfm_encode(f->event, &attr, fstr, sizeof(fstr), err,
 					    sizeof(err)), 0);
 		assert_int_equal(attr.type, PERF_TYPE_RAW);
 		assert_int_equal(attr.config, f->config);
-		assert_non_null(strstr(fstr, "cyctop correction"));
+		if (wrong)
+			assert_non_null(strstr(fstr, "cyctop correction"));
+		else
+			assert_null(strstr(fstr, "cyctop correction"));
 	}
 	/* the example, by every spelling */
 	force("spr");

@@ -605,6 +605,38 @@ static void test_no_demangle(void **state)
 	unlink(path);
 }
 
+/* --demangle-params: the parameters, qualifiers and clone suffix, as perf
+ * 6.4 and later (abi::__cxa_demangle) write them. */
+static void test_demangle_params(void **state)
+{
+	struct symtab *st = *state;
+	char path[64];
+	uint64_t a = 0x300000;
+
+	make_temp(path, TEMP_SYM_ELF);
+	symbols_set_demangle_params(true);
+	assert_int_equal(symtab_add_map(st, path, a, a + 0x2000, 0), 0);
+	expect_func(st, a + 0x1480, "ns::Box<long>::spin(long) const [clone .isra.0]", a + 0x1480,
+		    0x10);
+	expect_func(st, a + 0x1440, "_IO_file_write", a + 0x1440, 0x10);
+	symbols_set_demangle_params(false);
+	unlink(path);
+}
+
+/* A file's build id is read before any symtab exists (a pprof session's
+ * first question): libelf is initialized by the reader itself.  Debian's
+ * gcc links every program with --build-id. */
+static void test_build_id_first(void **state)
+{
+	uint8_t id[64];
+	int fd = open(self_exe(), O_RDONLY | O_CLOEXEC);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_true(symbols_file_build_id(fd, id, sizeof(id)) > 0);
+	close(fd);
+}
+
 static void test_bad_files(void **state)
 {
 	struct symtab *st = *state;
@@ -1271,6 +1303,7 @@ static void test_no_fd_leak(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_build_id_first),  /* first: before any symtab_new */
 		cmocka_unit_test_setup_teardown(test_own_function, setup_self, teardown),
 		cmocka_unit_test_setup_teardown(test_libc_function, setup_self, teardown),
 		cmocka_unit_test_setup_teardown(test_stripped_library, setup_self, teardown),
@@ -1283,6 +1316,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_files, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_synthetic_symbols, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_no_demangle, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_demangle_params, setup_empty, teardown),
 		cmocka_unit_test(test_plt_classic),
 		cmocka_unit_test(test_plt_sec),
 		cmocka_unit_test_setup_teardown(test_module_matches, setup_self, teardown),

@@ -347,3 +347,10 @@ int opt_no_demangle(void *value, const char *arg)
 	symbols_set_demangle(false);
 	return 0;
 }
+
+int opt_demangle_params(void *value, const char *arg)
+{
+	(void)value, (void)arg;
+	symbols_set_demangle_params(true);
+	return 0;
+}

@@ -93,6 +93,8 @@ struct opt_cmd {
 /* --format F into an enum out_format; W: the formats the command writes */
 #define OPT_FORMAT(p, w, h) OPT_ENUM(0, "format", p, w, "F", h)
 #define OPT_NO_DEMANGLE(h) OPT_CALLBACK(0, "no-demangle", NULL, opt_no_demangle, NULL, h)
+#define OPT_DEMANGLE_PARAMS(h) \
+	OPT_CALLBACK(0, "demangle-params", NULL, opt_demangle_params, NULL, h)
 #define OPT_SMT(p, h) OPT_ENUM(0, "smt", p, opt_off_on, "on|off", h)
 
 extern const char *const opt_off_on[];        /* off, on: --smt's 0 and 1 */
@@ -100,6 +102,7 @@ extern const char *const opt_formats_text[];  /* text, csv, json */
 extern const char *const opt_formats_batch[]; /* and folded, pprof */
 
 opt_fn opt_call_graph_g, opt_call_graph, opt_model, opt_arch, opt_no_demangle;
+opt_fn opt_demangle_params;
 
 /* ---- the parser -------------------------------------------------------- */
 

@@ -171,6 +171,7 @@ static const struct opt top_options[] = {
 		"-a: the functions of process PID only (Enter in the\n"
 		"processes view)"),
 	OPT_NO_DEMANGLE("C++ and Rust functions by their ELF (mangled) names"),
+	OPT_DEMANGLE_PARAMS("C++ names with their parameters, as perf 6.4 and later"),
 	OPT_STRING(0, "theme", &parsed.theme, "NAME",
 		   "a theme (default, light, mono, high-contrast) or a path"),
 	OPT_STRING(0, "child-output", &parsed.child_output, "F",
