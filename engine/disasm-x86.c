@@ -4,7 +4,7 @@
  * (AVX-512) nor mask-register instructions, which glibc's *_evex string
  * functions run on every AVX-512 host.  Zydis decodes every instruction
  * objdump 2.40 does there; its Intel text is brought to objdump's
- * mnemonics and operand forms below (the README lists what differs). */
+ * mnemonics and operand forms below (cyctop(1), THE ASM VIEW, lists what differs). */
 #include "config.h"
 
 #include "engine/disasm-priv.h"

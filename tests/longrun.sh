@@ -1,7 +1,7 @@
 #!/bin/sh
 # Long run: cyctop watches the thread storm (hundreds of short-lived threads
 # a second, a dlopen/dlclose loop) with -g and --window for LONGRUN_SECONDS
-# (default 60; the README's figure is a 10-minute run of the same driver,
+# (default 60; bench/README.md's figure is a 10-minute run of the same driver,
 # bench/longrun).  The windows must add up to the cumulative counts for
 # every event, function, module and thread, and cyctop's RSS must stop
 # growing once its tables are full (bench/longrun says how it judges both).
