@@ -864,7 +864,7 @@ struct probe {
 };
 
 /* The address a word of the made-up stack holding V lies at, or 0. */
-static uint64_t probe_where(uint64_t v)
+static inline uint64_t probe_where(uint64_t v)
 {
 	uint64_t a = v ^ PROBE_TAG;
 
