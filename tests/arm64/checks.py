@@ -112,6 +112,20 @@ def perf_report(outs, name):
     return rows
 
 
+def nosym(frame):
+    """Code without a symbol: perf's [unknown], cyctop's function of the
+    FDE that covers it ([libc.so.6+0x276d0]) or [unknown]: one name."""
+    return "(no symbol)" if re.fullmatch(r"\[[^]]*\+0x[0-9a-f]+\]|\[unknown\]|0x[0-9a-f]+",
+                                          frame) else frame
+
+
+def counts(name):
+    """Whether QEMU counts the event: instructions and cycles (and their
+    arm names), not the others of the multiplexing list."""
+    return name.split(":")[0].split("/")[0] in ("instructions", "cycles", "INST_RETIRED",
+                                                 "CPU_CYCLES", "r08", "r11")
+
+
 def cyctop_shares(doc, event):
     """[(function, percent)] of a cyctop JSON document, for EVENT."""
     rows = [(f["name"], f["percent"][event]) for f in doc.get("functions", [])
@@ -288,7 +302,7 @@ def check_boot(cpu, outs, build, work):
         report("%s/sampling-sav" % L, abs(cyc["samples"] - want) <= 1,
                "%d samples for a count of %d at SAV 100000" % (cyc["samples"], cyc["count"]))
     rows = perf_report(outs, "perf-report")
-    ours = cyctop_shares(doc, "cycles") if doc else []
+    ours = cyctop_shares(doc, cyc["name"]) if cyc else []
     if not rows or not ours:
         report("%s/hotspots-perf-report" % L, False, "perf %s, cyctop %s" % (rows, ours))
     else:
@@ -312,16 +326,23 @@ def check_boot(cpu, outs, build, work):
     else:
         report("%s/counters-default" % L, doc["groups"] == 2,
                "8 events in %d groups (6 counters: 2)" % doc["groups"])
+        # the events in groups rotate (coverage in (0, 1)); the two that
+        # count estimate the exact count within 2 %, the others stay 0; the
+        # reference cyctop adds (group null) counts all along
         bad = [(e["name"], e["count"], e["coverage"]) for e in doc["events"]
-               if not (0 < e["coverage"] < 1) or abs(e["count"] / exact4 - 1) > 0.02]
+               if e.get("group") is not None and
+               (not (0 < e["coverage"] < 1) or
+                (abs(e["count"] / exact4 - 1) > 0.02 if counts(e["name"]) else e["count"] != 0))]
         report("%s/mux-time" % L, not bad,
-               "estimates not within 2%% of %d or coverage not in (0, 1): %s" % (exact4, bad))
+               "estimates not within 2%% of %d (0 for the uncounted) or coverage not in (0, 1): %s"
+               % (exact4, bad))
     doc = js(outs, "mux-runs")
     if not doc or exact is None:
         report("%s/mux-runs" % L, False, "no cyctop JSON or no perf stat count")
     else:
         bad = [(e["name"], e["count"]) for e in doc["events"]
-               if abs(e["count"] - exact) > EXACT_BOUND or e["coverage"] != 1]
+               if abs(e["count"] - (exact if counts(e["name"]) else 0)) > EXACT_BOUND or
+               e["coverage"] != 1]
         report("%s/mux-runs" % L, doc["groups"] == 2 and not bad,
                "%d groups; counts not exact (%d, bound %d): %s" % (doc["groups"], exact,
                                                                 EXACT_BOUND, bad))
@@ -345,7 +366,8 @@ def check_boot(cpu, outs, build, work):
     # cyctop record read back by perf report: the same shares
     rows = perf_report(outs, "record-perf")
     doc = js(outs, "record-cyctop")
-    ours = cyctop_shares(doc, "cycles") if doc else []
+    cyc = (event(doc, "cycles:u") or event(doc, "cycles")) if doc else None
+    ours = cyctop_shares(doc, cyc["name"]) if cyc else []
     report("%s/record-perf-report" % L,
            rows and [r[0] for r in rows] == [o[0] for o in ours]
            and all(abs(r[1] - o[1]) <= 0.01 for r, o in zip(rows, ours)),
@@ -360,10 +382,11 @@ def check_boot(cpu, outs, build, work):
         ours = {}
         for st, n in stacks.items():
             if st.split(";")[-1] == leaf:
-                ours[st] = ours.get(st, 0) + n
+                k = ";".join(nosym(f) for f in st.split(";"))
+                ours[k] = ours.get(k, 0) + n
         theirs = {}
         for c in chains:
-            k = ";".join(reversed(c))
+            k = ";".join(nosym(f) for f in reversed(c))
             theirs[k] = theirs.get(k, 0) + 1
         top_ours = sorted(ours, key=ours.get, reverse=True)[:2]
         top_theirs = sorted(theirs, key=theirs.get, reverse=True)[:2]
@@ -379,7 +402,8 @@ def check_boot(cpu, outs, build, work):
 
     # the ILP view's line on a PMU without FEAT_PMUv3_TH: the arm64 models'
     # no_ilp reason (issue 23 section 2) says why there is no sweep
-    report("%s/ilp-line" % L, None, "waits for the arm64 models' no_ilp reason")
+    report("%s/ilp-line" % L, None, "the ILP view needs a terminal: its Armv8 line is "
+           "tests/tui-ilp.sh's, on the arm_n1 model this guest reports")
 
     check_cross(L, outs, build, work)
 
