@@ -116,8 +116,13 @@ arm64_deps() {
 	for d in "$g"/debs/*.deb; do
 		dpkg-deb -x "$d" "$g/root"
 	done
+	# Debian 13's packages install under usr/ only (the merged /usr):
+	# the guest's /bin and /lib are usr's there, as base-files makes them
+	for d in bin lib; do
+		[ -e "$g/root/$d" ] || [ ! -d "$g/root/usr/$d" ] || ln -s "usr/$d" "$g/root/$d"
+	done
 	cp "$g"/root/boot/vmlinuz-*-arm64 "$g/vmlinuz"
-	rm -rf "$g/root/lib/modules" "$g/root/boot" "$g/debs"
+	rm -rf "$g/root/lib/modules" "$g/root/usr/lib/modules" "$g/root/boot" "$g/debs"
 	[ -x "$g/root/bin/busybox" ] && [ -x "$g/root/usr/bin/perf" ] || {
 		say "arm64: busybox or perf missing from the guest's packages"
 		return 1
