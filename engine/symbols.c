@@ -268,13 +268,46 @@ static int func_cmp(const void *a, const void *b)
 	return alias_cmp(x, y);
 }
 
-static bool is_function(const GElf_Sym *sym, const char *name, GElf_Word shndx)
+/* An Arm mapping symbol ($x, $d, $a, $t, optionally ".suffix"): marks the
+ * kind of code or data that follows, names no function (perf skips them). */
+static bool is_mapping_symbol(const char *name)
+{
+	return name[0] == '$' && name[1] && strchr("adtx", name[1]) &&
+	       (name[2] == '\0' || name[2] == '.');
+}
+
+/* An untyped label perf names as a function (util/symbol-elf.c
+ * elf_sym__is_label and dso__load_sym): a visible NOTYPE symbol of an
+ * allocated section whose name holds "text", as ld.so's _start and
+ * _dl_start_user, the first code a process runs.  perf also keeps the
+ * labels of data sections; no sample lands there. */
+static bool is_text_label(const GElf_Sym *sym, const char *name, GElf_Word shndx, Elf *elf)
+{
+	int vis = GELF_ST_VISIBILITY(sym->st_other);
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *sec;
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_NOTYPE || vis == STV_HIDDEN || vis == STV_INTERNAL ||
+	    shndx == SHN_UNDEF || shndx >= SHN_LORESERVE || is_mapping_symbol(name))
+		return false;
+	if (!elf || !(scn = elf_getscn(elf, shndx)) || !gelf_getshdr(scn, &sh) ||
+	    !(sh.sh_flags & SHF_ALLOC) || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	sec = elf_strptr(elf, shstrndx, sh.sh_name);
+	return sec && strstr(sec, "text");
+}
+
+static bool is_function(const GElf_Sym *sym, const char *name, GElf_Word shndx, Elf *elf)
 {
 	int type;
 
 	if (!name || !name[0])  /* NULL: unreadable entry, SYM is unset */
 		return false;
 	type = GELF_ST_TYPE(sym->st_info);
+	if (type == STT_NOTYPE)
+		return is_text_label(sym, name, shndx, elf);
 	/* Undefined symbols are imports (value 0 or a PLT slot); shndx -1
 	 * means a non-allocated section. */
 	return (type == STT_FUNC || type == STT_GNU_IFUNC) && shndx != SHN_UNDEF &&
@@ -308,7 +341,7 @@ static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func *f)
 		Elf *elf = NULL;
 		Dwarf_Addr bias = 0;
 		const char *name = dwfl_module_getsym_info(dm, i, &sym, &addr, &shndx, &elf, &bias);
-		if (!is_function(&sym, name, shndx))
+		if (!is_function(&sym, name, shndx, elf))
 			continue;
 		f[k++] = (struct func){ .start = addr, .end = addr + sym.st_size, .name = name,
 					.limit = section_end(elf, shndx, bias), .idx = (uint32_t)i,
@@ -1967,7 +2000,11 @@ static bool parse_kallsyms_line(struct ksymtab *k, char *line, uint32_t idx, str
 }
 
 /* Functions before data symbols at one address, then perf's choice among
- * aliases. */
+ * aliases: the last in the file.  perf gives kallsyms' symbols size 0,
+ * ends each where the next begins, then drops the size-0 aliases
+ * (util/symbol.c __dso__load_kallsyms: symbols__fixup_end before
+ * symbols__fixup_duplicate), so of __ia32_sys_vfork and __x64_sys_vfork
+ * at one address it names the second. */
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
@@ -1976,11 +2013,7 @@ static int ksym_cmp(const void *a, const void *b)
 		return x->start < y->start ? -1 : 1;
 	if (!x->name || !y->name)
 		return !x->name - !y->name;
-	struct func fx = { .start = x->start, .end = x->start, .name = x->name, .idx = x->idx,
-			   .bind = x->bind };
-	struct func fy = { .start = y->start, .end = y->start, .name = y->name, .idx = y->idx,
-			   .bind = y->bind };
-	return alias_cmp(&fx, &fy);
+	return x->idx > y->idx ? -1 : x->idx < y->idx;
 }
 
 static int read_kallsyms(struct ksymtab *k, FILE *f)

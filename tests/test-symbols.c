@@ -1026,10 +1026,10 @@ static void test_module_matches(void **state)
 static const char kallsyms_fixture[] =
 	"0000000000000000 A fixed_percpu_data\n"       /* absolute: skipped */
 	"ffffffff81000000 T _stext\n"
-	"ffffffff81000000 T startup_64\n"              /* same length: the first */
+	"ffffffff81000000 T startup_64\n"              /* aliases: the last, as perf */
 	"ffffffff81000100 t __do_sys_getpid\n"
-	"ffffffff81000100 T __x64_sys_getpid\n"        /* global over local */
-	"ffffffff81000100 W sys_getpid\n"
+	"ffffffff81000100 T __x64_sys_getpid\n"
+	"ffffffff81000100 W sys_getpid\n"              /* the last, weak or not */
 	"ffffffff81000200 W weak_only\n"
 	"ffffffff81000300 T schedule\n"
 	"ffffffff81000400 D jiffies\n"                 /* data: ends schedule */
@@ -1098,7 +1098,7 @@ static void test_kallsyms_fixture(void **state)
 	assert_non_null(k);
 	expect_ksym(k, 0xffffffff81000000, "startup_64", 0xffffffff81000000, 0x100,
 		    "[kernel.kallsyms]");
-	expect_ksym(k, 0xffffffff810001ff, "__x64_sys_getpid", 0xffffffff81000100, 0x100,
+	expect_ksym(k, 0xffffffff810001ff, "sys_getpid", 0xffffffff81000100, 0x100,
 		    "[kernel.kallsyms]");
 	expect_ksym(k, 0xffffffff81000200, "weak_only", 0xffffffff81000200, 0x100,
 		    "[kernel.kallsyms]");
