@@ -19,6 +19,9 @@
 #     another kernel release, one line says why they stay unnamed.
 #  5. a frequency-mode recording (perf record -F): the header's and JSON's
 #     samples are perf report's sample count, the count its Event count.
+#  6. node --perf-basic-prof (fp): a JS function run by Array.prototype.map,
+#     its callers through V8's builtins (Builtins_ArrayMap) from the JIT's
+#     /tmp/perf-PID.map, within 1 point of perf report's.
 # Each part needs its programs (else one SKIP line for it); with none run
 # the test is skipped (77).
 . "$SRCDIR/tests/lib.sh"
@@ -352,10 +355,45 @@ part_freq() {
 	RAN=$((RAN + 1))
 }
 
+# --- 6. a JIT's callers through its builtins: node ----------------------------
+part_node() {
+	command -v node >/dev/null 2>&1 || { skip_part "part 6: node is not installed"; return; }
+	# work() runs under Array.prototype.map, a V8 builtin: its callers are
+	# Builtins_ArrayMap (fp: V8 keeps frame pointers in its JIT code)
+	cat >"$TMP/map.js" <<'EOF_JS'
+function work(x) { let s = 0; for (let i = 0; i < 3000; i++) s += Math.sqrt(i * x); return s; }
+function run() { const a = Array.from({ length: 100 }, (_, i) => i); let t = 0; for (let k = 0; k < 3000; k++) t += a.map(work)[7]; return t; }
+console.log(run());
+EOF_JS
+	run perf record -q -e cpu-clock -c 250000 -g -o "$TMP/node.data" -- node --perf-basic-prof "$TMP/map.js"
+	[ "$RC" -eq 0 ] || { skip_part "part 6: perf record node: $(head -1 "$TMP/err")"; return; }
+	perf_folded "$TMP/node.data"
+	run "$CYCTOP" -b -i "$TMP/node.data" --format folded
+	expect_rc 0 "part 6: cyctop -i node.data"
+	cp "$TMP/out" "$TMP/node.cyctop.folded"
+	pid=$(perf report -i "$TMP/node.data" --stdio -q -g none --sort pid 2>/dev/null |
+		sed -n 's/.* \([0-9][0-9]*\):node *$/\1/p' | head -1)
+	[ -n "$pid" ] && rm -f "/tmp/perf-$pid.map"  # node's map, read by both above
+	# the JIT names work as it compiled it (JS:*work optimised, JS:~work not)
+	work=$(grep -o 'JS:[*~^+]\{0,1\}work [^;]*' "$TMP/node.data.folded" | sort | uniq -c | sort -rn |
+		sed -n '1s/^ *[0-9]* //p')
+	[ -n "$work" ] || { fail "part 6: perf names no JS work frame: $(head -3 "$TMP/node.data.folded")"; return; }
+	grep -qF "$work;Builtins_ArrayMap;" "$TMP/node.data.folded" ||
+		fail "part 6: perf shows no Builtins_ArrayMap under $work"
+	res=$(compare_stacks "$TMP/node.data.folded" "$TMP/node.cyctop.folded" "$work")
+	case $res in
+	"checked 1 functions") ok ;;
+	*) fail "part 6: the callers of $work: $res" ;;
+	esac
+	echo "part 6: node: $work's callers through Builtins_ArrayMap as perf's ($res)"
+	RAN=$((RAN + 1))
+}
+
 part_annotate
 part_kernel_fp
 part_dwarf_kernel
 part_pipe_kernel
 part_freq
+part_node
 [ "$RAN" -gt 0 ] || { echo "SKIP: no part could run"; exit 77; }
 done_ok
