@@ -668,7 +668,8 @@ static const struct arch_event *lookup_perf_syntax(const struct arch_model *mode
 #define CANON_INDEXES 64
 static struct canon_index {
 	const struct arch_model *model;
-	struct hashtab index;
+	struct hashtab index;  /* canonical spellings */
+	struct hashtab names;  /* the tables' names as spelled, lower case */
 	const char **keys;
 	const struct arch_event **rows;
 	size_t n, keys_alloc, rows_alloc;
@@ -680,28 +681,64 @@ static bool same_key(const void *key, uint32_t idx, const void *ctx)
 	return strcmp(((const struct canon_index *)ctx)->keys[idx], key) == 0;
 }
 
-static int index_spellings(struct canon_index *ci, const char *list,
-			   const struct arch_event *ev)
+/* KEY (LEN bytes) into TAB of CI for row EV, unless an earlier row has it. */
+static int index_key(struct canon_index *ci, struct hashtab *tab, const char *key, size_t len,
+		     const struct arch_event *ev)
 {
 	char one[256];
 
-	for (const char *p = list; p && *p; p = strchr(p, '\n') + 1) {
-		size_t len = strcspn(p, "\n");
-		if (!len || len >= sizeof(one))
-			continue;
-		memcpy(one, p, len);
-		one[len] = '\0';
-		uint64_t h = hash_str(one);
-		if (hashtab_find(&ci->index, h, one, same_key, ci) != HASHTAB_NONE)
-			continue;  /* an earlier row has it */
-		const char *key = strpool_intern(&memo.pool, one);
-		if (!key || GROW(ci->keys, ci->n + 1, ci->keys_alloc) < 0 ||
-		    GROW(ci->rows, ci->n + 1, ci->rows_alloc) < 0 ||
-		    hashtab_add(&ci->index, h, (uint32_t)ci->n) < 0)
+	if (!len || len >= sizeof(one))
+		return 0;
+	memcpy(one, key, len);
+	one[len] = '\0';
+	uint64_t h = hash_str(one);
+	if (hashtab_find(tab, h, one, same_key, ci) != HASHTAB_NONE)
+		return 0;  /* an earlier row has it */
+	const char *interned = strpool_intern(&memo.pool, one);
+	if (!interned || GROW(ci->keys, ci->n + 1, ci->keys_alloc) < 0 ||
+	    GROW(ci->rows, ci->n + 1, ci->rows_alloc) < 0 || hashtab_add(tab, h, (uint32_t)ci->n) < 0)
+		return -1;
+	ci->keys[ci->n] = interned;
+	ci->rows[ci->n++] = ev;
+	return 0;
+}
+
+static int index_spellings(struct canon_index *ci, const char *list,
+			   const struct arch_event *ev)
+{
+	for (const char *p = list; p && *p; p = strchr(p, '\n') + 1)
+		if (index_key(ci, &ci->index, p, strcspn(p, "\n"), ev) < 0)
 			return -1;
-		ci->keys[ci->n] = key;
-		ci->rows[ci->n++] = ev;
+	return 0;
+}
+
+/* S lower-cased into OUT (room for SZ), false when it does not fit. */
+static bool lower_into(const char *s, size_t len, char *out, size_t sz)
+{
+	if (len >= sz)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		out[i] = (char)tolower((unsigned char)s[i]);
+	out[len] = '\0';
+	return true;
+}
+
+/* Row EV's name string as model_lookup's first pass matches it: each '|'
+ * spelling and the whole string, case-insensitive. */
+static int index_names(struct canon_index *ci, const char *names, const struct arch_event *ev)
+{
+	char low[256];
+
+	for (const char *p = names; p && *p;) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		if (lower_into(p, len, low, sizeof(low)) &&
+		    index_key(ci, &ci->names, low, len, ev) < 0)
+			return -1;
+		p = bar ? bar + 1 : NULL;
 	}
+	if (strchr(names, '|') && lower_into(names, strlen(names), low, sizeof(low)))
+		return index_key(ci, &ci->names, low, strlen(low), ev);
 	return 0;
 }
 
@@ -718,8 +755,8 @@ static struct canon_index *canon_index_of(const struct arch_model *model)
 		for (const struct arch_event *ev = *t; ev->name; ev++) {
 			const char *lp = ev->pfm ? canon_list(ev->pfm) : "";
 			const char *ln = canon_list(ev->name);
-			if (!lp || !ln || index_spellings(ci, lp, ev) < 0 ||
-			    index_spellings(ci, ln, ev) < 0)
+			if (!lp || !ln || index_names(ci, ev->name, ev) < 0 ||
+			    index_spellings(ci, lp, ev) < 0 || index_spellings(ci, ln, ev) < 0)
 				return NULL;  /* out of memory: the slow way, this time */
 		}
 	n_canon_indexes++;
@@ -742,12 +779,28 @@ static const struct arch_event *lookup_canon(const struct arch_model *model, con
 	return NULL;
 }
 
+/* The first row of MODEL one of whose names is NAME, in any case. */
+static const struct arch_event *lookup_name(const struct arch_model *model, const char *name)
+{
+	const struct canon_index *ci = canon_index_of(model);
+	char low[256];
+
+	if (ci && lower_into(name, strlen(name), low, sizeof(low))) {
+		uint32_t i = hashtab_find(&ci->names, hash_str(low), low, same_key, ci);
+		return i == HASHTAB_NONE ? NULL : ci->rows[i];
+	}
+	for (const struct arch_event *const *t = model->tables; *t; t++)
+		for (const struct arch_event *ev = *t; ev->name; ev++)
+			if (name_matches(ev->name, name) || strcasecmp(ev->name, name) == 0)
+				return ev;
+	return NULL;
+}
+
 const struct arch_event *model_lookup(const struct arch_model *model, const char *name)
 {
 	char canon[256];
 	struct arch_code raw;
 	struct perf_pmu_event perf;
-	const struct arch_event *const *t;
 	const struct arch_event *ev;
 
 	/* libpfm4's qualified "skl::EVENT" names this model's EVENT */
@@ -759,10 +812,8 @@ const struct arch_event *model_lookup(const struct arch_model *model, const char
 			return NULL;
 		name = sep + 2;
 	}
-	for (t = model->tables; *t; t++)
-		for (ev = *t; ev->name; ev++)
-			if (name_matches(ev->name, name) || strcasecmp(ev->name, name) == 0)
-				return ev;
+	if ((ev = lookup_name(model, name)) != NULL)
+		return ev;
 	if (event_perf_syntax(name, &perf))
 		return lookup_perf_syntax(model, &perf);
 	if (event_canon(name, canon, sizeof(canon)) && (ev = lookup_canon(model, canon)))

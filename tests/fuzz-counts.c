@@ -31,6 +31,11 @@ static volatile double sink;   /* keeps the reads */
 /* An event lookup under a model canonicalizes every row of its tables, and
  * the trees look up each of their inputs: a few entries are enough. */
 #define FIND_MAX 4
+/* Every model resolves every entry anew (the counts' memo holds one model):
+ * 34 models made the fuzzer run 150 inputs a second.  Each input is looked
+ * up under every MODEL_STRIDE-th model from an offset its length picks, so
+ * a run still covers them all. */
+#define MODEL_STRIDE 4
 
 static void check_entries(const struct counts *c)
 {
@@ -44,7 +49,7 @@ static void check_entries(const struct counts *c)
 	}
 }
 
-static void find_all(const struct counts *c)
+static void find_all(const struct counts *c, size_t first_model)
 {
 	const struct arch_model *m;
 
@@ -52,7 +57,7 @@ static void find_all(const struct counts *c)
 		const char *name = c->v[i].name;
 		if (!counts_find(c, NULL, name))
 			abort();   /* an entry is found under its own name */
-		for (size_t k = 0; (m = model_at(k)) != NULL; k++) {
+		for (size_t k = first_model; (m = model_at(k)) != NULL; k += MODEL_STRIDE) {
 			const struct count_entry *e = counts_find(c, m, name);
 			if (e)
 				sink += e->value;
@@ -101,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		return 0;
 	}
 	check_entries(&c);
-	find_all(&c);
+	find_all(&c, n % MODEL_STRIDE);
 	if (c.n <= TREE_ENTRIES_MAX)
 		eval_tree(&c, (enum arch_tree)(n % TREE_COUNT));
 	/* the same file twice: every event once, averaged over two sources */
