@@ -106,6 +106,7 @@ struct tui {
 	const struct arch_model *model;
 	const struct view_ops *view, *prev;
 	struct browser hot, tree;
+	struct browser help;         /* the help text's scroll (its selection unshown) */
 	struct {                     /* the hotspots' selection follows a function */
 		char *name, *module;     /* copies (the snapshot's strings go with it);
 					  * NULL until a row was shown selected */

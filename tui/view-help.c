@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "tui/browser.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
 
@@ -50,6 +51,15 @@ static const char *const help_lines[] = {
 	"whose events are missing says which and why; '!' marks a flagged value.",
 };
 
+#define HELP_LINES ((int)(sizeof(help_lines) / sizeof(help_lines[0])))
+
+static void write_help_line(void *ctx, int row, int y, bool selected)
+{
+	(void)ctx;
+	(void)selected;  /* a text scrolls: no line is highlighted */
+	ui_text(y, 0, COLS, help_lines[row + 1], true);
+}
+
 static void draw_help(struct tui *t, int y, int rows)
 {
 	char line[PATH_MAX + 64];
@@ -63,20 +73,27 @@ static void draw_help(struct tui *t, int y, int rows)
 		snprintf(line, sizeof(line), "The command's output (stdout, stderr): %s", t->child_log);
 		ui_text(y++, 0, COLS, line, true);
 	}
-	for (size_t i = 1; i < sizeof(help_lines) / sizeof(help_lines[0]) && y < rows; i++, y++)
-		ui_text(y, 0, COLS, help_lines[i], true);
+	t->help.nr = HELP_LINES - 1;
+	if (y < rows)
+		browser_draw(&t->help, y, rows, write_help_line, NULL);
 }
 
+/* The browser moves a selection and scrolls to keep it shown: put it on
+ * the edge the key moves past, so that every key scrolls the text. */
 static bool key_help(struct tui *t, int key)
 {
-	(void)t;
-	(void)key;
-	return false;
+	struct browser *b = &t->help;
+
+	if (key == KEY_DOWN || key == 'j' || key == KEY_NPAGE)
+		b->sel = b->top + b->height - 1;
+	else if (key == KEY_UP || key == 'k' || key == KEY_PPAGE)
+		b->sel = b->top;
+	return browser_key(b, key);
 }
 
 const struct view_ops view_help = {
 	"help",
-	"Esc back  q quit",
+	"Up Down PgUp PgDn Home End scroll  Esc back  q quit",
 	draw_help,
 	key_help,
 	NULL,
