@@ -258,9 +258,9 @@ static void test_tree_metric(void **state)
 	struct flame *f = two(ev[0], ev[1], lines, 2);
 
 	const struct flame_metric *t =
-		find_metric(m, n, "tree-node-fraction cycles.stalls (core2, % of cycles, total)");
+		find_metric(m, n, "tree-node-fraction cycles.stalls / cycles [core2] (total)");
 	const struct flame_metric *ts =
-		find_metric(m, n, "tree-node-fraction cycles.stalls (core2, % of cycles, self)");
+		find_metric(m, n, "tree-node-fraction cycles.stalls / cycles [core2] (self)");
 	assert_int_equal(t->kind, FM_TREE);
 	assert_true(fabs(flame_value(f, node(f, "main caller_a"), t) - 50.0) < 1e-9);
 	assert_true(fabs(flame_value(f, node(f, "main caller_b"), t) - 75.0) < 1e-9);

@@ -179,6 +179,109 @@ ok
 T send-keys -t main q q
 wait_screen "EXIT-0" "q q quits"
 
+# --- 1b. the tree's and the baseline's colours, hand-made ----------------
+# t.data: Core2 stall cycles (RS_UOPS_DISPATCHED.CYCLES_NONE) beside the
+# cycles, 100 of 200 under caller_a, 75 of 100 under caller_b: the tree's
+# cycles.stalls is 50% and 75% of the frames' cycles.  n.data against
+# b.data (the baseline): caller_a 100 cycles samples (was 200), caller_b
+# 150 (was 100), 1e6 cycles a sample: caller_a shrank by 1e8 cycles,
+# caller_b grew by 5e7, main shrank by 5e7.
+printf 'CPU_CLK_UNHALTED.CORE,300000000\nRS_UOPS_DISPATCHED.CYCLES_NONE,175000000\n' >"$TMP/t.counts"
+cat >"$TMP/t.samples" <<EOF
+CPU_CLK_UNHALTED.CORE,leaf_work,200,caller_a;main
+CPU_CLK_UNHALTED.CORE,leaf_work,100,caller_b;main
+RS_UOPS_DISPATCHED.CYCLES_NONE,leaf_work,100,caller_a;main
+RS_UOPS_DISPATCHED.CYCLES_NONE,leaf_work,75,caller_b;main
+EOF
+printf 'CPU_CLK_UNHALTED.CORE,300000000\n' >"$TMP/b.counts"
+printf 'CPU_CLK_UNHALTED.CORE,leaf_work,200,caller_a;main\nCPU_CLK_UNHALTED.CORE,leaf_work,100,caller_b;main\n' >"$TMP/b.samples"
+printf 'CPU_CLK_UNHALTED.CORE,250000000\n' >"$TMP/n.counts"
+printf 'CPU_CLK_UNHALTED.CORE,leaf_work,100,caller_a;main\nCPU_CLK_UNHALTED.CORE,leaf_work,150,caller_b;main\n' >"$TMP/n.samples"
+for s in t b n; do
+	run "$MK" -s "$TMP/$s.samples" "$TMP/$s.data" core "GenuineIntel,6,23,10" "$TMP/$s.counts" "$CALLERS"
+	expect_rc 0 "mk-session $s"
+done
+# svg_frames SVG: "TITLE<tab>FILL" a frame
+svg_frames() {
+	python3 -c 'import sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+for g in ET.parse(sys.argv[1]).getroot().iter(NS + "g"):
+    if g.get("class") == "f":
+        print(g.find(NS + "title").text + "\t" + g.find(NS + "rect").get("fill"))' "$1"
+}
+# fill TITLE-START: the fill of the first frame of $TMP/out whose title starts so
+fill() { svg_frames "$TMP/out" | awk -F'\t' -v t="$1" 'index($1, t) == 1 && !n++ { print $2 }'; }
+run "$CYCTOP" -b -i "$TMP/t.data" --format flame --flame-metric tree-node-fraction
+expect_rc 0 "--flame-metric tree-node-fraction"
+expect_out "caller_a (200 samples, 66.67%, tree-node-fraction cycles.stalls / cycles [core2] (total) 50)" "caller_a's stall share 50%"
+expect_out "caller_b (100 samples, 33.33%, tree-node-fraction cycles.stalls / cycles [core2] (total) 75)" "caller_b's stall share 75%"
+expect_out "main (300 samples, 100.00%, tree-node-fraction cycles.stalls / cycles [core2] (total) 58.33)" "main's 175 of 300"
+[ "$(fill "caller_a (")" != "$(fill "caller_b (")" ] || { svg_frames "$TMP/out" >&2; fail "50% and 75% in one colour"; }
+ok
+run "$CYCTOP" -b -i "$TMP/n.data" --format flame --flame-metric baseline-delta
+expect_rc 2 "baseline-delta without --baseline"
+expect_err "--flame-metric baseline-delta: not one of" "said"
+run "$CYCTOP" -b -i "$TMP/n.data" --baseline "$TMP/b.data" --format json
+expect_rc 2 "--baseline in batch outside --format flame"
+expect_err "in batch: cyctop diff BASE NEW" "said"
+run "$CYCTOP" -b -i "$TMP/n.data" --baseline "$TMP/b.data" --format flame --flame-metric baseline-delta
+expect_rc 0 "--format flame --baseline --flame-metric baseline-delta"
+cp "$TMP/out" "$TMP/delta.svg"
+expect_out "caller_a (100 samples, 40.00%, baseline-delta CPU_CLK_UNHALTED.CORE (total) -1e+08)" "caller_a shrank by 1e8 cycles"
+expect_out "caller_b (150 samples, 60.00%, baseline-delta CPU_CLK_UNHALTED.CORE (total) 5e+07)" "caller_b grew by 5e7"
+expect_out "main (250 samples, 100.00%, baseline-delta CPU_CLK_UNHALTED.CORE (total) -5e+07)" "main shrank by 5e7"
+# red grew, blue shrank, on the largest |delta| (1e8): caller_a full
+# blue, caller_b half red
+expect_eq "$(fill "caller_a (")" "rgb(55,55,255)" "caller_a: blue, the largest shrink"
+expect_eq "$(fill "caller_b (")" "rgb(255,155,155)" "caller_b: red, half the largest"
+run "$CYCTOP" -b -i "$TMP/n.data" --baseline "$TMP/nosuch.data" --format flame
+expect_rc 1 "--baseline a missing file"
+expect_err "nosuch.data" "the file named"
+
+start 120 24
+type_line "clear; '$CYCTOP' -i '$TMP/t.data'; echo EXIT-\$?"
+wait_screen "leaf_work" "hotspots of t.data"
+T send-keys -t main f
+wait_screen "colour: RS_UOPS_DISPATCHED.CYCLES_NONE per 1000" "the first metric"
+T send-keys -t main m m
+wait_screen "colour: tree-node-fraction cycles.stalls / cycles [core2] (total)" "m m: the tree's stall share"
+screen | grep -q "colour: tree-node-fraction.* 50 .*to 75" || { screen_dump >&2; fail "legend 50 .. 75"; }
+ok
+A=$(box caller_a 5)
+B=$(box caller_b 5)
+[ -n "$A" ] && [ "$A" != "$B" ] || { boxes >&2; fail "stall shares 50% and 75% in one colour pair: '$A' '$B'"; }
+ok
+T send-keys -t main Down Down
+wait_for 'foot | grep -q "^caller_a  200 samples .*  colour 50  "' 10 "caller_a: 50%"
+ok
+T send-keys -t main Right
+wait_for 'foot | grep -q "^caller_b  100 samples .*  colour 75  "' 10 "caller_b: 75%"
+ok
+T send-keys -t main q q
+wait_screen "EXIT-0" "q q quits t.data"
+
+start 150 24   # the whole metric's name beside the delta scale
+type_line "clear; '$CYCTOP' -i '$TMP/n.data' --baseline '$TMP/b.data'; echo EXIT-\$?"
+wait_screen "leaf_work" "hotspots of n.data against b.data"
+T send-keys -t main f
+wait_screen "colour: baseline-delta CPU_CLK_UNHALTED.CORE (total)" "baseline-delta by default with a baseline"
+# the legend's buckets, a third of the largest |delta| each: caller_a's
+# -1e8 in the first (shrank the most), caller_b's +5e7 in the fifth
+screen | grep -q -- "-1e+08 .*-6.7e+07 .*-3.3e+07 .*+0 .*+3.3e+07 .*+6.7e+07 .*to +1e+08" ||
+	{ screen_dump >&2; fail "the delta legend"; }
+ok
+expect_eq "$(box caller_a 5)" "$(box -1e+08 5)" "caller_a in the legend's most-shrunk colour"
+expect_eq "$(box caller_b 5)" "$(box +3.3e+07 5)" "caller_b in the legend's grew-by-a-third colour"
+# caller_b, now the wider, comes first
+T send-keys -t main Down Down
+wait_for 'foot | grep -q "^caller_b  150 samples .*  colour +5e+07  "' 10 "caller_b: +5e+07"
+ok
+T send-keys -t main Right
+wait_for 'foot | grep -q "^caller_a  100 samples .*  colour -1e+08  "' 10 "caller_a: -1e+08"
+ok
+T send-keys -t main q q
+wait_screen "EXIT-0" "q q quits n.data"
+
 # --- 2. a recording of the 2:1 workload, its SVG --------------------------
 run "$CYCTOP" record -g -e cpu-clock/250000 -o "$TMP/rec.data" -- "$CALLERS" 1
 expect_rc 0 "cyctop record -g"

@@ -357,9 +357,9 @@ static int add_tree_metrics(const char *const *events, int n, struct flame_metri
 				struct flame_metric *m = &out[k++];
 				*m = (struct flame_metric){ .kind = FM_TREE, .tree = def, .tnode = i,
 							    .self = self };
-				snprintf(m->name, sizeof(m->name), "tree-node-fraction %s (%s, %% of %s, %s)",
-					 def->nodes[i].id, def->name,
-					 def->nodes[tree_root(&r, i)].id, self ? "self" : "total");
+				snprintf(m->name, sizeof(m->name), "tree-node-fraction %s / %s [%s] (%s)",
+					 def->nodes[i].id, def->nodes[tree_root(&r, i)].id, def->name,
+					 self ? "self" : "total");
 			}
 		}
 	}

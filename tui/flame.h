@@ -132,8 +132,9 @@ struct flame_metric {
 /* The metrics the events make possible (EVENTS[n] their names): "none",
  * then CPI (cycles / instructions) and stall cycles over cycles where both
  * are sampled, then each other event per 1000 of the first, then
- * "tree-node-fraction NODE (TREE, ...)" for every part of a cycle-accounting
- * tree the events give (its tree's root measured: cycles, slots), then,
+ * "tree-node-fraction NODE / ROOT [TREE]" (a percentage) for every part of
+ * a cycle-accounting tree the events give (its root measured in the same
+ * unit: cycles, slots), then,
  * with a baseline BASE (may be NULL), "baseline-delta EVENT" for each
  * event the baseline has too; each total, then self.  Returns how many
  * were written (at most MAX). */

@@ -296,11 +296,23 @@ static void draw_box(struct tui *t, struct flame_view *v, const struct flame_box
 static void draw_legend(struct tui *t, struct flame_view *v, int y)
 {
 	const struct flame_metric *m = metric(v);
-	char line[512];
-	int x;
+	bool delta = m->kind == FM_DELTA, scaled = m->kind != FM_NONE && v->hi >= v->lo;
+	char line[512], cell[FLAME_BUCKETS][64], tail[64];
+	int x, cw[FLAME_BUCKETS], scale_w = 0;
 
+	/* the scale's cells first: a delta's buckets start at -max, a third
+	 * of max each (0 itself has no colour) */
+	for (int b = 0; scaled && b < FLAME_BUCKETS; b++) {
+		double a = delta ? v->hi * (b - 3) / 3.0
+			   : v->lo + (v->hi - v->lo) * b / FLAME_BUCKETS;
+		int n = snprintf(cell[b], sizeof(cell[b]), delta ? "%s%+.2g%s " : "%s%.3g%s ",
+				 mono(t) ? shade(b) : " ", a, mono(t) ? shade(b) : " ");
+		cw[b] = n - (mono(t) && ui_utf8() ? 4 : 0);
+		scale_w += cw[b];
+	}
+	snprintf(tail, sizeof(tail), delta ? " to %+.2g" : " to %.3g", v->hi);
+	scale_w += scaled ? (int)strlen(tail) : m->kind != FM_NONE ? 22 : 0;
 	/* the scale keeps its room: the name is cut first */
-	int scale_w = m->kind == FM_NONE ? 0 : FLAME_BUCKETS * 8 + 10;
 	x = snprintf(line, sizeof(line), "colour: %s", m->name);
 	if (x > COLS - scale_w - 2 && COLS - scale_w - 2 > 12) {
 		x = COLS - scale_w - 2;
@@ -309,27 +321,19 @@ static void draw_legend(struct tui *t, struct flame_view *v, int y)
 	x += 2;
 	ui_set(EL_HEADER_VALUE);
 	ui_text(y, 0, COLS, line, true);
-	if (m->kind == FM_NONE || !(v->hi >= v->lo)) {
+	if (!scaled) {
 		if (m->kind != FM_NONE)
 			ui_text(y, x, COLS - x, "(no frame has a value)", true);
 		return;
 	}
-	bool delta = m->kind == FM_DELTA;
 	for (int b = 0; b < FLAME_BUCKETS && x < COLS; b++) {
-		/* a delta's buckets: shrank from -max, grew from 0 (0 itself:
-		 * no colour), a third of max each */
-		double a = delta ? v->hi * (b - 3) / 3.0
-			   : v->lo + (v->hi - v->lo) * b / FLAME_BUCKETS;
-		int n = snprintf(line, sizeof(line), delta ? "%s%+.3g%s " : "%s%.3g%s ",
-				 mono(t) ? shade(b) : " ", a, mono(t) ? shade(b) : " ");
 		ui_set((enum theme_el)(EL_FLAME0 + b));
-		ui_text(y, x, COLS - x, line, false);
-		x += n - (mono(t) && ui_utf8() ? 4 : 0);
+		ui_text(y, x, COLS - x, cell[b], false);
+		x += cw[b];
 	}
 	ui_set(EL_HEADER_VALUE);
-	snprintf(line, sizeof(line), delta ? " to %+.3g (grew)" : " to %.3g", v->hi);
 	if (x < COLS)
-		ui_text(y, x, COLS - x, line, true);
+		ui_text(y, x, COLS - x, tail, true);
 }
 
 static void draw_foot(struct tui *t, struct flame_view *v, int y)
@@ -347,7 +351,7 @@ static void draw_foot(struct tui *t, struct flame_view *v, int y)
 			   (unsigned long long)flame_self(fl, n, 0));
 	if (metric(v)->kind != FM_NONE && len >= 0 && (size_t)len < sizeof(line))
 		len += snprintf(line + len, sizeof(line) - (size_t)len, isnan(val) ? "  colour n/a"
-				: "  colour %.4g", val);
+				: metric(v)->kind == FM_DELTA ? "  colour %+.4g" : "  colour %.4g", val);
 	if (v->search[0] && len >= 0 && (size_t)len < sizeof(line))
 		len += snprintf(line + len, sizeof(line) - (size_t)len, "  /%s: %.2f%%", v->search,
 				pct(match_samples(v, 0), all));
