@@ -268,6 +268,11 @@ void baseline_cell(const struct baseline *b, const struct snapshot *now,
 		cur = since > 0 ? (cur - then) / since : 0;
 		then = b->cpu_s > 0 ? then / b->cpu_s : 0;
 	}
+	baseline_delta_cell(cur, then, mode, buf, sz);
+}
+
+void baseline_delta_cell(double cur, double then, enum base_mode mode, char *buf, size_t sz)
+{
 	if (mode == BASE_DELTA_PCT) {
 		if (then > 0)
 			snprintf(buf, sz, "%+9.1f%%", 100 * (cur - then) / then);

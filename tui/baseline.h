@@ -35,6 +35,9 @@ void baseline_free(struct baseline *b);
  * BUF, 10 columns; "-" when the baseline has no such event. */
 void baseline_cell(const struct baseline *b, const struct snapshot *now,
 		   const struct snap_func *f, int e, enum base_mode mode, char *buf, size_t sz);
+/* A count CUR against THEN in MODE (delta, with an SI suffix, or delta %),
+ * 10 columns. */
+void baseline_delta_cell(double cur, double then, enum base_mode mode, char *buf, size_t sz);
 /* The column heading of event E in MODE, into BUF. */
 void baseline_heading(const struct snapshot *now, int e, enum base_mode mode, char *buf,
 		      size_t sz);
