@@ -179,8 +179,10 @@ static const struct opt top_options[] = {
 		   "null or tty (default: a log in $TMPDIR the view's status\n"
 		   "line names; with -b, cyctop's own stdout and stderr)"),
 	OPT_STRING(0, "baseline", &parsed.baseline, "FILE",
-		   "the view's hotspots as deltas against this recording\n"
-		   "(perf.data, pprof; D: absolute, delta, delta %)"),
+		   "the view's hotspots, tree, asm lines and flame colours as\n"
+		   "deltas against this recording (perf.data, pprof) or counts\n"
+		   "file (D: absolute, delta, delta %); with -b: --format\n"
+		   "flame's baseline-delta"),
 	OPT_STRING(0, "stall", &parsed.stall, "EVENT",
 		   "the asm view's stall-cycle column (default: the model's,\n"
 		   "RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)"),
