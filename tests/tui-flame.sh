@@ -211,8 +211,36 @@ for g in ET.parse(sys.argv[1]).getroot().iter(NS + "g"):
 }
 # fill TITLE-START: the fill of the first frame of $TMP/out whose title starts so
 fill() { svg_frames "$TMP/out" | awk -F'\t' -v t="$1" 'index($1, t) == 1 && !n++ { print $2 }'; }
+# pictures for people (not compared), with FLAME_SHOTS=DIR (doc/figures):
+# the pane as text and, with Chromium, as a PNG (tests/pane-html.py); an
+# SVG and its rendering
+BROWSER=$(command -v chromium || command -v chromium-browser || true)
+screenshot() { # URL PNG WIDTH HEIGHT
+	[ -n "$BROWSER" ] || return 0
+	timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--user-data-dir="$TMP/chromium" --window-size="$3,$4" --screenshot="$2" "$1" \
+		>/dev/null 2>&1 || true
+}
+shot_pane() { # NAME WIDTH HEIGHT
+	[ -n "${FLAME_SHOTS:-}" ] || return 0
+	T capture-pane -p -t main >"$FLAME_SHOTS/$1.txt"
+	T capture-pane -p -e -N -t main | python3 "$SRCDIR/tests/pane-html.py" >"$TMP/$1.html"
+	screenshot "file://$TMP/$1.html" "$FLAME_SHOTS/$1.png" "$2" "$3"
+}
+shot_svg() { # SVG NAME
+	[ -n "${FLAME_SHOTS:-}" ] || return 0
+	cp "$1" "$FLAME_SHOTS/$2.svg"
+	# on the SVG's background: Chromium draws a short window's lower part
+	# blank, so the window is taller than the picture
+	printf '<html><body style="margin:0;background:rgb(250,250,240)"><img src="%s"></body></html>' \
+		"file://$FLAME_SHOTS/$2.svg" >"$TMP/$2.html"
+	screenshot "file://$TMP/$2.html" "$FLAME_SHOTS/$2.png" 1200 \
+		$(($(sed -n 's/^<svg [^>]*height="\([0-9]*\)".*/\1/p' "$1") + 100))
+}
 run "$CYCTOP" -b -i "$TMP/t.data" --format flame --flame-metric tree-node-fraction
 expect_rc 0 "--flame-metric tree-node-fraction"
+cp "$TMP/out" "$TMP/tree.svg"
+shot_svg "$TMP/tree.svg" flame-svg-tree
 expect_out "caller_a (200 samples, 66.67%, tree-node-fraction cycles.stalls / cycles [core2] (total) 50)" "caller_a's stall share 50%"
 expect_out "caller_b (100 samples, 33.33%, tree-node-fraction cycles.stalls / cycles [core2] (total) 75)" "caller_b's stall share 75%"
 expect_out "main (300 samples, 100.00%, tree-node-fraction cycles.stalls / cycles [core2] (total) 58.33)" "main's 175 of 300"
@@ -234,6 +262,7 @@ expect_out "main (250 samples, 100.00%, baseline-delta CPU_CLK_UNHALTED.CORE (to
 # blue, caller_b half red
 expect_eq "$(fill "caller_a (")" "rgb(55,55,255)" "caller_a: blue, the largest shrink"
 expect_eq "$(fill "caller_b (")" "rgb(255,155,155)" "caller_b: red, half the largest"
+shot_svg "$TMP/delta.svg" flame-svg-delta
 run "$CYCTOP" -b -i "$TMP/n.data" --baseline "$TMP/nosuch.data" --format flame
 expect_rc 1 "--baseline a missing file"
 expect_err "nosuch.data" "the file named"
@@ -257,6 +286,7 @@ ok
 T send-keys -t main Right
 wait_for 'foot | grep -q "^caller_b  100 samples .*  colour 75  "' 10 "caller_b: 75%"
 ok
+shot_pane flame-view-tree 960 390
 T send-keys -t main q q
 wait_screen "EXIT-0" "q q quits t.data"
 
@@ -279,6 +309,7 @@ ok
 T send-keys -t main Right
 wait_for 'foot | grep -q "^caller_a  100 samples .*  colour -1e+08  "' 10 "caller_a: -1e+08"
 ok
+shot_pane flame-view-delta 1200 390
 T send-keys -t main q q
 wait_screen "EXIT-0" "q q quits n.data"
 
@@ -366,7 +397,6 @@ ok
 # the SVG in a browser: Chromium (Debian's, headless) lays it out; a probe
 # appended to a copy writes each frame's title and rendered width into the
 # DOM it dumps, and the widths are the samples' share of the root's.
-BROWSER=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$BROWSER" ]; then
 	skip_part "the SVG in a browser: no chromium (apt-get install chromium)"
 else
@@ -404,11 +434,7 @@ print("chromium ok", len(rows), "frames")
 PY
 	ok
 	# a picture for people (not compared): FLAME_SHOTS=DIR keeps it
-	if [ -n "${FLAME_SHOTS:-}" ]; then
-		timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-			--user-data-dir="$TMP/chromium" --window-size=1200,400 \
-			--screenshot="$FLAME_SHOTS/flame-svg.png" "file://$TMP/rec.svg" >/dev/null 2>&1 || true
-	fi
+	shot_svg "$TMP/rec.svg" flame-svg-callers
 fi
 
 # the view of the recording: caller_a twice caller_b within a cell and the

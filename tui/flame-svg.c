@@ -222,7 +222,7 @@ static void legend(struct svg *g, const char *title)
 			double v = g->hi * (b - 3) / 3.0, x = 420 + b * 70;
 			delta_rgb(rgb, sizeof(rgb), v, g->hi);
 			fprintf(g->out, "<rect x=\"%.0f\" y=\"27\" width=\"68\" height=\"14\" "
-				"fill=\"%s\"/><text x=\"%.0f\" y=\"38\">%+.3g</text>\n", x, rgb,
+				"fill=\"%s\"/><text x=\"%.0f\" y=\"38\">%+.2g</text>\n", x, rgb,
 				x + 3, v);
 		}
 		fprintf(g->out, "<text x=\"%.0f\" y=\"38\">shrank .. grew</text>\n",
