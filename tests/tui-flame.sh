@@ -17,7 +17,12 @@
 #     well-formed XML whose frames' titles and widths match the folded
 #     stacks and the JSON's children shares.
 #  3. a live -g watch: the zoom and the selected frame stay across
-#     refreshes while the samples grow.
+#     refreshes while the samples grow; B marks a baseline and m then
+#     offers baseline-delta.
+#  1b (between 1 and 2): hand-made sessions for tree-node-fraction (Core2
+#     stall cycles: exact shares) and baseline-delta (-i NEW --baseline
+#     BASE: exact deltas), in the view and the SVG; FLAME_SHOTS=DIR keeps
+#     pictures of them (doc/figures).
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/tmux-lib.sh"
 
@@ -492,6 +497,19 @@ ok
 screen | grep -q "zoomed: main" || { screen_dump >&2; fail "zoom lost across refreshes"; }
 ok
 foot | grep -q "^caller_b " || { screen_dump >&2; fail "selection lost across refreshes"; }
+ok
+# B marks the profile: from the next refresh baseline-delta is a metric
+# (one event: none, then its total and self), each frame a rate's delta
+screen | grep -q "colour: none (by name)" || { screen_dump >&2; fail "one event: by name"; }
+ok
+T send-keys -t main B
+wait_screen "baseline marked at" "B in the flame graph"
+before=$(samples_now)
+wait_for '[ "$(samples_now)" -gt "$before" ]' 30 "a refresh after the mark"
+ok
+T send-keys -t main m
+wait_screen "colour: baseline-delta cpu-clock (total)" "m: baseline-delta after B"
+wait_for 'foot | grep -q "^caller_b .*  colour [-+][0-9]"' 10 "caller_b has a delta"
 ok
 T send-keys -t main q q
 wait_screen "LIVE-" "the live watch ends"
