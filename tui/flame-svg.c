@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SVG_W 1200.0
@@ -274,28 +275,38 @@ int flame_write_svg(FILE *out, const struct flame *f, const struct flame_metric 
 	return ferror(out) ? -1 : 0;
 }
 
+#define PICK_MAX 256
+
+/* WANT among the K metrics ALL: its whole name, else the first it starts. */
+static const struct flame_metric *pick(const struct flame_metric *all, int k, const char *want)
+{
+	if (!want || !*want)  /* the first the counters give, else by name */
+		return &all[k > 1 ? 1 : 0];
+	for (int i = 0; i < k; i++)
+		if (strcmp(all[i].name, want) == 0)
+			return &all[i];
+	for (int i = 0; i < k; i++)
+		if (strncmp(all[i].name, want, strlen(want)) == 0)
+			return &all[i];
+	return NULL;
+}
+
 int flame_pick_metric(const char *const *events, int n, const struct flame_base *base,
 		      const char *want, struct flame_metric *out, char *err, size_t errsz)
 {
-	static struct flame_metric all[256];
-	int k = flame_metrics(events, n, base, all, 256);
+	struct flame_metric *all = calloc(PICK_MAX, sizeof(*all));
 
-	if (!want || !*want) {  /* the first the counters give, else by name */
-		*out = all[k > 1 ? 1 : 0];
-		return 0;
+	if (!all) {
+		snprintf(err, errsz, "--flame-metric: out of memory");
+		return -1;
 	}
-	for (int i = 0; i < k; i++)
-		if (strcmp(all[i].name, want) == 0) {
-			*out = all[i];
-			return 0;
-		}
-	for (int i = 0; i < k; i++)
-		if (strncmp(all[i].name, want, strlen(want)) == 0) {
-			*out = all[i];
-			return 0;
-		}
-	size_t len = (size_t)snprintf(err, errsz, "--flame-metric %s: not one of", want);
-	for (int i = 0; i < k && len < errsz; i++)
+	int k = flame_metrics(events, n, base, all, PICK_MAX);
+	const struct flame_metric *m = pick(all, k, want);
+	if (m)
+		*out = *m;
+	size_t len = m ? 0 : (size_t)snprintf(err, errsz, "--flame-metric %s: not one of", want);
+	for (int i = 0; !m && i < k && len < errsz; i++)
 		len += (size_t)snprintf(err + len, errsz - len, "%s '%s'", i ? "," : "", all[i].name);
-	return -1;
+	free(all);
+	return m ? 0 : -1;
 }

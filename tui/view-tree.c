@@ -168,7 +168,7 @@ static void draw_tree(struct tui *t, int y, int rows)
 	int vis[TREE_MAX_NODES];
 	char line[1024];
 	const struct arch_model *m = tui_tree_model(t, t->tree_id);
-	static struct tree_delta d;  /* two results: large for the stack */
+	struct tree_delta d;
 
 	if (!t->tres.def)
 		tui_eval_tree(t);
