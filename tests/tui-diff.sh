@@ -132,6 +132,17 @@ wait_screen "d%cpu-cloc" "B: delta % columns"
 wait_for 'v=$(cell work_a); [ -n "$v" ] && awk -v v="$v" "BEGIN { v += 0; exit !(v < 10 && v > -10) }" &&
 	screen | awk "/^cyctop/ { exit !(\$5 + 0 >= 3) }"' 30 "work_a's rate within 10% of the mark's"
 ok
+# the tree against the mark: rates on both sides, each node's delta %
+# (this VM's software tree: CPU seconds per CPU second, 1 on both sides
+# up to the clocks' difference)
+T send-keys -t main t
+wait_screen "d% baseline marked at" "t: the tree against the mark"
+if screen | grep -q "^Software events"; then
+	wait_for 'node cpu_seconds | grep -Eq "^[-+][0-9]+[.][0-9]%$"' 10 "cpu_seconds' delta %"
+	ok
+else
+	skip_part "the marked tree's cpu_seconds: this host's first tree is not the software tree"
+fi
 T send-keys -t main q
 wait_for 'screen | grep -q "^EXIT-0"' 20 "exit 0 after q (the command terminated)"
 ok
