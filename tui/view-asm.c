@@ -497,7 +497,7 @@ static bool key_asm(struct tui *t, int key)
 			tui_switch_view(t, t->prev == &view_flame ? &view_flame : &view_hotspots);
 		return true;
 	case 'D':
-		if (!v->source) {  /* the deltas are the source lines' */
+		if (t->baseline && !v->source) {  /* the deltas are the source lines' */
 			v->source = true;
 			build_rows(v);
 			select_insn(v, sel);
