@@ -61,6 +61,10 @@ _cyctop_value()
 	--mux)
 		COMPREPLY=($(compgen -W "time runs" -- "$cur"))
 		;;
+	--flame-metric)
+		# the metrics' leading words (the rest depends on the events)
+		COMPREPLY=($(compgen -W "none CPI tree-node-fraction baseline-delta" -- "$cur"))
+		;;
 	--call-graph)
 		COMPREPLY=($(compgen -W "dwarf fp" -- "$cur"))
 		;;

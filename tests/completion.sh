@@ -51,6 +51,8 @@ for bc in "" /usr/share/bash-completion/bash_completion; do
 	offers --theme high :: high-contrast
 	offers list "" :: models events presets trees metrics groups
 	offers --call-graph "" :: dwarf fp
+	offers --flame-metric "" :: none CPI tree-node-fraction baseline-delta
+	offers -b --format flame --flame-metric base :: baseline-delta
 	offers -b --form :: --format
 	offers annotate --chi :: --child-output
 	offers -- ech :: echo

@@ -173,7 +173,7 @@ static void test_metrics(void **state)
 	(void)state;
 	const char *ev[] = { "cycles", "instructions", "cache-misses", "stalled-cycles-backend" };
 	struct flame_metric m[16];
-	int n = flame_metrics(ev, 4, m, 16);
+	int n = flame_metrics(ev, 4, NULL, m, 16);
 
 	/* none, CPI x2, stalls x2, 3 others per 1000 x2 */
 	assert_int_equal(n, 1 + 2 + 2 + 6);
@@ -183,11 +183,11 @@ static void test_metrics(void **state)
 	assert_string_equal(m[3].name, "stalled-cycles-backend/cycles (total)");
 	assert_string_equal(m[5].name, "instructions per 1000 cycles (total)");
 	/* one event: by name only */
-	assert_int_equal(flame_metrics(ev, 1, m, 16), 1);
+	assert_int_equal(flame_metrics(ev, 1, NULL, m, 16), 1);
 
 	struct flame *f = callers();
 	const char *e2[] = { "cpu-clock", "page-faults" };
-	n = flame_metrics(e2, 2, m, 16);
+	n = flame_metrics(e2, 2, NULL, m, 16);
 	assert_int_equal(n, 3);
 	int a = node(f, "main caller_a"), b = node(f, "main caller_b");
 	assert_true(fabs(flame_value(f, a, &m[1]) - 10.0) < 1e-9);
@@ -210,6 +210,124 @@ static void test_metrics(void **state)
 	flame_free(f);
 }
 
+/* A flame of two events (EV0, EV1 their names) from lines "path N0 N1". */
+static struct flame *two(const char *ev0, const char *ev1, const char *const *lines, int n)
+{
+	struct callgraph *cg = callgraph_new(2);
+
+	for (int i = 0; i < n; i++) {
+		char path[256];
+		unsigned long long a, b;
+		assert_int_equal(sscanf(lines[i], "%255[^0-9] %llu %llu", path, &a, &b), 3);
+		path[strlen(path) - 1] = '\0';
+		if (a)
+			add(cg, 0, path, a);
+		if (b)
+			add(cg, 1, path, b);
+	}
+	struct cg_snapshot *s = callgraph_snapshot(cg);
+	struct flame *f = flame_from_cg(s);
+	cg_snapshot_free(s);
+	callgraph_free(cg);
+	assert_non_null(f);
+	assert_int_equal(flame_set_event(f, 0, ev0), 0);
+	assert_int_equal(flame_set_event(f, 1, ev1), 0);
+	return f;
+}
+
+static const struct flame_metric *find_metric(const struct flame_metric *m, int n,
+					      const char *prefix)
+{
+	for (int i = 0; i < n; i++)
+		if (strncmp(m[i].name, prefix, strlen(prefix)) == 0)
+			return &m[i];
+	fail_msg("no metric %s", prefix);
+	return NULL;
+}
+
+/* tree-node-fraction: Core2's stall cycles, a part of its cycles, as a
+ * share of the frame's cycles: 100 of 200 under caller_a, 75 of 100 under
+ * caller_b, 175 of 300 in main; self: only the leaves have samples. */
+static void test_tree_metric(void **state)
+{
+	(void)state;
+	const char *ev[] = { "CPU_CLK_UNHALTED.CORE", "RS_UOPS_DISPATCHED.CYCLES_NONE" };
+	const char *lines[] = { "main caller_a leaf_work 200 100", "main caller_b leaf_work 100 75" };
+	static struct flame_metric m[96];
+	int n = flame_metrics(ev, 2, NULL, m, 96);
+	struct flame *f = two(ev[0], ev[1], lines, 2);
+
+	const struct flame_metric *t =
+		find_metric(m, n, "tree-node-fraction cycles.stalls / cycles [core2] (total)");
+	const struct flame_metric *ts =
+		find_metric(m, n, "tree-node-fraction cycles.stalls / cycles [core2] (self)");
+	assert_int_equal(t->kind, FM_TREE);
+	assert_true(fabs(flame_value(f, node(f, "main caller_a"), t) - 50.0) < 1e-9);
+	assert_true(fabs(flame_value(f, node(f, "main caller_b"), t) - 75.0) < 1e-9);
+	assert_true(fabs(flame_value(f, node(f, "main"), t) - 100.0 * 175 / 300) < 1e-9);
+	assert_true(isnan(flame_value(f, node(f, "main caller_a"), ts)));
+	assert_true(fabs(flame_value(f, node(f, "main caller_b leaf_work"), ts) - 75.0) < 1e-9);
+	/* the counts a sample stands for: stalls sampled at twice the period */
+	flame_set_scale(f, 1, 2);
+	assert_true(fabs(flame_value(f, node(f, "main caller_a"), t) - 100.0) < 1e-9);
+	/* without the stall event: no such metric */
+	n = flame_metrics(ev, 1, NULL, m, 96);
+	for (int i = 0; i < n; i++)
+		assert_int_not_equal(m[i].kind, FM_TREE);
+	flame_free(f);
+}
+
+/* baseline-delta: frames matched by path; absolute counts (samples x
+ * scale), and a marked baseline's rates. */
+static void test_delta_metric(void **state)
+{
+	(void)state;
+	const char *ev[] = { "cycles", "instructions" };
+	const char *old[] = { "main caller_a leaf_work 200 10", "main caller_b leaf_work 100 10",
+			      "main gone 30 0" };
+	const char *new_[] = { "main caller_a leaf_work 100 10", "main caller_b leaf_work 150 10",
+			       "main caller_c 40 0" };
+	struct flame *b = two(ev[0], ev[1], old, 3), *f = two(ev[0], ev[1], new_, 3);
+	struct flame_base base = { b, 1, 1 };
+	static struct flame_metric m[96];
+	int n = flame_metrics(ev, 2, &base, m, 96);
+	const struct flame_metric *d = find_metric(m, n, "baseline-delta cycles (total)");
+	const struct flame_metric *ds = find_metric(m, n, "baseline-delta cycles (self)");
+	const struct flame_metric *di = find_metric(m, n, "baseline-delta instructions (total)");
+
+	assert_int_equal(d->kind, FM_DELTA);
+	flame_set_scale(f, 0, 1000);
+	flame_set_scale(b, 0, 1000);
+	assert_true(fabs(flame_value(f, node(f, "main caller_a"), d) - -100000.0) < 1e-6);
+	assert_true(fabs(flame_value(f, node(f, "main caller_b"), d) - 50000.0) < 1e-6);
+	assert_true(fabs(flame_value(f, node(f, "main caller_c"), d) - 40000.0) < 1e-6);
+	/* main: 290 now, 330 then; self: none either side */
+	assert_true(fabs(flame_value(f, node(f, "main"), d) - -40000.0) < 1e-6);
+	assert_true(fabs(flame_value(f, node(f, "main"), ds)) < 1e-6);
+	assert_true(fabs(flame_value(f, node(f, "main caller_b leaf_work"), ds) - 50000.0) < 1e-6);
+	assert_true(fabs(flame_value(f, node(f, "main caller_a"), di)) < 1e-6);
+	/* rates: 10 s until the mark, 5 since: caller_b's 150 now, 100 then:
+	 * 50 / 5 - 100 / 10 = 0 samples a second (x1000) */
+	struct flame_metric r = *d;
+	r.base = (struct flame_base){ b, 1 / 5.0, 1 / 5.0 + 1 / 10.0 };
+	assert_true(fabs(flame_value(f, node(f, "main caller_b"), &r)) < 1e-6);
+	assert_true(fabs(flame_value(f, node(f, "main caller_a"), &r) - (-100000.0 / 5 - 20000)) <
+		    1e-6);
+	/* no baseline, or no event of its name: none */
+	assert_int_equal(flame_metrics(ev, 2, NULL, m, 96), n - 4);
+	/* the delta's buckets: shrank 0..2, grew 3..5, none at 0 */
+	assert_int_equal(flame_delta_bucket(-100, 100), 0);
+	assert_int_equal(flame_delta_bucket(-40, 100), 1);
+	assert_int_equal(flame_delta_bucket(-10, 100), 2);
+	assert_int_equal(flame_delta_bucket(0, 100), -1);
+	assert_int_equal(flame_delta_bucket(10, 100), 3);
+	assert_int_equal(flame_delta_bucket(50, 100), 4);
+	assert_int_equal(flame_delta_bucket(100, 100), 5);
+	assert_int_equal(flame_delta_bucket(NAN, 100), -1);
+	flame_free(f);
+	flame_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +335,8 @@ int main(void)
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_stub),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_tree_metric),
+		cmocka_unit_test(test_delta_metric),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

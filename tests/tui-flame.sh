@@ -17,7 +17,12 @@
 #     well-formed XML whose frames' titles and widths match the folded
 #     stacks and the JSON's children shares.
 #  3. a live -g watch: the zoom and the selected frame stay across
-#     refreshes while the samples grow.
+#     refreshes while the samples grow; B marks a baseline and m then
+#     offers baseline-delta.
+#  1b (between 1 and 2): hand-made sessions for tree-node-fraction (Core2
+#     stall cycles: exact shares) and baseline-delta (-i NEW --baseline
+#     BASE: exact deltas), in the view and the SVG; FLAME_SHOTS=DIR keeps
+#     pictures of them (doc/figures).
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/tmux-lib.sh"
 
@@ -179,6 +184,140 @@ ok
 T send-keys -t main q q
 wait_screen "EXIT-0" "q q quits"
 
+# --- 1b. the tree's and the baseline's colours, hand-made ----------------
+# t.data: Core2 stall cycles (RS_UOPS_DISPATCHED.CYCLES_NONE) beside the
+# cycles, 100 of 200 under caller_a, 75 of 100 under caller_b: the tree's
+# cycles.stalls is 50% and 75% of the frames' cycles.  n.data against
+# b.data (the baseline): caller_a 100 cycles samples (was 200), caller_b
+# 150 (was 100), 1e6 cycles a sample: caller_a shrank by 1e8 cycles,
+# caller_b grew by 5e7, main shrank by 5e7.
+printf 'CPU_CLK_UNHALTED.CORE,300000000\nRS_UOPS_DISPATCHED.CYCLES_NONE,175000000\n' >"$TMP/t.counts"
+cat >"$TMP/t.samples" <<EOF
+CPU_CLK_UNHALTED.CORE,leaf_work,200,caller_a;main
+CPU_CLK_UNHALTED.CORE,leaf_work,100,caller_b;main
+RS_UOPS_DISPATCHED.CYCLES_NONE,leaf_work,100,caller_a;main
+RS_UOPS_DISPATCHED.CYCLES_NONE,leaf_work,75,caller_b;main
+EOF
+printf 'CPU_CLK_UNHALTED.CORE,300000000\n' >"$TMP/b.counts"
+printf 'CPU_CLK_UNHALTED.CORE,leaf_work,200,caller_a;main\nCPU_CLK_UNHALTED.CORE,leaf_work,100,caller_b;main\n' >"$TMP/b.samples"
+printf 'CPU_CLK_UNHALTED.CORE,250000000\n' >"$TMP/n.counts"
+printf 'CPU_CLK_UNHALTED.CORE,leaf_work,100,caller_a;main\nCPU_CLK_UNHALTED.CORE,leaf_work,150,caller_b;main\n' >"$TMP/n.samples"
+for s in t b n; do
+	run "$MK" -s "$TMP/$s.samples" "$TMP/$s.data" core "GenuineIntel,6,23,10" "$TMP/$s.counts" "$CALLERS"
+	expect_rc 0 "mk-session $s"
+done
+# svg_frames SVG: "TITLE<tab>FILL" a frame
+svg_frames() {
+	python3 -c 'import sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+for g in ET.parse(sys.argv[1]).getroot().iter(NS + "g"):
+    if g.get("class") == "f":
+        print(g.find(NS + "title").text + "\t" + g.find(NS + "rect").get("fill"))' "$1"
+}
+# fill TITLE-START: the fill of the first frame of $TMP/out whose title starts so
+fill() { svg_frames "$TMP/out" | awk -F'\t' -v t="$1" 'index($1, t) == 1 && !n++ { print $2 }'; }
+# pictures for people (not compared), with FLAME_SHOTS=DIR (doc/figures):
+# the pane as text and, with Chromium, as a PNG (tests/pane-html.py); an
+# SVG and its rendering
+BROWSER=$(command -v chromium || command -v chromium-browser || true)
+screenshot() { # URL PNG WIDTH HEIGHT
+	[ -n "$BROWSER" ] || return 0
+	timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--user-data-dir="$TMP/chromium" --window-size="$3,$4" --screenshot="$2" "$1" \
+		>/dev/null 2>&1 || true
+}
+shot_pane() { # NAME WIDTH HEIGHT
+	[ -n "${FLAME_SHOTS:-}" ] || return 0
+	T capture-pane -p -t main >"$FLAME_SHOTS/$1.txt"
+	T capture-pane -p -e -N -t main | python3 "$SRCDIR/tests/pane-html.py" >"$TMP/$1.html"
+	screenshot "file://$TMP/$1.html" "$FLAME_SHOTS/$1.png" "$2" "$3"
+}
+shot_svg() { # SVG NAME
+	[ -n "${FLAME_SHOTS:-}" ] || return 0
+	cp "$1" "$FLAME_SHOTS/$2.svg"
+	# on the SVG's background: Chromium draws a short window's lower part
+	# blank, so the window is taller than the picture
+	printf '<html><body style="margin:0;background:rgb(250,250,240)"><img src="%s"></body></html>' \
+		"file://$FLAME_SHOTS/$2.svg" >"$TMP/$2.html"
+	screenshot "file://$TMP/$2.html" "$FLAME_SHOTS/$2.png" 1200 \
+		$(($(sed -n 's/^<svg [^>]*height="\([0-9]*\)".*/\1/p' "$1") + 100))
+}
+run "$CYCTOP" -b -i "$TMP/t.data" --format flame --flame-metric tree-node-fraction
+expect_rc 0 "--flame-metric tree-node-fraction"
+cp "$TMP/out" "$TMP/tree.svg"
+shot_svg "$TMP/tree.svg" flame-svg-tree
+expect_out "caller_a (200 samples, 66.67%, tree-node-fraction cycles.stalls / cycles [core2] (total) 50)" "caller_a's stall share 50%"
+expect_out "caller_b (100 samples, 33.33%, tree-node-fraction cycles.stalls / cycles [core2] (total) 75)" "caller_b's stall share 75%"
+expect_out "main (300 samples, 100.00%, tree-node-fraction cycles.stalls / cycles [core2] (total) 58.33)" "main's 175 of 300"
+[ "$(fill "caller_a (")" != "$(fill "caller_b (")" ] || { svg_frames "$TMP/out" >&2; fail "50% and 75% in one colour"; }
+ok
+run "$CYCTOP" -b -i "$TMP/n.data" --format flame --flame-metric baseline-delta
+expect_rc 2 "baseline-delta without --baseline"
+expect_err "--flame-metric baseline-delta: not one of" "said"
+run "$CYCTOP" -b -i "$TMP/n.data" --baseline "$TMP/b.data" --format json
+expect_rc 2 "--baseline in batch outside --format flame"
+expect_err "in batch: cyctop diff BASE NEW" "said"
+run "$CYCTOP" -b -i "$TMP/n.data" --baseline "$TMP/b.data" --format flame --flame-metric baseline-delta
+expect_rc 0 "--format flame --baseline --flame-metric baseline-delta"
+cp "$TMP/out" "$TMP/delta.svg"
+expect_out "caller_a (100 samples, 40.00%, baseline-delta CPU_CLK_UNHALTED.CORE (total) -1e+08)" "caller_a shrank by 1e8 cycles"
+expect_out "caller_b (150 samples, 60.00%, baseline-delta CPU_CLK_UNHALTED.CORE (total) 5e+07)" "caller_b grew by 5e7"
+expect_out "main (250 samples, 100.00%, baseline-delta CPU_CLK_UNHALTED.CORE (total) -5e+07)" "main shrank by 5e7"
+# red grew, blue shrank, on the largest |delta| (1e8): caller_a full
+# blue, caller_b half red
+expect_eq "$(fill "caller_a (")" "rgb(55,55,255)" "caller_a: blue, the largest shrink"
+expect_eq "$(fill "caller_b (")" "rgb(255,155,155)" "caller_b: red, half the largest"
+shot_svg "$TMP/delta.svg" flame-svg-delta
+run "$CYCTOP" -b -i "$TMP/n.data" --baseline "$TMP/nosuch.data" --format flame
+expect_rc 1 "--baseline a missing file"
+expect_err "nosuch.data" "the file named"
+
+start 120 24
+type_line "clear; '$CYCTOP' -i '$TMP/t.data'; echo EXIT-\$?"
+wait_screen "leaf_work" "hotspots of t.data"
+T send-keys -t main f
+wait_screen "colour: RS_UOPS_DISPATCHED.CYCLES_NONE per 1000" "the first metric"
+T send-keys -t main m m
+wait_screen "colour: tree-node-fraction cycles.stalls / cycles [core2] (total)" "m m: the tree's stall share"
+screen | grep -q "colour: tree-node-fraction.* 50 .*to 75" || { screen_dump >&2; fail "legend 50 .. 75"; }
+ok
+A=$(box caller_a 5)
+B=$(box caller_b 5)
+[ -n "$A" ] && [ "$A" != "$B" ] || { boxes >&2; fail "stall shares 50% and 75% in one colour pair: '$A' '$B'"; }
+ok
+T send-keys -t main Down Down
+wait_for 'foot | grep -q "^caller_a  200 samples .*  colour 50  "' 10 "caller_a: 50%"
+ok
+T send-keys -t main Right
+wait_for 'foot | grep -q "^caller_b  100 samples .*  colour 75  "' 10 "caller_b: 75%"
+ok
+shot_pane flame-view-tree 960 390
+T send-keys -t main q q
+wait_screen "EXIT-0" "q q quits t.data"
+
+start 150 24   # the whole metric's name beside the delta scale
+type_line "clear; '$CYCTOP' -i '$TMP/n.data' --baseline '$TMP/b.data'; echo EXIT-\$?"
+wait_screen "leaf_work" "hotspots of n.data against b.data"
+T send-keys -t main f
+wait_screen "colour: baseline-delta CPU_CLK_UNHALTED.CORE (total)" "baseline-delta by default with a baseline"
+# the legend's buckets, a third of the largest |delta| each: caller_a's
+# -1e8 in the first (shrank the most), caller_b's +5e7 in the fifth
+screen | grep -q -- "-1e+08 .*-6.7e+07 .*-3.3e+07 .*+0 .*+3.3e+07 .*+6.7e+07 .*to +1e+08" ||
+	{ screen_dump >&2; fail "the delta legend"; }
+ok
+expect_eq "$(box caller_a 5)" "$(box -1e+08 5)" "caller_a in the legend's most-shrunk colour"
+expect_eq "$(box caller_b 5)" "$(box +3.3e+07 5)" "caller_b in the legend's grew-by-a-third colour"
+# caller_b, now the wider, comes first
+T send-keys -t main Down Down
+wait_for 'foot | grep -q "^caller_b  150 samples .*  colour +5e+07  "' 10 "caller_b: +5e+07"
+ok
+T send-keys -t main Right
+wait_for 'foot | grep -q "^caller_a  100 samples .*  colour -1e+08  "' 10 "caller_a: -1e+08"
+ok
+shot_pane flame-view-delta 1200 390
+T send-keys -t main q q
+wait_screen "EXIT-0" "q q quits n.data"
+
 # --- 2. a recording of the 2:1 workload, its SVG --------------------------
 run "$CYCTOP" record -g -e cpu-clock/250000 -o "$TMP/rec.data" -- "$CALLERS" 1
 expect_rc 0 "cyctop record -g"
@@ -263,7 +402,6 @@ ok
 # the SVG in a browser: Chromium (Debian's, headless) lays it out; a probe
 # appended to a copy writes each frame's title and rendered width into the
 # DOM it dumps, and the widths are the samples' share of the root's.
-BROWSER=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$BROWSER" ]; then
 	skip_part "the SVG in a browser: no chromium (apt-get install chromium)"
 else
@@ -301,11 +439,7 @@ print("chromium ok", len(rows), "frames")
 PY
 	ok
 	# a picture for people (not compared): FLAME_SHOTS=DIR keeps it
-	if [ -n "${FLAME_SHOTS:-}" ]; then
-		timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-			--user-data-dir="$TMP/chromium" --window-size=1200,400 \
-			--screenshot="$FLAME_SHOTS/flame-svg.png" "file://$TMP/rec.svg" >/dev/null 2>&1 || true
-	fi
+	shot_svg "$TMP/rec.svg" flame-svg-callers
 fi
 
 # the view of the recording: caller_a twice caller_b within a cell and the
@@ -363,6 +497,19 @@ ok
 screen | grep -q "zoomed: main" || { screen_dump >&2; fail "zoom lost across refreshes"; }
 ok
 foot | grep -q "^caller_b " || { screen_dump >&2; fail "selection lost across refreshes"; }
+ok
+# B marks the profile: from the next refresh baseline-delta is a metric
+# (one event: none, then its total and self), each frame a rate's delta
+screen | grep -q "colour: none (by name)" || { screen_dump >&2; fail "one event: by name"; }
+ok
+T send-keys -t main B
+wait_screen "baseline marked at" "B in the flame graph"
+before=$(samples_now)
+wait_for '[ "$(samples_now)" -gt "$before" ]' 30 "a refresh after the mark"
+ok
+T send-keys -t main m
+wait_screen "colour: baseline-delta cpu-clock (total)" "m: baseline-delta after B"
+wait_for 'foot | grep -q "^caller_b .*  colour [-+][0-9]"' 10 "caller_b has a delta"
 ok
 T send-keys -t main q q
 wait_screen "LIVE-" "the live watch ends"

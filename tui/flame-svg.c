@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SVG_W 1200.0
@@ -51,6 +52,22 @@ static void name_rgb(char *buf, size_t sz, const char *name)
 	snprintf(buf, sz, "rgb(%u,%u,%u)", 205 + h % 50, (h >> 8) % 230, (h >> 16) % 55);
 }
 
+/* baseline-delta as flamegraph.pl's differential graphs (difffolded.pl,
+ * --negate off): white unchanged, redder the more a frame grew, bluer the
+ * more it shrank, on the largest |delta| shown. */
+static void delta_rgb(char *buf, size_t sz, double v, double max)
+{
+	double s = max > 0 ? fabs(v) / max : 0;
+	unsigned c = (unsigned)(255 - 200 * (s > 1 ? 1 : s) + 0.5);
+
+	if (v > 0)
+		snprintf(buf, sz, "rgb(255,%u,%u)", c, c);
+	else if (v < 0)
+		snprintf(buf, sz, "rgb(%u,%u,255)", c, c);
+	else
+		snprintf(buf, sz, "rgb(255,255,255)");
+}
+
 struct svg {
 	FILE *out;
 	const struct flame *f;
@@ -91,6 +108,8 @@ static void frame(struct svg *g, int node, uint64_t start)
 		return;
 	if (g->m->kind == FM_NONE || isnan(v))
 		name_rgb(rgb, sizeof(rgb), f->nodes[node].name);
+	else if (g->m->kind == FM_DELTA)
+		delta_rgb(rgb, sizeof(rgb), v, g->hi);
 	else
 		snprintf(rgb, sizeof(rgb), "%s", scale_rgb[flame_bucket(v, g->lo, g->hi) < 0 ? 0
 				: flame_bucket(v, g->lo, g->hi)]);
@@ -198,6 +217,19 @@ static void legend(struct svg *g, const char *title)
 	fputs("</text>\n", g->out);
 	if (g->m->kind == FM_NONE || !(g->hi >= g->lo))
 		return;
+	if (g->m->kind == FM_DELTA) {
+		char rgb[32];
+		for (int b = 0; b <= 6; b++) {
+			double v = g->hi * (b - 3) / 3.0, x = 420 + b * 70;
+			delta_rgb(rgb, sizeof(rgb), v, g->hi);
+			fprintf(g->out, "<rect x=\"%.0f\" y=\"27\" width=\"68\" height=\"14\" "
+				"fill=\"%s\"/><text x=\"%.0f\" y=\"38\">%+.2g</text>\n", x, rgb,
+				x + 3, v);
+		}
+		fprintf(g->out, "<text x=\"%.0f\" y=\"38\">shrank .. grew</text>\n",
+			420.0 + 7 * 70 + 4);
+		return;
+	}
 	for (int b = 0; b < FLAME_BUCKETS; b++) {
 		double x = 420 + b * 70;
 		fprintf(g->out, "<rect x=\"%.0f\" y=\"27\" width=\"68\" height=\"14\" fill=\"%s\"/>"
@@ -215,6 +247,10 @@ int flame_write_svg(FILE *out, const struct flame *f, const struct flame_metric 
 	if (g.total == 0)
 		g.total = 1;
 	range(&g, 0);
+	if (m->kind == FM_DELTA && g.hi >= g.lo) {  /* the scale centred on 0 */
+		g.hi = fmax(fabs(g.lo), fabs(g.hi));
+		g.lo = -g.hi;
+	}
 	double height = PAD_TOP + (g.depth + 1) * FRAME_H + 20;
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
@@ -239,28 +275,38 @@ int flame_write_svg(FILE *out, const struct flame *f, const struct flame_metric 
 	return ferror(out) ? -1 : 0;
 }
 
-int flame_pick_metric(const char *const *events, int n, const char *want,
-		      struct flame_metric *out, char *err, size_t errsz)
-{
-	struct flame_metric all[64];
-	int k = flame_metrics(events, n, all, 64);
+#define PICK_MAX 256
 
-	if (!want || !*want) {  /* the first the counters give, else by name */
-		*out = all[k > 1 ? 1 : 0];
-		return 0;
+/* WANT among the K metrics ALL: its whole name, else the first it starts. */
+static const struct flame_metric *pick(const struct flame_metric *all, int k, const char *want)
+{
+	if (!want || !*want)  /* the first the counters give, else by name */
+		return &all[k > 1 ? 1 : 0];
+	for (int i = 0; i < k; i++)
+		if (strcmp(all[i].name, want) == 0)
+			return &all[i];
+	for (int i = 0; i < k; i++)
+		if (strncmp(all[i].name, want, strlen(want)) == 0)
+			return &all[i];
+	return NULL;
+}
+
+int flame_pick_metric(const char *const *events, int n, const struct flame_base *base,
+		      const char *want, struct flame_metric *out, char *err, size_t errsz)
+{
+	struct flame_metric *all = calloc(PICK_MAX, sizeof(*all));
+
+	if (!all) {
+		snprintf(err, errsz, "--flame-metric: out of memory");
+		return -1;
 	}
-	for (int i = 0; i < k; i++)
-		if (strcmp(all[i].name, want) == 0) {
-			*out = all[i];
-			return 0;
-		}
-	for (int i = 0; i < k; i++)
-		if (strncmp(all[i].name, want, strlen(want)) == 0) {
-			*out = all[i];
-			return 0;
-		}
-	size_t len = (size_t)snprintf(err, errsz, "--flame-metric %s: not one of", want);
-	for (int i = 0; i < k && len < errsz; i++)
+	int k = flame_metrics(events, n, base, all, PICK_MAX);
+	const struct flame_metric *m = pick(all, k, want);
+	if (m)
+		*out = *m;
+	size_t len = m ? 0 : (size_t)snprintf(err, errsz, "--flame-metric %s: not one of", want);
+	for (int i = 0; !m && i < k && len < errsz; i++)
 		len += (size_t)snprintf(err + len, errsz - len, "%s '%s'", i ? "," : "", all[i].name);
-	return -1;
+	free(all);
+	return m ? 0 : -1;
 }

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/counts.h"
 #include "arch/hashtab.h"
+#include "arch/penalty.h"
+#include "arch/tree.h"
 #include "engine/callgraph.h"
 #include "engine/profile.h"
 
@@ -93,10 +96,20 @@ void flame_set_scale(struct flame *f, int ev, double scale)
 		f->scale[ev] = scale;
 }
 
+int flame_set_event(struct flame *f, int ev, const char *name)
+{
+	if (ev < 0 || ev >= f->n_events)
+		return 0;
+	f->ev_name[ev] = strpool_intern(&f->names, name);
+	return f->ev_name[ev] ? 0 : -1;
+}
+
 void flame_scale_from(struct flame *f, const struct snapshot *s)
 {
 	for (int e = 0; e < s->n_events && e < f->n_events; e++) {
 		const struct snap_event *ev = &s->ev[e];
+		/* out of memory: the name stays NULL, the tree metrics say n/a */
+		(void)flame_set_event(f, e, ev->name);
 		/* frequency mode: the samples sum their periods already */
 		double per = ev->nsamples == 0 && ev->sav > 0 ? (double)ev->sav : 1;
 		flame_set_scale(f, e, per / (ev->coverage > 0 ? ev->coverage : 1));
@@ -272,7 +285,147 @@ static int add_metric(struct flame_metric *out, int k, int max, enum flame_metri
 	return k;
 }
 
-int flame_metrics(const char *const *events, int n, struct flame_metric *out, int max)
+/* ---- tree-node-fraction ------------------------------------------------ */
+
+/* A node's tree root (depth 0) in R, the one its share is of. */
+static int tree_root(const struct tree_result *r, int i)
+{
+	while (r->v[i].parent >= 0)
+		i = r->v[i].parent;
+	return i;
+}
+
+/* Tree DEF evaluated on COUNTS (the model its default, the desktop
+ * penalties: no frame knows more). */
+static void eval_tree(const struct tree_def *def, const struct counts *c, struct tree_result *r)
+{
+	struct penalties pen;
+
+	penalties_default(&pen, 0);
+	struct tree_ctx ctx = { .model = tree_default_model(def), .pen = &pen };
+	tree_eval(def, c, &ctx, r);
+}
+
+/* NODE's share (%) of its root in R; NAN when either is not measured. */
+static double tree_share(const struct tree_result *r, int node)
+{
+	int root = tree_root(r, node);
+	const struct node_value *v = &r->v[node], *rv = &r->v[root];
+
+	if (v->state != NODE_VALUE || rv->state != NODE_VALUE || !(rv->value > 0))
+		return NAN;
+	return 100.0 * v->value / rv->value;
+}
+
+/* A part of a tree whose root is in the same unit (cycles, slots): its
+ * share of the root means something. */
+static bool share_node(const struct tree_def *def, const struct tree_result *r, int i)
+{
+	const struct tree_node_def *nd = &def->nodes[i];
+	int root = tree_root(r, i);
+
+	return (nd->flags & TN_PART) && !(nd->flags & (TN_GROUP | TN_CLOCK)) && root != i &&
+	       def->nodes[root].unit == nd->unit &&
+	       (nd->unit == UNIT_CYCLES || nd->unit == UNIT_COUNT);
+}
+
+/* The tree-node-fraction metrics of EVENTS: every tree's parts measured
+ * when each event counts (a stand-in count, the same for all: which nodes
+ * have a value does not depend on it). */
+static int add_tree_metrics(const char *const *events, int n, struct flame_metric *out, int k,
+			    int max)
+{
+	struct counts c;
+	struct tree_result r;
+
+	counts_init(&c);
+	for (int e = 0; e < n; e++)
+		counts_add(&c, events[e], 1e9 / (e + 1), 0);
+	for (int t = 0; t < TREE_COUNT; t++) {
+		const struct tree_def *def = tree_def_get((enum arch_tree)t);
+		if (!def)
+			continue;
+		def = tree_def_pick((enum arch_tree)t, NULL, &c);
+		eval_tree(def, &c, &r);
+		if (tree_inputs_present(&r) == 0)
+			continue;
+		for (int i = 0; i < def->n_nodes; i++) {
+			if (!share_node(def, &r, i) || r.v[i].state != NODE_VALUE ||
+			    r.v[tree_root(&r, i)].state != NODE_VALUE)
+				continue;
+			for (int self = 0; self < 2 && k < max; self++) {
+				struct flame_metric *m = &out[k++];
+				*m = (struct flame_metric){ .kind = FM_TREE, .tree = def, .tnode = i,
+							    .self = self };
+				snprintf(m->name, sizeof(m->name), "tree-node-fraction %s / %s [%s] (%s)",
+					 def->nodes[i].id, def->nodes[tree_root(&r, i)].id, def->name,
+					 self ? "self" : "total");
+			}
+		}
+	}
+	counts_free(&c);
+	return k;
+}
+
+static double tree_value_at(const struct flame *f, int node, const struct flame_metric *m)
+{
+	struct counts c;
+	struct tree_result r;
+
+	counts_init(&c);
+	for (int e = 0; e < f->n_events; e++) {
+		uint64_t n = m->self ? flame_self(f, node, e) : flame_total(f, node, e);
+		if (f->ev_name[e])
+			counts_add(&c, f->ev_name[e], (double)n * f->scale[e], 0);
+	}
+	eval_tree(m->tree, &c, &r);
+	counts_free(&c);
+	return tree_share(&r, m->tnode);
+}
+
+/* ---- baseline-delta ---------------------------------------------------- */
+
+#define DELTA_PATH_MAX 1024
+
+static double delta_value_at(const struct flame *f, int node, const struct flame_metric *m)
+{
+	const struct flame *b = m->base.fl;
+	const char *path[DELTA_PATH_MAX];
+	bool exact;
+	int d = flame_path(f, node, path, DELTA_PATH_MAX);
+	int bn = flame_find(b, path, d, &exact);
+	double now = (double)(m->self ? flame_self(f, node, m->a) : flame_total(f, node, m->a)) *
+		     f->scale[m->a];
+	double then = !exact || d == DELTA_PATH_MAX ? 0
+		      : (double)(m->self ? flame_self(b, bn, m->b) : flame_total(b, bn, m->b)) *
+			b->scale[m->b];
+
+	return m->base.k_now * now - m->base.k_base * then;
+}
+
+static int add_delta_metrics(const char *const *events, int n, const struct flame_base *base,
+			     struct flame_metric *out, int k, int max)
+{
+	if (!base || !base->fl)
+		return k;
+	for (int e = 0; e < n; e++)
+		for (int be = 0; be < base->fl->n_events; be++) {
+			if (!base->fl->ev_name[be] || strcmp(base->fl->ev_name[be], events[e]) != 0)
+				continue;
+			for (int self = 0; self < 2 && k < max; self++) {
+				struct flame_metric *m = &out[k++];
+				*m = (struct flame_metric){ .kind = FM_DELTA, .a = e, .b = be,
+							    .self = self, .base = *base };
+				snprintf(m->name, sizeof(m->name), "baseline-delta %s (%s)", events[e],
+					 self ? "self" : "total");
+			}
+			break;
+		}
+	return k;
+}
+
+int flame_metrics(const char *const *events, int n, const struct flame_base *base,
+		  struct flame_metric *out, int max)
 {
 	/* the names perf and libpfm4 give cycles, instructions and stalls */
 	static const char *const cycles[] = { "cycles", "cpu-cycles", "cpu_clk_unhalted",
@@ -297,12 +450,19 @@ int flame_metrics(const char *const *events, int n, struct flame_metric *out, in
 	for (int e = 1; e < n; e++)
 		k = add_metric(out, k, max, FM_PER_1000, e, 0, "", events[e], " per 1000 ",
 			       events[0]);
-	return k;
+	k = add_tree_metrics(events, n, out, k, max);
+	return add_delta_metrics(events, n, base, out, k, max);
 }
 
 double flame_value(const struct flame *f, int node, const struct flame_metric *m)
 {
-	if (m->kind == FM_NONE || m->a >= f->n_events || m->b >= f->n_events)
+	if (m->kind == FM_NONE || m->a >= f->n_events)
+		return NAN;
+	if (m->kind == FM_TREE)
+		return tree_value_at(f, node, m);
+	if (m->kind == FM_DELTA)
+		return m->base.fl && m->b < m->base.fl->n_events ? delta_value_at(f, node, m) : NAN;
+	if (m->b >= f->n_events)
 		return NAN;
 	uint64_t a = m->self ? flame_self(f, node, m->a) : flame_total(f, node, m->a);
 	uint64_t b = m->self ? flame_self(f, node, m->b) : flame_total(f, node, m->b);
@@ -310,6 +470,15 @@ double flame_value(const struct flame *f, int node, const struct flame_metric *m
 		return NAN;
 	return (m->kind == FM_PER_1000 ? 1000.0 : 1.0) * (double)a * f->scale[m->a] /
 	       ((double)b * f->scale[m->b]);
+}
+
+int flame_delta_bucket(double v, double max)
+{
+	if (isnan(v) || v == 0 || !(max > 0))
+		return -1;
+	int k = (int)(fabs(v) / max * 3);
+	k = k > 2 ? 2 : k;
+	return v < 0 ? 2 - k : 3 + k;
 }
 
 int flame_bucket(double v, double lo, double hi)

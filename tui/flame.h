@@ -13,6 +13,8 @@
 
 #include "arch/hashtab.h"
 
+struct tree_def;
+
 #define FLAME_EVENTS_MAX 64
 #define FLAME_ROOT_NAME "all"
 /* Colour buckets of the scale (themes' flame0..flame5). */
@@ -36,6 +38,10 @@ struct flame {
 	 * events of a metric are counts, not samples), over the fraction of
 	 * time it was counted; 1 until flame_set_scale */
 	double scale[FLAME_EVENTS_MAX];
+	/* the events' names (interned; NULL until flame_scale_from or
+	 * flame_set_event): tree metrics read counts by name, a baseline's
+	 * event is matched by name */
+	const char *ev_name[FLAME_EVENTS_MAX];
 	struct strpool names;        /* names and modules, interned */
 	struct hashtab children;     /* (parent, interned name) -> node */
 };
@@ -71,8 +77,11 @@ struct flame *flame_from_cg(const struct cg_snapshot *g);
 /* Event EV's samples stand for SCALE events each (its sample-after value,
  * or 1 where samples weigh their periods already, over its coverage). */
 void flame_set_scale(struct flame *f, int ev, double scale);
+/* Event EV's name (copied); -1 out of memory. */
+int flame_set_event(struct flame *f, int ev, const char *name);
 struct snapshot;
-/* The scales of a snapshot's events (struct snap_event's sav, coverage). */
+/* The scales and names of a snapshot's events (struct snap_event's sav,
+ * coverage, name). */
 void flame_scale_from(struct flame *f, const struct snapshot *s);
 
 /* The child of node P named NAME, or -1. */
@@ -91,22 +100,52 @@ enum flame_metric_kind {
 	FM_NONE,        /* coloured by name, as flamegraph.pl does */
 	FM_PER_1000,    /* event a per 1000 of event b */
 	FM_RATIO,       /* event a / event b: CPI, stall cycles over cycles */
+	FM_TREE,        /* tree-node-fraction: a cycle-accounting tree node's
+			 * share (%) of its tree's root, the tree evaluated on
+			 * the frame's counts (each event's samples x scale) */
+	FM_DELTA,       /* baseline-delta: event a's count in the frame minus
+			 * the baseline's in the frame of the same path
+			 * (grew > 0, shrank < 0) */
+};
+
+/* A baseline's flame graph for FM_DELTA: the value is
+ * K_NOW * now - K_BASE * then, counts (samples x scale) of one event; 1
+ * and 1 compare absolute counts; a baseline marked in a live watch
+ * compares the rate since the mark, (now - then) / since, against the
+ * rate until it, then / until: K_NOW = 1 / since, K_BASE = 1 / since +
+ * 1 / until (tui/baseline.h). */
+struct flame_base {
+	const struct flame *fl;
+	double k_now, k_base;
 };
 
 struct flame_metric {
 	enum flame_metric_kind kind;
-	int a, b;                   /* events */
+	int a, b;                   /* events; FM_DELTA: b is the baseline's */
 	bool self;                  /* self samples, else total */
+	const struct tree_def *tree;/* FM_TREE: the tree and its node */
+	int tnode;
+	struct flame_base base;     /* FM_DELTA */
 	char name[160];
 };
 
 /* The metrics the events make possible (EVENTS[n] their names): "none",
  * then CPI (cycles / instructions) and stall cycles over cycles where both
- * are sampled, then each other event per 1000 of the first; each total,
- * then self.  Returns how many were written (at most MAX). */
-int flame_metrics(const char *const *events, int n, struct flame_metric *out, int max);
-/* The metric's value at NODE; NAN when the denominator has no samples. */
+ * are sampled, then each other event per 1000 of the first, then
+ * "tree-node-fraction NODE / ROOT [TREE]" (a percentage) for every part of
+ * a cycle-accounting tree the events give (its root measured in the same
+ * unit: cycles, slots), then,
+ * with a baseline BASE (may be NULL), "baseline-delta EVENT" for each
+ * event the baseline has too; each total, then self.  Returns how many
+ * were written (at most MAX). */
+int flame_metrics(const char *const *events, int n, const struct flame_base *base,
+		  struct flame_metric *out, int max);
+/* The metric's value at NODE; NAN when the denominator has no samples
+ * (FM_TREE: the node or its root not measured). */
 double flame_value(const struct flame *f, int node, const struct flame_metric *m);
+/* FM_DELTA: the bucket of a delta V on a scale of -MAX..MAX: 0..2 shrank
+ * (0 the most), 3..5 grew (5 the most), -1 unchanged or NAN. */
+int flame_delta_bucket(double v, double max);
 /* A value's bucket 0..FLAME_BUCKETS-1 on the scale LO..HI (one bucket for
  * a value outside or NAN: -1). */
 int flame_bucket(double v, double lo, double hi);

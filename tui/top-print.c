@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "engine/callgraph.h"
+#include "tui/baseline.h"
 #include "tui/cmd.h"
 #include "tui/flame-svg.h"
 #include "tui/format.h"
@@ -694,7 +695,10 @@ static int write_svg(FILE *mem, const struct snapshot *s, struct top_folded *fol
 
 	for (int e = 0; e < s->n_events && e < EVENTS_MAX; e++)
 		names[e] = s->ev[e].name;
-	if (flame_pick_metric(names, s->n_events, folded->metric, &m, err, sizeof(err)) < 0) {
+	struct flame_base base;
+	bool with_base = baseline_flame(folded->baseline, s, &base);
+	if (flame_pick_metric(names, s->n_events, with_base ? &base : NULL, folded->metric, &m, err,
+			      sizeof(err)) < 0) {
 		cmd_error("%s", err);
 		folded->missing = true;
 		folded->done = true;

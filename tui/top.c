@@ -179,8 +179,10 @@ static const struct opt top_options[] = {
 		   "null or tty (default: a log in $TMPDIR the view's status\n"
 		   "line names; with -b, cyctop's own stdout and stderr)"),
 	OPT_STRING(0, "baseline", &parsed.baseline, "FILE",
-		   "the view's hotspots as deltas against this recording\n"
-		   "(perf.data, pprof; D: absolute, delta, delta %)"),
+		   "the view's hotspots, tree, asm lines and flame colours as\n"
+		   "deltas against this recording (perf.data, pprof) or counts\n"
+		   "file (D: absolute, delta, delta %); with -b: --format\n"
+		   "flame's baseline-delta"),
 	OPT_STRING(0, "stall", &parsed.stall, "EVENT",
 		   "the asm view's stall-cycle column (default: the model's,\n"
 		   "RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)"),
@@ -331,9 +333,9 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	if (top_pprof_check(&po) < 0)
 		return -1;
 	bool after_dashes = first > 1 && strcmp(argv[first - 1], "--") == 0;
-	if (o->baseline && o->batch) {
-		cmd_error("--baseline %s: deltas in the interactive view; in batch: cyctop diff "
-			  "BASE NEW", o->baseline);
+	if (o->baseline && o->batch && o->format != OUT_FLAME) {
+		cmd_error("--baseline %s: deltas in the interactive view and --format flame; in "
+			  "batch: cyctop diff BASE NEW", o->baseline);
 		return -1;
 	}
 	if (o->process >= 0 && !o->s.all_cpus && !o->s.cpus) {
@@ -533,8 +535,19 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 	session_set_thread_filter(s, o->tid);
 	session_set_process_filter(s, o->process);
 	struct top_folded folded = { .svg = o->format == OUT_FLAME, .metric = o->flame_metric };
+	/* --format flame's baseline-delta colours */
+	struct baseline *base = o->batch && o->baseline ? baseline_open(o->baseline, err,
+									 sizeof(err)) : NULL;
+	folded.baseline = base;
+	if (o->batch && o->baseline && !base) {
+		cmd_error("%s", err);
+		session_close(s);
+		child_output_close(&out);
+		return 1;
+	}
 	if (folded.svg && o->output && !(folded.out = fopen(o->output, "w"))) {
 		cmd_error("-o %s: %s", o->output, strerror(errno));
+		baseline_free(base);
 		session_close(s);
 		child_output_close(&out);
 		return 1;
@@ -545,6 +558,7 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 	    rc != EXIT_BROKEN_PIPE && top_print_finish(&folded) < 0 && rc == 0)
 		rc = EXIT_USAGE;
 	free(folded.text);  /* when not written: stdout's reader left */
+	baseline_free(base);
 	if (folded.svg && o->output && folded.out && fclose(folded.out) != 0 && rc == 0) {
 		cmd_error("-o %s: %s", o->output, strerror(errno));
 		rc = 1;

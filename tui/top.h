@@ -24,6 +24,7 @@ struct top_folded {
 	 * when set before the first refresh (-o FILE), coloured by METRIC */
 	bool svg;
 	const char *metric;
+	const struct baseline *baseline;  /* --baseline: for baseline-delta */
 };
 
 /* Prints one refresh of the hotspot table (pure formatting).  OUT_FOLDED

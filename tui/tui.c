@@ -67,25 +67,20 @@ const char *tui_missing_reason(const struct tui *t, const char *event)
 static void counts_from_snapshot(struct tui *t)
 {
 	counts_free(&t->counts);
-	counts_init(&t->counts);
-	for (int e = 0; t->snap && e < t->snap->n_events; e++)
-		if (t->snap->ev[e].counted)
-			counts_add(&t->counts, t->snap->ev[e].name, t->snap->ev[e].count, 0);
-	/* the counters counted beside them (a host without a PMU: the
-	 * software tree's) */
-	for (int i = 0; t->snap && i < t->snap->n_side; i++)
-		counts_add(&t->counts, t->snap->side[i].name, t->snap->side[i].count, 0);
-	/* the OS time reference the trees accept, as perf stat names it */
-	if (t->snap)
-		counts_add(&t->counts, "duration_time", t->snap->time * 1e9, 0);
+	baseline_snapshot_counts(t->snap, &t->counts);
 }
 
-void tui_eval_tree(struct tui *t)
+void tui_eval_tree_counts(const struct tui *t, const struct counts *c, struct tree_result *out)
 {
 	struct tree_ctx ctx = { .model = tui_tree_model(t, t->tree_id), .pen = &t->pen,
 				.clock_hz = t->clock_hz, .smt = tree_smt(t) };
 
-	tree_eval(tree_def_pick(t->tree_id, ctx.model, &t->counts), &t->counts, &ctx, &t->tres);
+	tree_eval(tree_def_pick(t->tree_id, ctx.model, &t->counts), c, &ctx, out);
+}
+
+void tui_eval_tree(struct tui *t)
+{
+	tui_eval_tree_counts(t, &t->counts, &t->tres);
 }
 
 void tui_set_snapshot(struct tui *t, struct snapshot *s)

@@ -184,6 +184,9 @@ void tui_switch_view(struct tui *t, const struct view_ops *v);
 /* Opens prompt P on the status line, empty (as less, vim and htop do). */
 void tui_prompt(struct tui *t, enum prompt p);
 void tui_eval_tree(struct tui *t);
+/* The tree tui_eval_tree evaluates (the same definition and context) on
+ * other counts C: a baseline's. */
+void tui_eval_tree_counts(const struct tui *t, const struct counts *c, struct tree_result *out);
 const struct arch_model *tui_tree_model(const struct tui *t, enum arch_tree tree);
 const char *tui_missing_reason(const struct tui *t, const char *event);
 /* Replaces the shown snapshot (freeing the old one). */

@@ -104,6 +104,8 @@ static void open_fn(struct tui *t, const struct asm_func *fn, const char *name,
 	snprintf(v->module, sizeof(v->module), "%s", module);
 	v->br = (struct browser){ 0 };
 	v->br.height = 10;
+	if (tui_baseline_shown(t))  /* the deltas are the source lines' */
+		v->source = true;
 	build_rows(v);
 	annotate_now(t);
 	if (v->ann)
@@ -304,17 +306,56 @@ static void draw_block(struct tui *t, int y, size_t i)
 	ui_text(y, 0, COLS, line, true);
 }
 
+static bool same_line(const struct asm_insn *a, const struct asm_insn *b)
+{
+	const char *fa = strrchr(a->file, '/'), *fb = strrchr(b->file, '/');
+
+	return a->line == b->line && strcmp(fa ? fa + 1 : a->file, fb ? fb + 1 : b->file) == 0;
+}
+
+/* With a baseline shown (D): the delta of source line I's samples of
+ * event E against the baseline's at the same file:line (instruction
+ * addresses do not survive a rebuild; lines mostly do), into BUF; "-"
+ * where the baseline cannot say (marked live, counts files, no code). */
+static void line_delta(struct tui *t, size_t i, int e, char *buf, size_t sz)
+{
+	const struct asm_view *v = &t->asmv;
+	const struct asm_insn *in = &v->fn->insn[i];
+	double then, now = 0;
+
+	if (!baseline_line_count(t->baseline, t->snap, v->name, v->module, e, in->file, in->line,
+				 &then)) {
+		snprintf(buf, sz, "%*s", EVCOL - 1, "-");
+		return;
+	}
+	for (size_t k = 0; k < v->fn->n; k++)
+		if (v->fn->insn[k].file && same_line(&v->fn->insn[k], in))
+			now += (double)annotation_samples(v->ann, k, e) * v->ann->per_sample[e];
+	baseline_delta_cell(now, then, t->base_mode, buf, sz);
+}
+
 static void draw_source(struct tui *t, int y, size_t i)
 {
 	const struct asm_insn *in = &t->asmv.fn->insn[i];
 	char line[1024];
 	const char *base = strrchr(in->file, '/');
 	const char *text = src_cache_line(t->src, in->file, in->line);
+	int x = 0;
 
-	snprintf(line, sizeof(line), "%*s%s:%d  %s", column_width(t->asmv.ann), "",
-		 base ? base + 1 : in->file, in->line, text ? text : "");
 	ui_set(EL_HEADER_VALUE);
-	ui_text(y, 0, COLS, line, true);
+	if (tui_baseline_shown(t)) {  /* the line's delta in the event columns */
+		for (int e = 0; e < t->asmv.ann->n_events; e++, x += EVCOL) {
+			char cell[64];
+			line_delta(t, i, e, cell, sizeof(cell));
+			const char *c = cell;  /* a column's last cell is a space */
+			while (*c == ' ' && strlen(c) > EVCOL - 1)
+				c++;
+			ui_text(y, x, EVCOL, c, true);
+		}
+	}
+	snprintf(line, sizeof(line), "%*s%s:%d  %s", column_width(t->asmv.ann) - x, "",
+		 base ? base + 1 : in->file, in->line, text ? text : "");
+	ui_text(y, x, COLS - x, line, true);
 }
 
 /* What the event cells show, as s and o chose it. */
@@ -354,7 +395,10 @@ static int draw_asm_header(struct tui *t, int y)
 		ui_text(y, x + 2 * CYCOL, 7, "mark", true);
 		x += 2 * CYCOL + 7;
 	}
-	snprintf(line, sizeof(line), "    address:  instruction    [%s]", cells_name(v));
+	snprintf(line, sizeof(line), "    address:  instruction    [%s]%s", cells_name(v),
+		 !tui_baseline_shown(t) ? "" : t->base_mode == BASE_DELTA_PCT
+		 ? "  [source lines: delta % of counts against the baseline]"
+		 : "  [source lines: delta of counts against the baseline]");
 	ui_text(y, x, COLS - x, line, true);
 	return y + 1;
 }
@@ -452,6 +496,13 @@ static bool key_asm(struct tui *t, int key)
 		if (!go_back(t))
 			tui_switch_view(t, t->prev == &view_flame ? &view_flame : &view_hotspots);
 		return true;
+	case 'D':
+		if (t->baseline && !v->source) {  /* the deltas are the source lines' */
+			v->source = true;
+			build_rows(v);
+			select_insn(v, sel);
+		}
+		return tui_baseline_key(t, key);
 	default:
 		return false;
 	}
@@ -475,7 +526,7 @@ static const char *status_asm(struct tui *t)
 
 const struct view_ops view_asm = {
 	"asm",
-	"Esc back  H hottest  Tab next hot  / search  n next  Enter call  l lines  s samples  o of-total",
+	"Esc back  H hottest  Tab next hot  / search  n next  Enter call  l lines  s samples  o of-total  D delta",
 	draw_asm,
 	key_asm,
 	status_asm,

@@ -17,7 +17,7 @@
 #include "tui/ui.h"
 
 #define PATH_DEPTH 256     /* frames of a path kept as identity */
-#define METRICS_MAX 40
+#define METRICS_MAX 96
 #define MIN_W 2            /* a frame narrower than this joins a "+N" stub */
 #define HEAD_LINES 2       /* title, legend */
 #define FOOT_LINES 1       /* the selected frame */
@@ -41,6 +41,8 @@ struct flame_view {
 	int nmetrics, metric;
 	char metric_name[160];     /* the chosen metric kept across rebuilds by name */
 	double lo, hi;             /* the scale over the frames shown */
+	double *val;               /* the metric's value per node, when HAVE */
+	unsigned char *have;
 	char search[64];
 	int top;                   /* first icicle row shown */
 	char status[700];
@@ -97,14 +99,16 @@ static void zoom_node(struct flame_view *v, int node)
 
 /* ---- building ---------------------------------------------------------- */
 
-static void pick_metric(struct flame_view *v, const struct snapshot *s)
+static void pick_metric(const struct tui *t, struct flame_view *v, const struct snapshot *s)
 {
 	const char *names[EVENTS_MAX];
 	int n = s->n_events < EVENTS_MAX ? s->n_events : EVENTS_MAX;
 
 	for (int e = 0; e < n; e++)
 		names[e] = s->ev[e].name;
-	v->nmetrics = flame_metrics(names, n, v->metrics, METRICS_MAX);
+	struct flame_base base;
+	bool with_base = baseline_flame(t->baseline, s, &base);
+	v->nmetrics = flame_metrics(names, n, with_base ? &base : NULL, v->metrics, METRICS_MAX);
 	v->metric = 0;
 	for (int i = 0; i < v->nmetrics; i++)
 		if (strcmp(v->metrics[i].name, v->metric_name) == 0)
@@ -130,7 +134,11 @@ static void ensure_built(struct tui *t, struct flame_view *v)
 	v->lay_w = -1;
 	if (!v->fl)
 		return;
-	pick_metric(v, t->snap);
+	pick_metric(t, v, t->snap);
+	free(v->val);
+	free(v->have);
+	v->val = malloc(v->fl->n * sizeof(*v->val));
+	v->have = calloc(v->fl->n, 1);
 	v->zoom = path_find(v->fl, v->zoom_path, v->zoom_n);
 	v->sel = path_find(v->fl, v->sel_path, v->sel_n);
 	if (!flame_is_ancestor(v->fl, v->zoom, v->sel) &&
@@ -143,6 +151,25 @@ static const struct flame_metric *metric(const struct flame_view *v)
 	return &v->metrics[v->metric];
 }
 
+/* The metric's value at NODE, computed once a build and metric (a tree
+ * metric evaluates the tree on the frame's counts). */
+static double value(const struct flame_view *v, int node)
+{
+	if (!v->val || !v->have)
+		return flame_value(v->fl, node, metric(v));
+	if (!v->have[node]) {
+		v->val[node] = flame_value(v->fl, node, metric(v));
+		v->have[node] = 1;
+	}
+	return v->val[node];
+}
+
+static void forget_values(struct flame_view *v)
+{
+	if (v->have)
+		memset(v->have, 0, v->fl->n);
+}
+
 /* The scale: the metric's range over the frames laid out. */
 static void scale(struct flame_view *v)
 {
@@ -151,11 +178,15 @@ static void scale(struct flame_view *v)
 	for (size_t i = 0; i < v->lay.n; i++) {
 		if (v->lay.box[i].node < 0)
 			continue;
-		double x = flame_value(v->fl, v->lay.box[i].node, metric(v));
+		double x = value(v, v->lay.box[i].node);
 		if (isnan(x))
 			continue;
 		v->lo = x < v->lo ? x : v->lo;
 		v->hi = x > v->hi ? x : v->hi;
+	}
+	if (metric(v)->kind == FM_DELTA && v->hi >= v->lo) {  /* centred on 0 */
+		v->hi = fmax(fabs(v->lo), fabs(v->hi));
+		v->lo = -v->hi;
 	}
 }
 
@@ -218,7 +249,9 @@ static int bucket_of(const struct flame_view *v, int node)
 		return -1;
 	if (metric(v)->kind == FM_NONE)
 		return flame_name_bucket(v->fl->nodes[node].name);
-	return flame_bucket(flame_value(v->fl, node, metric(v)), v->lo, v->hi);
+	if (metric(v)->kind == FM_DELTA)
+		return flame_delta_bucket(value(v, node), v->hi);
+	return flame_bucket(value(v, node), v->lo, v->hi);
 }
 
 static void draw_box(struct tui *t, struct flame_view *v, const struct flame_box *b, int y)
@@ -263,11 +296,23 @@ static void draw_box(struct tui *t, struct flame_view *v, const struct flame_box
 static void draw_legend(struct tui *t, struct flame_view *v, int y)
 {
 	const struct flame_metric *m = metric(v);
-	char line[512];
-	int x;
+	bool delta = m->kind == FM_DELTA, scaled = m->kind != FM_NONE && v->hi >= v->lo;
+	char line[512], cell[FLAME_BUCKETS][64], tail[64];
+	int x, cw[FLAME_BUCKETS], scale_w = 0;
 
+	/* the scale's cells first: a delta's buckets start at -max, a third
+	 * of max each (0 itself has no colour) */
+	for (int b = 0; scaled && b < FLAME_BUCKETS; b++) {
+		double a = delta ? v->hi * (b - 3) / 3.0
+			   : v->lo + (v->hi - v->lo) * b / FLAME_BUCKETS;
+		int n = snprintf(cell[b], sizeof(cell[b]), delta ? "%s%+.2g%s " : "%s%.3g%s ",
+				 mono(t) ? shade(b) : " ", a, mono(t) ? shade(b) : " ");
+		cw[b] = n - (mono(t) && ui_utf8() ? 4 : 0);
+		scale_w += cw[b];
+	}
+	snprintf(tail, sizeof(tail), delta ? " to %+.2g" : " to %.3g", v->hi);
+	scale_w += scaled ? (int)strlen(tail) : m->kind != FM_NONE ? 22 : 0;
 	/* the scale keeps its room: the name is cut first */
-	int scale_w = m->kind == FM_NONE ? 0 : FLAME_BUCKETS * 8 + 10;
 	x = snprintf(line, sizeof(line), "colour: %s", m->name);
 	if (x > COLS - scale_w - 2 && COLS - scale_w - 2 > 12) {
 		x = COLS - scale_w - 2;
@@ -276,23 +321,19 @@ static void draw_legend(struct tui *t, struct flame_view *v, int y)
 	x += 2;
 	ui_set(EL_HEADER_VALUE);
 	ui_text(y, 0, COLS, line, true);
-	if (m->kind == FM_NONE || !(v->hi >= v->lo)) {
+	if (!scaled) {
 		if (m->kind != FM_NONE)
 			ui_text(y, x, COLS - x, "(no frame has a value)", true);
 		return;
 	}
 	for (int b = 0; b < FLAME_BUCKETS && x < COLS; b++) {
-		double a = v->lo + (v->hi - v->lo) * b / FLAME_BUCKETS;
-		int n = snprintf(line, sizeof(line), "%s%.3g%s ", mono(t) ? shade(b) : " ", a,
-				 mono(t) ? shade(b) : " ");
 		ui_set((enum theme_el)(EL_FLAME0 + b));
-		ui_text(y, x, COLS - x, line, false);
-		x += n - (mono(t) && ui_utf8() ? 4 : 0);
+		ui_text(y, x, COLS - x, cell[b], false);
+		x += cw[b];
 	}
 	ui_set(EL_HEADER_VALUE);
-	snprintf(line, sizeof(line), " to %.3g", v->hi);
 	if (x < COLS)
-		ui_text(y, x, COLS - x, line, true);
+		ui_text(y, x, COLS - x, tail, true);
 }
 
 static void draw_foot(struct tui *t, struct flame_view *v, int y)
@@ -301,7 +342,7 @@ static void draw_foot(struct tui *t, struct flame_view *v, int y)
 	char line[1024];
 	int n = v->sel;
 	uint64_t s = flame_total(fl, n, 0), all = flame_total(fl, 0, 0);
-	double val = flame_value(fl, n, metric(v));
+	double val = value(v, n);
 	/* the value in numbers too (a monochrome terminal shades only); the
 	 * module last, the first thing cut */
 	int len = snprintf(line, sizeof(line), "%s  %llu samples  %.2f%% of all  "
@@ -310,7 +351,7 @@ static void draw_foot(struct tui *t, struct flame_view *v, int y)
 			   (unsigned long long)flame_self(fl, n, 0));
 	if (metric(v)->kind != FM_NONE && len >= 0 && (size_t)len < sizeof(line))
 		len += snprintf(line + len, sizeof(line) - (size_t)len, isnan(val) ? "  colour n/a"
-				: "  colour %.4g", val);
+				: metric(v)->kind == FM_DELTA ? "  colour %+.4g" : "  colour %.4g", val);
 	if (v->search[0] && len >= 0 && (size_t)len < sizeof(line))
 		len += snprintf(line + len, sizeof(line) - (size_t)len, "  /%s: %.2f%%", v->search,
 				pct(match_samples(v, 0), all));
@@ -475,6 +516,7 @@ static void cycle_metric(struct tui *t, struct flame_view *v)
 {
 	v->metric = (v->metric + 1) % (v->nmetrics ? v->nmetrics : 1);
 	snprintf(v->metric_name, sizeof(v->metric_name), "%s", metric(v)->name);
+	forget_values(v);
 	scale(v);
 	snprintf(t->message, sizeof(t->message), "colour: %s%s", metric(v)->name,
 		 v->nmetrics < 2 ? " (sample a second event, e.g. -e cycles -e cache-misses, "
@@ -502,6 +544,8 @@ static bool key_flame(struct tui *t, int key)
 	case '\n': case '\r': case KEY_ENTER: enter(t, v); return true;
 	case KEY_BACKSPACE: case 127: case 8: case 'u': zoom_out(t, v); return true;
 	case 'm': cycle_metric(t, v); return true;
+	case 'B': case 'D':   /* a baseline for baseline-delta (from the next refresh) */
+		return tui_baseline_key(t, key);
 	case '/': tui_prompt(t, PROMPT_FLAME); return true;
 	case 'q': case 27: tui_switch_view(t, &view_hotspots); return true;
 	default: return false;
@@ -537,6 +581,8 @@ void tui_close_flame(struct tui *t)
 	if (!v)
 		return;
 	flame_free(v->fl);
+	free(v->val);
+	free(v->have);
 	flame_layout_free(&v->lay);
 	path_free(v->zoom_path, &v->zoom_n);
 	path_free(v->sel_path, &v->sel_n);

@@ -72,7 +72,24 @@ static void missing_text(struct tui *t, int i, char *buf, size_t sz)
 		snprintf(buf + o, sz - o, "the clock frequency");
 }
 
-static void draw_node(struct tui *t, int y, int i, bool sel)
+/* With a baseline shown (D): the trees of both sides, the delta column
+ * in the bar's place. */
+struct tree_delta {
+	bool on;
+	struct tree_result cur, base;
+};
+
+static void draw_delta(struct tui *t, const struct tree_delta *d, int y, int x, int i, bool sel)
+{
+	char cell[64];
+
+	baseline_node_cell(&d->cur.v[i], &d->base.v[i], t->tres.def->nodes[i].unit, t->base_mode,
+			   cell, sizeof(cell));
+	ui_set(sel ? EL_SELECTED : EL_DEFAULT);
+	ui_text(y, x, COLS - x, cell, false);
+}
+
+static void draw_node(struct tui *t, const struct tree_delta *d, int y, int i, bool sel)
 {
 	const struct tree_result *r = &t->tres;
 	const struct node_value *v = &r->v[i];
@@ -101,6 +118,11 @@ static void draw_node(struct tui *t, int y, int i, bool sel)
 	ui_set(sel ? EL_SELECTED : v->warn ? EL_WARNING : EL_DEFAULT);
 	ui_text(y, idw, COLS - idw, line, true);
 	int bx = idw + 37;
+	if (d->on) {  /* the delta (D) where the bar was */
+		if (bx + 10 <= COLS)
+			draw_delta(t, d, y, bx, i, sel);
+		return;
+	}
 	if (isfinite(v->pct_parent) && bx + 4 < COLS) {
 		ui_set(EL_BAR);
 		ui_bar(y, bx, COLS - bx > 30 ? 30 : COLS - bx, v->pct_parent / 100.0);
@@ -115,32 +137,53 @@ static void draw_node(struct tui *t, int y, int i, bool sel)
 struct node_rows {
 	struct tui *t;
 	const int *vis;
+	const struct tree_delta *d;
 };
 
 static void draw_node_row(void *ctx, int k, int y, bool selected)
 {
 	const struct node_rows *nodes = ctx;
 
-	draw_node(nodes->t, y, nodes->vis[k], selected);
+	draw_node(nodes->t, nodes->d, y, nodes->vis[k], selected);
+}
+
+/* Both sides' trees when a baseline is shown: the same definition and
+ * context on the baseline's counts (a marked one: rates on both). */
+static void eval_delta(struct tui *t, struct tree_delta *d)
+{
+	struct counts cur, base;
+
+	d->on = tui_baseline_shown(t) &&
+		baseline_tree_counts(t->baseline, t->snap, &t->counts, &cur, &base) == 0;
+	if (!d->on)
+		return;
+	tui_eval_tree_counts(t, &cur, &d->cur);
+	tui_eval_tree_counts(t, &base, &d->base);
+	counts_free(&cur);
+	counts_free(&base);
 }
 
 static void draw_tree(struct tui *t, int y, int rows)
 {
 	int vis[TREE_MAX_NODES];
-	char line[512];
+	char line[1024];
 	const struct arch_model *m = tui_tree_model(t, t->tree_id);
+	struct tree_delta d;
 
 	if (!t->tres.def)
 		tui_eval_tree(t);
+	eval_delta(t, &d);
 	ui_set(EL_HEADER);
 	const char *source = !t->sess ? t->source
 			     : session_is_recorded(t->sess) ? "recorded session" : "live counts";
-	snprintf(line, sizeof(line), "%s  (model %s; %s; %d of its events present)",
-		 t->tres.def->title, m ? m->name : "none", source, tree_inputs_present(&t->tres));
+	snprintf(line, sizeof(line), "%s  (model %s; %s; %d of its events present)%s%s%s",
+		 t->tres.def->title, m ? m->name : "none", source, tree_inputs_present(&t->tres),
+		 d.on ? "  " : "", d.on ? (t->base_mode == BASE_DELTA_PCT ? "d% " : "d ") : "",
+		 d.on ? baseline_label(t->baseline) : "");
 	ui_text(y++, 0, COLS, line, true);
 	if (y >= rows)
 		return;
-	struct node_rows nodes = { t, vis };
+	struct node_rows nodes = { t, vis, &d };
 	t->tree.nr = visible_nodes(t, vis);
 	browser_draw(&t->tree, y, rows, draw_node_row, &nodes);
 	ui_set(EL_DEFAULT);
@@ -202,6 +245,8 @@ static bool key_tree(struct tui *t, int key)
 
 	if (browser_key(&t->tree, key))
 		return true;
+	if (tui_baseline_key(t, key))
+		return true;
 	if (key == 't') {
 		t->tree_id = next_tree(t);
 		memset(t->folded, 0, sizeof(t->folded));
@@ -222,7 +267,7 @@ static bool key_tree(struct tui *t, int key)
 
 const struct view_ops view_tree = {
 	"tree",
-	"q quit  ? help  t next tree  Enter fold/unfold  i ILP  Esc hotspots  T theme",
+	"q quit  ? help  t next tree  Enter fold/unfold  i ILP  Esc hotspots  T theme  D delta",
 	draw_tree,
 	key_tree,
 	NULL,
