@@ -1,9 +1,10 @@
 /* The session's private parts, shared by its file family: session.c (the
- * core: address spaces, records in time order, samples into the profile),
- * session-live.c (the live source: fds, rings, attach, -a, polling),
- * session-stack.c (call stacks), session-asm.c (the asm view's functions),
- * session-file.c (perf.data files opened with -i), session-pprof.c (pprof
- * files) and session-record.c (perf.data files written by cyctop record).
+ * core: records in time order, samples into the profile), session-space.c
+ * (address spaces), session-stack.c (call stacks), session-asm.c (the asm
+ * view's functions), session-live.c (the live source: fds, rings, attach,
+ * -a, polling), session-file.c (perf.data files opened with -i),
+ * session-pprof.c (pprof files) and session-record.c (perf.data files
+ * written by cyctop record).
  * A source, sink or tap keeps its own state behind a void pointer: none
  * of them, nor the core, reads another's. */
 #ifndef ENGINE_SESSION_PRIV_H
@@ -172,6 +173,13 @@ struct space *space_find(struct session *s, pid_t pid);
 struct space *space_get(struct session *s, pid_t pid);
 /* Live: frees the spaces of processes that exited a while ago. */
 void session_spaces_expire(struct session *s);
+/* A sample outside every known mapping: re-reads /proc/PID/maps,
+ * rate-limited. */
+void session_space_refresh(struct space *sp);
+/* A FORK: the child starts with its parent's mappings. */
+void session_fork_space(struct session *s, pid_t pid, pid_t ppid);
+/* Frees every space (session_close). */
+void session_spaces_free(struct session *s);
 /* Takes record HDR in: to the sink, then into the time-ordered queue. */
 void session_collect(const struct perf_event_header *hdr, void *arg);
 /* A round of records ended (every ring drained once, a FINISHED_ROUND):
