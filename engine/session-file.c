@@ -394,7 +394,8 @@ static size_t file_kernel_build_id(const struct session *s, uint8_t *id, size_t 
  * this machine's. */
 static bool file_recorded_here(const struct session *s, char *why, size_t whysz)
 {
-	const char *host = perfdata_hostname(file_of(s)->pd), *rel = perfdata_osrelease(file_of(s)->pd);
+	const struct perfdata *pd = file_of(s)->pd;
+	const char *host = perfdata_hostname(pd), *rel = perfdata_osrelease(pd);
 	struct utsname u;
 
 	if (uname(&u) < 0) {
