@@ -12,7 +12,7 @@
 
 #include "engine/callgraph.h"
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "engine/pprof.h"
 #include "engine/session-priv.h"
 #include "engine/symbols.h"

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "arch/plan.h"
 #include "engine/callgraph.h"
 #include "engine/events.h"

@@ -1,6 +1,6 @@
 /* A session's address spaces: one per process seen, its mappings and
  * symbols (engine/symbols.h) and its unwinder, found by pid through a hash
- * table (arch/hashtab.h); those of processes that exited are freed after a
+ * table (lib/hashtab.h); those of processes that exited are freed after a
  * grace period (live) or when the spaces run short.  The core (session.c)
  * makes them as records name processes; the writers and the asm view walk
  * them through the functions below. */

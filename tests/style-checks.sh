@@ -56,9 +56,9 @@ n=$(count_matches 'pass < 2|orphans|bool late|reused' engine/session.c engine/pr
 [ "$n" -eq 0 ] || fail "ordering special cases are back ($n lines)"
 ok
 
-# one FNV-1a: its prime appears in arch/hashtab.c alone
-files=$(grep -rlE '1099511628211|0x100000001b3' arch engine tui | sort | tr '\n' ' ')
-[ "$files" = "arch/hashtab.c " ] || fail "FNV-1a written again: $files"
+# one FNV-1a: its prime appears in lib/hashtab.c alone
+files=$(grep -rlE '1099511628211|0x100000001b3' arch engine lib tui | sort | tr '\n' ' ')
+[ "$files" = "lib/hashtab.c " ] || fail "FNV-1a written again: $files"
 ok
 
 # JSON is written by tui/json.c: no hand-made separators in its users
@@ -73,11 +73,11 @@ files=$(grep -lE 'getopt_long' tui/*.c | sort | tr '\n' ' ')
 [ "$files" = "tui/opt.c " ] || fail "getopt_long outside tui/opt.c: $files"
 ok
 
-# growing arrays and tables: arch/hashtab.c's rule (GROW, struct hashtab);
+# growing arrays and tables: lib/hashtab.c's rule (GROW, struct hashtab);
 # a hand-written doubling (x = x ? x * 2 : N, x *= 2) of a capacity is the
 # sign of a copy of it
-n=$(grep -nE '(cap|room|alloc)( \* 2| \*= 2)' arch/*.c engine/*.c tui/*.c |
-	grep -vE '^arch/hashtab\.c' | wc -l)
+n=$(grep -nE '(cap|room|alloc)( \* 2| \*= 2)' arch/*.c engine/*.c lib/*.c tui/*.c |
+	grep -vE '^lib/hashtab\.c' | wc -l)
 [ "$n" -eq 0 ] || fail "$n hand-written array doublings (use GROW)"
 ok
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "engine/pprof.h"
 #include "engine/session.h"
 #include "tui/baseline.h"

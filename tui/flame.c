@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "engine/callgraph.h"
 #include "engine/profile.h"
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 
 #define FLAME_EVENTS_MAX 64
 #define FLAME_ROOT_NAME "all"
