@@ -53,9 +53,12 @@ struct space {
 	uint64_t exit_ns;        /* live: when its EXIT was read (now_ns) */
 };
 
-/* Where a session's records come from: the live rings (session.c) or a
- * perf.data file (session-file.c).  The core (session.c) knows only these
- * operations; the file and recording modules plug into it. */
+/* Where a session's records come from: the live rings (session-live.c), a
+ * perf.data file (session-file.c) or a pprof profile (session-pprof.c).
+ * The core (session.c) knows only these operations.  The file and pprof
+ * sources keep their state in s->src_state; the live source's fds, rings
+ * and attrs are fields of struct session, since the core finds events by
+ * their fds' ids and the recording sink writes their attrs. */
 struct session_source {
 	bool recorded;  /* a file: no /proc to re-read, no time budget for stacks */
 	/* Decodes H with the format of the event it belongs to. */
