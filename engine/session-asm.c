@@ -13,6 +13,8 @@
 #include "engine/disasm.h"
 #include "engine/symbols.h"
 
+/* --- asm ---------------------------------------------------------------- */
+
 struct ip_counts *session_ip_counts(struct session *s, const struct asm_func *fn)
 {
 	struct ip_counts *c = profile_ip_counts(s->prof, fn->name, fn->module);
@@ -24,8 +26,6 @@ struct ip_counts *session_ip_counts(struct session *s, const struct asm_func *fn
 			c->ips[i].ip += fn->bias - base;
 	return c;
 }
-
-/* --- asm ---------------------------------------------------------------- */
 
 /* The address space where ADDR is NAME in MODULE: the target's first. */
 static struct symtab *space_of(struct session *s, uint64_t addr, const char *name,

@@ -578,7 +578,7 @@ const struct pprof_acc *session_pprof_acc(const struct session *s)
 	return s->tap == &pprof_tap ? s->tap_state : NULL;
 }
 
-/* --- for the writers (pprof-write.c; the spaces: session-space.c) -------- */
+/* --- accessors (the writers' walks of the spaces: session-space.c) ------ */
 
 const struct profile *session_profile(const struct session *s)
 {
