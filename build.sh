@@ -249,12 +249,12 @@ fuzz() {
 		say "fuzz: no clang, skipped"
 		return 0
 	fi
-	fuzz_one perfdata perfdata engine/perfdata.c engine/record.c arch/hashtab.c -lzstd
-	fuzz_one counts counts arch/*.c -lm
+	fuzz_one perfdata perfdata engine/perfdata.c engine/record.c lib/hashtab.c -lzstd
+	fuzz_one counts counts arch/*.c lib/hashtab.c -lm
 	fuzz_one theme themes -DTHEMESDIR='"themes"' -DBUILDDIR='"."' -DSRCTHEMESDIR='"themes"' \
 		tui/theme.c arch/lines.c
 	fuzz_one record record engine/record.c
-	fuzz_one pprof pprof -Ibuild engine/pprof-read.c build/engine/profile.pb-c.c arch/hashtab.c \
+	fuzz_one pprof pprof -Ibuild engine/pprof-read.c build/engine/profile.pb-c.c lib/hashtab.c \
 		engine/callgraph.c -lprotobuf-c -lz
 }
 

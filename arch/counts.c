@@ -1,6 +1,6 @@
 /* Counts sets and the counts-file parser. */
 #include "arch/counts.h"
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 
 #include "arch/lines.h"
 

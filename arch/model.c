@@ -1,7 +1,7 @@
 /* Model lookup and event-name canonicalization. */
 #include "arch/model.h"
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 
 #include <ctype.h>
 #include <errno.h>

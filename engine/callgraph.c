@@ -8,7 +8,7 @@
  * or a caller->callee pair repeated by recursion counts once per sample. */
 #include "engine/callgraph.h"
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "engine/diff.h"
 
 /* t(0.975, df) for df = 1..30 (any statistics table, e.g. NIST/SEMATECH

@@ -1,6 +1,6 @@
 #include "engine/ordered.h"
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

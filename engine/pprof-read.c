@@ -5,7 +5,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "engine/pprof.h"
 #include "engine/profile.pb-c.h"
 

@@ -1,14 +1,14 @@
 /* The tables the pprof writer (pprof-write.c) and its per-thread sample
  * store (pprof-acc.c) share: a map from a pair of 64-bit keys to a value,
  * and a string table that gives each distinct string an index (the
- * profile's string_table).  Both on arch/hashtab.h's one table and pool. */
+ * profile's string_table).  Both on lib/hashtab.h's one table and pool. */
 #ifndef ENGINE_PPROF_TABLE_H
 #define ENGINE_PPROF_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 
 /* (a, b) -> v, stored values >= 1. */
 struct pair_map {

@@ -10,7 +10,7 @@
 #include "engine/pprof.h"
 #include "engine/pprof-table.h"
 #include "engine/profile.pb-c.h"
-#include "engine/session-priv.h"
+#include "engine/session.h"
 #include "engine/symbols.h"
 
 typedef Perftools__Profiles__Profile Profile;
@@ -113,22 +113,7 @@ static int64_t str_id(struct writer *w, const char *s)
 	return id < 0 ? 0 : id;
 }
 
-/* --- symbols: the address space that maps a module ----------------------- */
-
-/* The symtab whose mapping of ADDR is MODULE: the target's first. */
-static struct symtab *symtab_of(struct writer *w, uint64_t addr, const char *module,
-				struct symtab_map *m)
-{
-	struct session *s = w->s;
-	struct space *first = space_find(s, s->target.pid);
-
-	for (int k = -1; k < s->nspaces; k++) {
-		struct space *sp = k < 0 ? first : &s->spaces[k];
-		if (sp && sp->st && symtab_mapping(sp->st, addr, m) && strcmp(m->path, module) == 0)
-			return sp->st;
-	}
-	return NULL;
-}
+/* --- symbols ------------------------------------------------------------- */
 
 static void note_build_id(void *arg, const char *path, const uint8_t *id, size_t len)
 {
@@ -207,7 +192,7 @@ static uint64_t location_id(struct writer *w, uint64_t ka, uint64_t kb, uint64_t
 	if (!id || *id || !lines)
 		return id ? *id : 0;
 	struct symtab_map sm;
-	struct symtab *st = addr ? symtab_of(w, addr, module, &sm) : NULL;
+	struct symtab *st = addr ? session_symtab_mapping(w->s, addr, module, &sm) : NULL;
 	perftools__profiles__location__init(l);
 	perftools__profiles__line__init(line);
 	l->id = w->locs.n + 1;
@@ -544,16 +529,14 @@ static void comments(struct writer *w, const struct pprof_write_opts *o, Profile
 static int build(struct writer *w, const struct pprof_write_opts *o, Profile *p)
 {
 	str_id(w, "");   /* index 0, as pprof wants it */
-	for (int k = 0; k < w->s->nspaces; k++)
-		if (w->s->spaces[k].st)
-			symtab_foreach_build_id(w->s->spaces[k].st, note_build_id, w);
+	session_foreach_build_id(w->s, note_build_id, w);
 	perftools__profiles__label__init(&w->pid_label);
 	w->pid_label.key = str_id(w, "pid");
 	w->pid_label.num = w->snap->pid;
 	w->labels[0] = &w->pid_label;
 	p->sample_type = sample_types(w, p);
 	p->n_sample_type = p->sample_type ? 2 * (size_t)w->ne : 0;
-	const struct pprof_acc *acc = w->s->pacc;
+	const struct pprof_acc *acc = session_pprof_acc(w->s);
 	if (pprof_acc_complete(acc) && (!w->cg || pprof_acc_stacks(acc))) {
 		w->by_address = w->cg != NULL;
 		if (w->cg && pprof_acc_foreach_stack(acc, thread_stack, w) != 0)
@@ -561,8 +544,8 @@ static int build(struct writer *w, const struct pprof_write_opts *o, Profile *p)
 		else if (pprof_acc_foreach(acc, thread_ip, w) != 0)
 			w->oom = true;
 	} else if (!w->cg) {
-		profile_foreach_ip(w->s->prof, flat_ip, w);
-	} else if (profile_foreach_ip(w->s->prof, hottest_ip, w) == 0 &&
+		profile_foreach_ip(session_profile(w->s), flat_ip, w);
+	} else if (profile_foreach_ip(session_profile(w->s), hottest_ip, w) == 0 &&
 		   cg_foreach_path(w->cg, stack_path, w) == 0) {
 		stackless_rest(w);
 	} else {

@@ -1,6 +1,6 @@
 #include "engine/profile.h"
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "engine/callgraph.h"
 
 #include <math.h>

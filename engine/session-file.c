@@ -51,6 +51,12 @@ struct session_file {
 	bool ours;                    /* cyctop wrote it (its metadata is there) */
 };
 
+/* The file source's state: the session's src_state. */
+static struct session_file *file_of(const struct session *s)
+{
+	return s->src_state;
+}
+
 /* --- events ------------------------------------------------------------- */
 
 /* perf's names for its generic events (linux/perf_event.h ids), for files
@@ -191,7 +197,7 @@ static bool freq_events(const struct session *s, char *out, size_t outsz)
 
 	out[0] = '\0';
 	for (int e = 0; e < s->events.n && len < outsz; e++)
-		if (weighs_periods(s->file, &s->events.ev[e].attr))
+		if (weighs_periods(file_of(s), &s->events.ev[e].attr))
 			len += (size_t)snprintf(out + len, outsz - len, "%s%s", len ? ", " : "",
 						s->events.ev[e].name);
 	return out[0] != '\0';
@@ -212,7 +218,7 @@ static bool same_format(const struct perf_event_attr *a, const struct perf_event
 
 static int file_events(struct session *s, const char *want_model, char *err, size_t errsz)
 {
-	struct session_file *f = s->file;
+	struct session_file *f = file_of(s);
 	char note[160];
 	size_t n = perfdata_nr_attrs(f->pd);
 
@@ -257,7 +263,7 @@ static int file_ids(struct session *s, char *err, size_t errsz)
 {
 	for (int e = 0; e < s->events.n; e++) {
 		size_t nids;
-		const uint64_t *ids = perfdata_attr_ids(s->file->pd, (size_t)e, &nids);
+		const uint64_t *ids = perfdata_attr_ids(file_of(s)->pd, (size_t)e, &nids);
 		/* a lone event's samples may carry no id (perf record -e E) */
 		if (s->events.n == 1 && session_add_id(s, 0, 0) < 0) {
 			snprintf(err, errsz, "out of memory");
@@ -350,7 +356,7 @@ static int open_binary(void *arg, const char *path)
 
 static void file_space_init(struct session *s, struct space *sp)
 {
-	symtab_set_opener(sp->st, open_binary, s->file);
+	symtab_set_opener(sp->st, open_binary, file_of(s));
 }
 
 /* --- records ------------------------------------------------------------ */
@@ -361,7 +367,7 @@ static void file_space_init(struct session *s, struct space *sp)
 static const struct perf_event_attr *record_attr(const struct session *s,
 						 const struct perf_event_header *h)
 {
-	const struct session_file *f = s->file;
+	const struct session_file *f = file_of(s);
 	int ev = 0;
 
 	if (!f->same_type && h->type == PERF_RECORD_SAMPLE &&
@@ -374,7 +380,7 @@ static const struct perf_event_attr *record_attr(const struct session *s,
  * kernel samples. */
 static size_t file_kernel_build_id(const struct session *s, uint8_t *id, size_t max)
 {
-	const struct perfdata_build_id *b = recorded_build_id(s->file->pd, "[kernel.kallsyms]");
+	const struct perfdata_build_id *b = recorded_build_id(file_of(s)->pd, "[kernel.kallsyms]");
 
 	if (!b || b->id_len > max)
 		return 0;
@@ -388,7 +394,8 @@ static size_t file_kernel_build_id(const struct session *s, uint8_t *id, size_t 
  * this machine's. */
 static bool file_recorded_here(const struct session *s, char *why, size_t whysz)
 {
-	const char *host = perfdata_hostname(s->file->pd), *rel = perfdata_osrelease(s->file->pd);
+	const struct perfdata *pd = file_of(s)->pd;
+	const char *host = perfdata_hostname(pd), *rel = perfdata_osrelease(pd);
 	struct utsname u;
 
 	if (uname(&u) < 0) {
@@ -417,7 +424,7 @@ static int file_decode(const struct session *s, const struct perf_event_header *
 		return -1;
 	struct rec_format fmt;
 	record_format_of(a, &fmt);
-	fmt.sample_id_all = s->file->sid_all;
+	fmt.sample_id_all = file_of(s)->sid_all;
 	return record_decode_fmt(h, &fmt, r);
 }
 
@@ -426,7 +433,7 @@ static bool file_time(const struct session *s, const struct perf_event_header *h
 {
 	const struct perf_event_attr *a = record_attr(s, h);
 
-	return a && record_time(h, a->sample_type, s->file->sid_all, t);
+	return a && record_time(h, a->sample_type, file_of(s)->sid_all, t);
 }
 
 static const struct perf_event_attr *file_attr(const struct session *s, int ev)
@@ -440,7 +447,7 @@ static const struct perf_event_attr *file_attr(const struct session *s, int ev)
  * Overhead and the event's "samples" read as events (its sav is 1). */
 static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *smp)
 {
-	struct session_file *f = s->file;
+	struct session_file *f = file_of(s);
 	const struct perf_event_attr *a = &s->events.ev[ev].attr;
 	/* a counter read by a sample weighs what it counted since its last
 	 * read: the session put that in the period (add_read_values) */
@@ -478,9 +485,9 @@ static int file_read_some(struct session *s, char *err, size_t errsz)
 	uint64_t off;
 	int rc;
 
-	while ((rc = perfdata_next(s->file->pd, &h, &off, err, errsz)) == 1) {
+	while ((rc = perfdata_next(file_of(s)->pd, &h, &off, err, errsz)) == 1) {
 		if (h->type == REC_FINISHED_ROUND) {
-			s->file->rounds = true;
+			file_of(s)->rounds = true;
 			session_round_end(s);
 		} else if (kernel_record(h))
 			session_collect(h, s);
@@ -500,7 +507,7 @@ static int file_read(struct session *s, char *err, size_t errsz)
  * and the user is told, after any notice of the events. */
 static void file_unfinished_notice(struct session *s)
 {
-	struct session_file *f = s->file;
+	struct session_file *f = file_of(s);
 	char *n = s->events.notice;
 	size_t len = strlen(n);
 
@@ -522,7 +529,7 @@ static void file_unfinished_notice(struct session *s)
  * event of a foreign file is not known. */
 static void file_totals(struct session *s)
 {
-	struct session_file *f = s->file;
+	struct session_file *f = file_of(s);
 
 	for (int e = 0; e < s->events.n; e++) {
 		const struct meta_event *me = e < f->meta.n_events ? &f->meta.ev[e] : NULL;
@@ -596,7 +603,7 @@ static void stream_end(struct session *s, const char *why)
 	else
 		file_unfinished_notice(s);
 	s->target.ended = true;
-	s->target.pid = s->file->pid;
+	s->target.pid = file_of(s)->pid;
 }
 
 /* A pipe, FIFO or socket (not a pipe-mode file on disk) is read as it
@@ -618,10 +625,10 @@ static int open_stream(struct session_file *f)
  * views update while `perf record -o - ... | cyctop -i -` runs. */
 static bool file_poll(struct session *s, int timeout_ms)
 {
-	struct pollfd pfd = { s->file->stream_fd, POLLIN, 0 };
+	struct pollfd pfd = { file_of(s)->stream_fd, POLLIN, 0 };
 	char err[256];
 
-	if (s->file->stream_fd < 0 || s->target.ended)
+	if (file_of(s)->stream_fd < 0 || s->target.ended)
 		return true;
 	if (sys_poll(&pfd, 1, timeout_ms) < 0 && errno != EINTR) {
 		stream_end(s, "the stream could not be polled");
@@ -633,7 +640,7 @@ static bool file_poll(struct session *s, int timeout_ms)
 		 * proof in ordered.h holds for the writer's FINISHED_ROUNDs
 		 * (perf record, cyctop record write them).  A writer without
 		 * any (older cyctop) gets a round per dry pipe, as before. */
-		if (!s->file->rounds)
+		if (!file_of(s)->rounds)
 			session_round_end(s);
 		return false;
 	}
@@ -660,22 +667,22 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 {
 	struct session *s = session_alloc(&file_source);
 
-	if (!s || !(s->file = calloc(1, sizeof(*s->file)))) {
+	if (!s || !(s->src_state = calloc(1, sizeof(struct session_file)))) {
 		snprintf(err, errsz, "out of memory");
 		session_close(s);
 		return NULL;
 	}
-	snprintf(s->file->path, sizeof(s->file->path), "%s", o->path);
-	snprintf(s->file->symfs, sizeof(s->file->symfs), "%s", o->symfs ? o->symfs : "");
-	s->file->stream_fd = -1;
-	s->file->pd = perfdata_open(o->path, err, errsz);
-	if (!s->file->pd)
+	snprintf(file_of(s)->path, sizeof(file_of(s)->path), "%s", o->path);
+	snprintf(file_of(s)->symfs, sizeof(file_of(s)->symfs), "%s", o->symfs ? o->symfs : "");
+	file_of(s)->stream_fd = -1;
+	file_of(s)->pd = perfdata_open(o->path, err, errsz);
+	if (!file_of(s)->pd)
 		goto fail;
-	if (open_stream(s->file) < 0) {
+	if (open_stream(file_of(s)) < 0) {
 		snprintf(err, errsz, "%s: %s", o->path, strerror(errno));
 		goto fail;
 	}
-	file_meta(s->file);
+	file_meta(file_of(s));
 	if (file_events(s, o->model, err, errsz) < 0 || file_ids(s, err, errsz) < 0)
 		goto fail;
 	s->prof = profile_new(&s->events);
@@ -691,15 +698,15 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 		snprintf(err, errsz, "out of memory");
 		goto fail;
 	}
-	file_command(s->file);
-	if (s->file->stream_fd >= 0)
+	file_command(file_of(s));
+	if (file_of(s)->stream_fd >= 0)
 		return s;  /* read as it comes: file_poll */
 	if (file_read(s, err, errsz) < 0)
 		goto fail;
 	file_unfinished_notice(s);
 	file_totals(s);
 	s->target.ended = true;
-	s->target.pid = s->file->pid;
+	s->target.pid = file_of(s)->pid;
 	return s;
 fail:
 	session_close(s);
@@ -708,7 +715,7 @@ fail:
 
 static void file_snapshot(struct session *s, struct snapshot *snap)
 {
-	struct session_file *f = s->file;
+	struct session_file *f = file_of(s);
 	double span = f->t_last > f->t_first ? (double)(f->t_last - f->t_first) / 1e9 : 0;
 
 	snap->time = f->meta.duration > 0 ? f->meta.duration : span;
@@ -759,9 +766,11 @@ bool session_is_perfdata(const char *path)
 
 static void file_close(struct session *s)
 {
-	if (!s->file)
+	struct session_file *f = file_of(s);
+
+	if (!f)
 		return;
-	perfdata_close(s->file->pd);
-	free(s->file);
-	s->file = NULL;
+	perfdata_close(f->pd);
+	free(f);
+	s->src_state = NULL;
 }

@@ -12,7 +12,7 @@
 
 #include "engine/callgraph.h"
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "engine/pprof.h"
 #include "engine/session-priv.h"
 #include "engine/symbols.h"
@@ -186,7 +186,7 @@ static bool pprof_poll(struct session *s, int timeout_ms)
 
 static void pprof_snapshot(struct session *s, struct snapshot *snap)
 {
-	const struct session_pprof_src *src = s->pprof;
+	const struct session_pprof_src *src = s->src_state;
 
 	snap->time = snap->window_seconds = src->duration;
 	snprintf(snap->command, sizeof(snap->command), "%s", src->name);
@@ -199,8 +199,8 @@ static void pprof_snapshot(struct session *s, struct snapshot *snap)
 
 static void pprof_close(struct session *s)
 {
-	free(s->pprof);
-	s->pprof = NULL;
+	free(s->src_state);
+	s->src_state = NULL;
 }
 
 static const struct session_source pprof_source = {
@@ -243,7 +243,7 @@ struct session *session_open_pprof(const char *path, char *err, size_t errsz)
 		pprof_free(p);
 		return NULL;
 	}
-	s->pprof = src;
+	s->src_state = src;
 	src->duration = (double)pprof_duration_nanos(p) / 1e9;
 	const char *base = strrchr(path, '/');
 	snprintf(src->name, sizeof(src->name), "%s", base ? base + 1 : path);

@@ -1,15 +1,23 @@
-/* The session's private parts, shared by its file family: session.c (live
- * watching), session-file.c (perf.data files opened with -i) and
- * session-record.c (perf.data files written by cyctop record). */
+/* The session's private parts, shared by its file family: session.c (the
+ * core: records in time order, samples into the profile), session-space.c
+ * (address spaces), session-stack.c (call stacks), session-asm.c (the asm
+ * view's functions), session-live.c (the live source: fds, rings, attach,
+ * -a, polling), session-file.c (perf.data files opened with -i),
+ * session-pprof.c (pprof files) and session-record.c (perf.data files
+ * written by cyctop record).
+ * A source, sink or tap keeps its own state behind a void pointer: none
+ * of them, nor the core, reads another's. */
 #ifndef ENGINE_SESSION_PRIV_H
 #define ENGINE_SESSION_PRIV_H
 
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "arch/plan.h"
+#include "engine/callgraph.h"
 #include "engine/events.h"
 #include "engine/mux.h"
 #include "engine/profile.h"
@@ -18,11 +26,23 @@
 #include "engine/side.h"
 #include "engine/symbols.h"
 #include "engine/target.h"
+#include "engine/unwind.h"
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
 		     PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
 #define MAX_TIDS 4096
 #define MAP_REFRESH_NS 200000000ull
+/* -g dwarf: the user registers perf samples on this architecture
+ * (engine/unwind.h): every one the unwinder may read. */
+#define CG_REGS_USER UNWIND_REGS_USER
+
+static inline uint64_t session_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 struct space {
 	pid_t pid;
@@ -33,9 +53,12 @@ struct space {
 	uint64_t exit_ns;        /* live: when its EXIT was read (now_ns) */
 };
 
-/* Where a session's records come from: the live rings (session.c) or a
- * perf.data file (session-file.c).  The core (session.c) knows only these
- * operations; the file and recording modules plug into it. */
+/* Where a session's records come from: the live rings (session-live.c), a
+ * perf.data file (session-file.c) or a pprof profile (session-pprof.c).
+ * The core (session.c) knows only these operations.  The file and pprof
+ * sources keep their state in s->src_state; the live source's fds, rings
+ * and attrs are fields of struct session, since the core finds events by
+ * their fds' ids and the recording sink writes their attrs. */
 struct session_source {
 	bool recorded;  /* a file: no /proc to re-read, no time budget for stacks */
 	/* Decodes H with the format of the event it belongs to. */
@@ -67,11 +90,25 @@ struct session_source {
 	void (*close)(struct session *s);
 };
 
-/* Where records go besides the profile (cyctop record's file). */
+/* Where records go besides the profile (cyctop record's file); its state
+ * is s->sink_state. */
 struct session_sink {
 	void (*write)(struct session *s, const struct perf_event_header *h);
 	void (*flush)(struct session *s);   /* once per poll */
 	void (*abort)(struct session *s);   /* on close: keep what is consistent */
+};
+
+/* Where symbolized samples go besides the profile (--format pprof keeps
+ * them per address and thread: session_keep_threads).  STATE is
+ * s->tap_state. */
+struct session_tap {
+	/* Sample SMP of event EV, its IP named SI, weighing N. */
+	void (*sample)(void *state, int ev, const struct rec_sample *smp,
+		       const struct sym_info *si, uint64_t n);
+	/* Its stack: addresses IPS (the sampled IP first) and their FRAMES. */
+	void (*stack)(void *state, int ev, const struct rec_sample *smp, const uint64_t *ips,
+		      const struct cg_frame *frames, size_t nframes, uint64_t n);
+	void (*free)(void *state);
 };
 
 struct session {
@@ -89,7 +126,11 @@ struct session {
 	size_t capspaces;
 	struct hashtab space_index;  /* pid -> index into spaces */
 	const struct session_source *src;
+	void *src_state;         /* the source's own (session-file.c, session-pprof.c) */
 	const struct session_sink *sink;  /* NULL: none */
+	void *sink_state;        /* the sink's own (session-record.c) */
+	const struct session_tap *tap;    /* NULL: none */
+	void *tap_state;
 	struct ordered *queue;   /* records in time order (engine/ordered.h) */
 	double t0, last_snap;
 	bool hup;
@@ -116,10 +157,6 @@ struct session {
 	int ref_ev;              /* the user's reference event, or MUX_REFERENCE */
 	struct ev_spec ref_spec; /* the internal reference (counting only) */
 	struct mux mux;
-	struct session_file *file;   /* opened from a perf.data file (session-file.c) */
-	struct session_rec *rec;     /* writing a perf.data file (session-record.c) */
-	struct session_pprof_src *pprof; /* opened from a pprof profile (session-pprof.c) */
-	struct pprof_acc *pacc;  /* --format pprof: samples per address and thread */
 	struct perf_event_attr opened_attr[EVENTS_MAX]; /* as opened, for the file */
 	struct side_counters *side;  /* counted beside the events (engine/side.h) */
 	struct perf_event_attr ref_attr;  /* the internal reference's, likewise */
@@ -137,6 +174,15 @@ struct session {
 
 struct space *space_find(struct session *s, pid_t pid);
 struct space *space_get(struct session *s, pid_t pid);
+/* Live: frees the spaces of processes that exited a while ago. */
+void session_spaces_expire(struct session *s);
+/* A sample outside every known mapping: re-reads /proc/PID/maps,
+ * rate-limited. */
+void session_space_refresh(struct space *sp);
+/* A FORK: the child starts with its parent's mappings. */
+void session_fork_space(struct session *s, pid_t pid, pid_t ppid);
+/* Frees every space (session_close). */
+void session_spaces_free(struct session *s);
 /* Takes record HDR in: to the sink, then into the time-ordered queue. */
 void session_collect(const struct perf_event_header *hdr, void *arg);
 /* A round of records ended (every ring drained once, a FINISHED_ROUND):
@@ -148,7 +194,28 @@ void session_flush_records(struct session *s);
 int session_event_of(const struct session *s, uint64_t id);
 /* An id of event EV without an fd (files); sort once all are added. */
 int session_add_id(struct session *s, int ev, uint64_t id);
+/* Adds F (an fd opened live) to the session's fds. */
+int session_push_fd(struct session *s, const struct mux_fd *f);
 void session_sort_ids(struct session *s);
+/* Appends one clause to the session's one-line notice. */
+void session_add_notice(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Reads the kernel's symbols once (a live watch that cannot says so). */
+void session_load_kernel_names(struct session *s);
+/* The kernel function at IP, or [unknown] in [kernel.kallsyms]. */
+void session_kernel_symbol(struct session *s, uint64_t ip, struct sym_info *si);
+/* The first line of file PATH without its newline ("" when unreadable). */
+void session_read_line(const char *path, char *buf, size_t sz);
+/* Names threads TIDS of process PID from /proc (older than the watch). */
+void session_name_threads(struct session *s, pid_t pid, const pid_t *tids, int n);
+/* The canonical load bias of MODULE's addresses in the profile; false when
+ * its addresses are its process's own (session.c, canonical_ip). */
+bool session_canonical_base(struct session *s, const char *module, uint64_t *base);
+/* The stack of sample SMP (of event EV, weighing N, whose IP is LEAF) into
+ * the call graph, within the batch's time budget in a live watch
+ * (session-stack.c). */
+void session_add_stack(struct session *s, struct space *sp, int ev,
+		       const struct rec_sample *smp, const struct sym_info *leaf, uint64_t n);
 /* A fresh session reading from SRC, with nothing open (NULL when out of
  * memory). */
 struct session *session_alloc(const struct session_source *src);

@@ -38,6 +38,14 @@ struct session_rec {
 	size_t n_ids;
 };
 
+static const struct session_sink record_sink;
+
+/* The recording's state: the session's sink_state when it records. */
+static struct session_rec *rec_of(const struct session *s)
+{
+	return s->sink == &record_sink ? s->sink_state : NULL;
+}
+
 /* Writes H; a record of the watch's (not a marker) counts in RECORDS. */
 static void write_one(struct session_rec *r, const struct perf_event_header *h, bool counted)
 {
@@ -54,7 +62,7 @@ static void write_one(struct session_rec *r, const struct perf_event_header *h, 
 
 static void rec_write(struct session *s, const struct perf_event_header *h)
 {
-	write_one(s->rec, h, true);
+	write_one(rec_of(s), h, true);
 }
 
 /* perf's FINISHED_ROUND (PERF_RECORD_FINISHED_ROUND, a user type) */
@@ -66,7 +74,7 @@ static void rec_write(struct session *s, const struct perf_event_header *h)
  * gave is on disk, should cyctop be killed. */
 static void rec_flush(struct session *s)
 {
-	struct session_rec *r = s->rec;
+	struct session_rec *r = rec_of(s);
 	static const struct perf_event_header round = { REC_FINISHED_ROUND, 0, sizeof(round) };
 
 	if (r->records > r->round_records) {
@@ -259,20 +267,20 @@ int session_record_start(struct session *s, const struct session_opts *o, char *
 	if (!o->record)
 		return 0;
 	s->sink = &record_sink;
-	s->rec = calloc(1, sizeof(*s->rec));
-	if (!s->rec) {
+	s->sink_state = calloc(1, sizeof(struct session_rec));
+	if (!s->sink_state) {
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
-	s->rec->cmdline = o->cmdline;
-	snprintf(s->rec->path, sizeof(s->rec->path), "%s", o->record);
-	s->rec->w = perfdata_create(o->record, err, errsz);
-	if (!s->rec->w)
+	rec_of(s)->cmdline = o->cmdline;
+	snprintf(rec_of(s)->path, sizeof(rec_of(s)->path), "%s", o->record);
+	rec_of(s)->w = perfdata_create(o->record, err, errsz);
+	if (!rec_of(s)->w)
 		return -1;
 	if (add_attrs(s, err, errsz) < 0)
 		return -1;
-	if (perfdata_begin(s->rec->w) < 0) {
-		snprintf(err, errsz, "writing %s: %s", s->rec->path, strerror(errno));
+	if (perfdata_begin(rec_of(s)->w) < 0) {
+		snprintf(err, errsz, "writing %s: %s", rec_of(s)->path, strerror(errno));
 		return -1;
 	}
 	if (!s->user_only)
@@ -333,11 +341,11 @@ static int add_reference_attr(struct session *s, char *err, size_t errsz)
 	for (int i = 0; i < s->nfds; i++)
 		if (s->fds[i].ev == MUX_REFERENCE)
 			ids[n++] = s->fds[i].id;
-	if (n && perfdata_add_attr(s->rec->w, &s->ref_attr, ids, n, s->ref_spec.name) < 0) {
+	if (n && perfdata_add_attr(rec_of(s)->w, &s->ref_attr, ids, n, s->ref_spec.name) < 0) {
 		snprintf(err, errsz, "writing the session: %s", strerror(errno));
 		rc = -1;
 	}
-	s->rec->internal_ref = n > 0;
+	rec_of(s)->internal_ref = n > 0;
 	free(ids);
 	return rc;
 }
@@ -355,7 +363,7 @@ static int add_attrs(struct session *s, char *err, size_t errsz)
 		for (int i = 0; i < s->nfds; i++)
 			if (s->fds[i].ev == e)
 				ids[n++] = s->fds[i].id;
-		if (n && perfdata_add_attr(s->rec->w, &s->opened_attr[e], ids, n,
+		if (n && perfdata_add_attr(rec_of(s)->w, &s->opened_attr[e], ids, n,
 					   s->events.ev[e].name) < 0) {
 			snprintf(err, errsz, "writing the session: %s", strerror(errno));
 			free(ids);
@@ -406,7 +414,7 @@ static void cpu_description(char *out, size_t outsz)
 
 int session_record_finish(struct session *s, char *err, size_t errsz)
 {
-	struct session_rec *r = s->rec;
+	struct session_rec *r = rec_of(s);
 	struct perfdata_meta pm;
 	struct session_meta sm;
 	char blob[8192], cpudesc[128];
@@ -428,8 +436,7 @@ int session_record_finish(struct session *s, char *err, size_t errsz)
 		r->w = NULL;
 		goto out;
 	}
-	for (int i = 0; i < s->nspaces; i++)
-		symtab_foreach_build_id(s->spaces[i].st, add_build_id, r);
+	session_foreach_build_id(s, add_build_id, r);
 	add_kernel_build_id(s, r);
 	fill_meta(s, snap, &sm);
 	sm.internal_reference = r->internal_ref;
@@ -453,21 +460,23 @@ out:
 
 bool session_record_failed(const struct session *s)
 {
-	return s->rec && s->rec->failed;
+	return rec_of(s) && rec_of(s)->failed;
 }
 
 void session_record_stats(const struct session *s, uint64_t *records, uint64_t *bytes)
 {
-	*records = s->rec ? s->rec->records : 0;
-	*bytes = s->rec ? s->rec->bytes : 0;
+	*records = rec_of(s) ? rec_of(s)->records : 0;
+	*bytes = rec_of(s) ? rec_of(s)->bytes : 0;
 }
 
 static void rec_abort(struct session *s)
 {
-	if (!s->rec)
+	struct session_rec *r = rec_of(s);
+
+	if (!r)
 		return;
-	if (s->rec->w)
-		perfdata_abort(s->rec->w);
-	free(s->rec);
-	s->rec = NULL;
+	if (r->w)
+		perfdata_abort(r->w);
+	free(r);
+	s->sink_state = NULL;
 }

@@ -1,4 +1,5 @@
-/* A live watch: the target, its events, the rings, the profile. */
+/* A session: the target, its events, where the records come from (a live
+ * watch, a perf.data or pprof file), the profile they make. */
 #ifndef ENGINE_SESSION_H
 #define ENGINE_SESSION_H
 
@@ -130,6 +131,26 @@ const struct asm_func *session_asm(struct session *s, const char *name, const ch
 /* The function at ADDR in the address space of FROM (a call's callee). */
 const struct asm_func *session_asm_at(struct session *s, const struct asm_func *from,
 				      uint64_t addr, char *err, size_t errsz);
+
+/* For the writers (engine/pprof-write.c, session-record.c): what they read
+ * of a session, without its private parts. */
+struct pprof_acc;
+struct symtab;
+struct symtab_map;
+/* The samples by address and thread session_keep_threads asked for; NULL
+ * when not asked. */
+const struct pprof_acc *session_pprof_acc(const struct session *s);
+const struct profile *session_profile(const struct session *s);
+/* Calls FN for every module with a build id that the session's processes
+ * map (a symtab_build_id_fn, engine/symbols.h). */
+void session_foreach_build_id(struct session *s,
+			      void (*fn)(void *arg, const char *path, const uint8_t *id,
+					 size_t len),
+			      void *arg);
+/* The symtab of a process whose mapping of ADDR (into *M) is MODULE: the
+ * target's first; NULL if none. */
+struct symtab *session_symtab_mapping(struct session *s, uint64_t addr, const char *module,
+				      struct symtab_map *m);
 /* Stops watching: a launched command is terminated, an attached process left
  * running; everything is closed. */
 void session_close(struct session *s);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "engine/pfm.h"
 #include "engine/sys.h"
 

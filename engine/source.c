@@ -1,6 +1,6 @@
 /* Source line cache (see source.h). */
 #include "engine/source.h"
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -34,7 +34,7 @@
  * "no unwind info", truncated. */
 #include "engine/unwind.h"
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "engine/symbols.h"
 
 #include <asm/perf_regs.h>

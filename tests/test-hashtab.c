@@ -1,4 +1,4 @@
-/* arch/hashtab: the one hash table (slots indexing the caller's array), the
+/* lib/hashtab: the one hash table (slots indexing the caller's array), the
  * string pool and the growth rule, against a plain array searched by hand. */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 
 static bool u64_eq(const void *key, uint32_t idx, const void *ctx)
 {

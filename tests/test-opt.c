@@ -10,41 +10,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "tui/opt.h"
 
-static char *msg;
-static size_t msg_len;
+static char msg[4096];
 
-/* opt_error's lines go to a buffer, read back by said() */
-static int setup(void **state)
-{
-	(void)state;
-	opt_errors = open_memstream(&msg, &msg_len);
-	return opt_errors ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	fclose(opt_errors);
-	opt_errors = NULL;
-	free(msg);
-	msg = NULL;
-	return 0;
-}
-
+/* What the last parse_said wrote on stderr (opt_error's lines). */
 static const char *said(void)
 {
-	fflush(opt_errors);
-	return msg ? msg : "";
+	return msg;
 }
 
-static void forget(void)
+/* opt_parse with stderr (fd 2) on a temporary file for the call only (so
+ * that cmocka's own messages still show), its lines kept for said(). */
+static int parse_said(const struct opt_cmd *cmd, int argc, char **argv)
 {
-	teardown(NULL);
-	setup(NULL);
+	FILE *f = tmpfile();
+	int saved = dup(STDERR_FILENO);
+
+	assert_non_null(f);
+	assert_true(saved >= 0);
+	fflush(stderr);
+	assert_true(dup2(fileno(f), STDERR_FILENO) >= 0);
+	int rc = opt_parse(cmd, argc, argv, 1);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(f);
+	size_t n = fread(msg, 1, sizeof(msg) - 1, f);
+	msg[n] = '\0';
+	fclose(f);
+	return rc;
 }
 
 struct vals {
@@ -80,8 +78,7 @@ static int parse(struct vals *v, bool in_order, int argc, ...)
 		argv[i] = va_arg(ap, char *);
 	va_end(ap);
 	memset(v, 0, sizeof(*v));
-	forget();
-	return opt_parse(&cmd, argc, argv, 1);
+	return parse_said(&cmd, argc, argv);
 }
 
 static void test_kinds(void **state)
@@ -259,5 +256,5 @@ int main(void)
 		cmocka_unit_test(test_help),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/hashtab.h"
 #include "engine/counts-file.h"
 #include "engine/disasm.h"
+#include "lib/hashtab.h"
 #include "engine/pprof.h"
 #include "engine/session.h"
 #include "tui/baseline.h"

@@ -96,33 +96,37 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 
 /* ---- output -------------------------------------------------------- */
 
-/* S escaped for the text outputs (names, paths, source lines); the
- * result lives until the next call (each printf takes one). */
-static const char *esc(const char *s)
-{
-	static char buf[8192 * FMT_ESCAPE_MAX];
+/* Room for one escaped string: a printer's, reused by each printf. */
+struct esc_buf {
+	char s[8192 * FMT_ESCAPE_MAX];
+};
 
-	return fmt_escape(buf, sizeof(buf), s);
+/* S escaped for the text outputs (names, paths, source lines) into B; the
+ * result lives until B's next use (each printf takes one). */
+static const char *esc(struct esc_buf *b, const char *s)
+{
+	return fmt_escape(b->s, sizeof(b->s), s);
 }
 
-static void print_text_head(const struct annotation *a, const struct ev_list *evs)
+static void print_text_head(const struct annotation *a, const struct ev_list *evs,
+			    struct esc_buf *eb)
 {
 	const struct asm_func *fn = a->fn;
 
-	printf("# %s in ", esc(fn->name));
+	printf("# %s in ", esc(eb, fn->name));
 	printf("%s [%#" PRIx64 ", %#" PRIx64 ") %zu instructions, %zu blocks, %zu loops\n",
-	       esc(fn->module ? fn->module : "?"), fn->start - fn->bias, fn->end - fn->bias,
+	       esc(eb, fn->module ? fn->module : "?"), fn->start - fn->bias, fn->end - fn->bias,
 	       fn->n, fn->flow.n_blocks, fn->flow.n_loops);
 	for (int e = 0; e < a->n_events; e++)
 		printf("# %s: sav %" PRIu64 ", %" PRIu64 " samples here of %" PRIu64 "%s%s\n",
-		       esc(evs->ev[e].name), a->sav[e], a->func_samples[e], a->total_samples[e],
+		       esc(eb, evs->ev[e].name), a->sav[e], a->func_samples[e], a->total_samples[e],
 		       e == a->stall_ev ? " (stall cycles)" : "",
 		       a->penalty[e] > 0 ? " (weighted by its penalty)" : "");
 	if (a->outside)
 		printf("# %" PRIu64 " samples at no instruction start (a stale mapping?) left out\n",
 		       a->outside);
 	for (int e = 0; e < a->n_events; e++)
-		printf("%10.10s ", esc(evs->ev[e].name));
+		printf("%10.10s ", esc(eb, evs->ev[e].name));
 	printf("%12s %12s %-7s %10s  %s\n", "stall", "penalty", "mark", "address", "instruction");
 }
 
@@ -149,20 +153,21 @@ static void print_text(const struct annotation *a, const struct ev_list *evs, bo
 {
 	const struct asm_func *fn = a->fn;
 	struct src_cache *src = source ? src_cache_new() : NULL;
+	struct esc_buf escaped, *eb = &escaped;
 
-	print_text_head(a, evs);
+	print_text_head(a, evs, eb);
 	for (size_t i = 0; i < fn->n; i++) {
 		const struct asm_insn *in = &fn->insn[i];
 		if (src && asm_line_starts(fn, i)) {
 			const char *line = src_cache_line(src, in->file, in->line);
-			printf("%s:%d  ", esc(in->file), in->line);
-			printf("%s\n", esc(line ? line : ""));
+			printf("%s:%d  ", esc(eb, in->file), in->line);
+			printf("%s\n", esc(eb, line ? line : ""));
 		}
 		for (int e = 0; e < a->n_events; e++)
 			printf("%10" PRIu64 " ", annotation_samples(a, i, e));
 		printf("%12.0f %12.0f %-7s %10" PRIx64 ":  %s\n", a->stall_cycles[i],
 		       a->penalty_cycles[i], flow_mark_name(annotation_mark(a, i)),
-		       in->op.addr - fn->bias, esc(in->text));
+		       in->op.addr - fn->bias, esc(eb, in->text));
 	}
 	print_loops_text(a);
 	src_cache_free(src);
@@ -171,10 +176,11 @@ static void print_text(const struct annotation *a, const struct ev_list *evs, bo
 static void print_csv(const struct annotation *a, const struct ev_list *evs)
 {
 	const struct asm_func *fn = a->fn;
+	struct esc_buf escaped, *eb = &escaped;
 
 	printf("address");
 	for (int e = 0; e < a->n_events; e++)
-		printf(",%s", esc(evs->ev[e].name));
+		printf(",%s", esc(eb, evs->ev[e].name));
 	printf(",stall,penalty,mark,block,loop,instruction,file,line\n");
 	for (size_t i = 0; i < fn->n; i++) {
 		const struct asm_insn *in = &fn->insn[i];

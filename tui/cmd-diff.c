@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "arch/tree.h"
 #include "engine/counts-file.h"
 #include "engine/diff.h"

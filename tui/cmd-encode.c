@@ -2,6 +2,7 @@
  * event,type,config,config1 CSV rows (libpfm4 plus arch/pfm-fix.c), the way
  * libpfm4's check_events shows an encoding. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/events.h"
@@ -97,16 +98,21 @@ static int cmd_encode_exec(int argc, char **argv)
 		cmd_error("%s", err);
 		return 1;
 	}
+	struct encode_state *st = calloc(1, sizeof(*st));  /* an ev_list is 20 KB */
+	if (!st) {
+		cmd_error("out of memory");
+		return 1;
+	}
 	printf("event,type,config,config1\n");
-	static struct encode_state st;  /* an ev_list is 20 KB: not on the stack */
-	st.model = m;
-	st.failed = 0;
+	st->model = m;
 	for (int i = first; i < argc; i++)
-		if (events_foreach(argv[i], encode_item, &st, err, sizeof(err)) < 0) {
+		if (events_foreach(argv[i], encode_item, st, err, sizeof(err)) < 0) {
 			cmd_error("%s", err);  /* an empty item in a comma list */
-			st.failed++;
+			st->failed++;
 		}
-	return st.failed ? 1 : 0;
+	int rc = st->failed ? 1 : 0;
+	free(st);
+	return rc;
 }
 
 const struct cmd_entry cmd_encode_entry = {

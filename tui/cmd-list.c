@@ -269,15 +269,20 @@ static void add_request(struct group_requests *g, const struct arch_model *m,
 static int pfm_requests(const char *list, const struct arch_model *m,
 			struct group_requests *g, char *err, size_t errsz)
 {
-	static struct ev_list evl;
+	struct ev_list *evl = calloc(1, sizeof(*evl));  /* 20 KB */
+	int rc = -1;
 
-	if (pfm_setup(m->pfm_force, err, errsz) < 0 ||
-	    events_parse(list, m, &evl, err, errsz) < 0)
-		return -1;
-	for (int i = 0; i < evl.n; i++)
-		add_request(g, m, evl.ev[i].name, evl.ev[i].software);
-	snprintf(g->notice, sizeof(g->notice), "%s", evl.notice);
-	return 0;
+	if (!evl)
+		snprintf(err, errsz, "out of memory");
+	else if (pfm_setup(m->pfm_force, err, errsz) == 0 &&
+		 events_parse(list, m, evl, err, errsz) == 0) {
+		for (int i = 0; i < evl->n; i++)
+			add_request(g, m, evl->ev[i].name, evl->ev[i].software);
+		snprintf(g->notice, sizeof(g->notice), "%s", evl->notice);
+		rc = 0;
+	}
+	free(evl);
+	return rc;
 }
 
 static int add_table_item(struct group_requests *g, const struct arch_model *m, char *item,
@@ -390,26 +395,27 @@ static void print_partners(const struct plan *pl, const struct group_requests *g
 	}
 }
 
-/* MODEL as the planner sees it with SMT off: a thread has the core's
- * generic counters (SNB..CLX: 8 instead of 4). */
-static const struct arch_model *smt_off(const struct arch_model *m)
+/* MODEL as the planner sees it with SMT off, in COPY: a thread has the
+ * core's generic counters (SNB..CLX: 8 instead of 4). */
+static const struct arch_model *smt_off(const struct arch_model *m, struct arch_model *copy)
 {
-	static struct arch_model copy;
-
-	copy = *m;
+	*copy = *m;
 	if (m->n_generic_nosmt)
-		copy.n_generic = m->n_generic_nosmt;
-	return &copy;
+		copy->n_generic = m->n_generic_nosmt;
+	return copy;
 }
 
+/* The requests and the plan (some 60 KB) live on the stack: a command's
+ * frame, called once. */
 static int list_groups(const struct list_opts *o)
 {
 	const struct arch_model *m = o->model ? o->model : host_model();
+	struct arch_model copy;
 
 	if (!o->smt)
-		m = smt_off(m);
-	static struct group_requests g;
-	static struct plan pl;
+		m = smt_off(m, &copy);
+	struct group_requests g;
+	struct plan pl;
 	char err[512];
 	int rc;
 
@@ -418,6 +424,7 @@ static int list_groups(const struct list_opts *o)
 		return EXIT_USAGE;
 	}
 	memset(&g, 0, sizeof(g));
+	memset(&pl, 0, sizeof(pl));
 	rc = model_in_libpfm(m) ? pfm_requests(o->events, m, &g, err, sizeof(err))
 				: table_requests(o->events, m, &g, err, sizeof(err));
 	if (rc < 0 || plan_build(m, g.req, g.n, o->counters, &pl, err, sizeof(err)) < 0) {

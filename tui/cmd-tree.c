@@ -235,7 +235,7 @@ int cmd_tree_guess(const struct counts *c, const struct tree_ctx *base)
 {
 	enum arch_tree best = TREE_NONE;
 	int best_n = 0;
-	static struct tree_result r;
+	struct tree_result r;
 
 	for (int t = 0; t < TREE_COUNT; t++) {
 		struct tree_ctx ctx = *base;
@@ -339,7 +339,7 @@ static int cmd_tree_exec(int argc, char **argv)
 	struct penalties pen;
 	struct counts c;
 	char err[512];
-	static struct tree_result r;
+	struct tree_result r;
 
 	int first = parse_args(argc, argv, &o);
 	if (first < 0)

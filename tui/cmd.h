@@ -1,4 +1,6 @@
-/* Subcommands, one file each (cmd-*.c), dispatched by name from cyctop.c. */
+/* Subcommands, one file each (cmd-*.c), dispatched by name from cyctop.c;
+ * what they share (errors, the clock, a watch's exit status, the delay) is
+ * tui/cmd.c's. */
 #ifndef TUI_CMD_H
 #define TUI_CMD_H
 

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "arch/counts.h"
-#include "arch/hashtab.h"
 #include "arch/penalty.h"
 #include "arch/tree.h"
+#include "lib/hashtab.h"
 #include "engine/callgraph.h"
 #include "engine/profile.h"
 

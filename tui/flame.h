@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 
 struct tree_def;
 

@@ -17,8 +17,6 @@
 #define HELP_COLUMN 24
 #define LONG_ONLY 0x100  /* getopt's value for table row i without a letter: 0x100 + i */
 
-FILE *opt_errors;
-
 const char *const opt_off_on[] = { "off", "on", NULL };
 const char *const opt_formats_text[] = { "text", "csv", "json", NULL };
 const char *const opt_formats_batch[] = { "text", "csv", "json", "folded", "pprof", "flame",
@@ -33,7 +31,7 @@ void opt_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fmt_error(opt_errors ? opt_errors : stderr, fmt, ap);
+	fmt_error(stderr, fmt, ap);
 	va_end(ap);
 }
 

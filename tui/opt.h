@@ -121,8 +121,7 @@ int opt_check(const struct opt *opts, char *err, size_t errsz);
  * lines indented under it), then the prose. */
 void opt_help(FILE *f, const struct opt_cmd *c);
 
-/* "cyctop: <message>" on stderr (or on opt_errors when set: the tests). */
+/* "cyctop: <message>" on stderr. */
 void opt_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-extern FILE *opt_errors;
 
 #endif

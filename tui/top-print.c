@@ -90,15 +90,13 @@ static void stack_sums(const struct snapshot *s, uint64_t *samples, uint64_t *tr
 	}
 }
 
-/* Event E's name escaped, for the text outputs (a static buffer: one
- * use per call). */
-static const char *ev_text(const struct snapshot *s, int e)
-{
-	static char buf[2][sizeof(s->ev[e].name) * FMT_ESCAPE_MAX];
-	static int k;
+/* Room for an event's name escaped. */
+#define EV_TEXT_MAX (sizeof(((const struct snapshot *)0)->ev[0].name) * FMT_ESCAPE_MAX)
 
-	k = !k;
-	return fmt_escape(buf[k], sizeof(buf[k]), s->ev[e].name);
+/* Event E's name escaped into BUF (EV_TEXT_MAX bytes), for the text outputs. */
+static const char *ev_text(char *buf, const struct snapshot *s, int e)
+{
+	return fmt_escape(buf, EV_TEXT_MAX, s->ev[e].name);
 }
 
 /* One line about the groups when there are several. */
@@ -248,10 +246,13 @@ static void print_csv(FILE *out, const struct snapshot *s, int window, int first
 {
 	if (first) {
 		fprintf(out, "time,function,module%s", s->system_wide ? ",command,pid" : "");
-		for (int e = 0; e < s->n_events; e++)
-			fprintf(out, ",%s:samples,%s:percent", ev_text(s, e), ev_text(s, e));
+		char name[EV_TEXT_MAX];
+		for (int e = 0; e < s->n_events; e++) {
+			ev_text(name, s, e);
+			fprintf(out, ",%s:samples,%s:percent", name, name);
+		}
 		for (int e = 0; has_cg(s, e) && e < s->n_events; e++)
-			fprintf(out, ",%s:children", ev_text(s, e));
+			fprintf(out, ",%s:children", ev_text(name, s, e));
 		fprintf(out, "\n");
 	}
 	const struct snap_func **order = ordered(s, window);

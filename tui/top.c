@@ -93,12 +93,6 @@ static const char top_usage[] =
 	"       cyctop tree|list|demo ... (cyctop --help)\n"
 	"options:";
 
-/* What the tables below fill in (a static table points at static storage);
- * parse_top_args and parse_demo_args start it from the caller's defaults
- * and copy it back. */
-static struct top_opts parsed;
-static const char *input; /* -i FILE: the first file */
-
 static const char *const mux_modes[] = { "time", "runs", NULL };
 
 /* -A TREE, or auto: the host's (TREE_NONE) */
@@ -115,92 +109,9 @@ static int arch_or_auto(void *value, const char *arg)
 	return 0;
 }
 
-static const struct opt top_options[] = {
-	OPT_EVENTS(&parsed.s.events,
-		   "libpfm4 events, paper names or @presets; EVENT/SAV sets the\n"
-		   "sample-after value.  Default cycles (cpu-clock without a PMU);\n"
-		   "without /SAV 4000 Hz as perf record and perf top: the clocks\n"
-		   "every 250 us, generic cycles in frequency mode (samples weigh\n"
-		   "their periods); other hardware events the model table's SAV\n"
-		   "(the papers'), else 2,000,000; other software events 1"),
-	OPT_PID(&parsed.s.pid, "attach to a running process (all its threads)"),
-	OPT_FLAG('a', "all-cpus", &parsed.s.all_cpus,
-		 "every process on every CPU, as perf top -a (needs\n"
-		 "perf_event_paranoid <= 0, or CAP_PERFMON): the processes\n"
-		 "view first; with -i, a system-wide recording's processes"),
-	OPT_STRING('C', "cpu", &parsed.s.cpus, "LIST", "these CPUs only (0,2-3; implies -a)"),
-	OPT_FLAG('b', "batch", &parsed.batch, "print the hotspot table every --delay seconds"),
-	OPT_DELAY(&parsed.delay, "refresh interval (default 1)"),
-	OPT_INT('n', "iterations", &parsed.iterations, 1, LONG_MAX, "N",
-		"batch: number of tables (default: until the target ends)"),
-	OPT_FORMAT(&parsed.format, opt_formats_batch,
-		   "batch output: text, csv, json, folded (the call stacks\n"
-		   "of -g, once at the end, for flame graphs), pprof (one\n"
-		   "gzipped profile.proto at the end, for go tool pprof) or\n"
-		   "flame (the stacks of -g as an SVG flame graph, at the end)"),
-	OPT_STRING('o', "output", &parsed.output, "FILE",
-		   "--format pprof or flame: write to FILE (default stdout)"),
-	OPT_STRING(0, "flame-metric", &parsed.flame_metric, "M",
-		   "--format flame: colour frames by metric M (CPI, an event:\n"
-		   "\"cache-misses per 1000 cycles (self)\", or a prefix; none:\n"
-		   "by name); default the first the events give"),
-	OPT_FLAG(0, "window", &parsed.window,
-		 "batch: the last interval instead of the cumulative profile"),
-	OPT_CALLBACK('A', "arch", &parsed.tree, arch_or_auto, "TREE",
-		     "core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
-		     "the tree view opens with"),
-	OPT_MMAP_PAGES(&parsed.s.ring_pages,
-		       "data pages of each CPU's sample ring, a power of two (default 64;\n"
-		       "256 with -g dwarf)"),
-	OPT_G(&parsed.s, "collect call stacks: --call-graph dwarf"),
-	OPT_CALL_GRAPH(&parsed.s,
-		       "call stacks of the samples: dwarf (unwind a copy of the user\n"
-		       "stack, 8192 bytes a sample), dwarf,SIZE (SIZE bytes, a\n"
-		       "multiple of 8 up to 65528) or fp (frame pointers: cheap,\n"
-		       "wrong in code built without them)"),
-	OPT_STRING('i', "input", &input, "FILE...",
-		   "open a recorded session (perf.data, from cyctop record or\n"
-		   "perf record; -i - reads perf record -o - on stdin) or a\n"
-		   "pprof profile (FILE.pb.gz, any producer's) in every\n"
-		   "view, or counts files in the tree and ILP views"),
-	OPT_SYMFS(&parsed.in.symfs, "-i perf.data: look for the recorded binaries under DIR"),
-	OPT_MODEL_NAME(&parsed.in.model, "-i perf.data: name raw events with this model's tables"),
-	OPT_INT(0, "tid", &parsed.tid, 1, INT_MAX, "TID",
-		"the functions of thread TID only (H in the interactive view)"),
-	OPT_INT(0, "process", &parsed.process, 0, INT_MAX, "PID",
-		"-a: the functions of process PID only (Enter in the\n"
-		"processes view)"),
-	OPT_NO_DEMANGLE("C++ and Rust functions by their ELF (mangled) names"),
-	OPT_DEMANGLE_PARAMS("C++ names with their parameters, as perf 6.4 and later"),
-	OPT_STRING(0, "theme", &parsed.theme, "NAME",
-		   "a theme (default, light, mono, high-contrast) or a path"),
-	OPT_STRING(0, "child-output", &parsed.child_output, "F",
-		   "where a launched command's stdout and stderr go: FILE,\n"
-		   "null or tty (default: a log in $TMPDIR the view's status\n"
-		   "line names; with -b, cyctop's own stdout and stderr)"),
-	OPT_STRING(0, "baseline", &parsed.baseline, "FILE",
-		   "the view's hotspots, tree, asm lines and flame colours as\n"
-		   "deltas against this recording (perf.data, pprof) or counts\n"
-		   "file (D: absolute, delta, delta %); with -b: --format\n"
-		   "flame's baseline-delta"),
-	OPT_STRING(0, "stall", &parsed.stall, "EVENT",
-		   "the asm view's stall-cycle column (default: the model's,\n"
-		   "RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)"),
-	OPT_COUNTERS(&parsed.s.max_counters,
-		     "plan groups for at most N counters (forces multiplexing;\n"
-		     "on software events: N events per group beside cpu-clock)"),
-	OPT_ENUM(0, "mux", &parsed.mux_runs, mux_modes, "MODE",
-		 "more groups than one: time (rotate them in time slices,\n"
-		 "the default) or runs (run COMMAND once per group; needs -b)"),
-	OPT_MUX_SLICE(&parsed.s.slice_ms,
-		      "time-slice length in milliseconds, 1..10000 (default 100)"),
-	OPT_INT(0, "runs", &parsed.runs, 1, SNAP_MAX_RUNS, "N",
-		"--mux runs: run COMMAND N times per group (default 1)"),
-	OPT_END,
-};
-
 /* -i FILE [FILE...]: the operands after the options are more files. */
-static int input_files(struct top_opts *o, int argc, char **argv, int first)
+static int input_files(struct top_opts *o, const char *input, int argc, char **argv,
+		       int first)
 {
 	o->nfiles = 1 + argc - first;
 	o->files = calloc((size_t)o->nfiles, sizeof(*o->files));
@@ -317,14 +228,106 @@ static int check_target(struct top_opts *o, bool after_dashes)
 	return check_mux_options(o);
 }
 
+/* The watch's options into O and *INPUT (-i FILE: the first file); the
+ * table lives on the stack and points at the caller's storage, as every
+ * command's does.  Returns opt_parse's index of the first operand, or -1. */
+static int parse_top_options(int argc, char **argv, struct top_opts *o, const char **input)
+{
+	const struct opt opts[] = {
+		OPT_EVENTS(&o->s.events,
+			   "libpfm4 events, paper names or @presets; EVENT/SAV sets the\n"
+			   "sample-after value.  Default cycles (cpu-clock without a PMU);\n"
+			   "without /SAV 4000 Hz as perf record and perf top: the clocks\n"
+			   "every 250 us, generic cycles in frequency mode (samples weigh\n"
+			   "their periods); other hardware events the model table's SAV\n"
+			   "(the papers'), else 2,000,000; other software events 1"),
+		OPT_PID(&o->s.pid, "attach to a running process (all its threads)"),
+		OPT_FLAG('a', "all-cpus", &o->s.all_cpus,
+			 "every process on every CPU, as perf top -a (needs\n"
+			 "perf_event_paranoid <= 0, or CAP_PERFMON): the processes\n"
+			 "view first; with -i, a system-wide recording's processes"),
+		OPT_STRING('C', "cpu", &o->s.cpus, "LIST", "these CPUs only (0,2-3; implies -a)"),
+		OPT_FLAG('b', "batch", &o->batch, "print the hotspot table every --delay seconds"),
+		OPT_DELAY(&o->delay, "refresh interval (default 1)"),
+		OPT_INT('n', "iterations", &o->iterations, 1, LONG_MAX, "N",
+			"batch: number of tables (default: until the target ends)"),
+		OPT_FORMAT(&o->format, opt_formats_batch,
+			   "batch output: text, csv, json, folded (the call stacks\n"
+			   "of -g, once at the end, for flame graphs), pprof (one\n"
+			   "gzipped profile.proto at the end, for go tool pprof) or\n"
+			   "flame (the stacks of -g as an SVG flame graph, at the end)"),
+		OPT_STRING('o', "output", &o->output, "FILE",
+			   "--format pprof or flame: write to FILE (default stdout)"),
+		OPT_STRING(0, "flame-metric", &o->flame_metric, "M",
+			   "--format flame: colour frames by metric M (CPI, an event:\n"
+			   "\"cache-misses per 1000 cycles (self)\", or a prefix; none:\n"
+			   "by name); default the first the events give"),
+		OPT_FLAG(0, "window", &o->window,
+			 "batch: the last interval instead of the cumulative profile"),
+		OPT_CALLBACK('A', "arch", &o->tree, arch_or_auto, "TREE",
+			     "core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
+			     "the tree view opens with"),
+		OPT_MMAP_PAGES(&o->s.ring_pages,
+			       "data pages of each CPU's sample ring, a power of two (default 64;\n"
+			       "256 with -g dwarf)"),
+		OPT_G(&o->s, "collect call stacks: --call-graph dwarf"),
+		OPT_CALL_GRAPH(&o->s,
+			       "call stacks of the samples: dwarf (unwind a copy of the user\n"
+			       "stack, 8192 bytes a sample), dwarf,SIZE (SIZE bytes, a\n"
+			       "multiple of 8 up to 65528) or fp (frame pointers: cheap,\n"
+			       "wrong in code built without them)"),
+		OPT_STRING('i', "input", input, "FILE...",
+			   "open a recorded session (perf.data, from cyctop record or\n"
+			   "perf record; -i - reads perf record -o - on stdin) or a\n"
+			   "pprof profile (FILE.pb.gz, any producer's) in every\n"
+			   "view, or counts files in the tree and ILP views"),
+		OPT_SYMFS(&o->in.symfs, "-i perf.data: look for the recorded binaries under DIR"),
+		OPT_MODEL_NAME(&o->in.model,
+			       "-i perf.data: name raw events with this model's tables"),
+		OPT_INT(0, "tid", &o->tid, 1, INT_MAX, "TID",
+			"the functions of thread TID only (H in the interactive view)"),
+		OPT_INT(0, "process", &o->process, 0, INT_MAX, "PID",
+			"-a: the functions of process PID only (Enter in the\n"
+			"processes view)"),
+		OPT_NO_DEMANGLE("C++ and Rust functions by their ELF (mangled) names"),
+		OPT_DEMANGLE_PARAMS("C++ names with their parameters, as perf 6.4 and later"),
+		OPT_STRING(0, "theme", &o->theme, "NAME",
+			   "a theme (default, light, mono, high-contrast) or a path"),
+		OPT_STRING(0, "child-output", &o->child_output, "F",
+			   "where a launched command's stdout and stderr go: FILE,\n"
+			   "null or tty (default: a log in $TMPDIR the view's status\n"
+			   "line names; with -b, cyctop's own stdout and stderr)"),
+		OPT_STRING(0, "baseline", &o->baseline, "FILE",
+			   "the view's hotspots, tree, asm lines and flame colours as\n"
+			   "deltas against this recording (perf.data, pprof) or counts\n"
+			   "file (D: absolute, delta, delta %); with -b: --format\n"
+			   "flame's baseline-delta"),
+		OPT_STRING(0, "stall", &o->stall, "EVENT",
+			   "the asm view's stall-cycle column (default: the model's,\n"
+			   "RS_UOPS_DISPATCHED.CYCLES_NONE or BACK_END_BUBBLE.ALL)"),
+		OPT_COUNTERS(&o->s.max_counters,
+			     "plan groups for at most N counters (forces multiplexing;\n"
+			     "on software events: N events per group beside cpu-clock)"),
+		OPT_ENUM(0, "mux", &o->mux_runs, mux_modes, "MODE",
+			 "more groups than one: time (rotate them in time slices,\n"
+			 "the default) or runs (run COMMAND once per group; needs -b)"),
+		OPT_MUX_SLICE(&o->s.slice_ms,
+			      "time-slice length in milliseconds, 1..10000 (default 100)"),
+		OPT_INT(0, "runs", &o->runs, 1, SNAP_MAX_RUNS, "N",
+			"--mux runs: run COMMAND N times per group (default 1)"),
+		OPT_END,
+	};
+	const struct opt_cmd cmd = { top_usage, opts, NULL, true };
+
+	return opt_parse(&cmd, argc, argv, 1);
+}
+
 static int parse_top_args(int argc, char **argv, struct top_opts *o)
 {
-	const struct opt_cmd cmd = { top_usage, top_options, NULL, true };
+	const char *input = NULL;
 
-	parsed = (struct top_opts){ .delay = 1.0, .tree = TREE_NONE, .process = -1 };
-	input = NULL;
-	int first = opt_parse(&cmd, argc, argv, 1);
-	*o = parsed;
+	*o = (struct top_opts){ .delay = 1.0, .tree = TREE_NONE, .process = -1 };
+	int first = parse_top_options(argc, argv, o, &input);
 	if (first < 0)
 		return -1;
 	o->slice_given = o->s.slice_ms != 0;
@@ -344,7 +347,8 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 		return -1;
 	}
 	if (input)
-		return input_files(o, argc, argv, first) < 0 ? -1 : check_input(o, after_dashes);
+		return input_files(o, input, argc, argv, first) < 0 ? -1
+								     : check_input(o, after_dashes);
 	if (first < argc)
 		o->s.argv = argv + first;
 	return check_target(o, after_dashes);
@@ -620,23 +624,20 @@ static int demo_path(char *buf, size_t sz)
 	return access(buf, X_OK) == 0 ? 0 : -1;
 }
 
-static const struct opt demo_options[] = {
-	OPT_EVENTS(&parsed.s.events, "the events to watch the workloads with (as cyctop -e)"),
-	OPT_DELAY(&parsed.delay, "refresh interval (default 2)"),
-	OPT_STRING(0, "theme", &parsed.theme, "NAME",
-		   "a theme (default, light, mono, high-contrast) or a path"),
-	OPT_END,
-};
-
 /* The watch options that make sense for the demo: events, delay, theme. */
 static int parse_demo_args(int argc, char **argv, struct top_opts *o)
 {
+	const struct opt opts[] = {
+		OPT_EVENTS(&o->s.events, "the events to watch the workloads with (as cyctop -e)"),
+		OPT_DELAY(&o->delay, "refresh interval (default 2)"),
+		OPT_STRING(0, "theme", &o->theme, "NAME",
+			   "a theme (default, light, mono, high-contrast) or a path"),
+		OPT_END,
+	};
 	const struct opt_cmd cmd = { "usage: cyctop demo [-e LIST] [-d SECS] [--theme NAME]",
-				     demo_options, NULL, true };
+				     opts, NULL, true };
 
-	parsed = *o;
 	int first = opt_parse(&cmd, argc, argv, 1);
-	*o = parsed;
 	if (first < 0)
 		return -1;
 	if (first < argc) {

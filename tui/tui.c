@@ -361,47 +361,61 @@ static void run_loop(struct tui *t)
 	}
 }
 
-int tui_run(const struct tui_opts *o)
+static int run_view(struct tui *t, const struct tui_opts *o)
 {
-	static struct tui t;
 	int rc = 0;
 
-	init_state(&t, o);
-	if (o->nfiles && open_files(&t, o) < 0)
+	init_state(t, o);
+	if (o->nfiles && open_files(t, o) < 0)
 		return 1;
-	if (o->baseline && tui_open_baseline(&t, o->baseline) < 0)
+	if (o->baseline && tui_open_baseline(t, o->baseline) < 0)
 		return 1;
-	if (t.sess) {
-		t.model = session_events(t.sess)->model;
-		if (t.tree_id == TREE_NONE)
-			t.tree_id = t.model->tree;
-		take_snapshot(&t);
+	if (t->sess) {
+		t->model = session_events(t->sess)->model;
+		if (t->tree_id == TREE_NONE)
+			t->tree_id = t->model->tree;
+		take_snapshot(t);
 	}
 	ui_install_signals();
-	if (ui_open(&t.theme) < 0) {
+	if (ui_open(&t->theme) < 0) {
 		cmd_error("the interactive view needs a terminal: use -b for batch output");
 		rc = EXIT_USAGE;
 	} else {
-		run_loop(&t);
+		run_loop(t);
 		ui_close();
 	}
-	if (t.sess && rc == 0 && !session_is_recorded(t.sess)) {
-		take_snapshot(&t);
-		if (t.snap) {
-			top_print(stdout, t.snap, OUT_TEXT, 0, 1, NULL);
-			rc = cmd_watch_status(o->launched, t.snap->ended, t.snap->exit_status);
+	if (t->sess && rc == 0 && !session_is_recorded(t->sess)) {
+		take_snapshot(t);
+		if (t->snap) {
+			top_print(stdout, t->snap, OUT_TEXT, 0, 1, NULL);
+			rc = cmd_watch_status(o->launched, t->snap->ended, t->snap->exit_status);
 		}
 	}
-	tui_close_callers(&t);
-	tui_close_flame(&t);
-	baseline_free(t.baseline);
-	annotation_free(t.asmv.ann);
-	src_cache_free(t.src);
-	free(t.asmv.rows);
-	snapshot_free(t.snap);
-	free(t.rows);
-	free(t.hot_pick.name);
-	free(t.hot_pick.module);
-	counts_free(&t.counts);
+	tui_close_callers(t);
+	tui_close_flame(t);
+	baseline_free(t->baseline);
+	annotation_free(t->asmv.ann);
+	src_cache_free(t->src);
+	free(t->asmv.rows);
+	snapshot_free(t->snap);
+	free(t->rows);
+	free(t->hot_pick.name);
+	free(t->hot_pick.module);
+	counts_free(&t->counts);
+	return rc;
+}
+
+/* The view's state lives on the heap: no stack frame of its size, no
+ * state left over from a previous run. */
+int tui_run(const struct tui_opts *o)
+{
+	struct tui *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		cmd_error("out of memory");
+		return 1;
+	}
+	int rc = run_view(t, o);
+	free(t);
 	return rc;
 }

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 #include "engine/callgraph.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
@@ -27,7 +27,7 @@
 #define LINE_CALLEE(k) (-2 - (int)(k))
 
 
-/* ---- keys of lines: the call path hashed (arch/hashtab.h) ---------------- */
+/* ---- keys of lines: the call path hashed (lib/hashtab.h) ---------------- */
 
 /* Each part mixed in whole: ("ab", "c") and ("a", "bc") differ. */
 static uint64_t path_key(uint64_t parent, const char *name, const char *module)

@@ -1,4 +1,4 @@
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 
 #include <stdlib.h>
 #include <string.h>
