@@ -429,7 +429,9 @@ static void test_evex_flow(void **state)
  * name, movabs, pushf, repz, the string forms' hidden memory; its memory
  * operands: [rip+disp]'s address in a comment, an encoded zero
  * displacement written, absolute addresses without brackets; xchg ax,ax,
- * the shift by an implicit 1 and unused prefixes as words. */
+ * the shift by an implicit 1 and unused prefixes as words, REX among them
+ * (objdump -d -M intel on these bytes: "data16 data16 rex.W call",
+ * "rex.WX add rax,rax", "rex ret"). */
 static void test_objdump_names(void **state)
 {
 	static const uint8_t b[] = {
@@ -457,6 +459,14 @@ static void test_objdump_names(void **state)
 		0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0, /* padding, unused 66 2e */
 		0x2e, 0x74, 0x00,                         /* je, "not taken" hint */
 		0xf3, 0xc3,                               /* ret, unused f3 */
+		0x66, 0x66, 0x48, 0xe8, 0, 0, 0, 0,       /* TLS GD: call __tls_get_addr */
+		0x48, 0xff, 0xd0,                         /* call rax, W unused */
+		0x66, 0x48, 0x01, 0xc0,                   /* add rax, rax: W overrides 66 */
+		0x4a, 0x01, 0xc0,                         /* X without an index */
+		0x40, 0xc3,                               /* REX without bits: unused */
+		0x40, 0x88, 0xf0,                         /* mov al, sil: used */
+		0x48, 0x90,                               /* nop, W unused */
+		0x49, 0x90,                               /* xchg r8, rax: B used */
 	};
 	static const struct want w[] = {
 		{ 0x00, 2, FLOW_CJUMP, 0, 0, "ja %T", 0x02 },
@@ -483,6 +493,14 @@ static void test_objdump_names(void **state)
 		{ 0x64, 11, FLOW_PLAIN, 0, 0, "data16 cs nop word ptr [rax+rax*1+0x0]", -1 },
 		{ 0x6f, 3, FLOW_CJUMP, 0, 0, "cs je %T", 0x72 },
 		{ 0x72, 2, FLOW_RET, 0, 0, "repz ret", -1 },
+		{ 0x74, 8, FLOW_CALL, 0, 0, "data16 data16 rex.W call %T", 0x7c },
+		{ 0x7c, 3, FLOW_CALL, 0, 0, "rex.W call rax", -1 },
+		{ 0x7f, 4, FLOW_PLAIN, 0, 0, "data16 add rax, rax", -1 },
+		{ 0x83, 3, FLOW_PLAIN, 0, 0, "rex.WX add rax, rax", -1 },
+		{ 0x86, 2, FLOW_RET, 0, 0, "rex ret", -1 },
+		{ 0x88, 3, FLOW_PLAIN, 0, 0, "mov al, sil", -1 },
+		{ 0x8b, 2, FLOW_PLAIN, 0, 0, "rex.W nop", -1 },
+		{ 0x8d, 2, FLOW_PLAIN, 0, 0, "xchg r8, rax", -1 },
 	};
 	struct asm_func *f = disasm_bytes(EM_X86_64, b, sizeof(b), START, 0, NULL, NULL);
 	uint64_t bias = 0x555555554000u, start = bias + 0x1000;
