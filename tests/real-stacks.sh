@@ -219,7 +219,7 @@ PY
 	ok*) ok ;;
 	*) fail "part 1: annotate $fn: $res" ;;
 	esac
-	echo "part 1: $fn: ${res#ok } samples at perf annotate's addresses"
+	echo "part 1: $fn: ${res#ok } samples at perf annotate's addresses${crashed:+ (perf annotate failed on$crashed)}"
 	RAN=$((RAN + 1))
 }
 
