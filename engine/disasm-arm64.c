@@ -400,7 +400,7 @@ static void objdump_condition(char *text, size_t size)
 static void format_text(struct asm_insn *in, const cs_insn *ci, uint64_t target,
 			uint64_t bias, asm_namer namer, void *arg)
 {
-	char full[ASM_TEXT_MAX * 2], name[100];
+	char full[ASM_TEXT_MAX * 2], name[ASM_TEXT_MAX];
 	const char *m = ci->mnemonic;
 	uint64_t address = target ? target : address_of(ci);
 
