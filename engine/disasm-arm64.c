@@ -129,7 +129,7 @@ static const char *const hints[][2] = {
 };
 
 /* The Guarded Control Stack instructions (FEAT_GCS, Armv9.4; Arm ARM
- * DDI 0487K, C6.2 GCSPUSHM, GCSPOPM, GCSSS1, GCSSS2, GCSPUSHX, GCSPOPCX,
+ * DDI 0487, C6.2 GCSPUSHM, GCSPOPM, GCSSS1, GCSSS2, GCSPUSHX, GCSPOPCX,
  * GCSPOPX: aliases of SYS/SYSL #3 or #0, C7, C7, #op2) and CHKFEAT X16
  * (FEAT_CHK: HINT #40), which glibc 2.41 (Debian 13) uses: they execute as
  * SYS and NOP where GCS is absent, so capstone 4 and 5 print them as such;
@@ -149,7 +149,8 @@ static const struct {
 
 /* System registers capstone 4 and 5 give only by number (MRS/MSR's
  * s<op0>_<op1>_c<n>_c<m>_<op2>), as objdump 2.44 names them: GCSPR_EL0
- * (FEAT_GCS), POR_EL0 (FEAT_S1POE), Arm ARM D24. */
+ * (FEAT_GCS), POR_EL0 (FEAT_S1POE): their register descriptions in the
+ * Arm ARM (DDI 0487) give these encodings; checked against objdump 2.44. */
 static const char *const sysregs[][2] = {
 	{ "s3_3_c2_c5_1", "gcspr_el0" }, { "s3_3_c10_c2_4", "por_el0" },
 };
@@ -255,8 +256,8 @@ static bool wide_mov(const cs_insn *ci, char *out, size_t size)
  * bitfield positions and widths, bit numbers, element indices, fixed-point
  * fraction bits, compares with zero (binutils aarch64-dis.c print_operand:
  * AARCH64_OPND_IMM, WIDTH, BIT_NUM, IDX, IMM_VLSL/VLSR, SHLL_IMM, FBITS,
- * IMM0, UNDEFINED print
- * "#%d"; AIMM, LIMM, IMM_MOV, HALF, NZCV, CCMP_IMM, EXCEPTION, SIMD_IMM
+ * IMM0, UNDEFINED print "#%d"; AIMM, LIMM, IMM_MOV, HALF, NZCV, CCMP_IMM,
+ * EXCEPTION, SIMD_IMM
  * print "#0x%x").  Sorted for bsearch. */
 static const char *const decimal_mn[] = {
 	"asr", "bfc", "bfi", "bfm", "bfxil", "cmeq", "cmge", "cmgt", "cmle", "cmlt", "ext",
