@@ -30,6 +30,8 @@ struct decoded {
 	ZydisDecodedInstruction in;
 	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
 	uint64_t addr;
+	const uint8_t *bytes;        /* its in.length bytes */
+	const ZydisDecoder *dec;     /* what decoded it (to try it without a prefix) */
 };
 
 /* FORCE_SIZE writes the size of an address-only operand too from Zydis 4.1
@@ -80,6 +82,8 @@ static bool decode(const struct decoder *dc, const uint8_t *p, size_t left, uint
 		   struct decoded *d)
 {
 	d->addr = addr;
+	d->bytes = p;
+	d->dec = &dc->dec;
 	return ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dc->dec, p, left, &d->in, d->op));
 }
 
@@ -455,24 +459,110 @@ static const char *prefix_word(uint8_t byte)
 	case 0xf0: return "lock";
 	case 0xf2: return "repnz";
 	case 0xf3: return "repz";
-	default: return NULL;  /* REX, written by neither */
+	default: return NULL;  /* REX: rex_word */
 	}
+}
+
+/* Whether BYTES (N of them) decode to D's instruction: the same mnemonic
+ * and visible operands, each of the same size (a relative branch's offset
+ * is its own, so a byte less before it changes nothing; an operand size
+ * without operands, nop's, is no use objdump sees). */
+static bool same_insn(const struct decoded *d, const uint8_t *bytes, size_t n)
+{
+	ZydisDecodedInstruction in;
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+
+	if (ZYAN_FAILED(ZydisDecoderDecodeFull(d->dec, bytes, n, &in, op)) ||
+	    in.length != n || in.mnemonic != d->in.mnemonic ||
+	    in.operand_count_visible != d->in.operand_count_visible)
+		return false;
+	for (uint8_t i = 0; i < in.operand_count_visible; i++) {
+		const ZydisDecodedOperand *a = &op[i], *b = &d->op[i];
+		if (a->type != b->type || a->size != b->size)
+			return false;
+		if ((a->type == ZYDIS_OPERAND_TYPE_REGISTER && a->reg.value != b->reg.value) ||
+		    (a->type == ZYDIS_OPERAND_TYPE_IMMEDIATE && a->imm.value.u != b->imm.value.u) ||
+		    (a->type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		     (a->mem.base != b->mem.base || a->mem.index != b->mem.index ||
+		      a->mem.scale != b->mem.scale || a->mem.segment != b->mem.segment ||
+		      a->mem.disp.value != b->mem.disp.value)))
+			return false;
+	}
+	return true;
+}
+
+/* D's bytes with the one at AT left out (DROP) or with AT's byte MASK
+ * cleared: the same instruction?  (A prefix objdump calls unused.) */
+static bool same_without(const struct decoded *d, size_t at, bool drop, uint8_t mask)
+{
+	uint8_t b[ZYDIS_MAX_INSTRUCTION_LENGTH];
+	size_t n = d->in.length;
+
+	if (n > sizeof(b) || at >= n)
+		return false;
+	memcpy(b, d->bytes, n);
+	if (!drop) {
+		b[at] = (uint8_t)(b[at] & ~mask);
+		return same_insn(d, b, n);
+	}
+	memmove(b + at, b + at + 1, n - at - 1);
+	return same_insn(d, b, n - 1);
+}
+
+/* objdump's word for the REX prefix at AT ("rex.W", "rex.WRXB", "rex")
+ * when it writes one: when the decoder ignored it (IGNORED), or a bit it
+ * sets (with none set, the prefix itself) changes nothing (binutils
+ * i386-dis.c prints the REX prefix unless every bit of it is used), e.g.
+ * "rex.W call" (a near call's operand size is 64 bits whatever W says),
+ * "rex.WX add rax,rax" (X without an index). */
+static bool rex_word(const struct decoded *d, size_t at, bool ignored, char *out, size_t size)
+{
+	static const struct { uint8_t bit; char name; } bits[] = {
+		{ 8, 'W' }, { 4, 'R' }, { 2, 'X' }, { 1, 'B' },
+	};
+	uint8_t rex = d->bytes[at];
+	bool unused = ignored || ((rex & 15) == 0 && same_without(d, at, true, 0));
+	size_t n = (size_t)snprintf(out, size, "rex");
+
+	for (size_t i = 0; i < 4 && !unused; i++)
+		unused = (rex & bits[i].bit) && same_without(d, at, false, bits[i].bit);
+	if (!unused)
+		return false;
+	if (rex & 15)
+		out[n++] = '.';
+	for (size_t i = 0; i < 4 && n + 1 < size; i++)
+		if (rex & bits[i].bit)
+			out[n++] = bits[i].name;
+	out[n] = '\0';
+	return true;
 }
 
 /* The prefixes an instruction does not use, which objdump writes as words
  * before it ("data16 cs nop" in padding, "repz ret"), and the branch hints
- * ("cs je"). */
+ * ("cs je").  A 0x66 REX.W overrides is one too, and the REX prefix where
+ * rex_word says: the general-dynamic TLS sequence's "data16 data16 rex.W
+ * call __tls_get_addr@plt" (binutils i386-dis.c prints the data prefix
+ * unless the operand size used it). */
 static void objdump_prefix_words(const struct decoded *d, char *text, size_t size)
 {
-	char words[64] = "";
+	char words[64] = "", rex[16];
 	size_t n = 0;
+	bool rex_w = d->in.attributes & ZYDIS_ATTRIB_HAS_REX && d->in.raw.rex.W;
 
 	for (uint8_t i = 0; i < d->in.raw.prefix_count; i++) {
 		uint8_t byte = d->in.raw.prefixes[i].value;
+		ZydisPrefixType type = d->in.raw.prefixes[i].type;
 		const char *w = prefix_word(byte);
 		bool hint = d->in.meta.category == ZYDIS_CATEGORY_COND_BR &&
 			    (byte == 0x2e || byte == 0x3e);
-		if (!w || (d->in.raw.prefixes[i].type != ZYDIS_PREFIX_TYPE_IGNORED && !hint))
+		bool is_rex = (byte & 0xf0) == 0x40;  /* prefix I is byte I */
+		if (is_rex)
+			w = rex_word(d, i, type == ZYDIS_PREFIX_TYPE_IGNORED, rex, sizeof(rex)) ? rex
+												   : NULL;
+		else if (byte == 0x66 && type == ZYDIS_PREFIX_TYPE_EFFECTIVE && rex_w &&
+			 same_without(d, i, true, 0))
+			type = ZYDIS_PREFIX_TYPE_IGNORED;  /* REX.W overrides it */
+		if (!w || (!is_rex && type != ZYDIS_PREFIX_TYPE_IGNORED && !hint))
 			continue;
 		if (n + strlen(w) + 2 > sizeof(words))
 			break;

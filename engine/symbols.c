@@ -861,20 +861,28 @@ static bool fde_range(Dwfl_Module *dm, uint64_t a, Dwarf_Addr *start, Dwarf_Addr
 
 /* Whether IP lies in a PLT section: its stubs are named (add_plt_funcs),
  * and PLT0, under the same FDE, belongs to no function (objdump labels it
- * from its neighbour). */
+ * from its neighbour).  The main ELF's section headers, not
+ * dwfl_module_address_section: that loads the module's whole DWARF first
+ * (libdwfl's check_module), and with libc6-dbg installed decompresses
+ * libc's debug sections, 6-10 MB in every process's Dwfl (a storm of short
+ * processes held hundreds of MB, longrun-syswide.sh on Debian 13). */
 static bool in_plt(Dwfl_Module *dm, uint64_t ip)
 {
-	Dwarf_Addr addr = ip, bias;
-	Elf_Scn *scn = dwfl_module_address_section(dm, &addr, &bias);
+	Dwarf_Addr bias;
 	Elf *elf = dwfl_module_getelf(dm, &bias);
+	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Shdr sh;
-	const char *name;
 
-	if (!scn || !elf || elf_getshdrstrndx(elf, &shstrndx) < 0 || !gelf_getshdr(scn, &sh))
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) < 0)
 		return false;
-	name = elf_strptr(elf, shstrndx, sh.sh_name);
-	return name && is_plt_section(name);
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_type != SHT_NOBITS &&
+		    ip - bias >= sh.sh_addr && ip - bias < sh.sh_addr + sh.sh_size) {
+			const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+			return name && is_plt_section(name);
+		}
+	return false;
 }
 
 /* An address no function symbol covers (a stripped library's static

@@ -210,6 +210,22 @@ expect_rc 0 "annotate $LAST, the last function of .text"
 cp "$TMP/out" "$TMP/last.json"
 expect_ok "$(compare insns "$TMP/last.json" "$MIX" "$LAST")" "$LAST vs objdump"
 
+# A name as perf prints it, with its symbol version (perf 6.12's
+# "cfree@GLIBC_2.2.5", perf 6.1's "__libc_start_main@@GLIBC_2.34"): the
+# function of that name without it, samples and all; "@plt" stays a name.
+run "$CYCTOP" annotate "work_30@@VERS_1.0" --format json -- "$MIX" 0.3
+expect_rc 0 "annotate work_30@@VERS_1.0"
+expect_true "$(python3 -c "
+import json; o = json.load(open('$TMP/out'))
+print(o['function'] == 'work_30' and sum(e['samples'] for e in o['events']) > 0)")" \
+	"work_30@@VERS_1.0 is work_30 with its samples"
+run "$CYCTOP" annotate "$LAST@VERS_1.0" --format json -- "$MIX" 0.1
+expect_rc 0 "annotate $LAST@VERS_1.0 (no samples: found by name)"
+expect_ok "$(compare insns "$TMP/out" "$MIX" "$LAST")" "$LAST@VERS_1.0 vs objdump"
+run "$CYCTOP" annotate "no_such_function@plt" -- "$MIX" 0.1
+expect_rc 1 "unknown PLT stub"
+expect_err "function 'no_such_function@plt' not found" "a PLT stub's name is not versioned"
+
 # A function in a shared library (dlopen()ed by the threads workload).
 touch "$TMP/go"
 run "$CYCTOP" annotate plugin_work --format json -- \

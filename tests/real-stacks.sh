@@ -171,8 +171,8 @@ part_annotate() {
 	run perf record -q -e cpu-clock -c 250000 -o "$TMP/gxx.data" -- sh -c \
 		"cd $TMP && g++ -O2 -c big.cc -o a.o & cd $TMP && g++ -O2 -c big.cc -o b.o; wait"
 	expect_rc 0 "perf record two g++"
-	# the libc function with the most samples among those of 2 processes
-	fn=$(perf report -i "$TMP/gxx.data" --stdio -q --sort pid,sym,dso -t '|' 2>/dev/null |
+	# the libc functions sampled in 2 processes, the most samples first
+	fns=$(perf report -i "$TMP/gxx.data" --stdio -q --sort pid,sym,dso -t '|' 2>/dev/null |
 		python3 -c '
 import sys, collections
 n, pids = collections.Counter(), collections.defaultdict(set)
@@ -182,9 +182,17 @@ for l in sys.stdin:
         name = f[2][4:]
         n[name] += float(f[0].rstrip("%")); pids[name].add(f[1])
 best = [k for k, _ in n.most_common() if len(pids[k]) > 1]
-print(best[0] if best else "")')
-	[ -n "$fn" ] || fail "part 1: no libc function sampled in two processes"
-	perf annotate -i "$TMP/gxx.data" --stdio -n -s "$fn" >"$TMP/gxx.annotate" 2>/dev/null
+print("\n".join(best[:8]))')
+	[ -n "$fns" ] || fail "part 1: no libc function sampled in two processes"
+	# the first of them perf annotate shows: perf 6.12 (Debian 13) dies of
+	# SIGSEGV on some (_int_malloc, malloc, __libc_calloc) in this recording
+	fn="" crashed=""
+	for f in $fns; do
+		perf annotate -i "$TMP/gxx.data" --stdio -n -s "$f" >"$TMP/gxx.annotate" 2>/dev/null &&
+			grep -q '([0-9]* samples' "$TMP/gxx.annotate" && { fn=$f; break; }
+		crashed="$crashed $f"
+	done
+	[ -n "$fn" ] || { skip_part "part 1: perf annotate shows none of$crashed"; return; }
 	run "$CYCTOP" annotate "$fn" -i "$TMP/gxx.data" --module libc.so.6 --format json
 	expect_rc 0 "part 1: cyctop annotate $fn"
 	res=$(python3 - "$TMP/gxx.annotate" "$TMP/out" <<'PY'
@@ -214,7 +222,7 @@ PY
 	ok*) ok ;;
 	*) fail "part 1: annotate $fn: $res" ;;
 	esac
-	echo "part 1: $fn: ${res#ok } samples at perf annotate's addresses"
+	echo "part 1: $fn: ${res#ok } samples at perf annotate's addresses${crashed:+ (perf annotate failed on$crashed)}"
 	RAN=$((RAN + 1))
 }
 

@@ -64,8 +64,10 @@ static const struct want code_want[] = {
 };
 
 /* The same shape in AArch64 (aarch64-linux-gnu-as, words little-endian);
- * objdump -d's mnemonics, capstone's operands (objdump writes #-16 and
- * "bl 100 <f+0x100>": no 0x, decimal memory offsets). */
+ * the texts objdump -d writes (binutils 2.40 and 2.44 alike; capstone 4
+ * writes "#-0x10" and "cmp w0, #0x1", capstone 5 "mov w0, #1"), but for the
+ * 0x a branch target keeps in the asm view ("bl 0x100 <f+0x100>", objdump
+ * "bl 100 <f+0x100>"). */
 static const uint8_t a64[] = {
 	0xfd, 0x7b, 0xbf, 0xa9, /* 00 stp x29, x30, [sp, #-16]!   store 16 */
 	0xfd, 0x03, 0x00, 0x91, /* 04 mov x29, sp */
@@ -82,17 +84,17 @@ static const uint8_t a64[] = {
 };
 
 static const struct want a64_want[] = {
-	{ 0x00, 4, FLOW_PLAIN, 0, 16, "stp x29, x30, [sp, #-0x10]!", -1 },
+	{ 0x00, 4, FLOW_PLAIN, 0, 16, "stp x29, x30, [sp, #-16]!", -1 },
 	{ 0x04, 4, FLOW_PLAIN, 0, 0, "mov x29, sp", -1 },
 	{ 0x08, 4, FLOW_PLAIN, 8, 0, "ldr x0, [x0]", -1 },
 	{ 0x0c, 4, FLOW_PLAIN, 0, 4, "str w0, [x1]", -1 },
 	{ 0x10, 4, FLOW_PLAIN, 0, 0, "mov w0, #0x1", -1 },
 	{ 0x14, 4, FLOW_CALL, 0, 0, "bl %T <callee>", CALLEE },
-	{ 0x18, 4, FLOW_PLAIN, 0, 0, "cmp w0, #1", -1 },
+	{ 0x18, 4, FLOW_PLAIN, 0, 0, "cmp w0, #0x1", -1 },
 	{ 0x1c, 4, FLOW_CJUMP, 0, 0, "b.ne %T <f+0x18>", 0x18 },
 	{ 0x20, 4, FLOW_JUMP, 0, 0, "b %T <f+0x28>", 0x28 },
 	{ 0x24, 4, FLOW_IJUMP, 0, 0, "br x17", -1 },
-	{ 0x28, 4, FLOW_PLAIN, 16, 0, "ldp x29, x30, [sp], #0x10", -1 },
+	{ 0x28, 4, FLOW_PLAIN, 16, 0, "ldp x29, x30, [sp], #16", -1 },
 	{ 0x2c, 4, FLOW_RET, 0, 0, "ret", -1 },
 };
 
@@ -217,6 +219,56 @@ static void test_bytes_aarch64(void **state)
 	assert_true(disasm_supported(EM_AARCH64));
 	assert_false(disasm_supported(EM_RISCV));
 	assert_null(disasm_bytes(EM_RISCV, a64, sizeof(a64), start, 0, NULL, NULL));
+}
+
+/* Operand spellings where capstone 4 and 5 differ from objdump and from
+ * each other, each as objdump 2.40 and 2.44 print it (aarch64-linux-gnu-as
+ * then objdump -d): decimal memory offsets, bit numbers, positions and
+ * shift amounts; hex arithmetic, logical, move, compare and exception
+ * immediates; a negative post-index offset; MOVN's value in the register's
+ * width; cs for hs; fmov's "%.18e"; the GCS instructions and system
+ * register glibc 2.41 uses. */
+static const struct {
+	uint32_t word;
+	const char *text;
+} a64_spelling[] = {
+	{ 0xf9473400, "ldr x0, [x0, #3688]" },
+	{ 0xf85e8780, "ldr x0, [x28], #-24" },
+	{ 0x7a580324, "ccmp w25, w24, #0x4, eq" },
+	{ 0x37680040, "tbnz w0, #13, 0x14" },
+	{ 0x92800000, "mov x0, #0xffffffffffffffff" },
+	{ 0x12800000, "mov w0, #0xffffffff" },
+	{ 0x1a812013, "csel w19, w0, w1, cs" },
+	{ 0x1e6e1001, "fmov d1, #1.000000000000000000e+00" },
+	{ 0xd370f8b3, "ubfx x19, x5, #48, #15" },
+	{ 0x914023e1, "add x1, sp, #0x8, lsl #12" },
+	{ 0x4f000400, "movi v0.4s, #0x0" },
+	{ 0xd4000001, "svc #0x0" },
+	{ 0x4e209801, "cmeq v1.16b, v0.16b, #0" },
+	{ 0xd503251f, "chkfeat x16" },
+	{ 0xd52b773f, "gcspopm" },
+	{ 0xd50b7744, "gcsss1 x4" },
+	{ 0xd52b7762, "gcsss2 x2" },
+	{ 0xd53b2522, "mrs x2, gcspr_el0" },
+};
+
+static void test_objdump_a64(void **state)
+{
+	uint8_t words[sizeof(a64_spelling) / sizeof(a64_spelling[0]) * 4];
+	size_t n = sizeof(a64_spelling) / sizeof(a64_spelling[0]);
+	struct asm_func *f;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		for (int b = 0; b < 4; b++)
+			words[i * 4 + (size_t)b] = (uint8_t)(a64_spelling[i].word >> (8 * b));
+	/* loaded at START: ELF address 0, as objdump -d t.o shows them */
+	f = disasm_bytes(EM_AARCH64, words, sizeof(words), START, START, NULL, NULL);
+	assert_non_null(f);
+	assert_int_equal(f->n, n);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(f->insn[i].text, a64_spelling[i].text);
+	asm_func_free(f);
 }
 
 static void test_bytes_biased(void **state)
@@ -377,7 +429,9 @@ static void test_evex_flow(void **state)
  * name, movabs, pushf, repz, the string forms' hidden memory; its memory
  * operands: [rip+disp]'s address in a comment, an encoded zero
  * displacement written, absolute addresses without brackets; xchg ax,ax,
- * the shift by an implicit 1 and unused prefixes as words. */
+ * the shift by an implicit 1 and unused prefixes as words, REX among them
+ * (objdump -d -M intel on these bytes: "data16 data16 rex.W call",
+ * "rex.WX add rax,rax", "rex ret"). */
 static void test_objdump_names(void **state)
 {
 	static const uint8_t b[] = {
@@ -405,6 +459,14 @@ static void test_objdump_names(void **state)
 		0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0, /* padding, unused 66 2e */
 		0x2e, 0x74, 0x00,                         /* je, "not taken" hint */
 		0xf3, 0xc3,                               /* ret, unused f3 */
+		0x66, 0x66, 0x48, 0xe8, 0, 0, 0, 0,       /* TLS GD: call __tls_get_addr */
+		0x48, 0xff, 0xd0,                         /* call rax, W unused */
+		0x66, 0x48, 0x01, 0xc0,                   /* add rax, rax: W overrides 66 */
+		0x4a, 0x01, 0xc0,                         /* X without an index */
+		0x40, 0xc3,                               /* REX without bits: unused */
+		0x40, 0x88, 0xf0,                         /* mov al, sil: used */
+		0x48, 0x90,                               /* nop, W unused */
+		0x49, 0x90,                               /* xchg r8, rax: B used */
 	};
 	static const struct want w[] = {
 		{ 0x00, 2, FLOW_CJUMP, 0, 0, "ja %T", 0x02 },
@@ -431,6 +493,14 @@ static void test_objdump_names(void **state)
 		{ 0x64, 11, FLOW_PLAIN, 0, 0, "data16 cs nop word ptr [rax+rax*1+0x0]", -1 },
 		{ 0x6f, 3, FLOW_CJUMP, 0, 0, "cs je %T", 0x72 },
 		{ 0x72, 2, FLOW_RET, 0, 0, "repz ret", -1 },
+		{ 0x74, 8, FLOW_CALL, 0, 0, "data16 data16 rex.W call %T", 0x7c },
+		{ 0x7c, 3, FLOW_CALL, 0, 0, "rex.W call rax", -1 },
+		{ 0x7f, 4, FLOW_PLAIN, 0, 0, "data16 add rax, rax", -1 },
+		{ 0x83, 3, FLOW_PLAIN, 0, 0, "rex.WX add rax, rax", -1 },
+		{ 0x86, 2, FLOW_RET, 0, 0, "rex ret", -1 },
+		{ 0x88, 3, FLOW_PLAIN, 0, 0, "mov al, sil", -1 },
+		{ 0x8b, 2, FLOW_PLAIN, 0, 0, "rex.W nop", -1 },
+		{ 0x8d, 2, FLOW_PLAIN, 0, 0, "xchg r8, rax", -1 },
 	};
 	struct asm_func *f = disasm_bytes(EM_X86_64, b, sizeof(b), START, 0, NULL, NULL);
 	uint64_t bias = 0x555555554000u, start = bias + 0x1000;
@@ -798,6 +868,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unmapped, setup_self, teardown),
 		cmocka_unit_test(test_anonymous_code),
 		cmocka_unit_test(test_bytes_aarch64),
+		cmocka_unit_test(test_objdump_a64),
 		cmocka_unit_test_setup_teardown(test_cache, setup_self, teardown),
 	};
 

@@ -353,6 +353,22 @@ static const char *module_of(const struct snapshot *snap, const char *name, cons
 	return want;
 }
 
+/* NAME without the symbol version perf prints after it (perf 6.12:
+ * "cfree@GLIBC_2.2.5", perf 6.1 "__libc_start_main@@GLIBC_2.34"): cyctop
+ * names the symbol without it.  False when NAME has none; "@plt" (a PLT
+ * stub's name, objdump's and perf's) is no version. */
+static bool unversioned(const char *name, char *out, size_t size)
+{
+	const char *at = strchr(name, '@');
+	const char *ver = at ? at + 1 + (at[1] == '@') : NULL;
+
+	if (!at || at == name || !*ver || strcmp(at, "@plt") == 0 ||
+	    ver[strspn(ver, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.")])
+		return false;
+	snprintf(out, size, "%.*s", (int)(at - name), name);
+	return true;
+}
+
 static int annotate_session(struct session *s, const struct annotate_opts *o)
 {
 	struct snapshot *snap = session_snapshot(s);
@@ -367,6 +383,11 @@ static int annotate_session(struct session *s, const struct annotate_opts *o)
 		return 1;
 	const char *module = module_of(snap, o->function, o->module);
 	const struct asm_func *fn = session_asm(s, o->function, module, err, sizeof(err));
+	char plain[256], err2[sizeof(err)];
+	if (!fn && unversioned(o->function, plain, sizeof(plain))) {  /* as perf names it */
+		module = module_of(snap, plain, o->module);
+		fn = session_asm(s, plain, module, err2, sizeof(err2));
+	}
 	struct ip_counts *ipc = fn && fn->module ? session_ip_counts(s, fn) : NULL;
 	for (int e = 0; e < snap->n_events; e++) {
 		totals[e] = snap->ev[e].samples;
