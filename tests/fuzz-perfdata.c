@@ -1,9 +1,10 @@
-/* Fuzz target for the perf.data reader (engine/perfdata.c) and the record
+/* Fuzz target for the perf.data reader (engine/perfdata-*.c) and the record
  * decoder (engine/record.c).
  *
  * With libFuzzer (build.sh's fuzz step):
  *	clang -fsanitize=fuzzer,address,undefined -DCYCTOP_LIBFUZZER -I. \
- *		tests/fuzz-perfdata.c engine/perfdata.c engine/record.c
+ *		tests/fuzz-perfdata.c engine/perfdata-*.c engine/record.c \
+ *		arch/hashtab.c -lzstd
  *	./a.out -max_total_time=60 CORPUS-COPY
  * Without it (make check), tests/fuzz-replay.c's main() replays every file in the
  * directories and files named on the command line: the seed corpus

@@ -1,4 +1,4 @@
-/* The perf.data writer and reader (engine/perfdata.c).
+/* The perf.data writer and reader (engine/perfdata-*.c).
  *
  * Files come from our writer, and are also built byte by byte in perf's own
  * layout (header, ids, attrs, data, feature table, feature bodies: see
