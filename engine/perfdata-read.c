@@ -193,7 +193,6 @@ struct perfdata *pd_new(const char *name, char *err, size_t errsz)
 	return pd;
 }
 
-
 static struct perfdata *pd_load(struct perfdata *pd)
 {
 	if (pd_read_header(pd) < 0 ||
@@ -225,7 +224,6 @@ struct perfdata *perfdata_open_mem(const void *buf, size_t len, char *err, size_
 	pd->len = len;
 	return pd_load(pd);
 }
-
 
 static int next_fail(struct perfdata *pd, char *err, size_t errsz, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -747,7 +745,6 @@ int perfdata_record_attr(const struct perfdata *pd, const struct perf_event_head
 	return pd_id_lookup(pd, id);
 }
 
-
 bool perfdata_unfinished(const struct perfdata *pd)
 {
 	return pd->unfinished;
@@ -778,4 +775,3 @@ uint64_t perfdata_data_size(const struct perfdata *pd)
 		return pd->soff - pd->data_off;
 	return pd->data_end - pd->data_off;
 }
-
