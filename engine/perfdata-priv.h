@@ -59,15 +59,6 @@ enum {
 	FEAT_GROUP_DESC = 17,
 };
 
-/* perf's own record types (tools/perf/util/event.h, perf_user_event_type) */
-#define REC_HEADER_ATTR 64
-#define REC_HEADER_TRACING_DATA 66
-#define REC_HEADER_BUILD_ID 67
-#define REC_FINISHED_ROUND 68
-#define REC_AUXTRACE 71
-#define REC_HEADER_FEATURE 80
-#define REC_COMPRESSED 81       /* zstd frames of records (perf record -z) */
-#define REC_COMPRESSED2 83      /* the same after a u64 data size (perf 6.14) */
 #define DECOMP_MAX (64u << 20)  /* what one compressed record may unpack to */
 #define DIR_MAX_PARTS 4096      /* perf record --threads: data.N files read */
 #define PIPE_MAX_ATTRS 4096     /* HEADER_ATTR records a stream may bring */
