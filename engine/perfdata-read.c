@@ -5,6 +5,7 @@
  * engine/perfdata-priv.h. */
 #include "engine/perfdata-priv.h"
 #include "arch/hashtab.h"
+#include "engine/record.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -688,60 +689,16 @@ bool perfdata_sample_id_all(const struct perfdata *pd)
 	return pd->nattrs && pd->attrs[0].attr.sample_id_all;
 }
 
-/* perf's evsel id_pos: the u64 index of the id in a SAMPLE's body */
-static int sample_id_pos(uint64_t st)
-{
-	int idx = 0;
-
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		return 0;
-	if (!(st & PERF_SAMPLE_ID))
-		return -1;
-	idx += !!(st & PERF_SAMPLE_IP);
-	idx += !!(st & PERF_SAMPLE_TID);
-	idx += !!(st & PERF_SAMPLE_TIME);
-	idx += !!(st & PERF_SAMPLE_ADDR);
-	return idx;
-}
-
-/* perf's evsel is_pos: the id's u64 position counted from a record's end */
-static int trailer_id_pos(uint64_t st)
-{
-	int idx = 1;
-
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		return 1;
-	if (!(st & PERF_SAMPLE_ID))
-		return -1;
-	idx += !!(st & PERF_SAMPLE_CPU);
-	idx += !!(st & PERF_SAMPLE_STREAM_ID);
-	return idx;
-}
-
 int perfdata_record_attr(const struct perfdata *pd, const struct perf_event_header *rec)
 {
-	uint64_t st, id, body = rec->size >= sizeof(*rec) ? rec->size - sizeof(*rec) : 0;
-	const unsigned char *p = (const unsigned char *)(rec + 1);
-	int pos;
+	uint64_t id;
 
 	if (rec->type >= 64)   /* PERF_RECORD_USER_TYPE_START: perf's own, no id */
 		return -1;
 	if (pd->nattrs <= 1)
 		return pd->nattrs ? 0 : -1;
-	st = pd->attrs[0].attr.sample_type;
-	if (rec->type == PERF_RECORD_SAMPLE) {
-		pos = sample_id_pos(st);
-		if (pos < 0 || body < (uint64_t)(pos + 1) * 8)
-			return -1;
-		memcpy(&id, p + pos * 8, 8);
-	} else if (pd->attrs[0].attr.sample_id_all) {
-		pos = trailer_id_pos(st);
-		if (pos < 0 || body < (uint64_t)pos * 8)
-			return -1;
-		memcpy(&id, p + body - (uint64_t)pos * 8, 8);
-	} else {
+	if (!record_id(rec, pd->attrs[0].attr.sample_type, pd->attrs[0].attr.sample_id_all, &id))
 		return -1;
-	}
 	return pd_id_lookup(pd, id);
 }
 

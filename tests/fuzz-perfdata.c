@@ -112,6 +112,7 @@ static void walk_records(struct perfdata *pd)
 	while (perfdata_next(pd, &rec, &off, err, sizeof(err)) == 1) {
 		struct perf_event_header *copy = malloc(rec->size);
 		int idx;
+		uint64_t id;
 		struct record r;
 		if (!copy)
 			abort();
@@ -123,7 +124,8 @@ static void walk_records(struct perfdata *pd)
 			record_format_of(a, &f);
 			if (record_decode_fmt(copy, &f, &r) == 0)
 				touch_record(&r);
-			sink += record_peek_id(copy, a->sample_type, a->sample_id_all);
+			if (record_id(copy, a->sample_type, a->sample_id_all, &id))
+				sink += id;
 		}
 		free(copy);
 	}
