@@ -249,7 +249,7 @@ fuzz() {
 		say "fuzz: no clang, skipped"
 		return 0
 	fi
-	fuzz_one perfdata perfdata engine/perfdata.c engine/record.c lib/hashtab.c -lzstd
+	fuzz_one perfdata perfdata engine/perfdata-*.c engine/record.c lib/hashtab.c -lzstd
 	fuzz_one counts counts arch/*.c lib/hashtab.c -lm
 	fuzz_one theme themes -DTHEMESDIR='"themes"' -DBUILDDIR='"."' -DSRCTHEMESDIR='"themes"' \
 		tui/theme.c arch/lines.c

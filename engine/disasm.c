@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "engine/disasm-priv.h"
-#include "arch/hashtab.h"
+#include "lib/hashtab.h"
 
 #include <elf.h>
 #include <inttypes.h>

@@ -29,6 +29,19 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+/* perf's own record types (tools/perf/util/event.h, perf_user_event_type:
+ * from PERF_RECORD_USER_TYPE_START, 64), which perf.data carries beside the
+ * kernel's records; defined here once for the reader, the writer and the
+ * sessions that read and record. */
+#define REC_HEADER_ATTR 64
+#define REC_HEADER_TRACING_DATA 66
+#define REC_HEADER_BUILD_ID 67
+#define REC_FINISHED_ROUND 68   /* what came before may be put in order */
+#define REC_AUXTRACE 71
+#define REC_HEADER_FEATURE 80
+#define REC_COMPRESSED 81       /* zstd frames of records (perf record -z) */
+#define REC_COMPRESSED2 83      /* the same after a u64 data size (perf 6.14) */
+
 /* cyctop's own feature section: a bit perf never iterates (it processes set
  * bits below its HEADER_LAST_FEATURE only, and the section of the highest
  * bit comes last in the table, so skipping it shifts nothing). */

@@ -433,17 +433,59 @@ bool record_cpumode_kernel(uint8_t cpumode)
 	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 }
 
-uint64_t record_peek_id(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all)
+/* perf's evsel id_pos: the u64 index of the id in a SAMPLE's body */
+static int sample_id_pos(uint64_t st)
 {
-	uint64_t id = 0;
+	int idx = 0;
 
-	if (!(st & PERF_SAMPLE_IDENTIFIER) || hdr->size < sizeof(*hdr) + 8)
+	if (st & PERF_SAMPLE_IDENTIFIER)
 		return 0;
-	if (hdr->type == PERF_RECORD_SAMPLE)
-		memcpy(&id, hdr + 1, 8);
-	else if (sample_id_all)
-		memcpy(&id, (const unsigned char *)hdr + hdr->size - 8, 8);
-	return id;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	idx += !!(st & PERF_SAMPLE_IP);
+	idx += !!(st & PERF_SAMPLE_TID);
+	idx += !!(st & PERF_SAMPLE_TIME);
+	idx += !!(st & PERF_SAMPLE_ADDR);
+	return idx;
+}
+
+/* perf's evsel is_pos: the id's u64 position counted from a record's end */
+static int trailer_id_pos(uint64_t st)
+{
+	int idx = 1;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	idx += !!(st & PERF_SAMPLE_CPU);
+	idx += !!(st & PERF_SAMPLE_STREAM_ID);
+	return idx;
+}
+
+bool record_id(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all,
+	       uint64_t *id)
+{
+	uint64_t body = hdr->size >= sizeof(*hdr) ? hdr->size - sizeof(*hdr) : 0;
+	const unsigned char *p = (const unsigned char *)(hdr + 1);
+	int pos;
+
+	if (hdr->type >= 64)   /* PERF_RECORD_USER_TYPE_START: perf's own, no id */
+		return false;
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		pos = sample_id_pos(st);
+		if (pos < 0 || body < (uint64_t)(pos + 1) * 8)
+			return false;
+		memcpy(id, p + pos * 8, 8);
+		return true;
+	}
+	if (!sample_id_all)
+		return false;
+	pos = trailer_id_pos(st);
+	if (pos < 0 || body < (uint64_t)pos * 8)
+		return false;
+	memcpy(id, p + body - (uint64_t)pos * 8, 8);
+	return true;
 }
 
 bool record_time(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all,

@@ -15,13 +15,6 @@
  * (reported, never guessed): its field's length would be unknown. */
 #define RECORD_SAMPLE_TYPES ((uint64_t)PERF_SAMPLE_WEIGHT_STRUCT * 2 - 1)
 
-/* Kept for the tests of older callers: every field after STACK_USER. */
-#define RECORD_SAMPLE_TAIL                                                                   \
-	(PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |               \
-	 PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_AUX |                   \
-	 PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE |      \
-	 PERF_SAMPLE_WEIGHT_STRUCT)
-
 /* The register sets REGS_USER and REGS_INTR: the registers packed in the
  * order of the set bits of mask (attr.sample_regs_user / _intr; on x86_64
  * perf's PERF_REG_X86_* numbering).  abi PERF_SAMPLE_REGS_ABI_NONE (no such
@@ -171,9 +164,13 @@ int record_decode(const struct perf_event_header *hdr, uint64_t sample_type,
 bool record_time(const struct perf_event_header *hdr, uint64_t sample_type,
 		 bool sample_id_all, uint64_t *time);
 
-/* The IDENTIFIER of a SAMPLE (first u64) or of another record (last u64),
- * when sample_type has PERF_SAMPLE_IDENTIFIER; 0 if none. */
-uint64_t record_peek_id(const struct perf_event_header *hdr, uint64_t sample_type,
-			bool sample_id_all);
+/* The event id of a record where perf finds it (util/evsel.c id_pos and
+ * is_pos): a SAMPLE's IDENTIFIER (its first u64) or ID (after IP, TID, TIME
+ * and ADDR); another record's sample_id_all trailer's IDENTIFIER (its last
+ * u64) or ID (before STREAM_ID and CPU).  False when the format has
+ * neither, the record is too short, or it is perf's own (type >= 64) or,
+ * without sample_id_all, not a SAMPLE. */
+bool record_id(const struct perf_event_header *hdr, uint64_t sample_type, bool sample_id_all,
+	       uint64_t *id);
 
 #endif

@@ -469,8 +469,8 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 
 /* perf's own record types (>= PERF_RECORD_USER_TYPE_START: build ids,
  * attrs in pipe mode...) carry nothing a profile needs, but
- * FINISHED_ROUND: what came before it may be put in order. */
-#define REC_FINISHED_ROUND 68
+ * FINISHED_ROUND (engine/perfdata.h): what came before it may be put in
+ * order. */
 
 static bool kernel_record(const struct perf_event_header *h)
 {

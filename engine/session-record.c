@@ -65,9 +65,6 @@ static void rec_write(struct session *s, const struct perf_event_header *h)
 	write_one(rec_of(s), h, true);
 }
 
-/* perf's FINISHED_ROUND (PERF_RECORD_FINISHED_ROUND, a user type) */
-#define REC_FINISHED_ROUND 68
-
 /* Once per poll: every ring was drained, so the round ends as perf record
  * ends it (a FINISHED_ROUND after the round's records: readers order and
  * deliver up to it, rather than queue the whole file), and what the rings

@@ -1,9 +1,10 @@
-/* Fuzz target for the perf.data reader (engine/perfdata.c) and the record
+/* Fuzz target for the perf.data reader (engine/perfdata-*.c) and the record
  * decoder (engine/record.c).
  *
  * With libFuzzer (build.sh's fuzz step):
  *	clang -fsanitize=fuzzer,address,undefined -DCYCTOP_LIBFUZZER -I. \
- *		tests/fuzz-perfdata.c engine/perfdata.c engine/record.c
+ *		tests/fuzz-perfdata.c engine/perfdata-*.c engine/record.c \
+ *		arch/hashtab.c -lzstd
  *	./a.out -max_total_time=60 CORPUS-COPY
  * Without it (make check), tests/fuzz-replay.c's main() replays every file in the
  * directories and files named on the command line: the seed corpus
@@ -111,6 +112,7 @@ static void walk_records(struct perfdata *pd)
 	while (perfdata_next(pd, &rec, &off, err, sizeof(err)) == 1) {
 		struct perf_event_header *copy = malloc(rec->size);
 		int idx;
+		uint64_t id;
 		struct record r;
 		if (!copy)
 			abort();
@@ -122,7 +124,8 @@ static void walk_records(struct perfdata *pd)
 			record_format_of(a, &f);
 			if (record_decode_fmt(copy, &f, &r) == 0)
 				touch_record(&r);
-			sink += record_peek_id(copy, a->sample_type, a->sample_id_all);
+			if (record_id(copy, a->sample_type, a->sample_id_all, &id))
+				sink += id;
 		}
 		free(copy);
 	}

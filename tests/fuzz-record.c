@@ -181,6 +181,7 @@ static void decode_one(const struct perf_event_header *h, const struct rec_forma
 static void decode_all(const struct perf_event_header *h, const struct rec_format *f)
 {
 	struct rec_format none = *f;
+	uint64_t id;
 
 	decode_one(h, f, true);
 	none.regs_user = 0;   /* record_decode: as if attr had none of these */
@@ -188,7 +189,8 @@ static void decode_all(const struct perf_event_header *h, const struct rec_forma
 	none.read_format = 0;
 	none.branch_sample_type = 0;
 	decode_one(h, &none, false);
-	sink += record_peek_id(h, f->sample_type, f->sample_id_all);
+	if (record_id(h, f->sample_type, f->sample_id_all, &id))
+		sink += id;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)

@@ -1,4 +1,4 @@
-/* perfdata-dump: a test tool for engine/perfdata.c (not installed).
+/* perfdata-dump: a test tool for engine/perfdata-*.c (not installed).
  *
  *   perfdata-dump FILE             attrs, features and records by type
  *   perfdata-dump --copy IN OUT    rewrite IN with our writer (same attrs,

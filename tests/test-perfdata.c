@@ -1,4 +1,4 @@
-/* The perf.data writer and reader (engine/perfdata.c).
+/* The perf.data writer and reader (engine/perfdata-*.c).
  *
  * Files come from our writer, and are also built byte by byte in perf's own
  * layout (header, ids, attrs, data, feature table, feature bodies: see
@@ -1055,12 +1055,6 @@ static void test_file_errors(void **state)
 
 /* --- pipe mode, payloads, compressed records ----------------------------- */
 
-#define REC_HEADER_ATTR 64
-#define REC_TRACING_DATA 66
-#define REC_AUXTRACE 71
-#define REC_HEADER_FEATURE 80
-#define REC_COMPRESSED 81
-
 /* A record into M: header, then BODY (N bytes). */
 static void img_rec(struct img *m, uint32_t type, const void *body, size_t n)
 {
@@ -1116,7 +1110,7 @@ static void img_payloads(struct img *m, uint64_t size)
 
 	img_rec(m, REC_AUXTRACE, aux, sizeof(aux));
 	img_put(m, NULL, size);
-	img_rec(m, REC_TRACING_DATA, td, sizeof(td));
+	img_rec(m, REC_HEADER_TRACING_DATA, td, sizeof(td));
 	img_put(m, "trace\0\0\0", 8);
 }
 
@@ -1172,7 +1166,7 @@ static void check_pipe(struct perfdata *pd)
 	assert_int_equal(n, 11);
 	assert_int_equal(types[0], PERF_RECORD_COMM);
 	assert_int_equal(types[7], REC_AUXTRACE);
-	assert_int_equal(types[8], REC_TRACING_DATA);
+	assert_int_equal(types[8], REC_HEADER_TRACING_DATA);
 	assert_int_equal(types[9], REC_HEADER_ATTR);
 	assert_int_equal(types[10], PERF_RECORD_SAMPLE);
 	assert_int_equal(perfdata_cut_bytes(pd), 0);

@@ -99,6 +99,14 @@ static void decode_ok(const struct perf_event_header *h, uint64_t st, bool sid,
 	assert_int_equal(r->misc, h->misc);
 }
 
+/* record_id's answer, 0 when it has none. */
+static uint64_t id_of(const struct perf_event_header *h, uint64_t st, bool sid)
+{
+	uint64_t id;
+
+	return record_id(h, st, sid, &id) ? id : 0;
+}
+
 /* Every prefix of H from a bare header to size-1 bytes, in a buffer of
  * exactly that size, is malformed: -1, and no read past the end. */
 static void check_truncations_fmt(const struct perf_event_header *h, const struct rec_format *f)
@@ -106,6 +114,7 @@ static void check_truncations_fmt(const struct perf_event_header *h, const struc
 	for (size_t sz = sizeof(*h); sz < h->size; sz++) {
 		struct perf_event_header *t = malloc(sz);
 		struct record r;
+		uint64_t id;
 
 		assert_non_null(t);
 		memcpy(t, h, sz);
@@ -117,7 +126,7 @@ static void check_truncations_fmt(const struct perf_event_header *h, const struc
 			fail();
 		}
 		/* must not read past the end either */
-		(void)record_peek_id(t, f->sample_type, f->sample_id_all);
+		(void)record_id(t, f->sample_type, f->sample_id_all, &id);
 		free(t);
 	}
 }
@@ -834,7 +843,7 @@ static void test_mmap2(void **state)
 		assert_int_equal(r.u.mmap.flags, MAP_PRIVATE);
 		assert_string_equal(r.u.mmap.filename, files[i]);
 		assert_int_equal(r.sid_id, 0x42);
-		assert_int_equal(record_peek_id(h, ST_TRAILER, true), 0x42);
+		assert_int_equal(id_of(h, ST_TRAILER, true), 0x42);
 		check_truncations(h, ST_TRAILER, true);
 		free(h);
 
@@ -843,7 +852,7 @@ static void test_mmap2(void **state)
 		decode_ok(h, ST_TRAILER, false, &r);
 		assert_string_equal(r.u.mmap.filename, files[i]);
 		assert_int_equal(r.sid_id, 0);
-		assert_int_equal(record_peek_id(h, ST_TRAILER, false), 0);
+		assert_int_equal(id_of(h, ST_TRAILER, false), 0);
 		free(h);
 	}
 }
@@ -876,7 +885,7 @@ static void test_mmap2_full_trailer(void **state)
 	decode_ok(h, st, true, &r);
 	assert_string_equal(r.u.mmap.filename, "/lib/ld.so");
 	assert_int_equal(r.sid_id, 0x99);
-	assert_int_equal(record_peek_id(h, st, true), 0x99);
+	assert_int_equal(id_of(h, st, true), 0x99);
 	check_truncations(h, st, true);
 	free(h);
 }
@@ -899,7 +908,7 @@ static void test_trailer_id_only(void **state)
 	decode_ok(h, st, true, &r);
 	assert_string_equal(r.u.comm.comm, "comm");
 	assert_int_equal(r.sid_id, 0x77);
-	assert_int_equal(record_peek_id(h, st, true), 0);  /* no IDENTIFIER */
+	assert_int_equal(id_of(h, st, true), 0x77);  /* ID: perf's is_pos */
 	check_truncations(h, st, true);
 	free(h);
 }
@@ -978,7 +987,7 @@ static void test_comm(void **state)
 		assert_string_equal(r.u.comm.comm, "worker-thread");
 		assert_int_equal(r.u.comm.exec, exec != 0);
 		assert_int_equal(r.sid_id, 0x44);
-		assert_int_equal(record_peek_id(h, ST_TRAILER, true), 0x44);
+		assert_int_equal(id_of(h, ST_TRAILER, true), 0x44);
 		check_truncations(h, ST_TRAILER, true);
 		free(h);
 	}
@@ -1096,12 +1105,12 @@ static void test_header_too_small(void **state)
 		assert_int_equal(record_decode(h, ST_BASIC, true, &r), -1);
 		h->type = PERF_RECORD_MMAP2;
 		assert_int_equal(record_decode(h, ST_TRAILER, true, &r), -1);
-		assert_int_equal(record_peek_id(h, ST_TRAILER, true), 0);
+		assert_int_equal(id_of(h, ST_TRAILER, true), 0);
 	}
 	free(h);
 }
 
-static void test_peek_id(void **state)
+static void test_record_id(void **state)
 {
 	struct rb b;
 
@@ -1114,10 +1123,13 @@ static void test_peek_id(void **state)
 	put64(&b, 0xbbbb);
 	put64(&b, 0xcccc);
 	struct perf_event_header *h = rb_finish(&b);
-	assert_int_equal(record_peek_id(h, ST_BASIC, true), 0xaaaa);
-	assert_int_equal(record_peek_id(h, ST_BASIC, false), 0xaaaa);
-	/* without IDENTIFIER there is no fixed place: 0 */
-	assert_int_equal(record_peek_id(h, ST_BASIC & ~(uint64_t)PERF_SAMPLE_IDENTIFIER, true), 0);
+	assert_int_equal(id_of(h, ST_BASIC, true), 0xaaaa);
+	assert_int_equal(id_of(h, ST_BASIC, false), 0xaaaa);
+	/* without IDENTIFIER and ID there is none: 0 */
+	assert_int_equal(id_of(h, ST_BASIC & ~(uint64_t)PERF_SAMPLE_IDENTIFIER, true), 0);
+	/* ID after IP, TID, TIME (perf's id_pos) */
+	assert_int_equal(id_of(h, (ST_BASIC & ~(uint64_t)PERF_SAMPLE_IDENTIFIER) | PERF_SAMPLE_ID,
+			       true), 0xbbbb);
 	free(h);
 
 	/* other records: the last u64, only with sample_id_all */
@@ -1126,8 +1138,10 @@ static void test_peek_id(void **state)
 	put_str(&b, "x");
 	put_trailer(&b, 1, 1, 0xdddd, 0xeeee);
 	h = rb_finish(&b);
-	assert_int_equal(record_peek_id(h, ST_TRAILER, true), 0xeeee);
-	assert_int_equal(record_peek_id(h, ST_TRAILER, false), 0);
+	assert_int_equal(id_of(h, ST_TRAILER, true), 0xeeee);
+	assert_int_equal(id_of(h, ST_TRAILER, false), 0);
+	h->type = 68;   /* perf's own (FINISHED_ROUND's number): no trailer */
+	assert_int_equal(id_of(h, ST_TRAILER, true), 0);
 	free(h);
 
 	/* a bare header has no id */
@@ -1135,9 +1149,9 @@ static void test_peek_id(void **state)
 	assert_non_null(h);
 	h->type = PERF_RECORD_SAMPLE;
 	h->size = sizeof(*h);
-	assert_int_equal(record_peek_id(h, ST_BASIC, true), 0);
+	assert_int_equal(id_of(h, ST_BASIC, true), 0);
 	h->type = PERF_RECORD_COMM;
-	assert_int_equal(record_peek_id(h, ST_TRAILER, true), 0);
+	assert_int_equal(id_of(h, ST_TRAILER, true), 0);
 	free(h);
 }
 
@@ -1172,7 +1186,7 @@ int main(void)
 		cmocka_unit_test(test_throttle),
 		cmocka_unit_test(test_unknown_type_skipped),
 		cmocka_unit_test(test_header_too_small),
-		cmocka_unit_test(test_peek_id),
+		cmocka_unit_test(test_record_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

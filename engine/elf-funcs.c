@@ -1,0 +1,521 @@
+/* A module's function table (see engine/symbols-priv.h): its ELF function
+ * symbols, the alias perf names at each address, demangled names, the
+ * images shared by every address space that maps the same file, and code
+ * no symbol covers, named by the FDE that does. */
+#include "engine/symbols-priv.h"
+
+#include <inttypes.h>
+#include <libiberty/demangle.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names ---------------------------------------------------------- */
+
+static bool demangle_names = true;
+static int demangle_opts = DMGL_NO_OPTS;  /* DMGL_PARAMS | DMGL_ANSI: --demangle-params */
+
+void symbols_set_demangle(bool on)
+{
+	demangle_names = on;
+}
+
+void symbols_set_demangle_params(bool on)
+{
+	demangle_opts = on ? DMGL_PARAMS | DMGL_ANSI : DMGL_NO_OPTS;
+}
+
+/* The name shown for the ELF symbol name RAW: without its version suffix
+ * (a .symtab's "_IO_file_write@@GLIBC_2.2.5"), demangled (C++, Rust legacy
+ * and v0) as perf report prints it: perf up to 6.3 (and any built with
+ * libbfd) uses libiberty without DMGL_PARAMS, which it passes only with -v,
+ * so "ns::Box<long>::spin", not its parameters and clone suffix; perf 6.4
+ * on built without libbfd (Debian's: 6.12 in Debian 13) demangles with
+ * abi::__cxa_demangle, which writes them ("ns::Box<long>::spin(long)
+ * [clone .isra.0]"): --demangle-params, libiberty's DMGL_PARAMS | DMGL_ANSI.
+ * RAW itself when neither applies; NULL when out of memory. */
+const char *display_name(struct strpool *pool, const char *raw)
+{
+	size_t n = strcspn(raw, "@");
+	char *base = NULL, *dem = NULL;
+	const char *out = raw;
+
+	if (raw[n] && n > 0) {
+		if (!(base = strndup(raw, n)))
+			return NULL;
+		out = base;
+	}
+	if (demangle_names && (dem = cplus_demangle(out, demangle_opts)) != NULL)
+		out = dem;
+	if (out != raw)
+		out = strpool_intern(pool, out);
+	free(base);
+	free(dem);
+	return out;
+}
+
+/* ---- function tables ------------------------------------------------ */
+
+static int leading_underscores(const char *s)
+{
+	int n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Which alias names an address, as perf report chooses (util/symbol.c
+ * choose_best_symbol): a real size beats a size-0 label, non-weak beats
+ * weak, global beats local, fewer leading underscores, the longer name,
+ * then the first in the symbol table.  So libc's strcoll_l (weak) shows as
+ * __strcoll_l (global) and write (weak) as __GI___libc_write (local).
+ * Names compare raw, version suffix included. */
+static int alias_cmp(const struct func *x, const struct func *y)
+{
+	bool xs = x->end > x->start, ys = y->end > y->start;
+	int ux, uy;
+	size_t nx, ny;
+
+	if (xs != ys)
+		return xs ? -1 : 1;
+	if ((x->bind == STB_WEAK) != (y->bind == STB_WEAK))
+		return x->bind == STB_WEAK ? 1 : -1;
+	if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL))
+		return x->bind == STB_GLOBAL ? -1 : 1;
+	ux = leading_underscores(x->name);
+	uy = leading_underscores(y->name);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	nx = strlen(x->name);
+	ny = strlen(y->name);
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return alias_cmp(x, y);
+}
+
+/* An Arm mapping symbol ($x, $d, $a, $t, optionally ".suffix"): marks the
+ * kind of code or data that follows, names no function (perf skips them). */
+static bool is_mapping_symbol(const char *name)
+{
+	return name[0] == '$' && name[1] && strchr("adtx", name[1]) &&
+	       (name[2] == '\0' || name[2] == '.');
+}
+
+/* An untyped label perf names as a function (util/symbol-elf.c
+ * elf_sym__is_label and dso__load_sym): a visible NOTYPE symbol of an
+ * allocated section whose name holds "text", as ld.so's _start and
+ * _dl_start_user, the first code a process runs.  perf also keeps the
+ * labels of data sections; no sample lands there. */
+static bool is_text_label(const GElf_Sym *sym, const char *name, GElf_Word shndx, Elf *elf)
+{
+	int vis = GELF_ST_VISIBILITY(sym->st_other);
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *sec;
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_NOTYPE || vis == STV_HIDDEN || vis == STV_INTERNAL ||
+	    shndx == SHN_UNDEF || shndx >= SHN_LORESERVE || is_mapping_symbol(name))
+		return false;
+	if (!elf || !(scn = elf_getscn(elf, shndx)) || !gelf_getshdr(scn, &sh) ||
+	    !(sh.sh_flags & SHF_ALLOC) || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	sec = elf_strptr(elf, shstrndx, sh.sh_name);
+	return sec && strstr(sec, "text");
+}
+
+static bool is_function(const GElf_Sym *sym, const char *name, GElf_Word shndx, Elf *elf)
+{
+	int type;
+
+	if (!name || !name[0])  /* NULL: unreadable entry, SYM is unset */
+		return false;
+	type = GELF_ST_TYPE(sym->st_info);
+	if (type == STT_NOTYPE)
+		return is_text_label(sym, name, shndx, elf);
+	/* Undefined symbols are imports (value 0 or a PLT slot); shndx -1
+	 * means a non-allocated section. */
+	return (type == STT_FUNC || type == STT_GNU_IFUNC) && shndx != SHN_UNDEF &&
+	       shndx != (GElf_Word)-1;
+}
+
+/* The runtime end of section SHNDX of ELF (loaded with BIAS), 0 if unknown:
+ * a size-0 label (_init) covers at most the rest of its section, never the
+ * .plt after it. */
+static uint64_t section_end(Elf *elf, GElf_Word shndx, Dwarf_Addr bias)
+{
+	Elf_Scn *scn = elf && shndx < SHN_LORESERVE ? elf_getscn(elf, shndx) : NULL;
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+		return 0;
+	return sh.sh_addr + sh.sh_size + bias;
+}
+
+/* Appends the module's function symbols to F (room for all of them):
+ * .symtab of the file or of its separate debuginfo, else .dynsym (libdwfl
+ * picks). */
+static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func *f)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < nsyms; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf = NULL;
+		Dwarf_Addr bias = 0;
+		const char *name = dwfl_module_getsym_info(dm, i, &sym, &addr, &shndx, &elf, &bias);
+		if (!is_function(&sym, name, shndx, elf))
+			continue;
+		f[k++] = (struct func){ .start = addr, .end = addr + sym.st_size, .name = name,
+					.limit = section_end(elf, shndx, bias), .idx = (uint32_t)i,
+					.bind = (uint8_t)GELF_ST_BIND(sym.st_info) };
+	}
+	return k;
+}
+
+/* Sorts, keeps the best alias per address with its display name, and
+ * extends size-0 symbols to the next symbol (or their section's or the
+ * module's end). */
+size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod_end)
+{
+	size_t k = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(f, n, sizeof(*f), func_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || f[k - 1].start != f[i].start)
+			f[k++] = f[i];
+	for (size_t i = 0; i < k; i++) {
+		uint64_t next = i + 1 < k ? f[i + 1].start : mod_end;
+		const char *shown = f[i].named ? f[i].name : display_name(pool, f[i].name);
+		if (shown)
+			f[i].name = shown;
+		if (f[i].limit > f[i].start && f[i].limit < next)
+			next = f[i].limit;
+		if (f[i].end == f[i].start)
+			f[i].end = next > f[i].start ? next : f[i].start + 1;
+	}
+	return k;
+}
+
+/* Images of files with a build id, kept for the life of the process (one
+ * per distinct binary: bounded by what the machine has installed). */
+static struct func_image *images;
+
+void image_free(struct func_image *img)
+{
+	if (!img)
+		return;
+	free(img->funcs);
+	for (size_t i = 0; i < img->nfde; i++)
+		free(img->fde[i]);
+	free(img->fde);
+	strpool_free(&img->names);
+	free(img->path);
+	free(img);
+}
+
+struct func_image *image_find(const char *path, const unsigned char *id, int idlen)
+{
+	for (struct func_image *img = images; img; img = img->next)
+		if (img->idlen == idlen && memcmp(img->id, id, (size_t)idlen) == 0 &&
+		    img->demangled == demangle_names && img->demangle_opts == demangle_opts &&
+		    strcmp(img->path, path) == 0)
+			return img;
+	return NULL;
+}
+
+/* The table read from MOD's ELF (NULL when out of memory); every name
+ * interned in the image, as libdw's strings go with MOD's Dwfl. */
+static struct func_image *image_build(struct module *mod)
+{
+	Dwarf_Addr lo, hi, bias = 0;
+	Elf *elf = dwfl_module_getelf(mod->dwmod, &bias);
+	int nsyms = dwfl_module_getsymtab(mod->dwmod);
+	size_t cap = (nsyms > 0 ? (size_t)nsyms : 0) + (elf ? plt_capacity(elf) : 0);
+	struct func_image *img = calloc(1, sizeof(*img));
+
+	if (!img || !(img->path = strdup(mod->path))) {
+		free(img);
+		return NULL;
+	}
+	img->bias = mod->bias;
+	img->demangled = demangle_names;
+	img->demangle_opts = demangle_opts;
+	if (cap == 0 || !(img->funcs = malloc(cap * sizeof(*img->funcs))))
+		return img;
+	img->n = nsyms > 0 ? collect_funcs(mod->dwmod, nsyms, img->funcs) : 0;
+	if (elf)
+		img->n += add_plt_funcs(&img->names, elf, bias, img->funcs + img->n);
+	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
+	img->n = finish_funcs(&img->names, img->funcs, img->n, hi);
+	for (size_t i = 0; i < img->n; i++)
+		img->funcs[i].name = strpool_intern(&img->names, img->funcs[i].name);
+	if (img->n > 0) {  /* most symbols are not functions: give back */
+		struct func *f = realloc(img->funcs, img->n * sizeof(*f));
+		if (f)
+			img->funcs = f;
+	}
+	return img;
+}
+
+void build_funcs(struct module *mod)
+{
+	const unsigned char *id = NULL;
+	GElf_Addr id_vaddr;
+	struct func_image *img = NULL;
+	int idlen;
+
+	mod->funcs_built = true;
+	if (!mod->dwmod)
+		return;
+	idlen = dwfl_module_build_id(mod->dwmod, &id, &id_vaddr);
+	if (idlen > 0 && idlen <= (int)sizeof(img->id))
+		img = image_find(mod->path, id, idlen);
+	else
+		idlen = 0;
+	if (!img) {
+		if (!(img = image_build(mod)))
+			return;
+		if (idlen > 0) {
+			memcpy(img->id, id, (size_t)idlen);
+			img->idlen = idlen;
+			img->next = images;
+			images = img;
+		} else {
+			mod->own = img;
+		}
+	}
+	mod->img = img;
+	mod->funcs = img->funcs;
+	mod->nfuncs = img->n;
+	mod->fdelta = img->bias - mod->bias;
+}
+
+const struct func *find_func(struct module *mod, uint64_t ip)
+{
+	size_t lo = 0, hi;
+
+	if (!mod->funcs_built)
+		build_funcs(mod);
+	ip += mod->fdelta;
+	hi = mod->nfuncs;
+	while (lo < hi) {  /* first function starting after ip */
+		size_t mid = lo + (hi - lo) / 2;
+		if (mod->funcs[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || ip >= mod->funcs[lo - 1].end)
+		return NULL;
+	return &mod->funcs[lo - 1];
+}
+
+/* ---- code without a symbol: the function its FDE covers --------------- */
+
+/* .eh_frame_hdr's binary search table: FDE_COUNT pairs (initial location,
+ * FDE address), datarel sdata4 from the header's address, sorted by
+ * location (the LSB's "Exception Frames"; the table unwinders search,
+ * engine/unwind.c hands the same one to libunwind). */
+struct eh_table {
+	const unsigned char *pairs;
+	uint64_t n, base;           /* base: the header's ELF address */
+};
+
+#define DW_EH_PE_omit 0xff
+#define DW_EH_PE_datarel_sdata4 0x3b
+
+static unsigned eh_pe_size(unsigned enc)
+{
+	switch (enc & 0x0f) {
+	case 0x03: case 0x0b: return 4;      /* udata4, sdata4 */
+	case 0x04: case 0x0c: return 8;      /* udata8, sdata8 */
+	case 0x00: return 8;                 /* absptr */
+	default: return 0;
+	}
+}
+
+static bool eh_table_of(Elf *elf, struct eh_table *t)
+{
+	size_t shstr;
+	Elf_Scn *scn = NULL;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstr) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstr, sh.sh_name)) ||
+		    strcmp(name, ".eh_frame_hdr") != 0)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		const unsigned char *h = d ? d->d_buf : NULL;
+		if (!h || d->d_size < 4 || h[0] != 1 || h[1] == DW_EH_PE_omit ||
+		    h[2] == DW_EH_PE_omit || h[3] != DW_EH_PE_datarel_sdata4)
+			return false;
+		size_t ps = eh_pe_size(h[1]), cs = eh_pe_size(h[2]), off = 4 + ps + cs;
+		uint64_t count = 0;
+		if (!ps || !cs || off > d->d_size)
+			return false;
+		memcpy(&count, h + 4 + ps, cs);   /* little-endian, as x86-64 */
+		if (count > (d->d_size - off) / 8)
+			return false;
+		*t = (struct eh_table){ h + off, count, sh.sh_addr };
+		return true;
+	}
+	return false;
+}
+
+/* Initial location I of the table. */
+static uint64_t eh_loc(const struct eh_table *t, uint64_t i)
+{
+	int32_t v;
+
+	memcpy(&v, t->pairs + 8 * i, sizeof(v));
+	return t->base + (uint64_t)(int64_t)v;
+}
+
+/* The FDE holding ELF address A of DM: [*START, *END).  Its start is the
+ * table's last location at or before A; its end, where libdw's CFI rows
+ * from there stop being contiguous (dwarf_frame_info gives a row's range,
+ * not the FDE's), at the next FDE's start at most. */
+static bool fde_range(Dwfl_Module *dm, uint64_t a, Dwarf_Addr *start, Dwarf_Addr *end)
+{
+	Dwarf_Addr bias, ebias;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(dm, &bias);
+	struct eh_table t;
+	uint64_t lo = 0, hi;
+
+	if (!cfi || !eh_table_of(dwfl_module_getelf(dm, &ebias), &t) || t.n == 0)
+		return false;
+	hi = t.n;
+	while (lo < hi) {  /* first location after a */
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (eh_loc(&t, mid) <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return false;
+	uint64_t s = eh_loc(&t, lo - 1), limit = lo < t.n ? eh_loc(&t, lo) : UINT64_MAX, x = s;
+	while (x < limit) {
+		Dwarf_Frame *frame;
+		Dwarf_Addr rs, re;
+		if (dwarf_cfi_addrframe(cfi, x, &frame) != 0)
+			break;
+		bool ok = dwarf_frame_info(frame, &rs, &re, NULL) >= 0 && rs <= x && re > x;
+		free(frame);
+		if (!ok)
+			break;
+		x = re;
+	}
+	if (x > limit)
+		x = limit;
+	if (a >= x)
+		return false;  /* past the FDE: in no function's unwind info */
+	*start = s;
+	*end = x;
+	return true;
+}
+
+/* An address no function symbol covers (a stripped library's static
+ * functions: Debian keeps only .dynsym) belongs to the function its
+ * .eh_frame FDE describes, as unwinders see it: a row of its own named by its start,
+ * "[FILE+0xSTART]" (FILE the module's file name, START its ELF address,
+ * what nm of the unstripped file gives), which the asm view opens like any
+ * function.  NULL when no FDE covers IP (or out of memory). */
+/* The index of IMG's first FDE function starting after image address AT. */
+static size_t fde_after(const struct func_image *img, uint64_t at)
+{
+	size_t lo = 0, hi = img->nfde;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (img->fde[mid]->start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct func *fde_func(struct module *mod, uint64_t ip)
+{
+	struct func_image *img = mod->img;
+	Dwarf_Addr start, end;
+
+	if (!img)
+		return NULL;
+	uint64_t at = ip + mod->fdelta;  /* image addresses */
+	size_t k = fde_after(img, at);   /* found in this or another process */
+	if (k > 0 && at < img->fde[k - 1]->end)
+		return img->fde[k - 1];
+	Dwfl_Module *dm = module_dw(mod);
+	Dwarf_Addr bias;
+	if (!dm || in_plt(dm, ip) || !dwfl_module_getelf(dm, &bias) ||
+	    !fde_range(dm, ip - bias, &start, &end))
+		return NULL;
+	start += bias;
+	end += bias;
+	/* an FDE reaching into a symbol's code ends there (the functions are
+	 * sorted by start; none covers ip, find_func said) */
+	size_t lo = 0, hi = mod->nfuncs;
+	while (lo < hi) {  /* first function starting after ip */
+		size_t mid = lo + (hi - lo) / 2;
+		if (mod->funcs[mid].start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < mod->nfuncs && mod->funcs[lo].start - mod->fdelta < end)
+		end = mod->funcs[lo].start - mod->fdelta;
+	if (lo > 0 && mod->funcs[lo - 1].end - mod->fdelta > start)
+		start = mod->funcs[lo - 1].end - mod->fdelta;
+	if (start > ip || ip >= end)
+		return NULL;
+	const char *base = strrchr(mod->path, '/');
+	char name[PATH_MAX + 32];
+	snprintf(name, sizeof(name), "[%s+%#" PRIx64 "]", base ? base + 1 : mod->path,
+		 (uint64_t)(start - mod->bias));
+	struct func *f = calloc(1, sizeof(*f));
+	if (!f || GROW(img->fde, img->nfde + 1, img->fde_alloc) < 0 ||
+	    !(f->name = strpool_intern(&img->names, name))) {
+		free(f);
+		return NULL;
+	}
+	f->start = start + mod->fdelta;
+	f->end = f->limit = end + mod->fdelta;
+	f->idx = UINT32_MAX;
+	f->bind = STB_LOCAL;
+	f->named = true;
+	k = fde_after(img, f->start);  /* kept sorted by start */
+	memmove(img->fde + k + 1, img->fde + k, (img->nfde - k) * sizeof(*img->fde));
+	img->fde[k] = f;
+	img->nfde++;
+	return f;
+}
+
+/* The FDE function of IMG named NAME, if one was found. */
+const struct func *fde_find_name(const struct func_image *img, const char *name)
+{
+	for (size_t i = 0; img && i < img->nfde; i++)
+		if (strcmp(img->fde[i]->name, name) == 0)
+			return img->fde[i];
+	return NULL;
+}

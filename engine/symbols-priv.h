@@ -1,0 +1,173 @@
+/* The private side of engine/symbols.c and its rooms: the structures they
+ * share and the functions one calls in another.  engine/symbols.h is the
+ * public interface; nothing outside these files includes this.
+ *
+ *   symbols.c     the symtab: mappings, modules (libdwfl), the per-IP
+ *                 cache, source lines, code bytes, lookup by name
+ *   elf-funcs.c   a module's function table: ELF symbols, the alias perf
+ *                 names, demangled names, images shared by every address
+ *                 space, and code no symbol covers named by its FDE
+ *   plt.c         NAME@plt functions for the PLT stubs
+ *   jit-map.c     JIT code: /tmp/perf-PID.map
+ *   kallsyms.c    kernel symbols (/proc/kallsyms), needing none of this
+ *
+ *
+ * Layout:
+ *  - struct mapping: one executable mapping of the address space, in an array
+ *    sorted by start (mappings never overlap: a new one punches a hole).
+ *    Mappings are resolved to a module lazily, on their first lookup, so an
+ *    attach or a fork followed by exec costs no ELF work.
+ *  - struct module: one ELF reported to the symtab's Dwfl, once per distinct
+ *    (path, load bias).  Modules outlive symtab_clear so that the strings
+ *    handed out stay valid as long as the symtab (and exec of the same binary
+ *    at the same bias reuses it).  Each module holds its sorted function
+ *    table and a hash table caching the answer for every IP looked up.
+ *  - mapping names are interned in a pool that also lives as long as the
+ *    symtab, for the same reason. */
+#ifndef ENGINE_SYMBOLS_PRIV_H
+#define ENGINE_SYMBOLS_PRIV_H
+
+#include "engine/symbols.h"
+#include "lib/hashtab.h"
+
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+
+struct func {
+	uint64_t start, end;  /* at its image's bias (struct func_image), [start, end) */
+	const char *name;     /* libdw's (the ELF's string table) or interned */
+	uint64_t limit;       /* end of the symbol's section, 0 if unknown */
+	uint32_t idx;         /* index in the symbol table: the last tie-break */
+	uint8_t bind;         /* STB_* */
+	bool named;           /* shown as it is: a synthetic NAME@plt, a JIT's name */
+};
+
+/* The cached answer for one IP of a module. */
+struct ip_entry {
+	uint64_t ip;
+	const struct func *func;  /* NULL: no function symbol covers ip */
+	const char *file;         /* source line, valid when src_done */
+	int line;
+	bool src_done;
+};
+
+/* A module's function table, shared by every address space that maps the
+ * same file (the same path and build id): a busy machine runs the same
+ * libc in thousands of processes, each at its own bias.  Addresses are at
+ * the bias of the module that built it; names are the image's own. */
+struct func_image {
+	char *path;
+	unsigned char id[64];
+	int idlen;             /* 0: no build id: owned by one module */
+	bool demangled;
+	int demangle_opts;
+	uint64_t bias;
+	struct func *funcs;
+	size_t n;
+	struct strpool names;
+	/* Code no symbol covers, named by the .eh_frame / .debug_frame FDE that
+	 * does (fde_func): found as sampled, each allocated once (the cache
+	 * and the callers keep pointers). */
+	struct func **fde;
+	size_t nfde, fde_alloc;
+	struct func_image *next;  /* the images list; a JIT's: the table it replaced */
+	uint64_t map_bytes;    /* a perf map's size when it was read */
+};
+
+struct module {
+	const char *path;  /* interned */
+	struct strpool *names;  /* the symtab's: display names */
+	uint64_t bias;
+	Dwfl_Module *dwmod;
+	const struct func *funcs;  /* the image's, at its bias (see fdelta) */
+	size_t nfuncs;
+	uint64_t fdelta;   /* image address = runtime address + fdelta */
+	struct func_image *own;  /* an image of a file without a build id */
+	struct func_image *img;  /* its image (shared or own), once built */
+	struct symtab *st;
+	unsigned char id[64];    /* the file's build id, idlen bytes (0: none) */
+	int idlen;
+	bool report_failed;      /* dwmod is reported lazily: it failed */
+	bool funcs_built;
+	/* The IPs asked about, in the order they came, and their index: a
+	 * sample's IP is symbolized once (find_func's search, the line table). */
+	struct ip_entry *cache;
+	size_t cache_n, cache_alloc;
+	struct hashtab cache_index;  /* ip -> cache */
+	struct module *next;
+};
+
+struct mapping {
+	uint64_t start, end, pgoff;
+	const char *name;     /* interned */
+	struct module *mod;   /* NULL if not resolved yet or not an ELF */
+	bool resolved;
+};
+
+struct symtab {
+	Dwfl *dwfl;
+	struct mapping *maps;
+	size_t nmaps, maps_alloc;
+	struct module *mods;
+	struct strpool names;
+	int vdso_fd;  /* memfd with our vDSO image; -1 not made yet, -2 failed */
+	symtab_open_fn opener;  /* recorded sessions: where the binaries are now */
+	void *opener_arg;
+	bool jit_reread;  /* a JIT's map may be read again (symtab_allow_jit_reread) */
+};
+
+/* F's runtime start in MOD's address space. */
+static inline uint64_t func_start(const struct module *mod, const struct func *f)
+{
+	return f->start - mod->fdelta;
+}
+
+/* --- symbols.c ------------------------------------------------------------ */
+
+/* MOD's Dwfl module, reported now if it was not (NULL when that fails). */
+Dwfl_Module *module_dw(struct module *mod);
+/* ST's module of PATH at BIAS, if there is one. */
+struct module *find_module(const struct symtab *st, const char *path, uint64_t bias);
+/* A module of ST whose function table is IMG (no Dwfl module yet). */
+struct module *module_from_image(struct symtab *st, const char *path, uint64_t bias,
+				 struct func_image *img);
+
+/* --- elf-funcs.c ---------------------------------------------------------- */
+
+/* The name shown for the ELF symbol name RAW, interned in POOL. */
+const char *display_name(struct strpool *pool, const char *raw);
+/* Sorts F (N functions), keeps the best alias per address, names them,
+ * gives size-0 ones their extent (MOD_END: the module's end); the count. */
+size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod_end);
+void image_free(struct func_image *img);
+/* The shared image of the file PATH with build id ID, if read already. */
+struct func_image *image_find(const char *path, const unsigned char *id, int idlen);
+/* MOD's function table, read (or found shared) once. */
+void build_funcs(struct module *mod);
+/* The function of MOD holding IP (a runtime address), or NULL. */
+const struct func *find_func(struct module *mod, uint64_t ip);
+/* The function an FDE makes of code no symbol covers, or NULL. */
+const struct func *fde_func(struct module *mod, uint64_t ip);
+/* The FDE function of IMG named NAME, if one was found. */
+const struct func *fde_find_name(const struct func_image *img, const char *name);
+
+/* --- plt.c ---------------------------------------------------------------- */
+
+/* How many entries the ELF's PLT sections have at most. */
+size_t plt_capacity(Elf *elf);
+/* NAME@plt functions of ELF's PLT stubs appended to F (room for
+ * plt_capacity); their count. */
+size_t add_plt_funcs(struct strpool *pool, Elf *elf, Dwarf_Addr bias, struct func *f);
+/* Whether IP lies in a PLT section of DM. */
+bool in_plt(Dwfl_Module *dm, uint64_t ip);
+
+/* --- jit-map.c ------------------------------------------------------------ */
+
+/* The module of a JIT mapping NAME ("[JIT] tid PID") whose process wrote
+ * a perf map; NULL when it wrote none. */
+struct module *module_from_perf_map(struct symtab *st, const char *name);
+/* The map of JIT mapping M read again when it grew; true when M's
+ * functions changed. */
+bool jit_map_reread(struct symtab *st, struct mapping *m);
+
+#endif
