@@ -10,7 +10,9 @@
 command -v nm >/dev/null 2>&1 || { echo "SKIP: no nm"; exit 77; }
 python3 "$SRCDIR/tests/mk-perfdata.py" procs "$TMP/p.data" "$WORKLOADS/mix" ||
 	fail "writing the file"
-start 120 30
+# wide enough for the module's whole path in the filter line (a distcheck
+# build's path is some 110 characters)
+start 300 30
 
 # hotspots: Down onto work_30 (the 2nd row), > sorts by name (work_30 goes
 # to the 3rd row, work_10 comes to the 2nd): Enter opens work_30
