@@ -41,26 +41,29 @@ perf record -q -e cpu-clock -o "$TMP/p.data" -- sh -c "for i in \$(seq 1 300); d
 	>/dev/null 2>&1 || { echo "SKIP: perf record failed"; exit 77; }
 run "$CYCTOP" -b -i "$TMP/p.data" --format json
 expect_rc 0 "cyctop -i perf's recording"
-perf report -i "$TMP/p.data" --stdio --sort dso -q 2>/dev/null |
-	awk 'NF >= 2 { sub("%", "", $1); print $2, $1 }' >"$TMP/p.dso"
+# perf report and cyctop read the same file: no sampling noise, so each
+# module's period (a frequency-sampled file weighs each sample by its
+# period; perf report -F period) is perf's to the nanosecond
+perf report -i "$TMP/p.data" --stdio -q -F period,dso 2>/dev/null |
+	awk 'NF >= 2 { print $2, $1 }' >"$TMP/p.dso"
 [ -s "$TMP/p.dso" ] || fail "perf report printed no modules"
 r=$(python3 - "$TMP/p.dso" "$TMP/out" <<'PY'
 import json, os, sys
 perf = {}
 for line in open(sys.argv[1]):
-    dso, pct = line.split()
-    perf[dso] = perf.get(dso, 0) + float(pct)
+    dso, period = line.split()
+    perf[dso] = perf.get(dso, 0) + int(period)
 o = json.loads([l for l in open(sys.argv[2]) if l.strip()][-1])
+ev = o["events"][0]["name"]
 cy = {}
-for f in o["functions"]:
-    d = os.path.basename(f["module"])
-    cy[d] = cy.get(d, 0) + f["percent"]["cpu-clock"]
-# a few hundred samples: 2 points is over 3 sigma for shares below 30 %
-bad = ["%s perf %.2f cyctop %.2f" % (d, p, cy.get(d, 0))
-       for d, p in perf.items() if abs(cy.get(d, 0) - p) > 2]
+for m in o["modules"]:
+    d = os.path.basename(m["module"])
+    cy[d] = cy.get(d, 0) + round(m["samples"][ev])
+bad = ["%s perf %d cyctop %d" % (d, perf.get(d, 0), cy.get(d, 0))
+       for d in sorted(set(perf) | set(cy)) if perf.get(d, 0) != cy.get(d, 0)]
 print("; ".join(bad) if bad else "same")
 PY
 )
-[ "$r" = same ] || fail "module shares differ: $r"
+[ "$r" = same ] || fail "module periods differ from perf report's: $r"
 ok
 done_ok
