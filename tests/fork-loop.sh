@@ -14,7 +14,7 @@ leftover() {
 
 i=0
 while [ $i -lt 6 ]; do
-	run "$CYCTOP" -b -e cpu-clock -- sh -c "$LOOP"
+	run "$CYCTOP" -b -e "$TEST_EVENT" -- sh -c "$LOOP"
 	expect_rc 0 "live run $i"
 	expect_out "exited with status 0" "live run $i ends with the target"
 	leftover "live run $i"
@@ -24,12 +24,12 @@ done
 # software events count what perf stat counts, the kernel's part included:
 # five sleeps are at least five context switches (0 when the kernel was
 # excluded from every event)
-run "$CYCTOP" -b --format json -e cpu-clock,context-switches -- sh -c "for i in 1 2 3 4 5; do sleep 0.01; done$TAG"
+run "$CYCTOP" -b --format json -e "$TEST_EVENT",context-switches -- sh -c "for i in 1 2 3 4 5; do sleep 0.01; done$TAG"
 expect_rc 0 "context switches"
 expect_true "$(json_last "$TMP/out" 'event("context-switches")["count"] >= 5')" \
 	"context-switches counted: $(json_last "$TMP/out" 'event("context-switches")["count"]')"
 
-run "$CYCTOP" record -o "$TMP/c.data" -e cpu-clock -- sh -c "$LOOP"
+run "$CYCTOP" record -o "$TMP/c.data" -e "$TEST_EVENT" -- sh -c "$LOOP"
 expect_rc 0 "cyctop record"
 leftover "record"
 run "$CYCTOP" -b -i "$TMP/c.data"
@@ -37,7 +37,7 @@ expect_rc 0 "cyctop -i its own recording"
 
 # perf's recording of the same loop, longer: processes that come and go,
 # each exec's COMM between its mappings
-perf record -q -e cpu-clock -o "$TMP/p.data" -- sh -c "for i in \$(seq 1 300); do /bin/true; done$TAG" \
+perf record -q -e "$TEST_EVENT" -o "$TMP/p.data" -- sh -c "for i in \$(seq 1 300); do /bin/true; done$TAG" \
 	>/dev/null 2>&1 || { echo "SKIP: perf record failed"; exit 77; }
 run "$CYCTOP" -b -i "$TMP/p.data" --format json
 expect_rc 0 "cyctop -i perf's recording"

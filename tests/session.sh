@@ -63,7 +63,7 @@ PY
 }
 
 # --- cyctop record, then perf report and cyctop -i on the same file --------
-run "$CYCTOP" record -o "$TMP/rec.data" -e cpu-clock,page-faults -- "$MIX" 2
+run "$CYCTOP" record -o "$TMP/rec.data" -e "$TEST_EVENT",page-faults -- "$MIX" 2
 expect_rc 0 "cyctop record"
 expect_err "written to $TMP/rec.data" "record says where"
 run perf report -i "$TMP/rec.data" --stdio --sort sym
@@ -75,7 +75,7 @@ rounds=$(perf report -D -i "$TMP/rec.data" 2>/dev/null | grep -c 'PERF_RECORD_FI
 [ "$rounds" -ge 2 ] || fail "cyctop record wrote $rounds FINISHED_ROUND records"
 ok
 perf_shares "$TMP/rec.data" >"$TMP/rec.perf"
-grep -q "^cpu-clock mix work_60 " "$TMP/rec.perf" || fail "perf report: no work_60 in $(cat "$TMP/rec.perf")"
+grep -q "^$TEST_EVENT mix work_60 " "$TMP/rec.perf" || fail "perf report: no work_60 in $(cat "$TMP/rec.perf")"
 run "$CYCTOP" -b -i "$TMP/rec.data" --format json
 expect_rc 0 "cyctop -i its own file"
 cp "$TMP/out" "$TMP/rec.json"
@@ -94,16 +94,16 @@ expect_rc 0 "cyctop -i a multiplexed recording"
 expect_true "$(json_last "$TMP/out" "[e['name'] for e in o['events']] == ['page-faults', 'task-clock'] and o['groups'] == 2")" \
 	"the user's events only, and the plan: $(json_last "$TMP/out" "[e['name'] for e in o['events']], o.get('groups')")"
 # the file keeps the watch's totals and command
-expect_true "$(json_last "$TMP/rec.json" "o['target']['command'] == 'mix' and event('cpu-clock')['count'] > 1e9")" \
-	"command and cpu-clock count recorded"
+expect_true "$(json_last "$TMP/rec.json" "o['target']['command'] == 'mix' and event(TEST_EVENT)['count'] > 1e9")" \
+	"command and $TEST_EVENT count recorded"
 # the asm view's data: annotate works on the file
 run "$CYCTOP" annotate work_60 -i "$TMP/rec.data" --format csv
 expect_rc 0 "annotate -i"
 expect_out "work_60" "annotate -i names the function"
 
 # --- perf record, then cyctop -i: the same shares as perf report ----------
-if perf record -q -e cpu-clock,page-faults -o "$TMP/perf.data" -- "$FAULTS" 300 >/dev/null 2>&1 &&
-	perf record -q -e cpu-clock -o "$TMP/mix.data" -- "$MIX" 2 >/dev/null 2>&1; then
+if perf record -q -e "$TEST_EVENT",page-faults -o "$TMP/perf.data" -- "$FAULTS" 300 >/dev/null 2>&1 &&
+	perf record -q -e "$TEST_EVENT" -o "$TMP/mix.data" -- "$MIX" 2 >/dev/null 2>&1; then
 	for f in perf:$FAULTS mix:$MIX; do
 		bin=${f#*:} f=${f%%:*}
 		perf_shares "$TMP/$f.data" >"$TMP/$f.perf"
@@ -119,22 +119,22 @@ if perf record -q -e cpu-clock,page-faults -o "$TMP/perf.data" -- "$FAULTS" 300 
 	mkdir -p "$TMP/symfs" "$TMP/home-gone" "$TMP/home-cached"
 	cp "$MIX" "$TMP/mix-gone"
 	cp "$MIX" "$TMP/mix-cached"
-	HOME="$TMP/home-gone" perf record -q -N -e cpu-clock -o "$TMP/gone.data" -- \
+	HOME="$TMP/home-gone" perf record -q -N -e "$TEST_EVENT" -o "$TMP/gone.data" -- \
 		"$TMP/mix-gone" 1 >/dev/null 2>&1 || fail "perf record mix-gone"
-	HOME="$TMP/home-cached" perf record -q -e cpu-clock -o "$TMP/cached.data" -- \
+	HOME="$TMP/home-cached" perf record -q -e "$TEST_EVENT" -o "$TMP/cached.data" -- \
 		"$TMP/mix-cached" 1 >/dev/null 2>&1 || fail "perf record mix-cached"
 	mv "$TMP/mix-gone" "$TMP/symfs/"
 	rm "$TMP/mix-cached"
 	HOME="$TMP/home-gone" run "$CYCTOP" -b -i "$TMP/gone.data" --format json
 	expect_rc 0 "a missing binary is not a failure"
-	expect_true "$(json_last "$TMP/out" "any(f['name'] == '[unknown]' and f['module'].endswith('mix-gone') and f['percent']['cpu-clock'] > 90 for f in o['functions'])")" \
+	expect_true "$(json_last "$TMP/out" "any(f['name'] == '[unknown]' and f['module'].endswith('mix-gone') and f['percent'][TEST_EVENT] > 90 for f in o['functions'])")" \
 		"missing binary: [unknown] in its module"
 	HOME="$TMP/home-gone" run "$CYCTOP" -b -i "$TMP/gone.data" --symfs "$TMP/symfs" --format json
 	expect_rc 0 "--symfs"
-	expect_true "$(json_last "$TMP/out" "pct('work_60', 'cpu-clock') > 40")" "--symfs finds the binary"
+	expect_true "$(json_last "$TMP/out" "pct('work_60', TEST_EVENT) > 40")" "--symfs finds the binary"
 	HOME="$TMP/home-cached" run "$CYCTOP" -b -i "$TMP/cached.data" --format json
 	expect_rc 0 "a binary in perf's build-id cache"
-	expect_true "$(json_last "$TMP/out" "pct('work_60', 'cpu-clock') > 40")" \
+	expect_true "$(json_last "$TMP/out" "pct('work_60', TEST_EVENT) > 40")" \
 		"found by its build id in ~/.debug"
 else
 	skip_part "perf record unavailable here: perf's files not checked"
@@ -213,13 +213,13 @@ int main(void)
 }
 C
 if cc -O2 -o "$TMP/vdso" "$TMP/vdso.c" && mkdir -p "$TMP/home-vdso" &&
-	HOME="$TMP/home-vdso" perf record -q -e cpu-clock -o "$TMP/vdso.data" -- "$TMP/vdso" \
+	HOME="$TMP/home-vdso" perf record -q -e "$TEST_EVENT" -o "$TMP/vdso.data" -- "$TMP/vdso" \
 		>/dev/null 2>&1; then
 	p=$(HOME="$TMP/home-vdso" perf report -i "$TMP/vdso.data" --stdio --sort dso,sym -q 2>/dev/null |
 		awk '$2 == "[vdso]" && $4 ~ /^__vdso_clock_gettime/ { sub("%", "", $1); print $1 }')
 	run env HOME="$TMP/home-vdso" "$CYCTOP" -b -i "$TMP/vdso.data" --format json
 	expect_rc 0 "cyctop -i with a vDSO"
-	c=$(json_last "$TMP/out" 'sum(f["percent"]["cpu-clock"] for f in o["functions"] if f["name"] == "__vdso_clock_gettime" and f["module"] == "[vdso]")')
+	c=$(json_last "$TMP/out" 'sum(f["percent"][TEST_EVENT] for f in o["functions"] if f["name"] == "__vdso_clock_gettime" and f["module"] == "[vdso]")')
 	[ -n "$p" ] || fail "perf report names no __vdso_clock_gettime"
 	awk -v p="$p" -v c="$c" 'BEGIN { d = p - c; exit !(d < 0.05 && d > -0.05) }' ||
 		fail "__vdso_clock_gettime: perf $p%, cyctop $c%"
