@@ -84,15 +84,22 @@ r=$(compare_shares "$TMP/rec.perf" "$TMP/rec.json" 0.05 "$MIX")
 ok
 # multiplexed: the internal reference's fds carry the side-band records, so
 # its attr is in the file too (perf needs it), and cyctop skips it
-run "$CYCTOP" record --counters 1 -e page-faults,task-clock -o "$TMP/mux.data" -- "$MIX" 1
-expect_rc 0 "cyctop record --counters 1"
-run perf report -i "$TMP/mux.data" --stdio --sort sym
-expect_rc 0 "perf report reads a multiplexed recording"
-grep -qi "failed\|warning\|error" "$TMP/err" && fail "perf report on the multiplexed file: $(cat "$TMP/err")"
-run "$CYCTOP" -b -i "$TMP/mux.data" --format json
-expect_rc 0 "cyctop -i a multiplexed recording"
-expect_true "$(json_last "$TMP/out" "[e['name'] for e in o['events']] == ['page-faults', 'task-clock'] and o['groups'] == 2")" \
-	"the user's events only, and the plan: $(json_last "$TMP/out" "[e['name'] for e in o['events']], o.get('groups')")"
+# (software events take counters on the software model, a host without a
+# PMU; where there is one they take none, and --counters 1 leaves them one
+# group: nothing multiplexed to record)
+if host_has_pmu; then
+	skip_part "a multiplexed recording of software events: this host has a PMU, on which they take no counter"
+else
+	run "$CYCTOP" record --counters 1 -e page-faults,task-clock -o "$TMP/mux.data" -- "$MIX" 1
+	expect_rc 0 "cyctop record --counters 1"
+	run perf report -i "$TMP/mux.data" --stdio --sort sym
+	expect_rc 0 "perf report reads a multiplexed recording"
+	grep -qi "failed\|warning\|error" "$TMP/err" && fail "perf report on the multiplexed file: $(cat "$TMP/err")"
+	run "$CYCTOP" -b -i "$TMP/mux.data" --format json
+	expect_rc 0 "cyctop -i a multiplexed recording"
+	expect_true "$(json_last "$TMP/out" "[e['name'] for e in o['events']] == ['page-faults', 'task-clock'] and o['groups'] == 2")" \
+		"the user's events only, and the plan: $(json_last "$TMP/out" "[e['name'] for e in o['events']], o.get('groups')")"
+fi
 # the file keeps the watch's totals and command
 expect_true "$(json_last "$TMP/rec.json" "o['target']['command'] == 'mix' and event(TEST_EVENT)['count'] > 1e9")" \
 	"command and $TEST_EVENT count recorded"

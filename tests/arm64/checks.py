@@ -266,7 +266,7 @@ def check_ilp_sweep(L, outs):
                "the PMU offers a counter threshold (or no format was read): %r" % fmt)
     else:
         report("%s/ilp-sweep" % L, None,
-               "no counter threshold to sweep: the guest's PMU has %s(no threshold: Linux "
+               "no counter threshold to sweep: the guest's PMU has %s (no threshold: Linux "
                "6.8+ on FEAT_PMUv3_TH), QEMU's Armv8 PMU is PMUv3p5 at most (-cpu max: "
                "ID_AA64DFR0.PMUVer 6), FEAT_PMUv3_TH needs PMUv3p8" % fmt)
 
