@@ -34,12 +34,13 @@ libcapstone-dev man-db bash-completion debhelper lintian chromium"
 #   ARM64_GUEST  downloaded and unpacked into build-arm64/guest/, never
 #                installed: the stock kernel (whose armv8_pmuv3 driver
 #                tests/arm64/guest.sh exercises), busybox, perf with the
-#                libraries it needs (the reference figures)
+#                libraries it needs (the reference figures), python3 with
+#                its standard library (the end-to-end scripts' JSON checks)
 ARM64_TOOLS="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 qemu-system-arm cpio"
 ARM64_LIBS="libncurses-dev libpfm4-dev libunwind-dev libdw-dev libelf-dev libiberty-dev
 libzstd-dev libprotobuf-c-dev zlib1g-dev libcmocka-dev libcapstone-dev libzydis-dev"
-ARM64_GUEST="linux-image-cloud-arm64 busybox-static linux-perf"
+ARM64_GUEST="linux-image-cloud-arm64 busybox-static linux-perf python3-minimal libpython3-stdlib"
 ARM64_PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig
 
 say() { printf 'build.sh: %s\n' "$*"; }
@@ -87,7 +88,8 @@ deps() {
 
 # The arm64 build's packages, and the guest's files in build-arm64/guest/:
 # vmlinuz, and root/ with busybox, perf and the libraries of the packages
-# named (dpkg-deb -x of each .deb).  Downloaded once (guest/ok).
+# named (dpkg-deb -x of each .deb).  Downloaded once (guest/ok names the
+# packages: another list downloads again).
 arm64_deps() {
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 		need_root "the arm64 architecture"
@@ -97,16 +99,16 @@ arm64_deps() {
 	# shellcheck disable=SC2086
 	install_missing $ARM64_TOOLS $(printf '%s:arm64 ' $ARM64_LIBS)
 	g=$top/build-arm64/guest
-	[ -f "$g/ok" ] && return 0
+	[ "$(cat "$g/ok" 2>/dev/null)" = "$ARM64_GUEST" ] && return 0
 	rm -rf "$g"
 	mkdir -p "$g/debs" "$g/root"
 	# The guest packages and the libraries they need (perf's: libpython,
-	# libperl...); the interpreters' own packages are not needed.
+	# libperl...; python3's standard library), not perl's modules.
 	# shellcheck disable=SC2086
 	pk=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
 		--no-breaks --no-replaces --no-enhances $(printf '%s:arm64 ' $ARM64_GUEST) |
-		grep -E '^(lib|zlib|linux-perf|linux-image|busybox).*:arm64$' |
-		grep -vE 'stdlib|minimal|-dbg|firmware' | sort -u)
+		grep -E '^(lib|zlib|linux-perf|linux-image|busybox|python3).*:arm64$' |
+		grep -vE -- '-dbg|firmware' | sort -u)
 	# shellcheck disable=SC2086
 	(cd "$g/debs" && apt-get download -q $pk >/dev/null 2>"$g/download.log") || {
 		cat "$g/download.log"
@@ -127,16 +129,17 @@ arm64_deps() {
 		say "arm64: busybox or perf missing from the guest's packages"
 		return 1
 	}
-	touch "$g/ok"
+	echo "$ARM64_GUEST" >"$g/ok"
 }
 
 # Cross-builds cyctop and its workloads into build-arm64/ from the same
-# autotools files (no sanitizers: the guest runs the plain build).
+# autotools files (no sanitizers: the guest runs the plain build), and the
+# test helper the guest's end-to-end scripts call (tests/mk-session).
 arm64() {
 	arm64_deps
 	configure_in build-arm64 --host=aarch64-linux-gnu --enable-werror \
 		PKG_CONFIG_LIBDIR="$ARM64_PKG_CONFIG_LIBDIR"
-	make -s -C build-arm64 -j"$JOBS"
+	make -s -C build-arm64 -j"$JOBS" all tests/mk-session
 }
 
 configure_in() { # DIR [configure options]
@@ -280,8 +283,11 @@ arm64_check() {
 		fail=1   # no verdicts (or a skip: the build said it had everything)
 	fi
 	skip=$(grep -c '^SKIP:' build/arm64-guest.out || true)
-	printf 'arm64 guest: %s passed, %s failed, %s skipped (%s s with the build)\n' "$pass" \
-		"$fail" "$skip" "$(($(date +%s) - t0))"
+	# the end-to-end scripts of tests/ run in the guest, each by its verdict
+	e2e=$(sed -n 's/^\(PASS\|FAIL\|SKIP\): [^ ]*\/e2e-\([^ ]*\)\( (.*\)\{0,1\}$/\2 \1/p' \
+		build/arm64-guest.out | paste -sd, - | sed 's/,/, /g')
+	printf 'arm64 guest: %s passed, %s failed, %s skipped (%s s with the build); e2e scripts: %s\n' \
+		"$pass" "$fail" "$skip" "$(($(date +%s) - t0))" "${e2e:-none}"
 	TOTAL_PASS=$((TOTAL_PASS + pass))
 	TOTAL_FAIL=$((TOTAL_FAIL + fail))
 	TOTAL_SKIP=$((TOTAL_SKIP + skip))

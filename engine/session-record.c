@@ -172,26 +172,32 @@ static void synth_maps(struct session *s, pid_t pid)
 /* The kernel's text as perf record describes it, so that perf report can
  * place kernel samples: "[kernel.kallsyms]_text" from _text to the end of
  * the address space, pgoff the address of _text (the symbol named after
- * the "_", perf's relocation reference).  Without a readable /proc/kallsyms
- * (kptr_restrict) there is nothing to say. */
+ * the "]", perf's relocation reference).  As perf (ref_reloc_sym_names in
+ * tools/perf/util/event.c): _text, else _stext, which arm64's kallsyms has
+ * alone (Linux 6.1).  Without a readable /proc/kallsyms (kptr_restrict)
+ * there is nothing to say. */
 static void synth_kernel_mmap(struct session *s)
 {
 	FILE *f = sys_fopen("/proc/kallsyms", "r");
 	char line[256], name[128], type;
-	uint64_t addr = 0, text = 0;
+	uint64_t addr = 0, text = 0, stext = 0;
 
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%" SCNx64 " %c %127s", &addr, &type, name) == 3 &&
-		    strcmp(name, "_text") == 0) {
-			text = addr;
-			break;
+	while (!text && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 " %c %127s", &addr, &type, name) == 3) {
+			if (strcmp(name, "_text") == 0)
+				text = addr;
+			else if (strcmp(name, "_stext") == 0 && !stext)
+				stext = addr;
 		}
 	fclose(f);
 	if (text)
 		synth_mmap(s, -1, PERF_RECORD_MISC_KERNEL, text, UINT64_MAX, text,
 			   "[kernel.kallsyms]_text");
+	else if (stext)
+		synth_mmap(s, -1, PERF_RECORD_MISC_KERNEL, stext, UINT64_MAX, stext,
+			   "[kernel.kallsyms]_stext");
 }
 
 /* A COMM record for every thread, named as /proc has it now. */

@@ -65,6 +65,15 @@ host_has_pmu() {
 }
 if host_has_pmu; then DEFAULT_EVENT=cycles; else DEFAULT_EVENT=cpu-clock; fi
 
+# The event a script samples where any event would do: cpu-clock (software:
+# every host counts it), or CYCTOP_TEST_EVENT, which the arm64 guest sets to
+# cycles (its PMU's, through the kernel's armv8_pmuv3 driver; a cycle there
+# is a nanosecond of virtual time, so cpu-clock's periods carry over).
+# json_last's expressions name it TEST_EVENT.
+TEST_EVENT=${CYCTOP_TEST_EVENT:-cpu-clock}
+CYCTOP_TEST_EVENT=$TEST_EVENT
+export CYCTOP_TEST_EVENT
+
 # skip_part REASON: a part of this test did not run; the test goes on.  The
 # line is counted by build.sh's summary (a silent skip would read as a pass).
 skip_part() {
@@ -97,7 +106,8 @@ wait_for() {
 # jq-like helpers on cyctop's batch JSON (one object per line), via python3
 json_last() { # FILE PYTHON-EXPRESSION over o (the last object)
 	python3 - "$1" "$2" <<'PY'
-import json, sys
+import json, os, sys
+TEST_EVENT = os.environ["CYCTOP_TEST_EVENT"]
 lines = [l for l in open(sys.argv[1]) if l.strip()]
 o = json.loads(lines[-1])
 def pct(name, ev):

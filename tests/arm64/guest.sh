@@ -10,16 +10,18 @@
 #
 # One boot per CPU model: neoverse-n1 (libpfm4 arm_n1), cortex-a57
 # (arm_ac57) and max (a CPU libpfm4 does not know), one vCPU each (two make
-# counts depend on how QEMU interleaves them), and neoverse-n1-smp2 (two
-# vCPUs) for -a.  With
+# counts depend on how QEMU interleaves them), neoverse-n1-smp2 (two
+# vCPUs) for -a, and neoverse-n1-e2e for the end-to-end scripts of tests/
+# (ARM64_E2E: their names, "" none).  With
 # -icount shift=0,sleep=off every instruction is one nanosecond of virtual
 # time and every count is exact and the same each run.  Prints one line
 # "PASS: name", "FAIL: name (why)" or "SKIP: name (why)" per check and
 # "N passed, N failed"; exits 0 when nothing failed, 1 otherwise, 77 when
 # there is nothing to run (no build, no guest kernel, no QEMU).
 # Env: ARM64_CPUS (the boots, default "neoverse-n1 neoverse-n1-smp2
-#      cortex-a57 max"),
-#      ARM64_TIMEOUT (seconds per boot, default 240), ARM64_KEEP=1 (keep the
+#      cortex-a57 max neoverse-n1-e2e"),
+#      ARM64_TIMEOUT (seconds per boot, default 240; the e2e boot's is
+#      ARM64_E2E_TIMEOUT, default 600), ARM64_KEEP=1 (keep the
 #      work directory, named on stderr).
 set -eu
 
@@ -39,6 +41,10 @@ command -v qemu-system-aarch64 >/dev/null || {
 	echo "SKIP: arm64 (no qemu-system-aarch64: run ./build.sh arm64)"
 	exit 77
 }
+
+# The end-to-end scripts of tests/ the neoverse-n1-e2e boot runs (each
+# one's PASS, FAIL or SKIP is a line of the summary): see tests/arm64/run.sh
+E2E=${ARM64_E2E-cli-encode cli-tree fork-loop session callgraph-json}
 
 w=$(mktemp -d "${TMPDIR:-/tmp}/cyctop-arm64.XXXXXX")
 if [ "${ARM64_KEEP:-0}" = 1 ]; then
@@ -82,29 +88,74 @@ for f in "$b/cyctop" "$b/workloads/spin" "$b/workloads/callers" "$g/root/usr/bin
 done
 cp "$src/tests/arm64/init" "$r/init"
 cp "$src/tests/arm64/run.sh" "$r/run.sh"
+
 chmod +x "$r/init"
 (cd "$r" && find . | cpio -o -H newc --quiet) >"$w/initrd"
 
+# The end-to-end scripts of tests/ that need no terminal and no x86 host,
+# run as make check runs them (CYCTOP, SRCDIR, WORKLOADS) in the
+# neoverse-n1-e2e boot, with python3 (their JSON checks) and its standard
+# library in /usr (its compiled-in prefix; the test-only and GUI parts of
+# the library stay out), and pgrep and pkill, which the guest's busybox
+# lacks (tests/arm64/pgrep): the same root and these, initrd-e2e.
+if [ -n "$E2E" ]; then
+	py=$(readlink -f "$g/root/usr/bin/python3")
+	mkdir -p "$r/usr/bin" "$r/usr/lib"
+	cp "$py" "$r/usr/bin/python3"
+	ln -s /usr/bin/python3 "$r/bin/python3"
+	addlibs "$py"
+	cp "$src/tests/arm64/pgrep" "$r/bin/pgrep"
+	cp "$src/tests/arm64/pgrep" "$r/bin/pkill"
+	chmod +x "$r/bin/pgrep" "$r/bin/pkill"
+	(cd "$g/root/usr/lib" && find "$(basename "$py")" \( -name test -o -name tests -o \
+		-name idlelib -o -name tkinter -o -name turtledemo -o -name ensurepip -o \
+		-name lib2to3 -o -name pydoc_data -o -name 'config-*' -o -name '_test*.so' \) \
+		-prune -o -print | cpio -pdm --quiet "$r/usr/lib")
+	for so in "$r/usr/lib/$(basename "$py")"/lib-dynload/*.so; do
+		addlibs "$so"
+	done
+	mkdir -p "$r/src/tests" "$r/src/examples" "$r/workloads"
+	cp "$src/tests/lib.sh" "$r/src/tests/"
+	for t in $E2E; do
+		cp "$src/tests/$t.sh" "$r/src/tests/"
+	done
+	cp "$src"/examples/*.counts "$r/src/examples/"
+	for f in "$b"/workloads/*; do
+		[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$r/workloads/"
+	done
+	# the helper session.sh calls beside $CYCTOP
+	mkdir -p "$r/bin/tests"
+	if [ -x "$b/tests/mk-session" ]; then
+		cp "$b/tests/mk-session" "$r/bin/tests/"
+		addlibs "$b/tests/mk-session"
+	fi
+	echo "$E2E" >"$r/e2e.list"
+fi
+[ -z "$E2E" ] || (cd "$r" && find . | cpio -o -H newc --quiet) >"$w/initrd-e2e"
+
 # --- one boot per CPU model ------------------------------------------------
-boot() { # MODEL SMP LOG CPU
-	timeout "${ARM64_TIMEOUT:-240}" qemu-system-aarch64 -M virt -cpu "$1" -smp "$2" -m 1024 \
+boot() { # MODEL SMP LOG CPU TIMEOUT INITRD
+	timeout "$5" qemu-system-aarch64 -M virt -cpu "$1" -smp "$2" -m 1024 \
 		-icount shift=0,sleep=off -nographic -no-reboot -nic none \
-		-kernel "$g/vmlinuz" -initrd "$w/initrd" \
+		-kernel "$g/vmlinuz" -initrd "$6" \
 		-append "console=ttyAMA0 rdinit=/init panic=-1 quiet loglevel=1 cyctop.cpu=$4" \
 		</dev/null >"$3" 2>&1 || true
 }
 
-for cpu in ${ARM64_CPUS:-neoverse-n1 neoverse-n1-smp2 cortex-a57 max}; do
-	smp=1 model=$cpu
+CPUS=${ARM64_CPUS:-neoverse-n1 neoverse-n1-smp2 cortex-a57 max${E2E:+ neoverse-n1-e2e}}
+for cpu in $CPUS; do
+	smp=1 model=$cpu to=${ARM64_TIMEOUT:-240} initrd=$w/initrd
 	[ "$cpu" = neoverse-n1-smp2 ] && smp=2 model=neoverse-n1
+	[ "$cpu" = neoverse-n1-e2e ] && model=neoverse-n1 to=${ARM64_E2E_TIMEOUT:-600} \
+		initrd=$w/initrd-e2e
 	# max: pointer authentication by QEMU's own cheap algorithm (the
 	# architected one's emulation costs a third of the run's time)
 	[ "$cpu" = max ] && model=max,pauth-impdef=on
 	t0=$(date +%s)
-	boot "$model" "$smp" "$w/$cpu.log" "$cpu"
+	boot "$model" "$smp" "$w/$cpu.log" "$cpu" "$to" "$initrd"
 	echo "guest.sh: $cpu booted and ran in $(($(date +%s) - t0)) s" >&2
 done
 
 # the host's cyctop reads the guest's recording too (cross-architecture -i)
 [ -x "$src/build/cyctop" ] && CYCTOP_HOST=$src/build/cyctop && export CYCTOP_HOST
-python3 "$src/tests/arm64/checks.py" "$w" "$b" ${ARM64_CPUS:-neoverse-n1 neoverse-n1-smp2 cortex-a57 max}
+ARM64_E2E=$E2E python3 "$src/tests/arm64/checks.py" "$w" "$b" $CPUS

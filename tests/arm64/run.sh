@@ -1,7 +1,7 @@
 # The commands of one guest boot (tests/arm64/guest.sh), for the boot named
 # in $1 (neoverse-n1, cortex-a57, max: one CPU; neoverse-n1-smp2: two, for
-# -a only).  Each command's stdout and stderr
-# are printed between "@@OUT NAME@@" and "@@RC NAME N@@" lines; the host
+# -a only; neoverse-n1-e2e: the end-to-end scripts of tests/).  Each
+# command's stdout and stderr are printed between "@@OUT NAME@@" and "@@RC NAME N@@" lines; the host
 # side (tests/arm64/checks.py) asserts on them.  Workloads are small: the
 # guest runs about 1G instructions a second.
 #
@@ -42,6 +42,24 @@ run() { # NAME COMMAND...
 	echo "@@RC $name $?@@"
 }
 
+# The end-to-end scripts of tests/ that tests/arm64/guest.sh put in /src
+# (/e2e.list), in a boot of their own, run as make check runs them;
+# CYCTOP_TEST_EVENT makes them sample the PMU's cycles where the x86 host
+# samples cpu-clock (in this guest a cycle is a nanosecond of virtual time,
+# so the periods carry over)
+if [ "$cpu" = neoverse-n1-e2e ]; then
+	for t in $(cat /e2e.list 2>/dev/null); do
+		echo "@@OUT e2e-$t@@"
+		t0=$(date +%s)
+		CYCTOP=/bin/cyctop SRCDIR=/src WORKLOADS=/workloads CYCTOP_TEST_EVENT=cycles \
+			timeout 900 sh "/src/tests/$t.sh" 2>&1
+		rc=$?
+		echo "e2e: $t ran $(($(date +%s) - t0)) s (virtual)"
+		echo "@@RC e2e-$t $rc@@"
+	done
+	exit 0
+fi
+
 if [ "$cpu" = neoverse-n1-smp2 ]; then
 	# system-wide on two CPUs: cyctop -a starts (it reads the kernel's symbols
 	# first), then one spin on each CPU; they end before cyctop does (an exit
@@ -64,6 +82,12 @@ fi
 run sysfs sh -c 'for d in /sys/bus/event_source/devices/*; do
 	echo "$(basename $d) type=$(cat $d/type) cpus=$(cat $d/cpus 2>/dev/null)"
 done; cat /sys/devices/system/cpu/cpu0/regs/identification/midr_el1'
+# what the PMU's events take (format/) and its capabilities (caps/): a
+# counter threshold (format/threshold, Linux 6.8+ on FEAT_PMUv3_TH) would
+# make an ILP sweep
+run pmu-format sh -c 'for d in /sys/bus/event_source/devices/armv*; do
+	echo "$(basename $d) format: $(ls $d/format | tr "\n" " ")caps: $(ls $d/caps 2>/dev/null | tr "\n" " ")"
+done'
 run env sh -c 'perf stat -e dummy -o /dev/null -- /bin/busybox env | sort; echo ---; env | sort'
 
 # exact counts: perf stat and cyctop (nothing sampled) on the same command
@@ -109,6 +133,10 @@ run perf-cg-fp sh -c "perf record -q -o /tmp/fp.data --call-graph fp -c 100000 -
 run cg-dwarf cyctop -b --format folded -g -e cycles:u/100000 -- /bin/callers 0.05
 run perf-cg-dwarf sh -c 'perf record -q -o /tmp/dw.data --call-graph dwarf -c 100000 -e cycles:u -- /bin/callers 0.05 &&
 	perf script --no-inline -i /tmp/dw.data -F ip,sym'
+# the ILP view's reason, in batch: cyctop tree of a recording of the arm
+# tree's events ends with the model's no_ilp line
+run ilp-record cyctop record -o /tmp/arm.data -e @cycles -- $SPIN 100
+run ilp-tree cyctop tree /tmp/arm.data
 # the asm view's decoding, compared with objdump on the host
 run annotate cyctop annotate spin_hot -e cycles:u/100000 -- $SPIN 100
 run annotate-round cyctop annotate spin_round -e cycles:u/100000 -- $SPIN 100
