@@ -648,6 +648,24 @@ static struct mapping *find_mapping(struct symtab *st, uint64_t ip)
 	return m;
 }
 
+/* Code of an ELF that no symbol and no FDE covers: named by its address in
+ * the file as perf report prints it (util/sort.c _hist_entry__sym_snprintf
+ * "%-#.*llx" of the map__map_ip address: ip - start + pgoff), so each
+ * sampled address is a row of its own, as perf's.  The name is interned
+ * once per distinct address looked up (the per-IP cache holds one entry
+ * for each already). */
+static void address_name(struct symtab *st, const struct mapping *m, uint64_t ip,
+			 struct sym_info *out)
+{
+	char name[2 + 16 + 1];
+
+	snprintf(name, sizeof(name), "0x%016" PRIx64, ip - m->start + m->pgoff);
+	if (!(out->name = strpool_intern(&st->names, name)))
+		return;
+	out->start = ip;
+	out->address = true;
+}
+
 bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out)
 {
 	struct mapping *m = find_mapping(st, ip);
@@ -668,6 +686,8 @@ bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out)
 		out->name = f->name;
 		out->start = func_start(m->mod, f);
 		out->size = f->end - f->start;
+	} else if (m->mod && module_dw(m->mod)) {
+		address_name(st, m, ip, out);
 	}
 	return true;
 }
