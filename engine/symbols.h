@@ -69,7 +69,8 @@ uint16_t symtab_machine(struct symtab *st, uint64_t addr);
 
 /* The function called NAME (in a module MODULE matches, see
  * symbols_module_matches, when MODULE is not NULL), among every mapped
- * module.  False if none. */
+ * module, or the code no symbol and no FDE covers that symtab_lookup names
+ * NAME (0x and 16 hex digits).  False if none. */
 bool symtab_find(struct symtab *st, const char *name, const char *module,
 		 struct sym_info *out);
 

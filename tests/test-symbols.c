@@ -606,6 +606,14 @@ static void test_synthetic_symbols(void **state)
 	expect_address(st, a + 0x800, path, 0x800);
 	assert_true(symtab_lookup(st, a + 0x1000, &si));
 	assert_int_equal(si.module_base, a);
+	/* such code found by its name (the asm view of a row without samples) */
+	assert_true(symtab_find(st, "0x0000000000001110", path, &si));
+	assert_true(si.address);
+	assert_int_equal(si.start, a + 0x1110);
+	assert_false(symtab_find(st, "0x0000000000001108", NULL, &si));  /* beta's */
+	assert_false(symtab_find(st, "0x0000000000009000", NULL, &si));  /* unmapped */
+	assert_false(symtab_find(st, "0x1110", NULL, &si));              /* not perf's */
+	assert_false(symtab_find(st, "0x0000000000001110", "/other", &si));
 	unlink(path);
 }
 
