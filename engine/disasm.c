@@ -187,8 +187,8 @@ static bool name_target(uint64_t addr, char *buf, size_t size, void *arg)
 {
 	struct sym_info si;
 
-	if (!symtab_lookup(arg, addr, &si) || !si.name)
-		return false;
+	if (!symtab_lookup(arg, addr, &si) || !si.name || si.address)
+		return false;  /* an address's own name says nothing more */
 	if (addr == si.start)
 		snprintf(buf, size, "%s", si.name);
 	else
@@ -204,13 +204,13 @@ static void add_lines(struct symtab *st, struct asm_func *f)
 }
 
 /* The range to decode: the symbol's, or the sampled range when no symbol
- * covers ADDR (stripped code). */
+ * covers ADDR (stripped code; an address named by itself: its instruction). */
 static bool code_range(struct symtab *st, uint64_t addr, uint64_t last, struct sym_info *si,
 		       uint64_t *start, uint64_t *len)
 {
 	if (!symtab_lookup(st, addr, si))
 		return false;
-	if (si->name) {
+	if (si->name && !si->address) {
 		*start = si->start;
 		*len = si->size;
 	} else {
@@ -270,8 +270,8 @@ struct asm_func *disasm_function(struct symtab *st, uint64_t addr, uint64_t last
 		snprintf(err, errsz, "out of memory disassembling 0x%" PRIx64, start);
 		return NULL;
 	}
-	f->truncated = len > avail && si.name;
-	if (!si.name)
+	f->truncated = len > avail && si.name && !si.address;
+	if (!si.name || si.address)
 		cut_after(f, last);
 	f->name = strdup(si.name ? si.name : "[unknown]");
 	f->module = si.module;

@@ -648,6 +648,26 @@ static struct mapping *find_mapping(struct symtab *st, uint64_t ip)
 	return m;
 }
 
+/* Code of an ELF that no symbol and no FDE covers: named by its address in
+ * the file as perf report prints it (util/sort.c _hist_entry__sym_snprintf
+ * "%-#.*llx" of the map__map_ip address: ip - start + pgoff), so each
+ * sampled address is a row of its own, as perf's.  The name depends on the
+ * file alone: it is interned once per distinct address in the function
+ * table every address space mapping the file shares (the per-IP cache
+ * holds one entry for each address already). */
+static void address_name(struct symtab *st, const struct mapping *m, uint64_t ip,
+			 struct sym_info *out)
+{
+	char name[2 + 16 + 1];
+	struct strpool *pool = m->mod->img ? &m->mod->img->names : &st->names;
+
+	snprintf(name, sizeof(name), "0x%016" PRIx64, ip - m->start + m->pgoff);
+	if (!(out->name = strpool_intern(pool, name)))
+		return;
+	out->start = ip;
+	out->address = true;
+}
+
 bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out)
 {
 	struct mapping *m = find_mapping(st, ip);
@@ -668,6 +688,8 @@ bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out)
 		out->name = f->name;
 		out->start = func_start(m->mod, f);
 		out->size = f->end - f->start;
+	} else if (m->mod && module_dw(m->mod)) {
+		address_name(st, m, ip, out);
 	}
 	return true;
 }
@@ -772,6 +794,30 @@ static const struct func *module_find_name(struct module *mod, const char *name)
 	return fde_find_name(mod->img, name);
 }
 
+/* The address named NAME (perf's "0x" and 16 hex digits of an address in
+ * the file) of code no symbol and no FDE covers in a module MODULE
+ * matches, when a mapping holds it. */
+static bool find_address(struct symtab *st, const char *name, const char *module,
+			 struct sym_info *out)
+{
+	char *end;
+	uint64_t off;
+
+	if (strncmp(name, "0x", 2) != 0 || strlen(name) != 18 ||
+	    (off = strtoull(name + 2, &end, 16), *end != '\0'))
+		return false;
+	for (size_t i = 0; i < st->nmaps; i++) {
+		struct mapping *m = &st->maps[i];
+		if (!symbols_module_matches(m->name, module) || off < m->pgoff ||
+		    off - m->pgoff >= m->end - m->start)
+			continue;
+		if (symtab_lookup(st, m->start + (off - m->pgoff), out) && out->address &&
+		    strcmp(out->name, name) == 0)
+			return true;
+	}
+	return false;
+}
+
 bool symtab_find(struct symtab *st, const char *name, const char *module,
 		 struct sym_info *out)
 {
@@ -789,6 +835,8 @@ bool symtab_find(struct symtab *st, const char *name, const char *module,
 		if (symtab_lookup(st, func_start(m->mod, f), out) && out->name == f->name)
 			return true;
 	}
+	if (find_address(st, name, module, out))
+		return true;
 	memset(out, 0, sizeof(*out));
 	return false;
 }

@@ -20,6 +20,9 @@ struct sym_info {
 	uint64_t size;
 	const char *module;  /* path of the mapping ("[vdso]", "[anon]", ...), NULL if none */
 	uint64_t module_base;/* runtime address where the module's vaddr 0 lies (load bias) */
+	bool address;        /* no function: code of an ELF that no symbol and no FDE
+			      * covers, named by its own address as perf report names
+			      * it (symtab_lookup); start is that address, size 0 */
 };
 
 struct symtab *symtab_new(void);
@@ -41,7 +44,14 @@ int symtab_copy_maps(struct symtab *dst, const struct symtab *src);
 void symtab_clear(struct symtab *st);
 
 /* The function and module containing IP.  Returns false when IP lies in no
- * known mapping (then module is NULL too).  Strings live as long as ST. */
+ * known mapping (then module is NULL too).  Strings live as long as ST.
+ * Code of an ELF file that neither a symbol nor an FDE covers has no
+ * function: it is named by its address, as perf report names it on a row
+ * of its own, "0x%016" PRIx64 of the address in the file (the mapping's
+ * file offset plus IP's distance from the mapping's start: perf's
+ * map__map_ip, which for a non-PIE executable is not the ELF address), and
+ * ADDRESS is set.  Code in memory no ELF backs (a JIT without a map that
+ * names it) stays without a name. */
 bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out);
 
 /* Source file and line of IP from DWARF (separate debuginfo by build-id or
@@ -59,7 +69,8 @@ uint16_t symtab_machine(struct symtab *st, uint64_t addr);
 
 /* The function called NAME (in a module MODULE matches, see
  * symbols_module_matches, when MODULE is not NULL), among every mapped
- * module.  False if none. */
+ * module, or the code no symbol and no FDE covers that symtab_lookup names
+ * NAME (0x and 16 hex digits).  False if none. */
 bool symtab_find(struct symtab *st, const char *name, const char *module,
 		 struct sym_info *out);
 

@@ -190,8 +190,10 @@ for (sym, dso), p in sorted(perf.items(), key=lambda kv: -kv[1]):
 # 2. cyctop's functions in perf; a NAME@plt perf leaves unnamed (.plt.got
 #    stubs) must be objdump's <NAME@plt>, holding perf's address rows' share;
 #    code without a symbol, [DSO+0xSTART] (the function its FDE covers),
-#    holds perf's address rows from START to the next such function.
+#    holds perf's address rows from START to the next such function; code
+#    no FDE covers either, 0xADDR (16 digits), perf's row of that address.
 FDE = re.compile(r"^\[(.+)\+0x([0-9a-f]+)\]$")
+ADDR = re.compile(r"0x[0-9a-f]{16}")
 fde_starts = {}
 for (sym, dso) in cyc:
     m = FDE.match(sym)
@@ -201,6 +203,11 @@ for (sym, dso), c in sorted(cyc.items(), key=lambda kv: -kv[1]):
     if PLT.search(sym):
         plt_dsos.add(dso)
     if c < limit or sym == "[unknown]" or (sym, dso) in perf:
+        continue
+    if ADDR.fullmatch(sym):  # code no FDE covers: perf's row of that address
+        p = sum(x for a, x in perf_addr.get(dso, []) if a == int(sym, 16))
+        check(sym, dso, p, c, None if abs(p - c) <= tol else
+              "cyctop's %s (%s) %.2f%%: perf's row of that address %.2f%%" % (sym, dso, c, p))
         continue
     m = FDE.match(sym)
     if m:

@@ -6,6 +6,7 @@
 # [libfoo.so.1+0xSTART] with START what nm of the unstripped copy says,
 # whose share is the sum of perf's rows in [START, START + size), and which
 # cyctop annotate (the asm view's data) opens over the function's range.
+# Code no FDE covers either has a row per address, as perf's (below).
 . "$SRCDIR/tests/lib.sh"
 
 command -v perf >/dev/null 2>&1 || { echo "SKIP: no perf"; exit 77; }
@@ -78,6 +79,7 @@ while read -r start size fn; do
 	row=$(printf '[libfoo.so.1+0x%x]' "0x$start")
 	end=$(printf '%d' $((0x$start + 0x$size)))
 	want=$(while read -r pct addr; do
+		case $addr in 0x*) ;; *) continue ;; esac  # foo_run: named
 		a=$(printf '%d' "$addr")
 		[ "$a" -ge $((0x$start)) ] && [ "$a" -lt "$end" ] && echo "$pct"
 	done <perf.txt | awk '{ t += $1 } END { printf "%.2f", t }')
@@ -90,4 +92,65 @@ while read -r start size fn; do
 	expect_out "$(printf '# %s in %s/libfoo.so.1 [0x%x, 0x%x)' "$row" "$TMP" "0x$start" "$end")" \
 		"$fn's code, its range as nm says"
 done <funcs.txt
+
+# Code no symbol and no FDE covers: the same library and a non-PIE
+# executable with a hot loop of its own, built without unwind tables and
+# stripped.  perf report lists each sampled address on a row of its own,
+# named by its address in the file (0x%016x: the mapping's file offset plus
+# the distance from its start, which in the executable is not the ELF
+# address 0x401...); cyctop must list the same rows, named alike, with the
+# same shares (the same file: exact, up to perf's rounding of 0.01).
+cat >"$TMP/exe.c" <<'C'
+#include <stdlib.h>
+static volatile double sink;
+void foo_run(double seconds);
+__attribute__((noinline)) static void spin_exe(long n)
+{
+	double x = 3.0;
+	for (long i = 0; i < n; i++)
+		x = x * 1.0000002 + 0.125;
+	sink = x;
+}
+int main(int argc, char **argv)
+{
+	for (int i = 0; i < 4; i++) {
+		spin_exe(20000000);
+		foo_run(argc > 1 ? atof(argv[1]) / 4 : 0.25);
+	}
+	return 0;
+}
+C
+nocfi="-fno-asynchronous-unwind-tables -fno-unwind-tables"
+mkdir nocfi && cd nocfi || fail "mkdir nocfi"
+# shellcheck disable=SC2086 # nocfi: several flags
+cc -O2 $nocfi -fPIC -shared -Wl,-soname,libfoo.so.1 -o libfoo.so.1 ../foo.c &&
+	strip --strip-unneeded libfoo.so.1 &&
+	cc -O2 $nocfi -no-pie -o exe ../exe.c ./libfoo.so.1 && strip exe ||
+	fail "building the library and executable without unwind tables"
+ok
+LD_LIBRARY_PATH="$TMP/nocfi" perf record -q -e cpu-clock -c 250000 -o n.data -- ./exe 1 \
+	>/dev/null 2>&1 || fail "perf record -e cpu-clock -c 250000 ./exe"
+perf report -i n.data --stdio --sort dso,sym 2>/dev/null |
+	awk '$1 ~ /%$/ && ($2 == "libfoo.so.1" || $2 == "exe") {
+		sub("%", "", $1); print $2, $4, $1 }' | sort >perf.txt
+grep -q '^exe 0x0000000000001' perf.txt && grep -q '^libfoo.so.1 0x' perf.txt ||
+	fail "perf report names no address of exe and libfoo.so.1 by itself: $(cat perf.txt)"
+ok
+run "$CYCTOP" -b -i n.data --format json
+expect_rc 0 "cyctop -i n.data"
+cp "$TMP/out" n.json
+json_last n.json "'\\n'.join('%s %s %.2f' % (f['module'].rsplit('/', 1)[1], f['name'], f['percent']['cpu-clock']) for f in o['functions'] if f['module'].endswith(('/libfoo.so.1', '/exe')))" |
+	sort >cyctop.txt
+join -j1 -a1 -a2 -e none -o 0,1.2,2.2 \
+	"$(sed 's/ /:/' perf.txt >p.j && echo p.j)" "$(sed 's/ /:/' cyctop.txt >c.j && echo c.j)" |
+	awk '{ d = $2 - $3; if ($2 == "none" || $3 == "none" || d > 0.01 || d < -0.01) {
+		print "  " $1 ": perf " $2 " %, cyctop " $3 " %"; bad = 1 } } END { exit bad }' >diff.txt ||
+	fail "rows of code without symbol or FDE differ from perf report's:
+$(cat diff.txt)"
+ok
+# the asm view of such a row: the instruction at its address
+addr=$(awk '$1 == "exe" { print $2; exit }' perf.txt)
+run "$CYCTOP" annotate "$addr" -i n.data
+expect_rc 0 "cyctop annotate $addr"
+expect_out "# $addr in $TMP/nocfi/exe [0x40" "$addr's instruction at its ELF address"
 done_ok

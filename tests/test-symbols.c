@@ -395,6 +395,27 @@ static void expect_nameless(struct symtab *st, uint64_t ip, const char *module)
 	assert_null(si.name);
 }
 
+/* Code of an ELF no symbol and no FDE covers: no function, named by its
+ * address in the file (FILEADDR) as perf report names it, one interned
+ * name per address. */
+static void expect_address(struct symtab *st, uint64_t ip, const char *module, uint64_t fileaddr)
+{
+	struct sym_info si, again;
+	char want[32];
+
+	snprintf(want, sizeof(want), "0x%016" PRIx64, fileaddr);
+	assert_true(symtab_lookup(st, ip, &si));
+	assert_non_null(si.module);
+	assert_string_equal(si.module, module);
+	assert_true(si.address);
+	assert_non_null(si.name);
+	assert_string_equal(si.name, want);
+	assert_int_equal(si.start, ip);
+	assert_int_equal(si.size, 0);
+	assert_true(symtab_lookup(st, ip, &again));
+	assert_ptr_equal(again.name, si.name);
+}
+
 static void test_pseudo_mappings(void **state)
 {
 	struct symtab *st = *state;
@@ -568,11 +589,11 @@ static void test_synthetic_symbols(void **state)
 	expect_func(st, a + 0x1000, "__alpha", a + 0x1000, 0x100);
 	expect_func(st, a + 0x10ff, "__alpha", a + 0x1000, 0x100);
 	expect_func(st, a + 0x1108, "beta", a + 0x1100, 0x10);
-	expect_nameless(st, a + 0x1110, path);
-	expect_nameless(st, a + 0x1180, path);
+	expect_address(st, a + 0x1110, path, 0x1110);
+	expect_address(st, a + 0x1180, path, 0x1180);
 	expect_func(st, a + 0x1250, "gamma", a + 0x1200, 0x100);
 	expect_func(st, a + 0x1310, "resolver", a + 0x1300, 0x20);
-	expect_nameless(st, a + 0x1340, path);
+	expect_address(st, a + 0x1340, path, 0x1340);
 	expect_func(st, a + 0x1408, "__GI___libc_write", a + 0x1400, 0x10);
 	expect_func(st, a + 0x1420, "tie_two", a + 0x1420, 0x10);
 	expect_func(st, a + 0x1440, "_IO_file_write", a + 0x1440, 0x10);
@@ -582,9 +603,17 @@ static void test_synthetic_symbols(void **state)
 	expect_func(st, a + 0x14c0, "mycrate::main", a + 0x14c0, 0x10);
 	expect_func(st, a + 0x14e0, "_Znot_mangled", a + 0x14e0, 0x10);
 	expect_func(st, a + 0x1fff, "omega", a + 0x1800, 0x800);
-	expect_nameless(st, a + 0x800, path);
+	expect_address(st, a + 0x800, path, 0x800);
 	assert_true(symtab_lookup(st, a + 0x1000, &si));
 	assert_int_equal(si.module_base, a);
+	/* such code found by its name (the asm view of a row without samples) */
+	assert_true(symtab_find(st, "0x0000000000001110", path, &si));
+	assert_true(si.address);
+	assert_int_equal(si.start, a + 0x1110);
+	assert_false(symtab_find(st, "0x0000000000001108", NULL, &si));  /* beta's */
+	assert_false(symtab_find(st, "0x0000000000009000", NULL, &si));  /* unmapped */
+	assert_false(symtab_find(st, "0x1110", NULL, &si));              /* not perf's */
+	assert_false(symtab_find(st, "0x0000000000001110", "/other", &si));
 	unlink(path);
 }
 
@@ -655,7 +684,7 @@ static void test_bad_files(void **state)
 	expect_nameless(st, a + 8, text);
 	a += 0x10000;
 	assert_int_equal(symtab_add_map(st, bare, a, a + 0x1000, 0), 0);
-	expect_nameless(st, a + 8, bare);
+	expect_address(st, a + 8, bare, 8);  /* an ELF without symbols: perf's 0x... */
 	assert_false(symtab_srcline(st, a + 8, &(const char *){ NULL }, &(int){ 0 }));
 	/* Our own binary at an offset none of its segments covers. */
 	a += 0x10000;
@@ -951,7 +980,8 @@ static void check_plt0(struct symtab *st, const char *path, uint64_t base)
 	assert_int_equal(fscanf(f, "%llx", &addr), 1);
 	pclose(f);
 	assert_true(symtab_lookup(st, base + addr, &si));
-	assert_null(si.name);
+	assert_true(si.address);  /* named by its address, as perf names it */
+	assert_int_equal(si.start, base + addr);
 }
 
 static void expect_plt_names(const char *flags, const char *section, int min_stubs)
