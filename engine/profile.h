@@ -21,9 +21,10 @@ struct snap_event {
 	uint64_t sav;
 	uint64_t samples;        /* cumulative */
 	uint64_t window;         /* since the previous snapshot */
-	uint64_t nsamples;       /* a recording sampled in frequency mode, whose samples
-				  * weigh their periods (samples sums them): how many
-				  * samples there are; 0 otherwise */
+	uint64_t nsamples;       /* an event sampled in frequency mode (live or
+				  * recorded), whose samples weigh their periods
+				  * (samples sums them): how many samples there
+				  * are; 0 otherwise */
 	double count;            /* counting-mode total, scaled by enabled/running */
 	double coverage;         /* fraction of the time counted (engine/mux.h), 1 when
 				  * never multiplexed; estimated samples = samples /

@@ -746,15 +746,22 @@ static bool live_time(const struct session *s, const struct perf_event_header *h
 }
 
 /* A live sample is one sample, its period the SAV; in frequency mode the
- * kernel sets each period: the sample weighs it (its event's sav is 1). */
+ * kernel sets each period: the sample weighs it (its event's sav is 1),
+ * and how many samples there were is counted apart. */
 static uint64_t live_weigh(struct session *s, int ev, const struct rec_sample *smp)
 {
-	return s->opened_attr[ev].freq ? smp->period : 1;
+	if (!s->opened_attr[ev].freq)
+		return 1;
+	s->freq_samples[ev]++;
+	return smp->period;
 }
 
 static void live_snapshot(struct session *s, struct snapshot *snap)
 {
 	side_read(s->side, snap);
+	for (int e = 0; e < snap->n_events && e < s->events.n; e++)
+		if (s->opened_attr[e].freq)
+			snap->ev[e].nsamples = s->freq_samples[e];
 }
 
 static const struct perf_event_attr *live_attr(const struct session *s, int ev)

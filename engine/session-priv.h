@@ -158,6 +158,7 @@ struct session {
 	struct ev_spec ref_spec; /* the internal reference (counting only) */
 	struct mux mux;
 	struct perf_event_attr opened_attr[EVENTS_MAX]; /* as opened, for the file */
+	uint64_t freq_samples[EVENTS_MAX]; /* live samples of events in frequency mode */
 	struct side_counters *side;  /* counted beside the events (engine/side.h) */
 	struct perf_event_attr ref_attr;  /* the internal reference's, likewise */
 	/* call stacks (-g): NULL when not collected */

@@ -101,7 +101,7 @@ static int report(struct session *s, const struct record_opts *o)
 	fmt_escape(path, sizeof(path), o->s.record);
 	session_record_stats(s, &records, &bytes);
 	for (int e = 0; snap && e < snap->n_events; e++)
-		samples += snap->ev[e].samples;
+		samples += snap->ev[e].nsamples ? snap->ev[e].nsamples : snap->ev[e].samples;
 	fprintf(stderr, "cyctop record: %" PRIu64 " samples, %" PRIu64 " lost, %" PRIu64
 			" records (%.1f KB) written to %s\n",
 		samples, snap ? snap->lost : 0, records, (double)bytes / 1024, path);

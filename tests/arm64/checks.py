@@ -422,6 +422,16 @@ def check_boot(cpu, outs, build, work):
            and all(abs(r[1] - o[1]) <= 0.01 for r, o in zip(rows, ours)),
            "perf report %s, cyctop %s" % (rows, ours))
 
+    # frequency mode: the samples cyctop record counts are the file's
+    # samples (perf report -n), not their periods summed
+    said = re.search(r"cyctop record: (\d+) samples", outs.get("record-freq", ("", 1))[0])
+    perf_n = sum(int(m.group(1)) for m in re.finditer(r"^\s*[\d.]+%\s+(\d+)\s",
+                                                      outs.get("record-freq-perf", ("", 1))[0],
+                                                      re.M))
+    report("%s/record-freq-samples" % L,
+           said is not None and perf_n > 0 and int(said.group(1)) == perf_n,
+           "cyctop record said %s, perf report -n %d" % (said.group(1) if said else None, perf_n))
+
     # call stacks: frame pointers, dwarf through libunwind
     for name, perf_name, leaf in (("cg-fp", "perf-cg-fp", "spin_hot"),
                                   ("cg-dwarf", "perf-cg-dwarf", "leaf_work")):

@@ -125,6 +125,10 @@ run record-perf perf report -i /tmp/cyctop.data --stdio -q --sort sym
 run record-cyctop cyctop -b --format json -i /tmp/cyctop.data
 # the recording itself, for the x86 cyctop on the host (cross-architecture -i)
 run record-base64 base64 /tmp/cyctop.data
+# generic cycles without /SAV sample in frequency mode (4000 Hz, the kernel
+# sets each period): the samples cyctop record says it wrote, perf report's
+run record-freq cyctop record -o /tmp/freq.data -e cycles:u -- $SPIN $ROUNDS
+run record-freq-perf perf report -i /tmp/freq.data --stdio -q -n --sort comm
 # call stacks: frame pointers (spin) and dwarf (callers, built without
 # them), each beside perf's stacks of the same command
 run cg-fp cyctop -b --format folded --call-graph fp -e cycles:u/100000 -- $SPIN $ROUNDS
