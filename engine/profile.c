@@ -532,12 +532,11 @@ void profile_set_thread_name(struct profile *p, uint32_t tid, const char *comm)
  * FORK; a row that ended before is an id that came round again: a new life
  * (its samples add to the old ones). */
 static void table_fork(struct profile *p, struct row_table *tab, uint32_t tid,
-		       uint32_t parent_tid, uint64_t time)
+		       uint32_t parent_tid)
 {
 	struct thread_row *t = table_get(p, tab, tid);
 	const struct thread_row *parent = table_find(tab, parent_tid);  /* after: may grow */
 
-	(void)time;
 	if (!t || t == tab->other)
 		return;
 	bool new_life = t->ended;  /* the id came round again */
@@ -550,25 +549,24 @@ static void table_fork(struct profile *p, struct row_table *tab, uint32_t tid,
 		memcpy(t->comm, parent->comm, sizeof(t->comm));
 }
 
-void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid, uint64_t time)
+void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid)
 {
-	table_fork(p, &p->threads, tid, parent_tid, time);
+	table_fork(p, &p->threads, tid, parent_tid);
 }
 
 /* The row is made if need be (a thread known by its EXIT alone is listed
  * ended when it has samples). */
-static void table_exit(struct profile *p, struct row_table *tab, uint32_t tid, uint64_t time)
+static void table_exit(struct profile *p, struct row_table *tab, uint32_t tid)
 {
 	struct thread_row *t = tid == PROFILE_TID_OTHER ? NULL : table_get(p, tab, tid);
 
-	(void)time;
 	if (t && t != tab->other)
 		t->ended = true;
 }
 
-void profile_thread_exit(struct profile *p, uint32_t tid, uint64_t time)
+void profile_thread_exit(struct profile *p, uint32_t tid)
 {
-	table_exit(p, &p->threads, tid, time);
+	table_exit(p, &p->threads, tid);
 }
 
 /* System-wide, every process's code lies at addresses of its own (ASLR): a
@@ -622,16 +620,16 @@ void profile_set_process(struct profile *p, uint32_t pid, const char *comm, cons
 		row_set_name(t, comm);
 }
 
-void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid, uint64_t time)
+void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid)
 {
 	if (p->by_process)
-		table_fork(p, &p->procs, pid, ppid, time);
+		table_fork(p, &p->procs, pid, ppid);
 }
 
-void profile_process_exit(struct profile *p, uint32_t pid, uint64_t time)
+void profile_process_exit(struct profile *p, uint32_t pid)
 {
 	if (p->by_process)
-		table_exit(p, &p->procs, pid, time);
+		table_exit(p, &p->procs, pid);
 }
 
 void profile_set_process_filter(struct profile *p, int64_t pid)

@@ -143,12 +143,12 @@ void profile_free(struct profile *p);
 void profile_add(struct profile *p, int ev, uint32_t tid, uint64_t ip, const char *name,
 		 const char *module, uint64_t n);
 /* Thread life: a COMM record names TID, a new thread inherits its parent's
- * name (as clone() does), an EXIT record ends it.  TIME is the FORK or EXIT
- * record's (0: unknown): a FORK older than the EXIT already seen is the same
- * thread's, read late from another CPU's ring; a newer one, a reused tid. */
+ * name (as clone() does), an EXIT record ends it.  Records come in time
+ * order (engine/ordered.h): a FORK of a tid that ended is a reused tid, a
+ * new life. */
 void profile_set_thread_name(struct profile *p, uint32_t tid, const char *comm);
-void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid, uint64_t time);
-void profile_thread_exit(struct profile *p, uint32_t tid, uint64_t time);
+void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid);
+void profile_thread_exit(struct profile *p, uint32_t tid);
 /* Snapshots taken from now on show the functions of thread TID only
  * (0: of every thread); totals, threads and percentages stay the process's. */
 void profile_set_thread_filter(struct profile *p, uint32_t tid);
@@ -161,8 +161,8 @@ void profile_add_pid(struct profile *p, int ev, uint32_t pid, uint32_t tid, uint
 /* Process life, as the threads': a name and owner (NULL: kept), a FORK
  * (the child takes its parent's name and owner), an EXIT. */
 void profile_set_process(struct profile *p, uint32_t pid, const char *comm, const char *user);
-void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid, uint64_t time);
-void profile_process_exit(struct profile *p, uint32_t pid, uint64_t time);
+void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid);
+void profile_process_exit(struct profile *p, uint32_t pid);
 /* Whether process PID has a name and an owner. */
 bool profile_process_named(const struct profile *p, uint32_t pid);
 /* The command of process PID (tracked processes only), NULL when not known;

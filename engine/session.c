@@ -323,23 +323,23 @@ static void handle_task(struct session *s, const struct record *r)
 	const struct rec_task *t = &r->u.task;
 
 	if (r->type == PERF_RECORD_EXIT)
-		profile_thread_exit(s->prof, t->tid, t->time);
+		profile_thread_exit(s->prof, t->tid);
 	else
-		profile_thread_fork(s->prof, t->tid, t->ptid, t->time);
+		profile_thread_fork(s->prof, t->tid, t->ptid);
 	if (r->type == PERF_RECORD_EXIT && t->pid == t->tid) {
 		struct space *sp = space_find(s, (pid_t)t->pid);
 		if (sp) {
 			sp->exited = true;
 			sp->exit_ns = session_now_ns();
 		}
-		profile_process_exit(s->prof, t->pid, t->time);
+		profile_process_exit(s->prof, t->pid);
 	}
 	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid) {
 		/* the child takes the parent's name and owner: know them now,
 		 * while the parent surely lives */
 		if (s->system_wide && !s->src->recorded && !profile_process_named(s->prof, t->ppid))
 			name_process(s, (pid_t)t->ppid);
-		profile_process_fork(s->prof, t->pid, t->ppid, t->time);
+		profile_process_fork(s->prof, t->pid, t->ppid);
 	}
 	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid)
 		session_fork_space(s, (pid_t)t->pid, (pid_t)t->ppid);

@@ -650,12 +650,12 @@ static void test_thread_names(void **state)
 
 	(void)state;
 	profile_set_thread_name(p, 100, "app");
-	profile_thread_fork(p, 101, 100, 10);
-	profile_thread_fork(p, 102, 101, 11);
+	profile_thread_fork(p, 101, 100);
+	profile_thread_fork(p, 102, 101);
 	profile_set_thread_name(p, 102, "worker-with-a-long-name");  /* the kernel cuts at 15 */
-	profile_thread_fork(p, 103, 999, 12);      /* parent unknown: no name */
-	profile_thread_exit(p, 101, 20);
-	profile_thread_exit(p, 555, 21);           /* never sampled: not listed */
+	profile_thread_fork(p, 103, 999);      /* parent unknown: no name */
+	profile_thread_exit(p, 101);
+	profile_thread_exit(p, 555);           /* never sampled: not listed */
 	for (uint32_t t = 100; t <= 103; t++)
 		add_in(p, t, 0, "f", "/bin/app", t - 99);
 	profile_set_thread_name(p, 104, "idle");   /* named, never sampled */
@@ -670,7 +670,7 @@ static void test_thread_names(void **state)
 
 	/* exec renames; a reused tid lives again under its new parent's name */
 	profile_set_thread_name(p, 100, "exec'd");
-	profile_thread_fork(p, 101, 102, 30);
+	profile_thread_fork(p, 101, 102);
 	s2 = profile_snapshot(p, 2, 1);
 	assert_string_equal(must_thread(s2, 100)->comm, "exec'd");
 	assert_string_equal(must_thread(s2, 101)->comm, "worker-with-a-l");
@@ -694,17 +694,17 @@ static void test_thread_lives(void **state)
 	struct snapshot *s;
 
 	(void)state;
-	profile_thread_fork(p, 201, 200, 1);        /* parent unnamed: none to take */
+	profile_thread_fork(p, 201, 200);        /* parent unnamed: none to take */
 	profile_set_thread_name(p, 200, "app");
-	profile_thread_fork(p, 202, 200, 2);        /* ... named now: taken */
+	profile_thread_fork(p, 202, 200);        /* ... named now: taken */
 	profile_set_thread_name(p, 202, "exec'd");  /* its exec: itself only */
-	profile_thread_fork(p, 203, 202, 3);        /* the exec'd name goes on */
+	profile_thread_fork(p, 203, 202);        /* the exec'd name goes on */
 	profile_set_thread_name(p, 300, "other");
-	profile_thread_fork(p, 401, 200, 4);
-	profile_thread_exit(p, 401, 5);
-	profile_thread_fork(p, 401, 300, 6);        /* the id again: a new life */
-	profile_thread_fork(p, 402, 200, 7);
-	profile_thread_exit(p, 402, 8);
+	profile_thread_fork(p, 401, 200);
+	profile_thread_exit(p, 401);
+	profile_thread_fork(p, 401, 300);        /* the id again: a new life */
+	profile_thread_fork(p, 402, 200);
+	profile_thread_exit(p, 402);
 	for (uint32_t t = 200; t <= 203; t++)
 		add_in(p, t, 0, "f", "/bin/app", 1);
 	add_in(p, 401, 0, "f", "/bin/app", 1);
@@ -855,12 +855,12 @@ static void test_processes(void **state)
 	struct profile *p = new_profile();
 	profile_track_processes(p);
 	profile_set_process(p, 10, "shell", "alice");
-	profile_process_fork(p, 20, 10, 5);       /* a child, not exec'd yet */
+	profile_process_fork(p, 20, 10);       /* a child, not exec'd yet */
 	profile_set_process(p, 30, "db", "bob");
 	profile_add_pid(p, 0, 10, 10, 0x1000, "f", "/bin/x", 2);
 	profile_add_pid(p, 0, 20, 21, 0x1000, "f", "/bin/x", 5);   /* thread 21 of 20 */
 	profile_add_pid(p, 0, 30, 30, 0x2000, "g", "/bin/db", 3);
-	profile_process_exit(p, 20, 9);
+	profile_process_exit(p, 20);
 	assert_true(profile_process_named(p, 20));
 	assert_false(profile_process_named(p, 40));
 
@@ -943,7 +943,7 @@ static void test_default_thread_limit(void **state)
 	(void)state;
 	for (uint32_t t = 1; t <= MAX + 3; t++)
 		add_in(p, t, 0, "f", "/bin/app", 1);
-	profile_thread_fork(p, MAX + 10, 1, 0);   /* no row for it either */
+	profile_thread_fork(p, MAX + 10, 1);   /* no row for it either */
 	struct snapshot *s = profile_snapshot(p, 1, 1);
 	assert_int_equal(s->n_threads, MAX + 1);
 	assert_int_equal(s->threads[0].tid, PROFILE_TID_OTHER);   /* the most samples */
