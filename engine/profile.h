@@ -1,6 +1,8 @@
 /* The profile: per-event sample counts per function and module, totals,
  * a live window (since the last snapshot) and the cumulative view.
- * Consumers only ever see snapshots, which are immutable copies. */
+ * Consumers only ever see snapshots, which are immutable copies; their
+ * function and module names point into the profile's interned strings,
+ * which each snapshot holds a reference on (valid after profile_free). */
 #ifndef ENGINE_PROFILE_H
 #define ENGINE_PROFILE_H
 
@@ -15,6 +17,7 @@
 #define PROFILE_USER_MAX 32
 
 struct profile;
+struct profile_names;
 
 struct snap_event {
 	char name[EVENT_NAME_MAX];
@@ -131,6 +134,10 @@ struct snapshot {
 		double count;
 	} side[SNAP_SIDE_MAX];
 	bool recorded;           /* read from a perf.data file (cyctop -i) */
+	/* The profile's interned strings that funcs' names and modules point
+	 * into (engine/profile.c), held by the snapshot: NULL when it owns
+	 * copies (snapshot_new). */
+	struct profile_names *names;
 	uint64_t stacks_skipped; /* samples counted without their stack (the
 				  * unwinder's time budget was spent) */
 };
@@ -194,7 +201,8 @@ void profile_set_scaled(struct profile *p, int ev, double count, double coverage
 /* The reference's name and count for the snapshots (NAN: not counted). */
 void profile_set_reference(struct profile *p, const char *name, double count);
 
-/* An immutable copy; the window restarts. */
+/* An immutable copy (the names shared, see struct snapshot); the window
+ * restarts. */
 struct snapshot *profile_snapshot(struct profile *p, double now, double window_seconds);
 /* The same with the call graph CG (may be NULL): the functions on its
  * stacks that have no samples of their own (main, the pure callers) get
@@ -208,8 +216,9 @@ void snapshot_free(struct snapshot *s);
  * and STRBYTES of strings (*STR points to them), for snapshots made from
  * other snapshots (engine/runs.c); complete it with snapshot_finish. */
 struct snapshot *snapshot_new(int n_events, size_t n_funcs, size_t strbytes, char **str);
-/* Sorts the function rows and adds the module totals (no thread rows).
- * Returns -1 (and frees S) when out of memory. */
+/* Sorts the function rows and adds the module totals (no thread rows),
+ * summed by module pointer: rows of one module must share one.  Returns
+ * -1 (and frees S) when out of memory. */
 int snapshot_finish(struct snapshot *s);
 
 /* The per-address samples of function NAME in MODULE, as an immutable copy;
