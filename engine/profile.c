@@ -240,6 +240,20 @@ static struct func_row *row_find_or_add(struct profile *p, const char *name,
 	return i != HASHTAB_NONE ? p->rows[i] : row_add(p, &k, h);
 }
 
+/* The row of NAME in MODULE, NULL when there is none (nothing is
+ * interned: strings never seen cannot name a row). */
+static struct func_row *row_find(const struct profile *p, const char *name, const char *module)
+{
+	const struct strpool *pool = &p->names->pool;
+	struct row_key k = { strpool_find(pool, name), strpool_find(pool, module) };
+	uint32_t i;
+
+	if (!k.name || !k.module)
+		return NULL;
+	i = hashtab_find(&p->row_index, hash_ptrs(k.name, k.module), &k, row_is, p);
+	return i == HASHTAB_NONE ? NULL : p->rows[i];
+}
+
 /* The row a sample's NAME and MODULE strings found last time.  They are
  * the symbol tables' own (stable while their module lives), so most samples
  * find their row here without hashing either string; a hit is checked by
@@ -889,11 +903,7 @@ static bool caller_only(const struct profile *p, const struct cg_snapshot *cg, s
 	cg_function_at(cg, i, name, module);
 	if (strcmp(*module, CG_PROCESS_MODULE) == 0 || strcmp(*module, CG_OVERFLOW_MODULE) == 0)
 		return false;
-	const struct strpool *pool = &p->names->pool;
-	struct row_key k = { strpool_find(pool, *name), strpool_find(pool, *module) };
-	return !k.name || !k.module ||
-	       hashtab_find(&p->row_index, hash_ptrs(k.name, k.module), &k, row_is, p) ==
-		       HASHTAB_NONE;
+	return !row_find(p, *name, *module);
 }
 
 /* perf report --children lists every function on a stack: the pure
@@ -1170,12 +1180,8 @@ static int ip_asc(const void *a, const void *b)
 struct ip_counts *profile_ip_counts(struct profile *p, const char *name, const char *module)
 {
 	size_t ne = (size_t)p->n_events, n = 0;
-	const struct func_row *fn = NULL;
+	const struct func_row *fn = row_find(p, name, module);
 
-	for (size_t i = 0; i < p->n && !fn; i++)
-		if (strcmp(p->rows[i]->name, name) == 0 &&
-		    strcmp(p->rows[i]->module, module) == 0)
-			fn = p->rows[i];
 	for (size_t i = 0; fn && i < p->nips; i++)
 		n += p->ips[i]->fn == fn;
 	struct ip_counts *c = calloc(1, sizeof(*c) + n * (sizeof(struct snap_ip) +

@@ -457,6 +457,11 @@ static void test_ip_counts(void **state)
 	assert_non_null(c);
 	assert_int_equal(c->n, 0);
 	free(c);
+	/* both strings known, but never as a pair */
+	c = profile_ip_counts(p, "g", "/lib/other.so");
+	assert_non_null(c);
+	assert_int_equal(c->n, 0);
+	free(c);
 	profile_free(p);
 }
 
