@@ -63,10 +63,20 @@ struct row_hint {
 };
 #define ROW_HINTS 512
 
+/* The profile's interned strings (function names, module paths), shared
+ * with the snapshots whose rows point into them: freed with the last of
+ * them (a snapshot outlives its session in runs mode, engine/runs.c, and
+ * while the tui shows it).  Strings are only added, never changed, and
+ * keep their address (lib/hashtab.h): a snapshot's stay as they were. */
+struct profile_names {
+	struct strpool pool;
+	unsigned refs;
+};
+
 struct profile {
 	int n_events;
 	struct snap_event ev[EVENTS_MAX];
-	struct strpool pool;
+	struct profile_names *names;
 	/* The tables hold pointers, in the order the records came (what the
 	 * loops over them visit), and an index each: a record keeps its
 	 * address for the profile's life (the hints, the cells and the last_*
@@ -121,12 +131,30 @@ static const char *intern(struct strpool *sp, const char *s)
 	return c ? c : "[out of memory]";
 }
 
+static struct profile_names *names_ref(struct profile_names *n)
+{
+	if (n)
+		n->refs++;
+	return n;
+}
+
+static void names_unref(struct profile_names *n)
+{
+	if (n && --n->refs == 0) {
+		strpool_free(&n->pool);
+		free(n);
+	}
+}
+
 struct profile *profile_new(const struct ev_list *events)
 {
 	struct profile *p = calloc(1, sizeof(*p));
 
-	if (!p)
+	if (!p || !(p->names = calloc(1, sizeof(*p->names)))) {
+		free(p);
 		return NULL;
+	}
+	p->names->refs = 1;
 	p->n_events = events->n;
 	for (int i = 0; i < events->n; i++) {
 		snprintf(p->ev[i].name, sizeof(p->ev[i].name), "%s", events->ev[i].name);
@@ -166,7 +194,7 @@ void profile_free(struct profile *p)
 		free(p->cells[i]);
 	free(p->cells);
 	hashtab_free(&p->cell_index);
-	strpool_free(&p->pool);
+	names_unref(p->names);
 	free(p);
 }
 
@@ -205,11 +233,25 @@ static struct func_row *row_add(struct profile *p, const struct row_key *k, uint
 static struct func_row *row_find_or_add(struct profile *p, const char *name,
 					 const char *module)
 {
-	struct row_key k = { intern(&p->pool, name), intern(&p->pool, module) };
+	struct row_key k = { intern(&p->names->pool, name), intern(&p->names->pool, module) };
 	uint64_t h = hash_ptrs(k.name, k.module);
 	uint32_t i = hashtab_find(&p->row_index, h, &k, row_is, p);
 
 	return i != HASHTAB_NONE ? p->rows[i] : row_add(p, &k, h);
+}
+
+/* The row of NAME in MODULE, NULL when there is none (nothing is
+ * interned: strings never seen cannot name a row). */
+static struct func_row *row_find(const struct profile *p, const char *name, const char *module)
+{
+	const struct strpool *pool = &p->names->pool;
+	struct row_key k = { strpool_find(pool, name), strpool_find(pool, module) };
+	uint32_t i;
+
+	if (!k.name || !k.module)
+		return NULL;
+	i = hashtab_find(&p->row_index, hash_ptrs(k.name, k.module), &k, row_is, p);
+	return i == HASHTAB_NONE ? NULL : p->rows[i];
 }
 
 /* The row a sample's NAME and MODULE strings found last time.  They are
@@ -532,12 +574,11 @@ void profile_set_thread_name(struct profile *p, uint32_t tid, const char *comm)
  * FORK; a row that ended before is an id that came round again: a new life
  * (its samples add to the old ones). */
 static void table_fork(struct profile *p, struct row_table *tab, uint32_t tid,
-		       uint32_t parent_tid, uint64_t time)
+		       uint32_t parent_tid)
 {
 	struct thread_row *t = table_get(p, tab, tid);
 	const struct thread_row *parent = table_find(tab, parent_tid);  /* after: may grow */
 
-	(void)time;
 	if (!t || t == tab->other)
 		return;
 	bool new_life = t->ended;  /* the id came round again */
@@ -550,25 +591,24 @@ static void table_fork(struct profile *p, struct row_table *tab, uint32_t tid,
 		memcpy(t->comm, parent->comm, sizeof(t->comm));
 }
 
-void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid, uint64_t time)
+void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid)
 {
-	table_fork(p, &p->threads, tid, parent_tid, time);
+	table_fork(p, &p->threads, tid, parent_tid);
 }
 
 /* The row is made if need be (a thread known by its EXIT alone is listed
  * ended when it has samples). */
-static void table_exit(struct profile *p, struct row_table *tab, uint32_t tid, uint64_t time)
+static void table_exit(struct profile *p, struct row_table *tab, uint32_t tid)
 {
 	struct thread_row *t = tid == PROFILE_TID_OTHER ? NULL : table_get(p, tab, tid);
 
-	(void)time;
 	if (t && t != tab->other)
 		t->ended = true;
 }
 
-void profile_thread_exit(struct profile *p, uint32_t tid, uint64_t time)
+void profile_thread_exit(struct profile *p, uint32_t tid)
 {
-	table_exit(p, &p->threads, tid, time);
+	table_exit(p, &p->threads, tid);
 }
 
 /* System-wide, every process's code lies at addresses of its own (ASLR): a
@@ -622,16 +662,16 @@ void profile_set_process(struct profile *p, uint32_t pid, const char *comm, cons
 		row_set_name(t, comm);
 }
 
-void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid, uint64_t time)
+void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid)
 {
 	if (p->by_process)
-		table_fork(p, &p->procs, pid, ppid, time);
+		table_fork(p, &p->procs, pid, ppid);
 }
 
-void profile_process_exit(struct profile *p, uint32_t pid, uint64_t time)
+void profile_process_exit(struct profile *p, uint32_t pid)
 {
 	if (p->by_process)
-		table_exit(p, &p->procs, pid, time);
+		table_exit(p, &p->procs, pid);
 }
 
 void profile_set_process_filter(struct profile *p, int64_t pid)
@@ -718,34 +758,59 @@ static bool func_sampled(const struct snap_func *f, size_t ne)
 	return false;
 }
 
-/* Module totals, summed from the function rows (one extra allocation,
- * freed with the snapshot through s->modules). */
+static bool module_is(const void *key, uint32_t idx, const void *ctx)
+{
+	return ((const struct snap_module *)ctx)[idx].module == key;
+}
+
+/* The row of MODULE among the N rows of M (COUNTERS their counters),
+ * found by pointer through INDEX or added; NULL when out of memory. */
+static struct snap_module *module_row(struct snap_module *m, size_t *n, struct hashtab *index,
+				      const char *module, uint64_t *counters, size_t ne)
+{
+	uint64_t h = hash_mix((uintptr_t)module);
+	uint32_t j = hashtab_find(index, h, module, module_is, m);
+
+	if (j != HASHTAB_NONE)
+		return &m[j];
+	if (hashtab_add(index, h, (uint32_t)*n) < 0)
+		return NULL;
+	m[*n].module = module;
+	m[*n].samples = counters + 2 * ne * *n;
+	m[*n].window = m[*n].samples + ne;
+	return &m[(*n)++];
+}
+
+/* Module totals, summed from the function rows by module pointer: the
+ * rows of one module share one (the profile's are interned, runs_merge
+ * copies each module once), so this is one pass, not a scan of the modules
+ * a row.  One extra allocation, freed with the snapshot through
+ * s->modules. */
 static int add_modules(struct snapshot *s)
 {
 	size_t ne = (size_t)s->n_events, n = 0;
 	struct snap_module *m = calloc(s->n_funcs + 1, sizeof(*m) + 2 * ne * sizeof(uint64_t));
+	struct hashtab index = { 0 };
 
 	if (!m)
 		return -1;
 	uint64_t *counters = (uint64_t *)(m + s->n_funcs + 1);
 	for (size_t i = 0; i < s->n_funcs; i++) {
 		const struct snap_func *f = &s->funcs[i];
-		size_t j = 0;
 		if (!func_sampled(f, ne))
 			continue;  /* a pure caller (add_callers) */
-		while (j < n && strcmp(m[j].module, f->module) != 0)
-			j++;
-		if (j == n) {
-			m[n].module = f->module;
-			m[n].samples = counters + 2 * ne * n;
-			m[n].window = m[n].samples + ne;
-			n++;
+		struct snap_module *row = module_row(m, &n, &index, f->module, counters, ne);
+		if (!row) {
+			hashtab_free(&index);
+			free(m);
+			return -1;
 		}
 		for (size_t e = 0; e < ne; e++) {
-			m[j].samples[e] += f->samples[e];
-			m[j].window[e] += f->window[e];
+			row->samples[e] += f->samples[e];
+			row->window[e] += f->window[e];
 		}
 	}
+	hashtab_free(&index);
 	if (ne > 0)
 		qsort(m, n, sizeof(*m), module_desc);
 	s->modules = m;
@@ -778,10 +843,15 @@ struct snapshot *snapshot_new(int n_events, size_t n, size_t strbytes, char **st
 	return s;
 }
 
+/* A snapshot of P's rows: they point at P's names, which it holds. */
 static struct snapshot *snapshot_alloc(const struct profile *p, size_t n, size_t strbytes,
 				       char **str)
 {
-	return snapshot_new(p->n_events, n, strbytes, str);
+	struct snapshot *s = snapshot_new(p->n_events, n, strbytes, str);
+
+	if (s)
+		s->names = names_ref(p->names);
+	return s;
 }
 
 static const char *copy_str(char **str, const char *src)
@@ -833,10 +903,7 @@ static bool caller_only(const struct profile *p, const struct cg_snapshot *cg, s
 	cg_function_at(cg, i, name, module);
 	if (strcmp(*module, CG_PROCESS_MODULE) == 0 || strcmp(*module, CG_OVERFLOW_MODULE) == 0)
 		return false;
-	struct row_key k = { strpool_find(&p->pool, *name), strpool_find(&p->pool, *module) };
-	return !k.name || !k.module ||
-	       hashtab_find(&p->row_index, hash_ptrs(k.name, k.module), &k, row_is, p) ==
-		       HASHTAB_NONE;
+	return !row_find(p, *name, *module);
 }
 
 /* perf report --children lists every function on a stack: the pure
@@ -864,9 +931,8 @@ static struct snapshot *process_funcs(const struct profile *p, const struct cg_s
 
 	if (p->by_process && p->n_events > 0)
 		find_top_processes(p);
-	for (size_t i = 0; i < p->n; i++)
-		strbytes += strlen(p->rows[i]->name) + strlen(p->rows[i]->module) + 2 +
-			    PROFILE_COMM_MAX;
+	if (p->by_process)
+		strbytes += p->n * PROFILE_COMM_MAX;
 	for (size_t i = 0; cg && i < cg_functions(cg); i++)
 		if (caller_only(p, cg, i, &name, &module)) {
 			callers++;
@@ -880,8 +946,8 @@ static struct snapshot *process_funcs(const struct profile *p, const struct cg_s
 		struct snap_func *f = &s->funcs[i];
 		memcpy(f->samples, r->n, ne * sizeof(uint64_t));
 		memcpy(f->window, r->n + ne, ne * sizeof(uint64_t));
-		f->name = copy_str(&str, r->name);
-		f->module = copy_str(&str, r->module);
+		f->name = r->name;  /* interned: the snapshot holds the names */
+		f->module = r->module;
 		if (p->by_process && r->nprocs)
 			set_func_process(p, f, r->top_pid, r->nprocs, &str);
 	}
@@ -892,7 +958,7 @@ static struct snapshot *process_funcs(const struct profile *p, const struct cg_s
 
 /* The samples of row T that no cell holds (past max_cells), as one row. */
 static void add_untracked_row(const struct profile *p, struct snapshot *s,
-			      const struct thread_row *t, char **str)
+			      const struct thread_row *t)
 {
 	size_t ne = (size_t)p->n_events;
 	struct snap_func *rest = &s->funcs[s->n_funcs];
@@ -909,8 +975,8 @@ static void add_untracked_row(const struct profile *p, struct snapshot *s,
 	}
 	if (!any)
 		return;
-	rest->name = copy_str(str, OTHER_FUNCS);
-	rest->module = copy_str(str, OTHER_FUNCS_MODULE);
+	rest->name = OTHER_FUNCS;
+	rest->module = OTHER_FUNCS_MODULE;
 	s->n_funcs++;
 }
 
@@ -919,20 +985,13 @@ static void add_untracked_row(const struct profile *p, struct snapshot *s,
 static struct snapshot *zoomed_funcs(const struct profile *p, uint64_t key,
 				     const struct thread_row *t)
 {
-	size_t n = 0, strbytes = sizeof(OTHER_FUNCS) + sizeof(OTHER_FUNCS_MODULE);
-	size_t ne = (size_t)p->n_events;
+	size_t n = 0, ne = (size_t)p->n_events;
 	bool proc = key >> 32;
 	char *str;
 
-	for (size_t i = 0; i < p->ncells; i++) {
-		const struct cell *c = p->cells[i];
-		if (c->key == key) {
-			n++;
-			strbytes += strlen(c->fn->name) + strlen(c->fn->module) + 2 +
-				    PROFILE_COMM_MAX;
-		}
-	}
-	struct snapshot *s = snapshot_alloc(p, n + 1, strbytes, &str);
+	for (size_t i = 0; i < p->ncells; i++)
+		n += p->cells[i]->key == key;
+	struct snapshot *s = snapshot_alloc(p, n + 1, proc ? n * PROFILE_COMM_MAX : 0, &str);
 	if (!s)
 		return NULL;
 	for (size_t i = 0; i < p->ncells; i++) {
@@ -942,13 +1001,13 @@ static struct snapshot *zoomed_funcs(const struct profile *p, uint64_t key,
 		struct snap_func *f = &s->funcs[s->n_funcs++];
 		memcpy(f->samples, c->n, ne * sizeof(uint64_t));
 		copy_window(p, f->window, c->n, c->epoch);
-		f->name = copy_str(&str, c->fn->name);
-		f->module = copy_str(&str, c->fn->module);
+		f->name = c->fn->name;  /* interned: the snapshot holds the names */
+		f->module = c->fn->module;
 		if (proc)
 			set_func_process(p, f, (uint32_t)key, 1, &str);
 	}
 	if (t)
-		add_untracked_row(p, s, t, &str);
+		add_untracked_row(p, s, t);
 	return s;
 }
 
@@ -1103,6 +1162,7 @@ void snapshot_free(struct snapshot *s)
 {
 	if (s) {
 		cg_snapshot_free(s->cg);
+		names_unref(s->names);
 		free(s->modules);
 		free(s->threads);
 		free(s->procs);
@@ -1120,12 +1180,8 @@ static int ip_asc(const void *a, const void *b)
 struct ip_counts *profile_ip_counts(struct profile *p, const char *name, const char *module)
 {
 	size_t ne = (size_t)p->n_events, n = 0;
-	const struct func_row *fn = NULL;
+	const struct func_row *fn = row_find(p, name, module);
 
-	for (size_t i = 0; i < p->n && !fn; i++)
-		if (strcmp(p->rows[i]->name, name) == 0 &&
-		    strcmp(p->rows[i]->module, module) == 0)
-			fn = p->rows[i];
 	for (size_t i = 0; fn && i < p->nips; i++)
 		n += p->ips[i]->fn == fn;
 	struct ip_counts *c = calloc(1, sizeof(*c) + n * (sizeof(struct snap_ip) +

@@ -1,6 +1,8 @@
 /* The profile: per-event sample counts per function and module, totals,
  * a live window (since the last snapshot) and the cumulative view.
- * Consumers only ever see snapshots, which are immutable copies. */
+ * Consumers only ever see snapshots, which are immutable copies; their
+ * function and module names point into the profile's interned strings,
+ * which each snapshot holds a reference on (valid after profile_free). */
 #ifndef ENGINE_PROFILE_H
 #define ENGINE_PROFILE_H
 
@@ -15,6 +17,7 @@
 #define PROFILE_USER_MAX 32
 
 struct profile;
+struct profile_names;
 
 struct snap_event {
 	char name[EVENT_NAME_MAX];
@@ -132,6 +135,10 @@ struct snapshot {
 		double count;
 	} side[SNAP_SIDE_MAX];
 	bool recorded;           /* read from a perf.data file (cyctop -i) */
+	/* The profile's interned strings that funcs' names and modules point
+	 * into (engine/profile.c), held by the snapshot: NULL when it owns
+	 * copies (snapshot_new). */
+	struct profile_names *names;
 	uint64_t stacks_skipped; /* samples counted without their stack (the
 				  * unwinder's time budget was spent) */
 };
@@ -144,12 +151,12 @@ void profile_free(struct profile *p);
 void profile_add(struct profile *p, int ev, uint32_t tid, uint64_t ip, const char *name,
 		 const char *module, uint64_t n);
 /* Thread life: a COMM record names TID, a new thread inherits its parent's
- * name (as clone() does), an EXIT record ends it.  TIME is the FORK or EXIT
- * record's (0: unknown): a FORK older than the EXIT already seen is the same
- * thread's, read late from another CPU's ring; a newer one, a reused tid. */
+ * name (as clone() does), an EXIT record ends it.  Records come in time
+ * order (engine/ordered.h): a FORK of a tid that ended is a reused tid, a
+ * new life. */
 void profile_set_thread_name(struct profile *p, uint32_t tid, const char *comm);
-void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid, uint64_t time);
-void profile_thread_exit(struct profile *p, uint32_t tid, uint64_t time);
+void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid);
+void profile_thread_exit(struct profile *p, uint32_t tid);
 /* Snapshots taken from now on show the functions of thread TID only
  * (0: of every thread); totals, threads and percentages stay the process's. */
 void profile_set_thread_filter(struct profile *p, uint32_t tid);
@@ -162,8 +169,8 @@ void profile_add_pid(struct profile *p, int ev, uint32_t pid, uint32_t tid, uint
 /* Process life, as the threads': a name and owner (NULL: kept), a FORK
  * (the child takes its parent's name and owner), an EXIT. */
 void profile_set_process(struct profile *p, uint32_t pid, const char *comm, const char *user);
-void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid, uint64_t time);
-void profile_process_exit(struct profile *p, uint32_t pid, uint64_t time);
+void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid);
+void profile_process_exit(struct profile *p, uint32_t pid);
 /* Whether process PID has a name and an owner. */
 bool profile_process_named(const struct profile *p, uint32_t pid);
 /* The command of process PID (tracked processes only), NULL when not known;
@@ -195,7 +202,8 @@ void profile_set_scaled(struct profile *p, int ev, double count, double coverage
 /* The reference's name and count for the snapshots (NAN: not counted). */
 void profile_set_reference(struct profile *p, const char *name, double count);
 
-/* An immutable copy; the window restarts. */
+/* An immutable copy (the names shared, see struct snapshot); the window
+ * restarts. */
 struct snapshot *profile_snapshot(struct profile *p, double now, double window_seconds);
 /* The same with the call graph CG (may be NULL): the functions on its
  * stacks that have no samples of their own (main, the pure callers) get
@@ -209,8 +217,9 @@ void snapshot_free(struct snapshot *s);
  * and STRBYTES of strings (*STR points to them), for snapshots made from
  * other snapshots (engine/runs.c); complete it with snapshot_finish. */
 struct snapshot *snapshot_new(int n_events, size_t n_funcs, size_t strbytes, char **str);
-/* Sorts the function rows and adds the module totals (no thread rows).
- * Returns -1 (and frees S) when out of memory. */
+/* Sorts the function rows and adds the module totals (no thread rows),
+ * summed by module pointer: rows of one module must share one.  Returns
+ * -1 (and frees S) when out of memory. */
 int snapshot_finish(struct snapshot *s);
 
 /* The per-address samples of function NAME in MODULE, as an immutable copy;

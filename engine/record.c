@@ -255,7 +255,6 @@ static void decode_sample_tail(struct cursor *c, const struct rec_format *f,
 static int decode_sample(struct cursor *c, const struct rec_format *f, struct rec_sample *s)
 {
 	uint64_t st = f->sample_type;
-	struct rec_regs user = { 0, NULL, 0, 0 };
 
 	decode_sample_head(c, st, s);
 	if (st & PERF_SAMPLE_READ)
@@ -269,11 +268,7 @@ static int decode_sample(struct cursor *c, const struct rec_format *f, struct re
 	if (st & PERF_SAMPLE_BRANCH_STACK)
 		decode_branches(c, f->branch_sample_type, &s->branches);
 	if (st & PERF_SAMPLE_REGS_USER)
-		decode_regs(c, f->regs_user, &user);
-	s->regs_abi = user.abi;
-	s->regs = user.regs;
-	s->n_regs = user.n;
-	s->regs_mask = user.mask;
+		decode_regs(c, f->regs_user, &s->regs_user);
 	if (st & PERF_SAMPLE_STACK_USER)
 		decode_stack_user(c, s);
 	decode_sample_tail(c, f, s);

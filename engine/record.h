@@ -54,11 +54,7 @@ struct rec_sample {
 	const void *raw;         /* RAW: raw_size bytes (padding included) */
 	uint32_t raw_size;
 	struct rec_branches branches;
-	/* REGS_USER, kept under the names older callers use */
-	uint64_t regs_abi;
-	const uint64_t *regs;    /* n_regs entries, points into the record */
-	unsigned n_regs;
-	uint64_t regs_mask;
+	struct rec_regs regs_user;
 	/* STACK_USER: a copy of the user stack from the sampled SP upwards. */
 	const uint8_t *stack;    /* points into the record; NULL if none */
 	uint64_t stack_size;     /* bytes valid: the kernel's dyn_size */

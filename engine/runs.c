@@ -1,6 +1,8 @@
 /* Runs mode (the contract is in engine/runs.h). */
 #include "engine/runs.h"
 
+#include "lib/hashtab.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +146,32 @@ static void merge_header(struct snapshot *m, struct snapshot *const *snaps,
 	m->spread = runs_spread(refs, n);
 }
 
+/* The merged rows own copies of the names (in STR), in the same order as
+ * KEYS: one copy of each module, which its rows share (snapshot_finish
+ * sums the modules by pointer).  -1 when out of memory. */
+static int copy_names(struct snapshot *m, const struct func_key *keys, size_t n_keys, char *str)
+{
+	struct strpool seen = { 0 };   /* the distinct modules, by number */
+	const char **copy = calloc(n_keys + 1, sizeof(*copy));
+
+	for (size_t i = 0; copy && i < n_keys; i++) {
+		int64_t k = strpool_id(&seen, keys[i].module);
+		if (k < 0)
+			break;
+		m->funcs[i].name = strcpy(str, keys[i].name);
+		str += strlen(str) + 1;
+		if (!copy[k]) {
+			copy[k] = strcpy(str, keys[i].module);
+			str += strlen(str) + 1;
+		}
+		m->funcs[i].module = copy[k];
+		m->n_funcs = i + 1;
+	}
+	free(copy);
+	strpool_free(&seen);
+	return m->n_funcs == n_keys ? 0 : -1;
+}
+
 struct snapshot *runs_merge(struct snapshot *const *snaps, const struct snap_run *runs, int n,
 			    int n_groups)
 {
@@ -159,18 +187,11 @@ struct snapshot *runs_merge(struct snapshot *const *snaps, const struct snap_run
 	for (size_t i = 0; i < n_keys; i++)
 		strbytes += strlen(keys[i].name) + strlen(keys[i].module) + 2;
 	struct snapshot *m = snapshot_new(snaps[0]->n_events, n_keys, strbytes, &str);
-	if (!m) {
+	if (!m || copy_names(m, keys, n_keys, str) < 0) {
+		snapshot_free(m);
 		free(keys);
 		return NULL;
 	}
-	/* the merged rows own copies of the names, in the same order */
-	for (size_t i = 0; i < n_keys; i++) {
-		m->funcs[i].name = strcpy(str, keys[i].name);
-		str += strlen(str) + 1;
-		m->funcs[i].module = strcpy(str, keys[i].module);
-		str += strlen(str) + 1;
-	}
-	m->n_funcs = n_keys;
 	merge_events(m, snaps, runs, n, runs_of);
 	merge_funcs(m, keys, snaps, runs, n, runs_of);
 	free(keys);

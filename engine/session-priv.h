@@ -111,6 +111,10 @@ struct session_tap {
 	void (*free)(void *state);
 };
 
+/* Module paths remembered by their strings' addresses (session.c,
+ * canon_index): enough for the libraries of a few busy processes. */
+#define CANON_HINTS 64
+
 struct session {
 	struct target target;
 	struct ev_list events;
@@ -149,6 +153,10 @@ struct session {
 	struct strpool canon_mods;
 	uint64_t *canon_base;    /* [canon_mods.n] */
 	size_t canon_alloc;
+	struct {                 /* a recent module string -> its number */
+		const char *module;
+		uint32_t k;
+	} canon_hints[CANON_HINTS];
 	/* multiplexing (engine/mux.h) */
 	struct plan *plan;
 	int group[EVENTS_MAX];   /* plan group of each event, or SNAP_EVERY_GROUP */

@@ -74,7 +74,7 @@ static void spaces_evict_exited(struct session *s, uint64_t before)
  * five polls at least, its symbols are freed:
  * a busy machine makes hundreds of processes a second, each space holding
  * its mappings and libdwfl's view of its files (the function tables are
- * shared, engine/symbols.c). */
+ * shared, engine/elf-funcs.c). */
 #define SPACE_GRACE_NS 500000000ull
 
 /* Live: frees the spaces of processes that exited over SPACE_GRACE_NS ago

@@ -86,8 +86,8 @@ static size_t leaf_fixup(struct space *sp, const struct rec_sample *smp, uint64_
 	uint64_t two[2];
 	bool truncated;
 
-	if (n == 0 || n == max || smp->regs_abi == PERF_SAMPLE_REGS_ABI_NONE || !smp->n_regs ||
-	    (!sp->uw && !(sp->uw = unwinder_new())) ||
+	if (n == 0 || n == max || smp->regs_user.abi == PERF_SAMPLE_REGS_ABI_NONE ||
+	    !smp->regs_user.n || (!sp->uw && !(sp->uw = unwinder_new())) ||
 	    unwind_sample(sp->uw, smp, find_map, &c, two, 2, &truncated) != 2 ||
 	    (n > 1 && ips[1] == two[1]))
 		return n;
@@ -198,7 +198,7 @@ static size_t dwarf_stack(struct space *sp, const struct rec_sample *smp, uint64
 	*truncated = false;
 	if (record_cpumode_kernel(smp->cpumode)) {
 		n = *nkernel = kernel_stack(smp, ips, max, &walked);
-		if (smp->regs_abi == PERF_SAMPLE_REGS_ABI_NONE)
+		if (smp->regs_user.abi == PERF_SAMPLE_REGS_ABI_NONE)
 			return n;  /* a kernel thread: no user part */
 		user = *smp;
 		if (n == max || !unwind_user_ip(smp, &user.ip)) {

@@ -218,6 +218,29 @@ static void name_process(struct session *s, pid_t pid)
 		session_name_threads(s, pid, tids, n);
 }
 
+/* The number of SI's module path among canon_mods, its base recorded when
+ * new; -1 when out of memory.  The symbol tables' strings are stable while
+ * their module lives, so most samples find the number in the hints without
+ * hashing the path (as the profile finds its rows, profile.c row_cached); a
+ * hit is checked by content, as freed strings' addresses come round. */
+static int64_t canon_index(struct session *s, const struct sym_info *si)
+{
+	size_t slot = hash_mix((uintptr_t)si->module) % CANON_HINTS, n = s->canon_mods.n;
+	int64_t k;
+
+	if (s->canon_hints[slot].module == si->module &&
+	    strcmp(s->canon_mods.strs[s->canon_hints[slot].k], si->module) == 0)
+		return s->canon_hints[slot].k;
+	if (GROW(s->canon_base, n + 1, s->canon_alloc) < 0 ||
+	    (k = strpool_id(&s->canon_mods, si->module)) < 0)
+		return -1;
+	if ((size_t)k == n)
+		s->canon_base[k] = si->module_base;
+	s->canon_hints[slot].module = si->module;
+	s->canon_hints[slot].k = (uint32_t)k;
+	return k;
+}
+
 /* A file several processes map (libc under make, g++'s driver and its
  * cc1plus) lies at another address in each.  The profile keeps a file's
  * samples at the addresses it had in the first process seen in it (its
@@ -227,15 +250,10 @@ static void name_process(struct session *s, pid_t pid)
  * ([JIT], [anon], the kernel) keeps its process's own addresses. */
 static uint64_t canonical_ip(struct session *s, uint64_t ip, const struct sym_info *si)
 {
-	size_t n = s->canon_mods.n;
 	int64_t k;
 
-	if (!si->module || si->module[0] != '/' ||
-	    GROW(s->canon_base, n + 1, s->canon_alloc) < 0 ||
-	    (k = strpool_id(&s->canon_mods, si->module)) < 0)
+	if (!si->module || si->module[0] != '/' || (k = canon_index(s, si)) < 0)
 		return ip;
-	if ((size_t)k == n)
-		s->canon_base[k] = si->module_base;
 	return ip - si->module_base + s->canon_base[k];
 }
 
@@ -323,23 +341,23 @@ static void handle_task(struct session *s, const struct record *r)
 	const struct rec_task *t = &r->u.task;
 
 	if (r->type == PERF_RECORD_EXIT)
-		profile_thread_exit(s->prof, t->tid, t->time);
+		profile_thread_exit(s->prof, t->tid);
 	else
-		profile_thread_fork(s->prof, t->tid, t->ptid, t->time);
+		profile_thread_fork(s->prof, t->tid, t->ptid);
 	if (r->type == PERF_RECORD_EXIT && t->pid == t->tid) {
 		struct space *sp = space_find(s, (pid_t)t->pid);
 		if (sp) {
 			sp->exited = true;
 			sp->exit_ns = session_now_ns();
 		}
-		profile_process_exit(s->prof, t->pid, t->time);
+		profile_process_exit(s->prof, t->pid);
 	}
 	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid) {
 		/* the child takes the parent's name and owner: know them now,
 		 * while the parent surely lives */
 		if (s->system_wide && !s->src->recorded && !profile_process_named(s->prof, t->ppid))
 			name_process(s, (pid_t)t->ppid);
-		profile_process_fork(s->prof, t->pid, t->ppid, t->time);
+		profile_process_fork(s->prof, t->pid, t->ppid);
 	}
 	if (r->type == PERF_RECORD_FORK && t->pid != t->ppid)
 		session_fork_space(s, (pid_t)t->pid, (pid_t)t->ppid);

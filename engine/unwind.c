@@ -574,12 +574,12 @@ static bool sample_reg(const struct rec_sample *s, int r, uint64_t *val)
 	uint64_t bit;
 	unsigned idx;
 
-	if (r < 0 || r > 63 || !(s->regs_mask & (bit = 1ULL << r)))
+	if (r < 0 || r > 63 || !(s->regs_user.mask & (bit = 1ULL << r)))
 		return false;
-	idx = (unsigned)__builtin_popcountll(s->regs_mask & (bit - 1));
-	if (idx >= s->n_regs)
+	idx = (unsigned)__builtin_popcountll(s->regs_user.mask & (bit - 1));
+	if (idx >= s->regs_user.n)
 		return false;
-	*val = s->regs[idx];
+	*val = s->regs_user.regs[idx];
 	return true;
 }
 
@@ -888,10 +888,10 @@ static void probe_one(const struct uw_ctx *real, uint64_t ip, uint64_t sp, uint6
 	regs[PERF_REG_X86_SP] = sp;
 	regs[PERF_REG_X86_BP] = bp;
 	s.ip = ip;
-	s.regs_abi = PERF_SAMPLE_REGS_ABI_64;
-	s.regs = regs;
-	s.n_regs = PERF_REG_X86_R15 + 1;
-	s.regs_mask = (1ull << (PERF_REG_X86_R15 + 1)) - 1;
+	s.regs_user.abi = PERF_SAMPLE_REGS_ABI_64;
+	s.regs_user.regs = regs;
+	s.regs_user.n = PERF_REG_X86_R15 + 1;
+	s.regs_user.mask = (1ull << (PERF_REG_X86_R15 + 1)) - 1;
 	s.stack = stack + (sp - PROBE_BASE);
 	s.stack_size = PROBE_BASE + PROBE_SIZE - sp;
 	*p = (struct probe){ .sp = sp, .bp = bp };
@@ -1077,7 +1077,7 @@ static bool replay(struct uw_ctx *c, uint64_t *ips, size_t *n, size_t max, bool 
 
 bool unwind_user_ip(const struct rec_sample *s, uint64_t *ip)
 {
-	return s->regs_abi == PERF_SAMPLE_REGS_ABI_64 && sample_reg(s, PERF_REG_PC, ip);
+	return s->regs_user.abi == PERF_SAMPLE_REGS_ABI_64 && sample_reg(s, PERF_REG_PC, ip);
 }
 
 size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find_map_fn find,
@@ -1096,7 +1096,7 @@ size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find
 		steps_clear(&u->steps);
 		u->flush_pending = false;
 	}
-	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_64 || !sample_reg(s, PERF_REG_SP, &c.sp) ||
+	if (s->regs_user.abi != PERF_SAMPLE_REGS_ABI_64 || !sample_reg(s, PERF_REG_SP, &c.sp) ||
 	    !find(arg, s->ip))
 		return n;
 	if (steps_enabled() && replay(&c, ips, &n, max, truncated))

@@ -85,8 +85,8 @@ static void touch_record(const struct record *r)
 	case PERF_RECORD_SAMPLE:
 		for (uint64_t i = 0; i < r->u.sample.nr_ips; i++)
 			sink += r->u.sample.ips[i];
-		for (unsigned i = 0; i < r->u.sample.n_regs; i++)
-			sink += r->u.sample.regs[i];
+		for (unsigned i = 0; i < r->u.sample.regs_user.n; i++)
+			sink += r->u.sample.regs_user.regs[i];
 		for (uint64_t i = 0; i < r->u.sample.stack_size; i++)
 			sink += r->u.sample.stack[i];
 		sink += r->u.sample.ip + r->u.sample.tid;

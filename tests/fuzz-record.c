@@ -102,15 +102,15 @@ static void touch_sample(const struct perf_event_header *h, const struct rec_for
 {
 	touch_variable(h, f, s);
 	sink += s->id + s->ip + s->time + s->addr + s->period;
-	sink += s->pid + s->tid + s->cpu + s->regs_abi + s->regs_mask;
+	sink += s->pid + s->tid + s->cpu + s->regs_user.abi + s->regs_user.mask;
 	if (s->nr_ips)
 		touch_span(h, s->ips, s->nr_ips * 8);
-	if (s->regs) {
-		if (s->regs_abi == PERF_SAMPLE_REGS_ABI_NONE || s->regs_mask != f->regs_user ||
-		    s->n_regs != (unsigned)__builtin_popcountll(f->regs_user))
+	if (s->regs_user.regs) {
+		if (s->regs_user.abi == PERF_SAMPLE_REGS_ABI_NONE || s->regs_user.mask != f->regs_user ||
+		    s->regs_user.n != (unsigned)__builtin_popcountll(f->regs_user))
 			abort();
-		touch_span(h, s->regs, (uint64_t)s->n_regs * 8);
-	} else if (s->n_regs || s->regs_mask) {
+		touch_span(h, s->regs_user.regs, (uint64_t)s->regs_user.n * 8);
+	} else if (s->regs_user.n || s->regs_user.mask) {
 		abort();
 	}
 	touch_stack(h, s);

@@ -182,4 +182,22 @@ ok
 files=$(grep -rlE '!!\([a-z_>.-]+ & PERF_SAMPLE_' arch engine tui --include='*.c' | sort | tr '\n' ' ')
 [ "$files" = "engine/record.c " ] || fail "the sample layout computed outside engine/record.c: $files"
 ok
+# ... and a sample's register sets are one struct each (struct rec_regs)
+n=$(count_matches '\b(regs_abi|n_regs|regs_mask)\b' engine/record.h)
+[ "$n" -eq 0 ] || fail "engine/record.h carries loose REGS_USER fields ($n lines)"
+ok
+
+# Stable identities in the profile (issue 27, part 4): snapshots point at
+# the profile's interned names instead of copying them, module totals are
+# found by pointer (no strcmp a module while summing), and thread and
+# process life carries no record time (records come in time order).
+n=$(count_matches 'copy_str\([^,]*, *[a-z_]+->([a-z_]+->)?(name|module)\)' engine/profile.c)
+[ "$n" -eq 0 ] || fail "engine/profile.c copies interned names into snapshots ($n lines)"
+ok
+n=$(sed -n '/^static int add_modules/,/^}/p' engine/profile.c | grep -c strcmp || true)
+[ "$n" -eq 0 ] || fail "engine/profile.c's add_modules compares module strings ($n lines)"
+ok
+n=$(count_matches 'profile_(thread|process)_(fork|exit)\([^)]*time' engine/profile.h)
+[ "$n" -eq 0 ] || fail "engine/profile.h: FORK/EXIT take a time again ($n lines)"
+ok
 done_ok

@@ -296,7 +296,7 @@ static void test_bad_event_index_ignored(void **state)
 	profile_free(p);
 }
 
-/* The snapshot owns its strings: it outlives the profile and the callers'
+/* The snapshot holds its strings: it outlives the profile and the callers'
  * buffers. */
 static void test_strings_owned(void **state)
 {
@@ -318,14 +318,21 @@ static void test_strings_owned(void **state)
 	memset(name, 'Z', sizeof(name) - 1);
 	memset(module, 'Z', sizeof(module) - 1);
 	s = profile_snapshot(p, 1, 1);
+	/* snapshots point at the profile's interned names, not copies... */
+	profile_set_thread_filter(p, TID_MAIN);
+	struct snapshot *zoomed = profile_snapshot(p, 2, 1);
+	assert_non_null(zoomed);
+	assert_int_equal(zoomed->n_funcs, 1);
+	assert_ptr_equal(zoomed->funcs[0].name, s->funcs[0].name);
+	assert_ptr_equal(zoomed->funcs[0].module, s->funcs[0].module);
+	/* ...which each of them holds: they outlive the profile (runs mode
+	 * merges the snapshots of closed sessions), in any order */
 	profile_free(p);
+	snapshot_free(zoomed);
 	assert_int_equal(s->n_funcs, 1);
 	assert_string_equal(s->funcs[0].name, "transient_symbol");
 	assert_string_equal(s->funcs[0].module, "/tmp/dlopened.so");
 	assert_int_equal(s->funcs[0].samples[0], 10);
-	/* and they live inside the snapshot's single allocation */
-	assert_true(s->funcs[0].name > (const char *)s);
-	assert_true(s->funcs[0].module > (const char *)s);
 	snapshot_free(s);
 }
 
@@ -447,6 +454,11 @@ static void test_ip_counts(void **state)
 	free(c);
 
 	c = profile_ip_counts(p, "nosuch", "/bin/app");
+	assert_non_null(c);
+	assert_int_equal(c->n, 0);
+	free(c);
+	/* both strings known, but never as a pair */
+	c = profile_ip_counts(p, "g", "/lib/other.so");
 	assert_non_null(c);
 	assert_int_equal(c->n, 0);
 	free(c);
@@ -650,12 +662,12 @@ static void test_thread_names(void **state)
 
 	(void)state;
 	profile_set_thread_name(p, 100, "app");
-	profile_thread_fork(p, 101, 100, 10);
-	profile_thread_fork(p, 102, 101, 11);
+	profile_thread_fork(p, 101, 100);
+	profile_thread_fork(p, 102, 101);
 	profile_set_thread_name(p, 102, "worker-with-a-long-name");  /* the kernel cuts at 15 */
-	profile_thread_fork(p, 103, 999, 12);      /* parent unknown: no name */
-	profile_thread_exit(p, 101, 20);
-	profile_thread_exit(p, 555, 21);           /* never sampled: not listed */
+	profile_thread_fork(p, 103, 999);      /* parent unknown: no name */
+	profile_thread_exit(p, 101);
+	profile_thread_exit(p, 555);           /* never sampled: not listed */
 	for (uint32_t t = 100; t <= 103; t++)
 		add_in(p, t, 0, "f", "/bin/app", t - 99);
 	profile_set_thread_name(p, 104, "idle");   /* named, never sampled */
@@ -670,7 +682,7 @@ static void test_thread_names(void **state)
 
 	/* exec renames; a reused tid lives again under its new parent's name */
 	profile_set_thread_name(p, 100, "exec'd");
-	profile_thread_fork(p, 101, 102, 30);
+	profile_thread_fork(p, 101, 102);
 	s2 = profile_snapshot(p, 2, 1);
 	assert_string_equal(must_thread(s2, 100)->comm, "exec'd");
 	assert_string_equal(must_thread(s2, 101)->comm, "worker-with-a-l");
@@ -694,17 +706,17 @@ static void test_thread_lives(void **state)
 	struct snapshot *s;
 
 	(void)state;
-	profile_thread_fork(p, 201, 200, 1);        /* parent unnamed: none to take */
+	profile_thread_fork(p, 201, 200);        /* parent unnamed: none to take */
 	profile_set_thread_name(p, 200, "app");
-	profile_thread_fork(p, 202, 200, 2);        /* ... named now: taken */
+	profile_thread_fork(p, 202, 200);        /* ... named now: taken */
 	profile_set_thread_name(p, 202, "exec'd");  /* its exec: itself only */
-	profile_thread_fork(p, 203, 202, 3);        /* the exec'd name goes on */
+	profile_thread_fork(p, 203, 202);        /* the exec'd name goes on */
 	profile_set_thread_name(p, 300, "other");
-	profile_thread_fork(p, 401, 200, 4);
-	profile_thread_exit(p, 401, 5);
-	profile_thread_fork(p, 401, 300, 6);        /* the id again: a new life */
-	profile_thread_fork(p, 402, 200, 7);
-	profile_thread_exit(p, 402, 8);
+	profile_thread_fork(p, 401, 200);
+	profile_thread_exit(p, 401);
+	profile_thread_fork(p, 401, 300);        /* the id again: a new life */
+	profile_thread_fork(p, 402, 200);
+	profile_thread_exit(p, 402);
 	for (uint32_t t = 200; t <= 203; t++)
 		add_in(p, t, 0, "f", "/bin/app", 1);
 	add_in(p, 401, 0, "f", "/bin/app", 1);
@@ -855,12 +867,12 @@ static void test_processes(void **state)
 	struct profile *p = new_profile();
 	profile_track_processes(p);
 	profile_set_process(p, 10, "shell", "alice");
-	profile_process_fork(p, 20, 10, 5);       /* a child, not exec'd yet */
+	profile_process_fork(p, 20, 10);       /* a child, not exec'd yet */
 	profile_set_process(p, 30, "db", "bob");
 	profile_add_pid(p, 0, 10, 10, 0x1000, "f", "/bin/x", 2);
 	profile_add_pid(p, 0, 20, 21, 0x1000, "f", "/bin/x", 5);   /* thread 21 of 20 */
 	profile_add_pid(p, 0, 30, 30, 0x2000, "g", "/bin/db", 3);
-	profile_process_exit(p, 20, 9);
+	profile_process_exit(p, 20);
 	assert_true(profile_process_named(p, 20));
 	assert_false(profile_process_named(p, 40));
 
@@ -943,7 +955,7 @@ static void test_default_thread_limit(void **state)
 	(void)state;
 	for (uint32_t t = 1; t <= MAX + 3; t++)
 		add_in(p, t, 0, "f", "/bin/app", 1);
-	profile_thread_fork(p, MAX + 10, 1, 0);   /* no row for it either */
+	profile_thread_fork(p, MAX + 10, 1);   /* no row for it either */
 	struct snapshot *s = profile_snapshot(p, 1, 1);
 	assert_int_equal(s->n_threads, MAX + 1);
 	assert_int_equal(s->threads[0].tid, PROFILE_TID_OTHER);   /* the most samples */

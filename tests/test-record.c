@@ -411,8 +411,8 @@ static void check_every_field(const struct perf_event_header *h, bool hw_index)
 	assert_int_equal(s->branches.hw_idx, hw_index ? 7 : UINT64_MAX);
 	assert_int_equal(s->branches.entries[3], 0x3000);
 	assert_int_equal(s->branches.entries[5], 2);
-	assert_int_equal(s->n_regs, 2);
-	assert_int_equal(s->regs[1], 0xa2);
+	assert_int_equal(s->regs_user.n, 2);
+	assert_int_equal(s->regs_user.regs[1], 0xa2);
 	assert_int_equal(s->stack_size, 8);
 	assert_int_equal(s->weight & 0xffffffff, 1);
 	assert_int_equal(s->weight >> 48, 3);
@@ -688,12 +688,12 @@ static void test_sample_regs_stack(void **state)
 	assert_int_equal(s->ip, 0x401000);
 	assert_int_equal(s->period, 23);
 	assert_int_equal(s->nr_ips, 1);
-	assert_int_equal(s->regs_abi, PERF_SAMPLE_REGS_ABI_64);
-	assert_int_equal(s->regs_mask, REGS_MASK);
-	assert_int_equal(s->n_regs, 20);
-	assert_true(inside(h, s->regs, 20 * 8));
+	assert_int_equal(s->regs_user.abi, PERF_SAMPLE_REGS_ABI_64);
+	assert_int_equal(s->regs_user.mask, REGS_MASK);
+	assert_int_equal(s->regs_user.n, 20);
+	assert_true(inside(h, s->regs_user.regs, 20 * 8));
 	for (unsigned i = 0; i < 20; i++)
-		assert_int_equal(s->regs[i], 0x1000 + i);
+		assert_int_equal(s->regs_user.regs[i], 0x1000 + i);
 	assert_int_equal(s->stack_size, 40);
 	assert_true(inside(h, s->stack, 64));
 	for (unsigned i = 0; i < 64; i++)
@@ -730,8 +730,8 @@ static void test_sample_stack_only(void **state)
 		assert_int_equal(record_decode_fmt(h, &f, &r), 0);
 		assert_non_null(r.u.sample.stack);
 		assert_int_equal(r.u.sample.stack_size, dyns[i]);
-		assert_null(r.u.sample.regs);
-		assert_int_equal(r.u.sample.n_regs, 0);
+		assert_null(r.u.sample.regs_user.regs);
+		assert_int_equal(r.u.sample.regs_user.n, 0);
 		check_truncations_fmt(h, &f);
 		free(h);
 	}
@@ -785,10 +785,10 @@ static void test_sample_regs_abi_none(void **state)
 	put64(&b, 0);                      /* stack size 0 */
 	struct perf_event_header *h = rb_finish(&b);
 	assert_int_equal(record_decode_fmt(h, &f, &r), 0);
-	assert_int_equal(r.u.sample.regs_abi, PERF_SAMPLE_REGS_ABI_NONE);
-	assert_null(r.u.sample.regs);
-	assert_int_equal(r.u.sample.n_regs, 0);
-	assert_int_equal(r.u.sample.regs_mask, 0);
+	assert_int_equal(r.u.sample.regs_user.abi, PERF_SAMPLE_REGS_ABI_NONE);
+	assert_null(r.u.sample.regs_user.regs);
+	assert_int_equal(r.u.sample.regs_user.n, 0);
+	assert_int_equal(r.u.sample.regs_user.mask, 0);
 	assert_null(r.u.sample.stack);
 	assert_int_equal(r.u.sample.stack_size, 0);
 	check_truncations_fmt(h, &f);

@@ -204,7 +204,7 @@ static void test_ip_unmapped(void **state)
 	struct rec_sample s = cap->sample;
 	memcpy(regs, cap->packed, sizeof(regs));
 	regs[PERF_REG_X86_IP] = 0x10;  /* IP's packed index is its number: bits 0..8 all set */
-	s.regs = regs;
+	s.regs_user.regs = regs;
 	s.ip = 0x10;
 	assert_null(uw_maps_find(&maps, 0x10));
 	n = unwind(u, &s, ips, MAX_FRAMES, &truncated);
@@ -225,16 +225,16 @@ static void test_no_regs(void **state)
 	assert_non_null(u);
 	fn_a(5);
 	struct rec_sample s = cap->sample;
-	s.regs_abi = PERF_SAMPLE_REGS_ABI_NONE;
-	s.regs = NULL;
-	s.n_regs = 0;
-	s.regs_mask = 0;
+	s.regs_user.abi = PERF_SAMPLE_REGS_ABI_NONE;
+	s.regs_user.regs = NULL;
+	s.regs_user.n = 0;
+	s.regs_user.mask = 0;
 	assert_int_equal(unwind(u, &s, ips, MAX_FRAMES, &truncated), 1);
 	assert_true(truncated);
 
 	s = cap->sample;
-	s.regs_mask = 0x7f;   /* AX..BP: no SP */
-	s.n_regs = 7;
+	s.regs_user.mask = 0x7f;   /* AX..BP: no SP */
+	s.regs_user.n = 7;
 	truncated = false;
 	assert_int_equal(unwind(u, &s, ips, MAX_FRAMES, &truncated), 1);
 	assert_true(truncated);
@@ -336,10 +336,10 @@ static void test_vdso_frame(void **state)
 	struct rec_sample s = cap->sample;
 	memcpy(stack, &s.ip, 8);          /* the return address: fn_c's IP */
 	memcpy(stack + 8, s.stack, s.stack_size);
-	memcpy(regs, s.regs, sizeof(regs));
+	memcpy(regs, s.regs_user.regs, sizeof(regs));
 	regs[PERF_REG_X86_SP] -= 8;       /* SP's and IP's packed indexes are their numbers */
 	regs[PERF_REG_X86_IP] = si.start;
-	s.regs = regs;
+	s.regs_user.regs = regs;
 	s.ip = si.start;
 	s.stack = stack;
 	s.stack_size += 8;

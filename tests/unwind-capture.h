@@ -93,10 +93,10 @@ static inline void uw_capture_finish(struct uw_capture *cap, size_t max)
 			cap->packed[k++] = cap->regs[r];
 	memset(&cap->sample, 0, sizeof(cap->sample));
 	cap->sample.ip = cap->regs[PERF_REG_X86_IP];
-	cap->sample.regs_abi = PERF_SAMPLE_REGS_ABI_64;
-	cap->sample.regs = cap->packed;
-	cap->sample.n_regs = k;
-	cap->sample.regs_mask = UW_REGS_MASK;
+	cap->sample.regs_user.abi = PERF_SAMPLE_REGS_ABI_64;
+	cap->sample.regs_user.regs = cap->packed;
+	cap->sample.regs_user.n = k;
+	cap->sample.regs_user.mask = UW_REGS_MASK;
 	cap->sample.stack = cap->stack;
 	cap->sample.stack_size = n;
 }
