@@ -139,7 +139,10 @@ arm64() {
 	arm64_deps
 	configure_in build-arm64 --host=aarch64-linux-gnu --enable-werror \
 		PKG_CONFIG_LIBDIR="$ARM64_PKG_CONFIG_LIBDIR"
-	make -s -C build-arm64 -j"$JOBS" all tests/mk-session
+	# one goal a make: two goals of one -j make raced on the archives they
+	# share (two ARs of libtui.a) when the Makefile had been regenerated
+	make -s -C build-arm64 -j"$JOBS" all
+	make -s -C build-arm64 -j"$JOBS" tests/mk-session
 }
 
 configure_in() { # DIR [configure options]

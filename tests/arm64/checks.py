@@ -425,9 +425,8 @@ def check_boot(cpu, outs, build, work):
     # frequency mode: the samples cyctop record counts are the file's
     # samples (perf report -n), not their periods summed
     said = re.search(r"cyctop record: (\d+) samples", outs.get("record-freq", ("", 1))[0])
-    perf_n = sum(int(m.group(1)) for m in re.finditer(r"^\s*[\d.]+%\s+(\d+)\s",
-                                                      outs.get("record-freq-perf", ("", 1))[0],
-                                                      re.M))
+    text = re.sub(r"\x1b\[[0-9;]*m", "", outs.get("record-freq-perf", ("", 1))[0])
+    perf_n = sum(int(m.group(1)) for m in re.finditer(r"^\s*[\d.]+%\s+(\d+)\s", text, re.M))
     report("%s/record-freq-samples" % L,
            said is not None and perf_n > 0 and int(said.group(1)) == perf_n,
            "cyctop record said %s, perf report -n %d" % (said.group(1) if said else None, perf_n))
