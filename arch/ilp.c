@@ -1,6 +1,7 @@
 #include "arch/ilp.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -142,4 +143,50 @@ bool ilp_eval(const struct tree_ctx *ctx, const struct counts *c, struct ilp_his
 	struct tree_result r;
 	tree_eval(def, c, ctx, &r);
 	return ilp_from_tree(&r, h);
+}
+
+/* --- Arm: the threshold sweep (FEAT_PMUv3_TH; ilp.h) ----------------------- */
+
+/* Whether config1 bits LO..HI exist and hold V. */
+static bool field_fits(uint8_t lo, uint8_t hi, uint64_t v)
+{
+	if (lo > hi || hi > 63)
+		return false;
+	unsigned bits = (unsigned)(hi - lo) + 1;
+	return bits >= 64 || v < (1ULL << bits);
+}
+
+bool arm_th_usable(const struct arm_threshold *th)
+{
+	return th && th->format && th->max >= 1 && field_fits(th->th_lo, th->th_hi, 1) &&
+	       field_fits(th->cmp_lo, th->cmp_hi, ARM_TH_COMPARE_GE) &&
+	       field_fits(th->cnt_lo, th->cnt_hi, 1);
+}
+
+const char *arm_ilp_event(const struct arch_model *model)
+{
+	if (!model || model->encoding != ENC_ARMV8)
+		return NULL;
+	return model_lookup(model, "OP_RETIRED") ? "OP_RETIRED" : "INST_RETIRED";
+}
+
+int arm_ilp_width(const struct arch_model *model, const struct arm_threshold *th, int slots)
+{
+	if (!arm_ilp_event(model) || !arm_th_usable(th))
+		return 0;
+	long w = slots > 0 ? slots : model->pipeline_width;
+	if (w > (long)th->max)
+		w = (long)th->max;
+	if (w > ILP_MAX_WIDTH)
+		w = ILP_MAX_WIDTH;
+	return w > 0 ? (int)w : 0;
+}
+
+bool arm_th_config1(const struct arm_threshold *th, unsigned n, uint64_t *config1)
+{
+	if (!arm_th_usable(th) || n < 1 || n > th->max || !field_fits(th->th_lo, th->th_hi, n))
+		return false;
+	*config1 = (uint64_t)n << th->th_lo | (uint64_t)ARM_TH_COMPARE_GE << th->cmp_lo |
+		   1ULL << th->cnt_lo;
+	return true;
 }

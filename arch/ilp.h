@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arch/model.h"
 #include "arch/tree.h"
@@ -61,5 +62,56 @@ bool ilp_eval(const struct tree_ctx *ctx, const struct counts *c, struct ilp_his
 
 /* The histogram of evaluated tree R (as ilp_eval). */
 bool ilp_from_tree(const struct tree_result *r, struct ilp_hist *h);
+
+/* --- Arm: the sweep from the PMU's counter threshold (FEAT_PMUv3_TH) -------
+ *
+ * Armv8.8/9.3 PMUs with FEAT_PMUv3_TH compare an event's increment in each
+ * cycle with a threshold (PMEVTYPER<n>_EL0.TH, .TC).  Linux 6.8+
+ * (drivers/perf/arm_pmuv3.c, James Clark's "arm64: perf: Add support for
+ * event counting threshold"; Documentation/arch/arm64/perf.rst, "Event
+ * Counting Threshold") gives three format fields in attr.config1:
+ *   threshold          "config1:5-16"  TH, 0 = no threshold
+ *   threshold_compare  "config1:3-4"   TC[2:1]: 0 not-equal, 1 equal,
+ *                                      2 greater-or-equal, 3 less-than
+ *   threshold_count    "config1:2"     TC[0]: add 1 in a cycle that passes
+ *                                      instead of the event's increment
+ * and caps/threshold_max = 2^PMMIR_EL1.THWIDTH - 1, 0 where the PMU has no
+ * FEAT_PMUv3_TH (the format files exist on every 6.8+ kernel; KVM guests
+ * read 0).  So OP_RETIRED with threshold=N, threshold_compare=2 (GE) and
+ * threshold_count=1 counts the cycles that retire at least N ops: Core2's
+ * "cycles with >= k" sweep without a cmask.  Without threshold_count the
+ * counter would add the ops of those cycles, not 1. */
+
+#define ARM_TH_COMPARE_GE 2  /* perf.rst: 2 = Greater-than-or-equal */
+
+/* Where the host's core PMU takes the threshold fields (its format files,
+ * read by engine/host.c) and how large a threshold it takes. */
+struct arm_threshold {
+	bool format;             /* format/threshold, _compare and _count all parsed */
+	uint8_t th_lo, th_hi;    /* config1 bits of threshold (inclusive) */
+	uint8_t cmp_lo, cmp_hi;  /* ... of threshold_compare */
+	uint8_t cnt_lo, cnt_hi;  /* ... of threshold_count */
+	uint32_t max;            /* caps/threshold_max; 0: no FEAT_PMUv3_TH */
+};
+
+/* Whether TH (NULL: none known) can count a sweep: the format fields fit in
+ * config1 and the PMU takes a threshold of at least 1. */
+bool arm_th_usable(const struct arm_threshold *th);
+
+/* The event an Arm MODEL's sweep thresholds: OP_RETIRED where the model
+ * counts micro-operations (V1, N2, V2), else INST_RETIRED; NULL for a model
+ * that is not Arm's. */
+const char *arm_ilp_event(const struct arch_model *model);
+
+/* The widest bin of MODEL's sweep on a PMU with TH: SLOTS (the host's
+ * caps/slots, PMMIR_EL1.SLOTS; 0: none) or else the model's
+ * pipeline_width, capped by TH's threshold_max and ILP_MAX_WIDTH.  0 when
+ * there is no sweep (TH unusable, or no width known). */
+int arm_ilp_width(const struct arch_model *model, const struct arm_threshold *th, int slots);
+
+/* attr.config1 for "cycles with at least N": threshold=N,
+ * threshold_compare=GE, threshold_count=1 at TH's positions.  False when N
+ * is 0, above threshold_max or does not fit its field. */
+bool arm_th_config1(const struct arm_threshold *th, unsigned n, uint64_t *config1);
 
 #endif

@@ -103,6 +103,47 @@ static void read_midr(struct host_pmus *out)
 	out->midr = seen == 3;
 }
 
+bool host_parse_config1_format(const char *text, uint8_t *lo, uint8_t *hi)
+{
+	char *end;
+	unsigned long a, b;
+
+	if (strncmp(text, "config1:", 8) != 0)
+		return false;
+	a = b = strtoul(text + 8, &end, 10);
+	if (end == text + 8)
+		return false;
+	if (*end == '-') {
+		const char *from = end + 1;
+		b = strtoul(from, &end, 10);
+		if (end == from)
+			return false;
+	}
+	if ((*end && *end != '\n') || a > b || b > 63)
+		return false;
+	*lo = (uint8_t)a;
+	*hi = (uint8_t)b;
+	return true;
+}
+
+/* The counter threshold fields of an arm64 core PMU (arch/ilp.h, from
+ * drivers/perf/arm_pmuv3.c): its three format files and caps/threshold_max
+ * ("0x000000ff"; 0 without FEAT_PMUv3_TH). */
+static void read_threshold(const char *dev, struct arm_threshold *th)
+{
+	char text[64];
+
+	memset(th, 0, sizeof(*th));
+	th->format = read_line(dev, "format/threshold", text, sizeof(text)) &&
+		     host_parse_config1_format(text, &th->th_lo, &th->th_hi) &&
+		     read_line(dev, "format/threshold_compare", text, sizeof(text)) &&
+		     host_parse_config1_format(text, &th->cmp_lo, &th->cmp_hi) &&
+		     read_line(dev, "format/threshold_count", text, sizeof(text)) &&
+		     host_parse_config1_format(text, &th->cnt_lo, &th->cnt_hi);
+	if (th->format && read_line(dev, "caps/threshold_max", text, sizeof(text)))
+		th->max = (uint32_t)strtoul(text, NULL, 0);
+}
+
 static void add_core(struct host_pmus *out, const char *dev)
 {
 	struct host_core_pmu *p;
@@ -121,6 +162,7 @@ static void add_core(struct host_pmus *out, const char *dev)
 	/* "0x5": the kernel prints PMMIR_EL1.SLOTS in hex (arm_pmuv3.c slots_show) */
 	p->slots = read_line(dev, "caps/slots", slots, sizeof(slots)) ?
 			   (uint32_t)strtoul(slots, NULL, 0) : 0;
+	read_threshold(dev, &p->threshold);
 }
 
 void host_pmus_read(struct host_pmus *out)

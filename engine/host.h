@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/ilp.h"
+
 #define HOST_PMU_DIR "/sys/bus/event_source/devices"
 /* arm64: MIDR_EL1 of CPU 0 (Linux 4.7+, Documentation/arch/arm64/cpu-feature-registers.rst),
  * else /proc/cpuinfo's "CPU implementer" and "CPU part" lines. */
@@ -24,6 +26,10 @@ struct host_core_pmu {
 	char pmu_name[32];   /* caps/pmu_name ("skylake"), "" when absent */
 	char cpus[64];       /* cpus ("0-3"; arm64 and hybrid x86), "" when absent */
 	uint32_t slots;      /* arm64 caps/slots (PMMIR_EL1.SLOTS: TopDown's slots per cycle), 0: absent */
+	/* arm64 (Linux 6.8+): format/threshold, threshold_compare,
+	 * threshold_count and caps/threshold_max (arch/ilp.h); .format false
+	 * on older kernels and other PMUs */
+	struct arm_threshold threshold;
 };
 
 struct host_pmus {
@@ -39,6 +45,11 @@ struct host_pmus {
  * MIDR (through the sys seam, so tests can give a fake sysfs).  A missing
  * directory means no core PMU. */
 void host_pmus_read(struct host_pmus *out);
+
+/* One format file's text, "config1:5-16\n" or "config1:2": the bits of
+ * attr.config1 it names into *LO and *HI.  False for another config word or
+ * a malformed range. */
+bool host_parse_config1_format(const char *text, uint8_t *lo, uint8_t *hi);
 
 /* Whether DEV (a directory of HOST_PMU_DIR) is a core PMU's name. */
 bool host_is_core_pmu(const char *dev);

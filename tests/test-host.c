@@ -123,6 +123,79 @@ static void test_read_arm64(void **state)
 	assert_false(host_is_core_pmu("software"));
 }
 
+/* arm64 with Linux 6.8+: the threshold format fields and caps/threshold_max
+ * (drivers/perf/arm_pmuv3.c, FEAT_PMUv3_TH), written as the kernel writes
+ * them; a PMU without the feature reads threshold_max 0, an older kernel
+ * has no format files. */
+static void make_threshold(const char *root, const char *dev, const char *max)
+{
+	char dir[400];
+
+	snprintf(dir, sizeof(dir), "%s/%s/format", root, dev);
+	mkdir(dir, 0755);
+	fake_sysfs_write(dir, "event", "config:0-15\n");
+	fake_sysfs_write(dir, "threshold", "config1:5-16\n");
+	fake_sysfs_write(dir, "threshold_compare", "config1:3-4\n");
+	fake_sysfs_write(dir, "threshold_count", "config1:2\n");
+	snprintf(dir, sizeof(dir), "%s/%s/caps", root, dev);
+	mkdir(dir, 0755);
+	if (max)
+		fake_sysfs_write(dir, "threshold_max", max);
+}
+
+static void test_read_threshold(void **state)
+{
+	struct host_pmus k;
+	const char *root;
+
+	(void)state;
+	root = fake_sysfs_make("armv9_neoverse_v3,armv8_pmuv3_0,armv8_neoverse_n1", NULL);
+	make_threshold(root, "armv9_neoverse_v3", "0x000000ff\n");
+	make_threshold(root, "armv8_pmuv3_0", "0x00000000\n");  /* no FEAT_PMUv3_TH */
+	fake_sysfs_install(root);
+	host_pmus_read(&k);
+	assert_int_equal(k.ncore, 3);
+	/* sorted by name: armv8_neoverse_n1 (an older kernel), armv8_pmuv3_0, armv9_... */
+	const struct arm_threshold *old = &k.core[0].threshold, *none = &k.core[1].threshold,
+				   *th = &k.core[2].threshold;
+	assert_string_equal(k.core[2].dev, "armv9_neoverse_v3");
+	assert_true(th->format);
+	assert_int_equal(th->th_lo, 5);
+	assert_int_equal(th->th_hi, 16);
+	assert_int_equal(th->cmp_lo, 3);
+	assert_int_equal(th->cmp_hi, 4);
+	assert_int_equal(th->cnt_lo, 2);
+	assert_int_equal(th->cnt_hi, 2);
+	assert_int_equal(th->max, 255);
+	assert_true(arm_th_usable(th));
+	assert_true(none->format);
+	assert_int_equal(none->max, 0);
+	assert_false(arm_th_usable(none));
+	assert_false(old->format);
+	assert_false(arm_th_usable(old));
+	fake_sysfs_install(NULL);
+}
+
+static void test_parse_config1_format(void **state)
+{
+	uint8_t lo = 99, hi = 99;
+
+	(void)state;
+	assert_true(host_parse_config1_format("config1:5-16\n", &lo, &hi));
+	assert_int_equal(lo, 5);
+	assert_int_equal(hi, 16);
+	assert_true(host_parse_config1_format("config1:2", &lo, &hi));
+	assert_int_equal(lo, 2);
+	assert_int_equal(hi, 2);
+	assert_false(host_parse_config1_format("config:0-15\n", &lo, &hi));
+	assert_false(host_parse_config1_format("config2:0-3\n", &lo, &hi));
+	assert_false(host_parse_config1_format("config1:\n", &lo, &hi));
+	assert_false(host_parse_config1_format("config1:5-\n", &lo, &hi));
+	assert_false(host_parse_config1_format("config1:16-5\n", &lo, &hi));
+	assert_false(host_parse_config1_format("config1:60-64\n", &lo, &hi));
+	assert_false(host_parse_config1_format("config1:1,3\n", &lo, &hi));
+}
+
 /* MIDR_EL1 as the kernel prints it, and /proc/cpuinfo's lines (arm64). */
 static void test_midr(void **state)
 {
@@ -287,6 +360,8 @@ static int run_case(const char *name)
 		cmocka_unit_test(test_read_core),
 		cmocka_unit_test(test_read_hybrid),
 		cmocka_unit_test(test_read_arm64),
+		cmocka_unit_test(test_read_threshold),
+		cmocka_unit_test(test_parse_config1_format),
 		cmocka_unit_test(test_midr),
 	};
 	const struct CMUnitTest icl[] = {

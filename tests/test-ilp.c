@@ -372,10 +372,82 @@ static void test_nhm_core_scope(void **state)
 	counts_free(&c);
 }
 
+/* --- Arm: the threshold sweep (FEAT_PMUv3_TH) ------------------------------ */
+
+/* Linux's positions (drivers/perf/arm_pmuv3.c: threshold config1:5-16,
+ * threshold_compare config1:3-4, threshold_count config1:2) and a
+ * threshold_max of 255. */
+static const struct arm_threshold linux_th = { true, 5, 16, 3, 4, 2, 2, 255 };
+
+static void test_arm_threshold_encoding(void **state)
+{
+	const struct arch_model *v2 = model_find("arm_v2"), *n1 = model_find("arm_n1");
+	uint64_t c1;
+
+	(void)state;
+	assert_string_equal(arm_ilp_event(v2), "OP_RETIRED");
+	assert_string_equal(arm_ilp_event(n1), "INST_RETIRED");  /* N1 has no OP_RETIRED */
+	assert_null(arm_ilp_event(model_find("core")));
+	assert_int_equal(arm_ilp_width(v2, &linux_th, 0), 8);   /* the model's 8 slots */
+	assert_int_equal(arm_ilp_width(v2, &linux_th, 6), 6);   /* the host's caps/slots */
+	assert_int_equal(arm_ilp_width(n1, &linux_th, 0), 0);   /* no width known */
+	assert_int_equal(arm_ilp_width(n1, &linux_th, 4), 4);
+	for (unsigned n = 1; n <= 8; n++) {
+		/* TH = N in bits 5-16, TC[2:1] = 2 (GE) in 3-4, TC[0] = 1 (count) in 2 */
+		assert_true(arm_th_config1(&linux_th, n, &c1));
+		assert_int_equal(c1, (uint64_t)n << 5 | 2 << 3 | 1 << 2);
+	}
+	assert_true(arm_th_config1(&linux_th, 1, &c1));
+	assert_int_equal(c1, 0x34);
+	assert_true(arm_th_config1(&linux_th, 255, &c1));
+	assert_false(arm_th_config1(&linux_th, 0, &c1));
+	assert_false(arm_th_config1(&linux_th, 256, &c1));   /* above threshold_max */
+
+	/* other positions: the format files decide, not Linux's numbers */
+	struct arm_threshold moved = { true, 40, 51, 20, 21, 0, 0, 4095 };
+	assert_true(arm_th_config1(&moved, 3, &c1));
+	assert_int_equal(c1, 3ULL << 40 | 2ULL << 20 | 1);
+	assert_true(arm_th_config1(&moved, 4095, &c1));
+	assert_false(arm_th_config1(&moved, 4096, &c1));
+
+	/* a narrow threshold_max caps the width */
+	struct arm_threshold narrow = linux_th;
+	narrow.max = 3;
+	assert_int_equal(arm_ilp_width(v2, &narrow, 0), 3);
+	assert_false(arm_th_config1(&narrow, 4, &c1));
+}
+
+/* No sweep: no FEAT_PMUv3_TH (threshold_max 0: every PMU on a 6.8+ kernel
+ * has the format files), an older kernel (no format), a compare field too
+ * narrow for GE; the model's no_ilp line stays. */
+static void test_arm_threshold_absent(void **state)
+{
+	const struct arch_model *v2 = model_find("arm_v2");
+	struct arm_threshold none = linux_th, old = { 0 }, narrow_cmp = linux_th;
+	uint64_t c1 = 0;
+
+	(void)state;
+	none.max = 0;
+	narrow_cmp.cmp_hi = 3;  /* one bit: 2 does not fit */
+	assert_false(arm_th_usable(NULL));
+	assert_false(arm_th_usable(&none));
+	assert_false(arm_th_usable(&old));
+	assert_false(arm_th_usable(&narrow_cmp));
+	assert_int_equal(arm_ilp_width(v2, &none, 0), 0);
+	assert_int_equal(arm_ilp_width(v2, &old, 8), 0);
+	assert_int_equal(arm_ilp_width(v2, NULL, 8), 0);
+	assert_false(arm_th_config1(&none, 1, &c1));
+	assert_false(arm_th_config1(&narrow_cmp, 1, &c1));
+	assert_false(ilp_has_sweep(v2));
+	assert_non_null(strstr(v2->no_ilp, "FEAT_PMUv3_TH"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_width6_histogram),
+		cmocka_unit_test(test_arm_threshold_encoding),
+		cmocka_unit_test(test_arm_threshold_absent),
 		cmocka_unit_test(test_other_widths),
 		cmocka_unit_test(test_all_stalled),
 		cmocka_unit_test(test_invalid_inputs),
