@@ -135,7 +135,9 @@ bool ilp_from_tree(const struct tree_result *r, struct ilp_hist *h)
 bool ilp_eval(const struct tree_ctx *ctx, const struct counts *c, struct ilp_hist *h)
 {
 	memset(h, 0, sizeof(*h));
-	if (!ilp_has_sweep(ctx->model))
+	/* Arm: the sweep is the host's (a PMU with a counter threshold), so
+	 * the counts decide: a histogram where they hold OP_RETIRED:th=k */
+	if (!ilp_has_sweep(ctx->model) && !arm_ilp_event(ctx->model))
 		return false;
 	const struct tree_def *def = tree_def_pick(ctx->model->tree, ctx->model, c);
 	if (!def)

@@ -23,18 +23,36 @@
  * (perf's cortex-a57-a72 and cortex-a53 files list no STALL_* event): only
  * the cycles, IPC and f are measured there.
  *
+ * The ILP histogram where the PMU has a counter threshold (FEAT_PMUv3_TH,
+ * Linux 6.8+; arch/ilp.h): "OP_RETIRED:th=k" (INST_RETIRED:th=k on the
+ * cores without OP_RETIRED) is OP_RETIRED counted with threshold=k,
+ * threshold_compare=GE and threshold_count, the cycles retiring at least k;
+ * bin 0 = CPU_CYCLES - th=1, bin k = th=k - th=k+1, the top bin th=W.  The
+ * bins go to WIDTH; above the core's width (ctx->slots, else the model's
+ * pipeline_width) no cycle retires more, so unmeasured steps there are 0.
+ *
  * Names are perf's (arm64 JSON, upper case; the lower-case sysfs aliases
  * match too). */
 #include <math.h>
 
 #include "arch/tree.h"
 
+/* The widest Arm core of the tables: V1 and V2, 8 slots (model-arm.c). */
+#define WIDTH 8
+
 enum {
 	I_NONE,
 	I_CYC, I_INST, I_RET, I_SPEC, I_SFE, I_SBE, I_SMEM, I_STALL,
 	I_S,  /* derived: STALL_FRONTEND + STALL_BACKEND */
+	I_R1, /* I_R1 + k - 1: the retired event with threshold >= k */
+	I_RET_SUM = I_R1 + WIDTH,  /* derived: sum of the steps, sum k x bin(k) */
 	I_COUNT
 };
+
+#define R(k) in[I_R1 + (k) - 1]
+#define TH(ev, k) [I_R1 + (k) - 1] = { ev ":th=" #k, false }
+#define SWEEP(ev) TH(ev, 1), TH(ev, 2), TH(ev, 3), TH(ev, 4), TH(ev, 5), TH(ev, 6), \
+	TH(ev, 7), TH(ev, 8), [I_RET_SUM] = { ev ":th=1..8", true }
 
 /* V1, N2, V2: micro-operations */
 static const struct tree_input_def op_inputs[I_COUNT] = {
@@ -47,6 +65,7 @@ static const struct tree_input_def op_inputs[I_COUNT] = {
 	[I_SMEM] = { "STALL_BACKEND_MEM", false },
 	[I_STALL] = { "STALL", false },
 	[I_S] = { "STALL_FRONTEND + STALL_BACKEND", true },
+	SWEEP("OP_RETIRED"),
 };
 
 /* N1, A76, A57, A72, A53: instructions */
@@ -58,12 +77,21 @@ static const struct tree_input_def inst_inputs[I_COUNT] = {
 	[I_SFE] = { "STALL_FRONTEND", false },
 	[I_SBE] = { "STALL_BACKEND", false },
 	[I_S] = { "STALL_FRONTEND + STALL_BACKEND", true },
+	SWEEP("INST_RETIRED"),
 };
 
 static void derive(double *in, const struct tree_ctx *ctx)
 {
-	(void)ctx;
+	int width = ctx->slots > 0 ? (int)ctx->slots : ctx->model ? ctx->model->pipeline_width : 0;
+	double sum = 0;
+
 	in[I_S] = in[I_SFE] + in[I_SBE];
+	for (int k = 1; k <= WIDTH; k++) {
+		if (width > 0 && k > width && isnan(R(k)))
+			R(k) = 0;  /* no cycle retires more than the core's width */
+		sum += R(k);
+	}
+	in[I_RET_SUM] = sum;
 }
 
 #define FN(name) static double name(const double *in, const struct tree_ctx *c)
@@ -99,6 +127,26 @@ FN(f_fraction) { (void)c; return fraction(in); }
 	   "Arm STALL_FRONTEND (0x23)", I_SFE), \
 	CY("cycles.stalls.backend", "Back end took nothing", PX, f_backend, \
 	   "Arm STALL_BACKEND (0x24)", I_SBE)
+/* every cycle falls in one bin: none retired (C - th=1), or th=1 */
+FN(f_bin0) { (void)c; return in[I_CYC] - R(1); }
+FN(f_ilp_mean) { (void)c; return in[I_RET_SUM] / in[I_CYC]; }
+#define BIN(k) FN(f_bin##k) { (void)c; return R(k) - R((k) + 1); }
+BIN(1) BIN(2) BIN(3) BIN(4) BIN(5) BIN(6) BIN(7)
+FN(f_bin8) { (void)c; return R(8); }
+
+#define TSRC "Core2 ILP histogram (seeds/000) on the Arm counter threshold (FEAT_PMUv3_TH)"
+#define MID(ev, what, k) CY("ilp." #k, #k " " what, P, f_bin##k, \
+			    TSRC ", " ev ":th=" #k " - :th=" #k "+1", I_R1 + (k) - 1, I_R1 + (k))
+#define ILP(ev, what) \
+	{ "ilp", "Cycles in the ILP sweep", UNIT_CYCLES, TN_EXACT, { I_CYC, I_R1 }, f_cycles, \
+	  "cycles", TSRC ", bins add up to CPU_CYCLES" }, \
+	CY("ilp.0", "0 " what, P, f_bin0, TSRC ", CPU_CYCLES - " ev ":th=1", I_CYC, I_R1), \
+	MID(ev, what, 1), MID(ev, what, 2), MID(ev, what, 3), MID(ev, what, 4), \
+	MID(ev, what, 5), MID(ev, what, 6), MID(ev, what, 7), \
+	CY("ilp.8", "8 " what " (the most per cycle)", P, f_bin8, TSRC ", " ev ":th=8", \
+	   I_R1 + 7), \
+	{ "ilp.mean", "Mean " what " per cycle", UNIT_UOPS_PER_CYCLE, 0, \
+	  { I_RET_SUM, I_CYC }, f_ilp_mean, NULL, TSRC ", sum k x bin(k) / CPU_CYCLES" }
 #define IPC \
 	{ "ipc", "Instructions per cycle", UNIT_RATIO, 0, { I_INST, I_CYC }, f_ipc, NULL, \
 	  "perf arm64 metrics ipc = INST_RETIRED / CPU_CYCLES" }
@@ -118,6 +166,7 @@ static const struct tree_node_def op_nodes[] = {
 	{ "retired_fraction", "Share of the issued micro-operations that retire", UNIT_RATIO, 0,
 	  { I_RET, I_SPEC }, f_fraction, NULL,
 	  "perf neoverse-n2-v2 retired_rate = OP_RETIRED / OP_SPEC" },
+	ILP("OP_RETIRED", "ops retired"),
 };
 
 static const struct tree_node_def inst_nodes[] = {
@@ -130,6 +179,7 @@ static const struct tree_node_def inst_nodes[] = {
 	IPC,
 	{ "retired_fraction", "Share of the issued operations that retire", UNIT_RATIO, 0,
 	  { I_RET, I_SPEC }, f_fraction, NULL, SRC ", INST_RETIRED / INST_SPEC" },
+	ILP("INST_RETIRED", "instructions retired"),
 };
 
 static const char *const op_models[] = { "arm_v2", "arm_n2", "arm_v1", NULL };

@@ -349,4 +349,21 @@ run "$CYCTOP" tree --arch zen --model zen5 --format csv "$EX/zen5-handmade.count
 expect_rc 0 "zen5 master equation"
 expect_near ilp 1000000000 1e-12
 expect_near ilp.mean 2.2 1e-9
+# Arm with a counter threshold (FEAT_PMUv3_TH, Linux 6.8+): the sweep
+# OP_RETIRED:th=k (cycles retiring >= k ops) fills the ilp rows and the
+# no-threshold line goes; hand-made steps 800e6, 700e6 ... 100e6 of 1e9
+# cycles: bin 0 = 200e6, bins 1-8 = 100e6, mean 3600e6 / 1e9.
+cp "$EX/neoverse-v2-handmade.counts" "$TMP/v2-th.counts"
+for k in 1 2 3 4 5 6 7 8; do
+	echo "$(( (9 - k) * 100000000 )),,OP_RETIRED:th=$k,1000000000,100.00,," >>"$TMP/v2-th.counts"
+done
+run "$CYCTOP" tree --arch arm "$TMP/v2-th.counts"
+expect_rc 0 "arm threshold sweep"
+grep -q "FEAT_PMUv3_TH" "$TMP/out" && fail "a sweep, yet the no-threshold line"
+run "$CYCTOP" tree --arch arm --format csv "$TMP/v2-th.counts"
+expect_near ilp 1000000000 1e-12
+expect_near ilp.0 200000000 1e-12
+expect_near ilp.5 100000000 1e-12
+expect_near ilp.8 100000000 1e-12
+expect_near ilp.mean 3.6 1e-9
 done_ok

@@ -442,12 +442,84 @@ static void test_arm_threshold_absent(void **state)
 	assert_non_null(strstr(v2->no_ilp, "FEAT_PMUv3_TH"));
 }
 
+/* Hand-made counts through the arm tree: CPU_CYCLES 1000, OP_RETIRED:th=k
+ * (cycles retiring >= k ops) 700 500 300 200 120 60 20 5 on a V2 (8 wide):
+ * bins 300 200 200 100 80 60 40 15 5, mean (sum of the steps) 1905 / 1000.
+ * A plain OP_RETIRED count beside them is not a step. */
+static void test_arm_threshold_histogram(void **state)
+{
+	static struct penalties pen;
+	const double th[8] = { 700, 500, 300, 200, 120, 60, 20, 5 };
+	const double want[9] = { 300, 200, 200, 100, 80, 60, 40, 15, 5 };
+	struct tree_ctx ctx = { .model = model_find("arm_v2"), .pen = &pen };
+	struct counts c;
+	struct ilp_hist h;
+	char name[64];
+
+	(void)state;
+	penalties_default(&pen, 0);
+	counts_init(&c);
+	counts_add(&c, "OP_RETIRED", 1905, 0);
+	counts_add(&c, "CPU_CYCLES", 1000, 0);
+	assert_false(ilp_eval(&ctx, &c, &h));  /* no sweep counted: no histogram */
+	for (int k = 1; k <= 8; k++) {
+		snprintf(name, sizeof(name), "OP_RETIRED:th=%d", k);
+		counts_add(&c, name, th[k - 1], 0);
+	}
+	assert_true(ilp_eval(&ctx, &c, &h));
+	assert_int_equal(h.width, 8);
+	for (int k = 0; k <= 8; k++)
+		assert_near(h.bins[k], want[k]);
+	assert_near(h.total, 1000);
+	assert_near(h.mean, 1905.0 / 1000);
+	assert_false(h.negative_bin);
+	assert_string_equal(h.unit, "ops retired");
+	counts_free(&c);
+
+	/* N2 (5 slots): th=1..5 are the whole sweep, bins 6-8 are 0; without
+	 * th=5 there is no histogram */
+	ctx.model = model_find("arm_n2");
+	counts_init(&c);
+	counts_add(&c, "CPU_CYCLES", 1000, 0);
+	for (int k = 1; k <= 4; k++) {
+		snprintf(name, sizeof(name), "OP_RETIRED:th=%d", k);
+		counts_add(&c, name, th[k - 1], 0);
+	}
+	assert_false(ilp_eval(&ctx, &c, &h));
+	counts_add(&c, "op_retired:th=5", th[4], 0);  /* perf's lower-case alias */
+	assert_true(ilp_eval(&ctx, &c, &h));
+	assert_near(h.bins[4], 200 - 120);
+	assert_near(h.bins[5], 120);
+	assert_near(h.bins[6], 0);
+	assert_near(h.bins[8], 0);
+	assert_near(h.mean, (700 + 500 + 300 + 200 + 120) / 1000.0);
+	counts_free(&c);
+
+	/* N1: no OP_RETIRED, instructions; no width in the model, so the host's
+	 * caps/slots (tree_ctx.slots) says where the sweep ends */
+	ctx.model = model_find("arm_n1");
+	counts_init(&c);
+	counts_add(&c, "CPU_CYCLES", 1000, 0);
+	for (int k = 1; k <= 4; k++) {
+		snprintf(name, sizeof(name), "INST_RETIRED:th=%d", k);
+		counts_add(&c, name, th[k - 1], 0);
+	}
+	assert_false(ilp_eval(&ctx, &c, &h));
+	ctx.slots = 4;
+	assert_true(ilp_eval(&ctx, &c, &h));
+	assert_near(h.bins[0], 300);
+	assert_near(h.bins[4], 200);
+	assert_string_equal(h.unit, "instructions retired");
+	counts_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_width6_histogram),
 		cmocka_unit_test(test_arm_threshold_encoding),
 		cmocka_unit_test(test_arm_threshold_absent),
+		cmocka_unit_test(test_arm_threshold_histogram),
 		cmocka_unit_test(test_other_widths),
 		cmocka_unit_test(test_all_stalled),
 		cmocka_unit_test(test_invalid_inputs),

@@ -142,8 +142,11 @@ static void print_text(const struct tree_result *r, const struct tree_ctx *ctx,
 		print_row(r, i, idw);
 		i++;
 	}
-	/* the tree of a model without an ILP sweep says why it has no ilp rows */
-	if (ctx->model && ctx->model->no_ilp && def->id == ctx->model->tree)
+	/* the tree of a model without an ILP sweep says why it has no ilp rows
+	 * (on Arm, unless the counts hold a threshold sweep: arch/tree-arm.c) */
+	int ilp = tree_node_index(def, "ilp");
+	if (ctx->model && ctx->model->no_ilp && def->id == ctx->model->tree &&
+	    (ilp < 0 || r->v[ilp].state != NODE_VALUE))
 		printf("(%s)\n", ctx->model->no_ilp);
 }
 
