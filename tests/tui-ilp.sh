@@ -128,6 +128,24 @@ wait_view "no ILP histogram on this CPU: its PMU has no counter threshold (Armv8
 	"the Armv8 no-threshold line"
 quit
 
+# --- an Arm core with one (FEAT_PMUv3_TH): the sweep OP_RETIRED:th=1..8 --
+# hand-made steps 800e6 ... 100e6 of 1e9 cycles (as cli-tree.sh): each bin
+# the tree's, mean 3.600, no no-threshold line
+cp "$EX/neoverse-v2-handmade.counts" "$TMP/v2-th.counts"
+for k in 1 2 3 4 5 6 7 8; do
+	echo "$(( (9 - k) * 100000000 )),,OP_RETIRED:th=$k,1000000000,100.00,," >>"$TMP/v2-th.counts"
+done
+open_view -i "'$TMP/v2-th.counts'"
+wait_view "mean 3.600 ops/cycle over " "the Arm threshold sweep's histogram"
+tree_bins "$TMP/v2-th.counts" >"$TMP/want"
+bins "whole process" >"$TMP/got"
+[ "$(wc -l <"$TMP/want")" -eq 9 ] || fail "arm: cyctop tree has $(wc -l <"$TMP/want") ilp bins, want 9"
+cmp -s "$TMP/want" "$TMP/got" ||
+	{ screen_dump >&2; diff "$TMP/want" "$TMP/got" >&2; fail "arm: ILP bins differ from cyctop tree's"; }
+screen | grep -q "FEAT_PMUv3_TH" && { screen_dump >&2; fail "arm: a sweep, yet the no-threshold line"; }
+ok
+quit
+
 # --- a host without a PMU: one line saying so and where to get one -------
 if host_has_pmu; then
 	skip_part "the no-PMU line: this host has a PMU"

@@ -33,7 +33,8 @@ static const struct arch_model *ilp_model(const struct tui *t)
 		const struct arch_model *m =
 			tree_default_model(tree_def_pick((enum arch_tree)tr, NULL, &t->counts));
 		struct tree_ctx ctx = ilp_ctx(t, m);
-		if (ilp_has_sweep(m) && m->tree == tr && ilp_eval(&ctx, &t->counts, &h))
+		if ((ilp_has_sweep(m) || arm_ilp_event(m)) && m->tree == tr &&
+		    ilp_eval(&ctx, &t->counts, &h))
 			return m;
 	}
 	return t->model;
