@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,45 @@ static bool encode_perf(const struct arch_model *model, const char *name, const 
 	return true;
 }
 
+/* Arm "EVENT:th=N" (cyctop's spelling; perf's is
+ * PMU/event,threshold=N,threshold_compare=2,threshold_count/): EVENT, a row
+ * of MODEL, counted in the cycles in which it adds N or more, through the
+ * host core PMU's counter threshold (FEAT_PMUv3_TH, Linux 6.8+; arch/ilp.h)
+ * at the config1 positions its format files give.  1: encoded, 0: not this
+ * spelling, -1: one line in ERR (no threshold on this PMU, N too large). */
+static int encode_arm_threshold(const struct arch_model *model, const char *pfm,
+				struct perf_event_attr *attr, char *err, size_t errsz)
+{
+	const char *mod = strrchr(pfm, ':');
+	char base[EVENT_NAME_MAX], *end;
+	const struct arch_event *row;
+	struct host_pmus h;
+	uint64_t config1;
+
+	if (!mod || strncasecmp(mod, ":th=", 4) != 0 || (size_t)(mod - pfm) >= sizeof(base))
+		return 0;
+	snprintf(base, sizeof(base), "%.*s", (int)(mod - pfm), pfm);
+	unsigned long n = strtoul(mod + 4, &end, 10);
+	if (*end || end == mod + 4 || !(row = model_lookup(model, base)) || !row->pfm)
+		return 0;
+	host_pmus_read(&h);
+	const struct arm_threshold *th = h.ncore ? &h.core[0].threshold : NULL;
+	if (!arm_th_usable(th)) {
+		snprintf(err, errsz, "event '%.64s': no counter threshold on %.31s "
+			 "(FEAT_PMUv3_TH; Linux 6.8+ format/threshold, caps/threshold_max)",
+			 pfm, h.ncore ? h.core[0].dev : "this host (no core PMU)");
+		return -1;
+	}
+	if (n > UINT32_MAX || !arm_th_config1(th, (unsigned)n, &config1)) {
+		snprintf(err, errsz, "event '%.64s': threshold %lu is outside 1..%u (%.31s "
+			 "caps/threshold_max)", pfm, n, th->max, h.core[0].dev);
+		return -1;
+	}
+	raw_attr(attr, PERF_TYPE_RAW, model_code_config(model, &row->code));
+	attr->config1 = config1;
+	return 1;
+}
+
 /* NAME's attr: perf's PMU syntax and rNNNN raw codes directly, a row of an
  * Arm model from its table (libpfm4 has no arm tables on other hosts),
  * everything else through libpfm4 (and arch/pfm-fix.c) as PFM, the model
@@ -285,6 +325,10 @@ static int encode_event(const struct arch_model *model, const char *name, const 
 		raw_attr(attr, PERF_TYPE_RAW, strtoull(name + 1, NULL, 16));
 		return 0;
 	}
+	int th = model && model->encoding == ENC_ARMV8 ?
+			 encode_arm_threshold(model, pfm, attr, err, errsz) : 0;
+	if (th)
+		return th < 0 ? -1 : 0;
 	if (model && model->encoding == ENC_ARMV8 && (row = model_lookup(model, pfm)) &&
 	    row->pfm) {
 		raw_attr(attr, type, model_code_config(model, &row->code));

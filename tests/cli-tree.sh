@@ -366,4 +366,10 @@ expect_near ilp.0 200000000 1e-12
 expect_near ilp.5 100000000 1e-12
 expect_near ilp.8 100000000 1e-12
 expect_near ilp.mean 3.6 1e-9
+expect_near retired_fraction 0.8 1e-9
+# the steps before the plain OP_RETIRED: still two events (f = 2400e6 / 3000e6)
+{ grep ':th=' "$TMP/v2-th.counts"; grep -v ':th=' "$TMP/v2-th.counts"; } >"$TMP/v2-th-first.counts"
+run "$CYCTOP" tree --arch arm --format csv "$TMP/v2-th-first.counts"
+expect_near retired_fraction 0.8 1e-9
+expect_near ilp.0 200000000 1e-12
 done_ok

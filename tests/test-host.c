@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "arch/model.h"
 #include "engine/events.h"
 #include "engine/host.h"
 #include "engine/pfm.h"
@@ -173,6 +174,54 @@ static void test_read_threshold(void **state)
 	assert_false(arm_th_usable(none));
 	assert_false(old->format);
 	assert_false(arm_th_usable(old));
+	fake_sysfs_install(NULL);
+}
+
+/* "OP_RETIRED:th=N" on a PMU with the threshold: config the event number,
+ * config1 threshold=N, threshold_compare=2 (GE), threshold_count=1 at the
+ * format's positions, N = 1..8 (V2's width); the same PMU without
+ * FEAT_PMUv3_TH (threshold_max 0) or an older kernel: one line, no event. */
+static void test_encode_threshold(void **state)
+{
+	const struct arch_model *v2 = model_find("arm_v2"), *n1 = model_find("arm_n1");
+	struct ev_list l;
+	char list[512] = "", err[256];
+	const char *root;
+
+	(void)state;
+	root = fake_sysfs_make("armv8_pmuv3_0", NULL);
+	make_threshold(root, "armv8_pmuv3_0", "0x000000ff\n");
+	fake_sysfs_install(root);
+	for (int k = 1; k <= 8; k++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%sOP_RETIRED:th=%d",
+			 k > 1 ? "," : "", k);
+	if (events_parse(list, v2, &l, err, sizeof(err)) != 0)
+		fail_msg("events_parse(%s): %s", list, err);
+	assert_int_equal(l.n, 8);
+	for (int k = 1; k <= 8; k++) {
+		assert_int_equal(l.ev[k - 1].attr.config, 0x3a);
+		assert_int_equal(l.ev[k - 1].attr.config1, (uint64_t)k << 5 | 2 << 3 | 1 << 2);
+	}
+	/* N1 thresholds INST_RETIRED (0x08); a plain event has no config1 */
+	if (events_parse("INST_RETIRED:th=3,INST_RETIRED", n1, &l, err, sizeof(err)) != 0)
+		fail_msg("events_parse: %s", err);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.ev[0].attr.config, 0x08);
+	assert_int_equal(l.ev[0].attr.config1, 3 << 5 | 2 << 3 | 1 << 2);
+	assert_int_equal(l.ev[1].attr.config1, 0);
+	assert_int_not_equal(events_parse("OP_RETIRED:th=256", v2, &l, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "outside 1..255"));
+	fake_sysfs_install(NULL);
+
+	root = fake_sysfs_make("armv8_pmuv3_0", NULL);
+	make_threshold(root, "armv8_pmuv3_0", "0x00000000\n");
+	fake_sysfs_install(root);
+	assert_int_not_equal(events_parse("OP_RETIRED:th=1", v2, &l, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "no counter threshold on armv8_pmuv3_0"));
+	assert_null(strchr(err, '\n'));
+	fake_sysfs_install(fake_sysfs_make("armv8_pmuv3_0", NULL));  /* before Linux 6.8 */
+	assert_int_not_equal(events_parse("OP_RETIRED:th=1", v2, &l, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "FEAT_PMUv3_TH"));
 	fake_sysfs_install(NULL);
 }
 
@@ -362,6 +411,7 @@ static int run_case(const char *name)
 		cmocka_unit_test(test_read_arm64),
 		cmocka_unit_test(test_read_threshold),
 		cmocka_unit_test(test_parse_config1_format),
+		cmocka_unit_test(test_encode_threshold),
 		cmocka_unit_test(test_midr),
 	};
 	const struct CMUnitTest icl[] = {
