@@ -83,6 +83,9 @@ bool ilp_from_tree(const struct tree_result *r, struct ilp_hist *h);
  * counter would add the ops of those cycles, not 1. */
 
 #define ARM_TH_COMPARE_GE 2  /* perf.rst: 2 = Greater-than-or-equal */
+/* The arm tree's sweep steps th=1..8 (the widest core of the tables, V1
+ * and V2: 8 slots); a narrower core's steps above its width are 0. */
+#define ARM_ILP_STEPS 8
 
 /* Where the host's core PMU takes the threshold fields (its format files,
  * read by engine/host.c) and how large a threshold it takes. */

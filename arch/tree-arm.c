@@ -35,10 +35,10 @@
  * match too). */
 #include <math.h>
 
+#include "arch/ilp.h"
 #include "arch/tree.h"
 
-/* The widest Arm core of the tables: V1 and V2, 8 slots (model-arm.c). */
-#define WIDTH 8
+#define WIDTH ARM_ILP_STEPS
 
 enum {
 	I_NONE,

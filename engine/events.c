@@ -434,8 +434,39 @@ static int add_event(struct ev_list *out, const char *asked, const char *name,
 	return 0;
 }
 
+/* @ilp on Arm: the sweep is the host's (arch/ilp.h), CPU_CYCLES and
+ * EVENT:th=1..W, W the model's width (its pipeline_width; all of the arm
+ * tree's steps where the tables give none), or one line why there is none. */
+static int add_arm_ilp(struct ev_list *out, char *err, size_t errsz)
+{
+	const struct arch_model *m = out->model;
+	struct host_pmus h;
+	char name[EVENT_NAME_MAX];
+
+	host_pmus_read(&h);
+	const struct arm_threshold *th = h.ncore ? &h.core[0].threshold : NULL;
+	int w = arm_ilp_width(m, th, m->pipeline_width > 0 ? 0 : ARM_ILP_STEPS);
+	if (w < 1) {
+		snprintf(err, errsz, "preset @ilp: %s (model %s, PMU %s)", m->no_ilp, m->name,
+			 h.ncore ? h.core[0].dev : "none");
+		return -1;
+	}
+	if (add_event(out, m->cycles, m->cycles, m->cycles, 0, err, errsz) < 0)
+		return -1;
+	for (int k = 1; k <= w; k++) {
+		snprintf(name, sizeof(name), "%s:th=%d", arm_ilp_event(m), k);
+		if (add_event(out, name, name, name, 0, err, errsz) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int add_preset(struct ev_list *out, const char *name, char *err, size_t errsz)
 {
+	if (out->model && out->model->encoding == ENC_ARMV8 && out->model->no_ilp &&
+	    strcasecmp(name, "@ilp") == 0)
+		return add_arm_ilp(out, err, errsz);
+
 	const struct preset *p = preset_find_for(name, out->model);
 	const struct arch_event *rows[PRESET_MAX_EVENTS];
 	uint32_t savs[PRESET_MAX_EVENTS];

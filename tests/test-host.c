@@ -211,6 +211,18 @@ static void test_encode_threshold(void **state)
 	assert_int_equal(l.ev[1].attr.config1, 0);
 	assert_int_not_equal(events_parse("OP_RETIRED:th=256", v2, &l, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "outside 1..255"));
+	/* @ilp: CPU_CYCLES and the sweep to the model's width (N2: 5 slots; N1
+	 * has none in the tables: the arm tree's 8 steps) */
+	if (events_parse("@ilp", model_find("arm_n2"), &l, err, sizeof(err)) != 0)
+		fail_msg("@ilp: %s", err);
+	assert_int_equal(l.n, 6);
+	assert_string_equal(l.ev[0].name, "CPU_CYCLES");
+	assert_string_equal(l.ev[5].name, "OP_RETIRED:th=5");
+	assert_int_equal(l.ev[5].attr.config1, 5 << 5 | 2 << 3 | 1 << 2);
+	if (events_parse("@ilp", n1, &l, err, sizeof(err)) != 0)
+		fail_msg("@ilp: %s", err);
+	assert_int_equal(l.n, 9);
+	assert_string_equal(l.ev[8].name, "INST_RETIRED:th=8");
 	fake_sysfs_install(NULL);
 
 	root = fake_sysfs_make("armv8_pmuv3_0", NULL);
@@ -219,6 +231,8 @@ static void test_encode_threshold(void **state)
 	assert_int_not_equal(events_parse("OP_RETIRED:th=1", v2, &l, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "no counter threshold on armv8_pmuv3_0"));
 	assert_null(strchr(err, '\n'));
+	assert_int_not_equal(events_parse("@ilp", v2, &l, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, v2->no_ilp));  /* the model's line: why there is none */
 	fake_sysfs_install(fake_sysfs_make("armv8_pmuv3_0", NULL));  /* before Linux 6.8 */
 	assert_int_not_equal(events_parse("OP_RETIRED:th=1", v2, &l, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "FEAT_PMUv3_TH"));
