@@ -38,7 +38,9 @@
  * with 32-bit counters, armv8pmu_event_is_chained; the kernel extends a
  * counter through its overflow interrupt, and PMUv3p5 counters are
  * 64-bit).  No counter threshold before FEAT_PMUv3_TH, so no CMASK-style ILP
- * sweep: no_ilp says so. */
+ * sweep: no_ilp says so.  Where the host's PMU has one (Linux 6.8+, its
+ * format/threshold; arch/ilp.h) the sweep is OP_RETIRED:th=k, built by
+ * engine/events.c from the host, not from these static rows. */
 #include "arch/model.h"
 
 #define ANY 0
