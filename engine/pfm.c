@@ -260,6 +260,11 @@ const struct arch_model *pfm_host_midr_model(void)
 	return arm_core() && kernel.midr ? model_from_midr(kernel.implementer, kernel.part) : NULL;
 }
 
+const struct arm_threshold *pfm_host_threshold(void)
+{
+	return forced || !arm_core() ? NULL : &kernel.core[0].threshold;
+}
+
 bool pfm_host_core_type(uint32_t *type)
 {
 	if (forced || !arm_core())

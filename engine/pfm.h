@@ -45,6 +45,11 @@ const struct arch_model *pfm_host_midr_model(void);
  * under a forced model. */
 bool pfm_host_core_type(uint32_t *type);
 
+struct arm_threshold;
+/* arm64: the host core PMU's counter threshold (arch/ilp.h; Linux 6.8+),
+ * NULL on other hosts, with a forced model, or before pfm_setup. */
+const struct arm_threshold *pfm_host_threshold(void);
+
 /* The kernel's (first) core PMU: "cpu", "cpu_core", "armv8_pmuv3_0"...;
  * NULL without one. */
 const char *pfm_host_kernel_pmu(void);

@@ -416,6 +416,26 @@ static void test_no_pmu_unknown_cpu(void **state)
 	fake_sysfs_install(NULL);
 }
 
+/* The threshold the ILP view asks the engine about (pfm_host_threshold):
+ * the arm64 core PMU's after pfm_setup, none on x86. */
+static void test_host_threshold(void **state)
+{
+	const char *root;
+
+	(void)state;
+	root = fake_sysfs_make("armv8_pmuv3_0", NULL);
+	make_threshold(root, "armv8_pmuv3_0", "0x000000ff\n");
+	fake_sysfs_install(root);
+	setup_or_fail();
+	assert_non_null(pfm_host_threshold());
+	assert_true(arm_th_usable(pfm_host_threshold()));
+	assert_int_equal(pfm_host_threshold()->max, 255);
+	fake_sysfs_install(fake_sysfs_make("cpu", NULL));
+	setup_or_fail();
+	assert_null(pfm_host_threshold());
+	fake_sysfs_install(NULL);
+}
+
 static int run_case(const char *name)
 {
 	const struct CMUnitTest reader[] = {
@@ -436,6 +456,7 @@ static int run_case(const char *name)
 		cmocka_unit_test(test_no_pmu_unknown_cpu),
 		cmocka_unit_test(test_kernel_pmu_unknown_cpu),
 		cmocka_unit_test(test_host_model_by_cpuid),
+		cmocka_unit_test(test_host_threshold),
 	};
 
 	if (strcmp(name, "reader") == 0)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arch/ilp.h"
+#include "engine/pfm.h"
 #include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
@@ -111,6 +112,13 @@ static bool host_without_pmu(const struct tui *t)
 	return t->sess && !session_is_recorded(t->sess) && !model_is_hardware(t->model);
 }
 
+/* A live session on an Arm host whose PMU has a counter threshold: its
+ * sweep (-e @ilp) gives the histogram the model's no_ilp line denies. */
+static bool live_threshold(const struct tui *t)
+{
+	return t->sess && !session_is_recorded(t->sess) && arm_th_usable(pfm_host_threshold());
+}
+
 /* Why there is no histogram, in one line. */
 static void no_data_line(const struct tui *t, const struct arch_model *m, char *line, size_t sz)
 {
@@ -119,6 +127,9 @@ static void no_data_line(const struct tui *t, const struct arch_model *m, char *
 	if (host_without_pmu(t))
 		snprintf(line, sz, "this host has no hardware counters: cyctop -i a counts file or "
 			 "recording of -e @ilp from a machine with a PMU");
+	else if (arm_ilp_event(m) && live_threshold(t))
+		snprintf(line, sz, "no ILP data: needs the sweep %s:th=1..N (-e @ilp; this host's "
+			 "PMU has a counter threshold)", arm_ilp_event(m));
 	else if (!ilp_has_sweep(m) && m && m->no_ilp)
 		snprintf(line, sz, "%s (model %s)", m->no_ilp, m->name);
 	else if (!ilp_has_sweep(m))
