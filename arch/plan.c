@@ -542,6 +542,22 @@ static void add_partner_set(struct plan *out, const int *ev, int n, const char *
 	ps->formula = formula;
 }
 
+/* Arm's threshold sweep (arch/ilp.h): bin k = th=k - th=k+1. */
+static const char arm_th_formula[] =
+	"ILP bin k = C(k) - C(k+1) of the counter-threshold sweep (Linux arm_pmuv3 "
+	"threshold=k, threshold_compare=GE, threshold_count)";
+
+/* The request named NAME (any case), -1 if none: Arm's threshold steps are
+ * no rows of the model, the events engine/events.c encodes from the host. */
+static int find_named(const struct planner *p, const char *name)
+{
+	for (int i = 0; i < p->n; i++)
+		if (p->req[i].name && strcasecmp(p->req[i].name, name) == 0 && i != p->ref &&
+		    !is_free(p, i))
+			return i;
+	return -1;
+}
+
 /* The partner sets present in the request, table rows first, then the
  * model's CMASK sweep steps pairwise. */
 static void collect_partners(const struct planner *p, struct plan *out)
@@ -566,6 +582,15 @@ static void collect_partners(const struct planner *p, struct plan *out)
 		ev[1] = find_request(p, hi);
 		if (ev[0] >= 0 && ev[1] >= 0)
 			add_partner_set(out, ev, 2, ilp_sweep_formula);
+	}
+	for (int k = 1; arm_ilp_event(p->model) && k < ARM_ILP_STEPS; k++) {
+		char lo[128], hi[128];
+		snprintf(lo, sizeof(lo), "%s:th=%d", arm_ilp_event(p->model), k);
+		snprintf(hi, sizeof(hi), "%s:th=%d", arm_ilp_event(p->model), k + 1);
+		ev[0] = find_named(p, lo);
+		ev[1] = find_named(p, hi);
+		if (ev[0] >= 0 && ev[1] >= 0)
+			add_partner_set(out, ev, 2, arm_th_formula);
 	}
 	for (int k = 1; k <= p->model->dispatch_width; k++) {
 		char lo[128], hi[128];

@@ -317,6 +317,44 @@ static void test_core2_first_pass(void **state)
 	assert_int_equal(plan.partners[0].n, 3);
 }
 
+/* Arm's threshold sweep (no rows: the engine encodes OP_RETIRED:th=k from
+ * the host PMU): CPU_CYCLES on the cycle counter and th=1..8 on 6 event
+ * counters = 2 groups; the 7 adjacent pairs are partner sets, all but the
+ * one the group boundary splits kept together. */
+static void test_arm_threshold_sweep(void **state)
+{
+	const struct arch_model *v2 = must_model("arm_v2");
+	struct req_set rs;
+
+	(void)state;
+	memset(&rs, 0, sizeof(rs));
+	add_row(&rs, v2, "CPU_CYCLES", false);
+	for (int k = 1; k <= 8; k++) {
+		snprintf(rs.names[rs.n], sizeof(rs.names[0]), "OP_RETIRED:th=%d", k);
+		rs.req[rs.n].name = rs.names[rs.n];
+		rs.n++;
+	}
+	assert_int_equal(plan_ok(&rs, v2, 0), 2);
+	assert_int_equal(plan.reference, 0);
+	assert_true(all_fixed_reference(0));
+	assert_int_equal(plan.n_partners, 7);
+	int together = 0;
+	for (int s = 0; s < 7; s++) {
+		assert_int_equal(plan.partners[s].n, 2);
+		assert_int_equal(plan.partners[s].ev[0], s + 1);
+		assert_int_equal(plan.partners[s].ev[1], s + 2);
+		assert_non_null(strstr(plan.partners[s].formula, "threshold"));
+		together += plan.partners[s].together;
+	}
+	assert_int_equal(together, 6);
+	/* N2's five steps fit one group beside the cycles: every pair together */
+	rs.n = 6;
+	assert_int_equal(plan_ok(&rs, must_model("arm_n2"), 0), 1);
+	assert_int_equal(plan.n_partners, 4);
+	for (int s = 0; s < 4; s++)
+		assert_true(plan.partners[s].together);
+}
+
 /* The ILP sweep: CMASK 1..width+1 of the model's dispatch event, 7 events on
  * 2 counters = 4 groups, the added cycles reference in each on FIXED1, and
  * adjacent steps (bin k = C(k+1) - C(k)) paired where they fit: 1-2, 3-4, 5-6. */
@@ -863,6 +901,7 @@ int main(void)
 		cmocka_unit_test(test_core2_big4_two_groups),
 		cmocka_unit_test(test_core2_first_pass),
 		cmocka_unit_test(test_core2_ilp_sweep),
+		cmocka_unit_test(test_arm_threshold_sweep),
 		cmocka_unit_test(test_core2_counter0_only_separated),
 		cmocka_unit_test(test_core2_partners_together),
 		cmocka_unit_test(test_core2_counter_caps),
