@@ -86,7 +86,7 @@ done; cat /sys/devices/system/cpu/cpu0/regs/identification/midr_el1'
 # counter threshold (format/threshold, Linux 6.8+ on FEAT_PMUv3_TH) would
 # make an ILP sweep
 run pmu-format sh -c 'for d in /sys/bus/event_source/devices/armv*; do
-	echo "$(basename $d) format: $(ls $d/format | tr "\n" " ")caps: $(ls $d/caps 2>/dev/null | tr "\n" " ")"
+	echo "$(basename $d) format: $(ls $d/format | tr "\n" " ")caps: $(ls $d/caps 2>/dev/null | tr "\n" " ")threshold_max: $(cat $d/caps/threshold_max 2>/dev/null || echo none)"
 done'
 run env sh -c 'perf stat -e dummy -o /dev/null -- /bin/busybox env | sort; echo ---; env | sort'
 
