@@ -373,7 +373,9 @@ function work(x) { let s = 0; for (let i = 0; i < 3000; i++) s += Math.sqrt(i * 
 function run() { const a = Array.from({ length: 100 }, (_, i) => i); let t = 0; for (let k = 0; k < 3000; k++) t += a.map(work)[7]; return t; }
 console.log(run());
 EOF_JS
-	run perf record -q -e cpu-clock -c 250000 -g -o "$TMP/node.data" -- node --perf-basic-prof "$TMP/map.js"
+	# in $TMP: V8 writes its isolate-*-v8.log into the working directory
+	run sh -c 'cd "$1" && exec perf record -q -e cpu-clock -c 250000 -g -o node.data -- \
+		node --perf-basic-prof map.js' sh "$TMP"
 	[ "$RC" -eq 0 ] || { skip_part "part 6: perf record node: $(head -1 "$TMP/err")"; return; }
 	perf_folded "$TMP/node.data"
 	run "$CYCTOP" -b -i "$TMP/node.data" --format folded
