@@ -321,11 +321,12 @@ check() {
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		run_tests build-san "tests (ASan+UBSan)"
 	if [ "${SKIP_DISTCHECK:-0}" != 1 ]; then
+		# VERBOSE: a failing test's log is printed (the tree is removed)
 		if make -s -C build distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror \
-			>build/distcheck.out 2>&1; then
+			VERBOSE=yes >build/distcheck.out 2>&1; then
 			say "make distcheck: ok"
 		else
-			tail -n 60 build/distcheck.out
+			tail -n 150 build/distcheck.out
 			say "make distcheck: FAILED"
 			TOTAL_FAIL=$((TOTAL_FAIL + 1))
 		fi

@@ -405,14 +405,17 @@ ok
 if [ -z "$BROWSER" ]; then
 	skip_part "the SVG in a browser: no chromium (apt-get install chromium)"
 else
+	# run where it stands, the document's last element (every frame is
+	# parsed; getBBox lays out): not on "load", whose moment against
+	# --dump-dom's a loaded machine moves
 	cat >"$TMP/probe.js" <<'JS'
-window.addEventListener("load", function () {
+(function () {
 var out = [], gs = document.getElementsByClassName("f");
 for (var i = 0; i < gs.length; i++)
   out.push(gs[i].firstChild.textContent + "\t" + gs[i].getElementsByTagName("rect")[0].getBBox().width.toFixed(3));
 var d = document.createElementNS("http://www.w3.org/2000/svg", "desc");
 d.setAttribute("id", "probe"); d.textContent = out.join("\n"); document.documentElement.appendChild(d);
-});
+})();
 JS
 	python3 -c 'import sys; s = open(sys.argv[1]).read(); p = open(sys.argv[2]).read()
 print(s.replace("</svg>", "<script><![CDATA[" + p + "]]></script></svg>"), end="")' \
