@@ -263,8 +263,9 @@ def check_ilp_sweep(L, outs):
     fmt = outs.get("pmu-format", ("", 1))[0].strip()
     # Linux 6.8+ lists the threshold format on every PMUv3; caps/threshold_max
     # is 0 where the core has no FEAT_PMUv3_TH (Documentation/arch/arm64/perf.rst)
-    m = re.search(r"threshold_max: (\S+)", fmt)
-    th_max = int(m.group(1)) if m and m.group(1).isdigit() else 0
+    # (the kernel prints it in hex: 0x00000000)
+    m = re.search(r"threshold_max: (0x[0-9a-fA-F]+|\d+)", fmt)
+    th_max = int(m.group(1), 0) if m else 0
     if not fmt or th_max > 0:
         report("%s/ilp-sweep" % L, False,
                "the PMU offers a counter threshold (or no format was read): %r: "
