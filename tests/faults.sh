@@ -12,7 +12,10 @@ MIX="$WORKLOADS/mix" STORM="$WORKLOADS/storm" PLUGIN="$WORKLOADS/libplugin.so"
 TAG=$$
 CY='' PID=''
 # (a failing case may leave a tagged workload: pkill finds it)
-trap 'kill -CONT $PID 2>/dev/null; kill $CY $PID 2>/dev/null; pkill -f "[0-9]$TAG\$"; rm -rf "$TMP"' EXIT
+# (its arguments exactly: "[0-9]$TAG\$" also matched tests beside this one,
+# tui.sh's mix 60.1PID when PID ended in this one's: its watch ended)
+LEFT="(mix|storm) (1\.0[012]|2\.0[56]|60\.(0[3-9]|1[01]))$TAG\$"
+trap 'kill -CONT $PID 2>/dev/null; kill $CY $PID 2>/dev/null; pkill -f "$LEFT"; rm -rf "$TMP"' EXIT
 JSON="-b --format json -e cpu-clock"
 
 lines() { # FILE: complete (newline-terminated) JSON lines so far

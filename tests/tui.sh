@@ -7,9 +7,9 @@
 . "$SRCDIR/tests/tmux-lib.sh"
 
 # Hotspots on a live workload, shares like the batch mode's (60/30/10).  The
-# pid in mix's argument (60.1PID seconds) tells this test's runs from those
-# of tests run beside it (faults.sh runs mix 60.0N...).
-MIX60="60.1$$"
+# pid in mix's argument (60.5PID seconds) tells this test's runs from those
+# of tests run beside it (faults.sh runs mix 1.0N, 60.0N and 60.1N, its pid after).
+MIX60="60.5$$"
 start 120 40
 type_line "'$CYCTOP' -d 0.5 -- '$WORKLOADS/mix' $MIX60; echo EXIT-\$?"
 wait_screen "work_60" "hotspot table"
@@ -93,7 +93,11 @@ ok
 # SIGTERM restores the terminal too.
 type_line "clear; '$CYCTOP' -- '$WORKLOADS/mix' $MIX60; echo TERM-\$?"
 wait_screen "work_60" "second watch"
-pkill -TERM -f "^$CYCTOP -- $WORKLOADS/mix $MIX60\$" || fail "no cyctop to signal"
+# the watch drawing is its process running: poll for it (one loaded run of
+# two checks side by side found none at once), and name what runs if not
+wait_for 'pgrep -f "^$CYCTOP -- $WORKLOADS/mix $MIX60\$" >/dev/null' 10 \
+	"the second watch's process: $(pgrep -af "cyctop|mix" | head -5)"
+pkill -TERM -f "^$CYCTOP -- $WORKLOADS/mix $MIX60\$" || fail "no cyctop to signal: $(pgrep -af "cyctop|mix" | head -5)"
 wait_screen "TERM-143" "exit after SIGTERM: 128 + 15"
 type_line "echo AFTER-TERM\$((6 * 7))"
 wait_screen "AFTER-TERM42" "shell usable after SIGTERM"
