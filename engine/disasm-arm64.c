@@ -1,6 +1,7 @@
 /* The AArch64 decoder behind engine/disasm.c's seam: capstone (Zydis
- * decodes x86 only).  Linked on every host, so that an x86 cyctop shows an
- * arm64 perf.data's code (--symfs) and the other way round.
+ * decodes x86 only).  On every host, so that an x86 cyctop shows an arm64
+ * perf.data's code (--symfs) and the other way round; loaded on first use
+ * (engine/capstone-load.c).
  *
  * Every instruction is 4 bytes, little-endian.  capstone's text is LLVM's
  * (the same aliases as objdump: mov, cmp, b.ne, ret), rewritten where
@@ -13,6 +14,7 @@
  * does not decode is shown as objdump shows it, ".inst 0x... ; undefined". */
 #include "config.h"
 
+#include "engine/capstone-load.h"
 #include "engine/disasm-priv.h"
 
 #include <capstone/capstone.h>
@@ -446,17 +448,18 @@ static void format_text(struct asm_insn *in, const cs_insn *ci, uint64_t target,
 int disasm_aarch64(const uint8_t *code, size_t len, uint64_t start, uint64_t bias,
 		   asm_namer namer, void *arg, struct insn_vec *iv)
 {
+	const struct capstone_api *cs = capstone_api();
 	csh h;
 	cs_insn *ci;
 	uint64_t addr = start - bias;  /* the text shows ELF addresses, as objdump */
 	size_t off = 0;
 	int rc = 0;
 
-	if (cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &h) != CS_ERR_OK)
+	if (!cs || cs->open(CS_ARCH_ARM64, CS_MODE_ARM, &h) != CS_ERR_OK)
 		return -1;
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	if (!(ci = cs_malloc(h))) {
-		cs_close(&h);
+	cs->option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	if (!(ci = cs->malloc(h))) {
+		cs->close(&h);
 		return -1;
 	}
 	while (off < len) {
@@ -469,7 +472,7 @@ int disasm_aarch64(const uint8_t *code, size_t len, uint64_t start, uint64_t bia
 			rc = -1;
 			break;
 		}
-		if (left < A64_INSN || !cs_disasm_iter(h, &p, &left, &pc, ci)) {
+		if (left < A64_INSN || !cs->disasm_iter(h, &p, &left, &pc, ci)) {
 			size_t n = len - off < A64_INSN ? 1 : A64_INSN;
 			disasm_fill_bad(in, start + off, code + off, n);
 			off += n;
@@ -483,7 +486,7 @@ int disasm_aarch64(const uint8_t *code, size_t len, uint64_t start, uint64_t bia
 		format_text(in, ci, target, bias, namer, arg);
 		off += A64_INSN;
 	}
-	cs_free(ci, 1);
-	cs_close(&h);
+	cs->free(ci, 1);
+	cs->close(&h);
 	return rc;
 }

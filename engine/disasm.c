@@ -3,6 +3,7 @@
  * loops, branch targets' names and source lines, and the cache. */
 #include "config.h"
 
+#include "engine/capstone-load.h"
 #include "engine/disasm-priv.h"
 #include "lib/hashtab.h"
 
@@ -122,12 +123,24 @@ bool disasm_supported(uint16_t machine)
 	switch (machine) {
 #ifdef HAVE_ZYDIS
 	case EM_X86_64:
+		return true;
 #endif
 	case EM_AARCH64:
-		return true;
+		return capstone_api() != NULL;
 	default:
 		return false;
 	}
+}
+
+/* Why this cyctop lacks the decoder of a machine it knows, or "". */
+static const char *decoder_missing(uint16_t machine, char *buf, size_t size)
+{
+	if (machine == EM_X86_64)
+		return " (built without Zydis)";
+	if (machine != EM_AARCH64)
+		return "";
+	snprintf(buf, size, " (%s cannot be loaded)", capstone_soname());
+	return buf;
 }
 
 /* The name of an ELF machine, for the error of one no decoder reads. */
@@ -251,10 +264,11 @@ struct asm_func *disasm_function(struct symtab *st, uint64_t addr, uint64_t last
 	machine = symtab_machine(st, start);
 	if (code && !disasm_supported(machine)) {
 		const char *mn = machine_name(machine);
+		char why[64];
 		if (mn)
 			snprintf(err, errsz, "%s: %s code, which this cyctop does not decode%s",
 				 si.module ? si.module : "?", mn,
-				 machine == EM_X86_64 ? " (built without Zydis)" : "");
+				 decoder_missing(machine, why, sizeof(why)));
 		else
 			snprintf(err, errsz, "%s: code of ELF machine %u, which cyctop does not decode",
 				 si.module ? si.module : "?", machine);

@@ -28,6 +28,10 @@ lintian --fail-on error "$deb" >"$tmp/lintian.log" 2>&1 ||
 	{ cat "$tmp/lintian.log"; fail "lintian reports errors"; }
 echo "package: $(basename "$deb"), lintian: $(grep -c '^E:' "$tmp/lintian.log") errors, $(grep -c '^W:' "$tmp/lintian.log") warnings"
 
+# capstone is loaded at run time (dlopen): the package depends on it by name
+dpkg-deb -f "$deb" Depends | grep -q 'libcapstone[0-9]' ||
+	fail "Depends names no libcapstone: $(dpkg-deb -f "$deb" Depends)"
+
 root=$tmp/root
 dpkg -x "$deb" "$root"
 "$root/usr/bin/cyctop" --version >"$tmp/version" || fail "installed cyctop --version"

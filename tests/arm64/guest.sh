@@ -86,6 +86,16 @@ for f in "$b/cyctop" "$b/workloads/spin" "$b/workloads/callers" "$g/root/usr/bin
 	cp -L "$f" "$r/bin/"
 	addlibs "$f"
 done
+# capstone: loaded by cyctop when it first decodes AArch64 code (dlopen, no
+# DT_NEEDED entry names it), the soname of the headers it was built with
+for d in $libdirs; do
+	for so in "$d"/libcapstone.so.[0-9]; do
+		[ -e "$so" ] || continue
+		cp -L "$so" "$r/lib/aarch64-linux-gnu/"
+		addlibs "$so"
+		break 2
+	done
+done
 cp "$src/tests/arm64/init" "$r/init"
 cp "$src/tests/arm64/run.sh" "$r/run.sh"
 

@@ -1,0 +1,54 @@
+/* capstone is loaded when AArch64 code is first decoded, not when cyctop
+ * starts.  Its tables for every architecture it decodes cost each process
+ * that maps it some 77,000 relocations and 3 MB of dirty pages (capstone 4
+ * on Debian 12), a sixth of a watcher's resident memory, whether or not an
+ * asm view of arm64 code is ever opened; an x86 watch never opens one.
+ * perf loads libcapstone the same way.  The soname is the one of the
+ * headers built against, so the structures agree. */
+#include "config.h"
+
+#include "engine/capstone-load.h"
+
+#include <dlfcn.h>
+#include <stddef.h>
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define SONAME "libcapstone.so." STR(CS_API_MAJOR)
+
+static struct capstone_api api;
+static enum { UNTRIED, LOADED, MISSING } state;
+
+static bool load(void)
+{
+	void *h = dlopen(SONAME, RTLD_NOW | RTLD_LOCAL);
+	struct { void **fn; const char *name; } sym[] = {
+		{ (void **)&api.open, "cs_open" },
+		{ (void **)&api.option, "cs_option" },
+		{ (void **)&api.malloc, "cs_malloc" },
+		{ (void **)&api.disasm_iter, "cs_disasm_iter" },
+		{ (void **)&api.free, "cs_free" },
+		{ (void **)&api.close, "cs_close" },
+	};
+
+	if (!h)
+		return false;
+	for (size_t i = 0; i < sizeof(sym) / sizeof(sym[0]); i++)
+		if (!(*sym[i].fn = dlsym(h, sym[i].name))) {
+			dlclose(h);
+			return false;
+		}
+	return true;  /* kept loaded: the asm cache's functions use it again */
+}
+
+const struct capstone_api *capstone_api(void)
+{
+	if (state == UNTRIED)
+		state = load() ? LOADED : MISSING;
+	return state == LOADED ? &api : NULL;
+}
+
+const char *capstone_soname(void)
+{
+	return SONAME;
+}
