@@ -200,25 +200,22 @@ static bool grow_entries(struct ordered *q)
 	return GROW(q->e, q->n + 1, q->cap) == 0 && GROW(q->tmp, q->n + 1, q->tmp_cap) == 0;
 }
 
-void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t time)
+struct perf_event_header *ordered_reserve(struct ordered *q, size_t size, uint64_t time)
 {
 	struct chunk *c;
 
-	if (q->bytes + h->size > q->max_bytes && q->n)
+	if (q->bytes + size > q->max_bytes && q->n)
 		deliver_half(q);
 	if (time < q->last_flush)
 		q->late++;
-	if (!grow_entries(q) || !(c = chunk_for(q, h->size))) {
+	if (!grow_entries(q) || !(c = chunk_for(q, size))) {
 		deliver_half(q);
-		if (!grow_entries(q) || !(c = chunk_for(q, h->size))) {
-			q->deliver(h, q->arg);  /* no memory at all: unordered */
-			return;
-		}
+		if (!grow_entries(q) || !(c = chunk_for(q, size)))
+			return NULL;
 	}
 	struct entry *e = &q->e[q->n];
 	e->h = (struct perf_event_header *)(c->data + c->used);
-	memcpy(e->h, h, h->size);
-	c->used += (h->size + 7u) & ~(size_t)7u;
+	c->used += (size + 7u) & ~(size_t)7u;
 	if (c->used > c->cap)
 		c->used = c->cap;
 	c->live++;
@@ -228,9 +225,20 @@ void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t
 	if (q->n && by_time(&q->e[q->n - 1], e) > 0)
 		q->sorted = false;
 	q->n++;
-	q->bytes += h->size;
+	q->bytes += size;
 	if (time > q->round_max)
 		q->round_max = time;
+	return e->h;
+}
+
+void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t time)
+{
+	struct perf_event_header *copy = ordered_reserve(q, h->size, time);
+
+	if (copy)
+		memcpy(copy, h, h->size);
+	else
+		q->deliver(h, q->arg);  /* no memory at all: unordered */
 }
 
 void ordered_round(struct ordered *q)

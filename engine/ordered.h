@@ -31,6 +31,10 @@ void ordered_free(struct ordered *q);
 /* Queues a copy of H, stamped TIME.  Out of memory: delivers the older half,
  * then H itself unordered if there is still no room.  */
 void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t time);
+/* Queues a record of SIZE bytes stamped TIME and returns its room, for the
+ * caller to fill before the next call; NULL when out of memory even after
+ * delivering the older half. */
+struct perf_event_header *ordered_reserve(struct ordered *q, size_t size, uint64_t time);
 
 /* A round ended: delivers every record up to the newest time of the round
  * before this one. */

@@ -116,6 +116,53 @@ static void decode_stack_user(struct cursor *c, struct rec_sample *s)
 	s->stack_size = dyn;
 }
 
+/* The SAMPLE fields the kernel writes after STACK_USER, in perf_event.h's
+ * order: one u64 each, but REGS_INTR and AUX (of their own lengths). */
+#define AFTER_STACK_USER_U64 (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | \
+			      PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR | \
+			      PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | \
+			      PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_WEIGHT_STRUCT)
+#define AFTER_STACK_USER_SIZED (PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
+
+size_t record_stack_kept(const struct perf_event_header *h, uint64_t sample_type,
+			 uint32_t stack_user, size_t *at)
+{
+	/* the kernel rounds the size up to u64s (perf_sample_ustack_size) */
+	uint64_t size = ((uint64_t)stack_user + 7) & ~(uint64_t)7, at_size, dyn;
+	size_t tail = 8 * (size_t)__builtin_popcountll(sample_type & AFTER_STACK_USER_U64);
+	const unsigned char *end = (const unsigned char *)h + h->size - tail;
+
+	if (h->type != PERF_RECORD_SAMPLE || !(sample_type & PERF_SAMPLE_STACK_USER) ||
+	    (sample_type & AFTER_STACK_USER_SIZED) || !size || h->size % 8 ||
+	    h->size < sizeof(*h) + size + 16 + tail)
+		return h->size;
+	memcpy(&dyn, end - 8, 8);
+	memcpy(&at_size, end - 16 - size, 8);
+	/* a size the kernel cut (a record near 64 KB), or none (a kernel
+	 * thread: size 0, no dyn_size) does not match: kept whole */
+	if (at_size != size || dyn > size)
+		return h->size;
+	*at = (size_t)(end - 16 - size - (const unsigned char *)h);
+	/* a size of 0 would drop dyn_size from the layout: 8 bytes at least */
+	return h->size - (size_t)(size - (dyn ? (dyn + 7) & ~(uint64_t)7 : 8));
+}
+
+void record_stack_cut(void *dst, const struct perf_event_header *h, size_t at, size_t kept)
+{
+	const unsigned char *src = (const unsigned char *)h;
+	unsigned char *d = dst;
+	uint64_t size, kept_size;
+
+	memcpy(&size, src + at, 8);
+	kept_size = size - (h->size - kept);  /* dyn_size rounded up, 8 at least */
+	memcpy(d, src, at);
+	memcpy(d + at, &kept_size, 8);
+	memcpy(d + at + 8, src + at + 8, kept_size);
+	/* dyn_size and the fields after it */
+	memcpy(d + at + 8 + kept_size, src + at + 8 + size, h->size - (at + 8 + size));
+	((struct perf_event_header *)dst)->size = (uint16_t)kept;
+}
+
 unsigned record_read_stride(uint64_t rf)
 {
 	return 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);

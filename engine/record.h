@@ -4,6 +4,7 @@
 #define ENGINE_RECORD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
 
@@ -159,6 +160,19 @@ int record_decode(const struct perf_event_header *hdr, uint64_t sample_type,
  * False when the format carries none or the record is too short. */
 bool record_time(const struct perf_event_header *hdr, uint64_t sample_type,
 		 bool sample_id_all, uint64_t *time);
+
+/* A SAMPLE whose last field is STACK_USER (SAMPLE_TYPE has none of the
+ * fields after it) of the attr's STACK_USER bytes holds the kernel's copy
+ * of the user stack, of which only dyn_size bytes were copied (a thread
+ * near its stack's top: a process's main thread).  record_stack_kept
+ * gives the record's size with the rest cut, or hdr->size when nothing is
+ * cut (any other record, or a layout it cannot vouch for), and in AT the
+ * offset of the stack's size field; record_stack_cut writes that record
+ * into DST.  Decoding the cut record
+ * gives the same sample. */
+size_t record_stack_kept(const struct perf_event_header *hdr, uint64_t sample_type,
+			 uint32_t stack_user, size_t *at);
+void record_stack_cut(void *dst, const struct perf_event_header *hdr, size_t at, size_t kept);
 
 /* The event id of a record where perf finds it (util/evsel.c id_pos and
  * is_pos): a SAMPLE's IDENTIFIER (its first u64) or ID (after IP, TID, TIME

@@ -49,6 +49,7 @@ struct session_file {
 	bool rounds;                  /* a FINISHED_ROUND came: the writer's rounds order
 				       * the records, not the pipe's pauses */
 	bool ours;                    /* cyctop wrote it (its metadata is there) */
+	bool stacks;                  /* an event copies user stacks (STACK_USER) */
 };
 
 /* The file source's state: the session's src_state. */
@@ -244,6 +245,7 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 		ev->sav = weighs_periods(f, a) ? 1 : a->sample_period;
 		ev->software = a->type == PERF_TYPE_SOFTWARE;
 		f->same_type &= same_format(a, perfdata_attr(f->pd, 0));
+		f->stacks |= (a->sample_type & PERF_SAMPLE_STACK_USER) != 0;
 	}
 	if (freq_events(s, note, sizeof(note)))
 		snprintf(s->events.notice, sizeof(s->events.notice),
@@ -436,6 +438,18 @@ static bool file_time(const struct session *s, const struct perf_event_header *h
 	return a && record_time(h, a->sample_type, file_of(s)->sid_all, t);
 }
 
+static bool file_stack_attr(const struct session *s, const struct perf_event_header *h,
+			    uint64_t *sample_type, uint32_t *stack_user)
+{
+	const struct perf_event_attr *a = file_of(s)->stacks ? record_attr(s, h) : NULL;
+
+	if (!a || !(a->sample_type & PERF_SAMPLE_STACK_USER))
+		return false;
+	*sample_type = a->sample_type;
+	*stack_user = a->sample_stack_user;
+	return true;
+}
+
 static const struct perf_event_attr *file_attr(const struct session *s, int ev)
 {
 	return &s->events.ev[ev].attr;
@@ -625,12 +639,12 @@ static int open_stream(struct session_file *f)
  * views update while `perf record -o - ... | cyctop -i -` runs. */
 static bool file_poll(struct session *s, int timeout_ms)
 {
-	struct pollfd pfd = { file_of(s)->stream_fd, POLLIN, 0 };
+	struct pollfd pfd[2] = { { file_of(s)->stream_fd, POLLIN, 0 }, { s->wake_fd, POLLIN, 0 } };
 	char err[256];
 
 	if (file_of(s)->stream_fd < 0 || s->target.ended)
 		return true;
-	if (sys_poll(&pfd, 1, timeout_ms) < 0 && errno != EINTR) {
+	if (sys_poll(pfd, 2, timeout_ms) < 0 && errno != EINTR) {
 		stream_end(s, "the stream could not be polled");
 		return true;
 	}
@@ -652,6 +666,7 @@ static const struct session_source file_source = {
 	.recorded = true,
 	.decode = file_decode,
 	.time = file_time,
+	.stack_attr = file_stack_attr,
 	.weigh = file_weigh,
 	.attr = file_attr,
 	.kernel_build_id = file_kernel_build_id,

@@ -401,7 +401,7 @@ static int setup_rings(struct session *s, size_t pages)
 	if (s->ring_pages & (s->ring_pages - 1))
 		return -1;
 	s->rings = calloc((size_t)s->ncpus, sizeof(*s->rings));
-	s->pfds = calloc((size_t)s->ncpus, sizeof(*s->pfds));
+	s->pfds = calloc((size_t)s->ncpus + 1, sizeof(*s->pfds));
 	return s->rings && s->pfds ? 0 : -1;
 }
 
@@ -657,7 +657,8 @@ static bool live_poll(struct session *s, int timeout_ms)
 {
 	int due = mux_due_ms(&s->mux, session_now_ns());
 	int wait = due >= 0 && (timeout_ms < 0 || due < timeout_ms) ? due : timeout_ms;
-	int n = sys_poll(s->pfds, (nfds_t)s->ncpus, wait);
+	s->pfds[s->ncpus] = (struct pollfd){ s->wake_fd, POLLIN, 0 };
+	int n = sys_poll(s->pfds, (nfds_t)s->ncpus + 1, wait);
 
 	mux_tick(&s->mux, s->fds, s->nfds, session_now_ns());
 
@@ -680,12 +681,12 @@ static bool live_poll(struct session *s, int timeout_ms)
 	session_round_end(s);
 	if (s->sink)
 		s->sink->flush(s);
-	if (target_poll_end(&s->target) || s->hup) {
+	if (target_poll_end(&s->target, s->hup) || s->hup) {
 		/* whatever the kernel wrote before the exit */
 		for (int c = 0; c < s->ncpus; c++)
 			ring_drain(&s->rings[c], session_collect, s);
 		session_flush_records(s);
-		return s->target.ended || (s->hup && target_poll_end(&s->target));
+		return s->target.ended || (s->hup && target_poll_end(&s->target, true));
 	}
 	return false;
 }
@@ -745,6 +746,15 @@ static bool live_time(const struct session *s, const struct perf_event_header *h
 	return record_time(h, s->fmt.sample_type, s->fmt.sample_id_all, t);
 }
 
+static bool live_stack_attr(const struct session *s, const struct perf_event_header *h,
+			    uint64_t *sample_type, uint32_t *stack_user)
+{
+	(void)h;  /* every sampling fd has the same format */
+	*sample_type = s->fmt.sample_type;
+	*stack_user = s->stack_size;
+	return s->call_graph == CALL_GRAPH_DWARF;
+}
+
 /* A live sample is one sample, its period the SAV; in frequency mode the
  * kernel sets each period: the sample weighs it (its event's sav is 1),
  * and how many samples there were is counted apart. */
@@ -773,6 +783,7 @@ static const struct session_source live_source = {
 	.recorded = false,
 	.decode = live_decode,
 	.time = live_time,
+	.stack_attr = live_stack_attr,
 	.weigh = live_weigh,
 	.attr = live_attr,
 	.poll = live_poll,

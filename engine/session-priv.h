@@ -66,6 +66,12 @@ struct session_source {
 		      struct record *r);
 	/* The record's timestamp; false when it carries none. */
 	bool (*time)(const struct session *s, const struct perf_event_header *h, uint64_t *t);
+	/* For sample H of an event that copies user stacks: its sample type
+	 * and attr.sample_stack_user, for session_collect to queue only the
+	 * bytes the kernel copied (record_stack_kept).  False otherwise; NULL:
+	 * never. */
+	bool (*stack_attr)(const struct session *s, const struct perf_event_header *h,
+			   uint64_t *sample_type, uint32_t *stack_user);
 	/* What sample SMP of event EV weighs in the profile. */
 	uint64_t (*weigh)(struct session *s, int ev, const struct rec_sample *smp);
 	/* The attr event EV was recorded or opened with. */
@@ -124,7 +130,8 @@ struct session {
 	int nfds;
 	size_t capfds;
 	struct ring *rings;      /* per CPU */
-	struct pollfd *pfds;
+	struct pollfd *pfds;     /* per CPU, then wake_fd */
+	int wake_fd;             /* session_wake_on: -1 none */
 	struct space *spaces;
 	int nspaces;
 	size_t capspaces;

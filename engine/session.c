@@ -435,6 +435,26 @@ static void deliver(const struct perf_event_header *h, void *arg)
 		handle_other(s, &r);
 }
 
+/* A sample's copy of the user stack is 8 KB whatever the thread's depth;
+ * of a process's main thread the kernel copies some 4 KB (the stack's top
+ * is near).  Only those bytes are queued: half the copying, and half the
+ * queue's memory, of a watch with dwarf stacks.  True if H was queued. */
+static bool queue_stack_cut(struct session *s, const struct perf_event_header *h, uint64_t t)
+{
+	uint64_t type;
+	uint32_t stack_user;
+	size_t kept, at;
+	struct perf_event_header *copy;
+
+	if (h->type != PERF_RECORD_SAMPLE || !s->src->stack_attr ||
+	    !s->src->stack_attr(s, h, &type, &stack_user) ||
+	    (kept = record_stack_kept(h, type, stack_user, &at)) == h->size ||
+	    !(copy = ordered_reserve(s->queue, kept, t)))
+		return false;
+	record_stack_cut(copy, h, at, kept);
+	return true;
+}
+
 void session_collect(const struct perf_event_header *hdr, void *arg)
 {
 	struct session *s = arg;
@@ -442,10 +462,10 @@ void session_collect(const struct perf_event_header *hdr, void *arg)
 
 	if (s->sink)
 		s->sink->write(s, hdr);
-	if (s->src->time(s, hdr, &t))
-		ordered_push(s->queue, hdr, t);
-	else
+	if (!s->src->time(s, hdr, &t))
 		deliver(hdr, s);  /* no timestamp: as it comes, as perf does */
+	else if (!queue_stack_cut(s, hdr, t))
+		ordered_push(s->queue, hdr, t);
 }
 
 void session_round_end(struct session *s)
@@ -511,7 +531,7 @@ struct session *session_alloc(const struct session_source *src)
 		free(s);
 		return NULL;
 	}
-	s->target.go_fd = s->target.err_fd = -1;
+	s->target.go_fd = s->target.err_fd = s->wake_fd = -1;
 	s->ncpus = (int)sys_ncpus();
 	if (s->ncpus < 1)
 		s->ncpus = 1;
@@ -520,6 +540,11 @@ struct session *session_alloc(const struct session_source *src)
 }
 
 /* --- running ------------------------------------------------------------ */
+
+void session_wake_on(struct session *s, int fd)
+{
+	s->wake_fd = fd;
+}
 
 bool session_poll(struct session *s, int timeout_ms)
 {

@@ -104,6 +104,10 @@ void session_record_stats(const struct session *s, uint64_t *records, uint64_t *
 /* Waits up to TIMEOUT_MS for data, then processes what the rings hold.
  * Returns true once the target has ended and the rings are drained. */
 bool session_poll(struct session *s, int timeout_ms);
+/* session_poll's wait also ends when FD (the terminal the view reads keys
+ * from) is readable, so a view can wait for data and keys at once; -1:
+ * no such fd. */
+void session_wake_on(struct session *s, int fd);
 /* Milliseconds until the next group rotation is due (0: now), -1 if
  * nothing rotates: loops that wait elsewhere (for keys) wait no longer. */
 int session_next_rotation_ms(const struct session *s);

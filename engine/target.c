@@ -242,7 +242,8 @@ static void set_status(struct target *t, int st)
 
 /* An attached process is not our child: its exit code can be read from
  * /proc/PID/stat while it is a zombie (field 52), if we are quick enough. */
-#define TARGET_STAT_NS 50000000u   /* 50 ms */
+#define TARGET_KILL_NS 50000000u    /* 50 ms */
+#define TARGET_STAT_NS 500000000u   /* 500 ms */
 
 static void read_zombie_status(struct target *t)
 {
@@ -270,7 +271,7 @@ static void read_zombie_status(struct target *t)
 		}
 }
 
-bool target_poll_end(struct target *t)
+bool target_poll_end(struct target *t, bool likely)
 {
 	int st;
 
@@ -284,19 +285,24 @@ bool target_poll_end(struct target *t)
 			t->ended = true;
 		return t->ended;
 	}
-	/* The interactive view polls some 200 times a second, and reading
-	 * /proc/PID/stat (the kernel formats 52 fields) was a fifth of its CPU
-	 * watching one process (bench/README.md): a process gone for good is
-	 * seen at once by kill(PID, 0), a zombie's exit code within
-	 * TARGET_STAT_NS. */
+	/* A watch polls up to some hundred times a second; each look is a
+	 * syscall or two (reading /proc/PID/stat, where the kernel formats 52
+	 * fields, was a fifth of the view's CPU: bench/README.md).  Its
+	 * events' hang-up says at once that the target exited (LIKELY): then
+	 * both looks are taken now, and a zombie's exit code is read before
+	 * its parent reaps it.  Else a process gone for good is seen by
+	 * kill(PID, 0) within TARGET_KILL_NS, a zombie within TARGET_STAT_NS. */
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (!likely && now < t->kill_next_ns)
+		return false;
+	t->kill_next_ns = now + TARGET_KILL_NS;
 	if (sys_kill(t->pid, 0) < 0 && errno == ESRCH) {
 		t->ended = true;
 		return true;
 	}
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	if (now < t->stat_next_ns)
+	if (!likely && now < t->stat_next_ns)
 		return false;
 	t->stat_next_ns = now + TARGET_STAT_NS;
 	read_zombie_status(t);
@@ -308,11 +314,11 @@ static bool wait_until_reaped(struct target *t, int ms)
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 
 	for (int waited = 0; waited < ms; waited += 10) {
-		if (target_poll_end(t))
+		if (target_poll_end(t, true))
 			return true;
 		nanosleep(&ts, NULL);
 	}
-	return target_poll_end(t);
+	return target_poll_end(t, true);
 }
 
 void target_finish(struct target *t)

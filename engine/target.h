@@ -15,6 +15,7 @@ struct target {
 	bool ended;
 	bool status_known;
 	int status;         /* shell-style: exit code, or 128 + signal */
+	uint64_t kill_next_ns;  /* attached: not looked for before (CLOCK_MONOTONIC) */
 	uint64_t stat_next_ns;  /* attached: /proc/PID/stat not read again before (CLOCK_MONOTONIC) */
 	char comm[64];
 	char command[256];  /* launched: the command as given (argv[0]), for errors */
@@ -42,8 +43,10 @@ int target_start(struct target *t, char *err, size_t errsz);
 int target_attach(struct target *t, pid_t pid, char *err, size_t errsz);
 /* The thread ids of PID (from /proc/PID/task); at most MAX. */
 int target_tids(pid_t pid, pid_t *tids, int max);
-/* Whether the target has ended; fills status when it can be known. */
-bool target_poll_end(struct target *t);
+/* Whether the target has ended; fills status when it can be known.  An
+ * attached process is looked at every so often, or now if LIKELY (its
+ * events hung up). */
+bool target_poll_end(struct target *t, bool likely);
 /* A launched command still running is terminated (TERM, then KILL) and
  * reaped; an attached process is left alone. */
 void target_finish(struct target *t);

@@ -31,7 +31,9 @@ import json, os, re, subprocess, sys
 def perf_side(path):
     out = subprocess.run(["perf", "report", "--stdio", "--no-children", "--no-branch-stack",
                           "--no-group", "--sort", "dso", "-i", path],
-                         capture_output=True, text=True).stdout
+                         capture_output=True, text=True)
+    perf_side.err = "exit %d: %s" % (out.returncode, out.stderr.strip()[-300:])
+    out = out.stdout
     evs, cur, lost = [], None, None
     for line in out.splitlines():
         m = re.match(r"# Total Lost Samples: (\d+)", line)
@@ -82,7 +84,7 @@ def matching(cyc, name):
 cyctop, path, slack, ignore = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4:]
 (perf, perf_lost), (cyc, cyc_lost) = perf_side(path), cyctop_side(cyctop, path)
 if not perf:
-    sys.exit("%s: perf report printed no event" % path)
+    sys.exit("%s: perf report printed no event (%s)" % (path, perf_side.err))
 bad, lines = [], []
 if perf_lost is not None and perf_lost != cyc_lost:
     bad.append("lost %d, perf %d" % (cyc_lost, perf_lost))

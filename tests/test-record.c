@@ -771,6 +771,92 @@ static void test_sample_stack_bad_sizes(void **state)
 	}
 }
 
+/* record_stack_kept/record_stack_cut: a sample whose kernel copied DYN of
+ * a 64-byte stack, with TAIL (DATA_SRC and WEIGHT: u64s after STACK_USER,
+ * as perf record -d writes) or not, is queued with its stack cut to DYN
+ * rounded up (8 bytes at least: a size of 0 has no dyn_size after it),
+ * and decodes to the same sample. */
+static void check_stack_cut(uint64_t dyn, bool tail)
+{
+	uint64_t type = ST_UNWIND | (tail ? PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT : 0);
+	const struct rec_format f = { .sample_type = type, .regs_user = REGS_MASK, .sample_id_all = true };
+	struct rb b;
+	struct record r, rc;
+	size_t at = 0;
+
+	put_unwind_head(&b);
+	put64(&b, PERF_SAMPLE_REGS_ABI_64);
+	for (uint64_t i = 0; i < 20; i++)
+		put64(&b, 0x1000 + i);
+	put_stack(&b, 64, dyn);
+	if (tail) {
+		put64(&b, 0x77);   /* WEIGHT */
+		put64(&b, 0x88);   /* DATA_SRC */
+	}
+	struct perf_event_header *h = rb_finish(&b);
+	size_t kept = record_stack_kept(h, type, 64, &at);
+	assert_int_equal(kept, h->size - (64 - (dyn ? (dyn + 7) & ~7ull : 8)));
+	unsigned char *cut = malloc(kept);
+	assert_non_null(cut);
+	record_stack_cut(cut, h, at, kept);
+	assert_int_equal(((struct perf_event_header *)cut)->size, kept);
+	assert_int_equal(record_decode_fmt(h, &f, &r), 0);
+	assert_int_equal(record_decode_fmt((struct perf_event_header *)cut, &f, &rc), 0);
+	assert_int_equal(rc.u.sample.stack_size, dyn);
+	assert_memory_equal(rc.u.sample.stack, r.u.sample.stack, dyn);
+	assert_memory_equal(rc.u.sample.regs_user.regs, r.u.sample.regs_user.regs, 20 * 8);
+	assert_int_equal(rc.u.sample.ip, r.u.sample.ip);
+	assert_int_equal(rc.u.sample.time, r.u.sample.time);
+	assert_int_equal(rc.u.sample.weight, r.u.sample.weight);
+	assert_int_equal(rc.u.sample.data_src, r.u.sample.data_src);
+	if (tail)
+		assert_int_equal(rc.u.sample.data_src, 0x88);
+	free(cut);
+	free(h);
+}
+
+static void test_stack_cut(void **state)
+{
+	(void)state;
+	for (uint64_t dyn = 0; dyn <= 64; dyn += 4) {
+		check_stack_cut(dyn, false);
+		check_stack_cut(dyn, true);
+	}
+}
+
+/* What cannot be vouched for is kept whole: another record, another
+ * stack size than the attr's (the kernel cut it near 64 KB), a field of its
+ * own length after the stack (REGS_INTR), a kernel thread's empty stack. */
+static void test_stack_kept_whole(void **state)
+{
+	struct rb b;
+	size_t at;
+
+	(void)state;
+	put_unwind_head(&b);
+	put64(&b, PERF_SAMPLE_REGS_ABI_64);
+	for (int i = 0; i < 20; i++)
+		put64(&b, 0);
+	put_stack(&b, 64, 8);
+	struct perf_event_header *h = rb_finish(&b);
+	assert_int_not_equal(record_stack_kept(h, ST_UNWIND, 64, &at), h->size);
+	assert_int_equal(record_stack_kept(h, ST_UNWIND, 128, &at), h->size);
+	assert_int_equal(record_stack_kept(h, ST_UNWIND, 0, &at), h->size);
+	assert_int_equal(record_stack_kept(h, ST_UNWIND | PERF_SAMPLE_REGS_INTR, 64, &at), h->size);
+	assert_int_equal(record_stack_kept(h, ST_UNWIND & ~(uint64_t)PERF_SAMPLE_STACK_USER, 64, &at),
+			 h->size);
+	h->type = PERF_RECORD_MMAP;
+	assert_int_equal(record_stack_kept(h, ST_UNWIND, 64, &at), h->size);
+	free(h);
+
+	put_unwind_head(&b);               /* a kernel thread: abi NONE, size 0 */
+	put64(&b, PERF_SAMPLE_REGS_ABI_NONE);
+	put64(&b, 0);
+	h = rb_finish(&b);
+	assert_int_equal(record_stack_kept(h, ST_UNWIND, 64, &at), h->size);
+	free(h);
+}
+
 /* abi NONE (no user context): no registers follow, and the kernel writes a
  * stack size of 0 with no data and no dyn_size. */
 static void test_sample_regs_abi_none(void **state)
@@ -1174,6 +1260,8 @@ int main(void)
 		cmocka_unit_test(test_sample_regs_stack),
 		cmocka_unit_test(test_sample_stack_only),
 		cmocka_unit_test(test_sample_stack_bad_sizes),
+		cmocka_unit_test(test_stack_cut),
+		cmocka_unit_test(test_stack_kept_whole),
 		cmocka_unit_test(test_sample_regs_abi_none),
 		cmocka_unit_test(test_mmap2),
 		cmocka_unit_test(test_mmap2_full_trailer),

@@ -30,11 +30,11 @@ static bool wait_end(struct target *t)
 	struct timespec ts = { 0, 5 * 1000 * 1000 };
 
 	for (int i = 0; i < 1000; i++) {
-		if (target_poll_end(t))
+		if (target_poll_end(t, false))
 			return true;
 		nanosleep(&ts, NULL);
 	}
-	return target_poll_end(t);
+	return target_poll_end(t, false);
 }
 
 /* No child of ours is left, running or zombie. */
@@ -146,7 +146,7 @@ static void test_missing_command(void **state)
 	assert_string_equal(err, "cannot run 'cyctop-no-such-command-xyz': "
 				 "No such file or directory");
 	assert_true(t.ended);
-	assert_true(target_poll_end(&t));
+	assert_true(target_poll_end(&t, false));
 	target_finish(&t);
 	assert_no_children();
 	assert_int_equal(open_fds(), fd0);
@@ -191,7 +191,7 @@ static void test_finish_running(void **state)
 	(void)state;
 	launch_ok(&t, argv);
 	start_ok(&t);
-	assert_false(target_poll_end(&t));
+	assert_false(target_poll_end(&t, false));
 	target_finish(&t);
 	assert_true(t.ended);
 	assert_true(t.status_known);
@@ -317,9 +317,9 @@ static void test_poll_before_start(void **state)
 
 	(void)state;
 	launch_ok(&t, argv);
-	assert_false(target_poll_end(&t));
+	assert_false(target_poll_end(&t, false));
 	target_finish(&t);
-	assert_true(target_poll_end(&t));
+	assert_true(target_poll_end(&t, false));
 	assert_no_children();
 }
 
@@ -335,9 +335,9 @@ static void test_attach_self(void **state)
 	assert_int_equal(prctl(PR_GET_NAME, name, 0, 0, 0), 0);
 	assert_string_equal(t.comm, name);
 	assert_true(t.comm[0] != '\0');
-	assert_false(target_poll_end(&t));  /* we are running */
+	assert_false(target_poll_end(&t, false));  /* we are running */
 	target_finish(&t);                  /* an attached process is left alone */
-	assert_false(target_poll_end(&t));
+	assert_false(target_poll_end(&t, false));
 }
 
 /* A pid that does not exist now. */
@@ -396,7 +396,7 @@ static void test_attach_ends(void **state)
 	close(go[0]);
 	assert_int_equal(target_attach(&t, pid, err, sizeof(err)), 0);
 	assert_false(t.launched);
-	assert_false(target_poll_end(&t));
+	assert_false(target_poll_end(&t, false));
 	assert_int_equal(write(go[1], "x", 1), 1);
 	close(go[1]);
 	assert_true(wait_end(&t));

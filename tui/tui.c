@@ -318,46 +318,54 @@ static void init_state(struct tui *t, const struct tui_opts *o)
 			t->theme_idx = i;
 }
 
-/* Keys are waited for up to 100 ms, less when a multiplexing slice ends
- * sooner: the rotation happens in session_poll, between two waits.  With
- * call stacks 10 ms: a sample carries a copy of the stack (8 KiB with
- * dwarf), so a ring fills in some tens of milliseconds. */
-static int key_wait_ms(const struct tui *t, bool ended)
+/* How long the loop may wait in session_poll: until the next snapshot
+ * is due, at most a second.  A key ends the wait at once (session_wake_on),
+ * as do the rings' watermarks and a multiplexing rotation. */
+static int data_wait_ms(const struct tui *t, double next)
 {
-	int due = t->sess && !ended ? session_next_rotation_ms(t->sess) : -1;
-	int most = t->snap && t->snap->cg && !ended ? 10 : 100;
+	double left = t->paused ? 1.0 : next - cmd_now_s();
 
-	return due >= 0 && due < most ? due : most;
+	return left <= 0 ? 0 : left >= 1.0 ? 1000 : (int)(left * 1000) + 1;
 }
 
-/* The screen is drawn after a key or a new snapshot, else every 100 ms. */
+/* Every key waiting, or the first within WAIT_MS; true if any came. */
+static bool take_keys(struct tui *t, int wait_ms)
+{
+	bool any = false;
+
+	timeout(wait_ms);
+	for (int key; !t->quit && (key = getch()) != ERR; timeout(0)) {
+		handle_key(t, key);
+		any = true;
+	}
+	return any;
+}
+
+/* One wait a turn, for data and keys at once: the screen is drawn after a
+ * key or a new snapshot and at no other time, so a watch left running
+ * costs a poll per ring watermark and a draw per refresh.  A finished or
+ * absent session leaves keys alone to wait for. */
 static void run_loop(struct tui *t)
 {
-	double next = cmd_now_s(), drawn = 0;
+	double next = cmd_now_s();
 	bool ended = false, dirty = true;
 
-	timeout(100);
 	while (!t->quit && !ui_pending_signal()) {
+		if (dirty)
+			draw(t);
+		dirty = false;
 		if (t->sess && !ended) {
-			ended = session_poll(t->sess, 0);
+			ended = session_poll(t->sess, data_wait_ms(t, next));
 			if (!t->paused && (ended || cmd_now_s() >= next)) {
 				take_snapshot(t);
 				next = cmd_now_s() + t->delay;
 				dirty = true;
+				say_child_log(t);
 			}
 			if (ended && !session_is_recorded(t->sess))
 				break;  /* the target's end ends the watch */
 		}
-		say_child_log(t);
-		if (dirty || cmd_now_s() - drawn >= 0.1) {
-			draw(t);
-			drawn = cmd_now_s();
-			dirty = false;
-		}
-		timeout(key_wait_ms(t, ended));
-		int key = getch();
-		dirty |= key != ERR;
-		handle_key(t, key);
+		dirty |= take_keys(t, t->sess && !ended ? 0 : 100);
 	}
 }
 
@@ -381,8 +389,12 @@ static int run_view(struct tui *t, const struct tui_opts *o)
 		cmd_error("the interactive view needs a terminal: use -b for batch output");
 		rc = EXIT_USAGE;
 	} else {
+		if (t->sess)
+			session_wake_on(t->sess, ui_input_fd());
 		run_loop(t);
 		ui_close();
+		if (t->sess)
+			session_wake_on(t->sess, -1);
 	}
 	if (t->sess && rc == 0 && !session_is_recorded(t->sess)) {
 		take_snapshot(t);

@@ -115,6 +115,11 @@ void ui_close(void)
 	tty = NULL;
 }
 
+int ui_input_fd(void)
+{
+	return tty ? fileno(tty) : -1;
+}
+
 FILE *ui_open_tty(void)
 {
 	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);

@@ -13,6 +13,7 @@
  * stdout are.  0, or -1 when there is none. */
 int ui_open(const struct theme *t);
 void ui_close(void);                  /* idempotent; safe from atexit */
+int ui_input_fd(void);                /* the terminal keys come from; -1 closed */
 /* The controlling terminal opened for reading and writing, or NULL. */
 FILE *ui_open_tty(void);
 bool ui_have_tty(void);
