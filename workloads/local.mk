@@ -33,7 +33,10 @@ workloads_threads_LDADD = -ldl
 
 workloads_libplugin_so_SOURCES = workloads/plugin.c workloads/common.h
 workloads_libplugin_so_CFLAGS = $(WORKLOAD_CFLAGS) -fPIC
-workloads_libplugin_so_LDFLAGS = $(AM_LDFLAGS) -shared -fPIC
+# libc named though nothing of it is called: a shared library states what
+# it needs (lintian: shared-library-lacks-prerequisites), --as-needed or not
+workloads_libplugin_so_LDFLAGS = $(AM_LDFLAGS) -shared -fPIC -Wl,--no-as-needed
+workloads_libplugin_so_LDADD = -lc
 
 # callers: a known call tree (main -> caller_a 2:1 caller_b -> leaf_work)
 # for the call-graph tests.  Unwinding must not lean on frame pointers, and
