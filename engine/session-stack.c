@@ -70,6 +70,21 @@ static const struct unwind_map *find_map(void *arg, uint64_t addr)
 	return m;
 }
 
+/* The space's unwinder, made on first use: it opens the binaries where
+ * the space's symbols come from (a recording's under --symfs or by build
+ * id, as perf's unwinding does), not the recorded paths as they are. */
+static int open_as_symbols(void *st, const char *path)
+{
+	return symtab_open_module(st, path);
+}
+
+static struct unwinder *space_unwinder(struct space *sp)
+{
+	if (!sp->uw && (sp->uw = unwinder_new()) != NULL)
+		unwinder_set_opener(sp->uw, open_as_symbols, sp->st);
+	return sp->uw;
+}
+
 /* aarch64 -g fp: a function that has not stored its frame record (a leaf,
  * or a prologue) has its caller's return address in LR only, and the
  * kernel's frame-pointer walk goes from the sampled IP straight to the
@@ -87,7 +102,7 @@ static size_t leaf_fixup(struct space *sp, const struct rec_sample *smp, uint64_
 	bool truncated;
 
 	if (n == 0 || n == max || smp->regs_user.abi == PERF_SAMPLE_REGS_ABI_NONE ||
-	    !smp->regs_user.n || (!sp->uw && !(sp->uw = unwinder_new())) ||
+	    !smp->regs_user.n || !space_unwinder(sp) ||
 	    unwind_sample(sp->uw, smp, find_map, &c, two, 2, &truncated) != 2 ||
 	    (n > 1 && ips[1] == two[1]))
 		return n;
@@ -207,7 +222,7 @@ static size_t dwarf_stack(struct space *sp, const struct rec_sample *smp, uint64
 		}
 		smp = &user;
 	}
-	if (!sp->uw && !(sp->uw = unwinder_new())) {
+	if (!space_unwinder(sp)) {
 		ips[n] = smp->ip;
 		*truncated = true;
 		return n + 1;

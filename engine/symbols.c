@@ -841,6 +841,11 @@ bool symtab_find(struct symtab *st, const char *name, const char *module,
 	return false;
 }
 
+int symtab_open_module(struct symtab *st, const char *path)
+{
+	return open_module_file(st, path);
+}
+
 void symtab_set_opener(struct symtab *st, symtab_open_fn fn, void *arg)
 {
 	st->opener = fn;

@@ -95,6 +95,9 @@ int symbols_open_regular(const char *path);
  * file descriptor, or -1 when it is not to be found) instead of PATH itself. */
 typedef int (*symtab_open_fn)(void *arg, const char *path);
 void symtab_set_opener(struct symtab *st, symtab_open_fn fn, void *arg);
+/* A descriptor of the binary of the mapping named PATH, found as the
+ * symbols are (the opener, our vDSO, the path); -1 when none. */
+int symtab_open_module(struct symtab *st, const char *path);
 
 /* The GNU build id of the ELF file open on FD into OUT (at most MAX bytes).
  * Returns its length, 0 if none. */

@@ -130,6 +130,8 @@ struct unwinder {
 	bool flush_pending;          /* libunwind's rules may name forgotten memory */
 	unsigned region_next;        /* the victim when every region is taken */
 	struct uw_steps steps;       /* learnt step rules (see "learnt steps") */
+	int (*open)(void *arg, const char *path);  /* unwinder_set_opener; NULL: the path */
+	void *open_arg;
 	struct uw_file files[UW_FILES];
 	struct uw_region regions[UW_REGIONS];
 };
@@ -197,7 +199,7 @@ static unsigned char *vdso_copy(size_t *size)
 
 /* libelf maps the file read-only (ELF_C_READ_MMAP); the descriptor is not
  * needed afterwards (ELF_C_FDDONE), so cached files cost no descriptors. */
-static Elf *elf_open(struct uw_file *f)
+static Elf *elf_open(const struct unwinder *u, struct uw_file *f)
 {
 	Elf *elf = NULL;
 	int fd;
@@ -206,7 +208,10 @@ static Elf *elf_open(struct uw_file *f)
 		f->copy = vdso_copy(&f->size);
 		return f->copy ? elf_memory((char *)f->copy, f->size) : NULL;
 	}
-	if (!symbols_is_file_path(f->path) || (fd = symbols_open_regular(f->path)) < 0)
+	if (!symbols_is_file_path(f->path))
+		return NULL;
+	fd = u->open ? u->open(u->open_arg, f->path) : symbols_open_regular(f->path);
+	if (fd < 0)
 		return NULL;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && (elf_kind(elf) != ELF_K_ELF || !elf_rawfile(elf, NULL) ||
@@ -308,13 +313,14 @@ static void find_eh_frame_hdr(struct uw_file *f)
 }
 
 /* Fills F for PATH; an unusable file keeps elf NULL. */
-static void file_open(struct uw_file *f, const char *path, uint64_t hash)
+static void file_open(const struct unwinder *u, struct uw_file *f, const char *path,
+		      uint64_t hash)
 {
 	GElf_Ehdr eh;
 
 	f->path = strdup(path);
 	f->hash = hash;
-	if (!f->path || !(f->elf = elf_open(f)))
+	if (!f->path || !(f->elf = elf_open(u, f)))
 		return;
 	f->image = (const unsigned char *)elf_rawfile(f->elf, &f->size);
 	if (!f->image || !gelf_getehdr(f->elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -343,7 +349,7 @@ static struct uw_file *file_get(struct unwinder *u, const char *path)
 			victim = f;
 	}
 	file_close(u, victim);
-	file_open(victim, path, h);
+	file_open(u, victim, path, h);
 	victim->stamp = ++u->clock;
 	if (!victim->path) {     /* out of memory: leave the slot free */
 		file_close(u, victim);
@@ -642,6 +648,13 @@ static unw_accessors_t accessors = {
 };
 
 /* ---- the unwinder --------------------------------------------------- */
+
+void unwinder_set_opener(struct unwinder *u, int (*open)(void *arg, const char *path),
+			 void *arg)
+{
+	u->open = open;
+	u->open_arg = arg;
+}
 
 struct unwinder *unwinder_new(void)
 {

@@ -51,6 +51,11 @@ struct unwinder;
 /* An address space with the global caching policy; NULL when out of memory. */
 struct unwinder *unwinder_new(void);
 void unwinder_free(struct unwinder *u);
+/* Recorded sessions: OPEN(ARG, PATH) gives a descriptor of the binary
+ * recorded as PATH (under --symfs, by build id: where the symbols are read
+ * from), or -1; without it the unwinder opens PATH itself. */
+void unwinder_set_opener(struct unwinder *u, int (*open)(void *arg, const char *path),
+			 void *arg);
 
 /* The call stack of sample S into IPS (at most MAX entries), leaf first:
  * ips[0] is the sample's IP, every later entry is a return address minus 1
