@@ -167,7 +167,7 @@ fi
 # Without stacks there is nothing to fold: an error, promptly (the command
 # is terminated, not waited for), exit 2, nothing on stdout.
 start=$(date +%s)
-run "$CYCTOP" -b --format folded -e "$TEST_EVENT" -- "$CALLERS" 29
+run "$CYCTOP" -b --format folded -e "$TEST_EVENT" -- "$CALLERS" "29.1$$"
 expect_rc 2 "folded without -g"
 expect_err "--format folded needs -g" "folded without -g: message"
 [ ! -s "$TMP/out" ] || fail "folded without -g printed: $(head -c 300 "$TMP/out")"
@@ -175,7 +175,7 @@ ok
 # refused before the launch: far under the command's 29 s even when loaded
 [ $(($(date +%s) - start)) -lt 15 ] || fail "folded without -g ran the whole command"
 ok
-pgrep -f "$CALLERS 29" >/dev/null && fail "folded without -g left the command running"
+pgrep -f "$CALLERS 29.1$$\$" >/dev/null && fail "folded without -g left the command running"
 ok
 
 done_ok

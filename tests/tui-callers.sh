@@ -27,7 +27,10 @@ within() { # GOT WANT TOL DESC
 start 120 40
 
 # 4 kHz as tests/callgraph.sh: at 1 kHz sampling can alias with main's loop.
-type_line "'$CYCTOP' -g -d 0.5 -e cpu-clock/250000 -- '$CALLERS' 30; echo EXIT-\$?"
+# 30.1PID seconds: an argument no other test's callers has, for the pgrep
+# below (tests/tui-flame.sh runs callers 30 too, maybe at the same time)
+SECS=30.1$$
+type_line "'$CYCTOP' -g -d 0.5 -e cpu-clock/250000 -- '$CALLERS' $SECS; echo EXIT-\$?"
 wait_for 'screen | grep -Eq "^ +[0-9.]+% +[0-9.]+% leaf_work"' 20 "hotspot table, leaf_work's row"
 ok
 wait_screen "children%" "children column with -g"
@@ -103,7 +106,7 @@ T send-keys -t main q
 wait_screen "EXIT-0" "exit after q"
 type_line "echo AFTER-Q\$((6 * 7))"
 wait_screen "AFTER-Q42" "shell usable after q"
-pgrep -f "$CALLERS 30" >/dev/null && fail "launched command left running after q"
+pgrep -f "$CALLERS $SECS\$" >/dev/null && fail "launched command left running after q"
 ok
 
 # Without -g: no children column, and c says how to get stacks.
