@@ -691,11 +691,6 @@ static bool live_poll(struct session *s, int timeout_ms)
 	return false;
 }
 
-int session_next_rotation_ms(const struct session *s)
-{
-	return mux_due_ms(&s->mux, session_now_ns());
-}
-
 /* The CPUs with fds: each event's enabled time is summed over them. */
 static int cpus_opened(const struct session *s)
 {

@@ -108,9 +108,6 @@ bool session_poll(struct session *s, int timeout_ms);
  * from) is readable, so a view can wait for data and keys at once; -1:
  * no such fd. */
 void session_wake_on(struct session *s, int fd);
-/* Milliseconds until the next group rotation is due (0: now), -1 if
- * nothing rotates: loops that wait elsewhere (for keys) wait no longer. */
-int session_next_rotation_ms(const struct session *s);
 /* An immutable snapshot; the live window restarts. */
 struct snapshot *session_snapshot(struct session *s);
 const struct ev_list *session_events(const struct session *s);
