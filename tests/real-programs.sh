@@ -33,10 +33,12 @@ if [ "${1:-0}" -gt 6 ] || { [ "${1:-0}" -eq 6 ] && [ "${2:-0}" -ge 4 ]; }; then
 fi
 echo "perf $(perf version 2>/dev/null | awk '{print $3}'): cyctop ${PARAMS:-without --demangle-params}"
 
-# Input data, made once: 8 MB of base64 in 666667 short lines (sort calls
-# memcmp through its PLT for each comparison: about 1.5% of some 1600
-# samples, so the stubs always have samples) and an SQL script that builds
-# and queries a table.
+# Input data, made once: 8 MB of base64 in 666667 short lines (sort in a
+# UTF-8 locale calls strcoll, __errno_location and memcmp through its PLT
+# for each comparison: about 1.4% of some 1600 samples, so the stubs
+# always have samples; in the C locale, a minimal root's, only memcmp's
+# 0.2%, two samples a run and none in one run of four: the sort below
+# sets its locale) and an SQL script that builds and queries a table.
 head -c 6000000 /dev/urandom | base64 -w 12 >"$TMP/lines.txt"
 python3 - "$TMP/work.sql" <<'PY'
 import sys
@@ -275,7 +277,7 @@ record() {
 
 cd "$TMP" || fail "cd $TMP"
 record cxx clang++ clang++ -O2 -c big.cc -o big.o
-record sort:plt sort sort lines.txt -o sorted.txt
+record sort:plt sort env LC_ALL=C.UTF-8 sort lines.txt -o sorted.txt
 record sqlite3 sqlite3 sqlite3 "$TMP/db.sqlite" ".read work.sql"
 record bzip2 bzip2 bzip2 -k -f -9 lines.txt
 # A shell that forks (a pipeline, a subshell) and at the end execs.
