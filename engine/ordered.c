@@ -18,12 +18,15 @@ struct chunk {
 
 struct entry {
 	uint64_t time, seq;       /* seq keeps arrival order among equal times */
-	struct perf_event_header *h;
-	struct chunk *c;
+	const struct perf_event_header *h;
+	struct chunk *c;          /* the copy's; NULL: held in place */
+	uint64_t end;             /* held: the release's SRC and END */
+	uint32_t src;
 };
 
 struct ordered {
 	ordered_deliver_fn deliver;
+	ordered_release_fn release;
 	void *arg;
 	struct entry *e;
 	size_t n, cap;
@@ -70,7 +73,7 @@ void ordered_free(struct ordered *q)
 	if (!q)
 		return;
 	for (size_t i = 0; i < q->n; i++)
-		if (--q->e[i].c->live == 0 && q->e[i].c != q->cur)
+		if (q->e[i].c && --q->e[i].c->live == 0 && q->e[i].c != q->cur)
 			free(q->e[i].c);
 	free(q->cur);
 	free(q->spare);
@@ -105,6 +108,18 @@ static struct chunk *chunk_for(struct ordered *q, size_t size)
 	return c;
 }
 
+/* SIZE bytes of C (chunk_for's), for a record that will live there. */
+static struct perf_event_header *chunk_take(struct chunk *c, size_t size)
+{
+	struct perf_event_header *h = (struct perf_event_header *)(c->data + c->used);
+
+	c->used += (size + 7u) & ~(size_t)7u;
+	if (c->used > c->cap)
+		c->used = c->cap;
+	c->live++;
+	return h;
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
@@ -122,6 +137,10 @@ static void deliver_first(struct ordered *q, size_t k)
 		q->deliver(e->h, q->arg);
 		if (e->time > q->last_flush)
 			q->last_flush = e->time;
+		if (!e->c) {
+			q->release(e->src, e->end, q->arg);
+			continue;
+		}
 		q->bytes -= e->h->size;
 		chunk_release(q, e->c);
 	}
@@ -200,35 +219,85 @@ static bool grow_entries(struct ordered *q)
 	return GROW(q->e, q->n + 1, q->cap) == 0 && GROW(q->tmp, q->n + 1, q->tmp_cap) == 0;
 }
 
-struct perf_event_header *ordered_reserve(struct ordered *q, size_t size, uint64_t time)
+/* The next entry, stamped TIME (its record and owner the caller's), or
+ * NULL when out of memory even after delivering the older half. */
+static struct entry *append(struct ordered *q, uint64_t time)
 {
-	struct chunk *c;
-
-	if (q->bytes + size > q->max_bytes && q->n)
+	if (!grow_entries(q)) {
 		deliver_half(q);
-	if (time < q->last_flush)
-		q->late++;
-	if (!grow_entries(q) || !(c = chunk_for(q, size))) {
-		deliver_half(q);
-		if (!grow_entries(q) || !(c = chunk_for(q, size)))
+		if (!grow_entries(q))
 			return NULL;
 	}
+	if (time < q->last_flush)
+		q->late++;
 	struct entry *e = &q->e[q->n];
-	e->h = (struct perf_event_header *)(c->data + c->used);
-	c->used += (size + 7u) & ~(size_t)7u;
-	if (c->used > c->cap)
-		c->used = c->cap;
-	c->live++;
-	e->c = c;
 	e->time = time;
 	e->seq = q->seq++;
 	if (q->n && by_time(&q->e[q->n - 1], e) > 0)
 		q->sorted = false;
 	q->n++;
-	q->bytes += size;
 	if (time > q->round_max)
 		q->round_max = time;
-	return e->h;
+	return e;
+}
+
+struct perf_event_header *ordered_reserve(struct ordered *q, size_t size, uint64_t time)
+{
+	struct chunk *c;
+	struct entry *e;
+
+	if (q->bytes + size > q->max_bytes && q->n)
+		deliver_half(q);
+	if (!(c = chunk_for(q, size))) {
+		deliver_half(q);
+		if (!(c = chunk_for(q, size)))
+			return NULL;
+	}
+	if (!(e = append(q, time)))
+		return NULL;
+	struct perf_event_header *h = chunk_take(c, size);
+	e->c = c;
+	e->h = h;
+	q->bytes += size;
+	return h;
+}
+
+void ordered_set_release(struct ordered *q, ordered_release_fn fn)
+{
+	q->release = fn;
+}
+
+bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t time,
+		  uint32_t src, uint64_t end)
+{
+	struct entry *e;
+
+	if (!q->release || !(e = append(q, time)))
+		return false;
+	e->h = h;
+	e->c = NULL;
+	e->src = src;
+	e->end = end;
+	return true;
+}
+
+bool ordered_detach(struct ordered *q, uint32_t src)
+{
+	for (size_t i = 0; i < q->n; i++) {
+		struct entry *e = &q->e[i];
+		struct chunk *c;
+		if (e->c || e->src != src)
+			continue;
+		if (!(c = chunk_for(q, e->h->size)))
+			return false;
+		struct perf_event_header *h = chunk_take(c, e->h->size);
+		memcpy(h, e->h, e->h->size);
+		q->bytes += h->size;
+		e->c = c;
+		e->h = h;
+		q->release(src, e->end, q->arg);
+	}
+	return true;
 }
 
 void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t time)

@@ -10,16 +10,22 @@
  * written after its ring was drained in this round, so after everything
  * read in the previous round (perf's util/session.c proof).  A queue past
  * its memory bound delivers its older half at once.  Records are copied in
- * (chunks of 256 KB, freed as their records leave) and handed to the
+ * (chunks of 256 KB, freed as their records leave), or held where they are
+ * (a live ring's records, given back as they leave), and handed to the
  * consumer one by one as contiguous perf_event_header bytes. */
 #ifndef ENGINE_ORDERED_H
 #define ENGINE_ORDERED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
 
 typedef void (*ordered_deliver_fn)(const struct perf_event_header *h, void *arg);
+/* A record queued in place (ordered_hold) was delivered: its owner may
+ * reuse the room of the record from SRC ending at END (and of every record
+ * of SRC queued before it). */
+typedef void (*ordered_release_fn)(uint32_t src, uint64_t end, void *arg);
 
 struct ordered;
 
@@ -27,6 +33,23 @@ struct ordered;
  * (0: 64 MB).  NULL when out of memory. */
 struct ordered *ordered_new(ordered_deliver_fn fn, void *arg, size_t max_bytes);
 void ordered_free(struct ordered *q);
+
+/* Where ordered_hold's records go back once delivered (ARG is the
+ * deliver function's). */
+void ordered_set_release(struct ordered *q, ordered_release_fn fn);
+
+/* Queues H itself, stamped TIME, not a copy: H must stay where it is until
+ * the queue has delivered it and called the release function with SRC and
+ * END.  Records of one SRC are delivered in the order held when their times
+ * do not go back (the caller's to see).  False when out of memory: nothing
+ * was queued. */
+bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t time,
+		  uint32_t src, uint64_t end);
+
+/* Copies the records held from SRC into the queue's own memory and
+ * releases them, oldest first: SRC may reuse their room at once.  False when
+ * out of memory (the rest stay held). */
+bool ordered_detach(struct ordered *q, uint32_t src);
 
 /* Queues a copy of H, stamped TIME.  Out of memory: delivers the older half,
  * then H itself unordered if there is still no room.  */

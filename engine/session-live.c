@@ -15,6 +15,7 @@
 
 #include "arch/plan.h"
 #include "engine/mux.h"
+#include "engine/ordered.h"
 #include "engine/pfm.h"
 #include "engine/record.h"
 #include "engine/ring.h"
@@ -23,9 +24,12 @@
 
 /* The ring (data pages per CPU) with -g dwarf when -m was not given: each
  * sample carries the stack copy (8 KB by default), so the 64-page (256 KB)
- * default would hold only some 30 samples; 256 pages (1 MB per CPU) hold
- * 120, over 100 ms of a busy core at 1 kHz, and ride out a slow poll. */
-#define CG_DWARF_RING_PAGES 256
+ * default would hold only some 30 samples; 512 pages (2 MB per CPU) hold
+ * 250, 60 ms of a busy core at 4 kHz.  The reader wakes at a quarter and
+ * keeps a wake-up's worth in place (live_take): at a wake half the ring is
+ * free for a watcher that runs late, 15 ms at 4 kHz (perf top's 512 KB
+ * ring wakes at its half: 8 ms). */
+#define CG_DWARF_RING_PAGES 512
 /* The ring with -a when -m was not given: every task's records come
  * through one CPU's ring, a fork storm's FORK, COMM, MMAP2 and EXIT records
  * beside the samples; 256 pages (1 MB per CPU, perf record -a's default is
@@ -588,6 +592,61 @@ static int open_system_wide(struct session *s, const struct session_opts *o, cha
 	return open_events(s, &all, 1, err, errsz);
 }
 
+/* Records wait in their ring until the time-ordered queue delivers them:
+ * a sample's copy of the user stack (4-8 KB with dwarf stacks) is then read
+ * only where the unwinder looks, never copied whole (a quarter of a dwarf
+ * watch's CPU was that copy).  The ring's room comes back as they leave, a
+ * round later.  A ring's records are held only while their times do not go
+ * back, so that the queue delivers, and gives back, in the ring's order; a
+ * record that wraps the ring's end, or comes older, is copied as before. */
+struct ring_take {
+	struct session *s;
+	uint32_t cpu;
+};
+
+static bool live_take(const struct perf_event_header *h, uint64_t end, bool in_place, void *arg)
+{
+	const struct ring_take *k = arg;
+	struct session *s = k->s;
+	struct ring *r = &s->rings[k->cpu];
+	uint64_t t;
+
+	if (s->sink)
+		s->sink->write(s, h);
+	if (in_place && s->src->time(s, h, &t) && !(r->held && t < r->held_time) &&
+	    ordered_hold(s->queue, h, t, k->cpu, end)) {
+		r->held_time = t;
+		return true;
+	}
+	session_queue(s, h);
+	return false;
+}
+
+static void live_release(uint32_t cpu, uint64_t end, void *arg)
+{
+	struct session *s = arg;
+
+	ring_release(&s->rings[cpu], end);
+}
+
+static void drain_rings(struct session *s)
+{
+	for (int c = 0; c < s->ncpus; c++)
+		ring_read(&s->rings[c], live_take, &(struct ring_take){ s, (uint32_t)c });
+}
+
+/* After a round: a ring that holds more than 3/8 of its room (the watcher
+ * came late: more than a wake-up's quarter was read) has its records
+ * copied out and the room given back, so that a late turn never leaves the
+ * kernel less room than an ordinary one. */
+static void round_end(struct session *s)
+{
+	session_round_end(s);
+	for (int c = 0; c < s->ncpus; c++)
+		if (ring_held_bytes(&s->rings[c]) > s->rings[c].data_size / 8 * 3)
+			ordered_detach(s->queue, (uint32_t)c);
+}
+
 struct session *session_open(const struct session_opts *o, char *err, size_t errsz)
 {
 	struct session *s = session_alloc(&live_source);
@@ -597,6 +656,7 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 		snprintf(err, errsz, "out of memory");
 		return NULL;
 	}
+	ordered_set_release(s->queue, live_release);
 	if (!pages && o->call_graph == CALL_GRAPH_DWARF)
 		pages = CG_DWARF_RING_PAGES;
 	else if (!pages && (o->all_cpus || o->cpus))
@@ -663,9 +723,8 @@ static bool live_poll(struct session *s, int timeout_ms)
 	mux_tick(&s->mux, s->fds, s->nfds, session_now_ns());
 
 	if (s->system_wide) {  /* nothing ends but the watch */
-		for (int c = 0; c < s->ncpus; c++)
-			ring_drain(&s->rings[c], session_collect, s);
-		session_round_end(s);
+		drain_rings(s);
+		round_end(s);
 		if (s->sink)
 			s->sink->flush(s);
 		session_spaces_expire(s);
@@ -673,18 +732,16 @@ static bool live_poll(struct session *s, int timeout_ms)
 	}
 	if (n < 0 && errno != EINTR)
 		s->hup = true;
-	for (int c = 0; c < s->ncpus; c++) {
+	for (int c = 0; c < s->ncpus; c++)
 		if (s->pfds[c].revents & (POLLHUP | POLLERR))
 			s->hup = true;
-		ring_drain(&s->rings[c], session_collect, s);
-	}
-	session_round_end(s);
+	drain_rings(s);
+	round_end(s);
 	if (s->sink)
 		s->sink->flush(s);
 	if (target_poll_end(&s->target, s->hup) || s->hup) {
 		/* whatever the kernel wrote before the exit */
-		for (int c = 0; c < s->ncpus; c++)
-			ring_drain(&s->rings[c], session_collect, s);
+		drain_rings(s);
 		session_flush_records(s);
 		return s->target.ended || (s->hup && target_poll_end(&s->target, true));
 	}

@@ -201,6 +201,9 @@ void session_fork_space(struct session *s, pid_t pid, pid_t ppid);
 void session_spaces_free(struct session *s);
 /* Takes record HDR in: to the sink, then into the time-ordered queue. */
 void session_collect(const struct perf_event_header *hdr, void *arg);
+/* Queues a copy of HDR in time order (no sink: session_collect's second
+ * half). */
+void session_queue(struct session *s, const struct perf_event_header *hdr);
 /* A round of records ended (every ring drained once, a FINISHED_ROUND):
  * what is safe to order is symbolized and added. */
 void session_round_end(struct session *s);

@@ -458,10 +458,16 @@ static bool queue_stack_cut(struct session *s, const struct perf_event_header *h
 void session_collect(const struct perf_event_header *hdr, void *arg)
 {
 	struct session *s = arg;
-	uint64_t t;
 
 	if (s->sink)
 		s->sink->write(s, hdr);
+	session_queue(s, hdr);
+}
+
+void session_queue(struct session *s, const struct perf_event_header *hdr)
+{
+	uint64_t t;
+
 	if (!s->src->time(s, hdr, &t))
 		deliver(hdr, s);  /* no timestamp: as it comes, as perf does */
 	else if (!queue_stack_cut(s, hdr, t))

@@ -182,6 +182,99 @@ static void test_rings_on_one_clock(void **state)
 	ordered_free(q);
 }
 
+/* Records held in place (a ring's): delivered in time order among the
+ * copies, released once delivered, in each source's order; detached ones
+ * are copies, released at once. */
+struct released {
+	uint32_t src[64];
+	uint64_t end[64];
+	size_t n;
+};
+
+static struct released rel;
+
+static void on_release(uint32_t src, uint64_t end, void *arg)
+{
+	(void)arg;
+	rel.src[rel.n] = src;
+	rel.end[rel.n++] = end;
+}
+
+static void make(struct rec *r, uint64_t time, uint64_t tag, uint16_t size)
+{
+	memset(r, 0, sizeof(*r));
+	r->h.type = PERF_RECORD_SAMPLE;
+	r->h.size = size;
+	r->time = time;
+	r->tag = tag;
+	memset(r->pad, (int)(unsigned char)tag, sizeof(r->pad));
+}
+
+static void test_held_records(void **state)
+{
+	struct got g = { .n = 0 };
+	struct ordered *q = ordered_new(collect, &g, 0);
+	static struct rec held[4];
+
+	(void)state;
+	memset(&rel, 0, sizeof(rel));
+	assert_false(ordered_hold(q, &held[0].h, 1, 0, 0));  /* no release: refused */
+	ordered_set_release(q, on_release);
+	make(&held[0], 10, 1, 64);
+	make(&held[1], 30, 2, 64);
+	make(&held[2], 20, 3, 64);
+	assert_true(ordered_hold(q, &held[0].h, 10, 0, 100));
+	assert_true(ordered_hold(q, &held[1].h, 30, 0, 200));
+	assert_true(ordered_hold(q, &held[2].h, 20, 1, 300));
+	push(q, 15, 4, 64);
+	ordered_round(q);                  /* the first round: nothing safe yet */
+	assert_int_equal(g.n, 0);
+	ordered_round(q);
+	assert_int_equal(g.n, 4);
+	assert_int_equal(g.tag[0], 1);
+	assert_int_equal(g.tag[1], 4);
+	assert_int_equal(g.tag[2], 3);
+	assert_int_equal(g.tag[3], 2);
+	assert_int_equal(rel.n, 3);        /* the held ones only, as delivered */
+	assert_int_equal(rel.end[0], 100);
+	assert_int_equal(rel.src[1], 1);
+	assert_int_equal(rel.end[1], 300);
+	assert_int_equal(rel.end[2], 200);
+	assert_false(g.torn);
+	ordered_free(q);
+}
+
+static void test_detach(void **state)
+{
+	struct got g = { .n = 0 };
+	struct ordered *q = ordered_new(collect, &g, 0);
+	static struct rec held[3];
+
+	(void)state;
+	memset(&rel, 0, sizeof(rel));
+	ordered_set_release(q, on_release);
+	make(&held[0], 10, 1, 200);
+	make(&held[1], 20, 2, 200);
+	make(&held[2], 15, 3, 200);
+	assert_true(ordered_hold(q, &held[0].h, 10, 0, 100));
+	assert_true(ordered_hold(q, &held[1].h, 20, 0, 200));
+	assert_true(ordered_hold(q, &held[2].h, 15, 1, 300));
+	assert_true(ordered_detach(q, 0));
+	assert_int_equal(rel.n, 2);        /* source 0's, oldest first, at once */
+	assert_int_equal(rel.end[0], 100);
+	assert_int_equal(rel.end[1], 200);
+	memset(held, 0xee, 2 * sizeof(held[0]));  /* the ring reuses the room */
+	ordered_flush(q);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.tag[0], 1);     /* the copies, whole */
+	assert_int_equal(g.tag[1], 3);
+	assert_int_equal(g.tag[2], 2);
+	assert_false(g.torn);
+	assert_int_equal(rel.n, 3);        /* source 1's, when delivered */
+	assert_int_equal(rel.end[2], 300);
+	ordered_free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +283,8 @@ int main(void)
 		cmocka_unit_test(test_late_record),
 		cmocka_unit_test(test_memory_bound),
 		cmocka_unit_test(test_rings_on_one_clock),
+		cmocka_unit_test(test_held_records),
+		cmocka_unit_test(test_detach),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -476,11 +476,81 @@ static void test_corrupt_size(void **state)
 	ring_close(&r);
 }
 
+/* ring_read's holding: a record kept in place keeps its room (and that of
+ * every record after it) from the kernel until ring_release; the records
+ * after the last one held go back with it. */
+struct holder {
+	int n, hold_upto;       /* hold the first HOLD_UPTO records handed */
+	uint64_t end[16];
+	bool in_place[16];
+};
+
+static bool hold_some(const struct perf_event_header *h, uint64_t end, bool in_place, void *arg)
+{
+	struct holder *k = arg;
+
+	(void)h;
+	assert_true(k->n < 16);
+	k->end[k->n] = end;
+	k->in_place[k->n] = in_place;
+	return k->n++ < k->hold_upto;
+}
+
+static void test_hold_release(void **state)
+{
+	struct ring r;
+	struct holder k = { .hold_upto = 2 };
+
+	(void)state;
+	open_ring(&r);
+	set_positions(1000);
+	kernel_append(48, PERF_RECORD_SAMPLE, 1);
+	kernel_append(64, PERF_RECORD_SAMPLE, 2);
+	kernel_append(24, PERF_RECORD_COMM, 3);
+	assert_int_equal(ring_read(&r, hold_some, &k), 3);
+	assert_int_equal(k.end[0], 1048);
+	assert_int_equal(k.end[1], 1112);
+	assert_int_equal(k.end[2], 1136);
+	assert_int_equal(meta()->data_tail, 1000);   /* the first one held */
+	assert_int_equal(ring_held_bytes(&r), 136);
+	/* nothing new: nothing handed twice, the tail stays */
+	assert_int_equal(ring_read(&r, hold_some, &k), 0);
+	assert_int_equal(meta()->data_tail, 1000);
+	ring_release(&r, k.end[0]);
+	assert_int_equal(meta()->data_tail, 1048);
+	ring_release(&r, k.end[1]);                  /* the last: the COMM too */
+	assert_int_equal(meta()->data_tail, 1136);
+	assert_int_equal(ring_held_bytes(&r), 0);
+	ring_release(&r, 1000);                      /* nothing held: ignored */
+	assert_int_equal(meta()->data_tail, 1136);
+	ring_close(&r);
+}
+
+/* A record that wraps is handed from scratch: it cannot be held, and its
+ * room goes back with the read. */
+static void test_wrapped_not_held(void **state)
+{
+	struct ring r;
+	struct holder k = { .hold_upto = 16 };
+
+	(void)state;
+	open_ring(&r);
+	set_positions(data_size() - 16);
+	kernel_append(48, PERF_RECORD_SAMPLE, 1);
+	assert_int_equal(ring_read(&r, hold_some, &k), 1);
+	assert_false(k.in_place[0]);
+	assert_int_equal(meta()->data_tail, data_size() + 32);
+	assert_int_equal(ring_held_bytes(&r), 0);
+	ring_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_open_close, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hold_release, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wrapped_not_held, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_several_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrap, setup, teardown),
