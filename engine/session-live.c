@@ -28,8 +28,11 @@
  * 250, 60 ms of a busy core at 4 kHz.  The reader wakes at a quarter and
  * keeps a wake-up's worth in place (live_take): at a wake half the ring is
  * free for a watcher that runs late, 15 ms at 4 kHz (perf top's 512 KB
- * ring wakes at its half: 8 ms). */
+ * ring wakes at its half: 8 ms).  A user other than root may lock only
+ * perf_event_mlock_kb (516 KB) a CPU and ulimit -l (8 MB) beyond: half
+ * that, 1 MB a CPU as before, opens on up to 16 CPUs. */
 #define CG_DWARF_RING_PAGES 512
+#define CG_DWARF_RING_PAGES_USER 256
 /* The ring with -a when -m was not given: every task's records come
  * through one CPU's ring, a fork storm's FORK, COMM, MMAP2 and EXIT records
  * beside the samples; 256 pages (1 MB per CPU, perf record -a's default is
@@ -658,7 +661,7 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	}
 	ordered_set_release(s->queue, live_release);
 	if (!pages && o->call_graph == CALL_GRAPH_DWARF)
-		pages = CG_DWARF_RING_PAGES;
+		pages = sys_geteuid() == 0 ? CG_DWARF_RING_PAGES : CG_DWARF_RING_PAGES_USER;
 	else if (!pages && (o->all_cpus || o->cpus))
 		pages = SYSWIDE_RING_PAGES;
 	if (events_parse(o->events ? o->events : "cycles", events_host_model(), &s->events, err,

@@ -51,6 +51,7 @@ static const struct sys_ops real_ops = {
 	.opendir = opendir,
 	.ncpus = real_ncpus,
 	.dup2 = dup2,
+	.geteuid = geteuid,
 };
 
 static const struct sys_ops *ops = &real_ops;
@@ -92,6 +93,7 @@ int sys_kill(pid_t pid, int sig) { return ops->kill(pid, sig); }
 FILE *sys_fopen(const char *path, const char *mode) { return ops->fopen(path, mode); }
 DIR *sys_opendir(const char *path) { return ops->opendir(path); }
 long sys_ncpus(void) { return ops->ncpus(); }
+uid_t sys_geteuid(void) { return ops->geteuid(); }
 
 int sys_is_stream(int fd)
 {

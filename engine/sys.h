@@ -28,6 +28,7 @@ struct sys_ops {
 	DIR *(*opendir)(const char *path);
 	long (*ncpus)(void);
 	int (*dup2)(int oldfd, int newfd);
+	uid_t (*geteuid)(void);
 };
 
 /* Replaces the ops (NULL restores the real kernel); returns the old ones. */
@@ -57,6 +58,7 @@ int sys_is_stream(int fd);
 /* Makes FD's reads return EAGAIN instead of waiting; 0 or -1. */
 int sys_set_nonblock(int fd);
 int sys_dup2(int oldfd, int newfd);
+uid_t sys_geteuid(void);
 
 /* What an errno from perf_event_open means here, in a few words. */
 const char *sys_perf_strerror(int err);

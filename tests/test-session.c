@@ -125,11 +125,14 @@ static int recording_ioctl(int fd, unsigned long req, unsigned long arg)
 	return 0;
 }
 
+static size_t mmap_len;           /* the last ring's */
+
 static void *recording_mmap(size_t len, int prot, int flags, int fd, off_t off)
 {
 	void *p = NULL;
 
 	(void)prot, (void)flags, (void)fd, (void)off;
+	mmap_len = len;
 	return posix_memalign(&p, 4096, len) == 0 ? memset(p, 0, len) : NULL;
 }
 
@@ -253,6 +256,46 @@ static void test_topdown_without_slots(void **state)
 	assert_null(strchr(err, '\n'));
 }
 
+static uid_t fake_euid;
+
+static uid_t fake_geteuid(void)
+{
+	return fake_euid;
+}
+
+/* The dwarf ring with -m not given: 2 MB a CPU for root, whose locked
+ * memory has no limit; 1 MB for another user, whose rings must fit in
+ * perf_event_mlock_kb and ulimit -l.  And -m is taken as given. */
+static void test_dwarf_ring_size(void **state)
+{
+	const struct { uid_t euid; size_t pages, want; } cases[] = {
+		{ 0, 0, 512 }, { 1000, 0, 256 }, { 0, 128, 128 }, { 1000, 1024, 1024 },
+	};
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct session_opts o = { .pid = getpid(), .events = "cpu-clock",
+					  .ring_pages = cases[i].pages };
+		char err[512] = "";
+		assert_int_equal(session_parse_call_graph("dwarf", &o, err, sizeof(err)), 0);
+		record_opens();
+		ops.geteuid = fake_geteuid;
+		fake_euid = cases[i].euid;
+		mmap_len = 0;
+		struct session *s = session_open(&o, err, sizeof(err));
+		if (!s) {
+			sys_set_ops(NULL);
+			fake_sysfs_install(NULL);
+			fail_msg("session_open: %s", err);
+		}
+		session_close(s);
+		sys_set_ops(NULL);
+		fake_sysfs_install(NULL);
+		assert_int_equal(mmap_len, (cases[i].want + 1) * page);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_launch_eacces),
 		cmocka_unit_test(test_launch_emfile),
 		cmocka_unit_test(test_topdown_group),
+		cmocka_unit_test(test_dwarf_ring_size),
 		cmocka_unit_test(test_syswide_kallsyms_hidden),
 		cmocka_unit_test(test_topdown_without_slots),
 	};
