@@ -119,10 +119,14 @@ static size_t leaf_fixup(struct space *sp, const struct rec_sample *smp, uint64_
 /* PERF_SAMPLE_CALLCHAIN holds the kernel's frame-pointer walk, a marker
  * (PERF_CONTEXT_*) before each part: the kernel's frames, then the user's
  * (perf's order).  The kernel part of a sample taken in the kernel into
- * IPS after the sampled IP (ips[0]): every entry past the sampled IP is a
- * return address, looked up at ip - 1 (inside the call), as user frames
- * are.  Returns the count, the sampled IP included; *KERNEL_WALKED says how
- * many entries the kernel wrote there (perf_event_max_stack counts them). */
+ * IPS after the sampled IP (ips[0]), each entry looked up as it is, as
+ * perf does: past an interrupt frame the kernel's unwinder gives the
+ * interrupted IP itself, which may be a function's first byte (ip - 1 named
+ * __pfx_fdget_pos, the padding before it, where perf said fdget_pos); a
+ * return address is after its call, inside the caller but for a call that
+ * does not return.  Returns the count, the sampled IP included;
+ * *KERNEL_WALKED says how many entries the kernel wrote there
+ * (perf_event_max_stack counts them). */
 static size_t kernel_stack(const struct rec_sample *smp, uint64_t *ips, size_t max,
 			   uint64_t *kernel_walked)
 {
@@ -144,7 +148,7 @@ static size_t kernel_stack(const struct rec_sample *smp, uint64_t *ips, size_t m
 		if ((*kernel_walked)++ == 0 && ip == smp->ip)
 			continue;  /* the sampled IP: ips[0] already */
 		if (n < max && ip)
-			ips[n++] = ip - 1;
+			ips[n++] = ip;
 	}
 	return n;
 }
