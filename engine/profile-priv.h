@@ -62,7 +62,8 @@ struct cell {
 };
 #define PROC_KEY(pid) ((1ull << 32) | (uint64_t)(pid))
 
-/* A recent (name, module) -> row lookup (row_get). */
+/* A recent (name, module) -> row lookup (row_get): the caller's string
+ * addresses, valid until profile_symbols_freed. */
 struct row_hint {
 	const char *name, *module;   /* the caller's pointers */
 	struct func_row *row;

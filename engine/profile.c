@@ -154,10 +154,12 @@ struct func_row *profile_row_find(const struct profile *p, const char *name, con
 	return i == HASHTAB_NONE ? NULL : p->rows[i];
 }
 
-/* The row a sample's NAME and MODULE strings found last time.  They are
- * the symbol tables' own (stable while their module lives), so most samples
- * find their row here without hashing either string; a hit is checked by
- * content, as freed strings' addresses come round again. */
+/* The row a sample's NAME and MODULE strings found last time, so most
+ * samples find their row without hashing either string.  They are the
+ * symbol tables' own, whose addresses and contents stay while their table
+ * lives; the session says when one is freed (profile_symbols_freed empties
+ * the hints before an address can come round with other text), so a hit
+ * is two pointer compares. */
 static struct func_row *row_cached(struct profile *p, const char *name, const char *module,
 				   size_t *slot)
 {
@@ -165,10 +167,13 @@ static struct func_row *row_cached(struct profile *p, const char *name, const ch
 
 	*slot = hash_ptrs(name, module) % ROW_HINTS;
 	h = &p->hints[*slot];
-	if (h->row && h->name == name && h->module == module &&
-	    strcmp(h->row->name, name) == 0 && strcmp(h->row->module, module) == 0)
-		return h->row;
-	return NULL;
+	return h->name == name && h->module == module ? h->row : NULL;
+}
+
+void profile_symbols_freed(struct profile *p)
+{
+	if (p)
+		memset(p->hints, 0, sizeof(p->hints));
 }
 
 static struct func_row *row_get(struct profile *p, const char *name, const char *module)

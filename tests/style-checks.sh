@@ -200,6 +200,17 @@ ok
 n=$(count_matches 'profile_(thread|process)_(fork|exit)\([^)]*time' engine/profile.h)
 [ "$n" -eq 0 ] || fail "engine/profile.h: FORK/EXIT take a time again ($n lines)"
 ok
+# A sample's row hint is two pointer compares, the strings never read: the
+# session tells the profile when the symbol tables that gave them are freed
+body=$(sed -n '/^static struct func_row \*row_cached(/,/^}/p' engine/profile*.c)
+[ -n "$body" ] || fail "no row_cached in engine/profile*.c (the rule below reads it)"
+n=$(printf '%s\n' "$body" | grep -cE 'str(n)?cmp|memcmp' || true)
+[ "$n" -eq 0 ] || fail "engine/profile.c's row_cached confirms a hint by content ($n lines)"
+ok
+n=$(sed -n '/^static void spaces_evict_exited(/,/^}/p' engine/session-space.c |
+	grep -c 'profile_symbols_freed(' || true)
+[ "$n" -eq 1 ] || fail "engine/session-space.c frees symbol tables without telling the profile"
+ok
 # ... and the profile and the unwinder are one concern a file (issue 27):
 # the snapshots (sorted copies) in profile-snapshot.c, thread and process
 # life in profile-tasks.c; libunwind's accessors in unwind.c, the ELF files
