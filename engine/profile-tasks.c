@@ -61,6 +61,7 @@ void profile_thread_exit(struct profile *p, uint32_t tid)
 {
 	table_exit(p, &p->threads, tid);
 }
+
 bool profile_process_named(const struct profile *p, uint32_t pid)
 {
 	const struct thread_row *t = profile_table_find(&p->procs, pid);

@@ -445,6 +445,7 @@ void profile_add(struct profile *p, int ev, uint32_t tid, uint64_t ip, const cha
 {
 	profile_add_pid(p, ev, tid, tid, ip, name, module, n);
 }
+
 /* System-wide, every process's code lies at addresses of its own (ASLR): a
  * storm of short processes brings new addresses without end.  Past this
  * many the per-address counts (the asm view's) stop growing; the
@@ -457,6 +458,7 @@ void profile_track_processes(struct profile *p)
 	p->by_process = true;
 	p->max_ips = IPS_MAX_SYSTEM_WIDE;
 }
+
 void profile_add_lost(struct profile *p, uint64_t lost) { p->lost += lost; }
 void profile_add_throttle(struct profile *p) { p->throttled++; }
 void profile_add_undecodable(struct profile *p) { p->undecodable++; }

@@ -366,6 +366,7 @@ static bool walk(struct uw_ctx *c, unw_cursor_t *cu, uint64_t *ips, size_t *n, s
 	}
 	return false;
 }
+
 bool unwind_user_ip(const struct rec_sample *s, uint64_t *ip)
 {
 	return s->regs_user.abi == PERF_SAMPLE_REGS_ABI_64 && uw_sample_reg(s, PERF_REG_PC, ip);
