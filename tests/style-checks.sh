@@ -211,6 +211,11 @@ n=$(sed -n '/^static void spaces_evict_exited(/,/^}/p' engine/session-space.c |
 	grep -c 'profile_symbols_freed(' || true)
 [ "$n" -eq 1 ] || fail "engine/session-space.c frees symbol tables without telling the profile"
 ok
+# ... and that is the one place a session frees a symbol table (another
+# must call profile_symbols_freed too)
+files=$(grep -lE '(^|[^a-z_])symtab_free\(' engine/*.c | grep -v '^engine/symbols\.c$' | tr '\n' ' ')
+[ "$files" = "engine/session-space.c " ] || fail "symbol tables freed outside session-space.c: $files"
+ok
 # ... and the profile and the unwinder are one concern a file (issue 27):
 # the snapshots (sorted copies) in profile-snapshot.c, thread and process
 # life in profile-tasks.c; libunwind's accessors in unwind.c, the ELF files
