@@ -146,8 +146,22 @@ static inline struct uw_region *uw_region_of(struct uw_ctx *c, uint64_t addr)
 /* libunwind's access_mem: the stack copy, else a known file's image. */
 int uw_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
 		  void *arg);
-/* Register R (perf's number) of sample S's user registers. */
-bool uw_sample_reg(const struct rec_sample *s, int r, uint64_t *val);
+/* Register R (perf's number) of sample S's user registers: the regs array
+ * holds one u64 per set bit of the mask, in bit order.  Inline: the replay
+ * asks with a constant R. */
+static inline bool uw_sample_reg(const struct rec_sample *s, int r, uint64_t *val)
+{
+	uint64_t bit;
+	unsigned idx;
+
+	if (r < 0 || r > 63 || !(s->regs_user.mask & (bit = 1ULL << r)))
+		return false;
+	idx = (unsigned)__builtin_popcountll(s->regs_user.mask & (bit - 1));
+	if (idx >= s->regs_user.n)
+		return false;
+	*val = s->regs_user.regs[idx];
+	return true;
+}
 
 /* ---- unwind-steps.c ------------------------------------------------- */
 

@@ -258,17 +258,19 @@ bool uw_replay(struct uw_ctx *c, uint64_t *ips, size_t *n, size_t max, bool *tru
 	uint64_t sp = c->sp, bp, key = s->ip, raw = s->ip, prev_cfa = c->sp;
 	const struct unwind_map *found = c->find(c->find_arg, key);
 	struct unwind_map m;   /* the mapping of KEY, copied: see step_rule */
+	size_t k = *n;         /* a local: IPS is of *N's type, a store would reload it */
 
 	if (!found || !uw_sample_reg(s, PERF_REG_FP, &bp))
 		return false;
 	m = *found;
-	while (*n < max) {
+	while (k < max) {
 		const struct uw_step *r = step_rule(c, key, &m);
 		uint64_t cfa, ret, caller_bp = bp;
 		if (!r || r->kind == STEP_OTHER)
 			return false;   /* STEP_SEEN is not returned */
 		if (r->kind == STEP_END) {
 			*truncated = false;     /* the outermost frame */
+			*n = k;
 			return true;
 		}
 		cfa = (r->kind == STEP_SP ? sp : bp) + (uint64_t)(int64_t)r->cfa_off;
@@ -279,17 +281,19 @@ bool uw_replay(struct uw_ctx *c, uint64_t *ips, size_t *n, size_t max, bool *tru
 			return false;           /* libunwind's "ip and cfa unchanged" */
 		if (ret == 0 || ret == 1) {
 			*truncated = false;     /* a zero return address (IP) ends chains */
+			*n = k;
 			return true;
 		}
 		if (!(found = c->find(c->find_arg, ret - 1))) {
 			*truncated = true;
+			*n = k;
 			return true;
 		}
 		m = *found;
 		const struct uw_step *next = step_rule(c, ret - 1, &m);
 		if (!next || next->sigret)
 			return false;           /* a signal frame: its IP is kept exact */
-		ips[(*n)++] = ret - 1;
+		ips[k++] = ret - 1;
 		key = ret - 1;
 		raw = ret;
 		sp = cfa;
@@ -297,5 +301,6 @@ bool uw_replay(struct uw_ctx *c, uint64_t *ips, size_t *n, size_t max, bool *tru
 		prev_cfa = cfa;
 	}
 	*truncated = true;
+	*n = k;
 	return true;
 }

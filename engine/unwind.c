@@ -146,22 +146,6 @@ static int perf_reg(unw_regnum_t reg)
 }
 #endif
 
-/* Register R of the sample: the regs array holds one u64 per set bit of
- * the mask, in bit order. */
-bool uw_sample_reg(const struct rec_sample *s, int r, uint64_t *val)
-{
-	uint64_t bit;
-	unsigned idx;
-
-	if (r < 0 || r > 63 || !(s->regs_user.mask & (bit = 1ULL << r)))
-		return false;
-	idx = (unsigned)__builtin_popcountll(s->regs_user.mask & (bit - 1));
-	if (idx >= s->regs_user.n)
-		return false;
-	*val = s->regs_user.regs[idx];
-	return true;
-}
-
 /* Register REG of a frame fp_step reached (x86_64: its IP, SP and FP; the
  * others are the sample's, as perf's unwinder leaves them). */
 static bool fp_frame_reg(const struct uw_ctx *c, unw_regnum_t reg, unw_word_t *val)
