@@ -147,9 +147,15 @@ struct profile *profile_new(const struct ev_list *events);
 void profile_free(struct profile *p);
 
 /* Adds N samples of event EV taken in thread TID at address IP of function
- * NAME in MODULE (strings are interned here). */
+ * NAME in MODULE (strings are interned here).  The profile remembers which
+ * row the addresses NAME and MODULE found: the text at them must stay as
+ * it is until profile_symbols_freed (a symbol table's strings do while the
+ * table lives; a string literal always). */
 void profile_add(struct profile *p, int ev, uint32_t tid, uint64_t ip, const char *name,
 		 const char *module, uint64_t n);
+/* Strings passed to profile_add may be freed from now on (a symbol table
+ * went): their addresses name no row any more.  P may be NULL. */
+void profile_symbols_freed(struct profile *p);
 /* Thread life: a COMM record names TID, a new thread inherits its parent's
  * name (as clone() does), an EXIT record ends it.  Records come in time
  * order (engine/ordered.h): a FORK of a tid that ended is a reused tid, a

@@ -48,7 +48,8 @@ static void space_free(struct space *sp)
 /* Frees the spaces of processes that exited at or before BEFORE (now_ns;
  * UINT64_MAX: all; the target's is kept: the asm view looks there first)
  * and re-indexes the rest.  Every space pointer taken before is invalid
- * after. */
+ * after, and so is every string their symbol tables gave: the profile
+ * hears of it (it remembers the addresses of the names it was given). */
 static void spaces_evict_exited(struct session *s, uint64_t before)
 {
 	int kept = 0;
@@ -60,6 +61,8 @@ static void spaces_evict_exited(struct session *s, uint64_t before)
 		else
 			s->spaces[kept++] = s->spaces[k];
 	}
+	if (kept < s->nspaces)  /* the names it was given may be gone */
+		profile_symbols_freed(s->prof);
 	s->nspaces = kept;
 	hashtab_clear(&s->space_index);
 	for (int k = 0; k < kept; k++)

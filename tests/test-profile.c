@@ -247,6 +247,7 @@ static void test_same_name_two_modules(void **state)
 	for (int round = 0; round < 2; round++)
 		for (int i = 0; i < NMOD; i++) {
 			snprintf(mod, sizeof(mod), "/lib/lib%d.so", i);
+			profile_symbols_freed(p);  /* MOD's old text is gone */
 			add(p, 0, "init", mod, (uint64_t)i + 1);
 		}
 	s = profile_snapshot(p, 1, 1);
@@ -310,6 +311,7 @@ static void test_strings_owned(void **state)
 	add(p, 0, name, module, 9);
 	memset(name, 'X', sizeof(name) - 1);
 	memset(module, 'Y', sizeof(module) - 1);
+	profile_symbols_freed(p);  /* as the session says when a table goes */
 	/* the profile interned its own copy: a new buffer with the same text
 	 * lands in the same row */
 	snprintf(name, sizeof(name), "transient_symbol");
@@ -317,6 +319,7 @@ static void test_strings_owned(void **state)
 	add(p, 0, name, module, 1);
 	memset(name, 'Z', sizeof(name) - 1);
 	memset(module, 'Z', sizeof(module) - 1);
+	profile_symbols_freed(p);
 	s = profile_snapshot(p, 1, 1);
 	/* snapshots point at the profile's interned names, not copies... */
 	profile_set_thread_filter(p, TID_MAIN);
@@ -334,6 +337,32 @@ static void test_strings_owned(void **state)
 	assert_string_equal(s->funcs[0].module, "/tmp/dlopened.so");
 	assert_int_equal(s->funcs[0].samples[0], 10);
 	snapshot_free(s);
+}
+
+/* A sample's row is found by its strings' addresses (the symbol tables'
+ * own) without reading them: when a table is freed the session says so,
+ * and an address that comes round with other text names its own row. */
+static void test_symbols_freed(void **state)
+{
+	struct profile *p = new_profile();
+	struct snapshot *s;
+	char name[32] = "old_func", module[32] = "/lib/old.so";
+
+	(void)state;
+	add(p, 0, name, module, 3);
+	add(p, 0, name, module, 4);
+	profile_symbols_freed(p);
+	snprintf(name, sizeof(name), "new_func");
+	snprintf(module, sizeof(module), "/lib/new.so");
+	add(p, 0, name, module, 5);
+	profile_symbols_freed(NULL);  /* no profile yet: nothing to forget */
+	s = profile_snapshot(p, 1, 1);
+	assert_int_equal(s->n_funcs, 2);
+	assert_int_equal(must_find(s, "old_func", "/lib/old.so")->samples[0], 7);
+	assert_int_equal(must_find(s, "new_func", "/lib/new.so")->samples[0], 5);
+	assert_int_equal(s->n_modules, 2);
+	snapshot_free(s);
+	profile_free(p);
 }
 
 static void test_counters(void **state)
@@ -520,7 +549,7 @@ static void test_row_size(void **state)
 #else
 	enum { N = 100000 };
 	struct ev_list l;
-	char name[32];
+	static char names[N][8];  /* each its own address, as a symbol table's */
 
 	(void)state;
 	memset(&l, 0, sizeof(l));
@@ -531,14 +560,18 @@ static void test_row_size(void **state)
 	struct profile *p = profile_new(&l);
 	assert_non_null(p);
 	for (int i = 0; i < N; i++) {
-		snprintf(name, sizeof(name), "f%d", i);
-		profile_add(p, 0, TID_MAIN, 0x1000 + (uint64_t)i, name, "/bin/app", 1);
+		snprintf(names[i], sizeof(names[i]), "f%d", i);
+		profile_add(p, 0, TID_MAIN, 0x1000 + (uint64_t)i, names[i], "/bin/app", 1);
 	}
 	size_t used = mallinfo2().uordblks - before;
 	if (used > (size_t)N * 400) {
 		fprintf(stderr, "%zu bytes for %d functions\n", used, N);
 		fail();
 	}
+	struct snapshot *s = profile_snapshot(p, 1, 1);
+	assert_non_null(s);
+	assert_int_equal(s->n_funcs, N);  /* the rows measured are all there */
+	snapshot_free(s);
 	profile_free(p);
 #endif
 }
@@ -557,6 +590,7 @@ static void test_many_functions(void **state)
 	for (int round = 0; round < 2; round++)
 		for (int i = 0; i < N; i++) {
 			snprintf(name, sizeof(name), "func_%d", i);
+			profile_symbols_freed(p);  /* NAME's old text is gone */
 			add(p, 0, name, mods[i % 3], (uint64_t)i + 1);
 			add(p, 1, name, mods[i % 3], 1);
 			total += (uint64_t)i + 1;
@@ -1014,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_names),
 		cmocka_unit_test(test_bad_event_index_ignored),
 		cmocka_unit_test(test_strings_owned),
+		cmocka_unit_test(test_symbols_freed),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_set_count),
 		cmocka_unit_test(test_modules),
