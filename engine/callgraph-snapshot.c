@@ -306,7 +306,8 @@ static int edge_tables(struct cg_snapshot *s, const struct work *w, int d)
 		for (size_t e = 0; e < ne; e++)
 			if (w->esamples[i * ne + e])
 				v[pos[e * nf + key[i]]++] = (struct cg_edge){
-					snap_fn_at(s, other[i])->name, snap_fn_at(s, other[i])->module,
+					snap_fn_at(s, other[i])->name,
+					snap_fn_at(s, other[i])->module,
 					w->esamples[i * ne + e] };
 	free(pos);
 	for (size_t k = 0; k < ne * nf; k++)
@@ -515,7 +516,8 @@ static int ctree_add_path(struct ctree *t, uint32_t c, uint64_t w, int max_depth
 	uint32_t r = 0;
 
 	t->rows[0].samples += w;
-	for (uint32_t a = snap_parent(t->s, c); !above_outermost(t->s, a); a = snap_parent(t->s, a)) {
+	for (uint32_t a = snap_parent(t->s, c); !above_outermost(t->s, a);
+	     a = snap_parent(t->s, a)) {
 		t->rows[r].more = true;
 		if (t->rows[r].depth >= (uint32_t)max_depth)
 			break;
@@ -656,8 +658,9 @@ static size_t path_bytes(const struct cg_snapshot *s, uint32_t c)
 {
 	size_t n = 0;
 
+	/* each name and ';' or '\0' */
 	for (; c != ROOT; c = snap_parent(s, c))
-		n += strlen(snap_fn_at(s, snap_fid(s, c))->name) + 1;   /* the name and ';' or '\0' */
+		n += strlen(snap_fn_at(s, snap_fid(s, c))->name) + 1;
 	return n;
 }
 

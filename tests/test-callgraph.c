@@ -1,7 +1,8 @@
-/* The call graph (engine/callgraph.c): self and total under recursion,
- * caller and callee edges, the caller tree, folded stacks, truncated
- * stacks, the node cap, several events, immutable snapshots; and a random
- * cross-check against a brute-force count over the samples. */
+/* The call graph (engine/callgraph.c, engine/callgraph-snapshot.c): self
+ * and total under recursion, caller and callee edges, the caller tree,
+ * folded stacks, truncated stacks, the node cap, several events, immutable
+ * snapshots that share the graph's store; and a random cross-check against
+ * a brute-force count over the samples. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
