@@ -261,7 +261,7 @@ fuzz() {
 		tui/theme.c arch/lines.c
 	fuzz_one record record engine/record.c
 	fuzz_one pprof pprof -Ibuild engine/pprof-read.c build/engine/profile.pb-c.c lib/hashtab.c \
-		engine/callgraph.c -lprotobuf-c -lz
+		engine/callgraph.c engine/callgraph-snapshot.c -lprotobuf-c -lz
 }
 
 # The arm64 stage of check: ./build.sh arm64's build (a failure to install

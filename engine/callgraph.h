@@ -4,7 +4,7 @@
  * tree of a function, and folded stacks for flame graphs.
  *
  * A function is a (name, module) pair compared by string equality; the
- * strings are copied in.  Memory is bounded by a cap on trie nodes (distinct
+ * strings are copied in, once: snapshots share them.  Memory is bounded by a cap on trie nodes (distinct
  * call paths): a sample whose path would need a node past the cap is counted
  * under the function CG_OVERFLOW_NAME at the root instead, and in
  * cg_overflow(), so no sample is ever dropped silently. */
@@ -55,9 +55,12 @@ void callgraph_set_max_nodes(struct callgraph *cg, size_t max);
 int callgraph_add(struct callgraph *cg, int ev, const struct cg_frame *frames, size_t n,
 		  bool truncated, uint64_t weight);
 
-/* An immutable copy with everything below precomputed: O(nodes x events)
- * plus sorting the edges.  NULL when out of memory.  Queries on one
- * snapshot may run in several threads at once. */
+/* An immutable snapshot with everything below precomputed: O(nodes x
+ * events) plus sorting the edges.  It shares the graph's functions and
+ * call paths, which never change once added, and copies only the counts;
+ * it stays valid while the graph takes more samples and after the graph is
+ * freed.  NULL when out of memory.  Queries on one snapshot may run in
+ * several threads at once, also while the graph's owner adds samples. */
 struct cg_snapshot *callgraph_snapshot(const struct callgraph *cg);
 void cg_snapshot_free(struct cg_snapshot *s);
 

@@ -4,7 +4,7 @@
  * With libFuzzer (build.sh's fuzz step):
  *	clang -fsanitize=fuzzer,address,undefined -DCYCTOP_LIBFUZZER -I. -Ibuild \
  *		tests/fuzz-pprof.c engine/pprof-read.c build/engine/profile.pb-c.c \
- *		engine/callgraph.c -lprotobuf-c -lz
+ *		engine/callgraph.c engine/callgraph-snapshot.c -lprotobuf-c -lz
  *	./a.out -max_total_time=60 CORPUS-COPY
  * Without it (make check), tests/fuzz-replay.c's main() replays the seed
  * corpus tests/corpus/pprof/ (tests/fuzz-pprof.sh says how it was made).

@@ -1,7 +1,8 @@
-/* The call graph (engine/callgraph.c): self and total under recursion,
- * caller and callee edges, the caller tree, folded stacks, truncated
- * stacks, the node cap, several events, immutable snapshots; and a random
- * cross-check against a brute-force count over the samples. */
+/* The call graph (engine/callgraph.c, engine/callgraph-snapshot.c): self
+ * and total under recursion, caller and callee edges, the caller tree,
+ * folded stacks, truncated stacks, the node cap, several events, immutable
+ * snapshots that share the graph's store; and a random cross-check against
+ * a brute-force count over the samples. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -678,6 +679,61 @@ static void test_snapshot_immutable(void **state)
 	cg_snapshot_free(s);
 }
 
+/* Snapshots share the graph's functions and nodes instead of copying them:
+ * a snapshot still reads its own values after the graph has added
+ * functions and nodes past the chunks it covers (new chunks, a moved
+ * chunk directory, slots of a chunk it covers written after it) and after
+ * the graph is freed, and two snapshots hand out the same strings. */
+static void test_snapshot_shares_store(void **state)
+{
+	struct callgraph *cg = callgraph_new(1);
+	const char *name, *module, *name2, *module2;
+
+	(void)state;
+	add(cg, 0, "main a leaf", 2);
+	add(cg, 0, "main b leaf", 1);
+	add(cg, 0, "main b@" LIB, 4);
+	struct cg_snapshot *s = callgraph_snapshot(cg);
+	size_t nf = cg_functions(s);
+	/* 4,000 new functions and 8,000 new nodes: past every first chunk */
+	for (int i = 0; i < 4000; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "main g%d h%d@%s", i, i, i % 2 ? LIB : MOD);
+		add(cg, 0, path, 1);
+	}
+	add(cg, 0, "main a leaf", 100);
+	struct cg_snapshot *s2 = callgraph_snapshot(cg);
+	callgraph_free(cg);
+	assert_int_equal(cg_nodes(s), 6);
+	assert_int_equal(cg_functions(s), nf);
+	assert_int_equal(cg_samples(s, 0), 7);
+	expect_fn(s, "leaf", 0, 3, 3);
+	expect_fn(s, "main", 0, 0, 7);
+	assert_false(cg_function(s, "g7", MOD, 0, NULL, NULL));
+	expect_callers(s, "leaf", 0, "a:2 b:1");
+	expect_callees(s, "main", 0, "b:4 a:2 b:1");
+	expect_folded(s, 0, "main;a;leaf 2\nmain;b 4\nmain;b;leaf 1\n");
+	expect_tree(s, "leaf", 0, 8, 8, 5, "0:leaf:3+\n1:a:2+\n2:main:2\n1:b:1+\n2:main:1\n");
+	/* the strings are the graph's, once: both snapshots point at them */
+	for (size_t i = 0; i < nf; i++) {
+		cg_function_at(s, i, &name, &module);
+		cg_function_at(s2, i, &name2, &module2);
+		assert_ptr_equal(name, name2);
+		assert_ptr_equal(module, module2);
+	}
+	cg_snapshot_free(s);
+	/* the last holder keeps the store */
+	assert_int_equal(cg_nodes(s2), 6 + 8000);
+	assert_int_equal(cg_functions(s2), nf + 8000);
+	expect_fn(s2, "leaf", 0, 103, 103);
+	uint64_t self, total;
+	assert_true(cg_function(s2, "h3999", LIB, 0, &self, &total));
+	assert_int_equal(self, 1);
+	assert_true(cg_function(s2, "g3998", MOD, 0, NULL, &total));
+	assert_int_equal(total, 1);
+	cg_snapshot_free(s2);
+}
+
 /* ---- a random cross-check -------------------------------------------------- */
 
 #define R_FUNCS 6
@@ -813,6 +869,7 @@ int main(void)
 		cmocka_unit_test(test_events_independent),
 		cmocka_unit_test(test_node_cap),
 		cmocka_unit_test(test_snapshot_immutable),
+		cmocka_unit_test(test_snapshot_shares_store),
 		cmocka_unit_test(test_random),
 	};
 

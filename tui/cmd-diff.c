@@ -838,37 +838,27 @@ static int side_tree(char **paths, int n, const struct tree_def **def, struct tr
 	return 0;
 }
 
-static int build_tree(const struct diff_opts *o, struct tree_diff *td)
-{
-	struct penalties pen;
-	char err[512];
-	/* the base's runs, then the new's: one array for parts_add_up */
-	static double v[2 * SNAP_MAX_RUNS][TREE_MAX_NODES];
-	double (*vb)[TREE_MAX_NODES] = v, (*vn)[TREE_MAX_NODES] = v + o->nb;
-	static struct tree_result r;
+/* build_tree's working values, on the heap (2 x 256 runs x 96 nodes of
+ * doubles: 384 KB): every node's value in each file, the base's runs then
+ * the new's (one array for parts_add_up), and the last file's result,
+ * which gives the tree's shape. */
+struct tree_work {
+	double v[2 * SNAP_MAX_RUNS][TREE_MAX_NODES];
+	struct tree_result r;
+};
 
-	memset(td, 0, sizeof(*td));
-	if (o->nb > SNAP_MAX_RUNS || o->nn > SNAP_MAX_RUNS) {
-		cmd_error("diff: at most %d files a side", SNAP_MAX_RUNS);
-		return -1;
-	}
-	if (penalties_load(&pen, o->penalties, err, sizeof(err)) < 0) {
-		cmd_error("%s", err);
-		return -1;
-	}
-	struct tree_ctx ctx = { .model = o->model, .pen = &pen, .clock_hz = o->clock_hz };
-	if (side_tree(o->base, o->nb, &td->def, &ctx, o, vb, &r) < 0 ||
-	    side_tree(o->new_, o->nn, &td->def, &ctx, o, vn, &r) < 0)
-		return -1;
+/* Each node's statistics across the sides, and which nodes add up. */
+static void compare_tree(const struct diff_opts *o, struct tree_diff *td, struct tree_work *w)
+{
 	td->method = o->nb > 1 ? DIFF_RUNS : DIFF_SAMPLING;
 	td->interval = o->nb > 1;
 	for (int i = 0; i < td->def->n_nodes; i++) {
 		double b[SNAP_MAX_RUNS], n[SNAP_MAX_RUNS];
 		bool ok = true;
 		for (int k = 0; k < o->nb; k++)
-			ok &= isfinite(b[k] = vb[k][i]);
+			ok &= isfinite(b[k] = w->v[k][i]);
 		for (int k = 0; k < o->nn; k++)
-			ok &= isfinite(n[k] = vn[k][i]);
+			ok &= isfinite(n[k] = w->v[o->nb + k][i]);
 		td->measured[i] = ok;
 		if (!ok)
 			continue;
@@ -881,15 +871,51 @@ static int build_tree(const struct diff_opts *o, struct tree_diff *td)
 	}
 	/* the last result gives the tree's shape (parents, depths) */
 	for (int i = 0; i < td->def->n_nodes; i++) {
-		td->parent[i] = r.v[i].parent;
-		td->depth[i] = r.v[i].depth;
-		td->additive[i] = td->measured[i] && parts_add_up(td->def, &r, i, v, o->nb + o->nn);
+		td->parent[i] = w->r.v[i].parent;
+		td->depth[i] = w->r.v[i].depth;
+		td->additive[i] = td->measured[i] &&
+				  parts_add_up(td->def, &w->r, i, w->v, o->nb + o->nn);
 		for (int k = 0; k < td->def->n_nodes && td->additive[i]; k++)
-			if (r.v[k].parent == i && (td->def->nodes[k].flags & TN_PART) &&
+			if (w->r.v[k].parent == i && (td->def->nodes[k].flags & TN_PART) &&
 			    td->measured[k])
 				td->parts_delta[i] += td->st[k].delta;
 	}
+}
+
+static int eval_sides(const struct diff_opts *o, struct tree_diff *td, struct tree_work *w)
+{
+	struct penalties pen;
+	char err[512];
+
+	if (o->nb > SNAP_MAX_RUNS || o->nn > SNAP_MAX_RUNS) {
+		cmd_error("diff: at most %d files a side", SNAP_MAX_RUNS);
+		return -1;
+	}
+	if (penalties_load(&pen, o->penalties, err, sizeof(err)) < 0) {
+		cmd_error("%s", err);
+		return -1;
+	}
+	struct tree_ctx ctx = { .model = o->model, .pen = &pen, .clock_hz = o->clock_hz };
+	if (side_tree(o->base, o->nb, &td->def, &ctx, o, w->v, &w->r) < 0 ||
+	    side_tree(o->new_, o->nn, &td->def, &ctx, o, w->v + o->nb, &w->r) < 0)
+		return -1;
 	return 0;
+}
+
+static int build_tree(const struct diff_opts *o, struct tree_diff *td)
+{
+	struct tree_work *w = calloc(1, sizeof(*w));
+
+	memset(td, 0, sizeof(*td));
+	if (!w) {
+		cmd_error("diff: out of memory");
+		return -1;
+	}
+	int rc = eval_sides(o, td, w);
+	if (rc == 0)
+		compare_tree(o, td, w);
+	free(w);
+	return rc;
 }
 
 static const char *tree_method(const struct tree_diff *td)
