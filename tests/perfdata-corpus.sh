@@ -33,6 +33,7 @@ def perf_side(path):
                           "--no-group", "--sort", "dso", "-i", path],
                          capture_output=True, text=True)
     perf_side.err = "exit %d: %s" % (out.returncode, out.stderr.strip()[-300:])
+    perf_side.signal = -out.returncode if out.returncode < 0 else 0
     out = out.stdout
     evs, cur, lost = [], None, None
     for line in out.splitlines():
@@ -83,6 +84,11 @@ def matching(cyc, name):
 
 cyctop, path, slack, ignore = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4:]
 (perf, perf_lost), (cyc, cyc_lost) = perf_side(path), cyctop_side(cyctop, path)
+if not perf and perf_side.signal:
+    # perf report crashed on a file perf record wrote: perf's bug, for the
+    # caller to record again (exit 3)
+    sys.stderr.write("perf report killed by signal %d\n" % perf_side.signal)
+    sys.exit(3)
 if not perf:
     sys.exit("%s: perf report printed no event (%s)" % (path, perf_side.err))
 bad, lines = [], []
@@ -115,10 +121,25 @@ PY
 # compare FILE [PERF-EVENT-TO-IGNORE...]; $SLACK: the points a module's
 # share may differ by beyond two samples' worth
 SLACK=0.6
+# $REMAKE: a command that records FILE again, for when perf report crashes
+# on it (killed by a signal: perf 6.1 did so once on a pipe-mode recording
+# made on a loaded machine, a bug of perf's, not a difference): recorded
+# again twice at most, then a SKIP-PART says there was nothing to compare
+# with.
 compare() {
 	f=$1
 	shift
-	run python3 "$TMP/cmp.py" "$CYCTOP" "$f" "$SLACK" "$@"
+	for attempt in 1 2 3; do
+		run python3 "$TMP/cmp.py" "$CYCTOP" "$f" "$SLACK" "$@"
+		[ "$RC" -eq 3 ] && [ -n "${REMAKE:-}" ] && [ "$attempt" -lt 3 ] || break
+		echo "$(basename "$f"): $(cat "$TMP/err") (attempt $attempt): recorded again"
+		eval "$REMAKE" || break
+	done
+	REMAKE=""
+	if [ "$RC" -eq 3 ]; then
+		skip_part "$(basename "$f"): $(cat "$TMP/err"), on each recording: nothing to compare with"
+		return
+	fi
 	expect_rc 0 "$(basename "$f") against perf report"
 	cat "$TMP/out" >>"$TMP/report"
 }
@@ -129,6 +150,8 @@ record() {
 	name=$1
 	shift
 	if perf record -q -o "$TMP/$name.data" "$@" -- "$WL" 0.2 >/dev/null 2>"$TMP/rec.err"; then
+		REMAKE="perf record -q -o \"\$TMP/$name.data\"$(for a in "$@"; do printf " '%s'" "$a"; done)"
+		REMAKE="$REMAKE -- \"\$WL\" 0.2 >/dev/null 2>&1"
 		compare "$TMP/$name.data"
 	else
 		echo "perf record $*: not on this machine: $(tr -s '\n' ' ' <"$TMP/rec.err")" >>"$TMP/report"
@@ -173,6 +196,7 @@ record threads -e cpu-clock --threads   # a directory: data, data.N
 # pipe mode: a file, and a stream on cyctop's stdin
 perf record -q -o - -e cpu-clock -- "$WL" 0.2 >"$TMP/pipe.data" 2>/dev/null ||
 	fail "perf record -o -: $?"
+REMAKE='perf record -q -o - -e cpu-clock -- "$WL" 0.2 >"$TMP/pipe.data" 2>/dev/null'
 compare "$TMP/pipe.data"
 perf record -q -o - -e cpu-clock -- "$WL" 0.2 2>/dev/null |
 	"$CYCTOP" -b --format json -i - >"$TMP/stream.json" 2>"$TMP/err" ||
