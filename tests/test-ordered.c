@@ -40,16 +40,22 @@ static void collect(const struct perf_event_header *h, void *arg)
 	g->tag[g->n++] = r->tag;
 }
 
+/* R: a record of SIZE bytes stamped TIME, its padding the tag. */
+static void make(struct rec *r, uint64_t time, uint64_t tag, uint16_t size)
+{
+	memset(r, 0, sizeof(*r));
+	r->h.type = PERF_RECORD_SAMPLE;
+	r->h.size = size;
+	r->time = time;
+	r->tag = tag;
+	memset(r->pad, (int)(unsigned char)tag, sizeof(r->pad));
+}
+
 static void push(struct ordered *q, uint64_t time, uint64_t tag, uint16_t size)
 {
 	struct rec r;
 
-	memset(&r, 0, sizeof(r));
-	r.h.type = PERF_RECORD_SAMPLE;
-	r.h.size = size;
-	r.time = time;
-	r.tag = tag;
-	memset(r.pad, (int)(unsigned char)tag, sizeof(r.pad));
+	make(&r, time, tag, size);
 	ordered_push(q, &r.h, time);
 }
 
@@ -198,16 +204,6 @@ static void on_release(uint32_t src, uint64_t end, void *arg)
 	(void)arg;
 	rel.src[rel.n] = src;
 	rel.end[rel.n++] = end;
-}
-
-static void make(struct rec *r, uint64_t time, uint64_t tag, uint16_t size)
-{
-	memset(r, 0, sizeof(*r));
-	r->h.type = PERF_RECORD_SAMPLE;
-	r->h.size = size;
-	r->time = time;
-	r->tag = tag;
-	memset(r->pad, (int)(unsigned char)tag, sizeof(r->pad));
 }
 
 static void test_held_records(void **state)
