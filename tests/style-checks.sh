@@ -2,7 +2,7 @@
 # The code-health rules that keep one mechanism where there were copies
 # (STYLE.md section 3, "done when"), checked on the source tree so they keep
 # holding.
-. "$SRCDIR/tests/lib.sh"
+. "$SRCDIR/tests/e2e/lib.sh"
 cd "$SRCDIR" || fail "no source tree"
 
 # count_matches PATTERN FILE...: lines matching PATTERN (extended regex)

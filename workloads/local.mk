@@ -51,7 +51,7 @@ workloads_callers_CFLAGS = $(WORKLOAD_CFLAGS) -fomit-frame-pointer -fno-optimize
 workloads_callers_LDADD = -ldl
 
 # storm: hundreds of short-lived threads, optionally a dlopen/dlclose loop
-# (tests/faults.sh).
+# (tests/e2e/faults.sh).
 pkglibexec_PROGRAMS += workloads/storm
 workloads_storm_SOURCES = workloads/storm.c workloads/common.h
 workloads_storm_CFLAGS = $(WORKLOAD_CFLAGS) -pthread
@@ -60,7 +60,7 @@ workloads_storm_LDADD = -ldl
 
 # hostile: symbol, process and thread names with terminal escapes (ESC, BEL,
 # CR, C1, bytes that are not UTF-8), and optionally a chatty stdout/stderr
-# (tests/hostile.sh, tests/tui-child.sh).
+# (tests/e2e/hostile.sh, tests/e2e/tui-child.sh).
 pkglibexec_PROGRAMS += workloads/hostile
 workloads_hostile_SOURCES = workloads/hostile.c workloads/common.h
 workloads_hostile_LDADD =
@@ -69,7 +69,7 @@ workloads_hostile_LDFLAGS = $(AM_LDFLAGS) -pthread
 # avx512 and jit are x86-64 code (HOST_X86_64, configure.ac).
 if HOST_X86_64
 # avx512: EVEX code (-mavx512f) for the asm view's tests against objdump
-# (tests/annotate-evex.sh); its main runs on any x86-64 and exits 3 without
+# (tests/e2e/annotate-evex.sh); its main runs on any x86-64 and exits 3 without
 # AVX-512F.  "avx512 strings" drives glibc's __memcmp_evex_movbe and
 # __strcmp_evex on AVX-512 hosts.
 pkglibexec_PROGRAMS += workloads/avx512
@@ -81,7 +81,7 @@ workloads_avx512_CFLAGS = $(WORKLOAD_CFLAGS) -mavx512f -fno-sanitize=all
 workloads_avx512_LDFLAGS =
 
 # jit: code in anonymous executable memory, named in /tmp/perf-PID.map as
-# JIT runtimes name theirs for perf (tests/jit.sh).
+# JIT runtimes name theirs for perf (tests/e2e/jit.sh).
 pkglibexec_PROGRAMS += workloads/jit
 workloads_jit_SOURCES = workloads/jit.c workloads/common.h
 workloads_jit_LDADD =
@@ -96,7 +96,7 @@ workloads_spin_SOURCES = workloads/spin.c workloads/common.h
 workloads_spin_LDADD =
 workloads_spin_CFLAGS = $(WORKLOAD_CFLAGS) -fno-omit-frame-pointer -fno-optimize-sibling-calls
 
-# diffwork: the before/after workload of cyctop diff (tests/diff.sh), built
+# diffwork: the before/after workload of cyctop diff (tests/e2e/diff.sh), built
 # twice from one source: the base, and with -DHALF (one kernel does half
 # its work) under half/, with the same basename so that functions match
 # across the two builds.  Test programs only, not installed.
