@@ -134,7 +134,7 @@ arm64_deps() {
 
 # Cross-builds cyctop and its workloads into build-arm64/ from the same
 # autotools files (no sanitizers: the guest runs the plain build), and the
-# test helper the guest's end-to-end scripts call (tests/mk-session).
+# test helper the guest's end-to-end scripts call (tests/e2e/mk-session).
 arm64() {
 	arm64_deps
 	configure_in build-arm64 --host=aarch64-linux-gnu --enable-werror \
@@ -142,7 +142,7 @@ arm64() {
 	# one goal a make: two goals of one -j make raced on the archives they
 	# share (two ARs of libtui.a) when the Makefile had been regenerated
 	make -s -C build-arm64 -j"$JOBS" all
-	make -s -C build-arm64 -j"$JOBS" tests/mk-session
+	make -s -C build-arm64 -j"$JOBS" tests/e2e/mk-session
 }
 
 configure_in() { # DIR [configure options]
@@ -162,12 +162,13 @@ build() {
 }
 
 # The parts of passing tests that did not run: a script's skip_part line
-# (tests/lib.sh) or a cmocka case's skip() (its reason is printed just
+# (tests/e2e/lib.sh) or a cmocka case's skip() (its reason is printed just
 # before it in the test's log).  Lists them; sets PARTS.
 skipped_parts() { # DIR
 	list=$1/skipped-parts.txt
 	: >"$list"
-	for t in "$1"/tests/*.log; do
+	# the logs of tests/style-checks.sh and of tests/unit/, e2e/ and fuzz/
+	for t in "$1"/tests/*.log "$1"/tests/*/*.log; do
 		if grep -q '^:test-result: SKIP' "${t%.log}.trs" 2>/dev/null; then
 			printf '  skipped whole: %s: %s\n' "$(basename "${t%.log}")" \
 				"$(grep -m1 'SKIP' "$t")"
@@ -211,7 +212,7 @@ run_tests() { # DIR LABEL
 }
 
 # libFuzzer targets, each from a copy of its seed corpus for FUZZ_SECONDS
-# (30) -- tests/fuzz-NAME.c on tests/corpus/DIR/:
+# (30) -- tests/fuzz/fuzz-NAME.c on tests/fuzz/corpus/DIR/:
 #   perfdata  the perf.data reader and the record decoder (engine/)
 #   counts    the counts-file parser, event matching, the trees (arch/)
 #   theme     the theme-file parser (tui/theme.c's theme_parse)
@@ -228,14 +229,14 @@ fuzz_one() {
 	fdir=$(mktemp -d "${TMPDIR:-/tmp}/cyctop-fuzz-$name.XXXXXX")
 	if ! clang -std=gnu11 -g -O1 -D_GNU_SOURCE -I. -DCYCTOP_LIBFUZZER \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o "$fdir/fuzz-$name" "tests/fuzz-$name.c" "$@" >"$fdir/build.log" 2>&1; then
+		-o "$fdir/fuzz-$name" "tests/fuzz/fuzz-$name.c" "$@" >"$fdir/build.log" 2>&1; then
 		cat "$fdir/build.log"
 		say "fuzz: $name: building the libFuzzer target FAILED"
 		TOTAL_FAIL=$((TOTAL_FAIL + 1))
 		return 0
 	fi
 	mkdir "$fdir/corpus"
-	cp "tests/corpus/$corpus"/* "$fdir/corpus/"
+	cp "tests/fuzz/corpus/$corpus"/* "$fdir/corpus/"
 	if "$fdir/fuzz-$name" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=10 \
 		-print_final_stats=1 -artifact_prefix="$fdir/" "$fdir/corpus" >"$fdir/fuzz.log" 2>&1; then
 		say "fuzz: $name: $(awk '/^stat::number_of_executed_units/ { r = $2 }
@@ -286,7 +287,7 @@ arm64_check() {
 		fail=1   # no verdicts (or a skip: the build said it had everything)
 	fi
 	skip=$(grep -c '^SKIP:' build/arm64-guest.out || true)
-	# the end-to-end scripts of tests/ run in the guest, each by its verdict
+	# the end-to-end scripts of tests/e2e/ run in the guest, each by its verdict
 	e2e=$(sed -n 's/^\(PASS\|FAIL\|SKIP\): [^ ]*\/e2e-\([^ ]*\)\( (.*\)\{0,1\}$/\2 \1/p' \
 		build/arm64-guest.out | paste -sd, - | sed 's/,/, /g')
 	printf 'arm64 guest: %s passed, %s failed, %s skipped (%s s with the build); e2e scripts: %s\n' \
@@ -311,7 +312,7 @@ package_check() {
 
 check() {
 	TOTAL_PASS=0 TOTAL_FAIL=0 TOTAL_SKIP=0
-	# the arm64 packages first: make check's tests/annotate-arm64.sh decodes
+	# the arm64 packages first: make check's tests/e2e/annotate-arm64.sh decodes
 	# the arm64 glibc (a failure here fails the arm64 stage below)
 	[ "${SKIP_ARM64:-0}" = 1 ] || (arm64_deps) >/dev/null 2>&1 || true
 	build

@@ -12,7 +12,7 @@
  *     SPR/events/sapphirerapids_core.json v1.39, as cross-checked with libpfm4 in
  *     ../shared/modern-pmu/encodings_*.csv; WSM, IVB, BDW, SKX and CLX rows use the
  *     same codes as their predecessor and are checked against libpfm4 only
- *     (tests/test-pfm.c).  topdown-* and slots: Linux arch/x86/events/intel/core.c
+ *     (tests/unit/test-pfm.c).  topdown-* and slots: Linux arch/x86/events/intel/core.c
  *     EVENT_ATTR_STR(topdown-retiring, "event=0x00,umask=0x80") ... and
  *     EVENT_ATTR_STR(slots, "event=0x00,umask=0x4").
  *   cycles/instructions: the 0x3c and 0xc0 forms (CPU_CLK_UNHALTED.THREAD_P,
@@ -773,7 +773,7 @@ SLOTS_LIKE(spr, "spr", "Intel Sapphire Rapids (8 generic + 4 fixed, PERF_METRICS
  * are spr's, encoded under libpfm4 4.13's spr PMU (which takes EMR's CPUID
  * 0xCF as spr and has no GNR PMU) with arch/pfm-fix.c's corrections; perf's
  * emeraldrapids and graniterapids names win where perf has them, and
- * tests/test-perf-events checks every row perf names against those tables
+ * tests/unit/test-perf-events checks every row perf names against those tables
  * (Linux 6.12 x86/emeraldrapids v1.09, x86/graniterapids v1.02). */
 #define SPR_LIKE(id, nm, what, perf) \
 	const struct arch_model model_##id = { \
@@ -797,7 +797,7 @@ SPR_LIKE(gnr, "gnr", "Intel Granite Rapids (8 generic + 4 fixed, PERF_METRICS L1
  * cpu_atom: 5).  libpfm4 4.13 has neither PMU: the rows carry perf's names
  * and encode from perf's tables.  Every row: Linux 6.12 tools/perf/
  * pmu-events/arch/x86/sierraforest/pipeline.json (v1.04) resp.
- * alderlake/pipeline.json cpu_atom (v1.27), checked by tests/test-perf-events.
+ * alderlake/pipeline.json cpu_atom (v1.27), checked by tests/unit/test-perf-events.
  * Counters (counter.json, Intel SDM vol. 3B 20.6.x): SRF 8 generic + 3 fixed,
  * Gracemont 6 generic + 3 fixed; CPU_CLK_UNHALTED.CORE is FIXED1,
  * INST_RETIRED.ANY FIXED0. */

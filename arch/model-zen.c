@@ -225,7 +225,7 @@ static const struct arch_event zen4_events[] = {
  * events.c, arch/perf-events-data.c).  Every row: Linux 6.12
  * tools/perf/pmu-events/arch/x86/amdzen5/{load-store,execution,decode,
  * branch-prediction,l2-cache,inst-cache}.json (mapfile.csv v1), checked
- * against the generated table by tests/test-perf-events.  Zen 5 dispatches
+ * against the generated table by tests/unit/test-perf-events.  Zen 5 dispatches
  * and retires up to 8 ops a cycle (amdzen5/pipeline.json total_dispatch_slots
  * = 8 * ls_not_halted_cyc; frontend_bound_by_latency uses cmask 0x8);
  * pipeline restarts are bp_redirects.resync (resyncs_or_nc_redirects is gone).

@@ -62,7 +62,7 @@ static const struct pfm_fix fixes[] = {
 	  "0x7" },
 	/* Disagreements with Linux perf's pmu-events JSON (Linux 6.12: the
 	 * x86/mapfile.csv version of each directory), found by
-	 * tests/test-perf-events, which encodes every event perf and libpfm4 both
+	 * tests/unit/test-perf-events, which encodes every event perf and libpfm4 both
 	 * name under libpfm4 (EVENT.UMASK is libpfm4's EVENT:UMASK) */
 #define PERF(dir, v, what) "perf x86/" dir " " v " (Linux 6.12) " what
 	{ "nhm", "MACRO_INSTS:FUSIONS_DECODED", 0x1a6, "0x1d0",

@@ -3,7 +3,7 @@
  * One sample of our own stack, DEPTH frames of a recursion (built without
  * frame pointers) above main and libc's start, captured as
  * PERF_SAMPLE_REGS_USER + PERF_SAMPLE_STACK_USER would give it
- * (tests/unwind-capture.h), is unwound ITERATIONS times with the caches warm
+ * (tests/unit/unwind-capture.h), is unwound ITERATIONS times with the caches warm
  * (libunwind's rules by IP, the open ELF files), then with every cache
  * flushed before each unwind (cold: files opened, .eh_frame_hdr and FDEs
  * parsed again).  Prints "frames N warm-stacks-per-s X us-per-stack Y
@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "engine/unwind.h"
-#include "tests/unwind-capture.h"
+#include "tests/unit/unwind-capture.h"
 
 #define MAX_FRAMES 256
 

@@ -260,7 +260,7 @@ static bool wide_mov(const cs_insn *ci, char *out, size_t size)
  * AARCH64_OPND_IMM, WIDTH, BIT_NUM, IDX, IMM_VLSL/VLSR, SHLL_IMM, FBITS,
  * IMM0, UNDEFINED print "#%d"; AIMM, LIMM, IMM_MOV, HALF, NZCV, CCMP_IMM,
  * EXCEPTION, SIMD_IMM print "#0x%x"; the arm64 glibc's every text agrees,
- * tests/annotate-arm64.sh).  Sorted for bsearch. */
+ * tests/e2e/annotate-arm64.sh).  Sorted for bsearch. */
 static const char *const decimal_mn[] = {
 	"asr", "bfc", "bfi", "bfm", "bfxil", "cmeq", "cmge", "cmgt", "cmle", "cmlt", "ext",
 	"extr", "fcvtzs", "fcvtzu", "lsl", "lsr", "ror", "rshrn", "rshrn2", "sbfiz", "sbfm",

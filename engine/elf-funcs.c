@@ -331,7 +331,7 @@ const struct func *find_func(struct module *mod, uint64_t ip)
 /* .eh_frame_hdr's binary search table: FDE_COUNT pairs (initial location,
  * FDE address), datarel sdata4 from the header's address, sorted by
  * location (the LSB's "Exception Frames"; the table unwinders search,
- * engine/unwind.c hands the same one to libunwind). */
+ * engine/unwind-files.c hands the same one to libunwind). */
 struct eh_table {
 	const unsigned char *pairs;
 	uint64_t n, base;           /* base: the header's ELF address */

@@ -21,7 +21,7 @@
  * stack copy, is walked with those rules alone (replay); any other (a
  * frame without unwind info, a DWARF expression, a signal frame, a read
  * past the copy) is walked by libunwind from the start, as before, so the
- * stacks are libunwind's either way (tests/cg-corpus.sh compares).
+ * stacks are libunwind's either way (tests/e2e/cg-corpus.sh compares).
  * CYCTOP_UNWIND_STEPS=0 in the environment turns replay off (tests). */
 enum { STEP_SEEN = 1, STEP_OTHER, STEP_SP, STEP_BP, STEP_END };
 

@@ -14,7 +14,7 @@
  * mapping each time), so call unwinder_flush when the address space
  * changes (exec, munmap).  Not thread-safe: one thread per unwinder.
  * CYCTOP_UNWIND_STEPS=0 in the environment has libunwind step every frame
- * (the stacks are the same: tests/cg-corpus.sh). */
+ * (the stacks are the same: tests/e2e/cg-corpus.sh). */
 #ifndef ENGINE_UNWIND_H
 #define ENGINE_UNWIND_H
 

@@ -2,7 +2,7 @@
 # The code-health rules that keep one mechanism where there were copies
 # (STYLE.md section 3, "done when"), checked on the source tree so they keep
 # holding.
-. "$SRCDIR/tests/lib.sh"
+. "$SRCDIR/tests/e2e/lib.sh"
 cd "$SRCDIR" || fail "no source tree"
 
 # count_matches PATTERN FILE...: lines matching PATTERN (extended regex)
@@ -240,5 +240,55 @@ body=$(sed -n '/^struct cg_snapshot {/,/^};/p' engine/callgraph*.c)
 ok
 n=$(count_matches 'dup_mem\([a-z_]+->(fid|parent)\b|strlen\([a-z_]+->fns\[' engine/callgraph*.c)
 [ "$n" -eq 0 ] || fail "engine/callgraph*.c copies function strings or fid/parent into snapshots ($n lines)"
+ok
+
+# tests/ in its folders (issue 27): a cmocka program and what it includes
+# in unit/, a script make check runs and the helpers it calls in e2e/, a
+# fuzz target, its replay script and its seeds in fuzz/ (data/ and arm64/
+# beside them); loose at the top only the checks of the whole tree.
+# tests_loose DIR prints what is out of its place in DIR's tests/ (its
+# sources and scripts: not what an in-tree build leaves) and in
+# Makefile.am's lists of tests.
+tests_loose() {
+	(cd "$1/tests" && find . -type f \( -name '*.[ch]' -o -name '*.inc' -o -name '*.sh' -o \
+		-name '*.py' \) ! -path './data/*' ! -path './arm64/*') | sed 's|^\./||' |
+		while read -r f; do
+			case $f in
+			style-checks.sh | package.sh | distro.sh) ;;
+			unit/test-*.c | unit/*.h | unit/*.inc) ;;
+			*test-*.c | unit/*) echo "tests/$f" ;;
+			fuzz/fuzz-*.c | fuzz/fuzz-*.sh | fuzz/*.py) ;;
+			*fuzz-* | fuzz/*) echo "tests/$f" ;;
+			e2e/*) ;;
+			*) echo "tests/$f" ;;
+			esac
+		done
+	# the tests make check runs: UNIT_TESTS, E2E_TESTS, continuation lines
+	awk '/^(UNIT|E2E)_TESTS[ \t]*\+?=/ { v = $1; on = 1 }
+		on { for (i = 1; i <= NF; i++) if ($i ~ /^tests\//) print v, $i; on = /\\$/ }' \
+		"$1/Makefile.am" | while read -r v t; do
+		case "$v $t" in
+		"UNIT_TESTS tests/unit/test-"*) ;;
+		"E2E_TESTS tests/e2e/"*.sh | "E2E_TESTS tests/fuzz/fuzz-"*.sh) ;;
+		"E2E_TESTS tests/style-checks.sh") ;;
+		*) echo "$v: $t" ;;
+		esac
+	done
+}
+# the check itself finds the old flat layout's kinds of file
+mkdir -p "$TMP/flat/tests/e2e"
+: >"$TMP/flat/tests/test-foo.c"
+: >"$TMP/flat/tests/fuzz-foo.c"
+: >"$TMP/flat/tests/foo.sh"
+: >"$TMP/flat/tests/e2e/test-bar.c"
+printf 'UNIT_TESTS = tests/test-foo\nE2E_TESTS = tests/e2e/a.sh \\\n\ttests/foo.sh\n' \
+	>"$TMP/flat/Makefile.am"
+want="E2E_TESTS: tests/foo.sh UNIT_TESTS: tests/test-foo tests/e2e/test-bar.c tests/foo.sh"
+want="$want tests/fuzz-foo.c tests/test-foo.c "
+[ "$(tests_loose "$TMP/flat" | LC_ALL=C sort | tr '\n' ' ')" = "$want" ] ||
+	fail "tests_loose misses loose files: $(tests_loose "$TMP/flat" | tr '\n' ' ')"
+ok
+loose=$(tests_loose . | tr '\n' ' ')
+[ -z "$loose" ] || fail "out of tests/unit/, e2e/ or fuzz/: $loose"
 ok
 done_ok

@@ -3,7 +3,7 @@
  * samples per frame, the metrics that colour frames, and the icicle's
  * layout in whole columns.  Pure: no curses, no I/O; the terminal view
  * (view-flame.c) and the SVG (flame-svg.c) draw what it computes, and
- * tests/test-flame.c checks it. */
+ * tests/unit/test-flame.c checks it. */
 #ifndef TUI_FLAME_H
 #define TUI_FLAME_H
 

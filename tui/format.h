@@ -1,5 +1,5 @@
 /* Number and text formatting shared by the CLI outputs and the views.
- * Pure functions: tested in tests/test-format.c. */
+ * Pure functions: tested in tests/unit/test-format.c. */
 #ifndef TUI_FORMAT_H
 #define TUI_FORMAT_H
 

@@ -2,7 +2,7 @@
  * avx512 [vector|strings] [SECONDS]
  *
  * Built with -mavx512f: EVEX code for the asm view and its tests
- * (tests/annotate-evex.sh compares its bytes with objdump whatever the
+ * (tests/e2e/annotate-evex.sh compares its bytes with objdump whatever the
  * host; it runs only on a CPU with AVX-512F and says so otherwise).
  *
  *   vector (default)  the AVX-512 kernels below (masked loads and stores,

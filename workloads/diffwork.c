@@ -1,7 +1,7 @@
 /*
  * diffwork [MILLIONS]
  *
- * The before/after workload of cyctop diff (tests/diff.sh): three kernels,
+ * The before/after workload of cyctop diff (tests/e2e/diff.sh): three kernels,
  * work_a, work_b and work_half, each MILLIONS million steps of a
  * dependent multiply-add chain (default 60), called in 20 rounds.  Built
  * twice from this file: workloads/diffwork (the base) and, with -DHALF,

@@ -7,7 +7,7 @@
  * SPIN_SECONDS of process CPU time (pace() burns the time between two
  * pages), so the faults are spread over the whole run instead of a burst:
  * what a multiplexed, time-sliced page-fault count needs to be estimated
- * well (tests/live-mux.sh).
+ * well (tests/e2e/live-mux.sh).
  *
  * touch_pages maps PAGES fresh anonymous private pages (no MAP_POPULATE,
  * transparent huge pages disabled for the mapping) and stores one byte to

@@ -8,6 +8,8 @@
 # -shared (no libtool); the threads workload dlopen()s it.
 
 WORKLOAD_CFLAGS = $(AM_CFLAGS) -O2 -g -fno-inline-functions-called-once
+# Each names its LDADD, empty where libc is all it needs: the global LDADD
+# is the unit tests' (Makefile.am).
 
 pkglibexec_PROGRAMS = \
 	workloads/cyctop-demo \
@@ -21,9 +23,11 @@ workloads_cyctop_demo_CFLAGS = $(WORKLOAD_CFLAGS)
 workloads_cyctop_demo_LDADD = $(M_LIBS)
 
 workloads_mix_SOURCES = workloads/mix.c workloads/common.h
+workloads_mix_LDADD =
 workloads_mix_CFLAGS = $(WORKLOAD_CFLAGS)
 
 workloads_faults_SOURCES = workloads/faults.c workloads/common.h
+workloads_faults_LDADD =
 workloads_faults_CFLAGS = $(WORKLOAD_CFLAGS)
 
 workloads_threads_SOURCES = workloads/threads.c workloads/common.h
@@ -47,7 +51,7 @@ workloads_callers_CFLAGS = $(WORKLOAD_CFLAGS) -fomit-frame-pointer -fno-optimize
 workloads_callers_LDADD = -ldl
 
 # storm: hundreds of short-lived threads, optionally a dlopen/dlclose loop
-# (tests/faults.sh).
+# (tests/e2e/faults.sh).
 pkglibexec_PROGRAMS += workloads/storm
 workloads_storm_SOURCES = workloads/storm.c workloads/common.h
 workloads_storm_CFLAGS = $(WORKLOAD_CFLAGS) -pthread
@@ -56,28 +60,31 @@ workloads_storm_LDADD = -ldl
 
 # hostile: symbol, process and thread names with terminal escapes (ESC, BEL,
 # CR, C1, bytes that are not UTF-8), and optionally a chatty stdout/stderr
-# (tests/hostile.sh, tests/tui-child.sh).
+# (tests/e2e/hostile.sh, tests/e2e/tui-child.sh).
 pkglibexec_PROGRAMS += workloads/hostile
 workloads_hostile_SOURCES = workloads/hostile.c workloads/common.h
+workloads_hostile_LDADD =
 workloads_hostile_CFLAGS = $(WORKLOAD_CFLAGS) -pthread
 workloads_hostile_LDFLAGS = $(AM_LDFLAGS) -pthread
 # avx512 and jit are x86-64 code (HOST_X86_64, configure.ac).
 if HOST_X86_64
 # avx512: EVEX code (-mavx512f) for the asm view's tests against objdump
-# (tests/annotate-evex.sh); its main runs on any x86-64 and exits 3 without
+# (tests/e2e/annotate-evex.sh); its main runs on any x86-64 and exits 3 without
 # AVX-512F.  "avx512 strings" drives glibc's __memcmp_evex_movbe and
 # __strcmp_evex on AVX-512 hosts.
 pkglibexec_PROGRAMS += workloads/avx512
 workloads_avx512_SOURCES = workloads/avx512.c workloads/common.h
+workloads_avx512_LDADD =
 # Never under the sanitizers: ASan's memcmp and strcmp interceptors would
 # take the time glibc's *_evex functions are to take.
 workloads_avx512_CFLAGS = $(WORKLOAD_CFLAGS) -mavx512f -fno-sanitize=all
 workloads_avx512_LDFLAGS =
 
 # jit: code in anonymous executable memory, named in /tmp/perf-PID.map as
-# JIT runtimes name theirs for perf (tests/jit.sh).
+# JIT runtimes name theirs for perf (tests/e2e/jit.sh).
 pkglibexec_PROGRAMS += workloads/jit
 workloads_jit_SOURCES = workloads/jit.c workloads/common.h
+workloads_jit_LDADD =
 workloads_jit_CFLAGS = $(WORKLOAD_CFLAGS)
 endif
 
@@ -86,14 +93,17 @@ endif
 # frame pointers for -g fp.
 pkglibexec_PROGRAMS += workloads/spin
 workloads_spin_SOURCES = workloads/spin.c workloads/common.h
+workloads_spin_LDADD =
 workloads_spin_CFLAGS = $(WORKLOAD_CFLAGS) -fno-omit-frame-pointer -fno-optimize-sibling-calls
 
-# diffwork: the before/after workload of cyctop diff (tests/diff.sh), built
+# diffwork: the before/after workload of cyctop diff (tests/e2e/diff.sh), built
 # twice from one source: the base, and with -DHALF (one kernel does half
 # its work) under half/, with the same basename so that functions match
 # across the two builds.  Test programs only, not installed.
 noinst_PROGRAMS = workloads/diffwork workloads/half/diffwork
 workloads_diffwork_SOURCES = workloads/diffwork.c workloads/common.h
+workloads_diffwork_LDADD =
 workloads_diffwork_CFLAGS = $(WORKLOAD_CFLAGS)
 workloads_half_diffwork_SOURCES = workloads/diffwork.c workloads/common.h
+workloads_half_diffwork_LDADD =
 workloads_half_diffwork_CFLAGS = $(WORKLOAD_CFLAGS) -DHALF

@@ -61,7 +61,7 @@ KERNEL unsigned long work_10(unsigned long seed, unsigned long iters)
 
 /* Never called: bytes no x86-64 decoder accepts (0x06 push es and 0xd6 salc
  * are invalid in 64-bit mode) inside a function symbol, for the asm view's
- * resynchronization (tests/annotate.sh). */
+ * resynchronization (tests/e2e/annotate.sh). */
 __asm__(".text\n"
 	".globl odd_bytes\n"
 	".type odd_bytes, @function\n"

@@ -278,7 +278,7 @@ def check_ilp_sweep(L, outs):
 
 
 def check_e2e(L, outs):
-    """The end-to-end scripts of tests/ run in the guest (ARM64_E2E, as
+    """The end-to-end scripts of tests/e2e/ run in the guest (ARM64_E2E, as
     tests/arm64/guest.sh chose them): each one's exit status as make check
     reads it (0 PASS, 77 SKIP, else FAIL), its FAIL or SKIP line the
     reason, and each part it skipped (SKIP-PART) a SKIP of its own."""

@@ -11,7 +11,7 @@
 # One boot per CPU model: neoverse-n1 (libpfm4 arm_n1), cortex-a57
 # (arm_ac57) and max (a CPU libpfm4 does not know), one vCPU each (two make
 # counts depend on how QEMU interleaves them), neoverse-n1-smp2 (two
-# vCPUs) for -a, and neoverse-n1-e2e for the end-to-end scripts of tests/
+# vCPUs) for -a, and neoverse-n1-e2e for the end-to-end scripts of tests/e2e/
 # (ARM64_E2E: their names, "" none).  With
 # -icount shift=0,sleep=off every instruction is one nanosecond of virtual
 # time and every count is exact and the same each run.  Prints one line
@@ -42,7 +42,7 @@ command -v qemu-system-aarch64 >/dev/null || {
 	exit 77
 }
 
-# The end-to-end scripts of tests/ the neoverse-n1-e2e boot runs (each
+# The end-to-end scripts of tests/e2e/ the neoverse-n1-e2e boot runs (each
 # one's PASS, FAIL or SKIP is a line of the summary): see tests/arm64/run.sh
 E2E=${ARM64_E2E-cli-encode cli-tree fork-loop session callgraph-json}
 
@@ -102,7 +102,7 @@ cp "$src/tests/arm64/run.sh" "$r/run.sh"
 chmod +x "$r/init"
 (cd "$r" && find . | cpio -o -H newc --quiet) >"$w/initrd"
 
-# The end-to-end scripts of tests/ that need no terminal and no x86 host,
+# The end-to-end scripts of tests/e2e/ that need no terminal and no x86 host,
 # run as make check runs them (CYCTOP, SRCDIR, WORKLOADS) in the
 # neoverse-n1-e2e boot, with python3 (their JSON checks) and its standard
 # library in /usr (its compiled-in prefix; the test-only and GUI parts of
@@ -124,20 +124,20 @@ if [ -n "$E2E" ]; then
 	for so in "$r/usr/lib/$(basename "$py")"/lib-dynload/*.so; do
 		addlibs "$so"
 	done
-	mkdir -p "$r/src/tests" "$r/src/examples" "$r/workloads"
-	cp "$src/tests/lib.sh" "$r/src/tests/"
+	mkdir -p "$r/src/tests/e2e" "$r/src/examples" "$r/workloads"
+	cp "$src/tests/e2e/lib.sh" "$r/src/tests/e2e/"
 	for t in $E2E; do
-		cp "$src/tests/$t.sh" "$r/src/tests/"
+		cp "$src/tests/e2e/$t.sh" "$r/src/tests/e2e/"
 	done
 	cp "$src"/examples/*.counts "$r/src/examples/"
 	for f in "$b"/workloads/*; do
 		[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$r/workloads/"
 	done
-	# the helper session.sh calls beside $CYCTOP
-	mkdir -p "$r/bin/tests"
-	if [ -x "$b/tests/mk-session" ]; then
-		cp "$b/tests/mk-session" "$r/bin/tests/"
-		addlibs "$b/tests/mk-session"
+	# the helper session.sh calls beside $CYCTOP (tests/e2e/ of the build)
+	mkdir -p "$r/bin/tests/e2e"
+	if [ -x "$b/tests/e2e/mk-session" ]; then
+		cp "$b/tests/e2e/mk-session" "$r/bin/tests/e2e/"
+		addlibs "$b/tests/e2e/mk-session"
 	fi
 	echo "$E2E" >"$r/e2e.list"
 fi

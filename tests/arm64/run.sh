@@ -1,6 +1,6 @@
 # The commands of one guest boot (tests/arm64/guest.sh), for the boot named
 # in $1 (neoverse-n1, cortex-a57, max: one CPU; neoverse-n1-smp2: two, for
-# -a only; neoverse-n1-e2e: the end-to-end scripts of tests/).  Each
+# -a only; neoverse-n1-e2e: the end-to-end scripts of tests/e2e/).  Each
 # command's stdout and stderr are printed between "@@OUT NAME@@" and "@@RC NAME N@@" lines; the host
 # side (tests/arm64/checks.py) asserts on them.  Workloads are small: the
 # guest runs about 1G instructions a second.
@@ -42,7 +42,7 @@ run() { # NAME COMMAND...
 	echo "@@RC $name $?@@"
 }
 
-# The end-to-end scripts of tests/ that tests/arm64/guest.sh put in /src
+# The end-to-end scripts of tests/e2e/ that tests/arm64/guest.sh put in /src
 # (/e2e.list), in a boot of their own, run as make check runs them;
 # CYCTOP_TEST_EVENT makes them sample the PMU's cycles where the x86 host
 # samples cpu-clock (in this guest a cycle is a nanosecond of virtual time,
@@ -52,7 +52,7 @@ if [ "$cpu" = neoverse-n1-e2e ]; then
 		echo "@@OUT e2e-$t@@"
 		t0=$(date +%s)
 		CYCTOP=/bin/cyctop SRCDIR=/src WORKLOADS=/workloads CYCTOP_TEST_EVENT=cycles \
-			timeout 900 sh "/src/tests/$t.sh" 2>&1
+			timeout 900 sh "/src/tests/e2e/$t.sh" 2>&1
 		rc=$?
 		echo "e2e: $t ran $(($(date +%s) - t0)) s (virtual)"
 		echo "@@RC e2e-$t $rc@@"

@@ -1,0 +1,149 @@
+# Shared by the end-to-end shell tests.  $CYCTOP and $SRCDIR come from make.
+set -u
+: "${CYCTOP:?run through make check}"
+: "${SRCDIR:?run through make check}"
+EX="$SRCDIR/examples"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/cyctop-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+CHECKS=0
+SKIPPED_PARTS=0
+
+fail() {
+	printf 'FAIL: %s\n' "$*" >&2
+	exit 1
+}
+
+ok() {
+	CHECKS=$((CHECKS + 1))
+}
+
+# run CMD...: stdout in $TMP/out, stderr in $TMP/err, status in $RC
+run() {
+	RC=0
+	"$@" >"$TMP/out" 2>"$TMP/err" || RC=$?
+}
+
+expect_rc() { # WANT DESC
+	[ "$RC" -eq "$1" ] || fail "$2: exit $RC, want $1; stderr: $(cat "$TMP/err")"
+	ok
+}
+
+expect_out() { # FIXED-STRING DESC
+	grep -qF -- "$1" "$TMP/out" || fail "$2: '$1' not in output: $(head -c 2000 "$TMP/out")"
+	ok
+}
+
+expect_err() { # FIXED-STRING DESC
+	grep -qF -- "$1" "$TMP/err" || fail "$2: '$1' not in stderr: $(cat "$TMP/err")"
+	ok
+}
+
+# csv_value ID: the value column of row ID in $TMP/out
+csv_value() {
+	awk -F, -v id="$1" '$1 == id { print $2 }' "$TMP/out"
+}
+
+# expect_near ID WANT REL: |value - WANT| <= REL * |WANT|
+expect_near() {
+	got=$(csv_value "$1")
+	[ -n "$got" ] || fail "no row $1"
+	awk -v g="$got" -v w="$2" -v r="$3" 'BEGIN {
+		d = g - w; if (d < 0) d = -d; a = w < 0 ? -w : w;
+		exit !(d <= r * a + 1e-12) }' || fail "$1 = $got, want $2 (rel $3)"
+	ok
+}
+
+# host_has_pmu: the kernel drives a core PMU (x86 cpu, cpu_core/cpu_atom,
+# arm64 armv8_*): then cyctop's default event is cycles, else cpu-clock.
+host_has_pmu() {
+	for _d in /sys/bus/event_source/devices/cpu /sys/bus/event_source/devices/cpu_core \
+		/sys/bus/event_source/devices/armv8_*; do
+		[ -e "$_d" ] && return 0
+	done
+	return 1
+}
+if host_has_pmu; then DEFAULT_EVENT=cycles; else DEFAULT_EVENT=cpu-clock; fi
+
+# The event a script samples where any event would do: cpu-clock (software:
+# every host counts it), or CYCTOP_TEST_EVENT, which the arm64 guest sets to
+# cycles (its PMU's, through the kernel's armv8_pmuv3 driver; a cycle there
+# is a nanosecond of virtual time, so cpu-clock's periods carry over).
+# json_last's expressions name it TEST_EVENT.
+TEST_EVENT=${CYCTOP_TEST_EVENT:-cpu-clock}
+CYCTOP_TEST_EVENT=$TEST_EVENT
+export CYCTOP_TEST_EVENT
+
+# skip_part REASON: a part of this test did not run; the test goes on.  The
+# line is counted by build.sh's summary (a silent skip would read as a pass).
+skip_part() {
+	SKIPPED_PARTS=$((SKIPPED_PARTS + 1))
+	printf 'SKIP-PART: %s: %s\n' "$(basename "$0")" "$*"
+}
+
+done_ok() {
+	if [ "$SKIPPED_PARTS" -gt 0 ]; then
+		printf 'PASS: %s (%d checks, %d parts skipped)\n' "$(basename "$0")" "$CHECKS" "$SKIPPED_PARTS"
+	else
+		printf 'PASS: %s (%d checks)\n' "$(basename "$0")" "$CHECKS"
+	fi
+	exit 0
+}
+
+# wait_for COND-COMMAND TIMEOUT-SECONDS DESC: poll, never a bare sleep
+wait_for() {
+	_t=0
+	while ! eval "$1"; do
+		_t=$((_t + 1))
+		if [ "$_t" -gt $(($2 * 20)) ]; then
+			command -v screen_dump >/dev/null 2>&1 && screen_dump >&2
+			fail "timed out waiting for: $3"
+		fi
+		sleep 0.05
+	done
+}
+
+# jq-like helpers on cyctop's batch JSON (one object per line), via python3
+json_last() { # FILE PYTHON-EXPRESSION over o (the last object)
+	python3 - "$1" "$2" <<'PY'
+import json, os, sys
+TEST_EVENT = os.environ["CYCTOP_TEST_EVENT"]
+lines = [l for l in open(sys.argv[1]) if l.strip()]
+o = json.loads(lines[-1])
+def pct(name, ev):
+    return sum(f["percent"].get(ev, 0) for f in o["functions"] if f["name"] == name)
+def samples(name, ev):
+    return sum(f["samples"].get(ev, 0) for f in o["functions"] if f["name"] == name)
+def event(ev):
+    return [e for e in o["events"] if e["name"] == ev][0]
+print(eval(sys.argv[2]))
+PY
+}
+
+# perf report's percentage of SYMBOL in perf.data FILE (0 if absent)
+perf_pct() { # FILE SYMBOL
+	perf report -i "$1" --stdio --sort symbol 2>/dev/null |
+		awk -v s="$2" '$1 ~ /%$/ && $3 == s { sub("%", "", $1); print $1; f = 1 } END { if (!f) print 0 }'
+}
+
+# expect_true PYTHON-BOOL-RESULT DESC
+expect_true() {
+	[ "$1" = "True" ] || fail "$2"
+	ok
+}
+
+# replay_corpus NAME DIR: the fuzz target tests/fuzz/fuzz-NAME (a plain program
+# under make check) replays every file of its seed corpus DIR, then each
+# seed cut in half: errors at most, never a crash.
+replay_corpus() {
+	_fuzz=$(dirname "$CYCTOP")/tests/fuzz/fuzz-$1
+	run "$_fuzz" "$2"
+	expect_rc 0 "replay the corpus"
+	expect_out "fuzz-$1: replayed $(ls "$2" | wc -l) inputs" "every seed"
+	mkdir "$TMP/half-$1"
+	for _f in "$2"/*; do
+		_n=$(wc -c <"$_f")
+		head -c $((_n / 2)) "$_f" >"$TMP/half-$1/$(basename "$_f")"
+	done
+	run "$_fuzz" "$TMP/half-$1"
+	expect_rc 0 "replay the halves"
+}
