@@ -13,6 +13,9 @@
 #include "tui/browser.h"
 #include "tui/theme.h"
 
+/* A filter holds a module's whole path, as long as a path can be (PATH_MAX) */
+#define TUI_FILTER_MAX 4096
+
 struct tui;
 struct flame_view;
 
@@ -121,7 +124,7 @@ struct tui {
 	bool window, paused, show_samples;
 	bool hide_children;          /* C: the children column off (with -g) */
 	unsigned snap_gen;           /* counts tui_set_snapshot calls */
-	char filter[64];
+	char filter[TUI_FILTER_MAX];  /* typed, or m's module path (whole) */
 	double delay;
 	enum arch_tree tree_id;
 	struct tree_result tres;
@@ -139,7 +142,7 @@ struct tui {
 		const struct snapshot *snap;
 		int sort;
 		bool window;
-		char filter[64];
+		char filter[TUI_FILTER_MAX];
 	} rows_key;
 	enum prompt prompt;
 	char input[64];

@@ -290,7 +290,7 @@ static void zoom_label(const struct tui *t, char *buf, size_t sz)
 static int draw_header(struct tui *t, int y, int rows)
 {
 	const struct snapshot *s = t->snap;
-	char line[512], zoom[64];
+	char line[TUI_FILTER_MAX + 512], zoom[64]; /* the filter, whole */
 
 	ui_set(EL_HEADER);
 	zoom_label(t, zoom, sizeof(zoom));

@@ -67,7 +67,7 @@ static const struct snap_thread **proc_rows(const struct tui *t, int *n)
 static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
 {
 	const struct snapshot *s = t->snap;
-	char line[1536];  /* the notice (1 KB) and the counters */
+	char line[TUI_FILTER_MAX + 1536]; /* the filter, the notice (1 KB), the counters */
 
 	ui_set(EL_HEADER);
 	snprintf(line, sizeof(line), "cyctop  %s  processes  %.1fs  PMU %s  %s", s->command,
