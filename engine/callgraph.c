@@ -36,33 +36,27 @@ void cg_store_unref(struct cg_store *st)
 	free(st);
 }
 
-/* Room for function F: a new chunk when F starts one.  Chunks are never
- * moved nor freed before the store, so a snapshot's copy of the directory
- * keeps pointing at them. */
-static int fn_reserve(struct cg_store *st, uint32_t f)
-{
-	if ((f >> FN_CHUNK_BITS) < st->n_fn_chunks)
-		return 0;
-	struct fn *chunk = malloc(sizeof(*chunk) << FN_CHUNK_BITS);
-	if (!chunk || GROW(st->fn_chunks, st->n_fn_chunks + 1, st->fn_chunks_alloc) < 0) {
-		free(chunk);
-		return -1;
-	}
-	st->fn_chunks[st->n_fn_chunks++] = chunk;
-	return 0;
-}
+/* Room for element I of a directory of chunks (1 << BITS elements each): a
+ * new chunk when I starts one.  Chunks are never moved nor freed before the
+ * store, so a snapshot's copy of the directory keeps pointing at them.  The
+ * functions' and the links' directories (DIR, its count N and room ALLOC). */
+#define CHUNK_RESERVE(dir, n, alloc, bits, i) \
+	chunk_reserve((void **)&(dir), sizeof(*(dir)), &(n), &(alloc), sizeof(**(dir)) << (bits), \
+		      (size_t)(i) >> (bits))
 
-/* Room for node C's link, as fn_reserve. */
-static int link_reserve(struct cg_store *st, uint32_t c)
+static int chunk_reserve(void **dir, size_t ptr_size, size_t *n, size_t *alloc, size_t chunk_bytes,
+			 size_t chunk_no)
 {
-	if ((c >> LINK_CHUNK_BITS) < st->n_link_chunks)
+	if (chunk_no < *n)
 		return 0;
-	struct cg_link *chunk = malloc(sizeof(*chunk) << LINK_CHUNK_BITS);
-	if (!chunk || GROW(st->link_chunks, st->n_link_chunks + 1, st->link_chunks_alloc) < 0) {
+	void *chunk = malloc(chunk_bytes);
+	if (!chunk || grow_array(dir, ptr_size, *n + 1, alloc) < 0) {
 		free(chunk);
 		return -1;
 	}
-	st->link_chunks[st->n_link_chunks++] = chunk;
+	/* the directory's slots are typed pointers: stored by their bytes */
+	memcpy((char *)*dir + *n * ptr_size, &chunk, ptr_size);
+	(*n)++;
 	return 0;
 }
 
@@ -116,7 +110,7 @@ static uint32_t fn_intern(struct callgraph *cg, const char *name, const char *mo
 	if (f != NONE)
 		return f;
 	f = (uint32_t)cg->n_fns;
-	if (fn_reserve(st, f) < 0)
+	if (CHUNK_RESERVE(st->fn_chunks, st->n_fn_chunks, st->fn_chunks_alloc, FN_CHUNK_BITS, f) < 0)
 		return NONE;
 	/* copied once, into the pool: snapshots point at these copies */
 	const char *n = strpool_intern(&st->strings, name);
@@ -167,7 +161,8 @@ static int nodes_reserve(struct callgraph *cg)
 {
 	size_t need = cg->n_nodes + 1, ne = (size_t)cg->n_events, had = cg->cnt_alloc;
 
-	if (link_reserve(cg->store, (uint32_t)cg->n_nodes) < 0 ||
+	if (CHUNK_RESERVE(cg->store->link_chunks, cg->store->n_link_chunks,
+			   cg->store->link_chunks_alloc, LINK_CHUNK_BITS, cg->n_nodes) < 0 ||
 	    GROW(cg->cnt, need * ne, cg->cnt_alloc) < 0)
 		return -1;
 	memset(cg->cnt + had, 0, (cg->cnt_alloc - had) * sizeof(*cg->cnt));
