@@ -37,26 +37,44 @@ for line in sys.stdin:
 # the same file read twice, so within perf's rounding to 0.01 and the sum
 # of cyctop's rows rounded to 0.0001.  (Inside libc and ld.so the two
 # tools may name an address by different aliases: modules compare there.)
+# The PLT's stubs compare in total: perf 6.1 names some of them after
+# .rela.plt's order, and a stub it names none of lies in _init's row (_init
+# has no size: perf stretches it to its next symbol); cyctop names each as
+# objdump does (real-programs.sh compares the names where perf's are
+# right), and the PLT's header, which neither names, by its address.  A
+# rare sample there, in a lazy binding, once failed here.
 compare_shares() {
 	python3 - "$1" "$2" "$3" <<'PY'
-import json, os, sys
-perf_fn, perf_dso = {}, {}
+import json, os, re, subprocess, sys
+plt = []  # .init and the PLT sections, [start, end): their span
+for line in subprocess.run(["readelf", "-SW", sys.argv[3]], capture_output=True,
+                           text=True).stdout.splitlines():
+    m = re.search(r"\] (\.init|\.plt\S*) +\S+ +([0-9a-f]+) [0-9a-f]+ ([0-9a-f]+)", line)
+    if m:
+        plt.append((int(m.group(2), 16), int(m.group(2), 16) + int(m.group(3), 16)))
+def key(fn):
+    a = int(fn, 16) if re.fullmatch(r"0x[0-9a-f]+", fn) else -1
+    if fn == "_init" or fn.endswith("@plt") or (plt and min(plt)[0] <= a < max(plt)[1]):
+        return "[PLT stubs and _init]"
+    return fn
+perf_fn, perf_dso, nrows = {}, {}, {}
 for line in open(sys.argv[1]):
     ev, dso, fn, pct = line.split()
     if fn == "*":
         perf_dso[(ev, dso)] = float(pct)
     elif dso == os.path.basename(sys.argv[3]):
-        perf_fn[(ev, fn)] = perf_fn.get((ev, fn), 0) + float(pct)
+        perf_fn[(ev, key(fn))] = perf_fn.get((ev, key(fn)), 0) + float(pct)
+        nrows[(ev, key(fn))] = nrows.get((ev, key(fn)), 0) + 1
 o = json.loads([l for l in open(sys.argv[2]) if l.strip()][-1])
 def cy_fn(ev, fn):
     return sum(f["percent"].get(ev, 0) for f in o["functions"]
-               if f["name"] == fn and f["module"] == sys.argv[3])
+               if key(f["name"]) == fn and f["module"] == sys.argv[3])
 def cy_rows(ev, dso):
     return [f["percent"].get(ev, 0) for f in o["functions"]
             if os.path.basename(f["module"]) == dso]
 bad = []
 for (ev, fn), p in perf_fn.items():
-    if abs(cy_fn(ev, fn) - p) > 0.0051:
+    if abs(cy_fn(ev, fn) - p) > 0.0051 * nrows[(ev, fn)]:  # each perf row rounded
         bad.append("%s %s: perf %.2f cyctop %.4f" % (ev, fn, p, cy_fn(ev, fn)))
 for (ev, dso), p in perf_dso.items():
     rows = cy_rows(ev, dso)
