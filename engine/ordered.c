@@ -22,6 +22,7 @@ struct entry {
 	struct chunk *c;          /* the copy's; NULL: held in place */
 	uint64_t end;             /* held: the release's SRC and END */
 	uint32_t src;
+	int ev;                   /* the caller's number for it, handed back */
 };
 
 struct ordered {
@@ -134,7 +135,7 @@ static void deliver_first(struct ordered *q, size_t k)
 {
 	for (size_t i = 0; i < k; i++) {
 		struct entry *e = &q->e[i];
-		q->deliver(e->h, q->arg);
+		q->deliver(e->h, e->ev, q->arg);
 		if (e->time > q->last_flush)
 			q->last_flush = e->time;
 		if (!e->c) {
@@ -219,9 +220,10 @@ static bool grow_entries(struct ordered *q)
 	return GROW(q->e, q->n + 1, q->cap) == 0 && GROW(q->tmp, q->n + 1, q->tmp_cap) == 0;
 }
 
-/* The next entry, stamped TIME (its record and owner the caller's), or
- * NULL when out of memory even after delivering the older half. */
-static struct entry *append(struct ordered *q, uint64_t time)
+/* The next entry, stamped TIME and numbered EV (its record and owner the
+ * caller's), or NULL when out of memory even after delivering the older
+ * half. */
+static struct entry *append(struct ordered *q, uint64_t time, int ev)
 {
 	if (!grow_entries(q)) {
 		deliver_half(q);
@@ -232,6 +234,7 @@ static struct entry *append(struct ordered *q, uint64_t time)
 		q->late++;
 	struct entry *e = &q->e[q->n];
 	e->time = time;
+	e->ev = ev;
 	e->seq = q->seq++;
 	if (q->n && by_time(&q->e[q->n - 1], e) > 0)
 		q->sorted = false;
@@ -241,7 +244,7 @@ static struct entry *append(struct ordered *q, uint64_t time)
 	return e;
 }
 
-struct perf_event_header *ordered_reserve(struct ordered *q, size_t size, uint64_t time)
+struct perf_event_header *ordered_reserve(struct ordered *q, size_t size, uint64_t time, int ev)
 {
 	struct chunk *c;
 	struct entry *e;
@@ -253,7 +256,7 @@ struct perf_event_header *ordered_reserve(struct ordered *q, size_t size, uint64
 		if (!(c = chunk_for(q, size)))
 			return NULL;
 	}
-	if (!(e = append(q, time)))
+	if (!(e = append(q, time, ev)))
 		return NULL;
 	struct perf_event_header *h = chunk_take(c, size);
 	e->c = c;
@@ -267,12 +270,12 @@ void ordered_set_release(struct ordered *q, ordered_release_fn fn)
 	q->release = fn;
 }
 
-bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t time,
+bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t time, int ev,
 		  uint32_t src, uint64_t end)
 {
 	struct entry *e;
 
-	if (!q->release || !(e = append(q, time)))
+	if (!q->release || !(e = append(q, time, ev)))
 		return false;
 	e->h = h;
 	e->c = NULL;
@@ -300,14 +303,14 @@ bool ordered_detach(struct ordered *q, uint32_t src)
 	return true;
 }
 
-void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t time)
+void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t time, int ev)
 {
-	struct perf_event_header *copy = ordered_reserve(q, h->size, time);
+	struct perf_event_header *copy = ordered_reserve(q, h->size, time, ev);
 
 	if (copy)
 		memcpy(copy, h, h->size);
 	else
-		q->deliver(h, q->arg);  /* no memory at all: unordered */
+		q->deliver(h, ev, q->arg);  /* no memory at all: unordered */
 }
 
 void ordered_round(struct ordered *q)

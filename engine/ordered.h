@@ -12,7 +12,8 @@
  * its memory bound delivers its older half at once.  Records are copied in
  * (chunks of 256 KB, freed as their records leave), or held where they are
  * (a live ring's records, given back as they leave), and handed to the
- * consumer one by one as contiguous perf_event_header bytes. */
+ * consumer one by one as contiguous perf_event_header bytes, each with the
+ * number the caller queued it with (the session's: its event, found once). */
 #ifndef ENGINE_ORDERED_H
 #define ENGINE_ORDERED_H
 
@@ -21,7 +22,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-typedef void (*ordered_deliver_fn)(const struct perf_event_header *h, void *arg);
+typedef void (*ordered_deliver_fn)(const struct perf_event_header *h, int ev, void *arg);
 /* A record queued in place (ordered_hold) was delivered: its owner may
  * reuse the room of the record from SRC ending at END (and of every record
  * of SRC queued before it). */
@@ -29,7 +30,7 @@ typedef void (*ordered_release_fn)(uint32_t src, uint64_t end, void *arg);
 
 struct ordered;
 
-/* A queue delivering to FN(h, ARG), holding at most MAX_BYTES of records
+/* A queue delivering to FN(h, ev, ARG), holding at most MAX_BYTES of records
  * (0: 64 MB).  NULL when out of memory. */
 struct ordered *ordered_new(ordered_deliver_fn fn, void *arg, size_t max_bytes);
 void ordered_free(struct ordered *q);
@@ -38,12 +39,12 @@ void ordered_free(struct ordered *q);
  * deliver function's). */
 void ordered_set_release(struct ordered *q, ordered_release_fn fn);
 
-/* Queues H itself, stamped TIME, not a copy: H must stay where it is until
+/* Queues H itself, stamped TIME and numbered EV, not a copy: H must stay where it is until
  * the queue has delivered it and called the release function with SRC and
  * END.  Records of one SRC are delivered in the order held when their times
  * do not go back (the caller's to see).  False when out of memory: nothing
  * was queued. */
-bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t time,
+bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t time, int ev,
 		  uint32_t src, uint64_t end);
 
 /* Copies the records held from SRC into the queue's own memory and
@@ -51,13 +52,13 @@ bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t
  * out of memory (the rest stay held). */
 bool ordered_detach(struct ordered *q, uint32_t src);
 
-/* Queues a copy of H, stamped TIME.  Out of memory: delivers the older half,
+/* Queues a copy of H, stamped TIME and numbered EV.  Out of memory: delivers the older half,
  * then H itself unordered if there is still no room.  */
-void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t time);
-/* Queues a record of SIZE bytes stamped TIME and returns its room, for the
- * caller to fill before the next call; NULL when out of memory even after
- * delivering the older half. */
-struct perf_event_header *ordered_reserve(struct ordered *q, size_t size, uint64_t time);
+void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t time, int ev);
+/* Queues a record of SIZE bytes stamped TIME, numbered EV, and returns its
+ * room, for the caller to fill before the next call; NULL when out of
+ * memory even after delivering the older half. */
+struct perf_event_header *ordered_reserve(struct ordered *q, size_t size, uint64_t time, int ev);
 
 /* A round ended: delivers every record up to the newest time of the round
  * before this one. */

@@ -49,7 +49,6 @@ struct session_file {
 	bool rounds;                  /* a FINISHED_ROUND came: the writer's rounds order
 				       * the records, not the pipe's pauses */
 	bool ours;                    /* cyctop wrote it (its metadata is there) */
-	bool stacks;                  /* an event copies user stacks (STACK_USER) */
 };
 
 /* The file source's state: the session's src_state. */
@@ -245,7 +244,6 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 		ev->sav = weighs_periods(f, a) ? 1 : a->sample_period;
 		ev->software = a->type == PERF_TYPE_SOFTWARE;
 		f->same_type &= same_format(a, perfdata_attr(f->pd, 0));
-		f->stacks |= (a->sample_type & PERF_SAMPLE_STACK_USER) != 0;
 	}
 	if (freq_events(s, note, sizeof(note)))
 		snprintf(s->events.notice, sizeof(s->events.notice),
@@ -363,19 +361,18 @@ static void file_space_init(struct session *s, struct space *sp)
 
 /* --- records ------------------------------------------------------------ */
 
-/* The attr whose format record H has: its own event's for a sample, the
- * first's for the others (perf makes their trailers alike); NULL if H
- * names no event of the file. */
-static const struct perf_event_attr *record_attr(const struct session *s,
-						 const struct perf_event_header *h)
+/* The attr whose format record H has: a sample's own event's (EV, the
+ * stamp's), the first's for the others (perf makes their trailers alike);
+ * NULL for a sample of no event of the file whose format is not the
+ * first's. */
+static const struct perf_event_attr *format_attr(const struct session *s,
+						 const struct perf_event_header *h, int ev)
 {
 	const struct session_file *f = file_of(s);
-	int ev = 0;
 
-	if (!f->same_type && h->type == PERF_RECORD_SAMPLE &&
-	    ((ev = perfdata_record_attr(f->pd, h)) < 0 || ev >= s->events.n))
-		return NULL;
-	return perfdata_attr(f->pd, (size_t)ev);
+	if (f->same_type || h->type != PERF_RECORD_SAMPLE)
+		return perfdata_attr(f->pd, 0);
+	return ev >= 0 ? perfdata_attr(f->pd, (size_t)ev) : NULL;
 }
 
 /* The file's [kernel.kallsyms] build id, which says whose kallsyms name its
@@ -417,10 +414,10 @@ static bool file_recorded_here(const struct session *s, char *why, size_t whysz)
 	return true;
 }
 
-static int file_decode(const struct session *s, const struct perf_event_header *h,
+static int file_decode(const struct session *s, const struct perf_event_header *h, int ev,
 		       struct record *r)
 {
-	const struct perf_event_attr *a = record_attr(s, h);
+	const struct perf_event_attr *a = format_attr(s, h, ev);
 
 	if (!a)
 		return -1;
@@ -430,20 +427,29 @@ static int file_decode(const struct session *s, const struct perf_event_header *
 	return record_decode_fmt(h, &fmt, r);
 }
 
-static bool file_time(const struct session *s, const struct perf_event_header *h,
-		      uint64_t *t)
+/* A sample's event is the attr its id names (the one attr of a file of
+ * one, as perf's evlist__id2evsel); the file's internal reference, or an
+ * id of no attr, is none of the session's. */
+static void file_stamp(const struct session *s, const struct perf_event_header *h,
+		       struct rec_stamp *st)
 {
-	const struct perf_event_attr *a = record_attr(s, h);
+	const struct session_file *f = file_of(s);
 
-	return a && record_time(h, a->sample_type, file_of(s)->sid_all, t);
+	st->ev = -1;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		int ev = perfdata_record_attr(f->pd, h);
+		st->ev = ev < s->events.n ? ev : -1;
+	}
+	const struct perf_event_attr *a = format_attr(s, h, st->ev);
+	st->timed = a && record_time(h, a->sample_type, f->sid_all, &st->time);
 }
 
-static bool file_stack_attr(const struct session *s, const struct perf_event_header *h,
-			    uint64_t *sample_type, uint32_t *stack_user)
+static bool file_stack_attr(const struct session *s, int ev, uint64_t *sample_type,
+			    uint32_t *stack_user)
 {
-	const struct perf_event_attr *a = file_of(s)->stacks ? record_attr(s, h) : NULL;
+	const struct perf_event_attr *a = perfdata_attr(file_of(s)->pd, (size_t)ev);
 
-	if (!a || !(a->sample_type & PERF_SAMPLE_STACK_USER))
+	if (!(a->sample_type & PERF_SAMPLE_STACK_USER))
 		return false;
 	*sample_type = a->sample_type;
 	*stack_user = a->sample_stack_user;
@@ -664,8 +670,8 @@ static bool file_poll(struct session *s, int timeout_ms)
 
 static const struct session_source file_source = {
 	.recorded = true,
+	.stamp = file_stamp,
 	.decode = file_decode,
-	.time = file_time,
 	.stack_attr = file_stack_attr,
 	.weigh = file_weigh,
 	.attr = file_attr,

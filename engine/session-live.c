@@ -612,16 +612,17 @@ static bool live_take(const struct perf_event_header *h, uint64_t end, bool in_p
 	const struct ring_take *k = arg;
 	struct session *s = k->s;
 	struct ring *r = &s->rings[k->cpu];
-	uint64_t t;
+	struct rec_stamp st;
 
 	if (s->sink)
 		s->sink->write(s, h);
-	if (in_place && s->src->time(s, h, &t) && !(r->held && t < r->held_time) &&
-	    ordered_hold(s->queue, h, t, k->cpu, end)) {
-		r->held_time = t;
+	s->src->stamp(s, h, &st);
+	if (in_place && st.timed && !(r->held && st.time < r->held_time) &&
+	    ordered_hold(s->queue, h, st.time, st.ev, k->cpu, end)) {
+		r->held_time = st.time;
 		return true;
 	}
-	session_queue(s, h);
+	session_queue(s, h, &st);
 	return false;
 }
 
@@ -789,22 +790,32 @@ static void read_counts(struct session *s)
 
 /* --- the live source: rings of the events opened here ------------------- */
 
-static int live_decode(const struct session *s, const struct perf_event_header *h,
+static int live_decode(const struct session *s, const struct perf_event_header *h, int ev,
 		       struct record *r)
 {
+	(void)ev;  /* every fd has the same format */
 	return record_decode_fmt(h, &s->fmt, r);
 }
 
-static bool live_time(const struct session *s, const struct perf_event_header *h,
-		      uint64_t *t)
+/* A sample's event is its id's fd's (a lone event's samples may carry no
+ * id: 0). */
+static void live_stamp(const struct session *s, const struct perf_event_header *h,
+		       struct rec_stamp *st)
 {
-	return record_time(h, s->fmt.sample_type, s->fmt.sample_id_all, t);
+	uint64_t id = 0;
+
+	st->ev = -1;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		record_id(h, s->fmt.sample_type, s->fmt.sample_id_all, &id);
+		st->ev = session_event_of(s, id);
+	}
+	st->timed = record_time(h, s->fmt.sample_type, s->fmt.sample_id_all, &st->time);
 }
 
-static bool live_stack_attr(const struct session *s, const struct perf_event_header *h,
-			    uint64_t *sample_type, uint32_t *stack_user)
+static bool live_stack_attr(const struct session *s, int ev, uint64_t *sample_type,
+			    uint32_t *stack_user)
 {
-	(void)h;  /* every sampling fd has the same format */
+	(void)ev;  /* every sampling fd has the same format */
 	*sample_type = s->fmt.sample_type;
 	*stack_user = s->stack_size;
 	return s->call_graph == CALL_GRAPH_DWARF;
@@ -836,8 +847,8 @@ static const struct perf_event_attr *live_attr(const struct session *s, int ev)
 
 static const struct session_source live_source = {
 	.recorded = false,
+	.stamp = live_stamp,
 	.decode = live_decode,
-	.time = live_time,
 	.stack_attr = live_stack_attr,
 	.weigh = live_weigh,
 	.attr = live_attr,

@@ -59,19 +59,29 @@ struct space {
  * sources keep their state in s->src_state; the live source's fds, rings
  * and attrs are fields of struct session, since the core finds events by
  * their fds' ids and the recording sink writes their attrs. */
+/* What a source tells of a record before it is queued. */
+struct rec_stamp {
+	uint64_t time;
+	bool timed;   /* false: H carries no time (delivered as it comes) */
+	int ev;       /* a sample's event, the session's number; -1: H is no
+		       * sample, or a sample of none of the session's events */
+};
+
 struct session_source {
 	bool recorded;  /* a file: no /proc to re-read, no time budget for stacks */
-	/* Decodes H with the format of the event it belongs to. */
-	int (*decode)(const struct session *s, const struct perf_event_header *h,
+	/* H's time and, for a sample, its event (struct rec_stamp): asked
+	 * once a record, the time-ordered queue keeping the event with it. */
+	void (*stamp)(const struct session *s, const struct perf_event_header *h,
+		      struct rec_stamp *st);
+	/* Decodes H, numbered EV by stamp, with the format of its event. */
+	int (*decode)(const struct session *s, const struct perf_event_header *h, int ev,
 		      struct record *r);
-	/* The record's timestamp; false when it carries none. */
-	bool (*time)(const struct session *s, const struct perf_event_header *h, uint64_t *t);
-	/* For sample H of an event that copies user stacks: its sample type
-	 * and attr.sample_stack_user, for session_collect to queue only the
+	/* For the samples of event EV if it copies user stacks: their sample
+	 * type and attr.sample_stack_user, for the session to queue only the
 	 * bytes the kernel copied (record_stack_kept).  False otherwise; NULL:
 	 * never. */
-	bool (*stack_attr)(const struct session *s, const struct perf_event_header *h,
-			   uint64_t *sample_type, uint32_t *stack_user);
+	bool (*stack_attr)(const struct session *s, int ev, uint64_t *sample_type,
+			   uint32_t *stack_user);
 	/* What sample SMP of event EV weighs in the profile. */
 	uint64_t (*weigh)(struct session *s, int ev, const struct rec_sample *smp);
 	/* The attr event EV was recorded or opened with. */
@@ -201,9 +211,10 @@ void session_fork_space(struct session *s, pid_t pid, pid_t ppid);
 void session_spaces_free(struct session *s);
 /* Takes record HDR in: to the sink, then into the time-ordered queue. */
 void session_collect(const struct perf_event_header *hdr, void *arg);
-/* Queues a copy of HDR in time order (no sink: session_collect's second
- * half). */
-void session_queue(struct session *s, const struct perf_event_header *hdr);
+/* Queues a copy of HDR in time order as ST stamps it (no sink:
+ * session_collect's second half). */
+void session_queue(struct session *s, const struct perf_event_header *hdr,
+		   const struct rec_stamp *st);
 /* A round of records ended (every ring drained once, a FINISHED_ROUND):
  * what is safe to order is symbolized and added. */
 void session_round_end(struct session *s);

@@ -314,10 +314,10 @@ static void add_read_values(struct session *s, struct space *sp, const struct re
 	}
 }
 
-static void handle_sample(struct session *s, const struct rec_sample *smp, uint16_t misc)
+/* Sample SMP of event EV (the source's stamp found it). */
+static void handle_sample(struct session *s, int ev, const struct rec_sample *smp, uint16_t misc)
 {
 	struct sym_info si;
-	int ev = session_event_of(s, smp->id);
 
 	if (ev < 0)
 		return;
@@ -419,18 +419,19 @@ static void handle_other(struct session *s, const struct record *r)
 	}
 }
 
-/* One record, in time order: decoded, symbolized, added. */
-static void deliver(const struct perf_event_header *h, void *arg)
+/* One record, in time order, with the event its stamp found: decoded,
+ * symbolized, added. */
+static void deliver(const struct perf_event_header *h, int ev, void *arg)
 {
 	struct session *s = arg;
 	struct record r;
 
-	if (s->src->decode(s, h, &r) < 0) {
+	if (s->src->decode(s, h, ev, &r) < 0) {
 		profile_add_undecodable(s->prof);
 		return;
 	}
 	if (r.type == PERF_RECORD_SAMPLE)
-		handle_sample(s, &r.u.sample, r.misc);
+		handle_sample(s, ev, &r.u.sample, r.misc);
 	else
 		handle_other(s, &r);
 }
@@ -439,17 +440,18 @@ static void deliver(const struct perf_event_header *h, void *arg)
  * of a process's main thread the kernel copies some 4 KB (the stack's top
  * is near).  Only those bytes are queued: half the copying, and half the
  * queue's memory, of a watch with dwarf stacks.  True if H was queued. */
-static bool queue_stack_cut(struct session *s, const struct perf_event_header *h, uint64_t t)
+static bool queue_stack_cut(struct session *s, const struct perf_event_header *h,
+			    const struct rec_stamp *st)
 {
 	uint64_t type;
 	uint32_t stack_user;
 	size_t kept, at;
 	struct perf_event_header *copy;
 
-	if (h->type != PERF_RECORD_SAMPLE || !s->src->stack_attr ||
-	    !s->src->stack_attr(s, h, &type, &stack_user) ||
+	if (h->type != PERF_RECORD_SAMPLE || st->ev < 0 || !s->src->stack_attr ||
+	    !s->src->stack_attr(s, st->ev, &type, &stack_user) ||
 	    (kept = record_stack_kept(h, type, stack_user, &at)) == h->size ||
-	    !(copy = ordered_reserve(s->queue, kept, t)))
+	    !(copy = ordered_reserve(s->queue, kept, st->time, st->ev)))
 		return false;
 	record_stack_cut(copy, h, at, kept);
 	return true;
@@ -458,20 +460,21 @@ static bool queue_stack_cut(struct session *s, const struct perf_event_header *h
 void session_collect(const struct perf_event_header *hdr, void *arg)
 {
 	struct session *s = arg;
+	struct rec_stamp st;
 
 	if (s->sink)
 		s->sink->write(s, hdr);
-	session_queue(s, hdr);
+	s->src->stamp(s, hdr, &st);
+	session_queue(s, hdr, &st);
 }
 
-void session_queue(struct session *s, const struct perf_event_header *hdr)
+void session_queue(struct session *s, const struct perf_event_header *hdr,
+		   const struct rec_stamp *st)
 {
-	uint64_t t;
-
-	if (!s->src->time(s, hdr, &t))
-		deliver(hdr, s);  /* no timestamp: as it comes, as perf does */
-	else if (!queue_stack_cut(s, hdr, t))
-		ordered_push(s->queue, hdr, t);
+	if (!st->timed)
+		deliver(hdr, st->ev, s);  /* no timestamp: as it comes, as perf does */
+	else if (!queue_stack_cut(s, hdr, st))
+		ordered_push(s->queue, hdr, st->time, st->ev);
 }
 
 void session_round_end(struct session *s)

@@ -181,6 +181,18 @@ ok
 n=$(count_matches '\b(regs_abi|n_regs|regs_mask)\b' engine/record.h)
 [ "$n" -eq 0 ] || fail "engine/record.h carries loose REGS_USER fields ($n lines)"
 ok
+# ... and which event a record is of is answered once, when it is queued
+# (the source's stamp), the queue keeping it: one id lookup a sample in
+# each source's stamp, none where it is decoded, cut or added
+n=$(sed -n '/^static void file_stamp(/,/^}/p' engine/session-file.c | grep -c 'perfdata_record_attr(' || true)
+m=$(count_matches 'perfdata_record_attr\(' engine/session*.c)
+[ "$n" -eq 1 ] && [ "$m" -eq 1 ] || fail "a file's sample event found outside file_stamp ($m calls)"
+ok
+n=$(sed -n '/^static void live_stamp(/,/^}/p' engine/session-live.c | grep -c 'session_event_of(' || true)
+m=$(count_matches 'session_event_of\(' engine/session*.c)
+[ "$n" -eq 1 ] && [ "$m" -eq 2 ] ||  # live_stamp's, and its definition
+	fail "a live sample's event found outside live_stamp ($m lines)"
+ok
 
 # Stable identities in the profile (issue 27, part 4): snapshots point at
 # the profile's interned names instead of copying them, module totals are

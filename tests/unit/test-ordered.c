@@ -1,7 +1,8 @@
 /* The time-ordered record queue (engine/ordered.c): records pushed in ring
  * order come out in time order, rounds deliver only what is safe, equal
  * times keep their arrival order, the memory bound delivers the older half,
- * late records are counted, and the copies handed out are whole. */
+ * late records are counted, and the copies handed out are whole, each
+ * with the number it was queued with. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,10 +25,10 @@ struct rec {
 struct got {
 	uint64_t time[4096], tag[4096];
 	size_t n;
-	bool torn;
+	bool torn;                   /* a copy torn, or handed another's number */
 };
 
-static void collect(const struct perf_event_header *h, void *arg)
+static void collect(const struct perf_event_header *h, int ev, void *arg)
 {
 	struct got *g = arg;
 	const struct rec *r = (const void *)h;
@@ -36,6 +37,8 @@ static void collect(const struct perf_event_header *h, void *arg)
 	for (size_t i = 0; i + sizeof(*h) + 16 < h->size; i++)
 		if (r->pad[i] != (unsigned char)r->tag)
 			g->torn = true;
+	if (ev != (int)r->tag)  /* each record is queued numbered by its tag */
+		g->torn = true;
 	g->time[g->n] = r->time;
 	g->tag[g->n++] = r->tag;
 }
@@ -56,7 +59,7 @@ static void push(struct ordered *q, uint64_t time, uint64_t tag, uint16_t size)
 	struct rec r;
 
 	make(&r, time, tag, size);
-	ordered_push(q, &r.h, time);
+	ordered_push(q, &r.h, time, (int)tag);
 }
 
 static void test_rounds(void **state)
@@ -214,14 +217,14 @@ static void test_held_records(void **state)
 
 	(void)state;
 	memset(&rel, 0, sizeof(rel));
-	assert_false(ordered_hold(q, &held[0].h, 1, 0, 0));  /* no release: refused */
+	assert_false(ordered_hold(q, &held[0].h, 1, 0, 0, 0));  /* no release: refused */
 	ordered_set_release(q, on_release);
 	make(&held[0], 10, 1, 64);
 	make(&held[1], 30, 2, 64);
 	make(&held[2], 20, 3, 64);
-	assert_true(ordered_hold(q, &held[0].h, 10, 0, 100));
-	assert_true(ordered_hold(q, &held[1].h, 30, 0, 200));
-	assert_true(ordered_hold(q, &held[2].h, 20, 1, 300));
+	assert_true(ordered_hold(q, &held[0].h, 10, 1, 0, 100));
+	assert_true(ordered_hold(q, &held[1].h, 30, 2, 0, 200));
+	assert_true(ordered_hold(q, &held[2].h, 20, 3, 1, 300));
 	push(q, 15, 4, 64);
 	ordered_round(q);                  /* the first round: nothing safe yet */
 	assert_int_equal(g.n, 0);
@@ -252,9 +255,9 @@ static void test_detach(void **state)
 	make(&held[0], 10, 1, 200);
 	make(&held[1], 20, 2, 200);
 	make(&held[2], 15, 3, 200);
-	assert_true(ordered_hold(q, &held[0].h, 10, 0, 100));
-	assert_true(ordered_hold(q, &held[1].h, 20, 0, 200));
-	assert_true(ordered_hold(q, &held[2].h, 15, 1, 300));
+	assert_true(ordered_hold(q, &held[0].h, 10, 1, 0, 100));
+	assert_true(ordered_hold(q, &held[1].h, 20, 2, 0, 200));
+	assert_true(ordered_hold(q, &held[2].h, 15, 3, 1, 300));
 	assert_true(ordered_detach(q, 0));
 	assert_int_equal(rel.n, 2);        /* source 0's, oldest first, at once */
 	assert_int_equal(rel.end[0], 100);
