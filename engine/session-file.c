@@ -184,7 +184,7 @@ static bool weighs_periods(const struct session_file *f, const struct perf_event
 
 /* Whether a sample of the event weighs something else than one SAV: its
  * period (weighs_periods), or its counter's delta since the last read (a
- * group read: add_read_values puts it in the period). */
+ * group read: add_read_values passes it as the period). */
 static bool weighs_more(const struct session_file *f, const struct perf_event_attr *a)
 {
 	return (a->sample_type & PERF_SAMPLE_READ) || weighs_periods(f, a);
@@ -465,15 +465,16 @@ static const struct perf_event_attr *file_attr(const struct session *s, int ev)
  * sample (a page-fault sample may stand for 1 fault or for 100): such a
  * sample weighs its period (weighs_periods), so shares are perf report's
  * Overhead and the event's "samples" read as events (its sav is 1). */
-static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *smp)
+static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *smp,
+			   uint64_t sample_period)
 {
 	struct session_file *f = file_of(s);
 	const struct perf_event_attr *a = &s->events.ev[ev].attr;
 	/* a counter read by a sample weighs what it counted since its last
-	 * read: the session put that in the period (add_read_values) */
+	 * read: the session passes that as the period (add_read_values) */
 	bool read = a->sample_type & PERF_SAMPLE_READ;
 	/* a fixed period (perf record -c) is in the attr, not in the samples */
-	uint64_t period = read || a->sample_type & PERF_SAMPLE_PERIOD ? smp->period
+	uint64_t period = read || a->sample_type & PERF_SAMPLE_PERIOD ? sample_period
 								       : a->sample_period;
 
 	f->periods[ev] += (double)period;

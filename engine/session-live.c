@@ -824,12 +824,14 @@ static bool live_stack_attr(const struct session *s, int ev, uint64_t *sample_ty
 /* A live sample is one sample, its period the SAV; in frequency mode the
  * kernel sets each period: the sample weighs it (its event's sav is 1),
  * and how many samples there were is counted apart. */
-static uint64_t live_weigh(struct session *s, int ev, const struct rec_sample *smp)
+static uint64_t live_weigh(struct session *s, int ev, const struct rec_sample *smp,
+			   uint64_t period)
 {
+	(void)smp;
 	if (!s->opened_attr[ev].freq)
 		return 1;
 	s->freq_samples[ev]++;
-	return smp->period;
+	return period;
 }
 
 static void live_snapshot(struct session *s, struct snapshot *snap)

@@ -82,8 +82,10 @@ struct session_source {
 	 * never. */
 	bool (*stack_attr)(const struct session *s, int ev, uint64_t *sample_type,
 			   uint32_t *stack_user);
-	/* What sample SMP of event EV weighs in the profile. */
-	uint64_t (*weigh)(struct session *s, int ev, const struct rec_sample *smp);
+	/* What sample SMP of event EV weighs in the profile, its period
+	 * PERIOD (its own; a counter's read: what it counted since the last). */
+	uint64_t (*weigh)(struct session *s, int ev, const struct rec_sample *smp,
+			  uint64_t period);
 	/* The attr event EV was recorded or opened with. */
 	const struct perf_event_attr *(*attr)(const struct session *s, int ev);
 	/* The build id of the kernel this source's samples come from, into ID

@@ -270,11 +270,13 @@ bool session_canonical_base(struct session *s, const char *module, uint64_t *bas
 	return true;
 }
 
-/* Sample SMP of event EV, its IP named SI, into the profile and the stacks. */
-static void add_sample(struct session *s, struct space *sp, int ev,
-		       const struct rec_sample *smp, const struct sym_info *si)
+/* Sample SMP of event EV, its IP named SI, into the profile and the
+ * stacks, its period PERIOD (its own, or a counter's read: add_read_values
+ * passes each counter's without copying the sample). */
+static void add_sample(struct session *s, struct space *sp, int ev, const struct rec_sample *smp,
+		       uint64_t period, const struct sym_info *si)
 {
-	uint64_t n = s->src->weigh(s, ev, smp);
+	uint64_t n = s->src->weigh(s, ev, smp, period);
 
 	profile_add_pid(s->prof, ev, smp->pid, smp->tid, canonical_ip(s, smp->ip, si), si->name,
 			si->module, n);
@@ -299,8 +301,6 @@ static void add_read_values(struct session *s, struct space *sp, const struct re
 		struct mux_fd *f = fd_of(s, id);
 		if (!f || f->ev < 0)
 			continue;
-		struct rec_sample one = *smp;
-		one.id = id;
 		/* a counter only grows: a smaller value (a hostile file, or
 		 * inherited counters of several threads sharing an id) is
 		 * ignored, where value - last would weigh near 2^64 and wrap
@@ -308,9 +308,9 @@ static void add_read_values(struct session *s, struct space *sp, const struct re
 		 * so an id's samples never weigh more than its last count */
 		if (value <= f->last_read)
 			continue;
-		one.period = value - f->last_read;
+		uint64_t counted = value - f->last_read;
 		f->last_read = value;
-		add_sample(s, sp, f->ev, &one, si);
+		add_sample(s, sp, f->ev, smp, counted, si);
 	}
 }
 
@@ -333,7 +333,7 @@ static void handle_sample(struct session *s, int ev, const struct rec_sample *sm
 	if (s->src->attr(s, ev)->sample_type & PERF_SAMPLE_READ)
 		add_read_values(s, sp, smp, &si);
 	else
-		add_sample(s, sp, ev, smp, &si);
+		add_sample(s, sp, ev, smp, smp->period, &si);
 }
 
 static void handle_task(struct session *s, const struct record *r)

@@ -193,6 +193,13 @@ m=$(count_matches 'session_event_of\(' engine/session*.c)
 [ "$n" -eq 1 ] && [ "$m" -eq 2 ] ||  # live_stamp's, and its definition
 	fail "a live sample's event found outside live_stamp ($m lines)"
 ok
+# ... and a sample that reads counters is weighed per counter without a
+# copy of the sample per counter
+body=$(sed -n '/^static void add_read_values(/,/^}/p' engine/session.c)
+[ -n "$body" ] || fail "no add_read_values in engine/session.c (the rule below reads it)"
+! printf '%s\n' "$body" | grep -q 'struct rec_sample [a-z_]* = ' ||
+	fail "add_read_values copies the sample for each counter"
+ok
 
 # Stable identities in the profile (issue 27, part 4): snapshots point at
 # the profile's interned names instead of copying them, module totals are
