@@ -39,11 +39,11 @@ void ordered_free(struct ordered *q);
  * deliver function's). */
 void ordered_set_release(struct ordered *q, ordered_release_fn fn);
 
-/* Queues H itself, stamped TIME and numbered EV, not a copy: H must stay where it is until
- * the queue has delivered it and called the release function with SRC and
- * END.  Records of one SRC are delivered in the order held when their times
- * do not go back (the caller's to see).  False when out of memory: nothing
- * was queued. */
+/* Queues H itself, stamped TIME and numbered EV, not a copy: H must stay
+ * where it is until the queue has delivered it and called the release
+ * function with SRC and END.  Records of one SRC are delivered in the order
+ * held when their times do not go back (the caller's to see).  False when
+ * out of memory: nothing was queued. */
 bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t time, int ev,
 		  uint32_t src, uint64_t end);
 
@@ -52,8 +52,9 @@ bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t
  * out of memory (the rest stay held). */
 bool ordered_detach(struct ordered *q, uint32_t src);
 
-/* Queues a copy of H, stamped TIME and numbered EV.  Out of memory: delivers the older half,
- * then H itself unordered if there is still no room.  */
+/* Queues a copy of H, stamped TIME and numbered EV.  Out of memory:
+ * delivers the older half, then H itself unordered if there is still no
+ * room. */
 void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t time, int ev);
 /* Queues a record of SIZE bytes stamped TIME, numbered EV, and returns its
  * room, for the caller to fill before the next call; NULL when out of
