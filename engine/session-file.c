@@ -618,6 +618,7 @@ static void stream_end(struct session *s, const char *why)
 	size_t len = strlen(s->events.notice);
 
 	session_flush_records(s);
+	session_late_notice(s);
 	if (why)
 		snprintf(s->events.notice + len, sizeof(s->events.notice) - len, "%s%s",
 			 len ? "; " : "", why);
@@ -726,6 +727,7 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 	if (file_read(s, err, errsz) < 0)
 		goto fail;
 	file_unfinished_notice(s);
+	session_late_notice(s);
 	file_totals(s);
 	s->target.ended = true;
 	s->target.pid = file_of(s)->pid;

@@ -222,6 +222,8 @@ void session_queue(struct session *s, const struct perf_event_header *hdr,
 void session_round_end(struct session *s);
 /* Everything queued is symbolized and added (the end of the records). */
 void session_flush_records(struct session *s);
+/* At a file's or stream's end: says how many records came out of time order. */
+void session_late_notice(struct session *s);
 /* The event of sample id ID, or -1. */
 int session_event_of(const struct session *s, uint64_t id);
 /* An id of event EV without an fd (files); sort once all are added. */

@@ -489,6 +489,18 @@ void session_flush_records(struct session *s)
 	ordered_flush(s->queue);
 }
 
+/* Records that came older than what the queue had already delivered were
+ * added late, out of time order: said once, at the end, as perf report's
+ * "N out of order events recorded" warning. */
+void session_late_notice(struct session *s)
+{
+	uint64_t late = ordered_late(s->queue);
+
+	if (late)
+		session_add_notice(s, "%" PRIu64 " record%s out of time order (added late, as perf "
+				   "report's out of order events)", late, late == 1 ? "" : "s");
+}
+
 /* --- fds and ids ------------------------------------------------------- */
 
 int session_push_fd(struct session *s, const struct mux_fd *f)

@@ -16,6 +16,11 @@ report reads a known way:
       then one round of samples in BIN's work_60 at times 10, 20 (each
       after a pause) and 30, with BIN's MMAP2 (time 5) read last.  In time
       order every sample is in work_60.
+  mk-perfdata.py late OUT BIN
+      process 300 (alpha) sampled in BIN's work_60 at times 10..29 in two
+      rounds (FINISHED_ROUND after each), then once more at time 5: older
+      than what the first round's end delivered, one record out of time
+      order (perf report: "1 out of order events recorded").
 """
 import struct, subprocess, sys, time
 
@@ -97,6 +102,18 @@ def procs(out, binary):
     write(out, data)
 
 
+def late(out, binary):
+    round_end = struct.pack("<IHH", 68, 0, 8)
+    ip = OLD_BASE + sym(binary, "work_60")
+    data = comm(300, "alpha", 1) + mmap2(300, OLD_BASE, binary, 2)
+    for t0 in (10, 20):
+        for t in range(t0, t0 + 10):
+            data += sample(300, ip, t)
+        data += round_end
+    data += sample(300, ip, 5) + round_end
+    write(out, data)
+
+
 def attr_bytes():
     # mmap comm task sid_all exclude_guest (perf record's default: the
     # event is named cpu-clock, not cpu-clock:HG) mmap2
@@ -126,4 +143,4 @@ def stream(binary):
 
 
 if __name__ == "__main__":
-    {"fork": fork, "procs": procs, "stream": stream}[sys.argv[1]](*sys.argv[2:])
+    {"fork": fork, "procs": procs, "stream": stream, "late": late}[sys.argv[1]](*sys.argv[2:])
