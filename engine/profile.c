@@ -463,17 +463,6 @@ void profile_add_lost(struct profile *p, uint64_t lost) { p->lost += lost; }
 void profile_add_throttle(struct profile *p) { p->throttled++; }
 void profile_add_undecodable(struct profile *p) { p->undecodable++; }
 
-void profile_set_count(struct profile *p, int ev, double value, double enabled, double running)
-{
-	if (ev < 0 || ev >= p->n_events)
-		return;
-	struct snap_event *e = &p->ev[ev];
-	e->counted = running > 0;
-	e->coverage = enabled > 0 ? running / enabled : 0;
-	/* a multiplexed counter ran part of the time: scale to the whole */
-	e->count = running > 0 ? value * (enabled / running) : 0;
-}
-
 void profile_set_plan(struct profile *p, int n_groups, const int *event_group, int slice_ms)
 {
 	p->n_groups = n_groups;

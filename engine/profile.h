@@ -195,8 +195,6 @@ void profile_set_limits(struct profile *p, size_t max_threads, size_t max_cells)
 void profile_add_lost(struct profile *p, uint64_t lost);
 void profile_add_throttle(struct profile *p);
 void profile_add_undecodable(struct profile *p);
-/* Counting-mode totals of event EV (summed over its file descriptors). */
-void profile_set_count(struct profile *p, int ev, double value, double enabled, double running);
 
 /* The plan: N_GROUPS groups, event EV in EVENT_GROUP[EV] (or
  * SNAP_EVERY_GROUP), rotated every SLICE_MS (0: not time-sliced). */
