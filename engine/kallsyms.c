@@ -19,7 +19,8 @@
  * each with its SIZE, to the next symbol (a data symbol's too). */
 struct ksym {
 	uint64_t start;
-	const char *name;  /* NULL: a data symbol, only the end of the one before */
+	const char *name;  /* in the table's text; NULL: a data symbol, only the
+			    * end of the one before */
 	uint32_t idx;      /* its line: the last tie-break */
 	uint32_t module;   /* "[kernel.kallsyms]" or a module's "[name]" (perf's dso),
 			    * by its index among the table's names */
@@ -27,19 +28,15 @@ struct ksym {
 	uint8_t bind;      /* STB_* */
 };
 
-/* Kernel function names, copied one after another into 256 KB blocks:
- * kallsyms has some 200,000, each once, so nothing to intern. */
-struct name_block {
-	struct name_block *next;
-	size_t used;
-	char text[256 * 1024];
-};
-
 struct ksymtab {
 	struct ksym *syms;  /* sorted by address, one per address; then functions only */
 	size_t n, nfuncs;
-	struct name_block *blocks;  /* the newest first */
-	struct strpool names;       /* module names, few and repeated */
+	char *text;         /* the file as read, each line cut at its end, while it
+			     * is parsed; then the functions' names alone */
+	struct strpool names;  /* module names, few and repeated */
+	const char *last_module;  /* the last line's module and its index: */
+	int64_t last_module_id;   /* a module's lines come together */
+	bool sorted;        /* no address went down: no sort needed */
 	uint8_t build_id[64];
 	size_t build_id_len;
 };
@@ -48,50 +45,75 @@ struct ksymtab {
  * function before them; other kinds (absolute, ...) are skipped. */
 static bool ksym_kind(char type, bool *text, uint8_t *bind)
 {
-	*text = type && strchr("tTwW", type);  /* strchr finds a NUL too */
-	*bind = type == 'w' || type == 'W' ? STB_WEAK
-		: type >= 'A' && type <= 'Z' ? STB_GLOBAL : STB_LOCAL;
-	return type && strchr("tTwWdDbBrR", type);
-}
-
-/* A copy of NAME (LEN bytes) in K's name blocks, or NULL. */
-static const char *ksym_name(struct ksymtab *k, const char *name, size_t len)
-{
-	struct name_block *b = k->blocks;
-
-	if (len >= sizeof(b->text))
-		return NULL;
-	if (!b || sizeof(b->text) - b->used <= len) {
-		if (!(b = malloc(sizeof(*b))))
-			return NULL;
-		b->used = 0;
-		b->next = k->blocks;
-		k->blocks = b;
+	switch (type) {
+	case 't': case 'd': case 'b': case 'r':
+		*bind = STB_LOCAL;
+		break;
+	case 'T': case 'D': case 'B': case 'R':
+		*bind = STB_GLOBAL;
+		break;
+	case 'w': case 'W':
+		*bind = STB_WEAK;
+		break;
+	default:
+		return false;
 	}
-	char *copy = b->text + b->used;
-	memcpy(copy, name, len);
-	copy[len] = '\0';
-	b->used += len + 1;
-	return copy;
+	*text = type == 't' || type == 'T' || type == 'w' || type == 'W';
+	return true;
 }
 
-/* "ADDR TYPE NAME[\tMODULE]\n", parsed by hand: some 200,000 lines at
- * every start (sscanf took a third of a small session's reading). */
+/* Each hexadecimal digit's value plus one; 0 for any other byte. */
+static const uint8_t hex_digit1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/* The hexadecimal number at *P (1 to 16 digits), *P moved past it; false
+ * when there is none or it is longer. */
+static bool parse_hex(const char **p, uint64_t *out)
+{
+	const unsigned char *start = (const unsigned char *)*p, *c = start;
+	uint64_t v = 0;
+	unsigned d;
+
+	while ((d = hex_digit1[*c++]))
+		v = v << 4 | (d - 1);
+	*p = (const char *)--c;
+	*out = v;
+	return c > start && c - start <= 16;
+}
+
+/* The index of MOD among K's module names ("[kernel.kallsyms]" for none):
+ * looked up once for each run of lines of one module. */
+static int64_t ksym_module(struct ksymtab *k, const char *mod)
+{
+	if (!mod || !mod[0])
+		mod = "[kernel.kallsyms]";
+	if (k->last_module && strcmp(mod, k->last_module) == 0)
+		return k->last_module_id;
+	k->last_module = mod;
+	return k->last_module_id = strpool_id(&k->names, mod);
+}
+
+/* "ADDR TYPE NAME[\tMODULE]", the line cut at its end, parsed by hand and
+ * in place: some 120,000 lines a start (sscanf took a third of a small
+ * session's reading; then strtoull, getline's copies and the names'
+ * copies a quarter). */
 static bool parse_kallsyms_line(struct ksymtab *k, char *line, uint32_t idx, struct ksym *ks)
 {
-	unsigned long long addr;
-	char type, *name, *mod, *end;
+	const char *end = line;
+	uint64_t addr;
+	char type, *name, *mod;
 	bool text;
 
-	errno = 0;
-	addr = strtoull(line, &end, 16);
-	if (end == line || errno || end[0] != ' ' || !end[1] || end[2] != ' ')
+	if (!parse_hex(&end, &addr) || end[0] != ' ' || !end[1] || end[2] != ' ')
 		return false;
 	type = end[1];
 	if (!ksym_kind(type, &text, &ks->bind))
 		return false;
-	line[strcspn(line, "\n")] = '\0';
-	name = end + 3;
+	name = line + (end + 3 - line);
 	mod = strchr(name, '\t');
 	if (mod)
 		*mod++ = '\0';
@@ -100,10 +122,10 @@ static bool parse_kallsyms_line(struct ksymtab *k, char *line, uint32_t idx, str
 	*ks = (struct ksym){ .start = addr, .idx = idx, .bind = ks->bind };
 	if (!text)
 		return true;
-	int64_t module = strpool_id(&k->names, mod && mod[0] ? mod : "[kernel.kallsyms]");
-	ks->name = ksym_name(k, name, strlen(name));
+	int64_t module = ksym_module(k, mod);
+	ks->name = name;
 	ks->module = (uint32_t)module;
-	return ks->name && module >= 0;
+	return module >= 0;
 }
 
 /* Functions before data symbols at one address, then perf's choice among
@@ -123,22 +145,73 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->idx > y->idx ? -1 : x->idx < y->idx;
 }
 
+/* All of F in one buffer, NUL-terminated; NULL when out of memory or
+ * unreadable. */
+static char *read_all(FILE *f, size_t *len)
+{
+	size_t cap = 0, n = 0, got;
+	char *buf = NULL, *bigger;
+
+	do {
+		if (cap - n < 2) {
+			cap = cap ? 2 * cap : (size_t)1 << 20;
+			if (!(bigger = realloc(buf, cap))) {
+				free(buf);
+				return NULL;
+			}
+			buf = bigger;
+		}
+		n += got = fread(buf + n, 1, cap - n - 1, f);
+	} while (got > 0);
+	if (ferror(f)) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
 static int read_kallsyms(struct ksymtab *k, FILE *f)
 {
-	char *line = NULL;
-	size_t cap = 0, room = 0;
+	size_t len, room = 0;
 	uint32_t idx = 0;
-	int rc = 0;
+	uint64_t prev = 0;
 
-	while (getline(&line, &cap, f) > 0) {
-		if (GROW(k->syms, k->n + 1, room) < 0) {
-			rc = -1;
-			break;
-		}
-		k->n += parse_kallsyms_line(k, line, idx++, &k->syms[k->n]);
+	if (!(k->text = read_all(f, &len)))
+		return -1;
+	k->sorted = true;
+	for (char *line = k->text, *end = k->text + len, *nl; line < end; line = nl + 1) {
+		if (!(nl = memchr(line, '\n', (size_t)(end - line))))
+			nl = end;
+		*nl = '\0';
+		if (GROW(k->syms, k->n + 1, room) < 0)
+			return -1;
+		if (!parse_kallsyms_line(k, line, idx++, &k->syms[k->n]))
+			continue;
+		k->sorted &= k->syms[k->n].start >= prev;
+		prev = k->syms[k->n++].start;
 	}
-	free(line);
-	return rc;
+	return 0;
+}
+
+/* One symbol per address: of each run at one address (the table sorted by
+ * address), the first by ksym_cmp.  Sorting is skipped when no address
+ * went down, as in /proc/kallsyms of the kernels seen: a run is then
+ * short, and its first is found in place. */
+static size_t one_per_address(struct ksymtab *k)
+{
+	size_t m = 0;
+
+	if (!k->sorted)
+		qsort(k->syms, k->n, sizeof(*k->syms), ksym_cmp);
+	for (size_t i = 0; i < k->n; i++) {
+		if (m == 0 || k->syms[m - 1].start != k->syms[i].start)
+			k->syms[m++] = k->syms[i];
+		else if (ksym_cmp(&k->syms[i], &k->syms[m - 1]) < 0)
+			k->syms[m - 1] = k->syms[i];
+	}
+	return m;
 }
 
 /* Sorted, one symbol per address, each ending where the next begins (the
@@ -146,12 +219,8 @@ static int read_kallsyms(struct ksymtab *k, FILE *f)
  * functions are kept. */
 static void finish_kallsyms(struct ksymtab *k)
 {
-	size_t m = 0, f = 0;
+	size_t m = one_per_address(k), f = 0;
 
-	qsort(k->syms, k->n, sizeof(*k->syms), ksym_cmp);
-	for (size_t i = 0; i < k->n; i++)
-		if (m == 0 || k->syms[m - 1].start != k->syms[i].start)
-			k->syms[m++] = k->syms[i];
 	k->n = m;
 	for (size_t i = 0; i < m; i++) {
 		uint64_t end = i + 1 < m ? k->syms[i + 1].start : (k->syms[i].start | 4095) + 1 + 4096;
@@ -167,6 +236,29 @@ static void finish_kallsyms(struct ksymtab *k)
 		k->syms = fit;
 }
 
+/* The functions' names moved out of the file's text into a buffer of
+ * their size: the session keeps half the memory; -1 when out of it. */
+static int keep_names(struct ksymtab *k)
+{
+	size_t len = 0;
+	char *names, *at;
+
+	for (size_t i = 0; i < k->nfuncs; i++)
+		len += strlen(k->syms[i].name) + 1;
+	if (!(names = malloc(len ? len : 1)))
+		return -1;
+	at = names;
+	for (size_t i = 0; i < k->nfuncs; i++) {
+		size_t n = strlen(k->syms[i].name) + 1;
+		memcpy(at, k->syms[i].name, n);
+		k->syms[i].name = at;
+		at += n;
+	}
+	free(k->text);
+	k->text = names;
+	return 0;
+}
+
 struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err, size_t errsz)
 {
 	struct ksymtab *k = calloc(1, sizeof(*k));
@@ -180,11 +272,12 @@ struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err,
 		free(k);
 		return NULL;
 	}
-	setvbuf(f, NULL, _IOFBF, 1 << 16);  /* fewer reads of the kernel's pages */
 	rc = read_kallsyms(k, f);
 	fclose(f);
-	if (rc == 0)
+	if (rc == 0) {
 		finish_kallsyms(k);
+		rc = keep_names(k);
+	}
 	/* With kernel.kptr_restrict every address reads as 0: one entry left. */
 	if (rc < 0 || k->n <= 1) {
 		snprintf(err, errsz, "%s: %s", kallsyms,
@@ -202,10 +295,7 @@ void ksymtab_free(struct ksymtab *k)
 	if (!k)
 		return;
 	free(k->syms);
-	for (struct name_block *b = k->blocks, *next; b; b = next) {
-		next = b->next;
-		free(b);
-	}
+	free(k->text);
 	strpool_free(&k->names);
 	free(k);
 }

@@ -1154,6 +1154,47 @@ static void test_kallsyms_fixture(void **state)
 	unlink(notes);
 }
 
+/* The same table from lines out of address order (a module's before the
+ * kernel's, a data symbol first): sorted then, with the same aliases
+ * chosen (the last of each address in the file). */
+static const char kallsyms_unsorted[] =
+	"ffffffffc0001080 T e1000_xmit\t[e1000]\n"
+	"ffffffff81000400 D jiffies\n"
+	"ffffffff81000300 T schedule\n"
+	"ffffffffc0001000 t e1000_clean\t[e1000]\n"
+	"ffffffff81000100 t __do_sys_getpid\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000100 T __x64_sys_getpid\n"
+	"ffffffff81000000 T startup_64\n"
+	"ffffffff81000200 W weak_only\n"
+	"ffffffff81000100 W sys_getpid\n"
+	"ffffffff81000500 t last_text";               /* no newline at the end */
+
+static void test_kallsyms_unsorted(void **state)
+{
+	char ksyms[64], err[256];
+	struct ksymtab *k;
+	struct sym_info si;
+
+	(void)state;
+	strcpy(ksyms, write_fixture(kallsyms_unsorted, sizeof(kallsyms_unsorted) - 1));
+	k = ksymtab_load(ksyms, "/nonexistent", err, sizeof(err));
+	assert_non_null(k);
+	expect_ksym(k, 0xffffffff81000000, "startup_64", 0xffffffff81000000, 0x100,
+		    "[kernel.kallsyms]");
+	expect_ksym(k, 0xffffffff810001ff, "sys_getpid", 0xffffffff81000100, 0x100,
+		    "[kernel.kallsyms]");
+	expect_ksym(k, 0xffffffff810003ff, "schedule", 0xffffffff81000300, 0x100,
+		    "[kernel.kallsyms]");
+	assert_false(ksymtab_lookup(k, 0xffffffff81000400, &si));  /* in data */
+	expect_ksym(k, 0xffffffff81000500, "last_text", 0xffffffff81000500, 0x3f000b00,
+		    "[kernel.kallsyms]");
+	expect_ksym(k, 0xffffffffc0001010, "e1000_clean", 0xffffffffc0001000, 0x80, "[e1000]");
+	expect_ksym(k, 0xffffffffc0002fff, "e1000_xmit", 0xffffffffc0001080, 0x1f80, "[e1000]");
+	ksymtab_free(k);
+	unlink(ksyms);
+}
+
 /* perf record's build-id cache: HOME/.debug/[kernel.kallsyms]/HEX/kallsyms
  * names the kernel of build id HEX, whatever kernel runs here. */
 static void test_kallsyms_cached(void **state)
@@ -1351,6 +1392,7 @@ int main(void)
 		cmocka_unit_test(test_plt_sec),
 		cmocka_unit_test_setup_teardown(test_module_matches, setup_self, teardown),
 		cmocka_unit_test(test_kallsyms_fixture),
+		cmocka_unit_test(test_kallsyms_unsorted),
 		cmocka_unit_test(test_kallsyms_cached),
 		cmocka_unit_test(test_kallsyms_hidden),
 		cmocka_unit_test(test_kallsyms_many),
