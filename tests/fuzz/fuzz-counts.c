@@ -2,7 +2,7 @@
  * computed from a counts set: event matching (counts_find under every
  * model), merging, and every metric tree (arch/tree*.c).
  *
- * With libFuzzer (build.sh's fuzz step):
+ * With libFuzzer (make fuzz):
  *	clang -fsanitize=fuzzer,address,undefined -DCYCTOP_LIBFUZZER -I. \
  *		tests/fuzz/fuzz-counts.c arch/[a-z]*.c -lm
  *	./a.out -max_total_time=30 CORPUS-COPY

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The counts-file fuzz target replays its seed corpus (a plain program here;
-# build.sh's fuzz step runs it under libFuzzer).  tests/fuzz/corpus/counts/ holds
+# make fuzz runs it under libFuzzer).  tests/fuzz/corpus/counts/ holds
 # examples/*.counts as they are, plus small edge cases written by hand:
 #   perf-stat.counts         perf stat -x, output: msec, <not counted>,
 #                            <not supported>, a PMU event with commas, coverage

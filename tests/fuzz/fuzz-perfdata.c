@@ -1,7 +1,7 @@
 /* Fuzz target for the perf.data reader (engine/perfdata-*.c) and the record
  * decoder (engine/record.c).
  *
- * With libFuzzer (build.sh's fuzz step):
+ * With libFuzzer (make fuzz):
  *	clang -fsanitize=fuzzer,address,undefined -DCYCTOP_LIBFUZZER -I. \
  *		tests/fuzz/fuzz-perfdata.c engine/perfdata-*.c engine/record.c \
  *		arch/hashtab.c -lzstd

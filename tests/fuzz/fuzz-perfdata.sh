@@ -1,6 +1,6 @@
 #!/bin/sh
 # The perf.data fuzz target replays its seed corpus (a plain program here;
-# build.sh's fuzz step runs it under libFuzzer).  The corpus,
+# make fuzz runs it under libFuzzer).  The corpus,
 # tests/fuzz/corpus/perfdata/, was made once and is kept as is:
 #   writer-sample.data    perfdata-dump --write-sample (our writer; fixed bytes)
 #   perf-mix.data         perf record -e cpu-clock -c 200000 -o perf-mix.data

@@ -1,7 +1,7 @@
 /* Fuzz target for the pprof reader (engine/pprof-read.c): gunzip, protobuf
  * unpacking (protobuf-c) and the checks of every index and id.
  *
- * With libFuzzer (build.sh's fuzz step):
+ * With libFuzzer (make fuzz):
  *	clang -fsanitize=fuzzer,address,undefined -DCYCTOP_LIBFUZZER -I. -Ibuild \
  *		tests/fuzz/fuzz-pprof.c engine/pprof-read.c build/engine/profile.pb-c.c \
  *		engine/callgraph.c engine/callgraph-snapshot.c -lprotobuf-c -lz

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The pprof reader's fuzz target replays its seed corpus (a plain program
-# here; build.sh's fuzz step runs it under libFuzzer).  The corpus,
+# here; make fuzz runs it under libFuzzer).  The corpus,
 # tests/fuzz/corpus/pprof/, was made once and is kept as is:
 #   cyctop-mix.pb.gz        cyctop record -e cpu-clock,page-faults -- workloads/mix
 #                           0.3, then cyctop -i -b --format pprof (per address)

@@ -2,7 +2,7 @@
  * the format: fuzz-perfdata reaches it only through a valid perf.data
  * header and attr, this one feeds it any format and any record.
  *
- * With libFuzzer (build.sh's fuzz step):
+ * With libFuzzer (make fuzz):
  *	clang -fsanitize=fuzzer,address,undefined -DCYCTOP_LIBFUZZER -I. \
  *		tests/fuzz/fuzz-record.c engine/record.c
  *	./a.out -max_total_time=60 CORPUS-COPY

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The record-decoder fuzz target replays its seed corpus (a plain program
-# here; build.sh's fuzz step runs it under libFuzzer).  tests/fuzz/corpus/record/
+# here; make fuzz runs it under libFuzzer).  tests/fuzz/corpus/record/
 # is written by tests/fuzz/gen-record-corpus.py (fixed bytes):
 #   sample-*.rec   SAMPLEs: a live session's sample_type, every fixed field,
 #                  CALLCHAIN, --call-graph dwarf (REGS_USER + STACK_USER),

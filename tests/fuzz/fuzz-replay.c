@@ -1,7 +1,7 @@
 /* The fuzz targets' main() outside libFuzzer (make check): replays every
  * file of the directories and files named on the command line through
  * LLVMFuzzerTestOneInput, so each seed corpus runs as a plain test.  With
- * libFuzzer (build.sh's fuzz step, -DCYCTOP_LIBFUZZER) this file is not
+ * libFuzzer (make fuzz, -DCYCTOP_LIBFUZZER) this file is not
  * compiled: libFuzzer has its own main(). */
 #include <dirent.h>
 #include <stdint.h>

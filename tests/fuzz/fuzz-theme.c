@@ -1,7 +1,7 @@
 /* Fuzz target for the theme-file parser (tui/theme.c's theme_parse, which
  * needs no curses: it fills a struct theme that tui.c hands to curses).
  *
- * With libFuzzer (build.sh's fuzz step):
+ * With libFuzzer (make fuzz):
  *	clang -fsanitize=fuzzer,address,undefined -DCYCTOP_LIBFUZZER -I. \
  *		-DTHEMESDIR='"themes"' tests/fuzz/fuzz-theme.c tui/theme.c arch/lines.c
  *	./a.out -max_total_time=30 CORPUS-COPY

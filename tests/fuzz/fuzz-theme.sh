@@ -1,6 +1,6 @@
 #!/bin/sh
 # The theme-file fuzz target replays its seed corpus (a plain program here;
-# build.sh's fuzz step runs it under libFuzzer).  tests/fuzz/corpus/themes/ holds
+# make fuzz runs it under libFuzzer).  tests/fuzz/corpus/themes/ holds
 # themes/*.theme as they are, plus two written by hand:
 #   broken.theme   an unknown colour and a line without '=' (an error)
 #   edge.theme     bright- colours, every attribute, no spaces around '=',
