@@ -12,14 +12,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#define KSYM_CHUNK (64 * 1024)  /* /proc/kallsyms is read this much at a time */
 
 /* One kallsyms entry in 32 bytes (there are some 120,000).  While reading,
  * IDX and BIND choose among aliases; once sorted, only the functions stay,
  * each with its SIZE, to the next symbol (a data symbol's too). */
 struct ksym {
 	uint64_t start;
-	const char *name;  /* in the table's text; NULL: a data symbol, only the
+	const char *name;  /* in the name blocks; NULL: a data symbol, only the
 			    * end of the one before */
 	uint32_t idx;      /* its line: the last tie-break */
 	uint32_t module;   /* "[kernel.kallsyms]" or a module's "[name]" (perf's dso),
@@ -28,14 +32,22 @@ struct ksym {
 	uint8_t bind;      /* STB_* */
 };
 
+/* Kernel function names, copied one after another into 256 KB blocks:
+ * kallsyms has some 120,000, each once, so nothing to intern. */
+struct name_block {
+	struct name_block *next;
+	size_t used;
+	char text[256 * 1024];
+};
+
 struct ksymtab {
 	struct ksym *syms;  /* sorted by address, one per address; then functions only */
-	size_t n, nfuncs;
-	char *text;         /* the file as read, each line cut at its end, while it
-			     * is parsed; then the functions' names alone */
-	struct strpool names;  /* module names, few and repeated */
-	const char *last_module;  /* the last line's module and its index: */
-	int64_t last_module_id;   /* a module's lines come together */
+	size_t n, room, nfuncs;
+	uint32_t lines;     /* lines read: the next one's index */
+	struct name_block *blocks;  /* the newest first */
+	struct strpool names;       /* module names, few and repeated */
+	int64_t last_module;        /* the last line's module (a module's lines
+				     * come together), -1 at first */
 	bool sorted;        /* no address went down: no sort needed */
 	uint8_t build_id[64];
 	size_t build_id_len;
@@ -70,62 +82,114 @@ static const uint8_t hex_digit1[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
-/* The hexadecimal number at *P (1 to 16 digits), *P moved past it; false
- * when there is none or it is longer. */
-static bool parse_hex(const char **p, uint64_t *out)
+/* The hexadecimal number at *P (1 to 16 digits, before END), *P moved
+ * past it; false when there is none or it is longer. */
+static bool parse_hex(const char **p, const char *end, uint64_t *out)
 {
 	const unsigned char *start = (const unsigned char *)*p, *c = start;
+	const unsigned char *stop = (const unsigned char *)end;
 	uint64_t v = 0;
 	unsigned d;
 
-	while ((d = hex_digit1[*c++]))
+	for (; c < stop && (d = hex_digit1[*c]); c++)
 		v = v << 4 | (d - 1);
-	*p = (const char *)--c;
+	*p = (const char *)c;
 	*out = v;
 	return c > start && c - start <= 16;
 }
 
-/* The index of MOD among K's module names ("[kernel.kallsyms]" for none):
- * looked up once for each run of lines of one module. */
-static int64_t ksym_module(struct ksymtab *k, const char *mod)
+/* A copy of NAME (LEN bytes) in K's name blocks, or NULL. */
+static const char *ksym_name(struct ksymtab *k, const char *name, size_t len)
 {
-	if (!mod || !mod[0])
-		mod = "[kernel.kallsyms]";
-	if (k->last_module && strcmp(mod, k->last_module) == 0)
-		return k->last_module_id;
-	k->last_module = mod;
-	return k->last_module_id = strpool_id(&k->names, mod);
+	struct name_block *b = k->blocks;
+
+	if (len >= sizeof(b->text))
+		return NULL;
+	if (!b || sizeof(b->text) - b->used <= len) {
+		if (!(b = malloc(sizeof(*b))))
+			return NULL;
+		b->used = 0;
+		b->next = k->blocks;
+		k->blocks = b;
+	}
+	char *copy = b->text + b->used;
+	memcpy(copy, name, len);
+	copy[len] = '\0';
+	b->used += len + 1;
+	return copy;
 }
 
-/* "ADDR TYPE NAME[\tMODULE]", the line cut at its end, parsed by hand and
- * in place: some 120,000 lines a start (sscanf took a third of a small
- * session's reading; then strtoull, getline's copies and the names'
- * copies a quarter). */
-static bool parse_kallsyms_line(struct ksymtab *k, char *line, uint32_t idx, struct ksym *ks)
+/* The index of module MOD (LEN bytes; "[kernel.kallsyms]" for none)
+ * among K's module names: a module's lines come together, so the last
+ * one's is compared first. */
+static int64_t ksym_module(struct ksymtab *k, const char *mod, size_t len)
 {
-	const char *end = line;
-	uint64_t addr;
-	char type, *name, *mod;
-	bool text;
+	char copy[256];
 
-	if (!parse_hex(&end, &addr) || end[0] != ' ' || !end[1] || end[2] != ' ')
+	if (len == 0) {
+		mod = "[kernel.kallsyms]";
+		len = strlen(mod);
+	}
+	if (len >= sizeof(copy))
+		return -1;
+	if (k->last_module >= 0 && strlen(k->names.strs[k->last_module]) == len &&
+	    memcmp(k->names.strs[k->last_module], mod, len) == 0)
+		return k->last_module;
+	memcpy(copy, mod, len);
+	copy[len] = '\0';
+	return k->last_module = strpool_id(&k->names, copy);
+}
+
+/* "ADDR TYPE NAME[\tMODULE]" from LINE to EOL, parsed by hand and read
+ * only: some 120,000 lines a start (sscanf took a third of a small
+ * session's reading; then strtoull and getline's copies a quarter). */
+static bool parse_kallsyms_line(struct ksymtab *k, const char *line, const char *eol,
+				struct ksym *ks)
+{
+	const char *p = line, *name, *tab;
+	uint64_t addr;
+	bool text;
+	uint8_t bind;
+
+	if (!parse_hex(&p, eol, &addr) || eol - p < 4 || p[0] != ' ' || p[2] != ' ' ||
+	    !ksym_kind(p[1], &text, &bind))
 		return false;
-	type = end[1];
-	if (!ksym_kind(type, &text, &ks->bind))
+	name = p + 3;
+	tab = memchr(name, '\t', (size_t)(eol - name));
+	size_t len = (size_t)((tab ? tab : eol) - name);
+	if (len == 0 || name[0] == '\0')
 		return false;
-	name = line + (end + 3 - line);
-	mod = strchr(name, '\t');
-	if (mod)
-		*mod++ = '\0';
-	if (!name[0])
-		return false;
-	*ks = (struct ksym){ .start = addr, .idx = idx, .bind = ks->bind };
+	*ks = (struct ksym){ .start = addr, .idx = k->lines, .bind = bind };
 	if (!text)
 		return true;
-	int64_t module = ksym_module(k, mod);
-	ks->name = name;
+	int64_t module = tab ? ksym_module(k, tab + 1, (size_t)(eol - tab - 1))
+			     : ksym_module(k, "", 0);
+	ks->name = ksym_name(k, name, len);
 	ks->module = (uint32_t)module;
-	return module >= 0;
+	return ks->name && module >= 0;
+}
+
+/* The lines of TEXT (LEN bytes) up to its last newline, or all of it when
+ * LAST; returns the bytes taken, or -1 when out of memory. */
+static ssize_t parse_lines(struct ksymtab *k, const char *text, size_t len, bool last)
+{
+	const char *p = text, *end = text + len, *nl;
+
+	for (; p < end; p = nl + 1, k->lines++) {
+		if (!(nl = memchr(p, '\n', (size_t)(end - p)))) {
+			if (!last)
+				break;
+			nl = end;
+		}
+		if (GROW(k->syms, k->n + 1, k->room) < 0)
+			return -1;
+		struct ksym *ks = &k->syms[k->n];
+		if (!parse_kallsyms_line(k, p, nl, ks))
+			continue;
+		k->sorted &= k->n == 0 || ks->start >= k->syms[k->n - 1].start;
+		k->n++;
+	}
+	return p - text;
 }
 
 /* Functions before data symbols at one address, then perf's choice among
@@ -145,54 +209,58 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->idx > y->idx ? -1 : x->idx < y->idx;
 }
 
-/* All of F in one buffer, NUL-terminated; NULL when out of memory or
- * unreadable. */
-static char *read_all(FILE *f, size_t *len)
+/* A regular file (the build-id cache's copy) is mapped and parsed where
+ * it lies: its pages come from the page cache a few at a time, none
+ * copied.  0, -1 when out of memory, 1 when F is no such file. */
+static int read_mapped(struct ksymtab *k, FILE *f)
 {
-	size_t cap = 0, n = 0, got;
-	char *buf = NULL, *bigger;
+	struct stat st;
+	int fd = fileno(f);
+	void *map;
 
-	do {
-		if (cap - n < 2) {
-			cap = cap ? 2 * cap : (size_t)1 << 20;
-			if (!(bigger = realloc(buf, cap))) {
-				free(buf);
-				return NULL;
-			}
-			buf = bigger;
-		}
-		n += got = fread(buf + n, 1, cap - n - 1, f);
-	} while (got > 0);
-	if (ferror(f)) {
-		free(buf);
-		return NULL;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (map = sys_mmap((size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+		return 1;
+	ssize_t rc = parse_lines(k, map, (size_t)st.st_size, true);
+	sys_munmap(map, (size_t)st.st_size);
+	return rc < 0 ? -1 : 0;
+}
+
+/* /proc/kallsyms cannot be mapped: read 64 KB at a time, each part's
+ * unfinished last line carried to the next (a line longer than the buffer
+ * is hostile: dropped). */
+static int read_chunks(struct ksymtab *k, FILE *f)
+{
+	char *buf = malloc(KSYM_CHUNK);
+	size_t have = 0, got;
+	ssize_t took = 0;
+
+	if (!buf)
+		return -1;
+	while ((got = fread(buf + have, 1, KSYM_CHUNK - have, f)) > 0) {
+		have += got;
+		if ((took = parse_lines(k, buf, have, false)) < 0)
+			break;
+		if (took == 0 && have == KSYM_CHUNK)
+			took = (ssize_t)have;  /* no newline in 64 KB: not a line */
+		memmove(buf, buf + took, have - (size_t)took);
+		have -= (size_t)took;
 	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	if (took >= 0 && have && !ferror(f))
+		took = parse_lines(k, buf, have, true);
+	free(buf);
+	return took < 0 || ferror(f) ? -1 : 0;
 }
 
 static int read_kallsyms(struct ksymtab *k, FILE *f)
 {
-	size_t len, room = 0;
-	uint32_t idx = 0;
-	uint64_t prev = 0;
+	int rc;
 
-	if (!(k->text = read_all(f, &len)))
-		return -1;
 	k->sorted = true;
-	for (char *line = k->text, *end = k->text + len, *nl; line < end; line = nl + 1) {
-		if (!(nl = memchr(line, '\n', (size_t)(end - line))))
-			nl = end;
-		*nl = '\0';
-		if (GROW(k->syms, k->n + 1, room) < 0)
-			return -1;
-		if (!parse_kallsyms_line(k, line, idx++, &k->syms[k->n]))
-			continue;
-		k->sorted &= k->syms[k->n].start >= prev;
-		prev = k->syms[k->n++].start;
-	}
-	return 0;
+	k->last_module = -1;
+	if ((rc = read_mapped(k, f)) <= 0)
+		return rc;
+	return read_chunks(k, f);
 }
 
 /* One symbol per address: of each run at one address (the table sorted by
@@ -236,29 +304,6 @@ static void finish_kallsyms(struct ksymtab *k)
 		k->syms = fit;
 }
 
-/* The functions' names moved out of the file's text into a buffer of
- * their size: the session keeps half the memory; -1 when out of it. */
-static int keep_names(struct ksymtab *k)
-{
-	size_t len = 0;
-	char *names, *at;
-
-	for (size_t i = 0; i < k->nfuncs; i++)
-		len += strlen(k->syms[i].name) + 1;
-	if (!(names = malloc(len ? len : 1)))
-		return -1;
-	at = names;
-	for (size_t i = 0; i < k->nfuncs; i++) {
-		size_t n = strlen(k->syms[i].name) + 1;
-		memcpy(at, k->syms[i].name, n);
-		k->syms[i].name = at;
-		at += n;
-	}
-	free(k->text);
-	k->text = names;
-	return 0;
-}
-
 struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err, size_t errsz)
 {
 	struct ksymtab *k = calloc(1, sizeof(*k));
@@ -274,10 +319,8 @@ struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err,
 	}
 	rc = read_kallsyms(k, f);
 	fclose(f);
-	if (rc == 0) {
+	if (rc == 0)
 		finish_kallsyms(k);
-		rc = keep_names(k);
-	}
 	/* With kernel.kptr_restrict every address reads as 0: one entry left. */
 	if (rc < 0 || k->n <= 1) {
 		snprintf(err, errsz, "%s: %s", kallsyms,
@@ -295,7 +338,10 @@ void ksymtab_free(struct ksymtab *k)
 	if (!k)
 		return;
 	free(k->syms);
-	free(k->text);
+	for (struct name_block *b = k->blocks, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
 	strpool_free(&k->names);
 	free(k);
 }
