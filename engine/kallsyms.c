@@ -49,6 +49,10 @@ struct ksymtab {
 	int64_t last_module;        /* the last line's module (a module's lines
 				     * come together), -1 at first */
 	bool sorted;        /* no address went down: no sort needed */
+	/* The functions found last, by address bits: the same few kernel
+	 * functions take most kernel samples (the idle loop, interrupt
+	 * exits), each then found without a search.  Index + 1; 0 none. */
+	uint32_t recent[256];
 	uint8_t build_id[64];
 	size_t build_id_len;
 };
@@ -346,12 +350,11 @@ void ksymtab_free(struct ksymtab *k)
 	free(k);
 }
 
-bool ksymtab_lookup(const struct ksymtab *k, uint64_t addr, struct sym_info *out)
+/* The index of the function holding ADDR, or -1. */
+static ssize_t ksym_find(const struct ksymtab *k, uint64_t addr)
 {
 	size_t lo = 0, hi = k->nfuncs;
-	const struct ksym *ks;
 
-	memset(out, 0, sizeof(*out));
 	while (lo < hi) {  /* first function starting after addr */
 		size_t mid = lo + (hi - lo) / 2;
 		if (k->syms[mid].start <= addr)
@@ -360,8 +363,23 @@ bool ksymtab_lookup(const struct ksymtab *k, uint64_t addr, struct sym_info *out
 			hi = mid;
 	}
 	if (lo == 0 || addr - k->syms[lo - 1].start >= k->syms[lo - 1].size)
-		return false;
-	ks = &k->syms[lo - 1];
+		return -1;
+	return (ssize_t)(lo - 1);
+}
+
+bool ksymtab_lookup(struct ksymtab *k, uint64_t addr, struct sym_info *out)
+{
+	uint32_t *recent = &k->recent[(addr >> 4) % (sizeof(k->recent) / sizeof(k->recent[0]))];
+	const struct ksym *ks = *recent ? &k->syms[*recent - 1] : NULL;
+	ssize_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!ks || addr < ks->start || addr - ks->start >= ks->size) {
+		if ((i = ksym_find(k, addr)) < 0)
+			return false;
+		*recent = (uint32_t)i + 1;
+		ks = &k->syms[i];
+	}
 	*out = (struct sym_info){ .name = ks->name, .start = ks->start, .size = ks->size,
 				  .module = k->names.strs[ks->module] };
 	return true;

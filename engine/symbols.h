@@ -150,8 +150,9 @@ struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err,
 			     size_t errsz);
 void ksymtab_free(struct ksymtab *k);
 /* The kernel function holding ADDR; false (OUT zeroed) outside every text
- * symbol.  Strings live as long as K. */
-bool ksymtab_lookup(const struct ksymtab *k, uint64_t addr, struct sym_info *out);
+ * symbol.  Strings live as long as K, which remembers the functions found
+ * last (not thread-safe). */
+bool ksymtab_lookup(struct ksymtab *k, uint64_t addr, struct sym_info *out);
 /* Whether K's kernel is the one of build id ID (a recorded session's
  * [kernel.kallsyms] build id): only then do its symbols name the
  * session's kernel samples.  False when either build id is unknown. */
