@@ -425,7 +425,8 @@ static int annotate_main(int argc, char **argv)
 	ui_install_signals();
 	/* the command's output apart from the rows (JSON a reader parses) */
 	struct child_output out = { -1, -1, false, "" };
-	if (o.s.argv && child_output_open(&out, o.child_output, false, &o.s.child_io) < 0)
+	if (o.s.argv && child_output_open(&out, o.child_output, false,
+						   o.format != OUT_TEXT, &o.s.child_io) < 0)
 		return 1;
 	s = !o.in.path ? session_open(&o.s, err, sizeof(err))
 	    : session_is_pprof(o.in.path) ? session_open_pprof(o.in.path, err, sizeof(err))

@@ -460,14 +460,27 @@ static bool stop_requested(void)
 	return ui_pending_signal() != 0;
 }
 
+/* Batch json, csv, folded, or pprof and flame without -o: stdout holds
+ * that format alone (the launched command's output goes to stderr). */
+static bool machine_stdout(const struct top_opts *o)
+{
+	return o->batch && o->format != OUT_TEXT &&
+	       !((o->format == OUT_PPROF || o->format == OUT_FLAME) && o->output);
+}
+
 /* --mux runs: every run first, then the merged table once. */
 static int watch_runs(const struct top_opts *o)
 {
 	struct runs_opts ro = { o->s, o->runs ? (int)o->runs : 1, stop_requested };
+	struct child_output out;
 	char err[512];
 
 	ui_install_signals();
+	if (child_output_open(&out, o->child_output, false, machine_stdout(o),
+			      &ro.s.child_io) < 0)
+		return 1;
 	struct snapshot *snap = runs_execute(&ro, err, sizeof(err));
+	child_output_close(&out);
 	if (!snap) {
 		cmd_error("%s", err);
 		return 1;
@@ -522,7 +535,7 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 	}
 	struct child_output out = { -1, -1, false, "" };
 	if (!s && o->s.argv && child_output_open(&out, o->child_output, !o->batch,
-						 &o->s.child_io) < 0)
+						 machine_stdout(o), &o->s.child_io) < 0)
 		return 1;
 	if (!s)
 		s = session_open(&o->s, err, sizeof(err));
