@@ -44,7 +44,7 @@ static void usage(FILE *out)
 		     "       cyctop [OPTIONS] -p PID                 watch a running process\n"
 		     "       cyctop [OPTIONS] -a [-C LIST]           watch every process (all CPUs)\n"
 		     "       cyctop [OPTIONS] -i perf.data           open a recorded session\n"
-		     "       cyctop report [FILE]                    the same (default perf.data)\n"
+		     "       cyctop report [FILE] [OPTIONS]          the same (default perf.data)\n"
 		     "       cyctop demo [-e LIST] [-d SECS] [--theme NAME]   watch the bundled demo workloads\n"
 		     "\ncommon options (every one: cyctop -b --help):\n");
 	opt_help_rows(out, common_opts);
@@ -142,8 +142,8 @@ static int help_main(int argc, char **argv)
 	return dispatch(3, hargv);
 }
 
-/* cyctop report [OPTIONS] [FILE] (perf's habit): cyctop -i FILE, FILE
- * perf.data unless given; with -i/--input in OPTIONS, as they say. */
+/* cyctop report [FILE] [OPTIONS] (perf's habit): cyctop -i FILE OPTIONS,
+ * FILE perf.data unless given; with -i/--input in OPTIONS, as they say. */
 static int report_main(int argc, char **argv)
 {
 	char **v = calloc((size_t)argc + 4, sizeof(*v));
@@ -161,13 +161,11 @@ static int report_main(int argc, char **argv)
 	v[n++] = self;
 	if (!has_input) {
 		v[n++] = dash_i;
-		/* the file first or last, the options on either side */
+		/* the file first: after the options, a word may be an
+		 * option's value (report -n 1), which only top.c's table knows */
 		if (rest > 0 && argv[1][0] != '-') {
 			v[n++] = argv[1];
 			argv++;
-			rest--;
-		} else if (rest > 0 && argv[argc - 1][0] != '-') {
-			v[n++] = argv[argc - 1];
 			rest--;
 		} else {
 			v[n++] = dflt;

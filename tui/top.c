@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -155,10 +156,29 @@ static int check_session_input(struct top_opts *o)
 	return 0;
 }
 
+/* -i DIR: a directory is no input, unless perf record's directory format
+ * (DIR/data, perf record --threads) */
+static int check_not_directory(const char *path)
+{
+	char data[PATH_MAX];
+	struct stat st;
+
+	snprintf(data, sizeof(data), "%s/data", path);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && access(data, F_OK) != 0) {
+		cmd_error("-i %s: is a directory (want a perf.data file, a pprof profile or "
+			  "counts files)", path);
+		return -1;
+	}
+	return 0;
+}
+
 /* -i: what a recorded session or counts files leave out. */
 static int check_input(struct top_opts *o, bool after_dashes)
 {
 	o->in.processes = o->s.all_cpus;
+	for (int i = 0; i < o->nfiles; i++)
+		if (check_not_directory(o->files[i]) < 0)
+			return -1;
 	if (o->child_output) {
 		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
 			  "send, not -i", o->child_output);
