@@ -77,7 +77,8 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 		OPT_FLAG('l', "lines", &o->source, "text: interleave source lines"),
 		OPT_STRING(0, "child-output", &o->child_output, "F",
 			   "where a launched command's stdout and stderr go: FILE,\n"
-			   "null or tty (default: cyctop's own stdout and stderr)"),
+			   "null or tty (default: cyctop's own; with --format json or\n"
+			   "csv, both to cyctop's stderr)"),
 		OPT_END,
 	};
 	const struct opt_cmd cmd = { annotate_usage, opts, NULL, true };

@@ -316,7 +316,8 @@ static int parse_top_options(int argc, char **argv, struct top_opts *o, const ch
 		OPT_STRING(0, "child-output", &o->child_output, "F",
 			   "where a launched command's stdout and stderr go: FILE,\n"
 			   "null or tty (default: a log in $TMPDIR the view's status\n"
-			   "line names; with -b, cyctop's own stdout and stderr)"),
+			   "line names; with -b, cyctop's own stdout and stderr, both\n"
+			   "to stderr when stdout holds json, csv, folded, pprof, flame)"),
 		OPT_STRING(0, "baseline", &o->baseline, "FILE",
 			   "the view's hotspots, tree, asm lines and flame colours as\n"
 			   "deltas against this recording (perf.data, pprof) or counts\n"
