@@ -109,7 +109,7 @@ _cyctop()
 		words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
 	fi
 	local prog=${words[0]} cmd="" i
-	local commands="record annotate tree list encode demo diff"
+	local commands="record annotate tree list encode demo diff report help"
 
 	# after -- comes the command to watch: complete it as a command line
 	for ((i = 1; i < cword; i++)); do
@@ -142,10 +142,15 @@ _cyctop()
 		COMPREPLY=($(compgen -W "$commands" -- "$cur"))
 		;;
 	list)
+		# a kind, or at once a pattern of events (perf list PATTERN)
 		[ "$prev" = list ] &&
-			COMPREPLY=($(compgen -W "models events presets trees metrics groups" -- "$cur"))
+			COMPREPLY=($(compgen -W "models events presets trees metrics groups
+				$(_cyctop_events "$prog")" -- "$cur"))
 		;;
-	tree | diff)
+	help)
+		[ "$prev" = help ] && COMPREPLY=($(compgen -W "${commands% report help} report" -- "$cur"))
+		;;
+	tree | diff | report)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur"))
 		;;

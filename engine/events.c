@@ -497,7 +497,7 @@ static int add_preset(struct ev_list *out, const char *name, char *err, size_t e
  * (not under an Arm model, which names a PMU as a forced x86 model does). */
 static const char *fallback(struct ev_list *out, const char *name)
 {
-	if (!pfm_host_hardware() && !own_encoding(out->model) && (strcasecmp(name, "cycles") == 0 ||
+	if (!out->exact && !pfm_host_hardware() && !own_encoding(out->model) && (strcasecmp(name, "cycles") == 0 ||
 				strcasecmp(name, "cpu-cycles") == 0)) {
 		snprintf(out->notice, sizeof(out->notice),
 			 "no hardware PMU on this host: counting cpu-clock instead of %s", name);
@@ -622,11 +622,12 @@ static int parse_item(char *item, void *arg, char *err, size_t errsz)
 	return parse_one(arg, item, err, errsz);
 }
 
-int events_parse(const char *list, const struct arch_model *model, struct ev_list *out,
-		 char *err, size_t errsz)
+static int parse_list(const char *list, const struct arch_model *model, bool exact,
+		      struct ev_list *out, char *err, size_t errsz)
 {
 	memset(out, 0, sizeof(*out));
 	out->model = model;
+	out->exact = exact;
 	if (events_foreach(list, parse_item, out, err, errsz) < 0)
 		return -1;
 	if (out->n == 0) {
@@ -634,4 +635,16 @@ int events_parse(const char *list, const struct arch_model *model, struct ev_lis
 		return -1;
 	}
 	return 0;
+}
+
+int events_parse(const char *list, const struct arch_model *model, struct ev_list *out,
+		 char *err, size_t errsz)
+{
+	return parse_list(list, model, false, out, err, errsz);
+}
+
+int events_encode(const char *list, const struct arch_model *model, struct ev_list *out,
+		  char *err, size_t errsz)
+{
+	return parse_list(list, model, true, out, err, errsz);
 }

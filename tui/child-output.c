@@ -40,12 +40,31 @@ static int open_spec(struct child_output *c, const char *spec)
 	return 0;
 }
 
+/* The command's stdout and stderr on cyctop's stderr: cyctop's stdout is
+ * a machine format, which nothing else may enter (perf stat's report and
+ * the program's output are apart in the same way). */
+static int open_stderr(struct child_output *c, struct target_io *io)
+{
+	c->out_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (c->out_fd < 0) {
+		cmd_error("cannot send the command's output to stderr: %s (--child-output "
+			  "FILE, null or tty)", strerror(errno));
+		return -1;
+	}
+	io->redirect = true;
+	io->out_fd = c->out_fd;
+	io->in_fd = -1;
+	return 0;
+}
+
 int child_output_open(struct child_output *c, const char *spec, bool interactive,
-		      struct target_io *io)
+		      bool machine_stdout, struct target_io *io)
 {
 	memset(c, 0, sizeof(*c));
 	c->out_fd = c->in_fd = -1;
 	memset(io, 0, sizeof(*io));
+	if (!spec && !interactive && machine_stdout)
+		return open_stderr(c, io);
 	if ((spec && strcmp(spec, "tty") == 0) || (!spec && !interactive))
 		return 0;  /* cyctop's own streams, as a shell would give them */
 	if (spec ? open_spec(c, spec) < 0 : open_log(c) < 0)

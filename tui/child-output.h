@@ -1,6 +1,7 @@
 /* Where a launched command's stdout and stderr go (--child-output): the
  * interactive view owns the terminal, so by default they go to a log file
- * the status line names; batch mode leaves them where cyctop's go. */
+ * the status line names; batch mode leaves them where cyctop's go, except
+ * that a machine format on stdout sends them to stderr. */
 #ifndef TUI_CHILD_OUTPUT_H
 #define TUI_CHILD_OUTPUT_H
 
@@ -16,10 +17,12 @@ struct child_output {
 };
 
 /* Opens what SPEC names ("tty", "null", a FILE; NULL: the default of the
- * mode, a log in $TMPDIR when INTERACTIVE) and fills IO.  0, or -1 with
- * one line on stderr. */
+ * mode, a log in $TMPDIR when INTERACTIVE, cyctop's stderr for both of
+ * the command's streams when MACHINE_STDOUT: cyctop writes json, csv,
+ * folded, pprof or an SVG there) and fills IO.  0, or -1 with one line
+ * on stderr. */
 int child_output_open(struct child_output *c, const char *spec, bool interactive,
-		      struct target_io *io);
+		      bool machine_stdout, struct target_io *io);
 /* Closes the files; a log left empty is removed, else its path is said
  * on stderr (after the screen is restored). */
 void child_output_close(struct child_output *c);

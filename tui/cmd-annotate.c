@@ -77,7 +77,8 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 		OPT_FLAG('l', "lines", &o->source, "text: interleave source lines"),
 		OPT_STRING(0, "child-output", &o->child_output, "F",
 			   "where a launched command's stdout and stderr go: FILE,\n"
-			   "null or tty (default: cyctop's own stdout and stderr)"),
+			   "null or tty (default: cyctop's own; with --format json or\n"
+			   "csv, both to cyctop's stderr)"),
 		OPT_END,
 	};
 	const struct opt_cmd cmd = { annotate_usage, opts, NULL, true };
@@ -425,7 +426,8 @@ static int annotate_main(int argc, char **argv)
 	ui_install_signals();
 	/* the command's output apart from the rows (JSON a reader parses) */
 	struct child_output out = { -1, -1, false, "" };
-	if (o.s.argv && child_output_open(&out, o.child_output, false, &o.s.child_io) < 0)
+	if (o.s.argv && child_output_open(&out, o.child_output, false,
+						   o.format != OUT_TEXT, &o.s.child_io) < 0)
 		return 1;
 	s = !o.in.path ? session_open(&o.s, err, sizeof(err))
 	    : session_is_pprof(o.in.path) ? session_open_pprof(o.in.path, err, sizeof(err))

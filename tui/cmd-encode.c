@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/events.h"
 #include "engine/pfm.h"
@@ -41,20 +42,38 @@ static void print_rows(const struct ev_list *l)
  * others go on (libpfm4's check_events reports each event it is given). */
 struct encode_state {
 	const struct arch_model *model;
+	bool host;         /* no --model: the host's, which may lack a PMU */
 	int failed;
 	struct ev_list l;  /* the item's events */
 };
+
+/* An attr only a hardware PMU counts, on a host without one: the row is
+ * what perf would open; that it cannot count here goes to stderr. */
+static void say_uncountable(const struct encode_state *st)
+{
+	for (int i = 0; st->host && !pfm_host_hardware() && i < st->l.n; i++) {
+		const struct ev_spec *ev = &st->l.ev[i];
+		uint32_t t = ev->attr.type;
+		const char *name = ev->asked[0] ? ev->asked : ev->name;
+		bool cycles = strcasecmp(name, "cycles") == 0 || strcasecmp(name, "cpu-cycles") == 0;
+		if (t == PERF_TYPE_HARDWARE || t == PERF_TYPE_HW_CACHE || t == PERF_TYPE_RAW)
+			cmd_error("event '%s': this host has no hardware PMU: it cannot count it%s",
+				  name, cycles ? " (a watch counts cpu-clock instead)" : "");
+	}
+}
 
 static int encode_item(char *item, void *arg, char *err, size_t errsz)
 {
 	struct encode_state *st = arg;
 
-	if (events_parse(item, st->model, &st->l, err, errsz) < 0) {
+	if (events_encode(item, st->model, &st->l, err, errsz) < 0) {
 		cmd_error("%s", err);
 		st->failed++;
 		return 0;
 	}
 	print_rows(&st->l);
+	fflush(stdout);  /* the row before what stderr says of it */
+	say_uncountable(st);
 	return 0;
 }
 
@@ -81,7 +100,10 @@ static int cmd_encode_exec(int argc, char **argv)
 	const struct opt_cmd cmd = { "usage: cyctop encode [--model PMU] EVENT...", opts,
 				     "The perf_event_attr cyctop opens for each EVENT, as CSV rows:\n"
 				     "event,type,config,config1.  An event that cannot be encoded is one line\n"
-				     "on stderr; the others are still encoded, and the exit status is 1.\n", false };
+				     "on stderr; the others are still encoded, and the exit status is 1.\n"
+				     "Each event is encoded as asked: cycles is the hardware event (type 0,\n"
+				     "config 0) even where a watch counts cpu-clock for it, and a hardware\n"
+				     "event on a host without a PMU is said on stderr (exit status 0).\n", false };
 	char err[512];
 
 	int first = opt_parse(&cmd, argc, argv, 1);
@@ -105,6 +127,7 @@ static int cmd_encode_exec(int argc, char **argv)
 	}
 	printf("event,type,config,config1\n");
 	st->model = m;
+	st->host = model == NULL;
 	for (int i = first; i < argc; i++)
 		if (events_foreach(argv[i], encode_item, st, err, sizeof(err)) < 0) {
 			cmd_error("%s", err);  /* an empty item in a comma list */

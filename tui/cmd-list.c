@@ -33,7 +33,14 @@ static int matches(const char *pattern, const char *s)
 		return 1;
 	if (strcasestr(s, pattern))
 		return 1;
-	return fnmatch(pattern, s, FNM_CASEFOLD) == 0;
+	/* a glob matches a name whole: each of "cycles|cpu-cycles" */
+	for (const char *p = s; *p; p += strcspn(p, "|"), p += *p == '|') {
+		char alias[EVENT_NAME_MAX];
+		snprintf(alias, sizeof(alias), "%.*s", (int)strcspn(p, "|"), p);
+		if (fnmatch(pattern, alias, FNM_CASEFOLD) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 static const struct arch_model *host_model(void)
@@ -54,7 +61,7 @@ static int list_models(const struct list_opts *o)
 	       "LIBPFM4 PMU", "DESCRIPTION");
 	for (size_t i = 0; (m = model_at(i)) != NULL; i++) {
 		char generic[16];
-		if (!matches(o->pattern, m->name))
+		if (!matches(o->pattern, m->name) || (o->model && m != o->model))
 			continue;
 		/* SMT on / off where they differ (4/8 on SNB..CLX) */
 		if (m->n_generic_nosmt && m->n_generic_nosmt != m->n_generic)
@@ -93,19 +100,37 @@ struct event_walk {
 	const struct arch_model *model;
 	const char *pattern;
 	int shown;
+	struct ev_list *l;  /* events_encode's scratch */
 };
+
+/* " -> type=T config=C [config1=C1]": the attr of NAME as cyctop encode
+ * gives it (engine/events.c's one encoder); 0, or -1 when none. */
+static int print_attr(struct event_walk *w, const char *name)
+{
+	char err[512];
+
+	if (events_encode(name, w->model, w->l, err, sizeof(err)) < 0 || w->l->n != 1)
+		return -1;
+	const struct perf_event_attr *a = &w->l->ev[0].attr;
+	printf(" -> type=%u config=0x%llx", a->type, (unsigned long long)a->config);
+	if (a->config1)
+		printf(" config1=0x%llx", (unsigned long long)a->config1);
+	return 0;
+}
 
 static void print_event(const struct arch_event *ev, void *arg)
 {
 	struct event_walk *w = arg;
-	struct perf_event_attr attr;
-	char err[256];
+	char primary[EVENT_NAME_MAX];
 
 	if (!matches(w->pattern, ev->name) && !(ev->pfm && matches(w->pattern, ev->pfm)))
 		return;
 	w->shown++;
 	printf("%-40s", ev->name);
-	if (w->model->pfm_force || w->model->encoding != ENC_ARMV8) {
+	snprintf(primary, sizeof(primary), "%.*s", (int)strcspn(ev->name, "|"), ev->name);
+	if (w->model->tree == TREE_SW) {
+		/* the kernel's generic events: no counter fields */
+	} else if (w->model->pfm_force || w->model->encoding != ENC_ARMV8) {
 		printf(" sel=0x%02x umask=0x%02x cmask=%u inv=%d", ev->code.sel, ev->code.umask,
 		       ev->code.cmask, ev->code.inv);
 		if (event_is_metric(w->model, ev))
@@ -116,16 +141,10 @@ static void print_event(const struct arch_event *ev, void *arg)
 		printf(" event=0x%04x", ev->code.sel);
 		print_constraint(ev, w->model);
 	}
-	if (w->model->encoding == ENC_ARMV8 || (!w->model->pfm_force && ev->pfm))
-		/* from our table (libpfm4 may lack it), or perf's where libpfm4
-		 * has no PMU for the model */
-		printf(" -> type=%u config=0x%llx", PERF_TYPE_RAW,
-		       model_code_config(w->model, &ev->code));
-	else if (ev->pfm && pfm_encode(ev->pfm, &attr, NULL, 0, err, sizeof(err)) == 0)
-		printf(" %s -> type=%u config=0x%llx", ev->pfm, attr.type,
-		       (unsigned long long)attr.config);
-	else if (ev->pfm)
-		printf(" %s -> not encodable here", ev->pfm);
+	if (ev->pfm && w->model->pfm_force && w->model->encoding != ENC_ARMV8)
+		printf(" %s", ev->pfm);  /* libpfm4's string, which it encodes */
+	if (ev->pfm && print_attr(w, primary) < 0)
+		printf("%s -> not encodable here", w->model->pfm_force ? "" : " ");
 	if (ev->sav)
 		printf(" sav=%u", ev->sav);
 	printf("\n");
@@ -160,12 +179,17 @@ static int list_perf_events(const struct arch_model *m, const char *pattern)
 static int list_events(const struct list_opts *o)
 {
 	const struct arch_model *m = o->model ? o->model : host_model();
-	char err[256], fstr[512];
-	struct event_walk w = { m, o->pattern, 0 };
-	struct perf_event_attr attr;
+	char err[512];
+	struct event_walk w = { m, o->pattern, 0, calloc(1, sizeof(struct ev_list)) };
+	int rc = 0;
 
+	if (!w.l) {
+		cmd_error("out of memory");
+		return 1;
+	}
 	if (pfm_setup(m->pfm_force, err, sizeof(err)) < 0) {
 		cmd_error("%s", err);
+		free(w.l);
 		return 1;
 	}
 	printf("# model %s: %s\n", m->name, m->desc);
@@ -173,14 +197,17 @@ static int list_events(const struct list_opts *o)
 	w.shown += list_perf_events(m, o->pattern);
 	/* A pattern that is no row may be a libpfm4 string: show its encoding. */
 	if (w.shown == 0 && o->pattern) {
-		if (pfm_encode(o->pattern, &attr, fstr, sizeof(fstr), err, sizeof(err)) < 0) {
+		if (events_encode(o->pattern, m, w.l, err, sizeof(err)) < 0) {
 			cmd_error("%s", err);
-			return 1;
+			rc = 1;
+		} else {
+			printf("%s", o->pattern);
+			print_attr(&w, o->pattern);
+			printf("\n");
 		}
-		printf("%s -> type=%u config=0x%llx (%s)\n", o->pattern, attr.type,
-		       (unsigned long long)attr.config, fstr);
 	}
-	return 0;
+	free(w.l);
+	return rc;
 }
 
 static int list_presets(const struct list_opts *o)
@@ -448,7 +475,7 @@ static int list_groups(const struct list_opts *o)
 	return 0;
 }
 
-static const struct {
+static const struct list_kind {
 	const char *kind;
 	int (*fn)(const struct list_opts *);
 } kinds[] = {
@@ -456,11 +483,34 @@ static const struct {
 	{ "trees", list_trees }, { "metrics", list_metrics }, { "groups", list_groups },
 };
 
+#define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+static const struct list_kind *find_kind(const char *name)
+{
+	for (size_t i = 0; i < N_KINDS; i++)
+		if (strcmp(name, kinds[i].kind) == 0)
+			return &kinds[i];
+	return NULL;
+}
+
+/* A kind NAME is a typo of, if close (a pattern is what else it is). */
+static const char *closest_kind(const char *name)
+{
+	const char *names[N_KINDS];
+
+	for (size_t i = 0; i < N_KINDS; i++)
+		names[i] = kinds[i].kind;
+	return opt_closest(name, names, N_KINDS);
+}
+
 static const char list_usage[] =
-	"usage: cyctop list [models|events|presets|trees|metrics|groups] [OPTIONS] [PATTERN]";
+	"usage: cyctop list [models|events|presets|trees|metrics|groups] [OPTIONS] [PATTERN]\n"
+	"       cyctop list PATTERN   (the events whose names match, as perf list PATTERN)";
 
 static const char list_prose[] =
-	"PATTERN picks names by a case-insensitive substring or a shell glob.\n"
+	"PATTERN picks names by a case-insensitive substring or a shell glob; a first\n"
+	"word that is no kind is the pattern of events.  --model picks that model's\n"
+	"row in models.  Each encoding is cyctop encode's (the attr cyctop opens).\n"
 	"events lists the model's table, then every core event Linux perf knows for\n"
 	"the model, by perf's name, with its encoding and perf's one-line description.\n";
 
@@ -483,8 +533,19 @@ static int cmd_list_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	if (first < argc)
 		kind = argv[first++];
-	if (first < argc)
+	if (!find_kind(kind)) {
+		/* perf list PATTERN: the events whose names match */
+		const char *g = closest_kind(kind);
+		if (g) {
+			cmd_error("list: unknown kind '%s': did you mean '%s'? (see cyctop list "
+				  "--help)", kind, g);
+			return EXIT_USAGE;
+		}
+		o.pattern = kind;
+		kind = "events";
+	} else if (first < argc) {
 		o.pattern = argv[first++];
+	}
 	if (first < argc) {
 		cmd_error("list: unexpected argument '%s'", argv[first]);
 		return EXIT_USAGE;
@@ -498,12 +559,7 @@ static int cmd_list_exec(int argc, char **argv)
 		cmd_error("list %s: -e, --counters and --smt are for 'cyctop list groups'", kind);
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (strcmp(kind, kinds[i].kind) == 0)
-			return kinds[i].fn(&o);
-	cmd_error("list: unknown kind '%s' (models, events, presets, trees, metrics, groups)",
-		  kind);
-	return EXIT_USAGE;
+	return find_kind(kind)->fn(&o);
 }
 
 const struct cmd_entry cmd_list_entry = {

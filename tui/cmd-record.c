@@ -1,4 +1,4 @@
-/* cyctop record -o FILE [OPTIONS] (-p PID | -- COMMAND): watch without a
+/* cyctop record [-o FILE] [OPTIONS] (-p PID | -- COMMAND): watch without a
  * view and keep everything in a perf.data file, for cyctop -i FILE later,
  * on another machine, or for perf report. */
 #include "config.h"
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "engine/session.h"
@@ -24,7 +25,29 @@ struct record_opts {
 };
 
 static const char record_usage[] =
-	"usage: cyctop record -o FILE [OPTIONS] (-p PID | -a | -- COMMAND [ARGS...])";
+	"usage: cyctop record [-o FILE] [OPTIONS] (-p PID | -a | -- COMMAND [ARGS...])";
+
+/* perf record's defaults: perf.data, and perf.1.data ... for --runs */
+#define DEFAULT_OUTPUT "perf.data"
+#define DEFAULT_PREFIX "perf"
+
+/* As perf record: a perf.data of the last recording becomes perf.data.old
+ * (the one before is lost), so that a record by habit loses no more than
+ * one recording.  Only the default name: -o FILE says where, and gets it. */
+static int keep_old(const char *path)
+{
+	char old[PATH_MAX];
+	struct stat st;
+
+	if (strcmp(path, DEFAULT_OUTPUT) != 0 || stat(path, &st) < 0 || st.st_size == 0)
+		return 0;
+	snprintf(old, sizeof(old), "%s.old", path);
+	if (rename(path, old) < 0) {
+		cmd_error("record: cannot keep the last %s as %s: %s", path, old, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
 
 /* -a, -C: every process, nothing else to watch */
 static int check_all_cpus(const struct record_opts *o)
@@ -41,7 +64,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	const struct opt opts[] = {
-		OPT_STRING('o', "output", &o->s.record, "FILE", "the perf.data file to write"),
+		OPT_STRING('o', "output", &o->s.record, "FILE",
+			   "the perf.data file to write (default perf.data; an older\n"
+			   "perf.data becomes perf.data.old, as perf record's)"),
 		OPT_FLAG('a', "all-cpus", &o->s.all_cpus,
 			 "every process on every CPU (needs perf_event_paranoid <= 0\n"
 			 "or CAP_PERFMON); stop it with -d or ^C"),
@@ -62,7 +87,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		OPT_MUX_SLICE(&o->s.slice_ms, "time-slice length in milliseconds (default 100)"),
 		OPT_INT(0, "runs", &o->runs, 1, SNAP_MAX_RUNS, "N",
 			"run COMMAND N times, one recording each: -o PREFIX writes\n"
-			"PREFIX.1.data ... PREFIX.N.data (for cyctop diff -b)"),
+			"PREFIX.1.data ... PREFIX.N.data (for cyctop diff -b;\n"
+			"default PREFIX perf)"),
 		OPT_END,
 	};
 	const struct opt_cmd cmd = { record_usage, opts, NULL, true };
@@ -73,10 +99,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		return -1;
 	if (first < argc)
 		o->s.argv = argv + first;
-	if (!o->s.record) {
-		cmd_error("record: where to? (-o FILE)");
-		return -1;
-	}
+	if (!o->s.record)
+		o->s.record = o->runs ? DEFAULT_PREFIX : DEFAULT_OUTPUT;
 	o->s.start_sink = session_record_start;
 	if (o->s.all_cpus || o->s.cpus)
 		return check_all_cpus(o);
@@ -115,6 +139,8 @@ static int record_one(struct record_opts *o)
 {
 	char err[512];
 
+	if (keep_old(o->s.record) < 0)
+		return 1;
 	struct session *s = session_open(&o->s, err, sizeof(err));
 	if (!s) {
 		cmd_error("record: %s", err);
@@ -163,7 +189,7 @@ static int record_main(int argc, char **argv)
 
 const struct cmd_entry cmd_record_entry = {
 	"record",
-	"record -o FILE [-e LIST] [-g] [-d SECS] (-p PID | -a [-C LIST] | -- COMMAND)\n"
-	"  cyctop record --runs N -o PREFIX [-e LIST] -- COMMAND   (PREFIX.1.data ...)",
+	"record [-o FILE] [-e LIST] [-g] [-d SECS] (-p PID | -a [-C LIST] | -- COMMAND)\n"
+	"  cyctop record --runs N [-o PREFIX] [-e LIST] -- COMMAND   (PREFIX.1.data ...)",
 	record_main,
 };

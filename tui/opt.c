@@ -175,6 +175,7 @@ static void getopt_tables(const struct opt_cmd *c, size_t n, struct option *lo, 
 
 	if (c->in_order)
 		*so++ = '+';
+	*so++ = ':';  /* a missing value returns ':', apart from an unknown option */
 	for (size_t i = 0; i <= n; i++) {
 		const struct opt *o = i < n ? &c->opts[i] : &help_opt;
 		int val = o->short_name ? o->short_name : LONG_ONLY + (int)i;
@@ -202,26 +203,152 @@ static const struct opt *find(const struct opt_cmd *c, size_t n, int ch)
 	return ch == 'h' ? &help_opt : NULL;
 }
 
+/* ---- what a mistyped option gets: one line, and a guess ---------------- */
+
+/* The optimal-string-alignment distance between A and B (an insertion, a
+ * deletion, a substitution or two letters swapped cost 1 each, as git's
+ * "did you mean"), at most 63 letters each; larger words cost their length. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t d[64][64];
+
+	if (la >= 64 || lb >= 64)
+		return la > lb ? la : lb;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+			size_t m = sub < del ? sub : del;
+			m = m < ins ? m : ins;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < m)
+				m = d[i - 2][j - 2] + 1;
+			d[i][j] = m;
+		}
+	return d[la][lb];
+}
+
+const char *opt_closest(const char *word, const char *const *names, size_t n)
+{
+	size_t best = SIZE_MAX, len = strlen(word);
+	const char *pick = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edit_distance(word, names[i]);
+		if (d < best) {
+			best = d;
+			pick = names[i];
+		}
+	}
+	/* close: one or two edits, and fewer than half the word */
+	return pick && best <= 2 && 2 * best < len ? pick : NULL;
+}
+
+/* "cyctop" or "cyctop record": the command a usage line names */
+static void command_name(const struct opt_cmd *c, char *buf, size_t sz)
+{
+	const char *u = c->usage;
+
+	if (strncmp(u, "usage: ", 7) == 0)
+		u += 7;
+	size_t n = strcspn(u, " \n");
+	const char *sub = u + n;
+	if (*sub == ' ' && sub[1] >= 'a' && sub[1] <= 'z')
+		n += 1 + strspn(sub + 1, "abcdefghijklmnopqrstuvwxyz");
+	snprintf(buf, sz, "%.*s", (int)n, u);
+}
+
+/* The long name closest to TYPED ("fromat" from "--fromat=json"). */
+static const char *closest_long(const struct opt_cmd *c, size_t n, const char *typed)
+{
+	const char *names[128];
+	char word[64];
+	size_t k = 0;
+
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(typed, "="), typed);
+	for (size_t i = 0; i <= n && k < 128; i++) {
+		const struct opt *o = i < n ? &c->opts[i] : &help_opt;
+		if (o->long_name)
+			names[k++] = o->long_name;
+	}
+	return opt_closest(word, names, k);
+}
+
+/* Into BUF: "--a or --b" when TYPED begins two long names or more. */
+static bool ambiguous(const struct opt_cmd *c, size_t n, const char *typed, char *buf,
+		      size_t sz)
+{
+	size_t len = strcspn(typed, "="), hits = 0, o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len; i++) {
+		const char *l = c->opts[i].long_name;
+		if (l && strncmp(l, typed, len) == 0 && o < sz)
+			o += (size_t)snprintf(buf + o, sz - o, "%s--%s", hits++ ? " or " : "", l);
+	}
+	return hits > 1;
+}
+
+/* getopt's complaint (its own messages are off) as one line: the option,
+ * a guess when a long name is close, and where the rest is. */
+static void bad_option(const struct opt_cmd *c, size_t n, int ch, const char *arg)
+{
+	const struct opt *o = optopt ? find(c, n, optopt) : NULL;
+	char cmd[64], name[80], guess[96] = "";
+
+	command_name(c, cmd, sizeof(cmd));
+	if (o && ch == ':') {
+		opt_error("option '%s' needs a value: %s (see %s --help)",
+			  arg && strncmp(arg, "--", 2) == 0 ? opt_name(o, name, sizeof(name))
+			  : (snprintf(name, sizeof(name), "-%c", o->short_name), name),
+			  o->argh, cmd);
+	} else if (o && arg && strncmp(arg, "--", 2) == 0) {
+		opt_error("option '%s' takes no value (see %s --help)",
+			  opt_name(o, name, sizeof(name)), cmd);
+	} else if (optopt) {
+		opt_error("unknown option '-%c' (see %s --help)", optopt, cmd);
+	} else {
+		const char *typed = arg && strncmp(arg, "--", 2) == 0 ? arg + 2 : "";
+		const char *g = closest_long(c, n, typed);
+		char which[512];
+		if (ambiguous(c, n, typed, which, sizeof(which))) {
+			opt_error("option '--%.*s' is ambiguous: %s? (see %s --help)",
+				  (int)strcspn(typed, "="), typed, which, cmd);
+			return;
+		}
+		if (g)
+			snprintf(guess, sizeof(guess), ": did you mean --%s?", g);
+		opt_error("unknown option '--%.*s'%s (see %s --help)", (int)strcspn(typed, "="),
+			  typed, guess, cmd);
+	}
+}
+
 /* The getopt loop over V[0..VC); returns optind or -1. */
 static int run_getopt(const struct opt_cmd *c, int vc, char **v)
 {
 	size_t n = count(c->opts);
 	struct option *lo = calloc(n + 2, sizeof(*lo));
-	char *so = calloc(3 * n + 8, 1);
+	char *so = calloc(3 * n + 10, 1);
 	int ch, rc = 0;
 
 	if (!lo || !so)
 		abort();
 	getopt_tables(c, n, lo, so);
 	optind = 0;  /* a full restart: glibc reads '+' again only then */
+	opterr = 0;
 	while (rc == 0 && (ch = getopt_long(vc, v, so, lo, NULL)) != -1) {
-		const struct opt *o = find(c, n, ch);
+		const struct opt *o = ch == '?' || ch == ':' ? NULL : find(c, n, ch);
 		if (o == &help_opt) {
 			opt_help(stdout, c);
 			exit(fflush(stdout) == 0 ? 0 : 1);
 		}
-		if (!o) {  /* getopt said which option */
-			opt_help(stderr, c);
+		if (!o) {
+			bad_option(c, n, ch, optind > 0 && optind <= vc ? v[optind - 1] : NULL);
 			rc = -1;
 		} else {
 			rc = apply(o, o->argh ? optarg : NULL);
@@ -281,11 +408,16 @@ static void help_row(FILE *f, const struct opt *o)
 	fputc('\n', f);
 }
 
+void opt_help_rows(FILE *f, const struct opt *opts)
+{
+	for (const struct opt *o = opts; o->kind != OPTK_END; o++)
+		help_row(f, o);
+}
+
 void opt_help(FILE *f, const struct opt_cmd *c)
 {
 	fprintf(f, "%s\n", c->usage);
-	for (const struct opt *o = c->opts; o->kind != OPTK_END; o++)
-		help_row(f, o);
+	opt_help_rows(f, c->opts);
 	help_row(f, &help_opt);
 	if (c->prose)
 		fputs(c->prose, f);

@@ -108,8 +108,8 @@ opt_fn opt_demangle_params;
 
 /* Parses ARGV[FIRST..] with C's table, storing each option's value.
  * -h/--help print opt_help to stdout and exit 0.  Returns the index of the
- * first operand, or -1 after one line on stderr (a bad value) or getopt's
- * line and the help (an unknown option); the command exits EXIT_USAGE.
+ * first operand, or -1 after one line on stderr (a bad value, an unknown
+ * option with a guess, a missing value); the command exits EXIT_USAGE.
  * A table that fails opt_check aborts: that is a program error. */
 int opt_parse(const struct opt_cmd *c, int argc, char **argv, int first);
 
@@ -120,6 +120,14 @@ int opt_check(const struct opt *opts, char *err, size_t errsz);
 /* The usage line, one row per option (names padded to a column, help
  * lines indented under it), then the prose. */
 void opt_help(FILE *f, const struct opt_cmd *c);
+
+/* Of NAMES[0..N), the one closest to WORD by edit distance (two letters
+ * swapped count one edit, as git's "did you mean"), when it is close: at
+ * most two edits and fewer than half WORD's letters; else NULL. */
+const char *opt_closest(const char *word, const char *const *names, size_t n);
+
+/* OPTS' rows alone, as opt_help writes them (cyctop --help's summary). */
+void opt_help_rows(FILE *f, const struct opt *opts);
 
 /* "cyctop: <message>" on stderr. */
 void opt_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

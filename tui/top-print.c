@@ -181,14 +181,14 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 	}
 	for (int e = 0; e < s->n_events; e++) {
 		const struct snap_event *ev = &s->ev[e];
-		char count[32];
-		if (ev->counted)
-			snprintf(count, sizeof(count), "%.6g", ev->count);
+		char count[40];
+		if (ev->counted)  /* an integer in groups of three, as perf stat's */
+			fmt_grouped(count, sizeof(count), ev->count);
 		else
 			snprintf(count, sizeof(count), "not counted");
 		fputs("  ", out);
 		fmt_put_escaped(out, ev->name, 24);
-		fprintf(out, " sav %-10llu samples %-10llu count %-14s coverage %5.1f%%\n",
+		fprintf(out, " sav %-10llu samples %-10llu count %-17s coverage %5.1f%%\n",
 			(unsigned long long)ev->sav,
 			(unsigned long long)(window ? ev->window : snap_event_samples(ev)), count,
 			100.0 * ev->coverage);
@@ -196,8 +196,8 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 	if (s->n_side > 0) {
 		/* counted beside the events (engine/side.h), for the trees */
 		fputs("  counted", out);
-		for (int i = 0; i < s->n_side; i++)
-			fprintf(out, "  %s %.6g", s->side[i].name, s->side[i].count);
+		for (int i = 0; i < s->n_side; i++)  /* whole numbers, never 1.2e+06 */
+			fprintf(out, "  %s %.0f", s->side[i].name, s->side[i].count);
 		fputs("\n", out);
 	}
 	if (s->system_wide)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -155,10 +156,29 @@ static int check_session_input(struct top_opts *o)
 	return 0;
 }
 
+/* -i DIR: a directory is no input, unless perf record's directory format
+ * (DIR/data, perf record --threads) */
+static int check_not_directory(const char *path)
+{
+	char data[PATH_MAX];
+	struct stat st;
+
+	snprintf(data, sizeof(data), "%s/data", path);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && access(data, F_OK) != 0) {
+		cmd_error("-i %s: is a directory (want a perf.data file, a pprof profile or "
+			  "counts files)", path);
+		return -1;
+	}
+	return 0;
+}
+
 /* -i: what a recorded session or counts files leave out. */
 static int check_input(struct top_opts *o, bool after_dashes)
 {
 	o->in.processes = o->s.all_cpus;
+	for (int i = 0; i < o->nfiles; i++)
+		if (check_not_directory(o->files[i]) < 0)
+			return -1;
 	if (o->child_output) {
 		cmd_error("--child-output %s: only a launched command (-- COMMAND) has output to "
 			  "send, not -i", o->child_output);
@@ -296,7 +316,8 @@ static int parse_top_options(int argc, char **argv, struct top_opts *o, const ch
 		OPT_STRING(0, "child-output", &o->child_output, "F",
 			   "where a launched command's stdout and stderr go: FILE,\n"
 			   "null or tty (default: a log in $TMPDIR the view's status\n"
-			   "line names; with -b, cyctop's own stdout and stderr)"),
+			   "line names; with -b, cyctop's own stdout and stderr, both\n"
+			   "to stderr when stdout holds json, csv, folded, pprof, flame)"),
 		OPT_STRING(0, "baseline", &o->baseline, "FILE",
 			   "the view's hotspots, tree, asm lines and flame colours as\n"
 			   "deltas against this recording (perf.data, pprof) or counts\n"
@@ -460,14 +481,27 @@ static bool stop_requested(void)
 	return ui_pending_signal() != 0;
 }
 
+/* Batch json, csv, folded, or pprof and flame without -o: stdout holds
+ * that format alone (the launched command's output goes to stderr). */
+static bool machine_stdout(const struct top_opts *o)
+{
+	return o->batch && o->format != OUT_TEXT &&
+	       !((o->format == OUT_PPROF || o->format == OUT_FLAME) && o->output);
+}
+
 /* --mux runs: every run first, then the merged table once. */
 static int watch_runs(const struct top_opts *o)
 {
 	struct runs_opts ro = { o->s, o->runs ? (int)o->runs : 1, stop_requested };
+	struct child_output out;
 	char err[512];
 
 	ui_install_signals();
+	if (child_output_open(&out, o->child_output, false, machine_stdout(o),
+			      &ro.s.child_io) < 0)
+		return 1;
 	struct snapshot *snap = runs_execute(&ro, err, sizeof(err));
+	child_output_close(&out);
 	if (!snap) {
 		cmd_error("%s", err);
 		return 1;
@@ -522,7 +556,7 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 	}
 	struct child_output out = { -1, -1, false, "" };
 	if (!s && o->s.argv && child_output_open(&out, o->child_output, !o->batch,
-						 &o->s.child_io) < 0)
+						 machine_stdout(o), &o->s.child_io) < 0)
 		return 1;
 	if (!s)
 		s = session_open(&o->s, err, sizeof(err));

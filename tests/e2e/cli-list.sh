@@ -36,9 +36,22 @@ run "$CYCTOP" list metrics --arch topdown --model spr
 expect_out "spr-metrics.json" "the model's variant of the metrics"
 run "$CYCTOP" list metrics --arch ia64
 expect_out "cycles.stalls.residual" "ia64 metrics"
+# a first word that is no kind is a pattern of events (perf list PATTERN);
+# a typo of a kind gets a guess
 run "$CYCTOP" list bogus
-expect_rc 2 "unknown kind"
-expect_err "unknown kind 'bogus'" "kind named"
+expect_rc 1 "a pattern nothing matches"
+expect_err "event 'bogus'" "pattern named"
+run "$CYCTOP" list modles
+expect_rc 2 "a mistyped kind"
+[ "$(cat "$TMP/err")" = "cyctop: list: unknown kind 'modles': did you mean 'models'? (see cyctop list --help)" ] ||
+	fail "mistyped kind: $(cat "$TMP/err")"
+ok
+run "$CYCTOP" list --model perf 'cpu-*'
+expect_out "cpu-clock                                -> type=1 config=0x0" "a glob of events"
+expect_out "cpu-migrations|migrations                -> type=1 config=0x4" "a glob of an alias"
+run "$CYCTOP" list models --model zen4
+[ "$(wc -l <"$TMP/out")" -eq 2 ] || fail "list models --model zen4: $(cat "$TMP/out")"
+expect_out "amd64_fam19h_zen4 6" "the model's row"
 run "$CYCTOP" list events --model sparc
 expect_rc 2 "unknown model"
 

@@ -84,12 +84,14 @@ cg=$(cat "$TMP/err")
 expect_rc 2 "watch --call-graph lbr"
 same "$cg" record -o "$TMP/x.data" --call-graph lbr -- true
 
-# an unknown option: getopt's line, then the help, on stderr
-run "$CYCTOP" list --bogus
-expect_rc 2 "unknown option"
-expect_err "unrecognized option '--bogus'" "unknown option named"
-expect_err "usage: cyctop list" "help after an unknown option"
-[ -s "$TMP/out" ] && fail "unknown option: wrote to stdout"
-ok
+# a mistyped option: one line naming it, a guess when a name is close, and
+# where the rest is (git's manner), from every command's table
+same "cyctop: unknown option '--bogus' (see cyctop list --help)" list --bogus
+same "cyctop: unknown option '--modle': did you mean --model? (see cyctop list --help)" \
+	list --modle zen4
+same "cyctop: unknown option '--ouptut': did you mean --output? (see cyctop record --help)" \
+	record --ouptut x.data -- true
+same "cyctop: option '-o' needs a value: FILE (see cyctop record --help)" record -o
+same "cyctop: option '--window' takes no value (see cyctop --help)" -b --window=3 -- true
 
 done_ok

@@ -41,7 +41,10 @@ for bc in "" /usr/share/bash-completion/bash_completion; do
 	fi
 	export WITH_BC="$bc"
 	offers rec :: record
-	offers "" :: record annotate tree list encode demo diff
+	offers "" :: record annotate tree list encode demo diff report help
+	offers help rec :: record
+	offers list cpu-c :: cpu-clock
+	offers list mod :: models
 	offers record --cal :: --call-graph
 	offers -e cpu-c :: cpu-clock
 	offers -e cpu-clock,page-f :: cpu-clock,page-faults

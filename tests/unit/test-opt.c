@@ -188,6 +188,40 @@ static void test_operands(void **state)
 	assert_int_equal(parse(&v, true, 2, "-e"), -1);
 }
 
+/* A mistyped option: one line, a guess when a long name is close (as
+ * git's "did you mean"), the command's --help named; never the table. */
+static void test_typos(void **state)
+{
+	struct vals v;
+	static const char *const names[] = { "format", "events", "pid", "delay" };
+
+	(void)state;
+	assert_string_equal(opt_closest("fromat", names, 4), "format");  /* a swap: one */
+	assert_string_equal(opt_closest("evnts", names, 4), "events");
+	assert_string_equal(opt_closest("dealy", names, 4), "delay");
+	assert_null(opt_closest("x", names, 4));
+	assert_null(opt_closest("bogus", names, 4));
+	assert_int_equal(parse(&v, true, 2, "--evnets"), -1);
+	assert_string_equal(said(), "cyctop: unknown option '--evnets': did you mean --events? "
+				    "(see t --help)\n");
+	assert_int_equal(parse(&v, true, 3, "--evnets=x", "y"), -1);
+	assert_string_equal(said(), "cyctop: unknown option '--evnets': did you mean --events? "
+				    "(see t --help)\n");
+	assert_int_equal(parse(&v, true, 2, "-x"), -1);
+	assert_string_equal(said(), "cyctop: unknown option '-x' (see t --help)\n");
+	assert_int_equal(parse(&v, true, 2, "-bx"), -1);
+	assert_string_equal(said(), "cyctop: unknown option '-x' (see t --help)\n");
+	assert_int_equal(parse(&v, true, 2, "-p"), -1);
+	assert_string_equal(said(), "cyctop: option '-p' needs a value: PID (see t --help)\n");
+	assert_int_equal(parse(&v, true, 2, "--pid"), -1);
+	assert_string_equal(said(), "cyctop: option '--pid' needs a value: PID (see t --help)\n");
+	assert_int_equal(parse(&v, true, 2, "--batch=1"), -1);
+	assert_string_equal(said(), "cyctop: option '--batch' takes no value (see t --help)\n");
+	assert_int_equal(parse(&v, true, 2, "--b"), -1);  /* --batch or --big */
+	assert_string_equal(said(), "cyctop: option '--b' is ambiguous: --batch or --big? "
+				    "(see t --help)\n");
+}
+
 static void test_check(void **state)
 {
 	int a = 0, b = 0;
@@ -253,7 +287,7 @@ int main(void)
 		cmocka_unit_test(test_kinds),    cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_pow2),     cmocka_unit_test(test_enum),
 		cmocka_unit_test(test_operands), cmocka_unit_test(test_check),
-		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_help),     cmocka_unit_test(test_typos),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
