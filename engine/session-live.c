@@ -673,6 +673,12 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	if (!s->prof || plan_events(s, o->max_counters, err, errsz) < 0 ||
 	    setup_mux(s, o, err, errsz) < 0)
 		goto fail;
+	/* the kernel's names before any ring fills: reading kallsyms takes
+	 * 0.2 s, a second on a loaded VM, and a reader stopped for it on the
+	 * first kernel sample lost a dwarf watch's samples (its 2 MB ring is
+	 * 64 ms of a busy CPU's) */
+	if (sys_geteuid() == 0 || paranoid_level() <= 1)
+		session_load_kernel_names(s);
 	if (o->all_cpus || o->cpus) {
 		if (open_system_wide(s, o, err, errsz) < 0)
 			goto fail;
@@ -692,10 +698,6 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 			goto fail;
 	}
 	session_sort_ids(s);
-	/* system-wide, the kernel is much of what is seen: whether it can be
-	 * named is said with the other notices, at the start */
-	if (s->system_wide && !s->user_only)
-		session_load_kernel_names(s);
 	if (o->start_sink && o->start_sink(s, o, err, errsz) < 0)
 		goto fail;
 	for (int c = 0; c < s->ncpus; c++)
