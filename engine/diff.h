@@ -23,9 +23,10 @@
  *   least one sample's, P^2: two or three runs can agree exactly by
  *   chance (a function sampled once in each), and a width of 0 would call
  *   any difference significant.
- * No side is rescaled to the other's duration or total: a before/after of
- * the same work compares absolute counts (cycles, nanoseconds), and a
- * change that makes a program faster lowers them. */
+ * Nothing here rescales a side: whole runs of the same work compare
+ * absolute counts (cycles, nanoseconds), which a faster program lowers;
+ * the command gives time windows as rates (counts, variances and periods
+ * over the side's CPU seconds: Var(c / T) = Var(c) / T^2). */
 #ifndef ENGINE_DIFF_H
 #define ENGINE_DIFF_H
 

@@ -33,6 +33,11 @@
  * that, 1 MB a CPU as before, opens on up to 16 CPUs. */
 #define CG_DWARF_RING_PAGES 512
 #define CG_DWARF_RING_PAGES_USER 256
+/* Root on a host of up to 4 CPUs: 4 MiB a CPU (16 MiB at most).  A loaded
+ * 2-core VM (load 22, a build linking beside) once kept the reader from
+ * its turn past the 2 MiB ring's 64 ms: 149 of 3,000 samples lost. */
+#define CG_DWARF_RING_PAGES_FEW 1024
+#define CG_DWARF_FEW_CPUS 4
 /* The ring with -a when -m was not given: every task's records come
  * through one CPU's ring, a fork storm's FORK, COMM, MMAP2 and EXIT records
  * beside the samples; 256 pages (1 MB per CPU, perf record -a's default is
@@ -662,7 +667,9 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	}
 	ordered_set_release(s->queue, live_release);
 	if (!pages && o->call_graph == CALL_GRAPH_DWARF)
-		pages = sys_geteuid() == 0 ? CG_DWARF_RING_PAGES : CG_DWARF_RING_PAGES_USER;
+		pages = sys_geteuid() != 0 ? CG_DWARF_RING_PAGES_USER
+			: s->ncpus <= CG_DWARF_FEW_CPUS ? CG_DWARF_RING_PAGES_FEW
+			: CG_DWARF_RING_PAGES;
 	else if (!pages && (o->all_cpus || o->cpus))
 		pages = SYSWIDE_RING_PAGES;
 	if (events_parse(o->events ? o->events : "cycles", events_host_model(), &s->events, err,
@@ -673,6 +680,12 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	if (!s->prof || plan_events(s, o->max_counters, err, errsz) < 0 ||
 	    setup_mux(s, o, err, errsz) < 0)
 		goto fail;
+	/* the kernel's names before any ring fills: reading kallsyms takes
+	 * 0.2 s, a second on a loaded VM, and a reader stopped for it on the
+	 * first kernel sample lost a dwarf watch's samples (its 2 MB ring is
+	 * 64 ms of a busy CPU's) */
+	if (sys_geteuid() == 0 || paranoid_level() <= 1)
+		session_load_kernel_names(s);
 	if (o->all_cpus || o->cpus) {
 		if (open_system_wide(s, o, err, errsz) < 0)
 			goto fail;
@@ -692,10 +705,6 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 			goto fail;
 	}
 	session_sort_ids(s);
-	/* system-wide, the kernel is much of what is seen: whether it can be
-	 * named is said with the other notices, at the start */
-	if (s->system_wide && !s->user_only)
-		session_load_kernel_names(s);
 	if (o->start_sink && o->start_sink(s, o, err, errsz) < 0)
 		goto fail;
 	for (int c = 0; c < s->ncpus; c++)

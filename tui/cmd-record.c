@@ -77,8 +77,10 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		OPT_DURATION(&o->duration, "stop after SECS (default: when the target ends, or ^C)"),
 		OPT_MMAP_PAGES(&o->s.ring_pages,
 			       "data pages of each CPU's ring, a power of two (default 64;\n"
-			       "256 with -g dwarf)"),
-		OPT_G(&o->s, "record call stacks: --call-graph dwarf"),
+			       "-g dwarf: 1024 as root on up to 4 CPUs, 512 on more, 256\n"
+			       "for another user)"),
+		OPT_G(&o->s, "record call stacks: --call-graph dwarf (perf's -g is fp:\n"
+			     "distribution code has no frame pointers)"),
 		OPT_CALL_GRAPH(&o->s, "dwarf (registers and a copy of the user stack, 8192 bytes a\n"
 				      "sample), dwarf,SIZE (SIZE bytes, a multiple of 8 up to\n"
 				      "65528) or fp (frame pointers), as perf record's"),

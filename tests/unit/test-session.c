@@ -257,19 +257,27 @@ static void test_topdown_without_slots(void **state)
 }
 
 static uid_t fake_euid;
+static long fake_ncpus;
 
 static uid_t fake_geteuid(void)
 {
 	return fake_euid;
 }
 
-/* The dwarf ring with -m not given: 2 MB a CPU for root, whose locked
- * memory has no limit; 1 MB for another user, whose rings must fit in
- * perf_event_mlock_kb and ulimit -l.  And -m is taken as given. */
+static long fake_ncpus_fn(void)
+{
+	return fake_ncpus;
+}
+
+/* The dwarf ring with -m not given: 4 MB a CPU for root on up to 4 CPUs,
+ * 2 MB on more (root's locked memory has no limit); 1 MB for another
+ * user, whose rings must fit in perf_event_mlock_kb and ulimit -l.  And -m
+ * is taken as given. */
 static void test_dwarf_ring_size(void **state)
 {
-	const struct { uid_t euid; size_t pages, want; } cases[] = {
-		{ 0, 0, 512 }, { 1000, 0, 256 }, { 0, 128, 128 }, { 1000, 1024, 1024 },
+	const struct { uid_t euid; long ncpus; size_t pages, want; } cases[] = {
+		{ 0, 2, 0, 1024 }, { 0, 4, 0, 1024 }, { 0, 8, 0, 512 }, { 1000, 2, 0, 256 },
+		{ 0, 2, 128, 128 }, { 1000, 2, 1024, 1024 },
 	};
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
@@ -281,7 +289,9 @@ static void test_dwarf_ring_size(void **state)
 		assert_int_equal(session_parse_call_graph("dwarf", &o, err, sizeof(err)), 0);
 		record_opens();
 		ops.geteuid = fake_geteuid;
+		ops.ncpus = fake_ncpus_fn;
 		fake_euid = cases[i].euid;
+		fake_ncpus = cases[i].ncpus;
 		mmap_len = 0;
 		struct session *s = session_open(&o, err, sizeof(err));
 		if (!s) {
