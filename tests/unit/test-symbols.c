@@ -1084,7 +1084,7 @@ static char *write_fixture(const void *data, size_t n)
 	return path;
 }
 
-static void expect_ksym(const struct ksymtab *k, uint64_t addr, const char *name,
+static void expect_ksym(struct ksymtab *k, uint64_t addr, const char *name,
 			uint64_t start, uint64_t size, const char *module)
 {
 	struct sym_info si;
