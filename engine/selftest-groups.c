@@ -1,0 +1,205 @@
+/* Tests 4 and 5: the group planner and multiplexing against the kernel.
+ * Test 4 plans every preset meant for the host's model and watches each
+ * plan group alone (runs mode's path): every event of a group must count
+ * the whole time it is enabled (running = enabled), or the planner put
+ * more into a group than the PMU schedules together (perf's silent
+ * "<not counted>" or scaled counts).  Test 5 counts the calibration loop
+ * with more event groups than a time slice holds (--counters 1): the
+ * estimate of instructions:u within 2% of its count alone, and each
+ * coverage the kernel's own time running over the reference's time
+ * enabled, read through the seam. */
+#include "engine/selftest.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/preset.h"
+#include "engine/events.h"
+#include "engine/mux.h"
+
+#define NOSAMPLE "1000000000000"
+#define GROUP_ITERS 1000000UL
+#define MUX_BOUND 0.02
+#define COVERAGE_BOUND 1e-3
+
+/* The groups of preset P; -1 with one line in ERR. */
+static int preset_groups(struct selftest_ctx *c, const char *events, int max_counters,
+			 char *err, size_t errsz)
+{
+	struct ev_list *evl = calloc(1, sizeof(*evl));
+	struct plan *plan = calloc(1, sizeof(*plan));
+	int group[EVENTS_MAX], n = -1;
+
+	if (!evl || !plan)
+		snprintf(err, errsz, "out of memory");
+	else if (events_parse(events, c->model, evl, err, errsz) == 0)
+		n = mux_plan(evl, max_counters, plan, group, err, errsz);
+	free(evl);
+	free(plan);
+	return n;
+}
+
+/* Watches group G of EVENTS alone: every event of it must have run the
+ * whole time.  False with why in O. */
+static bool group_whole(struct selftest_ctx *c, const char *events, int g, int max_counters,
+			struct st_outcome *o)
+{
+	char err[512], work[64];
+	struct st_watch w = { .events = events, .work = work, .one_group = true, .group = g,
+			      .max_counters = max_counters };
+
+	snprintf(work, sizeof(work), "loop:%lu", GROUP_ITERS);
+	struct snapshot *snap = st_watch_run(c, &w, err, sizeof(err));
+	if (!snap) {
+		st_set(o, ST_FAIL, "%s, group %d: %s", events, g + 1, err);
+		return false;
+	}
+	bool ok = true;
+	for (int e = 0; e < snap->n_events && ok; e++) {
+		const struct snap_event *ev = &snap->ev[e];
+		if (ev->group != g && ev->group != SNAP_EVERY_GROUP)
+			continue;
+		if (!ev->counted || ev->coverage < 1 - 1e-6) {
+			st_set(o, ST_FAIL, "%s, group %d of %d: %s ran %.1f%% of its time "
+			       "(the PMU did not schedule the group whole)", events, g + 1,
+			       snap->n_groups, ev->name, 100 * (ev->counted ? ev->coverage : 0));
+			ok = false;
+		}
+	}
+	snapshot_free(snap);
+	return ok;
+}
+
+void st_check_groups(struct selftest_ctx *c, struct st_outcome *o)
+{
+	const struct preset *p;
+	char err[512], events[80], names[256] = "";
+	int presets = 0, groups = 0;
+	/* the fault: groups planned for two counters more than the PMU has */
+	int maxc = selftest_fault(c, "counters") && c->host.counters ? c->host.counters + 2 : 0;
+
+	if (!c->hardware) {
+		st_set(o, ST_SKIP, "no hardware PMU (%s)", c->host.describe);
+		return;
+	}
+	for (size_t i = 0; (p = preset_at(i)) != NULL; i++) {
+		if (!preset_for_model(p, c->model) || strstr(names, p->name))
+			continue;
+		snprintf(events, sizeof(events), "@%s", p->name);
+		int n = preset_groups(c, events, maxc, err, sizeof(err));
+		if (n < 0) {
+			st_set(o, ST_FAIL, "%s: %s", events, err);
+			return;
+		}
+		for (int g = 0; g < n; g++)
+			if (!group_whole(c, events, g, maxc, o))
+				return;
+		presets++;
+		groups += n;
+		size_t len = strlen(names);
+		snprintf(names + len, sizeof(names) - len, "%s%s:%d", len ? " " : "", p->name, n);
+	}
+	if (!presets) {
+		st_set(o, ST_SKIP, "no preset is meant for model %s", c->model->name);
+		return;
+	}
+	snprintf(o->measured, sizeof(o->measured), "%d groups of %d presets (%s)", groups,
+		 presets, names);
+	snprintf(o->expected, sizeof(o->expected), "every event of a group running all its time");
+	st_set(o, ST_PASS, "%s scheduled whole", o->measured);
+}
+
+/* --- test 5 ---------------------------------------------------------------- */
+
+/* The kernel's coverage of the event of attr TYPE/CONFIG: its time running
+ * over the reference's (the event enabled longest) time enabled, per fd. */
+static double kernel_coverage(uint32_t type, uint64_t config)
+{
+	const struct st_kernel_times *t = st_kernel_times();
+	double ref = 0, running = -1;
+
+	for (int i = 0; i < t->n; i++) {
+		if (t->ev[i].fds && t->ev[i].enabled / t->ev[i].fds > ref)
+			ref = t->ev[i].enabled / t->ev[i].fds;
+		if (t->ev[i].type == type && t->ev[i].config == config)
+			running = t->ev[i].running;
+	}
+	return running >= 0 && ref > 0 ? running / ref : NAN;
+}
+
+/* The second and third events, on more generic counters than one slice
+ * has: perf's generic events on x86, two raw Armv8 events elsewhere (QEMU
+ * takes them, and counts 0). */
+static const char *mux_events(void)
+{
+#if defined(__aarch64__)
+	return "instructions:u/" NOSAMPLE ",r01:u/" NOSAMPLE ",r02:u/" NOSAMPLE;
+#else
+	return "instructions:u/" NOSAMPLE ",branches:u/" NOSAMPLE ",branch-misses:u/" NOSAMPLE;
+#endif
+}
+
+static bool coverages_match(const struct snapshot *snap, const struct ev_list *evl,
+			    struct st_outcome *o)
+{
+	for (int e = 0; e < snap->n_events; e++) {
+		double k = kernel_coverage(evl->ev[e].attr.type, evl->ev[e].attr.config);
+		if (!(fabs(snap->ev[e].coverage - k) <= COVERAGE_BOUND)) {
+			st_set(o, ST_FAIL, "%s: cyctop's coverage %.4f, the kernel's time running "
+			       "over the reference's enabled %.4f", snap->ev[e].name,
+			       snap->ev[e].coverage, k);
+			return false;
+		}
+	}
+	return true;
+}
+
+void st_check_mux(struct selftest_ctx *c, struct st_outcome *o)
+{
+	char err[512], work[64];
+	struct ev_list *evl = calloc(1, sizeof(*evl));
+	struct st_watch alone = { .events = "instructions:u/" NOSAMPLE, .work = work };
+	struct st_watch mux = { .events = mux_events(), .work = work, .max_counters = 1,
+				.slice_ms = 10 };
+	struct snapshot *exact = NULL, *snap = NULL;
+
+	if (!evl) {
+		st_set(o, ST_FAIL, "out of memory");
+		return;
+	}
+	if (!c->hardware) {
+		st_set(o, ST_SKIP, "no hardware PMU (%s)", c->host.describe);
+		goto out;
+	}
+	if (st_loop_speed(c, err, sizeof(err)) < 0 ||
+	    events_parse(mux.events, c->model, evl, err, sizeof(err)) < 0) {
+		st_set(o, ST_FAIL, "%s", err);
+		goto out;
+	}
+	/* some 50 slices: the estimate's error is about a slice's share */
+	snprintf(work, sizeof(work), "loop:%lu", st_iters_for(c, 0.5, 10000000));
+	if (!(exact = st_watch_run(c, &alone, err, sizeof(err))) ||
+	    !(snap = st_watch_run(c, &mux, err, sizeof(err)))) {
+		st_set(o, exact ? ST_FAIL : ST_SKIP, "%s", err);
+		goto out;
+	}
+	double want = exact->ev[0].count, got = snap->ev[0].count;
+	snprintf(o->measured, sizeof(o->measured), "instructions:u %.0f estimated (coverage "
+		 "%.3f, %d groups), %.0f counted alone", got, snap->ev[0].coverage, snap->n_groups,
+		 want);
+	snprintf(o->expected, sizeof(o->expected), "within 2%%; coverages the kernel's");
+	if (snap->n_groups < 2)
+		st_set(o, ST_FAIL, "%s: %d group (nothing multiplexed)", mux.events, snap->n_groups);
+	else if (!(fabs(got - want) <= MUX_BOUND * want))
+		st_set(o, ST_FAIL, "instructions:u estimated %.0f from coverage %.3f, counted "
+		       "alone %.0f (%+.2f%%)", got, snap->ev[0].coverage, want,
+		       100 * (got - want) / want);
+	else if (coverages_match(snap, evl, o))
+		st_set(o, ST_PASS, "%s", o->measured);
+out:
+	snapshot_free(exact);
+	snapshot_free(snap);
+	free(evl);
+}
