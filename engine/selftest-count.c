@@ -161,35 +161,28 @@ static int perf_stat(struct selftest_ctx *c, const char *work, int n_events, str
 	return 0;
 }
 
-/* The environment perf's child had, one string a line of R->out, as an
- * envp (into R->out itself); with the start-up fault one variable more. */
-static char **perf_env(struct selftest_ctx *c, struct perf_run *r)
+/* The environment perf's child had, one string a line of TEXT, as an envp
+ * whose strings are in one allocation after the pointers (free() it);
+ * with the start-up fault one variable more. */
+static char **perf_env(struct selftest_ctx *c, const char *text)
 {
-	static char pad[] = "CYCTOP_SELFTEST_PAD=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
-	size_t n = 0, cap = 8;
-	char **envp = malloc(cap * sizeof(*envp));
+	static const char pad[] = "CYCTOP_SELFTEST_PAD=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+	size_t n = 2, len = strlen(text);
 
-	for (char *l = strtok(r->out, "\n"); envp && l; l = strtok(NULL, "\n")) {
-		if (n + 2 >= cap) {
-			char **m = realloc(envp, (cap *= 2) * sizeof(*envp));
-			if (!m) {
-				free(envp);
-				return NULL;
-			}
-			envp = m;
-		}
+	for (const char *p = text; *p; p++)
+		n += *p == '\n';
+	char **envp = malloc(n * sizeof(*envp) + len + sizeof(pad) + 1);
+	if (!envp)
+		return NULL;
+	char *copy = (char *)(envp + n);
+	memcpy(copy, text, len + 1);
+	n = 0;
+	for (char *l = strtok(copy, "\n"); l; l = strtok(NULL, "\n"))
 		envp[n++] = l;
-	}
-	if (envp && selftest_fault(c, "startup"))
-		envp[n++] = pad;
-	if (envp)
-		envp[n] = NULL;
+	if (selftest_fault(c, "startup"))
+		envp[n++] = memcpy(copy + len + 1, pad, sizeof(pad));
+	envp[n] = NULL;
 	return envp;
-}
-
-static bool perf_missing(int rc_text_ok, const char *err)
-{
-	return !rc_text_ok && (strstr(err, "exited with 127") || strstr(err, "not found"));
 }
 
 /* Compares cyctop's counts C with perf's P: within BOUND of perf's, or
@@ -225,12 +218,15 @@ void st_check_perf(struct selftest_ctx *c, struct st_outcome *o)
 	snprintf(work, sizeof(work), "loop:%lu", EXACT_ITERS);
 	if (skip_hardware(c, o, &n))
 		goto out;
-	if (perf_stat(c, "env", n, r, &k, err, sizeof(err)) < 0) {
-		st_set(o, perf_missing(0, err) ? ST_SKIP : ST_FAIL, "%s",
-		       perf_missing(0, err) ? "perf is not installed" : err);
+	if (!c->host.perf[0]) {
+		st_set(o, ST_SKIP, "perf is not installed (perf --version did not run)");
 		goto out;
 	}
-	if (!(envp = perf_env(c, r))) {
+	if (perf_stat(c, "env", n, r, &k, err, sizeof(err)) < 0) {
+		st_set(o, ST_FAIL, "%s", err);
+		goto out;
+	}
+	if (!(envp = perf_env(c, r->out))) {
 		st_set(o, ST_FAIL, "out of memory");
 		goto out;
 	}
