@@ -40,7 +40,7 @@ static int count_preset(struct selftest_ctx *c, const struct preset *p, struct c
 	for (int e = 0; e < snap->n_events; e++)
 		if (snap->ev[e].counted)
 			counts_add(cnt, snap->ev[e].name, snap->ev[e].count *
-				   (e == 0 && selftest_fault(c, "method") ? 1.2 : 1), 0);
+				   (e == 1 && selftest_fault(c, "method") ? 1.2 : 1), 0);
 	snapshot_free(snap);
 	return 0;
 }

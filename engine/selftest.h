@@ -11,9 +11,10 @@
  * CYCTOP_SELFTEST_FAULT (read here only) breaks one thing on purpose, to
  * show that the checks can fail: scale (time_running read 10% short, a
  * wrong scale factor), startup (the watched program's environment padded),
- * counters (groups planned for two counters more than the kernel has),
- * split (the two-function program runs 1:1), method (a tree's cycles
- * count 20% high), host (the kernel's PMU verdict inverted). */
+ * counters (all but one generic counter held by pinned CPU-wide events, as
+ * the NMI watchdog holds one), split (the two-function program runs 1:1),
+ * method (a preset's second count 20% high), host (the kernel's PMU
+ * verdict inverted). */
 #ifndef ENGINE_SELFTEST_H
 #define ENGINE_SELFTEST_H
 
