@@ -68,7 +68,7 @@ static bool skip_hardware(struct selftest_ctx *c, struct st_outcome *o, int *n_e
 	char err[512];
 
 	if (!c->hardware) {
-		st_set(o, ST_SKIP, "no hardware PMU (%s)", c->host.describe);
+		st_set(o, ST_SKIP, "%s", ST_NO_PMU);
 		return true;
 	}
 	*n_events = events_here(c, err, sizeof(err));

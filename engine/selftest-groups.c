@@ -167,7 +167,7 @@ void st_check_groups(struct selftest_ctx *c, struct st_outcome *o)
 	char err[256];
 
 	if (!c->hardware) {
-		st_set(o, ST_SKIP, "no hardware PMU (%s)", c->host.describe);
+		st_set(o, ST_SKIP, "%s", ST_NO_PMU);
 		return;
 	}
 	if (selftest_fault(c, "counters") && !hold_counters(c, held, err, sizeof(err))) {
@@ -243,7 +243,7 @@ void st_check_mux(struct selftest_ctx *c, struct st_outcome *o)
 		return;
 	}
 	if (!c->hardware) {
-		st_set(o, ST_SKIP, "no hardware PMU (%s)", c->host.describe);
+		st_set(o, ST_SKIP, "%s", ST_NO_PMU);
 		goto out;
 	}
 	if (st_loop_speed(c, err, sizeof(err)) < 0 ||

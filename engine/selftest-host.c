@@ -197,8 +197,8 @@ void st_check_host(struct selftest_ctx *c, struct st_outcome *o)
 		st_set(o, ST_FAIL, "the kernel has core PMU %s but cyctop opens software events "
 		       "only", h->kernel_pmu);
 	else if (!kernel_pmu)
-		st_set(o, ST_PASS, "no hardware PMU (%s): software events only; kernel %s, "
-		       "paranoid %d", h->describe, h->kernel, h->paranoid);
+		st_set(o, ST_PASS, "no hardware PMU: software events only; kernel %s, "
+		       "paranoid %d", h->kernel, h->paranoid);
 	else
 		st_set(o, ST_PASS, "PMU %s, %d generic + %d fixed counters%s%s; paranoid %d; "
 		       "trees %s", h->describe, h->counters, h->fixed,

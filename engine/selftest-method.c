@@ -80,7 +80,7 @@ void st_check_method(struct selftest_ctx *c, struct st_outcome *o)
 	int done = 0, zero = 0;
 
 	if (!c->hardware) {
-		st_set(o, ST_SKIP, "no hardware PMU (%s)", c->host.describe);
+		st_set(o, ST_SKIP, "%s", ST_NO_PMU);
 		return;
 	}
 	for (int i = 0; method_presets[i]; i++) {

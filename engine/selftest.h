@@ -27,6 +27,9 @@
 
 enum st_result { ST_PASS, ST_FAIL, ST_SKIP };
 
+/* A hardware check's reason to skip on a host without a PMU. */
+#define ST_NO_PMU "no hardware PMU: the kernel has no core PMU driver (a VM?)"
+
 struct st_outcome {
 	enum st_result result;
 	char reason[512];     /* one line */

@@ -21,7 +21,7 @@
 # there is nothing to run (no build, no guest kernel, no QEMU).
 # Env: ARM64_CPUS (the boots, default "neoverse-n1 neoverse-n1-smp2
 #      cortex-a57 max neoverse-n1-selftest neoverse-n1-e2e"),
-#      ARM64_TIMEOUT (seconds per boot, default 240; the self-test's boot's
+#      ARM64_TIMEOUT (seconds per boot, default 480; the self-test's boot's
 #      is ARM64_SELFTEST_TIMEOUT, default 900; the e2e boot's is
 #      ARM64_E2E_TIMEOUT, default 600), ARM64_KEEP=1 (keep the
 #      work directory, named on stderr).
@@ -156,7 +156,7 @@ boot() { # MODEL SMP LOG CPU TIMEOUT INITRD
 
 CPUS=${ARM64_CPUS:-neoverse-n1 neoverse-n1-smp2 cortex-a57 max neoverse-n1-selftest${E2E:+ neoverse-n1-e2e}}
 for cpu in $CPUS; do
-	smp=1 model=$cpu to=${ARM64_TIMEOUT:-240} initrd=$w/initrd
+	smp=1 model=$cpu to=${ARM64_TIMEOUT:-480} initrd=$w/initrd
 	[ "$cpu" = neoverse-n1-smp2 ] && smp=2 model=neoverse-n1
 	[ "$cpu" = neoverse-n1-selftest ] && model=neoverse-n1 to=${ARM64_SELFTEST_TIMEOUT:-900}
 	[ "$cpu" = neoverse-n1-e2e ] && model=neoverse-n1 to=${ARM64_E2E_TIMEOUT:-600} \

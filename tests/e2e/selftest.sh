@@ -65,7 +65,7 @@ ok
 if [ "$HW" = 0 ]; then
 	run "$CYCTOP" selftest exact
 	expect_rc 0 "a skipped test"
-	grep -q '^ 2: exact.*: Skip (no hardware PMU (none' "$TMP/out" ||
+	grep -q '^ 2: exact.*: Skip (no hardware PMU: the kernel has no core PMU' "$TMP/out" ||
 		fail "skip's reason: $(cat "$TMP/out")"
 	ok
 fi
