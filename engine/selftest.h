@@ -13,8 +13,8 @@
  * wrong scale factor), startup (the watched program's environment padded),
  * counters (all but one generic counter held by pinned CPU-wide events, as
  * the NMI watchdog holds one), split (the two-function program runs 1:1),
- * method (a preset's second count 20% high), host (the kernel's PMU
- * verdict inverted). */
+ * method (a preset's last count, a stall, 20% above its cycles), host
+ * (the kernel's PMU verdict inverted). */
 #ifndef ENGINE_SELFTEST_H
 #define ENGINE_SELFTEST_H
 
