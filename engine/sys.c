@@ -52,6 +52,7 @@ static const struct sys_ops real_ops = {
 	.ncpus = real_ncpus,
 	.dup2 = dup2,
 	.geteuid = geteuid,
+	.readlink = readlink,
 };
 
 static const struct sys_ops *ops = &real_ops;
@@ -94,6 +95,10 @@ FILE *sys_fopen(const char *path, const char *mode) { return ops->fopen(path, mo
 DIR *sys_opendir(const char *path) { return ops->opendir(path); }
 long sys_ncpus(void) { return ops->ncpus(); }
 uid_t sys_geteuid(void) { return ops->geteuid(); }
+ssize_t sys_readlink(const char *path, char *buf, size_t n)
+{
+	return (ops->readlink ? ops->readlink : readlink)(path, buf, n);
+}
 
 int sys_is_stream(int fd)
 {

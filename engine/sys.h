@@ -29,6 +29,7 @@ struct sys_ops {
 	long (*ncpus)(void);
 	int (*dup2)(int oldfd, int newfd);
 	uid_t (*geteuid)(void);
+	ssize_t (*readlink)(const char *path, char *buf, size_t n);  /* NULL: the real one */
 };
 
 /* Replaces the ops (NULL restores the real kernel); returns the old ones. */
@@ -59,6 +60,7 @@ int sys_is_stream(int fd);
 int sys_set_nonblock(int fd);
 int sys_dup2(int oldfd, int newfd);
 uid_t sys_geteuid(void);
+ssize_t sys_readlink(const char *path, char *buf, size_t n);
 
 /* What an errno from perf_event_open means here, in a few words. */
 const char *sys_perf_strerror(int err);

@@ -19,6 +19,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_record_entry,
 	&cmd_encode_entry,
 	&cmd_diff_entry,
+	&cmd_selftest_entry,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

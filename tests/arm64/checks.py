@@ -28,6 +28,9 @@ Bounds, and why:
   and by cyctop: equal to 0.01 points.
 - Multiplexed estimates: within 2 % of the exact count (the issue's bound;
   the workload is uniform, so value / coverage is unbiased).
+- cyctop selftest: its own bounds (cyctop-selftest(1)); every test but
+  method must pass (method may skip: QEMU's stall events read 0), and each
+  must fail under its fault (CYCTOP_SELFTEST_FAULT).
 """
 import base64
 import json
@@ -39,7 +42,8 @@ import sys
 
 EXACT_BOUND = 64
 LABEL = {"neoverse-n1": "n1", "neoverse-n1-smp2": "n1-smp2", "cortex-a57": "a57",
-         "max": "max", "neoverse-n1-e2e": "n1-e2e"}
+         "max": "max", "neoverse-n1-e2e": "n1-e2e",
+         "neoverse-n1-selftest": "n1-selftest"}
 # the model each CPU's header names: libpfm4's for the first two, none for max
 MODEL = {"neoverse-n1": "arm_n1", "cortex-a57": "arm_ac57", "max": None}
 
@@ -300,6 +304,49 @@ def check_e2e(L, outs):
                 report(name + " part", None, m.group(1))
 
 
+def selftest_doc(outs, name):
+    """The JSON document of a cyctop selftest --format json command, or None."""
+    text, _ = outs.get(name, ("", 1))
+    start = text.find("{")
+    try:
+        return json.loads(text[start:]) if start >= 0 else None
+    except ValueError:
+        return None
+
+
+# cyctop selftest in the guest: which tests must pass (the PMU counts,
+# multiplexes and samples exactly here), and the fault each must fail under
+SELFTEST_PASS = ("host", "exact", "perf", "groups", "mux", "sampling", "software")
+SELFTEST_FAULTS = (("host", "host"), ("scale", "exact"), ("startup", "perf"),
+                   ("counters", "groups"), ("scale", "mux"), ("split", "sampling"),
+                   ("method", "method"), ("scale", "software"))
+
+
+def check_selftest(L, outs):
+    doc = selftest_doc(outs, "selftest")
+    tests = {t["name"]: t for t in doc["tests"]} if doc else {}
+    for name in SELFTEST_PASS:
+        t = tests.get(name)
+        report("%s/selftest-%s" % (L, name), t is not None and t["result"] == "pass",
+               "%s: %s" % (t["result"], t["reason"]) if t else
+               "no selftest JSON: %r" % outs.get("selftest", ("", 1))[0][-300:])
+    # the method's trees: QEMU's stall events read 0, so a pass or a skip
+    t = tests.get("method")
+    report("%s/selftest-method" % L, t is not None and t["result"] in ("pass", "skip"),
+           "%s: %s" % (t["result"], t["reason"]) if t else "no selftest JSON")
+    report("%s/selftest-report" % L,
+           "libpfm4" in outs.get("selftest-report", ("", 1))[0],
+           "report: %r" % outs.get("selftest-report", ("", 1))[0][:300])
+    for fault, name in SELFTEST_FAULTS:
+        key = "selftest-fault-%s-%s" % (fault, name)
+        d = selftest_doc(outs, key)
+        t = d["tests"][0] if d and d.get("tests") else None
+        report("%s/%s" % (L, key), t is not None and t["result"] == "fail"
+               and outs[key][1] == 1,
+               "%s (status %d): %s" % (t["result"], outs[key][1], t["reason"]) if t else
+               "no JSON: %r" % outs.get(key, ("", 1))[0][-300:])
+
+
 def check_boot(cpu, outs, build, work):
     L = LABEL.get(cpu, cpu)
     if cpu == "neoverse-n1-smp2":
@@ -307,6 +354,9 @@ def check_boot(cpu, outs, build, work):
         return
     if cpu == "neoverse-n1-e2e":
         check_e2e(L, outs)
+        return
+    if cpu == "neoverse-n1-selftest":
+        check_selftest(L, outs)
         return
     stat = perf_stat(outs, "perf-stat")
     exact = stat.get("instructions:u")

@@ -11,7 +11,8 @@
 # One boot per CPU model: neoverse-n1 (libpfm4 arm_n1), cortex-a57
 # (arm_ac57) and max (a CPU libpfm4 does not know), one vCPU each (two make
 # counts depend on how QEMU interleaves them), neoverse-n1-smp2 (two
-# vCPUs) for -a, and neoverse-n1-e2e for the end-to-end scripts of tests/e2e/
+# vCPUs) for -a, neoverse-n1-selftest for cyctop selftest and
+# neoverse-n1-e2e for the end-to-end scripts of tests/e2e/
 # (ARM64_E2E: their names, "" none).  With
 # -icount shift=0,sleep=off every instruction is one nanosecond of virtual
 # time and every count is exact and the same each run.  Prints one line
@@ -19,8 +20,9 @@
 # "N passed, N failed"; exits 0 when nothing failed, 1 otherwise, 77 when
 # there is nothing to run (no build, no guest kernel, no QEMU).
 # Env: ARM64_CPUS (the boots, default "neoverse-n1 neoverse-n1-smp2
-#      cortex-a57 max neoverse-n1-e2e"),
-#      ARM64_TIMEOUT (seconds per boot, default 240; the e2e boot's is
+#      cortex-a57 max neoverse-n1-selftest neoverse-n1-e2e"),
+#      ARM64_TIMEOUT (seconds per boot, default 480; the self-test's boot's
+#      is ARM64_SELFTEST_TIMEOUT, default 900; the e2e boot's is
 #      ARM64_E2E_TIMEOUT, default 600), ARM64_KEEP=1 (keep the
 #      work directory, named on stderr).
 set -eu
@@ -152,10 +154,11 @@ boot() { # MODEL SMP LOG CPU TIMEOUT INITRD
 		</dev/null >"$3" 2>&1 || true
 }
 
-CPUS=${ARM64_CPUS:-neoverse-n1 neoverse-n1-smp2 cortex-a57 max${E2E:+ neoverse-n1-e2e}}
+CPUS=${ARM64_CPUS:-neoverse-n1 neoverse-n1-smp2 cortex-a57 max neoverse-n1-selftest${E2E:+ neoverse-n1-e2e}}
 for cpu in $CPUS; do
-	smp=1 model=$cpu to=${ARM64_TIMEOUT:-240} initrd=$w/initrd
+	smp=1 model=$cpu to=${ARM64_TIMEOUT:-480} initrd=$w/initrd
 	[ "$cpu" = neoverse-n1-smp2 ] && smp=2 model=neoverse-n1
+	[ "$cpu" = neoverse-n1-selftest ] && model=neoverse-n1 to=${ARM64_SELFTEST_TIMEOUT:-900}
 	[ "$cpu" = neoverse-n1-e2e ] && model=neoverse-n1 to=${ARM64_E2E_TIMEOUT:-600} \
 		initrd=$w/initrd-e2e
 	# max: pointer authentication by QEMU's own cheap algorithm (the

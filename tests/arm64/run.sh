@@ -1,6 +1,7 @@
 # The commands of one guest boot (tests/arm64/guest.sh), for the boot named
 # in $1 (neoverse-n1, cortex-a57, max: one CPU; neoverse-n1-smp2: two, for
-# -a only; neoverse-n1-e2e: the end-to-end scripts of tests/e2e/).  Each
+# -a only; neoverse-n1-e2e: the end-to-end scripts of tests/e2e/;
+# neoverse-n1-selftest: cyctop selftest).  Each
 # command's stdout and stderr are printed between "@@OUT NAME@@" and "@@RC NAME N@@" lines; the host
 # side (tests/arm64/checks.py) asserts on them.  Workloads are small: the
 # guest runs about 1G instructions a second.
@@ -56,6 +57,24 @@ if [ "$cpu" = neoverse-n1-e2e ]; then
 		rc=$?
 		echo "e2e: $t ran $(($(date +%s) - t0)) s (virtual)"
 		echo "@@RC e2e-$t $rc@@"
+	done
+	exit 0
+fi
+
+# neoverse-n1-selftest: cyctop selftest, whose counting, multiplexing and
+# sampling tests must pass here (the PMU's counts are exact); then each
+# check under the fault that must make it fail (CYCTOP_SELFTEST_FAULT:
+# engine/selftest.h).  Some 2G instructions in all: a boot of its own
+if [ "$cpu" = neoverse-n1-selftest ]; then
+	echo "@@OUT selftest@@"
+	timeout 500 cyctop selftest --format json --report /tmp/selftest.report 2>&1
+	echo "@@RC selftest $?@@"
+	run selftest-report cat /tmp/selftest.report
+	for f in host:host scale:exact startup:perf counters:groups scale:mux split:sampling \
+		method:method scale:software; do
+		echo "@@OUT selftest-fault-${f%%:*}-${f#*:}@@"
+		CYCTOP_SELFTEST_FAULT="${f%%:*}" timeout 300 cyctop selftest --format json "${f#*:}" 2>&1
+		echo "@@RC selftest-fault-${f%%:*}-${f#*:} $?@@"
 	done
 	exit 0
 fi

@@ -31,6 +31,7 @@ help list list
 help tree tree
 help encode encode
 help diff diff
+help selftest selftest
 
 # same WANT ARGS...: exit 2 and exactly the line WANT on stderr, nothing else
 same() {
@@ -74,6 +75,7 @@ same "$smt" tree --smt maybe "$EX/core2-handmade.counts"
 format="cyctop: --format 'xml': want text, csv or json"
 same "$format" annotate main --format xml -- true
 same "$format" tree --format xml "$EX/core2-handmade.counts"
+same "cyctop: --format 'xml': want text or json" selftest --format xml
 model="cyctop: unknown model 'nonesuch' (cyctop list models)"
 same "$model" list --model nonesuch
 same "$model" tree --model nonesuch "$EX/core2-handmade.counts"
