@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit/tree-helpers.h"
 #include "arch/offcpu.h"
 #include "engine/offcpu.h"
 #include "engine/record.h"
@@ -314,6 +315,48 @@ static void test_decode_switch(void **state)
 	free(h);
 }
 
+/* --- the wall tree (arch/tree-wall.c) -------------------------------------- */
+
+static void test_wall_tree(void **state)
+{
+	static const char *const reasons[] = { "runnable", "sleep", "lock", "io", "wait", "other" };
+	struct tree_result r;
+	char id[64];
+	(void)state;
+
+	th_eval(&r, TREE_WALL, NULL,
+		"wall.on_cpu_ns,1000000000\nwall.off_cpu.runnable,500000000\n"
+		"wall.off_cpu.sleep,2000000000\nwall.off_cpu.lock,125000000\n"
+		"wall.off_cpu.io,250000000\nwall.off_cpu.wait,75000000\n"
+		"wall.off_cpu.other,50000000\n", 0, 0);
+	assert_string_equal(r.def->name, "wall");
+	assert_int_equal(tree_from_name("wall"), TREE_WALL);
+	assert_string_equal(tree_name(TREE_WALL), "wall");
+	th_assert_value(&r, "wall", 4.0, 1e-12);
+	th_assert_value(&r, "wall.on_cpu", 1.0, 1e-12);
+	th_assert_value(&r, "wall.off_cpu", 3.0, 1e-12);
+	th_assert_value(&r, "wall.off_cpu.runnable", 0.5, 1e-12);
+	th_assert_value(&r, "wall.off_cpu.sleep", 2.0, 1e-12);
+	th_assert_value(&r, "wall.off_cpu.lock", 0.125, 1e-12);
+	th_assert_value(&r, "wall.off_cpu.io", 0.25, 1e-12);
+	th_assert_value(&r, "wall.off_cpu.wait", 0.075, 1e-12);
+	th_assert_value(&r, "wall.off_cpu.other", 0.05, 1e-12);
+	assert_int_equal(r.def->n_nodes, 9);
+	/* the node ids are the reasons' names, in their order */
+	for (int k = 0; k < OFFCPU_REASONS; k++) {
+		snprintf(id, sizeof(id), "wall.off_cpu.%s", reasons[k]);
+		assert_int_equal(tree_node_index(r.def, id), 3 + k);
+		assert_int_equal(th_warn(&r, id), 0);
+	}
+	assert_int_equal(th_warn(&r, "wall"), 0);
+	assert_int_equal(th_warn(&r, "wall.off_cpu"), 0);
+	/* a reason missing: off the CPU and wall time not measured */
+	th_eval(&r, TREE_WALL, NULL, "wall.on_cpu_ns,1000000000\nwall.off_cpu.sleep,5\n", 0, 0);
+	assert_true(isnan(tree_value(&r, "wall.off_cpu")));
+	assert_true(isnan(tree_value(&r, "wall")));
+	th_assert_value(&r, "wall.on_cpu", 1.0, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_intervals),
 		cmocka_unit_test(test_hold),
 		cmocka_unit_test(test_decode_switch),
+		cmocka_unit_test(test_wall_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
