@@ -121,8 +121,14 @@ static void charge(struct session *s, const struct offcpu_iv *iv)
 	offcpu_drop(s->offcpu, iv->tid);
 	enum offcpu_reason why = offcpu_classify(iv->preempted, kn, nk, &un, un ? 1 : 0);
 	offcpu_charge(s->offcpu, iv->tid, why, iv->ns);
-	if (iv->ns)
-		session_add_weighed(s, s->offcpu_ev, &u, iv->ns, stack);
+	if (!iv->ns)
+		return;
+	/* one stack weighs a whole wait: never skipped for the batch's
+	 * unwinding budget (session-stack.c), though its time counts in it */
+	uint64_t spent = s->cg_batch_ns;
+	s->cg_batch_ns = 0;
+	session_add_weighed(s, s->offcpu_ev, &u, iv->ns, stack);
+	s->cg_batch_ns += spent;
 }
 
 static void on_switch(struct session *s, const struct record *r)

@@ -747,6 +747,13 @@ static int write_svg(FILE *mem, const struct snapshot *s, struct top_folded *fol
 	return rc;
 }
 
+/* Folded stacks weigh samples; off-cpu's (nanoseconds away) weigh
+ * microseconds, as off-CPU flame graphs do. */
+static uint64_t folded_unit(const struct snapshot *s)
+{
+	return s->n_events && strcmp(s->ev[0].name, "off-cpu") == 0 ? 1000 : 1;
+}
+
 static void print_folded(FILE *out, const struct snapshot *s, struct top_folded *folded)
 {
 	char *text = NULL;
@@ -767,7 +774,8 @@ static void print_folded(FILE *out, const struct snapshot *s, struct top_folded 
 		return;
 	}
 	int rc = s->n_events == 0 ? 0
-		 : folded->svg ? write_svg(mem, s, folded) : cg_write_folded(s->cg, 0, mem);
+		 : folded->svg ? write_svg(mem, s, folded)
+		 : cg_write_folded_div(s->cg, 0, folded_unit(s), mem);
 	if (fclose(mem) != 0 || rc < 0) {
 		if (rc != -2)
 			cmd_error("--format %s: out of memory", folded->svg ? "flame" : "folded");

@@ -4,7 +4,8 @@
 # clock reads of four threads pinned to one CPU) and prints their sum.
 # For each kind of wait, cyctop's reason bucket in the batch JSON's "wall"
 # equals the program's figure within 10%, and the off-CPU stacks through
-# the waiting function hold at least 90% of that bucket.
+# the waiting function hold at least 90% of that bucket; folded stacks in
+# microseconds, pprof's off-cpu/nanoseconds.
 #
 # No sampling is involved (every switch is recorded), so the tolerance is
 # not a binomial one: what differs is the edges of each wait (a few
@@ -76,6 +77,31 @@ check mutex lock_wait lock
 check pipe pipe_wait wait
 check fsync fsync_wait io
 check runnable run_spin runnable
+
+# --format folded with off-cpu first: off-CPU stacks in microseconds; the
+# ones through sleep_wait within 10% of the program's own sleeping
+(cd "$TMP" && "$CYCTOP" -b --format folded -e off-cpu -g -m 2048 -d 1 \
+	--child-output "$TMP/folded.err" -- "$OFFCPU" sleep 1) >"$TMP/folded" 2>"$TMP/folded.cy" ||
+	fail "folded: cyctop exit $?: $(cat "$TMP/folded.cy")"
+prog=$(sed -n 's/.*waited_ns=\([0-9]*\).*/\1/p' "$TMP/folded.err")
+us=$(awk '/;sleep_wait;/ { s += $NF } END { print s + 0 }' "$TMP/folded")
+echo "folded: through sleep_wait $us us, program $prog ns"
+awk -v u="$us" -v p="$prog" 'BEGIN { d = u * 1000 - p; if (d < 0) d = -d; exit !(p > 0 && d <= 0.10 * p) }' ||
+	fail "folded: $us us through sleep_wait, the program slept $prog ns"
+ok
+
+# pprof: an off-cpu/nanoseconds sample type, as Go's reader lists it
+if command -v go >/dev/null 2>&1; then
+	(cd "$TMP" && "$CYCTOP" -b --format pprof -o "$TMP/p.pb.gz" -e off-cpu -d 1 \
+		--child-output /dev/null -- "$OFFCPU" sleep 0.5) 2>"$TMP/pprof.cy" ||
+		fail "pprof: cyctop exit $?: $(cat "$TMP/pprof.cy")"
+	HOME=$TMP GOCACHE=$TMP/gocache go tool pprof -raw "$TMP/p.pb.gz" >"$TMP/raw" 2>&1 ||
+		fail "go tool pprof -raw: $(head -5 "$TMP/raw")"
+	grep -q 'off-cpu/nanoseconds' "$TMP/raw" || fail "pprof: no off-cpu/nanoseconds: $(grep -A1 Samples: "$TMP/raw")"
+	ok
+else
+	skip_part "pprof: no go tool pprof (golang-go)"
+fi
 
 # perf sched timehist reads the sched tracepoints (perf sched record);
 # cyctop's switch records and context-switches samples are not those
