@@ -24,11 +24,14 @@
 
 int session_offcpu_setup(struct session *s)
 {
-	s->offcpu_ev = -1;
-	for (int e = 0; e < s->events.n; e++)
+	s->offcpu_ev = s->switch_ev = -1;
+	for (int e = 0; e < s->events.n; e++) {
 		if (s->events.ev[e].offcpu)
-			s->offcpu_ev = e;
-	if (s->offcpu_ev < 0)
+			s->offcpu_ev = s->switch_ev = e;
+		else if (s->switch_ev < 0 && s->events.ev[e].attr.context_switch)
+			s->switch_ev = e;   /* a file's (perf record --switch-events) */
+	}
+	if (s->switch_ev < 0)
 		return 0;
 	if (!(s->offcpu = offcpu_new()))
 		return -1;
@@ -112,7 +115,7 @@ static void charge(struct session *s, const struct offcpu_iv *iv)
 	size_t nk = 0;
 	bool stack = false;
 
-	if (h && s->src->decode(s, h, s->offcpu_ev, &r) == 0 && r.type == PERF_RECORD_SAMPLE) {
+	if (h && s->src->decode(s, h, s->switch_ev, &r) == 0 && r.type == PERF_RECORD_SAMPLE) {
 		nk = kernel_names(s, &r.u.sample, kn);
 		stack = user_part(&r.u.sample, &u);
 		if (stack)
@@ -121,7 +124,7 @@ static void charge(struct session *s, const struct offcpu_iv *iv)
 	offcpu_drop(s->offcpu, iv->tid);
 	enum offcpu_reason why = offcpu_classify(iv->preempted, kn, nk, &un, un ? 1 : 0);
 	offcpu_charge(s->offcpu, iv->tid, why, iv->ns);
-	if (!iv->ns)
+	if (!iv->ns || s->offcpu_ev < 0)
 		return;
 	/* one stack weighs a whole wait: never skipped for the batch's
 	 * unwinding budget (session-stack.c), though its time counts in it */
@@ -155,10 +158,12 @@ bool session_offcpu_record(struct session *s, const struct perf_event_header *h,
 		return false;
 	}
 	offcpu_clock(s->offcpu, r->u.sample.time);
-	if (ev != s->offcpu_ev || ev < 0)
+	if (ev != s->switch_ev || ev < 0)
 		return false;
 	offcpu_hold(s->offcpu, r->u.sample.pid, r->u.sample.tid, r->u.sample.time, h);
-	return true;
+	/* off-cpu's sample counts when its thread is back; perf's
+	 * context-switches sample counts now, as perf report counts it */
+	return ev == s->offcpu_ev;
 }
 
 struct snap_wall *session_offcpu_snapshot(const struct session *s)

@@ -200,6 +200,10 @@ struct session {
 	/* off-CPU time (engine/offcpu-session.c): NULL without off-cpu */
 	struct offcpu *offcpu;
 	int offcpu_ev;           /* the off-cpu event, -1 none */
+	int switch_ev;           /* the event with the switch records (perf's
+				  * context-switches -g --switch-events: its
+				  * samples count as perf counts them, and give
+				  * the wall time's reasons), -1 none */
 };
 
 
