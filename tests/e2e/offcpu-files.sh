@@ -4,7 +4,8 @@
 # perf report read (a SWITCH OUT record per off-cpu sample), and cyctop -i
 # gives the wall time again; perf's own perf record -e context-switches -g
 # --switch-events file reads with perf report's shares of its samples, and
-# the wall time its switch records and stacks give.  Both against
+# the wall time its switch records and stacks give; cyctop diff compares
+# two recordings' off-cpu.  Against
 # workloads/offcpu's own figure (its sleeping, within 10%).
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -49,6 +50,16 @@ ok
 perf report -i "$TMP/c.data" --stdio --no-children >"$TMP/report" 2>"$TMP/report.err" ||
 	fail "perf report: $(head -3 "$TMP/report.err")"
 grep -q "of event 'off-cpu'" "$TMP/report" || fail "perf report: no off-cpu event"
+ok
+
+# cyctop diff compares off-cpu like any event: the pipe workload's waits in
+# read are new against the sleep workload's recording
+(cd "$TMP" && "$CYCTOP" record -e off-cpu -o "$TMP/pipe.data" -- "$OFFCPU" pipe 1) \
+	>/dev/null 2>"$TMP/pipe.err" || fail "cyctop record pipe: $(cat "$TMP/pipe.err")"
+"$CYCTOP" diff "$TMP/c.data" "$TMP/pipe.data" >"$TMP/diff" 2>"$TMP/diff.err" ||
+	fail "cyctop diff: $(cat "$TMP/diff.err")"
+grep -q '^# event off-cpu: total +' "$TMP/diff" || fail "diff: no off-cpu total: $(head -8 "$TMP/diff")"
+grep -E ' read .*\(new only\)' "$TMP/diff" >/dev/null || fail "diff: read not new: $(cat "$TMP/diff")"
 ok
 
 # --- perf record -e context-switches -g --switch-events ---------------------
