@@ -15,6 +15,8 @@
  *   runnable  four threads pinned to one CPU spin (run_spin); each gap of
  *             10 us or more between two clock reads is time it was kept
  *             off the CPU
+ *   pingpong  a byte back and forth with a child over two pipes; calls is
+ *             the round trips (the cost of watching switches)
  * for SECONDS of wall time (default 2).  At the end it prints one line to
  * stderr: "offcpu MODE waited_ns=N calls=N": the time its blocking calls
  * took (runnable: the gaps) and how many there were.  Exits 2 on bad
@@ -211,6 +213,37 @@ static void run_fsync(void)
 	unlink(path);
 }
 
+/* A byte back and forth between two processes over two pipes: two
+ * context switches a round trip (bench/run's switch-heavy target). */
+static void run_pingpong(void)
+{
+	int ab[2], ba[2];
+	char c = 'x';
+	pid_t pid;
+
+	if (pipe(ab) < 0 || pipe(ba) < 0)
+		die("pipe");
+	if ((pid = fork()) < 0)
+		die("fork");
+	if (pid == 0) {
+		close(ab[1]);   /* its read ends when the parent closes its end */
+		close(ba[0]);
+		while (read(ab[0], &c, 1) == 1 && write(ba[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(ab[0]);
+	close(ba[1]);
+	double end = wl_wall_seconds() + seconds;
+	while (wl_wall_seconds() < end) {
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+			die("ping");
+		atomic_fetch_add(&calls, 1);
+	}
+	close(ab[1]);
+	waitpid(pid, NULL, 0);
+}
+
 static int one_cpu;
 
 KERNEL static void *run_spin(void *arg)
@@ -259,11 +292,11 @@ int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*run)(void); } modes[] = {
 		{ "sleep", run_sleep }, { "mutex", run_mutex }, { "pipe", run_pipe },
-		{ "fsync", run_fsync }, { "runnable", run_runnable },
+		{ "fsync", run_fsync }, { "runnable", run_runnable }, { "pingpong", run_pingpong },
 	};
 
 	if (argc < 2 || argc > 3 || (argc == 3 && wl_parse_seconds(argv[2], &seconds) < 0)) {
-		fprintf(stderr, "usage: offcpu sleep|mutex|pipe|fsync|runnable [SECONDS]\n");
+		fprintf(stderr, "usage: offcpu sleep|mutex|pipe|fsync|runnable|pingpong [SECONDS]\n");
 		return 2;
 	}
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
