@@ -274,6 +274,15 @@ bool session_canonical_base(struct session *s, const char *module, uint64_t *bas
 static void add_weighed(struct session *s, struct space *sp, int ev, const struct rec_sample *smp,
 			uint64_t n, const struct sym_info *si, bool stack);
 
+/* System-wide, process PID's name and owner when it has none yet: live
+ * from /proc; recorded, the idle task's only (perf's name). */
+static void name_if_new(struct session *s, uint32_t pid)
+{
+	if (s->system_wide && (!s->src->recorded || pid == 0) &&
+	    !profile_process_named(s->prof, pid))
+		name_process(s, (pid_t)pid);
+}
+
 /* Sample SMP of event EV, its IP named SI, into the profile and the
  * stacks, its period PERIOD (its own, or a counter's read: add_read_values
  * passes each counter's without copying the sample). */
@@ -302,6 +311,7 @@ void session_add_weighed(struct session *s, int ev, const struct rec_sample *smp
 	struct sym_info si;
 
 	user_symbol(s, sp, smp->ip, &si);
+	name_if_new(s, smp->pid);
 	add_weighed(s, sp, ev, smp, n, &si, stack);
 }
 
@@ -345,10 +355,7 @@ static void handle_sample(struct session *s, int ev, const struct rec_sample *sm
 		session_kernel_symbol(s, smp->ip, &si);
 	else
 		user_symbol(s, sp, smp->ip, &si);
-	/* live: names from /proc; recorded: the idle task's only (perf's name) */
-	if (s->system_wide && (!s->src->recorded || smp->pid == 0) &&
-	    !profile_process_named(s->prof, smp->pid))
-		name_process(s, (pid_t)smp->pid);
+	name_if_new(s, smp->pid);
 	if (s->src->attr(s, ev)->sample_type & PERF_SAMPLE_READ)
 		add_read_values(s, sp, smp, &si);
 	else

@@ -442,6 +442,26 @@ static void json_thread_wall(struct json *j, const struct snapshot *s, uint32_t 
 		}
 }
 
+/* Process PID's "wall": its threads' summed, when there are any. */
+static void json_proc_wall(struct json *j, const struct snapshot *s, uint32_t pid)
+{
+	struct snap_wall_row sum = { .pid = pid };
+	bool any = false;
+
+	for (size_t i = 0; s->wall && i < s->wall->n; i++) {
+		const struct snap_wall_row *w = &s->wall->threads[i];
+		if (w->pid != pid)
+			continue;
+		any = true;
+		sum.on_ns += w->on_ns;
+		sum.off_ns += w->off_ns;
+		for (int r = 0; r < OFFCPU_REASONS; r++)
+			sum.reason_ns[r] += w->reason_ns[r];
+	}
+	if (any)
+		json_wall_row(j, &sum);
+}
+
 /* A thread's or process's id: null for the row the ones past the limit share. */
 static void json_id(struct json *j, const char *key, uint32_t id)
 {
@@ -497,6 +517,7 @@ static void json_procs(struct json *j, const struct snapshot *s, int window)
 		json_kstr(j, "user", p->user);
 		json_kbool(j, "ended", p->ended);
 		json_shares(j, s, p->samples, p->window, window);
+		json_proc_wall(j, s, p->tid);
 		json_end(j);
 	}
 	free(order);

@@ -103,6 +103,24 @@ else
 	skip_part "pprof: no go tool pprof (golang-go)"
 fi
 
+# -a: every process's wall time (SWITCH_CPU_WIDE records); the workload's
+# process is named and its sleeping is its own
+if [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]; then
+	(cd "$TMP" && exec "$OFFCPU" sleep 3 2>"$TMP/a.err") &
+	apid=$!
+	"$CYCTOP" -a -b --format json -e off-cpu -m 256 -n 2 -d 1 >"$TMP/a.json" 2>"$TMP/a.cy" ||
+		fail "-a: cyctop exit $?: $(cat "$TMP/a.cy")"
+	wait $apid
+	got=$(json_last "$TMP/a.json" "[p['wall']['off_cpu']['sleep'] for p in o['processes'] if p['pid'] == $apid and p['comm'] == 'offcpu']")
+	echo "-a: offcpu's sleep $got"
+	case "$got" in
+	\[[1-9]*\]) ok ;;
+	*) fail "-a: no named offcpu process with sleep time: $got" ;;
+	esac
+else
+	skip_part "-a: needs perf_event_paranoid <= 0 or root"
+fi
+
 # perf sched timehist reads the sched tracepoints (perf sched record);
 # cyctop's switch records and context-switches samples are not those
 skip_part "perf sched timehist: needs sched:sched_switch tracepoints, not in cyctop's records"
