@@ -31,7 +31,7 @@ static const struct arch_model *const all_models[] = {
 };
 
 static const char *const tree_names[TREE_COUNT] = {
-	"core2", "ia64", "amd", "sw", "intel", "topdown", "zen", "arm",
+	"core2", "ia64", "amd", "sw", "intel", "topdown", "zen", "arm", "wall",
 };
 
 const char *tree_name(enum arch_tree tree)

@@ -21,6 +21,7 @@ enum arch_tree {
 	TREE_TOPDOWN,  /* perf's TopDown level 1-2 (Intel tma_*, AMD Zen 4 pipeline) */
 	TREE_ZEN,      /* master equation on Zen 1-4 (dispatch basis) */
 	TREE_ARM,      /* master equation on Armv8 cores (Neoverse, Cortex-A) */
+	TREE_WALL,     /* wall time: on the CPU and off it by reason (off-cpu) */
 	TREE_COUNT
 };
 

@@ -11,6 +11,7 @@ extern const struct tree_def tree_intel_nhm, tree_intel6, tree_intel8, tree_inte
 extern const struct tree_def tree_topdown_skl, tree_topdown_icl, tree_topdown_spr,
 	tree_topdown_zen4, tree_topdown_grt, tree_topdown_zen5, tree_topdown_srf;
 extern const struct tree_def tree_zen;
+extern const struct tree_def tree_wall;
 extern const struct tree_def tree_arm_op, tree_arm_inst, tree_topdown_arm_n2, tree_topdown_arm_v1;
 
 /* Every definition; the first of an id is its default variant. */
@@ -22,6 +23,7 @@ static const struct tree_def *const all_defs[] = {
 	&tree_topdown_arm_v1,
 	&tree_zen,
 	&tree_arm_op, &tree_arm_inst,
+	&tree_wall,
 };
 #define N_DEFS (sizeof(all_defs) / sizeof(all_defs[0]))
 

@@ -684,7 +684,8 @@ static void path_text(const struct cg_snapshot *s, uint32_t c, char *p, size_t l
 	}
 }
 
-static int write_lines(struct fline *v, size_t n, FILE *out)
+/* Each path's sum over DIV, rounded (a path that rounds to 0 is left out). */
+static int write_lines(struct fline *v, size_t n, uint64_t div, FILE *out)
 {
 	qsort(v, n, sizeof(*v), fline_cmp);
 	for (size_t i = 0; i < n;) {
@@ -692,7 +693,8 @@ static int write_lines(struct fline *v, size_t n, FILE *out)
 		size_t j = i;
 		for (; j < n && strcmp(v[j].text, v[i].text) == 0; j++)
 			sum += v[j].n;
-		if (fprintf(out, "%s %llu\n", v[i].text, (unsigned long long)sum) < 0)
+		sum = (sum + div / 2) / div;
+		if (sum && fprintf(out, "%s %llu\n", v[i].text, (unsigned long long)sum) < 0)
 			return -1;
 		i = j;
 	}
@@ -701,7 +703,12 @@ static int write_lines(struct fline *v, size_t n, FILE *out)
 
 int cg_write_folded(const struct cg_snapshot *s, int ev, FILE *out)
 {
-	if (!ev_ok(s, ev) || !out)
+	return cg_write_folded_div(s, ev, 1, out);
+}
+
+int cg_write_folded_div(const struct cg_snapshot *s, int ev, uint64_t div, FILE *out)
+{
+	if (!ev_ok(s, ev) || !out || !div)
 		return -1;
 	size_t ne = (size_t)s->n_events, n = 0, bytes = 0;
 	for (size_t c = 1; c < s->n_nodes; c++)
@@ -724,7 +731,7 @@ int cg_write_folded(const struct cg_snapshot *s, int ev, FILE *out)
 			v[k++] = (struct fline){ p, cnt };
 			p += len;
 		}
-		rc = write_lines(v, n, out);
+		rc = write_lines(v, n, div, out);
 	}
 	free(v);
 	free(text);

@@ -129,6 +129,9 @@ size_t cg_caller_tree(const struct cg_snapshot *s, const char *name, const char 
  * and control characters as '?', so the lines stay parseable.  Returns 0,
  * or -1 on a write error or out of memory. */
 int cg_write_folded(const struct cg_snapshot *s, int ev, FILE *out);
+/* The same with each line's count over DIV, rounded, lines of 0 left out
+ * (off-cpu's nanoseconds as microseconds). */
+int cg_write_folded_div(const struct cg_snapshot *s, int ev, uint64_t div, FILE *out);
 
 /* Calls FN for every distinct call path with samples: FRAMES leaf first
  * (N of them, pointing into the snapshot) and COUNTS, the samples of each

@@ -518,6 +518,22 @@ static bool perf_other_event(const struct arch_model *model, const char *name,
 	       model_code_config(model, &code) != model_code_config(model, &row->code);
 }
 
+/* off-cpu: the software event context-switches sampled at every switch
+ * (period 1), each sample weighing the nanoseconds its thread was away
+ * (engine/offcpu-session.c). */
+static int add_offcpu(struct ev_list *out, uint64_t sav, char *err, size_t errsz)
+{
+	if (sav) {
+		snprintf(err, errsz, "event 'off-cpu' takes no /SAV (every switch is sampled)");
+		return -1;
+	}
+	if (add_event(out, "context-switches", "off-cpu", "context-switches", 1, err, errsz) < 0)
+		return -1;
+	snprintf(out->ev[out->n - 1].asked, sizeof(out->ev[0].asked), "off-cpu");
+	out->ev[out->n - 1].offcpu = true;
+	return 0;
+}
+
 static int parse_one(struct ev_list *out, char *item, char *err, size_t errsz)
 {
 	uint64_t sav = 0;
@@ -542,6 +558,8 @@ static int parse_one(struct ev_list *out, char *item, char *err, size_t errsz)
 		snprintf(err, errsz, "empty event name in the event list");
 		return -1;
 	}
+	if (strcasecmp(item, "off-cpu") == 0)
+		return add_offcpu(out, sav, err, errsz);
 	if (item[0] == '@') {
 		if (sav) {
 			snprintf(err, errsz, "preset '%s' takes no /SAV (its SAVs are the paper's)",

@@ -20,6 +20,7 @@ struct ev_spec {
 	uint64_t sav;                /* sample-after value (period) */
 	struct perf_event_attr attr; /* encoded, without sampling settings */
 	bool software;
+	bool offcpu;                 /* off-cpu: context-switches, weighed in ns off the CPU */
 };
 
 struct ev_list {

@@ -441,13 +441,15 @@ static void stackless_rest(struct writer *w)
 
 /* --- the profile ------------------------------------------------------------ */
 
-/* The type of event EV's estimated counts: clocks count nanoseconds. */
+/* The type of event EV's estimated counts: clocks count nanoseconds, and
+ * off-cpu's samples weigh the nanoseconds their thread was away. */
 static void estimate_type(const struct snap_event *ev, const char **type, const char **unit)
 {
 	bool cpu = strcmp(ev->name, "cpu-clock") == 0, task = strcmp(ev->name, "task-clock") == 0;
+	bool off = strcmp(ev->name, "off-cpu") == 0;
 
 	*type = cpu ? "cpu" : ev->name;
-	*unit = cpu || task ? "nanoseconds" : "count";
+	*unit = cpu || task || off ? "nanoseconds" : "count";
 }
 
 static ValueType *value_type(struct writer *w, const char *type, const char *unit)

@@ -459,6 +459,7 @@ void snapshot_free(struct snapshot *s)
 		free(s->modules);
 		free(s->threads);
 		free(s->procs);
+		free(s->wall);
 	}
 	free(s);
 }

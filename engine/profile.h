@@ -141,6 +141,9 @@ struct snapshot {
 	struct profile_names *names;
 	uint64_t stacks_skipped; /* samples counted without their stack (the
 				  * unwinder's time budget was spent) */
+	/* With off-cpu among the events: the wall time, on and off the CPU by
+	 * reason, in total and per thread (engine/offcpu.h); owned, else NULL. */
+	struct snap_wall *wall;
 };
 
 struct profile *profile_new(const struct ev_list *events);

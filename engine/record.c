@@ -436,6 +436,14 @@ int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_form
 		(void)take64(&c); /* stream_id */
 		out->u.throttle.unthrottle = hdr->type == PERF_RECORD_UNTHROTTLE;
 		break;
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		take2x32(&c, &out->u.sw.next_prev_pid, &out->u.sw.next_prev_tid);
+		/* fall through */
+	case PERF_RECORD_SWITCH:
+		out->u.sw.out = hdr->misc & PERF_RECORD_MISC_SWITCH_OUT;
+		out->u.sw.preempt = out->u.sw.out &&
+				    (hdr->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+		break;
 	default:
 		/* not needed: stepped over by its size; perf's own records
 		 * (>= PERF_RECORD_USER_TYPE_START) have no trailer */

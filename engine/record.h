@@ -102,6 +102,19 @@ struct rec_throttle {
 	bool unthrottle;
 };
 
+/* SWITCH and SWITCH_CPU_WIDE (attr.context_switch, Linux 4.3): the
+ * thread of the sample_id_all trailer went off the CPU (OUT; PREEMPT: it
+ * was still runnable, PERF_RECORD_MISC_SWITCH_OUT_PREEMPT, Linux 4.17) or
+ * came back; CPU_WIDE records name the other thread (the next one on an
+ * out, the previous on an in). */
+struct rec_switch {
+	bool out, preempt;
+	uint32_t next_prev_pid, next_prev_tid;   /* CPU_WIDE only, else 0 */
+};
+#ifndef PERF_RECORD_MISC_SWITCH_OUT_PREEMPT
+#define PERF_RECORD_MISC_SWITCH_OUT_PREEMPT (1 << 14)
+#endif
+
 struct record {
 	uint32_t type;
 	uint16_t misc;
@@ -112,6 +125,7 @@ struct record {
 		struct rec_task task;
 		struct rec_lost lost;
 		struct rec_throttle throttle;
+		struct rec_switch sw;
 	} u;
 	uint8_t cpumode;   /* header.misc & PERF_RECORD_MISC_CPUMODE_MASK */
 	/* sample_id_all trailer of non-SAMPLE records (0 when absent) */
@@ -146,7 +160,7 @@ bool record_cpumode_kernel(uint8_t cpumode);
  * RECORD_SAMPLE_TYPES, or has PERF_SAMPLE_REGS_USER (REGS_INTR) with
  * regs_user (regs_intr) 0: the kernel refuses that attr, the register
  * count would be unknown.  Records of the types not decoded here (AUX,
- * ITRACE_START, SWITCH, NAMESPACES, CGROUP, KSYMBOL...) give 0 with only
+ * ITRACE_START, NAMESPACES, CGROUP, KSYMBOL...) give 0 with only
  * type, misc, cpumode and the trailer set. */
 int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_format *f,
 		      struct record *out);

@@ -243,6 +243,8 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 		ev->attr = *a;
 		ev->sav = weighs_periods(f, a) ? 1 : a->sample_period;
 		ev->software = a->type == PERF_TYPE_SOFTWARE;
+		/* cyctop record's off-cpu: weighed by its switch records */
+		ev->offcpu = a->context_switch && strcmp(ev->name, "off-cpu") == 0;
 		f->same_type &= same_format(a, perfdata_attr(f->pd, 0));
 	}
 	if (freq_events(s, note, sizeof(note)))
@@ -709,7 +711,7 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 	if (file_events(s, o->model, err, errsz) < 0 || file_ids(s, err, errsz) < 0)
 		goto fail;
 	s->prof = profile_new(&s->events);
-	if (!s->prof) {
+	if (!s->prof || session_offcpu_setup(s) < 0) {
 		snprintf(err, errsz, "out of memory");
 		goto fail;
 	}

@@ -103,6 +103,10 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 		a->sample_regs_user = CG_REGS_USER;
 #endif
 	}
+	/* off-cpu: the switch records, and every fd the live format's chain */
+	if (fs->index != MUX_REFERENCE && (s->fmt.sample_type & PERF_SAMPLE_CALLCHAIN))
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	a->context_switch = fs->index >= 0 && fs->ev->offcpu;
 	/* the kernel's frames too, where its samples may be seen (a kernel
 	 * callchain needs the same permission as kernel samples) */
 	a->exclude_callchain_kernel = a->exclude_kernel;
@@ -676,6 +680,10 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 			 errsz) < 0 ||
 	    setup_rings(s, pages) < 0 || setup_call_graph(s, o, err, errsz) < 0)
 		goto fail;
+	if (session_offcpu_setup(s) < 0) {
+		snprintf(err, errsz, "out of memory");
+		goto fail;
+	}
 	s->prof = profile_new(&s->events);
 	if (!s->prof || plan_events(s, o->max_counters, err, errsz) < 0 ||
 	    setup_mux(s, o, err, errsz) < 0)
@@ -705,6 +713,7 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 			goto fail;
 	}
 	session_sort_ids(s);
+	session_offcpu_opened(s);
 	if (o->start_sink && o->start_sink(s, o, err, errsz) < 0)
 		goto fail;
 	for (int c = 0; c < s->ncpus; c++)

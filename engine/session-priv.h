@@ -197,6 +197,13 @@ struct session {
 	uint64_t cg_batch_ns;    /* stack time spent in the current batch */
 	uint64_t stacks_skipped; /* samples added without their stack (budget) */
 	uint64_t cg_ns, cg_stacks; /* stack time and stacks in total (cost) */
+	/* off-CPU time (engine/offcpu-session.c): NULL without off-cpu */
+	struct offcpu *offcpu;
+	int offcpu_ev;           /* the off-cpu event, -1 none */
+	int switch_ev;           /* the event with the switch records (perf's
+				  * context-switches -g --switch-events: its
+				  * samples count as perf counts them, and give
+				  * the wall time's reasons), -1 none */
 };
 
 
@@ -258,5 +265,21 @@ struct session *session_alloc(const struct session_source *src);
  * s->cg, for every event; needs s->events.  Returns 0, -1 when out of
  * memory.  Files call it when an attr carries stacks. */
 int session_enable_callgraph(struct session *s, int mode);
+
+/* Sample SMP of event EV weighing N as it is (no source's weigh), its IP
+ * a user address; with its stack if STACK (engine/offcpu-session.c). */
+void session_add_weighed(struct session *s, int ev, const struct rec_sample *smp, uint64_t n,
+			 bool stack);
+/* Off-CPU time (engine/offcpu-session.c): with an off-cpu event, its
+ * state and the call chain in the live format; 0, -1 out of memory. */
+int session_offcpu_setup(struct session *s);
+/* After the opens: a notice when the switch-out stacks are refused. */
+void session_offcpu_opened(struct session *s);
+/* Record R (H, of event EV) for the off-CPU time: true when it is the
+ * off-cpu event's sample or a switch record, taken in there. */
+bool session_offcpu_record(struct session *s, const struct perf_event_header *h, int ev,
+			   const struct record *r);
+/* The wall time so far, NULL without off-cpu (struct snap_wall). */
+struct snap_wall *session_offcpu_snapshot(const struct session *s);
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "engine/callgraph.h"
 #include "engine/disasm.h"
+#include "engine/offcpu.h"
 #include "engine/ordered.h"
 #include "engine/pprof.h"
 #include "engine/pfm.h"
@@ -270,20 +271,48 @@ bool session_canonical_base(struct session *s, const char *module, uint64_t *bas
 	return true;
 }
 
+static void add_weighed(struct session *s, struct space *sp, int ev, const struct rec_sample *smp,
+			uint64_t n, const struct sym_info *si, bool stack);
+
+/* System-wide, process PID's name and owner when it has none yet: live
+ * from /proc; recorded, the idle task's only (perf's name). */
+static void name_if_new(struct session *s, uint32_t pid)
+{
+	if (s->system_wide && (!s->src->recorded || pid == 0) &&
+	    !profile_process_named(s->prof, pid))
+		name_process(s, (pid_t)pid);
+}
+
 /* Sample SMP of event EV, its IP named SI, into the profile and the
  * stacks, its period PERIOD (its own, or a counter's read: add_read_values
  * passes each counter's without copying the sample). */
 static void add_sample(struct session *s, struct space *sp, int ev, const struct rec_sample *smp,
 		       uint64_t period, const struct sym_info *si)
 {
-	uint64_t n = s->src->weigh(s, ev, smp, period);
+	add_weighed(s, sp, ev, smp, s->src->weigh(s, ev, smp, period), si, true);
+}
 
+/* SMP of event EV weighing N, with its stack if STACK. */
+static void add_weighed(struct session *s, struct space *sp, int ev, const struct rec_sample *smp,
+			uint64_t n, const struct sym_info *si, bool stack)
+{
 	profile_add_pid(s->prof, ev, smp->pid, smp->tid, canonical_ip(s, smp->ip, si), si->name,
 			si->module, n);
 	if (s->tap)
 		s->tap->sample(s->tap_state, ev, smp, si, n);
-	if (s->cg && sp)
+	if (s->cg && sp && stack)
 		session_add_stack(s, sp, ev, smp, si, n);
+}
+
+void session_add_weighed(struct session *s, int ev, const struct rec_sample *smp, uint64_t n,
+			 bool stack)
+{
+	struct space *sp = space_get(s, (pid_t)smp->pid);
+	struct sym_info si;
+
+	user_symbol(s, sp, smp->ip, &si);
+	name_if_new(s, smp->pid);
+	add_weighed(s, sp, ev, smp, n, &si, stack);
 }
 
 /* A sample that reads counters (PERF_SAMPLE_READ: perf record -e
@@ -326,10 +355,7 @@ static void handle_sample(struct session *s, int ev, const struct rec_sample *sm
 		session_kernel_symbol(s, smp->ip, &si);
 	else
 		user_symbol(s, sp, smp->ip, &si);
-	/* live: names from /proc; recorded: the idle task's only (perf's name) */
-	if (s->system_wide && (!s->src->recorded || smp->pid == 0) &&
-	    !profile_process_named(s->prof, smp->pid))
-		name_process(s, (pid_t)smp->pid);
+	name_if_new(s, smp->pid);
 	if (s->src->attr(s, ev)->sample_type & PERF_SAMPLE_READ)
 		add_read_values(s, sp, smp, &si);
 	else
@@ -430,6 +456,8 @@ static void deliver(const struct perf_event_header *h, int ev, void *arg)
 		profile_add_undecodable(s->prof);
 		return;
 	}
+	if (s->offcpu && session_offcpu_record(s, h, ev, &r))
+		return;
 	if (r.type == PERF_RECORD_SAMPLE)
 		handle_sample(s, ev, &r.u.sample, r.misc);
 	else
@@ -596,6 +624,7 @@ struct snapshot *session_snapshot(struct session *s)
 	snprintf(snap->notice, sizeof(snap->notice), "%s", s->events.notice);
 	snap->cg = cg;
 	snap->stacks_skipped = s->stacks_skipped;
+	snap->wall = session_offcpu_snapshot(s);
 	if (s->src->snapshot)
 		s->src->snapshot(s, snap);
 	return snap;
@@ -705,6 +734,7 @@ void session_close(struct session *s)
 	strpool_free(&s->canon_mods);
 	free(s->canon_base);
 	profile_free(s->prof);
+	offcpu_free(s->offcpu);
 	free(s->plan);
 	free(s);
 }

@@ -9,6 +9,7 @@
 
 #include "engine/counts-file.h"
 #include "engine/disasm.h"
+#include "engine/offcpu.h"
 #include "lib/hashtab.h"
 #include "engine/pprof.h"
 #include "engine/session.h"
@@ -296,6 +297,19 @@ const char *baseline_label(const struct baseline *b)
 
 /* ---- the tree ------------------------------------------------------------ */
 
+/* The wall time's inputs: the batch JSON's "wall" fields, in ns. */
+static void wall_counts(const struct snap_wall *w, struct counts *c)
+{
+	char name[64];
+
+	counts_add(c, "wall.on_cpu_ns", (double)w->total.on_ns, 0);
+	for (int r = 0; r < OFFCPU_REASONS; r++) {
+		snprintf(name, sizeof(name), "wall.off_cpu.%s",
+			 offcpu_reason_name((enum offcpu_reason)r));
+		counts_add(c, name, (double)w->total.reason_ns[r], 0);
+	}
+}
+
 void baseline_snapshot_counts(const struct snapshot *s, struct counts *c)
 {
 	counts_init(c);
@@ -309,6 +323,8 @@ void baseline_snapshot_counts(const struct snapshot *s, struct counts *c)
 	/* the OS time reference the trees accept, as perf stat names it */
 	if (s)
 		counts_add(c, "duration_time", s->time * 1e9, 0);
+	if (s && s->wall)   /* the wall tree's (arch/tree-wall.c) */
+		wall_counts(s->wall, c);
 }
 
 /* SRC's entries into DST (initialized), each value (minus SUB's entry of

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "engine/callgraph.h"
+#include "engine/offcpu.h"
 #include "tui/baseline.h"
 #include "tui/cmd.h"
 #include "tui/flame-svg.h"
@@ -414,6 +415,53 @@ static void json_func(struct json *j, const struct snapshot *s, const struct sna
 	json_end(j);
 }
 
+/* "wall": {"elapsed_ns", "on_cpu_ns", "off_cpu_ns", "off_cpu": {REASON:
+ * ns...}} of W (DESIGN.md: with off-cpu among the events). */
+static void json_wall_row(struct json *j, const struct snap_wall_row *w)
+{
+	json_key(j, "wall");
+	json_object_begin(j);
+	json_ku64(j, "elapsed_ns", w->on_ns + w->off_ns);
+	json_ku64(j, "on_cpu_ns", w->on_ns);
+	json_ku64(j, "off_cpu_ns", w->off_ns);
+	json_key(j, "off_cpu");
+	json_object_begin(j);
+	for (int r = 0; r < OFFCPU_REASONS; r++)
+		json_ku64(j, offcpu_reason_name((enum offcpu_reason)r), w->reason_ns[r]);
+	json_end(j);
+	json_end(j);
+}
+
+/* Thread TID's "wall", when there is one. */
+static void json_thread_wall(struct json *j, const struct snapshot *s, uint32_t tid)
+{
+	for (size_t i = 0; s->wall && i < s->wall->n; i++)
+		if (s->wall->threads[i].tid == tid) {
+			json_wall_row(j, &s->wall->threads[i]);
+			return;
+		}
+}
+
+/* Process PID's "wall": its threads' summed, when there are any. */
+static void json_proc_wall(struct json *j, const struct snapshot *s, uint32_t pid)
+{
+	struct snap_wall_row sum = { .pid = pid };
+	bool any = false;
+
+	for (size_t i = 0; s->wall && i < s->wall->n; i++) {
+		const struct snap_wall_row *w = &s->wall->threads[i];
+		if (w->pid != pid)
+			continue;
+		any = true;
+		sum.on_ns += w->on_ns;
+		sum.off_ns += w->off_ns;
+		for (int r = 0; r < OFFCPU_REASONS; r++)
+			sum.reason_ns[r] += w->reason_ns[r];
+	}
+	if (any)
+		json_wall_row(j, &sum);
+}
+
 /* A thread's or process's id: null for the row the ones past the limit share. */
 static void json_id(struct json *j, const char *key, uint32_t id)
 {
@@ -445,6 +493,7 @@ static void json_threads(struct json *j, const struct snapshot *s, int window)
 		json_kstr(j, "comm", th->comm);
 		json_kbool(j, "ended", th->ended);
 		json_shares(j, s, th->samples, th->window, window);
+		json_thread_wall(j, s, th->tid);
 		json_end(j);
 	}
 	json_end(j);
@@ -468,6 +517,7 @@ static void json_procs(struct json *j, const struct snapshot *s, int window)
 		json_kstr(j, "user", p->user);
 		json_kbool(j, "ended", p->ended);
 		json_shares(j, s, p->samples, p->window, window);
+		json_proc_wall(j, s, p->tid);
 		json_end(j);
 	}
 	free(order);
@@ -566,6 +616,8 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 	json_kstr(&j, "command", s->command);
 	json_end(&j);
 	json_events(&j, s, window);
+	if (s->wall)
+		json_wall_row(&j, &s->wall->total);
 	json_side(&j, s);
 	json_mux(&j, s);
 	json_ku64(&j, "lost", s->lost);
@@ -716,6 +768,13 @@ static int write_svg(FILE *mem, const struct snapshot *s, struct top_folded *fol
 	return rc;
 }
 
+/* Folded stacks weigh samples; off-cpu's (nanoseconds away) weigh
+ * microseconds, as off-CPU flame graphs do. */
+static uint64_t folded_unit(const struct snapshot *s)
+{
+	return s->n_events && strcmp(s->ev[0].name, "off-cpu") == 0 ? 1000 : 1;
+}
+
 static void print_folded(FILE *out, const struct snapshot *s, struct top_folded *folded)
 {
 	char *text = NULL;
@@ -736,7 +795,8 @@ static void print_folded(FILE *out, const struct snapshot *s, struct top_folded 
 		return;
 	}
 	int rc = s->n_events == 0 ? 0
-		 : folded->svg ? write_svg(mem, s, folded) : cg_write_folded(s->cg, 0, mem);
+		 : folded->svg ? write_svg(mem, s, folded)
+		 : cg_write_folded_div(s->cg, 0, folded_unit(s), mem);
 	if (fclose(mem) != 0 || rc < 0) {
 		if (rc != -2)
 			cmd_error("--format %s: out of memory", folded->svg ? "flame" : "folded");

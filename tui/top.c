@@ -103,7 +103,7 @@ static int arch_or_auto(void *value, const char *arg)
 
 	*t = tree_from_name(arg);
 	if (*t == TREE_NONE && strcmp(arg, "auto") != 0) {
-		cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, zen, sw or auto)",
+		cmd_error("unknown --arch '%s' (core2, ia64, amd, intel, topdown, zen, sw, wall or auto)",
 			  arg);
 		return -1;
 	}
@@ -285,8 +285,8 @@ static int parse_top_options(int argc, char **argv, struct top_opts *o, const ch
 		OPT_FLAG(0, "window", &o->window,
 			 "batch: the last interval instead of the cumulative profile"),
 		OPT_CALLBACK('A', "arch", &o->tree, arch_or_auto, "TREE",
-			     "core2, ia64, amd, intel, topdown, zen, sw or auto: the tree\n"
-			     "the tree view opens with"),
+			     "core2, ia64, amd, intel, topdown, zen, sw, wall or auto: the\n"
+			     "tree the tree view opens with"),
 		OPT_MMAP_PAGES(&o->s.ring_pages,
 			       "data pages of each CPU's sample ring, a power of two (default 64;\n"
 			       "256 with -g dwarf)"),

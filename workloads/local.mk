@@ -107,3 +107,11 @@ workloads_diffwork_CFLAGS = $(WORKLOAD_CFLAGS)
 workloads_half_diffwork_SOURCES = workloads/diffwork.c workloads/common.h
 workloads_half_diffwork_LDADD =
 workloads_half_diffwork_CFLAGS = $(WORKLOAD_CFLAGS) -DHALF
+
+# offcpu: waits of each kind, measured by the program itself, for the
+# off-CPU tests (tests/e2e/offcpu.sh).  Not installed.
+noinst_PROGRAMS += workloads/offcpu
+workloads_offcpu_SOURCES = workloads/offcpu.c workloads/common.h
+workloads_offcpu_CFLAGS = $(WORKLOAD_CFLAGS) -pthread
+workloads_offcpu_LDFLAGS = $(AM_LDFLAGS) -pthread
+workloads_offcpu_LDADD =

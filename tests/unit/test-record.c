@@ -1162,7 +1162,7 @@ static void test_throttle(void **state)
 
 static void test_unknown_type_skipped(void **state)
 {
-	static const uint32_t types[] = { PERF_RECORD_SWITCH, PERF_RECORD_KSYMBOL, 200, 0xffff };
+	static const uint32_t types[] = { PERF_RECORD_ITRACE_START, PERF_RECORD_KSYMBOL, 200, 0xffff };
 	struct record r;
 
 	(void)state;

@@ -256,6 +256,68 @@ static void test_topdown_without_slots(void **state)
 	assert_null(strchr(err, '\n'));
 }
 
+/* A kernel that refuses what samples the kernel (perf_event_paranoid 2
+ * for a user without CAP_PERFMON), recording the rest. */
+static int user_only_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			  unsigned long flags)
+{
+	if (!attr->exclude_kernel) {
+		errno = EACCES;
+		return -1;
+	}
+	return recording_open(attr, pid, cpu, group_fd, flags);
+}
+
+/* off-cpu opens as the context-switches software event sampled at every
+ * switch, with the kernel's switch records and a call chain, beside
+ * cpu-clock (which takes the chain too: one format for every fd); where
+ * kernel samples are refused, one clause of the notice says what is
+ * missing. */
+static void test_offcpu_attrs(void **state)
+{
+	struct session_opts o = { .pid = getpid(), .events = "cpu-clock,off-cpu" };
+	char err[512] = "", notice[1024];
+	int cs = 0, clock = 0;
+
+	(void)state;
+	for (int refuse_kernel = 0; refuse_kernel < 2; refuse_kernel++) {
+		record_opens();
+		if (refuse_kernel)
+			ops.perf_event_open = user_only_open;
+		struct session *s = session_open(&o, err, sizeof(err));
+		if (!s) {
+			sys_set_ops(NULL);
+			fake_sysfs_install(NULL);
+			fail_msg("session_open: %s", err);
+		}
+		snprintf(notice, sizeof(notice), "%s", session_events(s)->notice);
+		for (int i = 0; i < nrec; i++) {
+			const struct perf_event_attr *a = &rec[i].attr;
+			assert_int_equal(a->type, PERF_TYPE_SOFTWARE);
+			assert_true(a->sample_type & PERF_SAMPLE_CALLCHAIN);
+			if (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES) {
+				cs++;
+				assert_int_equal(a->sample_period, 1);
+				assert_int_equal(a->context_switch, 1);
+				assert_int_equal(a->exclude_kernel, refuse_kernel);
+				assert_int_equal(a->exclude_callchain_kernel, refuse_kernel);
+			} else {
+				clock++;
+				assert_int_equal(a->config, PERF_COUNT_SW_CPU_CLOCK);
+				assert_int_equal(a->context_switch, 0);
+			}
+		}
+		session_close(s);
+		sys_set_ops(NULL);
+		fake_sysfs_install(NULL);
+		assert_int_equal(strstr(notice, "off-cpu: no switch-out stacks") != NULL,
+				 refuse_kernel);
+		assert_null(strchr(notice, '\n'));
+	}
+	assert_true(cs > 0);
+	assert_true(clock > 0);
+}
+
 static uid_t fake_euid;
 static long fake_ncpus;
 
@@ -316,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_dwarf_ring_size),
 		cmocka_unit_test(test_syswide_kallsyms_hidden),
 		cmocka_unit_test(test_topdown_without_slots),
+		cmocka_unit_test(test_offcpu_attrs),
 	};
 	setenv("LIBPFM_FORCE_PMU", "icl", 1);  /* the CPUID libpfm4 sees */
 	return cmocka_run_group_tests(tests, NULL, NULL);
