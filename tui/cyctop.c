@@ -16,6 +16,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_record_entry,
 	&cmd_encode_entry,
 	&cmd_diff_entry,
+	&cmd_serve_entry,
 };
 
 static void usage(FILE *out)
