@@ -96,3 +96,21 @@ void cgroup_name(const char *path, char *out, size_t sz)
 	}
 	snprintf(out, sz, "%s", path);
 }
+
+int cgroup_v2_root(char *out, size_t sz)
+{
+	FILE *f = sys_fopen("/proc/self/mounts", "r");
+	char line[1024], dev[256], dir[CGROUP_PATH_MAX], type[64];
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (rc < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%255s %255s %63s", dev, dir, type) == 3 &&
+		    strcmp(type, "cgroup2") == 0) {
+			snprintf(out, sz, "%s", dir);
+			rc = 0;
+		}
+	fclose(f);
+	return rc;
+}

@@ -21,4 +21,9 @@ int cgroup_of_pid(pid_t pid, char *path, size_t sz);
  * root. */
 void cgroup_name(const char *path, char *out, size_t sz);
 
+/* Where the cgroup v2 hierarchy is mounted (/sys/fs/cgroup, or
+ * /sys/fs/cgroup/unified on a hybrid system), from /proc/self/mounts.
+ * Returns 0, or -1 when there is none. */
+int cgroup_v2_root(char *out, size_t sz);
+
 #endif

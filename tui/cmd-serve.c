@@ -439,8 +439,8 @@ static int parse_args(int argc, char **argv, struct serve_opts *o)
 		OPT_STRING('C', "cpu", &o->s.cpus, "LIST", "these CPUs only (0,2-3; implies -a)"),
 		OPT_PID(&o->s.pid, "watch a running process instead"),
 		OPT_STRING(0, "cgroup", &o->cgroup, "PATH",
-			   "watch the processes of one cgroup v2 (a path under\n"
-			   "/sys/fs/cgroup, or relative to it)"),
+			   "watch the processes of one cgroup v2 (a directory of its\n"
+			   "hierarchy, or a path relative to its root)"),
 		OPT_EVENTS(&o->s.events, "events as for cyctop (default: cycles, or cpu-clock)"),
 		OPT_G(&o->s, "profiles with call stacks: --call-graph dwarf"),
 		OPT_CALL_GRAPH(&o->s, "dwarf, dwarf,SIZE or fp, as cyctop's"),
@@ -536,17 +536,27 @@ static void make_index(struct serve *sv, const char *listen)
 	snapshot_free(snap);
 }
 
-/* --cgroup PATH: the directory under /sys/fs/cgroup, for the session. */
-static int resolve_cgroup(const char *arg, char *out, size_t sz)
+/* --cgroup PATH: the directory in the cgroup v2 hierarchy (a path in it,
+ * or relative to its root) into OUT, and the path relative to the root
+ * (/proc/PID/cgroup's form) into REL. */
+static int resolve_cgroup(const char *arg, char *out, size_t sz, char *rel, size_t relsz)
 {
-	const char *root = "/sys/fs/cgroup";
+	char root[CGROUP_PATH_MAX];
+	size_t n;
 
-	if (strncmp(arg, root, strlen(root)) == 0)
-		snprintf(out, sz, "%s", arg);
-	else
-		snprintf(out, sz, "%s/%s", root, arg[0] == '/' ? arg + 1 : arg);
+	if (cgroup_v2_root(root, sizeof(root)) < 0) {
+		cmd_error("serve: --cgroup %s: no cgroup v2 hierarchy is mounted", arg);
+		return -1;
+	}
+	n = strlen(root);
+	if (strncmp(arg, root, n) == 0 && (arg[n] == '/' || !arg[n]))
+		arg += n;
+	while (*arg == '/')
+		arg++;
+	snprintf(out, sz, "%s/%s", root, arg);
+	snprintf(rel, relsz, "/%s", arg);
 	if (access(out, R_OK) != 0) {
-		cmd_error("serve: --cgroup %s: %s", arg, strerror(errno));
+		cmd_error("serve: --cgroup %s: %s", out, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -635,7 +645,7 @@ static int serve_main(int argc, char **argv)
 	struct serve_opts o;
 	struct http_opts ho = { 0 };
 	char *token = NULL, *cert = NULL, *key = NULL;
-	char cgdir[PATH_MAX];
+	char cgdir[PATH_MAX], cgrel[PATH_MAX];
 	struct serve sv = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
 	if (parse_args(argc, argv, &o) < 0)
@@ -643,7 +653,7 @@ static int serve_main(int argc, char **argv)
 	if ((o.token_file && read_token(o.token_file, &token) < 0) ||
 	    (o.tls_cert && (slurp("--tls-cert", o.tls_cert, &cert) < 0 ||
 			    slurp("--tls-key", o.tls_key, &key) < 0)) ||
-	    (o.cgroup && resolve_cgroup(o.cgroup, cgdir, sizeof(cgdir)) < 0)) {
+	    (o.cgroup && resolve_cgroup(o.cgroup, cgdir, sizeof(cgdir), cgrel, sizeof(cgrel)) < 0)) {
 		free(token);
 		free(cert);
 		free(key);
@@ -651,7 +661,7 @@ static int serve_main(int argc, char **argv)
 	}
 	if (o.cgroup) {
 		o.s.cgroup = cgdir;
-		sv.watched_cgroup = cgdir + strlen("/sys/fs/cgroup");
+		sv.watched_cgroup = cgrel;
 	}
 	ho = (struct http_opts){ .listen = o.listen, .token = token, .tls_cert = cert,
 				 .tls_key = key };
