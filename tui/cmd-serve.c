@@ -511,6 +511,7 @@ static int read_token(const char *path, char **token)
 	if (!**token) {
 		cmd_error("serve: --auth-token-file %s: the first line is empty", path);
 		free(*token);
+		*token = NULL;
 		return -1;
 	}
 	return 0;
