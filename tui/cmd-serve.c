@@ -422,7 +422,7 @@ static const char serve_usage[] =
 static const char serve_prose[] =
 	"Serves GET /metrics (Prometheus; OpenMetrics when asked by Accept),\n"
 	"/debug/pprof/profile?seconds=N (a gzipped pprof of the next N seconds),\n"
-	"/healthz and / until SIGTERM or ^C.  Without a target: -a.";
+	"/healthz and / until SIGTERM or ^C.  Without a target: -a.\n";
 
 static int parse_args(int argc, char **argv, struct serve_opts *o)
 {

@@ -31,6 +31,7 @@ help list list
 help tree tree
 help encode encode
 help diff diff
+help serve serve
 
 # same WANT ARGS...: exit 2 and exactly the line WANT on stderr, nothing else
 same() {
