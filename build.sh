@@ -23,7 +23,7 @@ PACKAGES="build-essential autoconf automake pkg-config libncurses-dev libpfm4-de
 libunwind-dev libdw-dev libelf-dev libzydis-dev libcmocka-dev libiberty-dev libzstd-dev
 tmux gawk python3 procps util-linux clang valgrind libc6-dbg libprotobuf-c-dev
 protobuf-c-compiler zlib1g-dev golang-github-google-pprof-dev golang-go sqlite3 bzip2 xz-utils
-libcapstone-dev man-db bash-completion debhelper lintian chromium"
+libcapstone-dev man-db bash-completion debhelper lintian chromium libmicrohttpd-dev prometheus"
 
 say() { printf 'build.sh: %s\n' "$*"; }
 

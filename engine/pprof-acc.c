@@ -238,3 +238,50 @@ static void free_stacks(struct pprof_acc *a)
 	free(a->stacks);
 	pair_map_free(&a->stack_index);
 }
+
+/* --- merging (cyctop serve: a window's segments, engine/pprof.h) -------- */
+
+struct merge_ctx {
+	struct pprof_acc *dst;
+	struct cg_frame f[PPROF_ACC_STACK_MAX];
+};
+
+static int merge_row(void *arg, uint64_t ip, uint32_t pid, uint32_t tid, const char *name,
+		     const char *module, const uint64_t *samples)
+{
+	struct merge_ctx *m = arg;
+
+	for (int e = 0; e < m->dst->n_events; e++)
+		if (samples[e])
+			pprof_acc_add(m->dst, e, pid, tid, ip, name, module, samples[e]);
+	return 0;
+}
+
+static int merge_stack(void *arg, uint32_t pid, uint32_t tid, const uint64_t *ips,
+		       const char *const *names, const char *const *modules, size_t n,
+		       const uint64_t *samples)
+{
+	struct merge_ctx *m = arg;
+
+	for (size_t i = 0; i < n; i++)
+		m->f[i] = (struct cg_frame){ names[i], modules[i] };
+	for (int e = 0; e < m->dst->n_events; e++)
+		if (samples[e])
+			pprof_acc_add_stack(m->dst, e, pid, tid, ips, m->f, n, samples[e]);
+	return 0;
+}
+
+void pprof_acc_merge(struct pprof_acc *dst, const struct pprof_acc *src)
+{
+	struct merge_ctx *m = malloc(sizeof(*m));
+
+	if (!m || src->full || src->n_events != dst->n_events) {
+		dst->full = true;
+		free(m);
+		return;
+	}
+	m->dst = dst;
+	pprof_acc_foreach_stack(src, merge_stack, m);
+	pprof_acc_foreach(src, merge_row, m);
+	free(m);
+}

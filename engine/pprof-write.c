@@ -40,6 +40,7 @@ struct writer {
 	struct session *s;
 	const struct snapshot *snap;
 	const struct cg_snapshot *cg;
+	const struct pprof_write_opts *o;
 	int ne;
 	bool oom;
 	bool by_address;            /* -g stacks written by address (pprof_acc) */
@@ -147,7 +148,7 @@ static uint64_t function_id(struct writer *w, const char *name, const char *modu
 	struct sym_info si;
 	const char *file;
 	int line;
-	if (st && symtab_lookup(st, addr, &si) && si.start &&
+	if (st && !w->o->no_lines && symtab_lookup(st, addr, &si) && si.start &&
 	    symtab_srcline(st, si.start, &file, &line)) {
 		f->filename = str_id(w, file);
 		f->start_line = line;
@@ -201,7 +202,7 @@ static uint64_t location_id(struct writer *w, uint64_t ka, uint64_t kb, uint64_t
 	line->function_id = function_id(w, name, module, st, addr);
 	const char *file;
 	int ln;
-	if (st && symtab_srcline(st, addr, &file, &ln))
+	if (st && !w->o->no_lines && symtab_srcline(st, addr, &file, &ln))
 		line->line = ln;
 	lines[0] = line;
 	l->line = lines;
@@ -275,12 +276,13 @@ static Label *label(struct writer *w, const char *key, const char *str, int64_t 
 /* Without stacks, threads known: one sample per address and thread,
  * labelled pid, tid and thread_comm (perf_data_converter's keys). */
 struct labels {
-	Label *v[3];
+	Label *v[5];
 	size_t n;
 };
 
 /* A thread's labels: pid, tid and thread_comm (perf_data_converter's
- * keys), made once per thread.  NULL when out of memory. */
+ * keys), with cyctop serve's cgroup also comm (the process's) and cgroup,
+ * made once per thread.  NULL when out of memory. */
 static const struct labels *thread_labels(struct writer *w, uint32_t pid, uint32_t tid)
 {
 	uint64_t *slot = slot_of(w, &w->threads, (uint64_t)pid << 32 | tid, 0);
@@ -295,6 +297,13 @@ static const struct labels *thread_labels(struct writer *w, uint32_t pid, uint32
 	l->v[l->n++] = label(w, "tid", NULL, tid);
 	if (t && t->comm[0])
 		l->v[l->n++] = label(w, "thread_comm", t->comm, 0);
+	const struct snap_thread *proc = w->o->cgroup ? snapshot_process(w->snap, pid) : NULL;
+	const char *cg = w->o->cgroup ? w->o->cgroup(w->o->cgroup_arg, pid) : NULL;
+	const char *comm = proc ? proc->comm : (int64_t)pid == w->snap->pid ? w->snap->command : "";
+	if (w->o->cgroup && comm[0])
+		l->v[l->n++] = label(w, "comm", comm, 0);
+	if (cg)
+		l->v[l->n++] = label(w, "cgroup", cg, 0);
 	*slot = (uint64_t)(uintptr_t)l;
 	return l;
 }
@@ -538,8 +547,9 @@ static int build(struct writer *w, const struct pprof_write_opts *o, Profile *p)
 	w->labels[0] = &w->pid_label;
 	p->sample_type = sample_types(w, p);
 	p->n_sample_type = p->sample_type ? 2 * (size_t)w->ne : 0;
-	const struct pprof_acc *acc = session_pprof_acc(w->s);
-	if (pprof_acc_complete(acc) && (!w->cg || pprof_acc_stacks(acc))) {
+	const struct pprof_acc *acc = o->acc ? o->acc : session_pprof_acc(w->s);
+	/* a window's store is the profile even when empty */
+	if (o->acc || (pprof_acc_complete(acc) && (!w->cg || pprof_acc_stacks(acc)))) {
 		w->by_address = w->cg != NULL;
 		if (w->cg && pprof_acc_foreach_stack(acc, thread_stack, w) != 0)
 			w->oom = true;
@@ -555,7 +565,7 @@ static int build(struct writer *w, const struct pprof_write_opts *o, Profile *p)
 	}
 	comments(w, o, p);
 	p->time_nanos = o->start_ns;
-	p->duration_nanos = (int64_t)(w->snap->time * 1e9);
+	p->duration_nanos = o->duration_ns ? o->duration_ns : (int64_t)(w->snap->time * 1e9);
 	p->sample = (Sample **)w->samples.v;
 	p->n_sample = w->samples.n;
 	p->location = (Location **)w->locs.v;
@@ -620,7 +630,7 @@ static void writer_free(struct writer *w)
 int pprof_write(struct session *s, const struct snapshot *snap,
 		const struct pprof_write_opts *o, FILE *out, char *err, size_t errsz)
 {
-	struct writer w = { .s = s, .snap = snap, .cg = snap->cg, .ne = snap->n_events };
+	struct writer w = { .s = s, .snap = snap, .cg = snap->cg, .o = o, .ne = snap->n_events };
 	Profile p;
 	int rc = -1;
 

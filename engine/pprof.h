@@ -37,9 +37,18 @@
 
 /* --- writing -------------------------------------------------------------- */
 
+struct pprof_acc;
 struct pprof_write_opts {
 	int64_t start_ns;        /* wall-clock start of the profile (time_nanos) */
 	const char *host;        /* for the comments; NULL: not said */
+	/* cyctop serve: a window's samples instead of the session's (NULL),
+	 * its length (0: the snapshot's time), and a cgroup label for each
+	 * process (NULL: none) with its comm's label */
+	const struct pprof_acc *acc;
+	int64_t duration_ns;
+	const char *(*cgroup)(void *arg, uint32_t pid);
+	void *cgroup_arg;
+	bool no_lines;           /* no source lines (DWARF of every process: slow) */
 };
 
 /* Writes snapshot SNAP of session S as a gzipped profile to OUT.  Returns
@@ -68,6 +77,8 @@ bool pprof_acc_complete(const struct pprof_acc *a);
 void pprof_acc_add_stack(struct pprof_acc *a, int ev, uint32_t pid, uint32_t tid,
 			 const uint64_t *ips, const struct cg_frame *frames, size_t n, uint64_t w);
 size_t pprof_acc_stacks(const struct pprof_acc *a);
+/* Adds SRC's samples and stacks to DST (cyctop serve's windows). */
+void pprof_acc_merge(struct pprof_acc *dst, const struct pprof_acc *src);
 typedef int (*pprof_acc_stack_fn)(void *arg, uint32_t pid, uint32_t tid, const uint64_t *ips,
 				  const char *const *names, const char *const *modules,
 				  size_t n, const uint64_t *samples);

@@ -207,7 +207,12 @@ static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int 
 		s->opened_attr[fs->index] = a;
 	else
 		s->ref_attr = a;
-	int fd = sys_perf_event_open(&a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
+	if (s->cgroup_dir && pid == -1) {   /* perf -G: the cgroup's tasks on CPU */
+		pid = dirfd(s->cgroup_dir);
+		flags |= PERF_FLAG_PID_CGROUP;
+	}
+	int fd = sys_perf_event_open(&a, pid, cpu, group_fd, flags);
 	if (fd < 0 && kernel_refused(s, &a, fs->ev, errno)) {
 		/* perf's fallback: what the user may see is user space */
 		attr_setup(&a, fs, s);
@@ -215,7 +220,7 @@ static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int 
 			s->opened_attr[fs->index] = a;
 		else
 			s->ref_attr = a;
-		fd = sys_perf_event_open(&a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		fd = sys_perf_event_open(&a, pid, cpu, group_fd, flags);
 	}
 	if (fd < 0) {
 		open_error(s, fs->ev, pid, errno, err, errsz);
@@ -601,7 +606,17 @@ static int open_system_wide(struct session *s, const struct session_opts *o, cha
 		 o->cpus ? "CPUs " : "all CPUs");
 	if (o->cpus)
 		snprintf(s->target.comm + 5, sizeof(s->target.comm) - 5, "%s", o->cpus);
-	return open_events(s, &all, 1, err, errsz);
+	if (o->cgroup && !(s->cgroup_dir = sys_opendir(o->cgroup))) {
+		snprintf(err, errsz, "cgroup %s: %s", o->cgroup, strerror(errno));
+		return -1;
+	}
+	if (o->cgroup)
+		snprintf(s->target.comm, sizeof(s->target.comm), "cgroup %s", o->cgroup);
+	int rc = open_events(s, &all, 1, err, errsz);
+	if (s->cgroup_dir)
+		closedir(s->cgroup_dir);
+	s->cgroup_dir = NULL;
+	return rc;
 }
 
 /* Records wait in their ring until the time-ordered queue delivers them:
@@ -674,7 +689,7 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 		pages = sys_geteuid() != 0 ? CG_DWARF_RING_PAGES_USER
 			: s->ncpus <= CG_DWARF_FEW_CPUS ? CG_DWARF_RING_PAGES_FEW
 			: CG_DWARF_RING_PAGES;
-	else if (!pages && (o->all_cpus || o->cpus))
+	else if (!pages && (o->all_cpus || o->cpus || o->cgroup))
 		pages = SYSWIDE_RING_PAGES;
 	if (events_parse(o->events ? o->events : "cycles", events_host_model(), &s->events, err,
 			 errsz) < 0 ||
@@ -694,7 +709,7 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	 * 64 ms of a busy CPU's) */
 	if (sys_geteuid() == 0 || paranoid_level() <= 1)
 		session_load_kernel_names(s);
-	if (o->all_cpus || o->cpus) {
+	if (o->all_cpus || o->cpus || o->cgroup) {
 		if (open_system_wide(s, o, err, errsz) < 0)
 			goto fail;
 	} else if (o->argv) {

@@ -10,6 +10,7 @@
 #ifndef ENGINE_SESSION_PRIV_H
 #define ENGINE_SESSION_PRIV_H
 
+#include <dirent.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -158,6 +159,8 @@ struct session {
 	double t0, last_snap;
 	bool hup;
 	bool system_wide;        /* -a / -C: pid -1 on each CPU of cpu_on */
+	DIR *cgroup_dir;         /* while -a opens: --cgroup's directory, each CPU's
+				  * events opened for it (PERF_FLAG_PID_CGROUP) */
 	bool *cpu_on;            /* [ncpus]; NULL: every CPU */
 	uint64_t last_expire;    /* live: when exited spaces were last freed */
 	bool user_only;          /* the kernel may not be watched: exclude_kernel */

@@ -671,6 +671,16 @@ const struct pprof_acc *session_pprof_acc(const struct session *s)
 	return s->tap == &pprof_tap ? s->tap_state : NULL;
 }
 
+struct pprof_acc *session_pprof_take(struct session *s)
+{
+	struct pprof_acc *fresh = s->tap == &pprof_tap ? pprof_acc_new(s->events.n) : NULL;
+	struct pprof_acc *old = fresh ? s->tap_state : NULL;
+
+	if (fresh)
+		s->tap_state = fresh;
+	return old;
+}
+
 /* --- accessors (the writers' walks of the spaces: session-space.c) ------ */
 
 const struct profile *session_profile(const struct session *s)

@@ -37,6 +37,8 @@ struct session_opts {
 	struct target_io child_io; /* where a launched command's output goes */
 	bool all_cpus;         /* -a: every process on every CPU (no argv, no pid) */
 	const char *cpus;      /* -C LIST: these CPUs only ("0,2-3"; implies all_cpus) */
+	const char *cgroup;    /* the processes of this cgroup v2 directory only, on
+				* every CPU (perf -G: PERF_FLAG_PID_CGROUP) */
 };
 
 /* Parses a CPU list ("0-3,6") into ON[0..NCPUS-1].  Returns 0, or -1 with
@@ -141,6 +143,10 @@ struct symtab_map;
 /* The samples by address and thread session_keep_threads asked for; NULL
  * when not asked. */
 const struct pprof_acc *session_pprof_acc(const struct session *s);
+/* cyctop serve: the samples kept since session_keep_threads or the last
+ * call, handed over (pprof_acc_free them); an empty store goes on.  NULL
+ * when none are kept or out of memory. */
+struct pprof_acc *session_pprof_take(struct session *s);
 const struct profile *session_profile(const struct session *s);
 /* Calls FN for every module with a build id that the session's processes
  * map (a symtab_build_id_fn, engine/symbols.h). */

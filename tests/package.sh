@@ -47,4 +47,8 @@ done
 [ -r "$root/usr/share/bash-completion/completions/cyctop" ] || fail "no bash completion"
 ls "$root"/usr/share/cyctop/themes/default.theme >/dev/null || fail "no themes"
 ls "$root"/usr/share/doc/cyctop/examples/*.counts >/dev/null || fail "no examples"
+ls "$root"/usr/share/doc/cyctop/examples/prometheus.yml* >/dev/null || fail "no scrape config"
+unit=$(find "$root" -name cyctop-serve.service | head -n 1)
+[ -n "$unit" ] || fail "no cyctop-serve.service"
+grep -q '^NoNewPrivileges=yes' "$unit" || fail "cyctop-serve.service: not hardened"
 echo "package: installed cyctop runs; $(echo "$pages" | wc -l) man pages render without warnings"

@@ -21,6 +21,7 @@ extern const struct cmd_entry cmd_record_entry;
 extern const struct cmd_entry cmd_encode_entry;
 extern const struct cmd_entry cmd_diff_entry;
 extern const struct cmd_entry cmd_selftest_entry;
+extern const struct cmd_entry cmd_serve_entry;
 
 /* cyctop tree without --arch: the hardware tree (an enum arch_tree) most of
  * whose events counts C holds, TREE_NONE when none (tui/cmd-tree.c). */

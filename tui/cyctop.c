@@ -20,6 +20,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_encode_entry,
 	&cmd_diff_entry,
 	&cmd_selftest_entry,
+	&cmd_serve_entry,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

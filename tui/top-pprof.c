@@ -77,7 +77,8 @@ int top_pprof_write(struct session *s, FILE *out, const char *output, const char
 		     ? (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9
 		     : (double)time(NULL);
 	gethostname(host, sizeof(host) - 1);
-	struct pprof_write_opts po = { (int64_t)((end - snap->time) * 1e9), host[0] ? host : NULL };
+	struct pprof_write_opts po = { .start_ns = (int64_t)((end - snap->time) * 1e9),
+				       .host = host[0] ? host : NULL };
 	rc = pprof_write(s, snap, &po, out, err, sizeof(err));
 	if (rc < 0)
 		cmd_error("%s%s%s", output ? output : "", output ? ": " : "", err);

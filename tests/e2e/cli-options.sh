@@ -32,6 +32,7 @@ help tree tree
 help encode encode
 help diff diff
 help selftest selftest
+help serve serve
 
 # same WANT ARGS...: exit 2 and exactly the line WANT on stderr, nothing else
 same() {

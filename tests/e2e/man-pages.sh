@@ -18,7 +18,7 @@ done
 options() {
 	"$CYCTOP" "$@" --help 2>/dev/null | grep -oE '(^|[ ,])--[a-z][a-z0-9-]*' | tr -d ' ,' | sort -u
 }
-for cmd in watch demo record annotate tree list encode diff selftest; do
+for cmd in watch demo record annotate tree list encode diff selftest serve; do
 	case $cmd in
 	watch) args=-b ;;
 	*) args=$cmd ;;

@@ -1,0 +1,116 @@
+/* Control groups of processes: /proc/PID/cgroup's v2 line and the short
+ * names of engine/cgroup.h. */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/cgroup.h"
+#include "engine/sys.h"
+
+int cgroup_of_pid(pid_t pid, char *path, size_t sz)
+{
+	char file[64], line[CGROUP_PATH_MAX + 8];
+	int rc = -1;
+
+	snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)pid);
+	FILE *f = sys_fopen(file, "r");
+	if (!f)
+		return -1;
+	while (rc < 0 && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3) != 0)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(path, sz, "%s", line + 3);
+		rc = 0;
+	}
+	fclose(f);
+	return rc;
+}
+
+/* Whether S (LEN bytes) is all hex digits and long enough for an id. */
+static bool hex_id(const char *s, size_t len)
+{
+	if (len < 12)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* A container runtime's scope: PREFIX-ID.scope; the id's first 12 digits. */
+static bool container_id(const char *last, size_t len, char *out, size_t sz)
+{
+	static const char *const prefixes[] = { "docker-", "libpod-", "cri-containerd-",
+						"crio-" };
+	const size_t suffix = strlen(".scope");
+
+	if (len <= suffix || strncmp(last + len - suffix, ".scope", suffix) != 0)
+		return false;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t p = strlen(prefixes[i]);
+		if (len > p + suffix && strncmp(last, prefixes[i], p) == 0 &&
+		    hex_id(last + p, len - p - suffix)) {
+			snprintf(out, sz, "%.12s", last + p);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool is_unit(const char *s, size_t len)
+{
+	static const char *const kinds[] = { ".service", ".scope", ".slice" };
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		size_t k = strlen(kinds[i]);
+		if (len > k && strncmp(s + len - k, kinds[i], k) == 0)
+			return true;
+	}
+	return false;
+}
+
+void cgroup_name(const char *path, char *out, size_t sz)
+{
+	size_t end = strlen(path);
+
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	if (end <= 1) {
+		snprintf(out, sz, "/");
+		return;
+	}
+	/* from the leaf up: a container, else the innermost unit */
+	while (end > 0) {
+		size_t start = end;
+		while (start > 0 && path[start - 1] != '/')
+			start--;
+		if (container_id(path + start, end - start, out, sz))
+			return;
+		if (is_unit(path + start, end - start)) {
+			snprintf(out, sz, "%.*s", (int)(end - start), path + start);
+			return;
+		}
+		end = start ? start - 1 : 0;
+	}
+	snprintf(out, sz, "%s", path);
+}
+
+int cgroup_v2_root(char *out, size_t sz)
+{
+	FILE *f = sys_fopen("/proc/self/mounts", "r");
+	char line[1024], dev[256], dir[CGROUP_PATH_MAX], type[64];
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (rc < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%255s %255s %63s", dev, dir, type) == 3 &&
+		    strcmp(type, "cgroup2") == 0) {
+			snprintf(out, sz, "%s", dir);
+			rc = 0;
+		}
+	fclose(f);
+	return rc;
+}
