@@ -402,21 +402,28 @@ static int draw_header(struct tui *t, int y, int rows)
 	return draw_end_output(t, y, rows);
 }
 
+/* An event column's width: a baseline's delta heading needs more (its
+ * name whole and the delta's unit). */
+static int event_width(const struct tui *t)
+{
+	return tui_baseline_shown(t) ? BASELINE_HEADING_COLS + 1 : EVCOL;
+}
+
 static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int nd)
 {
 	char buf[64];
-	int x = 0, ne = t->snap->n_events;
+	int x = 0, ne = t->snap->n_events, ev_w = event_width(t);
 
 	ui_set(EL_COLUMN);
 	ui_text(y, 0, COLS, "", true);
-	for (int e = 0; e < ne && x + EVCOL < COLS; e++, x += EVCOL) {
+	for (int e = 0; e < ne && x + ev_w < COLS; e++, x += ev_w) {
 		char delta[32];
 		if (tui_baseline_heading(t, e, delta, sizeof(delta)))
 			snprintf(buf, sizeof(buf), "%c%s", t->sort == e ? '>' : ' ', delta);
 		else
 			snprintf(buf, sizeof(buf), "%c%.9s%s", t->sort == e ? '>' : ' ',
 				 t->snap->ev[e].name, t->show_samples ? "" : "%");
-		ui_text(y, x, EVCOL, buf, true);
+		ui_text(y, x, ev_w, buf, true);
 	}
 	if (children_shown(t) && x + EVCOL < COLS) {
 		snprintf(buf, sizeof(buf), "%cchildren%s", t->sort == sort_children_idx(t) ? '>' : ' ',
@@ -442,18 +449,19 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 		     const struct shown_col *dc, int nd)
 {
 	char buf[64];
-	int x = 0;
+	int x = 0, ev_w = event_width(t);
 
-	for (int e = 0; e < t->snap->n_events && x + EVCOL < COLS; e++, x += EVCOL) {
+	for (int e = 0; e < t->snap->n_events && x + ev_w < COLS; e++, x += ev_w) {
 		double pct = snapshot_percent(t->snap, f, e, t->window);
-		if (tui_baseline_cell(t, f, e, buf, sizeof(buf)))
-			;  /* --baseline, B: the delta (D) */
+		char delta[32];
+		if (tui_baseline_cell(t, f, e, delta, sizeof(delta)))  /* --baseline, B (D) */
+			snprintf(buf, sizeof(buf), "%*s", ev_w - 1, delta);
 		else if (t->show_samples)
 			snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)cell(t, f, e));
 		else
 			snprintf(buf, sizeof(buf), "%9.2f%%", pct);
 		ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
-		ui_text(y, x, EVCOL, buf, true);
+		ui_text(y, x, ev_w, buf, true);
 	}
 	if (children_shown(t) && x + EVCOL < COLS) {
 		uint64_t total = children_of(t, f);
