@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "arch/derived.h"
+#include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
 
@@ -75,8 +76,11 @@ static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
 		 s->time, s->pmu, t->window ? "window" : "cumulative");
 	ui_text(y++, 0, COLS, line, true);
 	for (int e = 0; e < s->n_events && y < rows - 2; e++) {
-		snprintf(line, sizeof(line), "  %-22s sav %-9llu samples %-9llu coverage %5.1f%%",
-			 s->ev[e].name, (unsigned long long)s->ev[e].sav,
+		char rate[32];
+		fmt_rate(rate, sizeof(rate), s->ev[e].name, s->ev[e].sav,
+			 s->ev[e].nsamples ? EVENTS_DEFAULT_FREQ : 0);
+		snprintf(line, sizeof(line), "  %-22s %-13s samples %-9llu coverage %5.1f%%",
+			 s->ev[e].name, rate,
 			 (unsigned long long)(t->window ? s->ev[e].window : s->ev[e].samples),
 			 100.0 * s->ev[e].coverage);
 		ui_text(y++, 0, COLS, line, true);
