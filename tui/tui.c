@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/counts-file.h"
 #include "engine/source.h"
@@ -412,6 +413,8 @@ static void init_state(struct tui *t, const struct tui_opts *o)
 	t->src = src_cache_new();
 	t->delay = o->delay > 0 ? o->delay : 1.0;
 	t->floor_pct = o->percent_limit;
+	if (!getcwd(t->cwd, sizeof(t->cwd)))
+		t->cwd[0] = '\0';
 	t->tree_id = o->tree;
 	t->view = t->prev = !o->sess ? &view_tree
 			    : session_is_system_wide(o->sess) ? &view_procs : &view_hotspots;

@@ -2,6 +2,7 @@
 #ifndef TUI_TUI_H
 #define TUI_TUI_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -110,6 +111,7 @@ struct tui {
 	struct snapshot *snap;       /* what the hotspot view shows */
 	struct counts counts;        /* the tree's input: files, or the live totals */
 	char source[256];
+	char cwd[PATH_MAX];          /* paths under it show relative (the detail line) */
 	const struct arch_model *model;
 	const struct view_ops *view, *prev;
 	struct browser hot, tree;

@@ -507,7 +507,11 @@ static void draw_detail(struct tui *t, int y)
 
 	if (!f)
 		return;
-	snprintf(line, sizeof(line), "%s  in %s", f->name, f->module);
+	size_t n = strlen(t->cwd);
+	const char *path = f->module;
+	if (n > 1 && strncmp(path, t->cwd, n) == 0 && path[n] == '/')
+		path += n + 1;   /* under the working directory: relative */
+	snprintf(line, sizeof(line), "%s  in %s", f->name, path);
 	ui_set(EL_HEADER);
 	ui_text(y, 0, COLS, line, true);
 }
@@ -596,7 +600,11 @@ static void draw_hotspots(struct tui *t, int y, int rows)
 	/* the detail line takes the last row when the table has three */
 	bool detail = rows - y >= 4 && t->nrows > 0;
 	y = browser_draw(&t->hot, y, detail ? rows - 1 : rows, draw_hot_row, &hot);
-	pick_row(t);  /* what is shown selected (the clamp may have moved it) */
+	/* what is shown selected (the clamp may have moved it); until the user
+	 * moved, the selection stays on the top row, the hottest, rather than
+	 * following the first refresh's top function down the table */
+	if (t->hot_pick.name)
+		pick_row(t);
 	if (detail)
 		draw_detail(t, rows - 1);
 	if (t->nrows == 0 && y < rows)

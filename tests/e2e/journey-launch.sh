@@ -28,7 +28,7 @@ ok
 T send-keys -t main F3
 wait_screen "find function:" "F3's prompt"
 T send-keys -t main w o r k _ 6 0 Enter
-wait_for 'screen | tail -n 2 | head -n 1 | grep -q "^work_60  in .*/mix$"' 10 "the detail line names work_60's module path"
+wait_for 'screen | tail -n 2 | head -n 1 | grep -q "^work_60  in .*mix$"' 10 "the detail line names work_60's module path"
 ok
 T send-keys -t main Enter
 wait_for 'head1 | grep -q "^work_60 .*mix"' 10 "the asm view of work_60"
