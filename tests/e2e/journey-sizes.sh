@@ -5,7 +5,8 @@
 # wraps, no word of it cut; htop's keys (F5 tree, F4 filter narrowing as it
 # is typed, F6 sort, I reverse, F1 help, F10 quit), perf top's percent floor
 # (%) and P (the table to cyctop.hist.N, named in the status line); grown
-# to 200x60 and shrunk back in the middle of it.
+# to 200x60 and shrunk back in the middle of it.  Then a counts file: Esc
+# keeps its tree, and keys that do nothing there are not offered.
 . "$SRCDIR/tests/e2e/lib.sh"
 . "$SRCDIR/tests/e2e/tmux-lib.sh"
 
@@ -110,4 +111,21 @@ T send-keys -t main F10
 wait_screen "SIZES-0" "F10 quits from the tree view"
 [ -s "$TMP/stdout" ] && fail "the view wrote on stdout: $(head -c 300 "$TMP/stdout")"
 ok
+
+# a counts file at 80x24: its tree is home (Esc stays there, it has no
+# hotspots to wait for), and pause and the live window are not offered
+type_line "clear; '$CYCTOP' -i '$EX/core2-handmade.counts'; echo COUNTS-\$?"
+wait_for 'head1 | grep -q "Core2"' 20 "the counts file's tree"
+ok
+T send-keys -t main Escape
+wait_for 'status | grep -q "q quit"' 10 "Esc: still a view"
+ok
+screen | grep -q "waiting for the first samples" && { screen_dump >&2; fail "Esc from a counts file's tree: a hotspots view waiting for samples"; }
+ok
+status | grep -q "space pause\|w window\|Esc hotspots" && { screen_dump >&2; fail "a counts file offers keys that do nothing"; }
+ok
+T send-keys -t main ' '
+wait_screen "nothing to pause" "space says why it does nothing"
+T send-keys -t main q
+wait_screen "COUNTS-0" "q quits from the counts file's tree"
 done_ok
