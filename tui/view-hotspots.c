@@ -402,6 +402,13 @@ static int draw_header(struct tui *t, int y, int rows)
 	return draw_end_output(t, y, rows);
 }
 
+/* Whether the function column starting at X has room for the [k]/[.]
+ * marker and a name after it (many event columns leave little). */
+static bool marker_room(int x)
+{
+	return COLS - x >= 30;
+}
+
 /* An event column's width: a baseline's delta heading needs more (its
  * name whole and the delta's unit). */
 static int event_width(const struct tui *t)
@@ -439,7 +446,8 @@ static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int n
 		ui_text(y, x, COMMCOL, " COMMAND", true);
 		x += COMMCOL;
 	}
-	snprintf(buf, sizeof(buf), "%c    FUNCTION", t->sort == ne ? '>' : ' ');
+	snprintf(buf, sizeof(buf), "%c%sFUNCTION", t->sort == ne ? '>' : ' ',
+		 marker_room(x) ? "    " : "");
 	ui_text(y, x, 38, buf, true);
 	snprintf(buf, sizeof(buf), "%cMODULE", t->sort == ne + 1 ? '>' : ' ');
 	ui_text(y, x + 38, COLS - x - 38, buf, true);
@@ -493,7 +501,9 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 		x += COMMCOL;
 	}
 	char name[512];
-	snprintf(name, sizeof(name), "%s %s", fmt_space_marker(f->module), f->name);
+	/* perf top's [k]/[.] before the name, when the name keeps room */
+	snprintf(name, sizeof(name), "%s%s%s", marker_room(x) ? fmt_space_marker(f->module) : "",
+		 marker_room(x) ? " " : "", f->name);
 	ui_cell(y, x, 38, name);
 	ui_cell(y, x + 38, COLS - x - 38, fmt_module_short(f->module));
 }
