@@ -284,10 +284,18 @@ void baseline_delta_cell(double cur, double then, enum base_mode mode, char *buf
 	}
 }
 
-void baseline_heading(const struct snapshot *now, int e, enum base_mode mode, char *buf,
-		      size_t sz)
+void baseline_heading(const struct baseline *b, const struct snapshot *now, int e,
+		      enum base_mode mode, char *buf, size_t sz)
 {
-	snprintf(buf, sz, "%s%.8s", mode == BASE_DELTA_PCT ? "d%" : "d ", now->ev[e].name);
+	const char *name = now->ev[e].name;
+	bool clock = strncmp(name, "cpu-clock", 9) == 0 || strncmp(name, "task-clock", 10) == 0;
+	char unit[16] = "";
+
+	if (mode != BASE_DELTA_PCT)
+		snprintf(unit, sizeof(unit), " %s%s", clock ? "ns" : "events", b->rates ? "/s" : "");
+	int room = BASELINE_HEADING_COLS - 3 - (int)strlen(unit);
+	snprintf(buf, sz, "%s %.*s%s", mode == BASE_DELTA_PCT ? "d%" : "d", room > 1 ? room : 1,
+		 name, unit);
 }
 
 const char *baseline_label(const struct baseline *b)
@@ -541,7 +549,7 @@ bool tui_baseline_heading(const struct tui *t, int e, char *buf, size_t sz)
 {
 	if (!t->baseline || t->base_mode == BASE_ABSOLUTE || t->window)
 		return false;
-	baseline_heading(t->snap, e, t->base_mode, buf, sz);
+	baseline_heading(t->baseline, t->snap, e, t->base_mode, buf, sz);
 	return true;
 }
 

@@ -38,9 +38,12 @@ void baseline_cell(const struct baseline *b, const struct snapshot *now,
 /* A count CUR against THEN in MODE (delta, with an SI suffix, or delta %),
  * 10 columns. */
 void baseline_delta_cell(double cur, double then, enum base_mode mode, char *buf, size_t sz);
-/* The column heading of event E in MODE, into BUF. */
-void baseline_heading(const struct snapshot *now, int e, enum base_mode mode, char *buf,
-		      size_t sz);
+/* The column heading of event E in MODE, into BUF, BASELINE_HEADING_COLS
+ * at most: "d% cpu-clock", or the delta's unit, "d cpu-clock ns/s" (a
+ * mark's rates per CPU second), "d cycles events". */
+#define BASELINE_HEADING_COLS 17
+void baseline_heading(const struct baseline *b, const struct snapshot *now, int e,
+		      enum base_mode mode, char *buf, size_t sz);
 /* What the baseline is, for the header: "baseline base.data" or "baseline
  * marked at 12.3 s (rates per CPU second)". */
 const char *baseline_label(const struct baseline *b);

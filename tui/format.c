@@ -1,6 +1,8 @@
 #include "tui/format.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +25,42 @@ const char *fmt_grouped(char *buf, size_t sz, double v)
 		buf[o++] = digits[i];
 	}
 	buf[o] = '\0';
+	return buf;
+}
+
+const char *fmt_space_marker(const char *module)
+{
+	static const char *const user[] = { "[vdso]", "[vsyscall]", "[anon", "[heap]", "[stack]",
+					    "[unknown]", "[jit", "[uprobes]", "[vvar]", "//anon",
+					    NULL };
+
+	if (!module || module[0] != '[')
+		return "[.]";
+	for (int i = 0; user[i]; i++)
+		if (strncmp(module, user[i], strlen(user[i])) == 0)
+			return "[.]";
+	return "[k]";
+}
+
+const char *fmt_module_short(const char *module)
+{
+	const char *slash = module ? strrchr(module, '/') : NULL;
+
+	if (!module || module[0] == '[' || !slash || !slash[1])
+		return module ? module : "";
+	return slash + 1;
+}
+
+const char *fmt_rate(char *buf, size_t sz, const char *event, uint64_t sav, unsigned freq_hz)
+{
+	bool clock = strncmp(event, "cpu-clock", 9) == 0 || strncmp(event, "task-clock", 10) == 0;
+
+	if (freq_hz)
+		snprintf(buf, sz, "%u Hz", freq_hz);
+	else if (clock && sav > 0)
+		snprintf(buf, sz, "%.0f Hz", 1e9 / (double)sav);
+	else
+		snprintf(buf, sz, "sav %llu", (unsigned long long)sav);
 	return buf;
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "arch/tree.h"
@@ -51,5 +52,16 @@ const char *fmt_missing(char *buf, size_t sz, const struct tree_result *r, int i
  * --clock-hz when NO_CLOCK: a folded run of rows names them once. */
 const char *fmt_missing_mask(char *buf, size_t sz, const struct tree_def *def, uint64_t missing,
 			     bool no_clock);
+/* perf top's marker of a function's module: "[k]" for the kernel and its
+ * modules ("[kernel.kallsyms]", "[ext4]"), "[.]" for user space (files,
+ * "[vdso]", "[anon]", "[heap]", "[jit]"...). */
+const char *fmt_space_marker(const char *module);
+/* The module's short name: a path's file name ("libc.so.6"); "[vdso]" and
+ * other bracketed names as they are. */
+const char *fmt_module_short(const char *module);
+/* How often an event samples, as perf top says it: "4000 Hz" for the
+ * clocks (their SAV is a period in ns) and frequency mode (FREQ_HZ, 0:
+ * not), else "sav N" (every N events). */
+const char *fmt_rate(char *buf, size_t sz, const char *event, uint64_t sav, unsigned freq_hz);
 
 #endif

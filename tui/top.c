@@ -43,6 +43,8 @@ struct top_opts {
 	int64_t process;   /* --process: -a, one process's functions; -1: all */
 	const char *stall; /* --stall: the asm view's stall-cycle reference */
 	const char *baseline; /* --baseline FILE: the view's deltas against it */
+	int quit_at_end;   /* --quit-at-end: the view ends with the program */
+	double percent_limit; /* --percent-limit: the view's floor */
 	bool mux_runs;     /* --mux runs */
 	bool slice_given;  /* --mux-slice given */
 	long runs;         /* --runs N; 0: not given (1) */
@@ -107,6 +109,21 @@ static int arch_or_auto(void *value, const char *arg)
 			  arg);
 		return -1;
 	}
+	return 0;
+}
+
+/* --percent-limit P: 0 to 100 */
+static int percent_limit(void *value, const char *arg)
+{
+	double *out = value;
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= 0 && v <= 100)) {
+		cmd_error("--percent-limit '%s': a percentage from 0 to 100", arg);
+		return -1;
+	}
+	*out = v;
 	return 0;
 }
 
@@ -268,6 +285,12 @@ static int parse_top_options(int argc, char **argv, struct top_opts *o, const ch
 			 "view first; with -i, a system-wide recording's processes"),
 		OPT_STRING('C', "cpu", &o->s.cpus, "LIST", "these CPUs only (0,2-3; implies -a)"),
 		OPT_FLAG('b', "batch", &o->batch, "print the hotspot table every --delay seconds"),
+		OPT_FLAG(0, "quit-at-end", &o->quit_at_end,
+			 "the view ends when the program does (for scripts); by\n"
+			 "default it stays on the final profile until q"),
+		OPT_CALLBACK(0, "percent-limit", &o->percent_limit, percent_limit, "P",
+			     "the view hides functions under P% of every event (as\n"
+			     "perf top; % changes it)"),
 		OPT_DELAY(&o->delay, "refresh interval (default 1)"),
 		OPT_INT('n', "iterations", &o->iterations, 1, LONG_MAX, "N",
 			"batch: number of tables (default: until the target ends)"),
@@ -470,8 +493,11 @@ static int run_batch(struct session *s, const struct top_opts *o, struct top_fol
 
 static int run_tui(struct session *s, const struct top_opts *o, const char *child_log)
 {
-	struct tui_opts to = { s, o->files, o->nfiles, o->tree, o->delay, o->theme, o->stall,
-			       o->s.argv != NULL && !o->in.path, child_log, o->baseline };
+	struct tui_opts to = { .sess = s, .files = o->files, .nfiles = o->nfiles,
+			       .tree = o->tree, .delay = o->delay, .theme = o->theme,
+			       .stall_event = o->stall, .launched = o->s.argv != NULL && !o->in.path,
+			       .quit_at_end = o->quit_at_end, .child_log = child_log,
+			       .baseline = o->baseline, .percent_limit = o->percent_limit };
 
 	return tui_run(&to);
 }

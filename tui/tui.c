@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/counts-file.h"
 #include "engine/source.h"
@@ -106,8 +107,21 @@ static void take_snapshot(struct tui *t)
 
 static const char *const prompt_label[] = {
 	[PROMPT_FILTER] = "filter:", [PROMPT_DELAY] = "delay (s):", [PROMPT_SEARCH] = "search:",
-	[PROMPT_FLAME] = "search frames:",
+	[PROMPT_FLAME] = "search frames:", [PROMPT_FIND] = "find function:",
+	[PROMPT_FLOOR] = "percent floor:",
 };
+
+/* What the prompt's text matches, after it. */
+static const char *prompt_tail(const struct tui *t)
+{
+	if (t->prompt == PROMPT_FILTER && t->view == &view_procs)
+		return "   (a command, user or pid)";
+	if (t->prompt == PROMPT_FILTER)
+		return "   (function names; m:TEXT module paths)";
+	if (t->prompt == PROMPT_FLOOR)
+		return "   (hide functions under this share, 0: none)";
+	return "";
+}
 
 /* The launched command's output goes to a file: the status line's right
  * end names it when the key hints leave room (never over a prompt or a
@@ -136,13 +150,70 @@ static void say_child_log(struct tui *t)
 		 "(--child-output FILE, null or tty)", t->child_log);
 }
 
+bool tui_refreshes(const struct tui *t)
+{
+	return t->sess && !session_is_recorded(t->sess) && !t->end.ended;
+}
+
+bool tui_has_window(const struct tui *t)
+{
+	return t->sess && !session_is_recorded(t->sess);
+}
+
+void tui_toggle_window(struct tui *t)
+{
+	if (tui_has_window(t))
+		t->window = !t->window;
+	else
+		snprintf(t->message, sizeof(t->message), "w: a recording or counts file has no "
+			 "live window (the last interval): it is shown whole");
+}
+
+/* A hint that does nothing here is not offered: a recording or counts file
+ * has no refresh to pause and no live window, an ended program none to
+ * pause. */
+static bool hint_applies(const struct tui *t, const char *item, size_t len)
+{
+	if (len == 11 && strncmp(item, "space pause", len) == 0)
+		return tui_refreshes(t);
+	if (len == 8 && strncmp(item, "w window", len) == 0)
+		return tui_has_window(t);
+	if (len == 12 && strncmp(item, "Esc hotspots", len) == 0)
+		return t->sess != NULL;   /* counts files have a tree, no hotspots */
+	return true;
+}
+
+/* The hints of TEXT (items two spaces apart, the most important first)
+ * that fit in W columns, whole: an item that does not fit ends the line,
+ * never cut in its middle. */
+static void fit_hints(const struct tui *t, const char *text, int w, char *out, size_t sz)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (const char *p = text; *p;) {
+		const char *sep = strstr(p, "  ");
+		size_t len = sep ? (size_t)(sep - p) : strlen(p);
+		size_t need = len + (used ? 2 : 0);
+		if (len && hint_applies(t, p, len)) {
+			if (used + need > (size_t)w || used + need >= sz)
+				break;
+			snprintf(out + used, sz - used, "%s%.*s", used ? "  " : "", (int)len, p);
+			used += need;
+		}
+		for (p += len; *p == ' '; p++)
+			;
+	}
+}
+
 static void draw_status(struct tui *t)
 {
-	char line[700];
+	char line[700], hints[700];
 
 	ui_set(EL_STATUS);
 	if (t->prompt != PROMPT_NONE)
-		snprintf(line, sizeof(line), "%s %s_", prompt_label[t->prompt], t->input);
+		snprintf(line, sizeof(line), "%s %s_%s", prompt_label[t->prompt], t->input,
+			 prompt_tail(t));
 	else if (t->message[0] && LINES >= 2) {
 		/* a message takes the lines it needs, over the view's last rows */
 		ui_wrapped(LINES - 1, t->message, LINES / 2 > 4 ? 4 : LINES / 2);
@@ -150,11 +221,13 @@ static void draw_status(struct tui *t)
 		return;
 	} else if (t->message[0])
 		snprintf(line, sizeof(line), "%s", t->message);
-	else if (t->view->status && t->view->status(t))
-		snprintf(line, sizeof(line), "%s%s", t->paused ? "[paused]  " : "",
-			 t->view->status(t));
-	else  /* [paused] first: the right end may name the command's output */
-		snprintf(line, sizeof(line), "%s%s", t->paused ? "[paused]  " : "", t->view->hints);
+	else {  /* [paused] first: the right end may name the command's output */
+		const char *paused = t->paused ? "[paused]  " : "";
+		const char *text = t->view->status ? t->view->status(t) : NULL;
+		fit_hints(t, text ? text : t->view->hints, COLS - (int)strlen(paused), hints,
+			  sizeof(hints));
+		snprintf(line, sizeof(line), "%s%s", paused, hints);
+	}
 	ui_text(LINES - 1, 0, COLS, line, true);
 	if (t->prompt == PROMPT_NONE)
 		draw_child_log(t, strlen(line));
@@ -175,12 +248,31 @@ void tui_prompt(struct tui *t, enum prompt p)
 {
 	t->prompt = p;
 	t->input[0] = '\0';
+	if (p == PROMPT_FILTER)
+		memcpy(t->filter_before, t->filter, sizeof(t->filter));
+}
+
+/* --percent-limit's range, and the floor prompt's */
+static void set_floor(struct tui *t, const char *text)
+{
+	char *end;
+	double v = strtod(text, &end);
+
+	if (end == text || *end || !(v >= 0 && v <= 100))
+		snprintf(t->message, sizeof(t->message), "percent floor '%s' ignored: 0 to 100",
+			 text);
+	else
+		t->floor_pct = v;
 }
 
 static void finish_prompt(struct tui *t)
 {
 	if (t->prompt == PROMPT_FILTER) {
 		snprintf(t->filter, sizeof(t->filter), "%s", t->input);
+	} else if (t->prompt == PROMPT_FIND) {
+		tui_hot_find(t, t->input);
+	} else if (t->prompt == PROMPT_FLOOR) {
+		set_floor(t, t->input);
 	} else if (t->prompt == PROMPT_DELAY) {
 		if (cmd_parse_delay(t->input, &t->delay) < 0)
 			snprintf(t->message, sizeof(t->message), "delay '%s' ignored: " DELAY_RANGE_TEXT,
@@ -198,8 +290,11 @@ static void prompt_key(struct tui *t, int key)
 {
 	size_t n = strlen(t->input);
 
-	if (key == 27) {
+	if (key == 27) {  /* the filter as it was before the prompt */
+		if (t->prompt == PROMPT_FILTER)
+			memcpy(t->filter, t->filter_before, sizeof(t->filter));
 		t->prompt = PROMPT_NONE;
+		return;
 	} else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
 		finish_prompt(t);
 	} else if (key == 21) { /* Ctrl-U, as in a shell */
@@ -211,6 +306,9 @@ static void prompt_key(struct tui *t, int key)
 		t->input[n] = (char)key;
 		t->input[n + 1] = '\0';
 	}
+	/* the filter narrows as it is typed (htop's F4) */
+	if (t->prompt == PROMPT_FILTER)
+		snprintf(t->filter, sizeof(t->filter), "%s", t->input);
 }
 
 static void cycle_theme(struct tui *t)
@@ -241,10 +339,17 @@ static void global_key(struct tui *t, int key)
 	case 'q': t->quit = true; break;
 	case 27: tui_switch_view(t, tui_home(t)); break;
 	case '?': case 'h': case KEY_F(1): tui_switch_view(t, &view_help); break;
-	case 't': tui_switch_view(t, &view_tree); break;
+	case 't': case KEY_F(5): tui_switch_view(t, &view_tree); break;
 	case 'i': tui_switch_view(t, &view_ilp); break;
 	case 'T': cycle_theme(t); break;
-	case ' ': if (t->sess) t->paused = !t->paused; break;
+	case ' ':
+		if (tui_refreshes(t))
+			t->paused = !t->paused;
+		else
+			snprintf(t->message, sizeof(t->message), "%s: nothing to pause",
+				 t->end.ended ? "the program has ended"
+					      : "a recording or counts file does not refresh");
+		break;
 	case 'd':
 		if (t->sess)
 			tui_prompt(t, PROMPT_DELAY);
@@ -259,7 +364,9 @@ static void handle_key(struct tui *t, int key)
 {
 	if (key != ERR && key != KEY_RESIZE)
 		t->message[0] = '\0';
-	if (t->prompt != PROMPT_NONE)
+	if (key == KEY_F(10) && t->prompt == PROMPT_NONE)
+		t->quit = true;   /* htop's F10, from every view */
+	else if (t->prompt != PROMPT_NONE)
 		prompt_key(t, key);
 	else
 		global_key(t, key);
@@ -305,6 +412,9 @@ static void init_state(struct tui *t, const struct tui_opts *o)
 	t->child_log = o->child_log;
 	t->src = src_cache_new();
 	t->delay = o->delay > 0 ? o->delay : 1.0;
+	t->floor_pct = o->percent_limit;
+	if (!getcwd(t->cwd, sizeof(t->cwd)))
+		t->cwd[0] = '\0';
 	t->tree_id = o->tree;
 	t->view = t->prev = !o->sess ? &view_tree
 			    : session_is_system_wide(o->sess) ? &view_procs : &view_hotspots;
@@ -341,11 +451,76 @@ static bool take_keys(struct tui *t, int wait_ms)
 	return any;
 }
 
+/* The last N lines of the file at PATH into OUT, one '\n' between them
+ * (its last 4 KB are enough for a usage message); "" when unreadable. */
+static void read_tail(const char *path, char *out, size_t sz, int n)
+{
+	char buf[4096];
+	FILE *f = fopen(path, "r");
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long end = ftell(f);
+		if (end > (long)sizeof(buf) - 1)
+			fseek(f, end - (long)sizeof(buf) + 1, SEEK_SET);
+		else
+			rewind(f);
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+	}
+	fclose(f);
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+		len--;
+	buf[len] = '\0';
+	char *start = buf + len;
+	for (int lines = 0; start > buf && lines < n; start--)
+		if (start[-1] == '\n' && ++lines == n)
+			break;
+	size_t keep = strlen(start);
+	if (keep >= sz) {  /* the end of the last lines: the message itself */
+		start += keep - (sz - 1);
+		keep = sz - 1;
+	}
+	memcpy(out, start, keep);
+	out[keep] = '\0';
+}
+
+/* The program ended (a live watch): the view stays on the final profile,
+ * its header says how it ended; a failure shows the program's last output
+ * lines (a usage message, a missing file) rather than the log's path. */
+static void note_end(struct tui *t)
+{
+	if (t->end.ended || !t->snap)
+		return;
+	t->end.ended = true;
+	t->end.after = t->snap->time;
+	t->end.status = t->snap->exit_status;
+	t->paused = false;
+	if (t->child_log && t->end.status != 0) {
+		read_tail(t->child_log, t->end.output, sizeof(t->end.output), TUI_OUTPUT_LINES);
+		t->child_log_said = true;
+	}
+}
+
+const char *tui_time_label(const struct tui *t, char *buf, size_t sz)
+{
+	if (!t->end.ended)
+		snprintf(buf, sz, "%.1fs", t->snap ? t->snap->time : 0.0);
+	else if (t->end.status >= 0)
+		snprintf(buf, sz, "exited (status %d) after %.1f s", t->end.status, t->end.after);
+	else
+		snprintf(buf, sz, "exited after %.1f s", t->end.after);
+	return buf;
+}
+
 /* One wait a turn, for data and keys at once: the screen is drawn after a
  * key or a new snapshot and at no other time, so a watch left running
  * costs a poll per ring watermark and a draw per refresh.  A finished or
- * absent session leaves keys alone to wait for. */
-static void run_loop(struct tui *t)
+ * absent session leaves keys alone to wait for: the view stays on the
+ * final profile until q (--quit-at-end: it ends with the program). */
+static void run_loop(struct tui *t, bool quit_at_end)
 {
 	double next = cmd_now_s();
 	bool ended = false, dirty = true;
@@ -356,14 +531,16 @@ static void run_loop(struct tui *t)
 		dirty = false;
 		if (t->sess && !ended) {
 			ended = session_poll(t->sess, data_wait_ms(t, next));
-			if (!t->paused && (ended || cmd_now_s() >= next)) {
+			if (ended || (!t->paused && cmd_now_s() >= next)) {
 				take_snapshot(t);
 				next = cmd_now_s() + t->delay;
 				dirty = true;
+				if (ended && !session_is_recorded(t->sess))
+					note_end(t);
 				say_child_log(t);
 			}
-			if (ended && !session_is_recorded(t->sess))
-				break;  /* the target's end ends the watch */
+			if (ended && quit_at_end && !session_is_recorded(t->sess))
+				break;
 		}
 		dirty |= take_keys(t, t->sess && !ended ? 0 : 100);
 	}
@@ -391,17 +568,18 @@ static int run_view(struct tui *t, const struct tui_opts *o)
 	} else {
 		if (t->sess)
 			session_wake_on(t->sess, ui_input_fd());
-		run_loop(t);
+		run_loop(t, o->quit_at_end);
 		ui_close();
 		if (t->sess)
 			session_wake_on(t->sess, -1);
 	}
+	/* the view prints nothing (batch mode is for tables): the status is
+	 * the program's when it ended */
 	if (t->sess && rc == 0 && !session_is_recorded(t->sess)) {
-		take_snapshot(t);
-		if (t->snap) {
-			top_print(stdout, t->snap, OUT_TEXT, 0, 1, NULL);
+		if (!t->end.ended)
+			take_snapshot(t);
+		if (t->snap)
 			rc = cmd_watch_status(o->launched, t->snap->ended, t->snap->exit_status);
-		}
 	}
 	tui_close_callers(t);
 	tui_close_flame(t);

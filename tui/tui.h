@@ -2,6 +2,7 @@
 #ifndef TUI_TUI_H
 #define TUI_TUI_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -15,6 +16,9 @@
 
 /* A filter holds a module's whole path, as long as a path can be (PATH_MAX) */
 #define TUI_FILTER_MAX 4096
+/* The last lines of a failed program's output the view shows */
+#define TUI_OUTPUT_MAX 512
+#define TUI_OUTPUT_LINES 3
 
 struct tui;
 struct flame_view;
@@ -41,7 +45,8 @@ struct shown_col {
 	int num, den;
 };
 
-enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_DELAY, PROMPT_SEARCH, PROMPT_FLAME };
+enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_DELAY, PROMPT_SEARCH, PROMPT_FLAME,
+	      PROMPT_FIND, PROMPT_FLOOR };
 
 enum asm_unit { ASM_PERCENT, ASM_SAMPLES, ASM_COUNTS };
 
@@ -106,6 +111,7 @@ struct tui {
 	struct snapshot *snap;       /* what the hotspot view shows */
 	struct counts counts;        /* the tree's input: files, or the live totals */
 	char source[256];
+	char cwd[PATH_MAX];          /* paths under it show relative (the detail line) */
 	const struct arch_model *model;
 	const struct view_ops *view, *prev;
 	struct browser hot, tree;
@@ -122,9 +128,13 @@ struct tui {
 	int sort;                    /* < n_events: event; == n_events: name; +1: module;
 				      * +2: children (call stacks) */
 	bool window, paused, show_samples;
+	bool reverse;                /* I: the sort reversed (hotspots, processes) */
+	double floor_pct;            /* %, --percent-limit: rows under it hidden */
 	bool hide_children;          /* C: the children column off (with -g) */
 	unsigned snap_gen;           /* counts tui_set_snapshot calls */
-	char filter[TUI_FILTER_MAX];  /* typed, or m's module path (whole) */
+	char filter[TUI_FILTER_MAX];  /* typed (a name; m:TEXT a module), or m's
+				       * module path (whole, after m:) */
+	char filter_before[TUI_FILTER_MAX]; /* Esc in the filter prompt restores it */
 	double delay;
 	enum arch_tree tree_id;
 	struct tree_result tres;
@@ -141,7 +151,8 @@ struct tui {
 	struct {                     /* what rows were built from: rebuilt on change only */
 		const struct snapshot *snap;
 		int sort;
-		bool window;
+		bool window, reverse;
+		double floor_pct;
 		char filter[TUI_FILTER_MAX];
 	} rows_key;
 	enum prompt prompt;
@@ -153,6 +164,12 @@ struct tui {
 	struct src_cache *src;       /* source files shown in the asm view */
 	const char *child_log;       /* the launched command's output file, or NULL */
 	bool child_log_said;         /* its first output was announced */
+	struct {                     /* a live watch whose program ended: the view stays */
+		bool ended;
+		double after;            /* the snapshot's time at the end (s) */
+		int status;              /* shell-style; -1 unknown (attached) */
+		char output[TUI_OUTPUT_MAX]; /* failed: its output's last lines */
+	} end;
 	struct {                     /* the processes view (-a) */
 		struct browser br;
 		uint32_t pid;            /* the selection follows a process */
@@ -173,13 +190,15 @@ struct tui_opts {
 	const char *theme;
 	const char *stall_event;
 	bool launched;               /* the watch launched its command */
+	bool quit_at_end;            /* --quit-at-end: the view ends with the program */
 	const char *child_log;       /* where its output goes (a file), or NULL */
 	const char *baseline;        /* --baseline FILE: the hotspots' deltas against it */
+	double percent_limit;        /* --percent-limit: the hotspots' floor */
 };
 
-/* Runs the views until q, a signal or the target's end.  Returns the exit
- * code (a watch's: cmd_watch_status); a live watch prints its final table
- * to stdout after the screen is restored. */
+/* Runs the views until q or a signal (or, with quit_at_end, the target's
+ * end: else the view stays on the final profile).  Returns the exit code
+ * (a watch's: cmd_watch_status); nothing goes to stdout. */
 int tui_run(const struct tui_opts *o);
 
 /* Shared by the views. */
@@ -220,6 +239,20 @@ double tui_derived_value(const struct tui *t, const uint64_t *samples, const uin
 const struct view_ops *tui_home(const struct tui *t);
 /* Shows the functions of process PID (-1: of every process). */
 void tui_zoom_process(struct tui *t, int64_t pid);
+/* "exited (status N) after T s" once a live watch's program ended, else
+ * "T.Ts" (the snapshot's time): the header's time. */
+const char *tui_time_label(const struct tui *t, char *buf, size_t sz);
+/* A live watch still refreshing (space pauses it); a live watch, ended or
+ * not (w: its last interval); a recording or counts file is neither. */
+bool tui_refreshes(const struct tui *t);
+bool tui_has_window(const struct tui *t);
+/* w: the live window / the cumulative profile, or why not. */
+void tui_toggle_window(struct tui *t);
+/* F3: selects the next hotspot row whose function's name holds TEXT. */
+void tui_hot_find(struct tui *t, const char *text);
+/* P: writes the hotspot rows shown (filter, floor and sort as shown) to a
+ * fresh cyctop.hist.N in the working directory, as perf top's P does. */
+void tui_hot_save(struct tui *t);
 /* Searches TEXT in the asm view; "" repeats the last search (as less). */
 void tui_asm_search(struct tui *t, const char *text);
 

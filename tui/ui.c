@@ -177,7 +177,7 @@ void ui_text(int y, int x, int w, const char *s, bool pad)
 
 /* The byte length of the next line of S in W columns: whole words when a
  * space allows, else W characters. */
-static size_t wrap_len(const char *s, int w)
+size_t ui_wrap_len(const char *s, int w)
 {
 	size_t i = 0, cut = 0;
 	int n = 0;
@@ -202,7 +202,7 @@ int ui_wrapped(int bottom, const char *s, int max_lines)
 	if (max_lines > 8)
 		max_lines = 8;
 	for (s = fmt_escape(esc, sizeof(esc), s); *s && n < max_lines; n++) {
-		len[n] = wrap_len(s, COLS);
+		len[n] = ui_wrap_len(s, COLS);
 		line[n] = s;
 		s += len[n];
 		while (*s == ' ')

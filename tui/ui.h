@@ -25,6 +25,9 @@ void ui_text(int y, int x, int w, const char *s, bool pad);
 /* S on the lines ending at row BOTTOM, wrapped at spaces (a message is
  * never cut mid-word), at most MAX_LINES; returns the lines used. */
 int ui_wrapped(int bottom, const char *s, int max_lines);
+/* The bytes of S (escaped text) that fill the next line of W columns:
+ * whole words when a space allows, else W characters. */
+size_t ui_wrap_len(const char *s, int w);
 /* A table cell: S in W columns, the last one blank so that cells never
  * run into each other; a text too long ends with an ellipsis. */
 void ui_cell(int y, int x, int w, const char *s);

@@ -483,7 +483,7 @@ static bool key_asm(struct tui *t, int key)
 		build_rows(v);
 		select_insn(v, sel);
 		return true;
-	case '/':
+	case '/': case KEY_F(3):
 		tui_prompt(t, PROMPT_SEARCH);
 		return true;
 	case 'n': search_next(t); return true;

@@ -546,7 +546,7 @@ static bool key_flame(struct tui *t, int key)
 	case 'm': cycle_metric(t, v); return true;
 	case 'B': case 'D':   /* a baseline for baseline-delta (from the next refresh) */
 		return tui_baseline_key(t, key);
-	case '/': tui_prompt(t, PROMPT_FLAME); return true;
+	case '/': case KEY_F(3): tui_prompt(t, PROMPT_FLAME); return true;
 	case 'q': case 27: tui_switch_view(t, &view_hotspots); return true;
 	default: return false;
 	}

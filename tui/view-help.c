@@ -10,16 +10,26 @@
 static const char *const help_lines[] = {
 	"cyctop keys",
 	"",
-	"  q               quit (a launched command is terminated, an attached one left running)",
+	"  q F10           quit (a launched command is terminated, an attached one left running;",
+	"                  after the program ended, cyctop exits with its status)",
 	"  ? h F1          this help;  Esc  back to the hotspots;  Ctrl-L  repaint the screen",
 	"  Up Down j k     move;  PgUp PgDn  page;  Home End g G  first / last",
-	"  < > , .         hotspots: sort by the previous / next column",
-	"  /               hotspots: filter functions and modules by a substring (Enter, Esc;",
-	"                  the prompt starts empty: Enter on it clears the filter)",
+	"  < > , . F6      hotspots, processes: sort by the previous / next column",
+	"  I               hotspots, processes: reverse the sort",
+	"  / F4            hotspots: filter functions by name as you type; m:TEXT filters by",
+	"                  module path (Enter keeps it, Esc restores the one before; an empty",
+	"                  prompt clears it); the header's functions N counts the rows shown",
+	"  F3              hotspots: find the next function whose name holds a text; asm view",
+	"                  and flame graph: search",
+	"  %               hotspots: percent floor, hide functions under a share of every",
+	"                  event (0: none; --percent-limit)",
+	"  P               hotspots: write the table shown to cyctop.hist.N in the working",
+	"                  directory (as perf top's P); the status line names the file",
 	"  m               hotspots: zoom into the selected function's module (again: all)",
 	"  H               hotspots: pick a thread and zoom into it (again or Esc: all threads)",
-	"  Enter f P       -a: a process's functions (Enter), every process's (f), the",
-	"                  processes again (P or Esc); < > / sort and filter the processes",
+	"  Enter f Esc     -a: a process's functions (Enter), every process's (f; in a",
+	"                  process's functions without -g too), the processes again (Esc);",
+	"                  < > / sort and filter the processes",
 	"  space           pause / resume refreshing (collection goes on)",
 	"  w               hotspots: live window (last interval) / cumulative",
 	"  s               hotspots: samples / percent",
@@ -27,7 +37,7 @@ static const char *const help_lines[] = {
 	"                  columns, the tree's delta column, the asm view's source lines",
 	"  B               live: mark the profile as the baseline (rates per CPU second)",
 	"  d               refresh interval in seconds (0.05 to 3600, as -d)",
-	"  t               the metric tree; in it, the next tree: the host's first (intel ->",
+	"  t F5            the metric tree; in it, t: the next tree: the host's first (intel ->",
 	"                  topdown on a Skylake), then Core2, IA-64, AMD, software",
 	"  Enter + -       tree: fold / unfold the selected node",
 	"  i               ILP histogram in the model's unit (uops dispatched, executed, ops",
@@ -39,15 +49,19 @@ static const char *const help_lines[] = {
 	"  f               hotspots: the flame graph of the call stacks (needs -g)",
 	"callers view: Right + unfold   Left - fold   Enter unfold, or open that function's callers",
 	"              c open the selected function's callers   E unfold all   Esc Backspace q back",
-	"flame graph: arrows move   Enter zoom (a leaf: asm)   Backspace u zoom back   / search",
+	"flame graph: arrows move   Enter zoom (a leaf: asm)   Backspace u zoom back   / F3 search",
 	"             m colour metric (CPI, stalls/cycles, an event per 1000 of the first,",
 	"             a tree node's share, the delta against the baseline; legend)",
-	"asm view:  H hottest   Tab next hot   / n search, next (empty /: the last search)",
+	"asm view:  H hottest   Tab next hot   / F3 n search, next (empty /: the last search)",
 	"           Enter follow a call or jump   Esc Backspace Left back, then to the hotspots",
 	"           l source lines   s percent / samples / counts (named in the column row)",
 	"           o percent of the function / of the total   columns: stall, penalty, mark",
 	"           (stalled: penalty cycles with stalls; hidden: no stalls, hidden by OOO)",
 	"",
+	"Hotspots: [k] marks a kernel function, [.] a user one (as perf top); the module",
+	"column holds the file's name, the line under the table the selected function's",
+	"whole path.  When the program ends the view stays on its final profile, the header",
+	"saying its status; q leaves (--quit-at-end: cyctop leaves with the program).",
 	"Tree: values, units, percent of parent and a bar; the bottleneck path (the largest",
 	"part taking 30% or more of its parent, from the root down) is highlighted; a metric",
 	"whose events are missing says which and why; '!' marks a flagged value.",
@@ -55,16 +69,56 @@ static const char *const help_lines[] = {
 
 #define HELP_LINES ((int)(sizeof(help_lines) / sizeof(help_lines[0])))
 
+/* The help wrapped to the screen's width: a line too long goes on under
+ * its description column (a key line's) or its first words, cut between
+ * words, never in one. */
+#define HELP_ROWS_MAX 256
+
+struct help_row {
+	short line, indent;
+	int off, len;
+};
+
+static int help_indent(const char *s, int cols)
+{
+	int in = s[0] == ' ' ? 18 : 4;
+
+	return in * 3 > cols ? 2 : in;
+}
+
+static int wrap_help(struct help_row *rows, int cols)
+{
+	int n = 0;
+
+	for (int l = 1; l < HELP_LINES && n < HELP_ROWS_MAX; l++) {
+		const char *s = help_lines[l];
+		int off = 0, indent = 0;
+		do {
+			size_t len = ui_wrap_len(s + off, cols - indent);
+			rows[n++] = (struct help_row){ (short)l, (short)indent, off, (int)len };
+			off += (int)len;
+			while (s[off] == ' ')
+				off++;
+			indent = help_indent(s, cols);
+		} while (s[off] && n < HELP_ROWS_MAX);
+	}
+	return n;
+}
+
 static void write_help_line(void *ctx, int row, int y, bool selected)
 {
-	(void)ctx;
+	const struct help_row *r = (const struct help_row *)ctx + row;
+	char text[256];
+
 	(void)selected;  /* a text scrolls: no line is highlighted */
-	ui_text(y, 0, COLS, help_lines[row + 1], true);
+	snprintf(text, sizeof(text), "%*s%.*s", r->indent, "", r->len, help_lines[r->line] + r->off);
+	ui_text(y, 0, COLS, text, true);
 }
 
 static void draw_help(struct tui *t, int y, int rows)
 {
 	char line[PATH_MAX + 64];
+	struct help_row wrapped[HELP_ROWS_MAX];
 
 	ui_set(EL_HEADER_VALUE);
 	ui_text(y++, 0, COLS, help_lines[0], true);
@@ -75,9 +129,9 @@ static void draw_help(struct tui *t, int y, int rows)
 		snprintf(line, sizeof(line), "The command's output (stdout, stderr): %s", t->child_log);
 		ui_text(y++, 0, COLS, line, true);
 	}
-	t->help.nr = HELP_LINES - 1;
+	t->help.nr = wrap_help(wrapped, COLS);
 	if (y < rows)
-		browser_draw(&t->help, y, rows, write_help_line, NULL);
+		browser_draw(&t->help, y, rows, write_help_line, wrapped);
 }
 
 /* The browser moves a selection and scrolls to keep it shown: put it on

@@ -3,14 +3,18 @@
  * a thread.  With call stacks (-g) a children column (perf top's: the
  * samples whose stack holds the function) and c, the callers view. */
 #include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "arch/derived.h"
 #include "engine/callgraph.h"
+#include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
 
@@ -119,7 +123,7 @@ struct row_sort {
 	const uint64_t *children;   /* per snapshot function, or NULL */
 };
 
-static int compare_rows(const void *a, const void *b, void *ctx)
+static int compare_rows_fwd(const void *a, const void *b, void *ctx)
 {
 	const struct row_sort *rs = ctx;
 	const struct tui *t = rs->t;
@@ -144,6 +148,37 @@ static int compare_rows(const void *a, const void *b, void *ctx)
 	return strcmp(x->name, y->name);
 }
 
+/* I reverses the order (htop's I) */
+static int compare_rows(const void *a, const void *b, void *ctx)
+{
+	const struct row_sort *rs = ctx;
+	int c = compare_rows_fwd(a, b, ctx);
+
+	return rs->t->reverse ? -c : c;
+}
+
+/* The filter: a function's name holds it, or with "m:" its module's path. */
+static bool filter_match(const struct tui *t, const struct snap_func *f)
+{
+	if (!t->filter[0])
+		return true;
+	if (strncmp(t->filter, "m:", 2) == 0)
+		return strcasestr(f->module, t->filter + 2) != NULL;
+	return strcasestr(f->name, t->filter) != NULL;
+}
+
+/* The percent floor (perf top's --percent-limit): a row stays when one of
+ * its events' shares reaches it. */
+static bool above_floor(const struct tui *t, const struct snap_func *f)
+{
+	if (t->floor_pct <= 0)
+		return true;
+	for (int e = 0; e < t->snap->n_events; e++)
+		if (snapshot_percent(t->snap, f, e, t->window) >= t->floor_pct)
+			return true;
+	return false;
+}
+
 static bool row_shown(const struct tui *t, const struct snap_func *f)
 {
 	bool any = false;
@@ -154,14 +189,15 @@ static bool row_shown(const struct tui *t, const struct snap_func *f)
 	 * perf report --children lists it; the call graph has no window */
 	if (!any && !t->window && children_shown(t))
 		any = children_of(t, f) != 0;
-	return any && (!t->filter[0] || strcasestr(f->name, t->filter) ||
-		       strcasestr(f->module, t->filter));
+	return any && filter_match(t, f) && above_floor(t, f);
 }
 
 static bool rows_current(struct tui *t)
 {
 	return t->rows && t->rows_key.snap == t->snap && t->rows_key.sort == t->sort &&
-	       t->rows_key.window == t->window && strcmp(t->rows_key.filter, t->filter) == 0;
+	       t->rows_key.window == t->window && t->rows_key.reverse == t->reverse &&
+	       t->rows_key.floor_pct == t->floor_pct &&
+	       strcmp(t->rows_key.filter, t->filter) == 0;
 }
 
 /* A sort by children: each function's, computed once rather than per
@@ -232,6 +268,8 @@ static void build_rows(struct tui *t)
 	t->rows_key.snap = t->snap;
 	t->rows_key.sort = t->sort;
 	t->rows_key.window = t->window;
+	t->rows_key.reverse = t->reverse;
+	t->rows_key.floor_pct = t->floor_pct;
 	snprintf(t->rows_key.filter, sizeof(t->rows_key.filter), "%s", t->filter);
 	free(t->rows);
 	t->rows = NULL;
@@ -287,19 +325,38 @@ static void zoom_label(const struct tui *t, char *buf, size_t sz)
 			 snapshot_thread_percent(s, th, 0, t->window));
 }
 
+/* A program that failed: its last output lines (its usage message, the
+ * file it missed), under the header. */
+static int draw_end_output(const struct tui *t, int y, int rows)
+{
+	char line[TUI_OUTPUT_MAX + 16];
+
+	ui_set(EL_WARNING);
+	for (const char *p = t->end.output; *p && y < rows - 2;) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+		snprintf(line, sizeof(line), "  output: %.*s", len, p);
+		ui_text(y++, 0, COLS, line, true);
+		p = nl ? nl + 1 : p + len;
+	}
+	ui_set(EL_HEADER);
+	return y;
+}
+
 static int draw_header(struct tui *t, int y, int rows)
 {
 	const struct snapshot *s = t->snap;
-	char line[TUI_FILTER_MAX + 512], zoom[64]; /* the filter, whole */
+	char line[TUI_FILTER_MAX + 512], zoom[64], when[64]; /* the filter, whole */
 
 	ui_set(EL_HEADER);
 	zoom_label(t, zoom, sizeof(zoom));
+	tui_time_label(t, when, sizeof(when));
 	if (s->system_wide)
-		snprintf(line, sizeof(line), "cyctop  %s%s  %.1fs  PMU %s  %s", s->command, zoom,
-			 s->time, s->pmu, t->window ? "window" : "cumulative");
+		snprintf(line, sizeof(line), "cyctop  %s%s  %s  PMU %s  %s", s->command, zoom,
+			 when, s->pmu, t->window ? "window" : "cumulative");
 	else
-		snprintf(line, sizeof(line), "cyctop  pid %d (%s)%s  %.1fs  PMU %s  %s", s->pid,
-			 s->command, zoom, s->time, s->pmu, t->window ? "window" : "cumulative");
+		snprintf(line, sizeof(line), "cyctop  pid %d (%s)%s  %s  PMU %s  %s", s->pid,
+			 s->command, zoom, when, s->pmu, t->window ? "window" : "cumulative");
 	ui_text(y++, 0, COLS, line, true);
 	if (s->n_groups > 1 && y < rows - 2) {
 		/* multiplexed: how, and against which reference */
@@ -317,9 +374,10 @@ static int draw_header(struct tui *t, int y, int rows)
 		if (s->n_groups > 1)
 			snprintf(grp, sizeof(grp), ev->group < 0 ? "  every group" : "  group %d",
 				 ev->group + 1);
-		snprintf(line, sizeof(line), "  %-22s sav %-9llu samples %-9llu coverage %5.1f%%%s%s",
-			 ev->name, (unsigned long long)ev->sav,
-			 (unsigned long long)(t->window ? ev->window : ev->samples),
+		char rate[32];
+		fmt_rate(rate, sizeof(rate), ev->name, ev->sav, ev->nsamples ? EVENTS_DEFAULT_FREQ : 0);
+		snprintf(line, sizeof(line), "  %-22s %-13s samples %-9llu coverage %5.1f%%%s%s",
+			 ev->name, rate, (unsigned long long)(t->window ? ev->window : ev->samples),
 			 100.0 * ev->coverage, grp, ev->counted || s->n_groups <= 1 ? ""
 			 : "  not counted");
 		ui_text(y++, 0, COLS, line, true);
@@ -332,29 +390,47 @@ static int draw_header(struct tui *t, int y, int rows)
 				 (unsigned long long)cg_stacks_truncated(s->cg, 0),
 				 (unsigned long long)s->stacks_skipped);
 		ui_set(s->lost || s->throttled ? EL_WARNING : EL_HEADER);
-		snprintf(line, sizeof(line), "  lost %llu  throttled %llu%s  functions %d%s%s",
+		char floor[32] = "";
+		if (t->floor_pct > 0)
+			snprintf(floor, sizeof(floor), "  floor %g%%", t->floor_pct);
+		snprintf(line, sizeof(line), "  lost %llu  throttled %llu%s  functions %d%s%s%s%s",
 			 (unsigned long long)s->lost, (unsigned long long)s->throttled, stacks,
-			 t->nrows, t->filter[0] ? "  filter: " : "", t->filter);
+			 t->nrows, t->reverse ? "  reversed" : "", floor,
+			 t->filter[0] ? "  filter: " : "", t->filter);
 		ui_text(y++, 0, COLS, line, true);
 	}
-	return y;
+	return draw_end_output(t, y, rows);
+}
+
+/* Whether the function column starting at X has room for the [k]/[.]
+ * marker and a name after it (many event columns leave little). */
+static bool marker_room(int x)
+{
+	return COLS - x >= 30;
+}
+
+/* An event column's width: a baseline's delta heading needs more (its
+ * name whole and the delta's unit). */
+static int event_width(const struct tui *t)
+{
+	return tui_baseline_shown(t) ? BASELINE_HEADING_COLS + 1 : EVCOL;
 }
 
 static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int nd)
 {
 	char buf[64];
-	int x = 0, ne = t->snap->n_events;
+	int x = 0, ne = t->snap->n_events, ev_w = event_width(t);
 
 	ui_set(EL_COLUMN);
 	ui_text(y, 0, COLS, "", true);
-	for (int e = 0; e < ne && x + EVCOL < COLS; e++, x += EVCOL) {
+	for (int e = 0; e < ne && x + ev_w < COLS; e++, x += ev_w) {
 		char delta[32];
 		if (tui_baseline_heading(t, e, delta, sizeof(delta)))
 			snprintf(buf, sizeof(buf), "%c%s", t->sort == e ? '>' : ' ', delta);
 		else
 			snprintf(buf, sizeof(buf), "%c%.9s%s", t->sort == e ? '>' : ' ',
 				 t->snap->ev[e].name, t->show_samples ? "" : "%");
-		ui_text(y, x, EVCOL, buf, true);
+		ui_text(y, x, ev_w, buf, true);
 	}
 	if (children_shown(t) && x + EVCOL < COLS) {
 		snprintf(buf, sizeof(buf), "%cchildren%s", t->sort == sort_children_idx(t) ? '>' : ' ',
@@ -370,28 +446,30 @@ static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int n
 		ui_text(y, x, COMMCOL, " COMMAND", true);
 		x += COMMCOL;
 	}
-	snprintf(buf, sizeof(buf), "%cFUNCTION", t->sort == ne ? '>' : ' ');
-	ui_text(y, x, 34, buf, true);
+	snprintf(buf, sizeof(buf), "%c%sFUNCTION", t->sort == ne ? '>' : ' ',
+		 marker_room(x) ? "    " : "");
+	ui_text(y, x, 38, buf, true);
 	snprintf(buf, sizeof(buf), "%cMODULE", t->sort == ne + 1 ? '>' : ' ');
-	ui_text(y, x + 34, COLS - x - 34, buf, true);
+	ui_text(y, x + 38, COLS - x - 38, buf, true);
 }
 
 static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selected,
 		     const struct shown_col *dc, int nd)
 {
 	char buf[64];
-	int x = 0;
+	int x = 0, ev_w = event_width(t);
 
-	for (int e = 0; e < t->snap->n_events && x + EVCOL < COLS; e++, x += EVCOL) {
+	for (int e = 0; e < t->snap->n_events && x + ev_w < COLS; e++, x += ev_w) {
 		double pct = snapshot_percent(t->snap, f, e, t->window);
-		if (tui_baseline_cell(t, f, e, buf, sizeof(buf)))
-			;  /* --baseline, B: the delta (D) */
+		char delta[32];
+		if (tui_baseline_cell(t, f, e, delta, sizeof(delta)))  /* --baseline, B (D) */
+			snprintf(buf, sizeof(buf), "%*s", ev_w - 1, delta);
 		else if (t->show_samples)
 			snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)cell(t, f, e));
 		else
 			snprintf(buf, sizeof(buf), "%9.2f%%", pct);
 		ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
-		ui_text(y, x, EVCOL, buf, true);
+		ui_text(y, x, ev_w, buf, true);
 	}
 	if (children_shown(t) && x + EVCOL < COLS) {
 		uint64_t total = children_of(t, f);
@@ -422,8 +500,30 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 		ui_cell(y, x, COMMCOL - 1, comm);
 		x += COMMCOL;
 	}
-	ui_cell(y, x, 34, f->name);
-	ui_path(y, x + 34, COLS - x - 34, f->module);
+	char name[512];
+	/* perf top's [k]/[.] before the name, when the name keeps room */
+	snprintf(name, sizeof(name), "%s%s%s", marker_room(x) ? fmt_space_marker(f->module) : "",
+		 marker_room(x) ? " " : "", f->name);
+	ui_cell(y, x, 38, name);
+	ui_cell(y, x + 38, COLS - x - 38, fmt_module_short(f->module));
+}
+
+/* Under the table: the selected function and its module's whole path
+ * (the column holds its file name). */
+static void draw_detail(struct tui *t, int y)
+{
+	const struct snap_func *f = tui_hot_selected(t);
+	char line[1200];
+
+	if (!f)
+		return;
+	size_t n = strlen(t->cwd);
+	const char *path = f->module;
+	if (n > 1 && strncmp(path, t->cwd, n) == 0 && path[n] == '/')
+		path += n + 1;   /* under the working directory: relative */
+	snprintf(line, sizeof(line), "%s  in %s", f->name, path);
+	ui_set(EL_HEADER);
+	ui_text(y, 0, COLS, line, true);
 }
 
 /* The thread picker (H) lists the snapshot's threads in place of the
@@ -507,11 +607,21 @@ static void draw_hotspots(struct tui *t, int y, int rows)
 	draw_columns(t, y++, dc, nd);
 	struct hot_rows hot = { t, dc, nd };
 	t->hot.nr = t->nrows;
-	y = browser_draw(&t->hot, y, rows, draw_hot_row, &hot);
-	pick_row(t);  /* what is shown selected (the clamp may have moved it) */
+	/* the detail line takes the last row when the table has three */
+	bool detail = rows - y >= 4 && t->nrows > 0;
+	y = browser_draw(&t->hot, y, detail ? rows - 1 : rows, draw_hot_row, &hot);
+	/* what is shown selected (the clamp may have moved it); until the user
+	 * moved, the selection stays on the top row, the hottest, rather than
+	 * following the first refresh's top function down the table */
+	if (t->hot_pick.name)
+		pick_row(t);
+	if (detail)
+		draw_detail(t, rows - 1);
 	if (t->nrows == 0 && y < rows)
-		ui_text(y, 0, COLS, t->filter[0] ? "no function matches the filter" : "no samples yet",
-			true);
+		ui_text(y, 0, COLS, t->filter[0] || t->floor_pct > 0
+			? "no function matches the filter or the percent floor"
+			: t->end.ended ? "no samples: the program ended before one was taken"
+			: "no samples yet", true);
 	ui_set(EL_DEFAULT);
 }
 
@@ -566,6 +676,81 @@ static bool key_picker(struct tui *t, int key)
 	}
 }
 
+void tui_hot_find(struct tui *t, const char *text)
+{
+	if (!t->snap || !text[0])
+		return;
+	build_rows(t);
+	for (int k = 1; k <= t->nrows; k++) {
+		int i = (t->hot.sel + k) % t->nrows;
+		if (strcasestr(t->snap->funcs[t->rows[i]].name, text)) {
+			t->hot.sel = i;
+			browser_clamp(&t->hot);
+			pick_row(t);
+			return;
+		}
+	}
+	snprintf(t->message, sizeof(t->message), "find: no function shown holds '%s'", text);
+}
+
+/* The rows as shown, to OUT: a title, the events' columns, the function
+ * with its space marker and its module's whole path. */
+static void write_rows(struct tui *t, FILE *out)
+{
+	const struct snapshot *s = t->snap;
+	char when[64];
+
+	fprintf(out, "# cyctop  pid %d (%s)  %s  %s%s%s\n# ", s->pid, s->command,
+		tui_time_label(t, when, sizeof(when)), t->window ? "window" : "cumulative",
+		t->filter[0] ? "  filter: " : "", t->filter);
+	for (int e = 0; e < s->n_events; e++)
+		fprintf(out, "%10.10s%% ", s->ev[e].name);
+	fprintf(out, "    FUNCTION  MODULE\n");
+	for (int i = 0; i < t->nrows; i++) {
+		const struct snap_func *f = &s->funcs[t->rows[i]];
+		fprintf(out, "  ");
+		for (int e = 0; e < s->n_events; e++)
+			fprintf(out, "%9.2f%% ", snapshot_percent(s, f, e, t->window));
+		fprintf(out, "%s ", fmt_space_marker(f->module));
+		fmt_put_escaped(out, f->name, 0);
+		fprintf(out, "  ");
+		fmt_put_escaped(out, f->module, 0);
+		fprintf(out, "\n");
+	}
+}
+
+void tui_hot_save(struct tui *t)
+{
+	char name[32];
+	int fd = -1;
+
+	if (!t->snap) {
+		snprintf(t->message, sizeof(t->message), "P: nothing to write yet");
+		return;
+	}
+	build_rows(t);
+	for (int n = 0; fd < 0 && n < 1000; n++) {  /* the first free name */
+		snprintf(name, sizeof(name), "cyctop.hist.%d", n);
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!out) {
+		snprintf(t->message, sizeof(t->message), "P: cannot write %s: %s", name,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	write_rows(t, out);
+	if (fclose(out) != 0)
+		snprintf(t->message, sizeof(t->message), "P: writing %s: %s", name, strerror(errno));
+	else
+		snprintf(t->message, sizeof(t->message), "P: %d functions written to %s", t->nrows,
+			 name);
+}
+
 /* c: the selected function's callers and callees; without stacks, how to
  * get them. */
 static bool open_callers(struct tui *t)
@@ -598,6 +783,22 @@ static bool toggle_children(struct tui *t)
 	return true;
 }
 
+/* f: the flame graph; -a without call stacks: every process's functions,
+ * as f in the processes view. */
+static bool flame_key(struct tui *t)
+{
+	if (t->snap && t->snap->system_wide && !t->snap->cg && t->snap->process >= 0) {
+		t->filter[0] = '\0';
+		tui_zoom_process(t, -1);
+		snprintf(t->message, sizeof(t->message), "f: every process's functions (the "
+			 "flame graph needs call stacks: -g)");
+		return true;
+	}
+	if (tui_open_flame(t))
+		tui_switch_view(t, &view_flame);
+	return true;
+}
+
 static bool key_hotspots(struct tui *t, int key)
 {
 	if (t->picker.open && t->snap)
@@ -612,14 +813,16 @@ static bool key_hotspots(struct tui *t, int key)
 		return true;
 	switch (key) {
 	case '<': case ',': cycle_sort(t, -1); return true;
-	case '>': case '.': cycle_sort(t, 1); return true;
+	case '>': case '.': case KEY_F(6): cycle_sort(t, 1); return true;
+	case 'I': t->reverse = !t->reverse; return true;
 	case 'c': return open_callers(t);
 	case 'C': return toggle_children(t);
 	case 'f':
-		if (tui_open_flame(t))
-			tui_switch_view(t, &view_flame);
-		return true;
-	case 'w': t->window = !t->window; return true;
+		return flame_key(t);
+	case 'P': tui_hot_save(t); return true;
+	case '%': tui_prompt(t, PROMPT_FLOOR); return true;
+	case KEY_F(3): tui_prompt(t, PROMPT_FIND); return true;
+	case 'w': tui_toggle_window(t); return true;
 	case 's': t->show_samples = !t->show_samples; return true;
 	case 'm': {
 		/* zoom into the selected function's module; again: every module
@@ -628,7 +831,7 @@ static bool key_hotspots(struct tui *t, int key)
 		if (t->filter[0])
 			t->filter[0] = '\0';
 		else if (f)
-			snprintf(t->filter, sizeof(t->filter), "%s", f->module);
+			snprintf(t->filter, sizeof(t->filter), "m:%s", f->module);
 		return true;
 	}
 	case 'H':
@@ -644,15 +847,7 @@ static bool key_hotspots(struct tui *t, int key)
 			return true;
 		}
 		return false;
-	case 'P':
-		if (!t->snap || !t->snap->system_wide) {
-			snprintf(t->message, sizeof(t->message), "processes: only with -a");
-			return true;
-		}
-		tui_zoom_process(t, -1);
-		tui_switch_view(t, &view_procs);
-		return true;
-	case '/':
+	case '/': case KEY_F(4):
 		tui_prompt(t, PROMPT_FILTER);
 		return true;
 	case '\n': case '\r': case KEY_ENTER: {
@@ -666,20 +861,23 @@ static bool key_hotspots(struct tui *t, int key)
 	}
 }
 
-/* With call stacks, c takes the place of s and i in the hints (both are in
- * the help): the line must fit 120 columns with "[paused]". */
+/* The hints, the most important first (the status line shows those that
+ * fit): with call stacks the flame graph and the callers come first. */
 static const char *status_hotspots(struct tui *t)
 {
-	if (!t->snap || !t->snap->cg || t->picker.open)
+	if (t->picker.open)
+		return "Enter zoom  Esc H back  q quit  ? help";
+	if (!t->snap || !t->snap->cg)
 		return NULL;
-	return "q quit  ? help  / filter  m module  H threads  < > sort  space pause  w window  "
-	       "c callers  C children  t tree";
+	return "q quit  ? help  Enter asm  t tree  i ILP  f flame  c callers  / filter  < > sort  "
+	       "m module  H threads  C children  space pause  w window  s samples  P save  "
+	       "% floor  F3 search";
 }
 
 const struct view_ops view_hotspots = {
 	"hotspots",
-	/* d (delay) is left to the help: the line must fit 120 columns with "[paused]" */
-	"q quit  ? help  / filter  m module  H threads  < > sort  space pause  w window  s samples  t tree  i ILP",
+	"q quit  ? help  Enter asm  t tree  i ILP  / filter  < > sort  m module  H threads  "
+	"space pause  w window  s samples  P save  % floor  F3 search",
 	draw_hotspots,
 	key_hotspots,
 	status_hotspots,

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "arch/derived.h"
+#include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
 
@@ -29,12 +30,13 @@ static int compare_procs(const void *a, const void *b, void *ctx)
 	int ne = t->snap->n_events, k = t->procs.sort, c = 0;
 
 	if (k < ne && cell(t, x, k) != cell(t, y, k))
-		return cell(t, x, k) < cell(t, y, k) ? 1 : -1;
-	if (k == ne + 1)
+		c = cell(t, x, k) < cell(t, y, k) ? 1 : -1;
+	else if (k == ne + 1)
 		c = strcmp(x->user, y->user);
 	else if (k == ne + 2)
 		c = strcmp(x->comm, y->comm);
-	return c ? c : x->tid < y->tid ? -1 : x->tid > y->tid;
+	c = c ? c : x->tid < y->tid ? -1 : x->tid > y->tid;
+	return t->reverse ? -c : c;   /* I */
 }
 
 static bool proc_shown(const struct tui *t, const struct snap_thread *p)
@@ -74,8 +76,11 @@ static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
 		 s->time, s->pmu, t->window ? "window" : "cumulative");
 	ui_text(y++, 0, COLS, line, true);
 	for (int e = 0; e < s->n_events && y < rows - 2; e++) {
-		snprintf(line, sizeof(line), "  %-22s sav %-9llu samples %-9llu coverage %5.1f%%",
-			 s->ev[e].name, (unsigned long long)s->ev[e].sav,
+		char rate[32];
+		fmt_rate(rate, sizeof(rate), s->ev[e].name, s->ev[e].sav,
+			 s->ev[e].nsamples ? EVENTS_DEFAULT_FREQ : 0);
+		snprintf(line, sizeof(line), "  %-22s %-13s samples %-9llu coverage %5.1f%%",
+			 s->ev[e].name, rate,
 			 (unsigned long long)(t->window ? s->ev[e].window : s->ev[e].samples),
 			 100.0 * s->ev[e].coverage);
 		ui_text(y++, 0, COLS, line, true);
@@ -240,10 +245,11 @@ static bool key_procs(struct tui *t, int key)
 	}
 	switch (key) {
 	case '<': case ',': cycle_proc_sort(t, -1); return true;
-	case '>': case '.': cycle_proc_sort(t, 1); return true;
-	case 'w': t->window = !t->window; return true;
+	case '>': case '.': case KEY_F(6): cycle_proc_sort(t, 1); return true;
+	case 'I': t->reverse = !t->reverse; return true;
+	case 'w': tui_toggle_window(t); return true;
 	case 's': t->show_samples = !t->show_samples; return true;
-	case '/': tui_prompt(t, PROMPT_FILTER); return true;
+	case '/': case KEY_F(4): tui_prompt(t, PROMPT_FILTER); return true;
 	case 'f':  /* every process's functions, as perf top -a */
 		t->filter[0] = '\0';
 		tui_switch_view(t, &view_hotspots);
@@ -267,8 +273,8 @@ static bool key_procs(struct tui *t, int key)
 
 const struct view_ops view_procs = {
 	"processes",
-	"q quit  ? help  Enter functions  f all functions  / filter  < > sort  space pause  "
-	"w window  s samples  t tree",
+	"q quit  ? help  Enter functions  f all functions  t tree  / filter  < > sort  "
+	"space pause  w window  s samples",
 	draw_procs,
 	key_procs,
 	NULL,
@@ -276,6 +282,8 @@ const struct view_ops view_procs = {
 
 const struct view_ops *tui_home(const struct tui *t)
 {
+	if (!t->sess)   /* counts files have no functions: their tree is home */
+		return &view_tree;
 	return t->snap && t->snap->system_wide && t->snap->process < 0 ? &view_procs
 								      : &view_hotspots;
 }

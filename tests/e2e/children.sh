@@ -63,13 +63,13 @@ expect_true "$(json_last "$TMP/fp.json" "all(sum(m['samples'].values()) > 0 for 
 # the view: main's row, sorted by children (> then > past the event)
 start 120 30
 type_line "'$CYCTOP' -i '$TMP/fp.data'"
-wait_for 'screen | grep -Eq "^ +[0-9.]+% +[0-9.]+% leaf_work"' 20 "hotspot table"
+wait_for 'screen | grep -Eq "^ +[0-9.]+% +[0-9.]+% \[\.\] leaf_work"' 20 "hotspot table"
 ok
 T send-keys -t main '>'
 wait_screen ">children%" "> sorts by children"
 set -- $(perf_children main)
 main_children=$1 main_self=$2
-wait_for 'screen | grep -Eq "^ +$main_self% +$main_children% main "' 10 \
+wait_for 'screen | grep -Eq "^ +$main_self% +$main_children% \[\.\] main "' 10 \
 	"main's row: $main_self% self, $main_children% children"
 ok
 # the selection stayed on leaf_work (the top row before the sort): c opens

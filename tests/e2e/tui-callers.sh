@@ -31,7 +31,7 @@ start 120 40
 # below (tests/e2e/tui-flame.sh runs callers 30 too, maybe at the same time)
 SECS=30.1$$
 type_line "'$CYCTOP' -g -d 0.5 -e cpu-clock/250000 -- '$CALLERS' $SECS; echo EXIT-\$?"
-wait_for 'screen | grep -Eq "^ +[0-9.]+% +[0-9.]+% leaf_work"' 20 "hotspot table, leaf_work's row"
+wait_for 'screen | grep -Eq "^ +[0-9.]+% +[0-9.]+% \[\.\] leaf_work"' 20 "hotspot table, leaf_work's row"
 ok
 wait_screen "children%" "children column with -g"
 wait_screen "c callers" "hints name c"
@@ -112,7 +112,7 @@ ok
 # Without -g: no children column, and c says how to get stacks.
 type_line "clear; '$CYCTOP' -d 0.5 -e cpu-clock -- '$CALLERS' 28; echo NOG-\$?"
 # the table's row, not the final table of the run before (no % there)
-wait_for 'screen | grep -Eq "^ +[0-9.]+% leaf_work"' 20 "hotspots without -g"
+wait_for 'screen | grep -Eq "^ +[0-9.]+% \[\.\] leaf_work"' 20 "hotspots without -g"
 ok
 screen | grep -q "children" && { screen_dump >&2; fail "a children column without -g"; }
 ok

@@ -60,7 +60,7 @@ cp "$TMP/out" "$TMP/d.csv"
 
 # the view's cell of FUNCTION: the first field of its row
 cell() {
-	screen | awk -v fn="$1" '$2 == fn { print $1; exit }'
+	screen | awk -v fn="$1" '$3 == fn { print $1; exit }'
 }
 # csv column COL of function FN
 csv() {
@@ -78,7 +78,7 @@ compact() {
 
 start 140 30
 type_line "'$CYCTOP' -i '$TMP/new.data' --baseline '$TMP/base.data'; echo EXIT-\$?"
-wait_screen "d cpu-cloc" "the delta columns"
+wait_screen "d cpu-clock ns" "the delta columns, their unit"
 for fn in work_half work_a work_b; do
 	want=$(compact "$(csv $fn delta)")
 	wait_for '[ "$(cell $fn)" = "$want" ]' 20 "$fn's delta $want"
@@ -113,7 +113,7 @@ for ln in diffwork.c:43 diffwork.c:44; do
 	ok
 done
 T send-keys -t main Escape
-wait_screen "d%cpu-cloc" "back in the hotspots: delta %"
+wait_screen "d% cpu-clock" "back in the hotspots: delta %"
 for fn in work_half work_a work_b; do
 	want=$(awk -v p="$(csv $fn delta_percent)" 'BEGIN { printf "%+.1f%%\n", p }')
 	wait_for '[ "$(cell $fn)" = "$want" ]' 20 "$fn's delta % $want"
@@ -130,7 +130,7 @@ type_line "clear; '$CYCTOP' -e cpu-clock -- '$W/diffwork' 1000000; echo EXIT-\$?
 wait_for 'screen | grep -q " work_a "' 20 "work_a sampled"
 T send-keys -t main B
 wait_screen "baseline marked at" "B: the mark"
-wait_screen "d%cpu-cloc" "B: delta % columns"
+wait_screen "d% cpu-clock" "B: delta % columns, the event named whole"
 # a second of CPU since the mark at least: the rate's noise is then small
 wait_for 'v=$(cell work_a); [ -n "$v" ] && awk -v v="$v" "BEGIN { v += 0; exit !(v < 10 && v > -10) }" &&
 	screen | awk "/^cyctop/ { exit !(\$5 + 0 >= 3) }"' 30 "work_a's rate within 10% of the mark's"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # What a user meets in the first hour (issue 19), under tmux: hostile names
-# escaped on the screen and in the table after q (the terminal's title
+# escaped on the screen, nothing on stdout after q (the terminal's title
 # untouched); a chatty command's output in a log the status line names, not
 # on the screen; the view on /dev/tty with stdout in a file; Ctrl-L; Left
 # and Backspace out of the asm view; empty / prompts; the asm view's mode in
@@ -26,7 +26,7 @@ ok
 screen | grep -q "chatty" && { screen_dump >&2; fail "the command's output on the screen"; }
 ok
 # a long name is cut with an ellipsis before the module column
-screen | grep -q "… .*workloads/hostile" || { screen_dump >&2; fail "ellipsis before the module"; }
+screen | grep -q "… \+hostile *$" || { screen_dump >&2; fail "ellipsis before the module"; }
 ok
 T send-keys -t main '?'
 wait_screen "The command's output (stdout, stderr): $TMP/cyctop-output." "help names the log"
@@ -40,7 +40,7 @@ wait_screen "EXIT-0" "q: status 0"
 [ "$(T display -p -t main '#{pane_title}')" = before ] ||
 	fail "the pane's title changed: $(T display -p -t main '#{pane_title}')"
 ok
-grep -qF "$SHOWN" "$TMP/table" || fail "the final table went to stdout: $(cat "$TMP/table")"
+[ -s "$TMP/table" ] && fail "the view wrote on stdout: $(head -c 300 "$TMP/table")"
 ok
 od -An -c "$TMP/table" "$TMP/err" | grep -E '033|\\a|233' && fail "control bytes after q"
 ok
@@ -48,8 +48,8 @@ grep -q "the command's output is in $TMP/cyctop-output" "$TMP/err" ||
 	fail "the log not said on exit: $(cat "$TMP/err")"
 ok
 
-# Attached to a process named ESC ]0;pwned BEL (the final table's header
-# names it, read from /proc): the pane's title survives q.  tmux takes OSC 0
+# Attached to a process named ESC ]0;pwned BEL (the header names it, read
+# from /proc): the pane's title survives q.  tmux takes OSC 0
 # as a pane title, so a raw name would retitle it.
 "$HOSTILE" 30 &
 victim=$!
@@ -59,8 +59,6 @@ type_line "clear; '$CYCTOP' -d 0.5 -p $victim; echo ATTACH-\$?"
 wait_screen '(\x1b]0;pwned\x07)' "the attached process's name, escaped"
 T send-keys -t main q
 wait_screen "ATTACH-0" "q after attaching"
-screen | grep -qF '(\x1b]0;pwned\x07)' || { screen_dump >&2; fail "the final table's header"; }
-ok
 [ "$(T display -p -t main '#{pane_title}')" = before ] ||
 	fail "the pane's title changed after q: $(T display -p -t main '#{pane_title}')"
 ok
@@ -102,11 +100,11 @@ T send-keys -t main /
 wait_for 'screen | tail -n 1 | grep -q "^search: _"' 10 "the search prompt starts empty"
 ok
 T send-keys -t main Escape Left
-wait_screen ">$DEFAULT_EVENT% FUNCTION" "Left: back to the hotspots"
+wait_screen ">$DEFAULT_EVENT%     FUNCTION" "Left: back to the hotspots"
 T send-keys -t main Enter
 wait_screen "address:  instruction" "asm again"
 T send-keys -t main BSpace
-wait_screen ">$DEFAULT_EVENT% FUNCTION" "Backspace: back to the hotspots"
+wait_screen ">$DEFAULT_EVENT%     FUNCTION" "Backspace: back to the hotspots"
 T send-keys -t main / C-u Enter
 
 # One delay range: the d prompt says the range -d takes.
@@ -129,20 +127,20 @@ T resize-window -t main -x 12 -y 4
 wait_for '[ "$(screen | wc -L)" -le 12 ]' 10 "shrunk to 12x4"
 T resize-window -t main -x 120 -y 40
 wait_screen "MODULE" "grown back to 120x40"
-row1=$(screen | awk '/FUNCTION/ { getline; print $2; exit }')
+row1=$(screen | awk '/FUNCTION/ { getline; print $3; exit }')
 [ "$row1" = "work_60" ] || { screen_dump >&2; fail "first row after the resize: $row1"; }
 ok
 T send-keys -t main q
 wait_screen "TTY-0" "q"
 
-# stdout in a file: the view draws on the terminal, the table in the file.
+# stdout in a file: the view draws on the terminal and writes nothing there.
 type_line "clear; '$CYCTOP' -d 0.5 -- '$MIX' 59 >'$TMP/out.txt'; echo FILE-\$?"
 wait_for '! screen | grep -q "TTY-0"' 20 "the screen cleared"
-wait_screen ">$DEFAULT_EVENT% FUNCTION" "the view with stdout in a file"
+wait_screen ">$DEFAULT_EVENT%     FUNCTION" "the view with stdout in a file"
 wait_screen "work_60" "its hotspots"
 T send-keys -t main q
 wait_screen "FILE-0" "q"
-grep -q "work_60" "$TMP/out.txt" || { screen_dump >&2; fail "the final table not in the file: $(head -c 600 "$TMP/out.txt")"; }
+[ -s "$TMP/out.txt" ] && { screen_dump >&2; fail "a table in the file: $(head -c 600 "$TMP/out.txt")"; }
 ok
 
 # 60 columns: the module column shows the file name, not the path's start.

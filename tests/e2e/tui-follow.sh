@@ -20,21 +20,21 @@ start 320 30
 # hotspots: Down onto work_30 (the 2nd row), > sorts by name (work_30 goes
 # to the 3rd row, work_10 comes to the 2nd): Enter opens work_30
 type_line "'$CYCTOP' -i '$TMP/p.data' 2>/dev/null; echo EXIT-\$?"
-wait_for 'screen | grep -Eq "^ +25\.00% work_30 "' 20 "hotspots: work_30's row"
+wait_for 'screen | grep -Eq "^ +25\.00% \[\.\] work_30 "' 20 "hotspots: work_30's row"
 ok
 T send-keys -t main Down
 T send-keys -t main '>'
-wait_screen ">FUNCTION" "> sorts by the function"
-wait_for 'screen | grep -A2 ">FUNCTION" | tail -1 | grep -q work_10' 10 "work_10 on the 2nd row"
+wait_screen ">    FUNCTION" "> sorts by the function"
+wait_for 'screen | grep -A2 ">    FUNCTION" | tail -1 | grep -q work_10' 10 "work_10 on the 2nd row"
 ok
 T send-keys -t main Enter
 wait_for 'screen | grep -q "^work_30  .* insns"' 10 "Enter opens work_30, the function selected"
 ok
 T send-keys -t main Left
-wait_screen ">FUNCTION" "Left back to the hotspots"
+wait_screen ">    FUNCTION" "Left back to the hotspots"
 # m on it: its module, the selection still on work_30 (Enter again)
 T send-keys -t main '<' m
-wait_screen "filter: $DEEP/mix" "m: the selected function's module, its whole path"
+wait_screen "filter: m:$DEEP/mix" "m: the selected function's module, its whole path"
 T send-keys -t main Enter
 wait_for 'screen | grep -q "^work_30  .* insns"' 10 "the selection stayed on work_30"
 ok

@@ -80,7 +80,11 @@ expect_rc 0 "cyctop record"
 # --- 1. hand-made Core2 file: hotspots, tree, ILP, the tree toggle ---------
 start 130 45
 open_session "$TMP/core2-handmade.data"
-wait_view "< > sort  space pause" "hotspots view of the core2 file"
+wait_view "< > sort  m module" "hotspots view of the core2 file"
+# a recording does not refresh and has no live window: neither is offered
+screen | tail -n 1 | grep -q "space pause\|w window" &&
+	{ screen_dump >&2; fail "a recording offers pause or window"; }
+ok
 wait_view "PMU core (recorded)" "the file's model in the header"
 wait_view "work_10" "work_10 in the table"
 for fw in work_60:60 work_30:30 work_10:10; do
@@ -142,7 +146,7 @@ in_range "$got" "$(awk -v w="$want" 'BEGIN { print w * 0.99 }')" "$(awk -v w="$w
 	fail "work_60's bin 0: $got, want ~$want"
 ok
 T send-keys -t main Escape
-wait_view "< > sort  space pause" "Esc back to hotspots"
+wait_view "< > sort  m module" "Esc back to hotspots"
 quit
 
 # --- 1b. the Core2 tree's derived columns, per function -------------------
@@ -224,7 +228,7 @@ bad=$(awk -F, 'NR == FNR { if (FNR > 1) { sum += $2; n[substr($1, 3)] = $2 } nex
 [ -z "$bad" ] || { screen_dump >&2; fail "asm rows differ from cyctop annotate: $bad"; }
 ok
 T send-keys -t main Escape
-wait_view "< > sort  space pause" "Esc back to hotspots"
+wait_view "< > sort  m module" "Esc back to hotspots"
 quit
 wait_for '[ "$(T display -p -t main "#{alternate_on}")" = 0 ]' 20 "alternate screen left"
 ok

@@ -406,6 +406,26 @@ static void test_put_escaped_and_csv(void **state)
 	cap_check(&c, "\"say \"\"hi\"\"\\x1b\"");
 }
 
+/* perf top's [k]/[.] and the module column's short names */
+static void test_markers_and_short_modules(void **state)
+{
+	(void)state;
+	assert_string_equal(fmt_space_marker("[kernel.kallsyms]"), "[k]");
+	assert_string_equal(fmt_space_marker("[ext4]"), "[k]");
+	assert_string_equal(fmt_space_marker("/usr/lib/libc.so.6"), "[.]");
+	assert_string_equal(fmt_space_marker("[vdso]"), "[.]");
+	assert_string_equal(fmt_space_marker("[anon:jit]"), "[.]");
+	assert_string_equal(fmt_module_short("/usr/lib/x86_64-linux-gnu/libc.so.6"), "libc.so.6");
+	assert_string_equal(fmt_module_short("mix"), "mix");
+	assert_string_equal(fmt_module_short("[kernel.kallsyms]"), "[kernel.kallsyms]");
+	assert_string_equal(fmt_module_short("/dir/"), "/dir/");
+	char buf[32];
+	assert_string_equal(fmt_rate(buf, sizeof(buf), "cpu-clock", 250000, 0), "4000 Hz");
+	assert_string_equal(fmt_rate(buf, sizeof(buf), "task-clock:u", 1000000, 0), "1000 Hz");
+	assert_string_equal(fmt_rate(buf, sizeof(buf), "cycles", 1, 4000), "4000 Hz");
+	assert_string_equal(fmt_rate(buf, sizeof(buf), "page-faults", 1, 0), "sav 1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_missing_clock_only),
 		cmocka_unit_test(test_missing_small_buffer),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_markers_and_short_modules),
 		cmocka_unit_test(test_escape_cut),
 		cmocka_unit_test(test_put_escaped_and_csv),
 	};
