@@ -28,6 +28,13 @@ struct annotation {
 	uint64_t func_samples[EVENTS_MAX];  /* inside fn */
 	uint64_t total_samples[EVENTS_MAX]; /* whole profile */
 	uint64_t outside;            /* samples of the function at no instruction start */
+	/* How many samples, each once, where samples (above) holds what they
+	 * weigh: the same unless a sample weighs its period (frequency mode),
+	 * as perf annotate's "N samples" beside its period percentages. */
+	uint64_t *hits;              /* [fn->n * n_events] */
+	uint64_t func_hits[EVENTS_MAX];
+	uint64_t total_hits[EVENTS_MAX];  /* the whole profile's: total_samples unless
+					   * the caller knows better (snap_event.nsamples) */
 	int stall_ev;                /* column of stall cycles, -1 none */
 	int inst_ev, bus_ev;         /* retired instructions, bus lines; -1 none */
 	double penalty[EVENTS_MAX];  /* cycles per event occurrence, 0: not weighted */
@@ -55,6 +62,22 @@ static inline uint64_t annotation_samples(const struct annotation *a, size_t i, 
 {
 	return a->samples[i * (size_t)a->n_events + (size_t)ev];
 }
+
+static inline uint64_t annotation_hits(const struct annotation *a, size_t i, int ev)
+{
+	return a->hits[i * (size_t)a->n_events + (size_t)ev];
+}
+
+/* What SAMPLES of event EV stand for, in its unit (annot_unit): samples x
+ * SAV, the sum of the samples' periods. */
+static inline double annotation_period(const struct annotation *a, uint64_t samples, int ev)
+{
+	return (double)samples * (double)a->sav[ev];
+}
+
+/* The unit of event E's periods: "ns" for the clocks (cpu-clock,
+ * task-clock), "events" otherwise. */
+const char *annot_unit(const struct ev_list *evs, int e);
 
 /* The mark of instruction I: its block's, where it has penalty cycles. */
 enum flow_mark annotation_mark(const struct annotation *a, size_t i);
