@@ -244,6 +244,11 @@ const char *annot_unit(const struct ev_list *evs, int e)
 {
 	const struct perf_event_attr *at = &evs->ev[e].attr;
 
+	const char *slash = strrchr(evs->ev[e].name, '/');
+
+	/* a pprof's sample types are "TYPE/UNIT": cpu/nanoseconds */
+	if (slash && strcmp(slash, "/nanoseconds") == 0)
+		return "ns";
 	return at->type == PERF_TYPE_SOFTWARE && (at->config == PERF_COUNT_SW_CPU_CLOCK ||
 						  at->config == PERF_COUNT_SW_TASK_CLOCK)
 		       ? "ns"

@@ -33,8 +33,11 @@ struct annotation {
 	 * as perf annotate's "N samples" beside its period percentages. */
 	uint64_t *hits;              /* [fn->n * n_events] */
 	uint64_t func_hits[EVENTS_MAX];
-	uint64_t total_hits[EVENTS_MAX];  /* the whole profile's: total_samples unless
-					   * the caller knows better (snap_event.nsamples) */
+	uint64_t total_hits[EVENTS_MAX];  /* the whole profile's (snap_event.nsamples) */
+	/* Whether event E's samples weigh their periods (snap_event.nsamples
+	 * not 0: the caller says so and sets total_hits): then hits count
+	 * them; else samples do (a pprof's values, a fixed period). */
+	bool weighs[EVENTS_MAX];
 	int stall_ev;                /* column of stall cycles, -1 none */
 	int inst_ev, bus_ev;         /* retired instructions, bus lines; -1 none */
 	double penalty[EVENTS_MAX];  /* cycles per event occurrence, 0: not weighted */
@@ -63,9 +66,22 @@ static inline uint64_t annotation_samples(const struct annotation *a, size_t i, 
 	return a->samples[i * (size_t)a->n_events + (size_t)ev];
 }
 
+/* How many samples of EV instruction I has, each once. */
 static inline uint64_t annotation_hits(const struct annotation *a, size_t i, int ev)
 {
-	return a->hits[i * (size_t)a->n_events + (size_t)ev];
+	return a->weighs[ev] ? a->hits[i * (size_t)a->n_events + (size_t)ev]
+			     : annotation_samples(a, i, ev);
+}
+
+/* The same for the function and for the whole profile. */
+static inline uint64_t annotation_func_hits(const struct annotation *a, int ev)
+{
+	return a->weighs[ev] ? a->func_hits[ev] : a->func_samples[ev];
+}
+
+static inline uint64_t annotation_total_hits(const struct annotation *a, int ev)
+{
+	return a->weighs[ev] ? a->total_hits[ev] : a->total_samples[ev];
 }
 
 /* What SAMPLES of event EV stand for, in its unit (annot_unit): samples x

@@ -125,7 +125,8 @@ static void print_text_head(const struct annotation *a, const struct ev_list *ev
 	for (int e = 0; e < a->n_events; e++) {
 		const char *unit = annot_unit(evs, e);
 		printf("# %s: sav %" PRIu64 ", %" PRIu64 " samples here of %" PRIu64,
-		       esc(eb, evs->ev[e].name), a->sav[e], a->func_hits[e], a->total_hits[e]);
+		       esc(eb, evs->ev[e].name), a->sav[e], annotation_func_hits(a, e),
+		       annotation_total_hits(a, e));
 		printf(" (%.0f %s here of %.0f)%s%s\n", annotation_period(a, a->func_samples[e], e),
 		       unit, annotation_period(a, a->total_samples[e], e),
 		       e == a->stall_ev ? " (stall cycles)" : "",
@@ -235,8 +236,8 @@ static void json_events(struct json *j, const struct annotation *a, const struct
 		json_object_begin(j);
 		json_kstr(j, "name", evs->ev[e].name);
 		json_ku64(j, "sav", a->sav[e]);
-		json_ku64(j, "samples", a->func_hits[e]);
-		json_ku64(j, "total", a->total_hits[e]);
+		json_ku64(j, "samples", annotation_func_hits(a, e));
+		json_ku64(j, "total", annotation_total_hits(a, e));
 		json_kstr(j, "unit", annot_unit(evs, e));
 		json_key(j, "period");
 		json_whole(j, annotation_period(a, a->func_samples[e], e));
@@ -526,8 +527,10 @@ static int annotate_one(struct session *s, const struct snapshot *snap, const ch
 	}
 	struct annotation *a = fn ? annotation_new(fn, ipc, totals, evs, &ao) : NULL;
 	for (int e = 0; a && e < snap->n_events; e++)  /* samples that weigh periods */
-		if (snap->ev[e].nsamples)
+		if (snap->ev[e].nsamples) {
+			a->weighs[e] = true;
 			a->total_hits[e] = snap->ev[e].nsamples;
+		}
 	if (!fn)
 		cmd_error("annotate: %s", err);
 	else if (!a)

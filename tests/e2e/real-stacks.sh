@@ -79,6 +79,12 @@ def nosym(name):
     # may pick the internal one (__GI___execve for execve): differences of
     # naming, not of stacks, compared here by the public name
     name = re.sub(r"@@?[A-Za-z0-9_.]+$", "", name)
+    # two functions of one name in one file: cyctop tells them apart by
+    # their parameters or address (f(long), helper [0x5e840]), perf 6.1
+    # prints the name twice; compared by the name
+    name = re.sub(r" \[0x[0-9a-f]+\]$", "", name)
+    if not name.endswith("operator()"):
+        name = re.sub(r"\((?:[^()]|\([^()]*\))*\)( const)?( \[clone [^]]+\])*$", "", name)
     return re.sub(r"^__GI_+", "", name)
 paths = []
 for l in open(folded, errors="replace"):
