@@ -79,11 +79,16 @@ static void place_samples(struct annotation *a, const struct ip_counts *ipc)
 		long i = asm_find(a->fn, ip->ip);
 		bool exact = i >= 0 && a->fn->insn[i].op.addr == ip->ip;
 		for (int e = 0; e < a->n_events && e < ipc->n_events; e++) {
-			if (exact)
-				a->samples[(size_t)i * (size_t)a->n_events + (size_t)e] += ip->samples[e];
-			else
+			uint64_t hits = ip->hits ? ip->hits[e] : ip->samples[e];
+			size_t at = (size_t)i * (size_t)a->n_events + (size_t)e;
+			if (exact) {
+				a->samples[at] += ip->samples[e];
+				a->hits[at] += hits;
+			} else {
 				a->outside += ip->samples[e];
+			}
 			a->func_samples[e] += exact ? ip->samples[e] : 0;
+			a->func_hits[e] += exact ? hits : 0;
 		}
 	}
 }
@@ -158,12 +163,13 @@ static bool alloc_arrays(struct annotation *a)
 	size_t nl = a->fn->flow.n_loops ? a->fn->flow.n_loops : 1;
 
 	a->samples = calloc(n * (size_t)(a->n_events ? a->n_events : 1), sizeof(*a->samples));
+	a->hits = calloc(n * (size_t)(a->n_events ? a->n_events : 1), sizeof(*a->hits));
 	a->stall_cycles = calloc(n, sizeof(double));
 	a->penalty_cycles = calloc(n, sizeof(double));
 	a->block_mark = calloc(nb, 1);
 	a->loop_iters = calloc(nl, sizeof(double));
 	a->loop_bus_eff = calloc(nl, sizeof(double));
-	return a->samples && a->stall_cycles && a->penalty_cycles && a->block_mark &&
+	return a->samples && a->hits && a->stall_cycles && a->penalty_cycles && a->block_mark &&
 	       a->loop_iters && a->loop_bus_eff;
 }
 
@@ -183,8 +189,10 @@ struct annotation *annotation_new(const struct asm_func *fn, const struct ip_cou
 	}
 	pick_columns(a, evs, o);
 	place_samples(a, ipc);
-	for (int e = 0; e < a->n_events; e++)
+	for (int e = 0; e < a->n_events; e++) {
 		a->total_samples[e] = totals ? totals[e] : a->func_samples[e];
+		a->total_hits[e] = a->total_samples[e];
+	}
 	compute_cycles(a);
 	mark_blocks(a);
 	estimate_loops(a);
@@ -197,6 +205,7 @@ void annotation_free(struct annotation *a)
 	if (!a)
 		return;
 	free(a->samples);
+	free(a->hits);
 	free(a->stall_cycles);
 	free(a->penalty_cycles);
 	free(a->block_mark);
@@ -229,4 +238,19 @@ long annotation_next_hot(const struct annotation *a, long from, int ev, double m
 			return (long)i;
 	}
 	return -1;
+}
+
+const char *annot_unit(const struct ev_list *evs, int e)
+{
+	const struct perf_event_attr *at = &evs->ev[e].attr;
+
+	const char *slash = strrchr(evs->ev[e].name, '/');
+
+	/* a pprof's sample types are "TYPE/UNIT": cpu/nanoseconds */
+	if (slash && strcmp(slash, "/nanoseconds") == 0)
+		return "ns";
+	return at->type == PERF_TYPE_SOFTWARE && (at->config == PERF_COUNT_SW_CPU_CLOCK ||
+						  at->config == PERF_COUNT_SW_TASK_CLOCK)
+		       ? "ns"
+		       : "events";
 }

@@ -28,6 +28,16 @@ struct annotation {
 	uint64_t func_samples[EVENTS_MAX];  /* inside fn */
 	uint64_t total_samples[EVENTS_MAX]; /* whole profile */
 	uint64_t outside;            /* samples of the function at no instruction start */
+	/* How many samples, each once, where samples (above) holds what they
+	 * weigh: the same unless a sample weighs its period (frequency mode),
+	 * as perf annotate's "N samples" beside its period percentages. */
+	uint64_t *hits;              /* [fn->n * n_events] */
+	uint64_t func_hits[EVENTS_MAX];
+	uint64_t total_hits[EVENTS_MAX];  /* the whole profile's (snap_event.nsamples) */
+	/* Whether event E's samples weigh their periods (snap_event.nsamples
+	 * not 0: the caller says so and sets total_hits): then hits count
+	 * them; else samples do (a pprof's values, a fixed period). */
+	bool weighs[EVENTS_MAX];
 	int stall_ev;                /* column of stall cycles, -1 none */
 	int inst_ev, bus_ev;         /* retired instructions, bus lines; -1 none */
 	double penalty[EVENTS_MAX];  /* cycles per event occurrence, 0: not weighted */
@@ -55,6 +65,35 @@ static inline uint64_t annotation_samples(const struct annotation *a, size_t i, 
 {
 	return a->samples[i * (size_t)a->n_events + (size_t)ev];
 }
+
+/* How many samples of EV instruction I has, each once. */
+static inline uint64_t annotation_hits(const struct annotation *a, size_t i, int ev)
+{
+	return a->weighs[ev] ? a->hits[i * (size_t)a->n_events + (size_t)ev]
+			     : annotation_samples(a, i, ev);
+}
+
+/* The same for the function and for the whole profile. */
+static inline uint64_t annotation_func_hits(const struct annotation *a, int ev)
+{
+	return a->weighs[ev] ? a->func_hits[ev] : a->func_samples[ev];
+}
+
+static inline uint64_t annotation_total_hits(const struct annotation *a, int ev)
+{
+	return a->weighs[ev] ? a->total_hits[ev] : a->total_samples[ev];
+}
+
+/* What SAMPLES of event EV stand for, in its unit (annot_unit): samples x
+ * SAV, the sum of the samples' periods. */
+static inline double annotation_period(const struct annotation *a, uint64_t samples, int ev)
+{
+	return (double)samples * (double)a->sav[ev];
+}
+
+/* The unit of event E's periods: "ns" for the clocks (cpu-clock,
+ * task-clock), "events" otherwise. */
+const char *annot_unit(const struct ev_list *evs, int e);
 
 /* The mark of instruction I: its block's, where it has penalty cycles. */
 enum flow_mark annotation_mark(const struct annotation *a, size_t i);

@@ -571,10 +571,49 @@ static void objdump_prefix_words(const struct decoded *d, char *text, size_t siz
 	insert_at(text, size, 0, words);
 }
 
+/* One operand of a string instruction as objdump writes it: a register,
+ * or memory with its size and segment always ("DWORD PTR es:[rdi]"). */
+static size_t string_operand(const ZydisDecodedOperand *op, char *out, size_t size)
+{
+	static const char *const sizes[] = { "byte", "word", "dword", "qword" };
+	const char *seg = ZydisRegisterGetString(op->mem.segment);
+	const char *base = ZydisRegisterGetString(op->mem.base);
+	unsigned k = op->size == 8 ? 0 : op->size == 16 ? 1 : op->size == 32 ? 2 : 3;
+
+	if (op->type == ZYDIS_OPERAND_TYPE_REGISTER)
+		return (size_t)snprintf(out, size, "%s", ZydisRegisterGetString(op->reg.value));
+	return (size_t)snprintf(out, size, "%s ptr %s:[%s]", sizes[k], seg ? seg : "ds",
+				base ? base : "?");
+}
+
+/* objdump writes a string instruction (movs, stos, lods, scas, cmps, ins,
+ * outs) by its bare name and its two operands, which Zydis keeps hidden
+ * and folds into a size suffix: "rep stos dword ptr es:[rdi], eax" for
+ * Zydis's "rep stosd".  The first two operands Zydis decodes are the
+ * Intel ones, in the manual's order. */
+static void objdump_string_op(const struct decoded *d, const char *m, char *text, size_t size)
+{
+	char to[96];
+	size_t n;
+
+	if ((d->in.meta.category != ZYDIS_CATEGORY_STRINGOP &&
+	     d->in.meta.category != ZYDIS_CATEGORY_IOSTRINGOP) ||
+	    d->in.operand_count < 2 || strlen(m) < 4)
+		return;
+	n = (size_t)snprintf(to, sizeof(to), "%.*s ", (int)(strlen(m) - 1), m);
+	n += string_operand(&d->op[0], to + n, sizeof(to) - n);
+	if (n + 2 < sizeof(to))
+		n += (size_t)snprintf(to + n, sizeof(to) - n, ", ");
+	if (n < sizeof(to))
+		string_operand(&d->op[1], to + n, sizeof(to) - n);
+	replace_word(text, size, m, to);
+}
+
 /* Zydis's Intel text as objdump writes it: decorators joined, memory
  * operands, xchg ax,ax, x87 registers, unused prefixes; objdump's mnemonics (condition
  * codes, compare predicates and pclmul selectors folded into the name, the
- * immediate then going; movabs, pushf, repz/repnz, retf); a wide nop
+ * immediate then going; movabs, pushf, repz/repnz, retf; string
+ * instructions with their operands); a wide nop
  * without its register operand. */
 static void objdump_spelling(const struct decoded *d, char *text, size_t size)
 {
@@ -598,6 +637,7 @@ static void objdump_spelling(const struct decoded *d, char *text, size_t size)
 		   plain_name(m, alias, sizeof(alias))) {
 		replace_word(text, size, m, alias);
 	}
+	objdump_string_op(d, m, text, size);
 	replace_word(text, size, "repe", "repz");
 	replace_word(text, size, "repne", "repnz");
 	if (d->in.meta.category == ZYDIS_CATEGORY_RET)

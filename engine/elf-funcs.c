@@ -186,12 +186,93 @@ static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func *f)
 	return k;
 }
 
-/* Sorts, keeps the best alias per address with its display name, and
+/* ---- one name, two functions ------------------------------------------ */
+
+/* A function's display name beside its ELF one (RAW), while names are
+ * compared. */
+struct named_func {
+	struct func *f;
+	const char *raw;
+};
+
+static int named_cmp(const void *a, const void *b)
+{
+	const struct named_func *x = a, *y = b;
+	int c = strcmp(x->f->name, y->f->name);
+
+	return c ? c : (x->f->start > y->f->start) - (x->f->start < y->f->start);
+}
+
+/* Sorts V (N) by display name; the end of the run of equal names at I. */
+static size_t same_name_end(const struct named_func *v, size_t n, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < n && strcmp(v[j].f->name, v[i].f->name) == 0)
+		j++;
+	return j;
+}
+
+/* The run [I, J) of V shares one name: each is named by what tells it
+ * apart, as perf report -v does: a C++ function by its parameters
+ * (overloads, "ns::spin(long)" and "ns::spin(double)"; a clone, "ns::spin(long)
+ * [clone .cold]") and, when that is no different (two static functions of
+ * one name, two JIT code objects), by its address in the file: "helper
+ * [0x1139]".  PASS 0 gives the parameters, pass 1 the addresses. */
+static void tell_apart(struct strpool *pool, struct named_func *v, size_t i, size_t j,
+		       int pass, uint64_t bias)
+{
+	for (size_t k = i; k < j; k++) {
+		struct func *f = v[k].f;
+		char *dem = NULL, buf[4096];
+		const char *to = NULL;
+		if (pass == 0 && !f->named && demangle_names && !(demangle_opts & DMGL_PARAMS)) {
+			size_t n = strcspn(v[k].raw, "@");
+			snprintf(buf, sizeof(buf), "%.*s", (int)n, v[k].raw);
+			if ((dem = cplus_demangle(buf, DMGL_PARAMS | DMGL_ANSI)) != NULL)
+				to = strpool_intern(pool, dem);
+		} else if (pass == 1) {
+			snprintf(buf, sizeof(buf), "%s [%#" PRIx64 "]", f->name, f->start - bias);
+			to = strpool_intern(pool, buf);
+		}
+		if (to)
+			f->name = to;
+		free(dem);
+	}
+}
+
+/* Two functions of one module named alike are two functions (perf report
+ * keeps them apart by address, util/sort.c sort__sym_cmp): each of F (N)
+ * that shares its display name with another is renamed by tell_apart.
+ * RAW holds their ELF names; BIAS is the module's (image addresses minus
+ * BIAS are the file's). */
+static void distinct_names(struct strpool *pool, struct func *f, const char **raw, size_t n,
+			   uint64_t bias)
+{
+	struct named_func *v = malloc(n * sizeof(*v));
+
+	if (!v)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++)
+			v[i] = (struct named_func){ &f[i], raw[i] };
+		qsort(v, n, sizeof(*v), named_cmp);
+		for (size_t i = 0, j; i < n; i = j)
+			if ((j = same_name_end(v, n, i)) - i > 1)
+				tell_apart(pool, v, i, j, pass, bias);
+	}
+	free(v);
+}
+
+/* Sorts, keeps the best alias per address with its display name (told
+ * apart from another function's of the same name, distinct_names), and
  * extends size-0 symbols to the next symbol (or their section's or the
- * module's end). */
-size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod_end)
+ * module's end).  BIAS: the module's load bias. */
+size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod_end,
+		    uint64_t bias)
 {
 	size_t k = 0;
+	const char **raw;
 
 	if (n == 0)
 		return 0;
@@ -199,9 +280,12 @@ size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod
 	for (size_t i = 0; i < n; i++)
 		if (k == 0 || f[k - 1].start != f[i].start)
 			f[k++] = f[i];
+	raw = malloc(k * sizeof(*raw));
 	for (size_t i = 0; i < k; i++) {
 		uint64_t next = i + 1 < k ? f[i + 1].start : mod_end;
 		const char *shown = f[i].named ? f[i].name : display_name(pool, f[i].name);
+		if (raw)
+			raw[i] = f[i].name;
 		if (shown)
 			f[i].name = shown;
 		if (f[i].limit > f[i].start && f[i].limit < next)
@@ -209,6 +293,9 @@ size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod
 		if (f[i].end == f[i].start)
 			f[i].end = next > f[i].start ? next : f[i].start + 1;
 	}
+	if (raw)
+		distinct_names(pool, f, raw, k, bias);
+	free(raw);
 	return k;
 }
 
@@ -262,7 +349,7 @@ static struct func_image *image_build(struct module *mod)
 	if (elf)
 		img->n += add_plt_funcs(&img->names, elf, bias, img->funcs + img->n);
 	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
-	img->n = finish_funcs(&img->names, img->funcs, img->n, hi);
+	img->n = finish_funcs(&img->names, img->funcs, img->n, hi, bias);
 	for (size_t i = 0; i < img->n; i++)
 		img->funcs[i].name = strpool_intern(&img->names, img->funcs[i].name);
 	if (img->n > 0) {  /* most symbols are not functions: give back */

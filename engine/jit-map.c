@@ -90,7 +90,7 @@ static struct func_image *perf_map_image(const char *name, FILE *f)
 		}
 	}
 	free(line);
-	img->n = finish_funcs(&img->names, img->funcs, img->n, 0);
+	img->n = finish_funcs(&img->names, img->funcs, img->n, 0, 0);
 	return img;
 }
 

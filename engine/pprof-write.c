@@ -537,6 +537,49 @@ static void comments(struct writer *w, const struct pprof_write_opts *o, Profile
 	free(c.v);
 }
 
+/* Whether mapping file PATH is the program COMMAND ran: its file name
+ * begins with the command's (the kernel's comm keeps 15 bytes of it). */
+static bool is_program(const char *path, const char *command)
+{
+	const char *base = strrchr(path, '/');
+	size_t n = strcspn(command, " ");
+	char word[64];
+	const char *prog;
+
+	snprintf(word, sizeof(word), "%.*s", (int)n, command);
+	prog = strrchr(word, '/') ? strrchr(word, '/') + 1 : word;
+	n = strlen(prog) < 15 ? strlen(prog) : 15;
+	return path[0] == '/' && n > 0 && strncmp(base ? base + 1 : path, prog, n) == 0;
+}
+
+/* The program's mapping first: pprof takes the first mapping for the
+ * main binary ("File:" in go tool pprof -top), and perf_data_converter
+ * writes the executable's first, where ours came in the order sampled
+ * (ld.so's, whose code runs first).  The ids follow the order. */
+static void program_mapping_first(struct writer *w)
+{
+	size_t k = 0;
+	Mapping **m = (Mapping **)w->maps.v;
+
+	while (k < w->maps.n && !is_program(w->strings.pool.strs[m[k]->filename],
+					    w->snap->command))
+		k++;
+	if (k == 0 || k == w->maps.n)
+		return;
+	Mapping *prog = m[k];
+	memmove(m + 1, m, k * sizeof(*m));
+	m[0] = prog;
+	for (size_t i = 0; i <= k; i++)
+		m[i]->id = i + 1;
+	for (size_t i = 0; i < w->locs.n; i++) {
+		Location *l = w->locs.v[i];
+		if (l->mapping_id == k + 1)
+			l->mapping_id = 1;
+		else if (l->mapping_id && l->mapping_id <= k)
+			l->mapping_id++;
+	}
+}
+
 static int build(struct writer *w, const struct pprof_write_opts *o, Profile *p)
 {
 	str_id(w, "");   /* index 0, as pprof wants it */
@@ -563,6 +606,7 @@ static int build(struct writer *w, const struct pprof_write_opts *o, Profile *p)
 	} else {
 		w->oom = true;
 	}
+	program_mapping_first(w);
 	comments(w, o, p);
 	p->time_nanos = o->start_ns;
 	p->duration_nanos = o->duration_ns ? o->duration_ns : (int64_t)(w->snap->time * 1e9);

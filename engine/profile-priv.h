@@ -27,7 +27,9 @@ struct func_row {
 struct ip_row {
 	uint64_t ip;
 	const struct func_row *fn;
-	uint64_t n[];               /* [n_events] */
+	uint64_t n[];               /* what the samples weigh[n_events], then how many
+				     * samples[n_events] (a sample weighing its period
+				     * counts once: perf annotate's "N samples") */
 };
 
 /* A thread's (or, in the process table, a process's) samples.  Its window

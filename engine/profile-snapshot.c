@@ -479,7 +479,7 @@ struct ip_counts *profile_ip_counts(struct profile *p, const char *name, const c
 	for (size_t i = 0; fn && i < p->nips; i++)
 		n += p->ips[i]->fn == fn;
 	struct ip_counts *c = calloc(1, sizeof(*c) + n * (sizeof(struct snap_ip) +
-							  ne * sizeof(uint64_t)));
+							  2 * ne * sizeof(uint64_t)));
 	if (!c)
 		return NULL;
 	c->n_events = p->n_events;
@@ -492,8 +492,9 @@ struct ip_counts *profile_ip_counts(struct profile *p, const char *name, const c
 		struct snap_ip *d = &c->ips[c->n++];
 		d->ip = r->ip;
 		d->samples = counters;
-		counters += ne;
-		memcpy(d->samples, r->n, ne * sizeof(uint64_t));
+		d->hits = counters + ne;
+		counters += 2 * ne;
+		memcpy(d->samples, r->n, 2 * ne * sizeof(uint64_t));
 	}
 	qsort(c->ips, c->n, sizeof(*c->ips), ip_asc);
 	return c;

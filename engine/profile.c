@@ -222,7 +222,7 @@ static struct ip_row *ip_add(struct profile *p, uint64_t ip, const struct func_r
 	struct ip_row *r;
 
 	if (GROW(p->ips, p->nips + 1, p->ips_alloc) < 0 ||
-	    !(r = calloc(1, sizeof(*r) + (size_t)p->n_events * sizeof(uint64_t))))
+	    !(r = calloc(1, sizeof(*r) + 2 * (size_t)p->n_events * sizeof(uint64_t))))
 		return NULL;
 	if (hashtab_add(&p->ip_index, hash_ip(ip, fn), (uint32_t)p->nips) < 0) {
 		free(r);
@@ -429,8 +429,10 @@ void profile_add_pid(struct profile *p, int ev, uint32_t pid, uint32_t tid, uint
 	if (!r)
 		return;
 	struct ip_row *ir = ip_get(p, ip, r);
-	if (ir)
+	if (ir) {
 		ir->n[ev] += n;
+		ir->n[p->n_events + ev]++;
+	}
 	r->n[ev] += n;
 	r->n[p->n_events + ev] += n;
 	p->ev[ev].samples += n;

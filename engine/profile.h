@@ -81,7 +81,10 @@ struct snap_thread {
 /* Samples at one instruction address (for the asm view). */
 struct snap_ip {
 	uint64_t ip;
-	uint64_t *samples;       /* [n_events] cumulative */
+	uint64_t *samples;       /* [n_events] cumulative, as the rows' samples (what
+				  * they weigh when each weighs its period) */
+	uint64_t *hits;          /* [n_events] how many samples, each once; NULL:
+				  * samples */
 };
 
 struct ip_counts {           /* immutable, one allocation */

@@ -136,9 +136,12 @@ struct module *module_from_image(struct symtab *st, const char *path, uint64_t b
 
 /* The name shown for the ELF symbol name RAW, interned in POOL. */
 const char *display_name(struct strpool *pool, const char *raw);
-/* Sorts F (N functions), keeps the best alias per address, names them,
- * gives size-0 ones their extent (MOD_END: the module's end); the count. */
-size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod_end);
+/* Sorts F (N functions), keeps the best alias per address, names them
+ * (two functions of one name told apart by their parameters or their
+ * address in the file: F's addresses minus BIAS), gives size-0 ones their
+ * extent (MOD_END: the module's end); the count. */
+size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod_end,
+		    uint64_t bias);
 void image_free(struct func_image *img);
 /* The shared image of the file PATH with build id ID, if read already. */
 struct func_image *image_find(const char *path, const unsigned char *id, int idlen);

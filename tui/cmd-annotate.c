@@ -1,6 +1,7 @@
 /* cyctop annotate FUNCTION: the asm view in batch, per-instruction rows with
  * per-event samples, stall and penalty cycles, marks, blocks and loops. */
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ struct annotate_opts {
 	double duration;         /* attach: seconds to watch; 0 until the end */
 	enum out_format format;
 	bool source;
+	bool every;              /* --every: each function FUNCTION names */
 	struct session_file_opts in; /* -i perf.data */
 	const char *child_output;    /* --child-output: FILE, null, tty; NULL: cyctop's */
 };
@@ -75,6 +77,9 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 			   "the stall-cycle column (default: the model's)"),
 		OPT_FORMAT(&o->format, opt_formats_text, "text, csv or json"),
 		OPT_FLAG('l', "lines", &o->source, "text: interleave source lines"),
+		OPT_FLAG(0, "every", &o->every,
+			 "each function FUNCTION names (overloads, static functions\n"
+			 "or JIT code of one name), one after another"),
 		OPT_STRING(0, "child-output", &o->child_output, "F",
 			   "where a launched command's stdout and stderr go: FILE,\n"
 			   "null or tty (default: cyctop's own; with --format json or\n"
@@ -118,11 +123,16 @@ static void print_text_head(const struct annotation *a, const struct ev_list *ev
 	printf("%s [%#" PRIx64 ", %#" PRIx64 ") %zu instructions, %zu blocks, %zu loops\n",
 	       esc(eb, fn->module ? fn->module : "?"), fn->start - fn->bias, fn->end - fn->bias,
 	       fn->n, fn->flow.n_blocks, fn->flow.n_loops);
-	for (int e = 0; e < a->n_events; e++)
-		printf("# %s: sav %" PRIu64 ", %" PRIu64 " samples here of %" PRIu64 "%s%s\n",
-		       esc(eb, evs->ev[e].name), a->sav[e], a->func_samples[e], a->total_samples[e],
+	for (int e = 0; e < a->n_events; e++) {
+		const char *unit = annot_unit(evs, e);
+		printf("# %s: sav %" PRIu64 ", %" PRIu64 " samples here of %" PRIu64,
+		       esc(eb, evs->ev[e].name), a->sav[e], annotation_func_hits(a, e),
+		       annotation_total_hits(a, e));
+		printf(" (%.0f %s here of %.0f)%s%s\n", annotation_period(a, a->func_samples[e], e),
+		       unit, annotation_period(a, a->total_samples[e], e),
 		       e == a->stall_ev ? " (stall cycles)" : "",
 		       a->penalty[e] > 0 ? " (weighted by its penalty)" : "");
+	}
 	if (a->outside)
 		printf("# %" PRIu64 " samples at no instruction start (a stale mapping?) left out\n",
 		       a->outside);
@@ -165,7 +175,7 @@ static void print_text(const struct annotation *a, const struct ev_list *evs, bo
 			printf("%s\n", esc(eb, line ? line : ""));
 		}
 		for (int e = 0; e < a->n_events; e++)
-			printf("%10" PRIu64 " ", annotation_samples(a, i, e));
+			printf("%10" PRIu64 " ", annotation_hits(a, i, e));
 		printf("%12.0f %12.0f %-7s %10" PRIx64 ":  %s\n", a->stall_cycles[i],
 		       a->penalty_cycles[i], flow_mark_name(annotation_mark(a, i)),
 		       in->op.addr - fn->bias, esc(eb, in->text));
@@ -180,15 +190,18 @@ static void print_csv(const struct annotation *a, const struct ev_list *evs)
 	struct esc_buf escaped, *eb = &escaped;
 
 	printf("address");
-	for (int e = 0; e < a->n_events; e++)
+	for (int e = 0; e < a->n_events; e++) {
 		printf(",%s", esc(eb, evs->ev[e].name));
+		printf(",%s:%s", esc(eb, evs->ev[e].name), annot_unit(evs, e));
+	}
 	printf(",stall,penalty,mark,block,loop,instruction,file,line\n");
 	for (size_t i = 0; i < fn->n; i++) {
 		const struct asm_insn *in = &fn->insn[i];
 		size_t b = fn->flow.block_of ? fn->flow.block_of[i] : 0;
 		printf("0x%" PRIx64, in->op.addr - fn->bias);
 		for (int e = 0; e < a->n_events; e++)
-			printf(",%" PRIu64, annotation_samples(a, i, e));
+			printf(",%" PRIu64 ",%.0f", annotation_hits(a, i, e),
+			       annotation_period(a, annotation_samples(a, i, e), e));
 		printf(",%.0f,%.0f,%s,%zu,%d,", a->stall_cycles[i], a->penalty_cycles[i],
 		       flow_mark_name(annotation_mark(a, i)), b,
 		       fn->flow.blocks ? fn->flow.blocks[b].loop : -1);
@@ -205,7 +218,14 @@ static void json_samples(struct json *j, const struct annotation *a,
 	json_key(j, "samples");
 	json_object_begin(j);
 	for (int e = 0; e < a->n_events; e++)
-		json_ku64(j, evs->ev[e].name, annotation_samples(a, i, e));
+		json_ku64(j, evs->ev[e].name, annotation_hits(a, i, e));
+	json_end(j);
+	json_key(j, "period");
+	json_object_begin(j);
+	for (int e = 0; e < a->n_events; e++) {
+		json_key(j, evs->ev[e].name);
+		json_whole(j, annotation_period(a, annotation_samples(a, i, e), e));
+	}
 	json_end(j);
 }
 
@@ -217,8 +237,13 @@ static void json_events(struct json *j, const struct annotation *a, const struct
 		json_object_begin(j);
 		json_kstr(j, "name", evs->ev[e].name);
 		json_ku64(j, "sav", a->sav[e]);
-		json_ku64(j, "samples", a->func_samples[e]);
-		json_ku64(j, "total", a->total_samples[e]);
+		json_ku64(j, "samples", annotation_func_hits(a, e));
+		json_ku64(j, "total", annotation_total_hits(a, e));
+		json_kstr(j, "unit", annot_unit(evs, e));
+		json_key(j, "period");
+		json_whole(j, annotation_period(a, a->func_samples[e], e));
+		json_key(j, "total_period");
+		json_whole(j, annotation_period(a, a->total_samples[e], e));
 		json_kbool(j, "stall", e == a->stall_ev);
 		json_knum(j, "penalty", a->penalty[e]);
 		json_end(j);
@@ -342,18 +367,6 @@ static void watch_until_done(struct session *s, double duration)
 	session_poll(s, 0);
 }
 
-/* The module of the hottest function of that name (the module WANT names,
- * when given: see symbols_module_matches); WANT itself when no sampled
- * function matches. */
-static const char *module_of(const struct snapshot *snap, const char *name, const char *want)
-{
-	for (size_t i = 0; i < snap->n_funcs; i++)
-		if (strcmp(snap->funcs[i].name, name) == 0 &&
-		    symbols_module_matches(snap->funcs[i].module, want))
-			return snap->funcs[i].module;
-	return want;
-}
-
 /* NAME without the symbol version perf prints after it (perf 6.12:
  * "cfree@GLIBC_2.2.5", perf 6.1 "__libc_start_main@@GLIBC_2.34"): cyctop
  * names the symbol without it.  False when NAME has none; "@plt" (a PLT
@@ -370,9 +383,136 @@ static bool unversioned(const char *name, char *out, size_t size)
 	return true;
 }
 
-static int annotate_session(struct session *s, const struct annotate_opts *o)
+/* ---- which function ------------------------------------------------- */
+
+#define MAX_MATCHES 64
+
+/* The rows of the snapshot FUNCTION names: the one of that name, or the
+ * functions told apart from others of the name (engine/elf-funcs.c:
+ * "f(long)" and "f(double)", "helper [0x1139]", "f(long) [clone .cold]"),
+ * in modules WANT matches, hottest first.  Their count (at most MAX). */
+static size_t matches(const struct snapshot *snap, const char *name, const char *want,
+		      const struct snap_func **out, size_t max)
 {
-	struct snapshot *snap = session_snapshot(s);
+	size_t n = 0, len = strlen(name);
+
+	for (size_t i = 0; i < snap->n_funcs; i++)
+		if (strcmp(snap->funcs[i].name, name) == 0 &&
+		    symbols_module_matches(snap->funcs[i].module, want)) {
+			out[0] = &snap->funcs[i];
+			return 1;
+		}
+	for (size_t i = 0; i < snap->n_funcs && n < max; i++) {
+		const char *f = snap->funcs[i].name;
+		if (strncmp(f, name, len) == 0 && (f[len] == '(' || f[len] == ' ') &&
+		    symbols_module_matches(snap->funcs[i].module, want))
+			out[n++] = &snap->funcs[i];
+	}
+	return n;
+}
+
+/* Edit distance of A and B (Levenshtein), both cut to 63 bytes. */
+static unsigned distance(const char *a, const char *b)
+{
+	unsigned row[64], la = (unsigned)strnlen(a, 63), lb = (unsigned)strnlen(b, 63);
+
+	for (unsigned j = 0; j <= lb; j++)
+		row[j] = j;
+	for (unsigned i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+		row[0] = i;
+		for (unsigned j = 1; j <= lb; j++) {
+			unsigned up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/* How close row name F is to NAME: 0 when one holds the other (case
+ * aside), else 1 + the edit distance from F without the parameters or
+ * address that tell it apart ("work::spin" of "work::spin(long)"). */
+static unsigned closeness(const char *f, const char *name)
+{
+	char base[64];
+
+	if (strcasestr(f, name) || strcasestr(name, f))
+		return 0;
+	snprintf(base, sizeof(base), "%.*s", (int)(f[0] ? strcspn(f + 1, "( ") + 1 : 0), f);
+	return 1 + distance(base, name);
+}
+
+/* NAME is no function of the recording (WHAT: or of the watch's
+ * profile), nor a symbol of its binaries: one line saying so, with the
+ * three closest names among its functions (substrings first, then by
+ * edit distance, the hotter first among equals). */
+static void not_recorded(const struct snapshot *snap, const char *name, const char *what)
+{
+	const char *best[3] = { NULL, NULL, NULL };
+	unsigned score[3] = { UINT_MAX, UINT_MAX, UINT_MAX };
+	char list[1024] = "";
+	const char *sep = "";  /* before each name but the first */
+	size_t len = 0;
+
+	for (size_t i = 0; i < snap->n_funcs; i++) {
+		const char *f = snap->funcs[i].name;
+		unsigned c = closeness(f, name);
+		int k = 3;
+		for (int j = 0; j < 3; j++)
+			if (best[j] && strcmp(best[j], f) == 0)
+				c = UINT_MAX;  /* one name in two modules */
+		while (k > 0 && c < score[k - 1])
+			k--;
+		if (k == 3)
+			continue;
+		memmove(best + k + 1, best + k, (size_t)(2 - k) * sizeof(*best));
+		memmove(score + k + 1, score + k, (size_t)(2 - k) * sizeof(*score));
+		best[k] = f;
+		score[k] = c;
+	}
+	for (int j = 0; j < 3 && best[j] && len < sizeof(list); j++) {
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s'%s'", sep, best[j]);
+		sep = ", ";
+	}
+	if (len)
+		cmd_error("annotate: no function '%s' in the %s; the closest: %s", name, what,
+			  list);
+	else
+		cmd_error("annotate: no function '%s' in the %s: it has no samples", name, what);
+}
+
+/* FUNCTION names N > 1 functions: which ones, with their modules and
+ * addresses (as the text output's head gives them), on stderr. */
+static void list_matches(struct session *s, const char *name, const struct snap_func **m,
+			 size_t n, const struct snapshot *snap)
+{
+	struct esc_buf eb;
+	char err[512];
+
+	cmd_error("annotate: '%s' names %zu functions of the recording; give one of these "
+		  "(or --every):", name, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct asm_func *fn = session_asm(s, m[i]->name, m[i]->module, err,
+							sizeof(err));
+		fprintf(stderr, "  %s", esc(&eb, m[i]->name));
+		fprintf(stderr, "  %s", esc(&eb, m[i]->module));
+		if (fn)
+			fprintf(stderr, "  %#" PRIx64, fn->start - fn->bias);
+		fprintf(stderr, "  %.2f%%\n", snapshot_percent(snap, m[i], 0, false));
+	}
+}
+
+/* ---- annotate ------------------------------------------------------- */
+
+/* Function NAME of MODULE annotated in FORMAT; 0, or 1 with a line. */
+static int annotate_one(struct session *s, const struct snapshot *snap, const char *name,
+			const char *module, const struct annotate_opts *o)
+{
 	const struct ev_list *evs = session_events(s);
 	uint64_t totals[EVENTS_MAX] = { 0 };
 	double coverage[EVENTS_MAX] = { 0 };
@@ -380,21 +520,18 @@ static int annotate_session(struct session *s, const struct annotate_opts *o)
 	char err[512];
 	int rc = 1;
 
-	if (!snap)
-		return 1;
-	const char *module = module_of(snap, o->function, o->module);
-	const struct asm_func *fn = session_asm(s, o->function, module, err, sizeof(err));
-	char plain[256], err2[sizeof(err)];
-	if (!fn && unversioned(o->function, plain, sizeof(plain))) {  /* as perf names it */
-		module = module_of(snap, plain, o->module);
-		fn = session_asm(s, plain, module, err2, sizeof(err2));
-	}
+	const struct asm_func *fn = session_asm(s, name, module, err, sizeof(err));
 	struct ip_counts *ipc = fn && fn->module ? session_ip_counts(s, fn) : NULL;
 	for (int e = 0; e < snap->n_events; e++) {
 		totals[e] = snap->ev[e].samples;
 		coverage[e] = snap->ev[e].coverage;
 	}
 	struct annotation *a = fn ? annotation_new(fn, ipc, totals, evs, &ao) : NULL;
+	for (int e = 0; a && e < snap->n_events; e++)  /* samples that weigh periods */
+		if (snap->ev[e].nsamples) {
+			a->weighs[e] = true;
+			a->total_hits[e] = snap->ev[e].nsamples;
+		}
 	if (!fn)
 		cmd_error("annotate: %s", err);
 	else if (!a)
@@ -405,11 +542,58 @@ static int annotate_session(struct session *s, const struct annotate_opts *o)
 		print_csv(a, evs), rc = 0;
 	else
 		print_text(a, evs, o->source), rc = 0;
+	annotation_free(a);
+	free(ipc);
+	return rc;
+}
+
+/* The functions O's FUNCTION names, annotated: the one of that name, the
+ * one it names among others told apart, or with --every each of them;
+ * a function without samples by its symbol.  0, 1 on an error, 2 when
+ * the name is no function or names more than one. */
+static int annotate_named(struct session *s, const struct snapshot *snap,
+			  const struct annotate_opts *o)
+{
+	const struct snap_func *m[MAX_MATCHES];
+	const char *name = o->function;
+	char plain[256], err[512];
+	size_t n = matches(snap, name, o->module, m, MAX_MATCHES);
+
+	if (n == 0 && unversioned(name, plain, sizeof(plain)))  /* as perf names it */
+		n = matches(snap, name = plain, o->module, m, MAX_MATCHES);
+	if (n > 1 && !o->every) {
+		list_matches(s, name, m, n, snap);
+		return EXIT_USAGE;
+	}
+	if (n > 1)
+		cmd_error("annotate: '%s' names %zu functions of the recording: each follows "
+			  "(--every)", name, n);
+	for (size_t i = 0; i < n; i++)
+		if (annotate_one(s, snap, m[i]->name, m[i]->module, o) != 0)
+			return 1;
+	if (n > 0)
+		return 0;
+	/* no samples: a function of the binaries by its symbol */
+	name = o->function;
+	if (session_asm(s, name, o->module, err, sizeof(err)) ||
+	    (unversioned(name, plain, sizeof(plain)) &&
+	     session_asm(s, name = plain, o->module, err, sizeof(err))))
+		return annotate_one(s, snap, name, o->module, o);
+	not_recorded(snap, o->function, o->in.path ? "recording" : "profile");
+	return EXIT_USAGE;
+}
+
+static int annotate_session(struct session *s, const struct annotate_opts *o)
+{
+	struct snapshot *snap = session_snapshot(s);
+	int rc;
+
+	if (!snap)
+		return 1;
+	rc = annotate_named(s, snap, o);
 	if (rc == 0)  /* a launched command's status is cyctop's, as for a watch */
 		rc = cmd_watch_status(o->s.argv != NULL && !o->in.path, snap->ended,
 				      snap->exit_status);
-	annotation_free(a);
-	free(ipc);
 	snapshot_free(snap);
 	return rc;
 }

@@ -24,6 +24,21 @@ static uint64_t snap_event_samples(const struct snap_event *ev)
 	return ev->nsamples ? ev->nsamples : ev->samples;
 }
 
+/* What the rows' counts of EV are: "samples", or when each sample weighs
+ * its period (nsamples: frequency mode) the periods' unit, "ns" for the
+ * clocks and "events" otherwise (a column called samples counts them). */
+static const char *row_unit(const struct snap_event *ev)
+{
+	size_t n = strcspn(ev->name, ":/");
+
+	if (!ev->nsamples)
+		return "samples";
+	return (n == 9 && !strncmp(ev->name, "cpu-clock", n)) ||
+		       (n == 10 && !strncmp(ev->name, "task-clock", n))
+		       ? "ns"
+		       : "events";
+}
+
 static uint64_t row_samples(const struct snap_func *f, int ev, int window)
 {
 	return window ? f->window[ev] : f->samples[ev];
@@ -250,7 +265,7 @@ static void print_csv(FILE *out, const struct snapshot *s, int window, int first
 		char name[EV_TEXT_MAX];
 		for (int e = 0; e < s->n_events; e++) {
 			ev_text(name, s, e);
-			fprintf(out, ",%s:samples,%s:percent", name, name);
+			fprintf(out, ",%s:%s,%s:percent", name, row_unit(&s->ev[e]), name);
 		}
 		for (int e = 0; has_cg(s, e) && e < s->n_events; e++)
 			fprintf(out, ",%s:children", ev_text(name, s, e));
@@ -303,6 +318,7 @@ static void json_events(struct json *j, const struct snapshot *s, int window)
 		json_kstr(j, "name", ev->name);
 		json_ku64(j, "sav", ev->sav);
 		json_ku64(j, "samples", window ? ev->window : snap_event_samples(ev));
+		json_kstr(j, "unit", row_unit(ev));
 		if (window)
 			json_ku64(j, "cumulative", ev->samples);
 		json_knum(j, "count", ev->counted ? ev->count : NAN);

@@ -163,7 +163,7 @@ expect_out "work_30 in $MIX" "text header"
 expect_out "mix.c:" "source lines interleaved"
 run "$CYCTOP" annotate work_30 --format csv -- "$MIX" 0.3
 expect_rc 0 "annotate csv"
-head -1 "$TMP/out" | grep -q '^address,cpu-clock,stall,penalty,mark,block,loop,instruction,file,line$' ||
+head -1 "$TMP/out" | grep -q '^address,cpu-clock,cpu-clock:ns,stall,penalty,mark,block,loop,instruction,file,line$' ||
 	fail "csv header: $(head -1 "$TMP/out")"
 ok
 cp "$TMP/out" "$TMP/w30.csv"
@@ -223,8 +223,8 @@ run "$CYCTOP" annotate "$LAST@VERS_1.0" --format json -- "$MIX" 0.1
 expect_rc 0 "annotate $LAST@VERS_1.0 (no samples: found by name)"
 expect_ok "$(compare insns "$TMP/out" "$MIX" "$LAST")" "$LAST@VERS_1.0 vs objdump"
 run "$CYCTOP" annotate "no_such_function@plt" -- "$MIX" 0.1
-expect_rc 1 "unknown PLT stub"
-expect_err "function 'no_such_function@plt' not found" "a PLT stub's name is not versioned"
+expect_rc 2 "unknown PLT stub"
+expect_err "no function 'no_such_function@plt' in the profile" "a PLT stub's name is not versioned"
 
 # A function in a shared library (dlopen()ed by the threads workload).
 touch "$TMP/go"
@@ -251,8 +251,8 @@ expect_ok "$(compare subset "$TMP/stripped.json" "$TMP/mix-stripped")" "stripped
 
 # Errors name the culprit.
 run "$CYCTOP" annotate no_such_function -- "$MIX" 0.1
-expect_rc 1 "unknown function"
-expect_err "function 'no_such_function' not found" "unknown function message"
+expect_rc 2 "unknown function"
+expect_err "no function 'no_such_function' in the profile; the closest: " "unknown function message"
 run "$CYCTOP" annotate work_60 --stall page-faults -- "$MIX" 0.1
 expect_rc 2 "--stall not among the events"
 expect_err "--stall 'page-faults' is not one of the events" "--stall message"

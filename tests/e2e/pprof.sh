@@ -76,6 +76,11 @@ compare "$TMP/mix.json" "$TMP/mix.top" 2 percent || fail "pprof -top flat shares
 ok
 grep -q "work_60" "$TMP/mix.top" || fail "work_60 not in pprof -top"
 ok
+# the main binary is the program's: pprof takes the first mapping for it
+# (ld.so's or the kernel's came first, in the order sampled)
+[ "$(head -n 1 "$TMP/mix.top")" = "File: mix" ] ||
+	fail "pprof -top's main binary: '$(head -n 1 "$TMP/mix.top")', not 'File: mix'"
+ok
 # stdout when it is not a terminal gives the same profile, byte for byte
 # (a session's profile is deterministic: its time is the file's)
 "$CYCTOP" -i "$TMP/mix.data" -b --format pprof >"$TMP/stdout.pb.gz" || fail "pprof to stdout"

@@ -114,6 +114,19 @@ for fn in o["functions"]:
            os.path.basename(fn["module"]))
     paths[key[1]] = fn["module"]
     cyc[key] = cyc.get(key, 0.0) + fn["percent"][ev]
+# Two functions of one name in one file are two rows in both, perf's named
+# alike, cyctop's told apart by their parameters ("f(long)", "f(double)")
+# or address ("helper [0x1139]"): summed under perf's name here, as perf's
+# rows are.
+by_dso = {}
+for sym, dso in perf:
+    by_dso.setdefault(dso, []).append(sym)
+for key in [k for k in cyc if k not in perf]:
+    name, dso = key
+    base = [p for p in by_dso.get(dso, []) if name.startswith(p) and name[len(p):][:1] in "( "]
+    if base:
+        to = (max(base, key=len), dso)
+        cyc[to] = cyc.get(to, 0.0) + cyc.pop(key)
 total = sum(m["samples"][ev] for m in o["modules"]) or 1
 ckernel = sum(m["samples"][ev] for m in o["modules"]
               if m["module"] == "[kernel.kallsyms]") * 100.0 / total

@@ -65,9 +65,9 @@ folded, js, which, tol, minpct = sys.argv[1], sys.argv[2], sys.argv[3], float(sy
 import re
 def nosym(name):
     """Code without a symbol: perf prints its address (0x55840afb45a4),
-    cyctop the function its FDE covers ([dash+0x4580]) or [unknown]: one
-    name for both, so the shares compare."""
-    if re.fullmatch(r"0x[0-9a-f]+|\[unknown\]|\[[^]]+\+0x[0-9a-f]+\]", name):
+    cyctop the function its FDE covers ([dash+0x4580], [[vdso]+0x780]) or
+    [unknown]: one name for both, so the shares compare."""
+    if re.fullmatch(r"0x[0-9a-f]+|\[unknown\]|\[.+\+0x[0-9a-f]+\]", name):
         return "(no symbol)"
     # perf 6.1 names a PLT's entries by their order in .rela.plt, which
     # libc's IRELATIVE entries upset: its __tunable_get_val@plt (objdump's
@@ -79,6 +79,12 @@ def nosym(name):
     # may pick the internal one (__GI___execve for execve): differences of
     # naming, not of stacks, compared here by the public name
     name = re.sub(r"@@?[A-Za-z0-9_.]+$", "", name)
+    # two functions of one name in one file: cyctop tells them apart by
+    # their parameters or address (f(long), helper [0x5e840]), perf 6.1
+    # prints the name twice; compared by the name
+    name = re.sub(r" \[0x[0-9a-f]+\]$", "", name)
+    if not name.endswith("operator()"):
+        name = re.sub(r"\((?:[^()]|\([^()]*\))*\)( const)?( \[clone [^]]+\])*$", "", name)
     return re.sub(r"^__GI_+", "", name)
 paths = []
 for l in open(folded, errors="replace"):

@@ -69,6 +69,7 @@ static struct ip_counts *make_ipc(const uint64_t *rows, size_t n, int n_events)
 	for (size_t k = 0; k < n; k++) {
 		c->ips[k].ip = rows[k * (ne + 1)];
 		c->ips[k].samples = counts + k * ne;
+		c->ips[k].hits = NULL;  /* each sample counts once */
 		memcpy(c->ips[k].samples, &rows[k * (ne + 1) + 1], ne * sizeof(uint64_t));
 	}
 	return c;

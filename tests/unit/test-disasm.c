@@ -443,8 +443,8 @@ static void test_objdump_names(void **state)
 		0x66, 0x0f, 0x3a, 0x44, 0xca, 0x11,       /* pclmulhqhqdq */
 		0x48, 0xb8, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, /* movabs */
 		0x9c,                                     /* pushf (pushfq) */
-		0xf3, 0xa6,                               /* repz cmpsb (repe) */
-		0xf3, 0x48, 0xab,                         /* rep stosq: 8 bytes stored */
+		0xf3, 0xa6,                               /* repz cmps (repe cmpsb) */
+		0xf3, 0x48, 0xab,                         /* rep stos (stosq): 8 stored */
 		0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00,       /* nop word ptr [rax+rax*1+0x0] */
 		0xff, 0x15, 0x10, 0x00, 0x00, 0x00,       /* call [rip+0x10]: loads 8 */
 		0x66, 0x90,                               /* xchg ax, ax (nop) */
@@ -477,8 +477,8 @@ static void test_objdump_names(void **state)
 		{ 0x11, 6, FLOW_PLAIN, 0, 0, "pclmulhqhqdq xmm1, xmm2", -1 },
 		{ 0x17, 10, FLOW_PLAIN, 0, 0, "movabs rax, 0x1122334455667788", -1 },
 		{ 0x21, 1, FLOW_PLAIN, 0, 0, "pushf", -1 },
-		{ 0x22, 2, FLOW_PLAIN, 2, 0, "repz cmpsb", -1 },
-		{ 0x24, 3, FLOW_PLAIN, 0, 8, "rep stosq", -1 },
+		{ 0x22, 2, FLOW_PLAIN, 2, 0, "repz cmps byte ptr ds:[rsi], byte ptr es:[rdi]", -1 },
+		{ 0x24, 3, FLOW_PLAIN, 0, 8, "rep stos qword ptr es:[rdi], rax", -1 },
 		{ 0x27, 6, FLOW_PLAIN, 0, 0, "nop word ptr [rax+rax*1+0x0]", -1 },
 		{ 0x2d, 6, FLOW_CALL, 8, 0, "call qword ptr [rip+0x10] # 0x401043", -1 },
 		{ 0x33, 2, FLOW_PLAIN, 0, 0, "xchg ax, ax", -1 },

@@ -328,6 +328,34 @@ static void test_perf_map(void **state)
 	assert_string_equal(si.module, name);
 }
 
+/* Two JIT code objects of one name (a function compiled again after a
+ * deoptimization) are two functions: each is named by its address, as
+ * perf report keeps them apart; a name of one object stays as it is. */
+static void test_perf_map_same_name(void **state)
+{
+	struct symtab *st = *state;
+	struct sym_info si;
+	char path[64], jit[32];
+	const char *name = symbols_map_name("//anon", getpid(), jit, sizeof(jit));
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	assert_non_null(f = fopen(path, "w"));
+	fputs("1000 100 JS:*hash a.js:3\n"
+	      "1100 80 JS:~other a.js:9\n"
+	      "1200 80 JS:*hash a.js:3\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(symtab_add_map(st, name, 0x1000, 0x2000, 0), 0);
+	assert_true(symtab_lookup(st, 0x1010, &si));
+	unlink(path);
+	assert_string_equal(si.name, "JS:*hash a.js:3 [0x1000]");
+	assert_true(symtab_lookup(st, 0x1210, &si));
+	assert_string_equal(si.name, "JS:*hash a.js:3 [0x1200]");
+	assert_int_equal(si.start, 0x1200);
+	assert_true(symtab_lookup(st, 0x1110, &si));
+	assert_string_equal(si.name, "JS:~other a.js:9");
+}
+
 /* NAME at IP of ST, or NULL (the lookup itself must find the mapping). */
 static const char *jit_name(struct symtab *st, uint64_t ip)
 {
@@ -1446,6 +1474,7 @@ int main(void)
 		cmocka_unit_test(test_jit_names),
 		cmocka_unit_test_setup_teardown(test_perf_map, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_perf_map_grows, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_perf_map_same_name, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_pseudo_mappings, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_files, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_synthetic_symbols, setup_empty, teardown),
