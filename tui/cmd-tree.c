@@ -253,6 +253,23 @@ int cmd_tree_guess(const struct counts *c, const struct tree_ctx *base)
 	return best;
 }
 
+/* Without --model: DEF's default model, or the model of the tree most of
+ * whose events C holds where DEF lists it too (the AMD paper's tree of a
+ * Zen 4's file is Zen 4's, not K8's). */
+static const struct arch_model *file_model(const struct counts *c, const struct tree_ctx *base,
+					   const struct tree_def *def)
+{
+	int best = cmd_tree_guess(c, base);
+	const struct arch_model *m = NULL;
+
+	if (best != TREE_NONE)
+		m = tree_default_model(tree_def_pick((enum arch_tree)best, NULL, c));
+	for (const char *const *l = def->models; m && l && *l; l++)
+		if (strcmp(*l, m->name) == 0)
+			return m;
+	return tree_default_model(def);
+}
+
 /* --pmu cpu_atom: C becomes its E-core rows (and the rows of no core PMU). */
 static int select_atom(struct counts *c, const char *fname)
 {
@@ -370,7 +387,7 @@ static int cmd_tree_exec(int argc, char **argv)
 	}
 	const struct tree_def *def = tree_def_pick(o.tree, ctx.model, &c);
 	if (!ctx.model)
-		ctx.model = tree_default_model(def);
+		ctx.model = file_model(&c, &ctx, def);
 	tree_eval(def, &c, &ctx, &r);
 	if (o.format == OUT_TEXT)
 		print_text(&r, &ctx, o.measured);

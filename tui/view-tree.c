@@ -82,7 +82,9 @@ static int run_start(const struct tree_result *r, int i)
 	return k;
 }
 
-/* S cut to COLS columns at a space (never inside a word); true if cut. */
+/* S cut to COLS columns at a space (never inside a word); true if cut.
+ * The view's lines end before the last column: a line reaching the edge
+ * reads as cut. */
 static bool fit_words(char *s, int cols)
 {
 	if ((int)strlen(s) <= cols)
@@ -227,6 +229,25 @@ static void id_cell(const struct tui *t, int i, bool leaf, char *line, size_t sz
 	snprintf(line, sz, "%*s%s %s", 2 * r->v[i].depth, "", mark, leaf && dot ? dot : id);
 }
 
+/* The id column: 46 wide, more on a wide screen when the longest dotted
+ * id needs it (the value, its unit, percent and bar keep 68 columns);
+ * half the screen on a narrow one. */
+static int id_width(const struct tui *t, const struct tree_row *rows, int n)
+{
+	char line[512];
+	int longest = 0;
+
+	for (int k = 0; k < n; k++) {
+		id_cell(t, rows[k].node, false, line, sizeof(line));
+		if (!rows[k].fold_end && (int)strlen(line) > longest)
+			longest = (int)strlen(line);
+	}
+	if (COLS <= 90)
+		return COLS / 2;
+	return longest + 1 > COLS - 68 ? (COLS - 68 > 46 ? COLS - 68 : 46)
+	       : longest + 1 > 46 ? longest + 1 : 46;
+}
+
 /* Whether some row's dotted id does not fit the id column: then every
  * row shows its last part, alike. */
 static bool leaf_ids(const struct tui *t, const struct tree_row *rows, int n, int idw)
@@ -276,13 +297,13 @@ static void draw_node(const struct node_rows *nr, int y, int i, bool sel)
 	ui_cell(y, 0, idw, line);   /* a deep id never runs into its value */
 	if (v->state == NODE_HEADING) {
 		snprintf(line, sizeof(line), "%s", nd->label);
-		fit_words(line, COLS - idw);
+		fit_words(line, COLS - idw - 1);
 		ui_text(y, idw, COLS - idw, line, true);
 		return;
 	}
 	if (v->state == NODE_MISSING) {
 		missing_text(t, i, line, sizeof(line));
-		fit_words(line, COLS - idw);
+		fit_words(line, COLS - idw - 1);
 		ui_set(sel ? EL_SELECTED : EL_MISSING);
 		ui_text(y, idw, COLS - idw, line, true);
 		return;
@@ -315,7 +336,7 @@ static void draw_fold(const struct node_rows *nr, int y, const struct tree_row *
 
 	if (indent > COLS / 2)
 		indent = 0;
-	fold_text(nr->t, row, line, sizeof(line), COLS - indent);
+	fold_text(nr->t, row, line, sizeof(line), COLS - indent - 1);
 	ui_set(EL_DEFAULT);
 	ui_text(y, 0, indent, "", true);
 	ui_set(sel ? EL_SELECTED : EL_MISSING);
@@ -422,20 +443,24 @@ static void draw_title(struct tui *t, int y, const struct tree_delta *d)
 			     : session_is_recorded(t->sess) ? "recorded session" : "live counts";
 	char title[256], tail[3][700], line[1024];
 
-	snprintf(tail[0], sizeof(tail[0]), "  (model %s; %s; %d of its events present)%s%s%s",
-		 m ? m->name : "none", source, tree_inputs_present(&t->tres),
-		 d->on ? "  " : "", d->on ? (t->base_mode == BASE_DELTA_PCT ? "d% " : "d ") : "",
+	char delta[300];
+
+	/* with D the baseline's label stays whatever else gives way */
+	snprintf(delta, sizeof(delta), "%s%s%s", d->on ? "  " : "",
+		 d->on ? (t->base_mode == BASE_DELTA_PCT ? "d% " : "d ") : "",
 		 d->on ? baseline_label(t->baseline) : "");
-	snprintf(tail[1], sizeof(tail[1]), "  (model %s; %d events present)", m ? m->name : "none",
-		 tree_inputs_present(&t->tres));
-	snprintf(tail[2], sizeof(tail[2]), "  (model %s)", m ? m->name : "none");
+	snprintf(tail[0], sizeof(tail[0]), "  (model %s; %s; %d of its events present)%s",
+		 m ? m->name : "none", source, tree_inputs_present(&t->tres), delta);
+	snprintf(tail[1], sizeof(tail[1]), "  (model %s; %d events present)%s",
+		 m ? m->name : "none", tree_inputs_present(&t->tres), delta);
+	snprintf(tail[2], sizeof(tail[2]), "  (model %s)%s", m ? m->name : "none", delta);
 	snprintf(title, sizeof(title), "%s", t->tres.def->title);
 	int k = 0;
-	while (k < 2 && (int)(strlen(title) + strlen(tail[k])) > COLS)
+	while (k < 2 && (int)(strlen(title) + strlen(tail[k])) > COLS - 1)
 		k++;
-	fit_words(title, COLS - (int)strlen(tail[k]));
+	fit_words(title, COLS - 1 - (int)strlen(tail[k]));
 	snprintf(line, sizeof(line), "%.255s%.699s", title, tail[k]);
-	fit_words(line, COLS);
+	fit_words(line, COLS - 1);
 	ui_set(EL_HEADER);
 	ui_text(y, 0, COLS, line, true);
 }
@@ -459,12 +484,12 @@ static void draw_tree(struct tui *t, int y, int rows)
 	draw_title(t, y++, &d);
 	if (y >= rows)
 		return;
-	struct node_rows nodes = { .t = t, .rows = trows, .d = &d,
-				   .idw = COLS > 90 ? 46 : COLS / 2 };
+	struct node_rows nodes = { .t = t, .rows = trows, .d = &d };
 	int np = tree_bottleneck_path(&t->tres, path);
 	for (int k = 1; k < np; k++)
 		nodes.on_path[path[k]] = true;
 	t->tree.nr = tree_rows(t, trows);
+	nodes.idw = id_width(t, trows, t->tree.nr);
 	nodes.leaf = leaf_ids(t, trows, t->tree.nr, nodes.idw);
 	browser_draw(&t->tree, y, rows, draw_tree_row, &nodes);
 	ui_set(EL_DEFAULT);
@@ -530,7 +555,7 @@ static void draw_pick_row(void *ctx, int k, int y, bool selected)
 	else
 		snprintf(line, sizeof(line), "  %-8s (no variant for model %s)", tree_name(id),
 			 p->t->model ? p->t->model->name : "none");
-	fit_words(line, COLS);
+	fit_words(line, COLS - 1);
 	ui_set(selected ? EL_SELECTED : id == p->t->tree_id ? EL_HEADER_VALUE
 	       : mine ? EL_DEFAULT : EL_MISSING);
 	ui_text(y, 0, COLS, line, true);
@@ -545,7 +570,7 @@ static void draw_picker(struct tui *t, int y, int rows)
 	t->tree_pick.br.nr = tree_all_ids(ids);
 	snprintf(line, sizeof(line), "Pick a tree (model %s): Enter shows it, a letter jumps, "
 		 "Esc back", t->model ? t->model->name : "none");
-	fit_words(line, COLS);
+	fit_words(line, COLS - 1);
 	ui_set(EL_HEADER);
 	ui_text(y++, 0, COLS, line, true);
 	if (y < rows)
@@ -565,19 +590,22 @@ static void open_picker(struct tui *t)
 			t->tree_pick.br.sel = k;
 }
 
-/* A letter: the next tree whose name starts with it. */
+/* A letter: the next tree of the model whose name starts with it, else
+ * the next of any model ('a' on a Zen 4 is amd, not arm). */
 static void pick_letter(struct tui *t, int key)
 {
-	enum arch_tree ids[TREE_COUNT];
-	int n = tree_all_ids(ids), sel = t->tree_pick.br.sel;
+	enum arch_tree ids[TREE_COUNT], mine[TREE_COUNT];
+	int n = tree_all_ids(ids), nmine = host_trees(t, mine), sel = t->tree_pick.br.sel;
 
-	for (int step = 1; step <= n; step++) {
-		int k = (sel + step) % n;
-		if (tree_name(ids[k])[0] == key) {
-			t->tree_pick.br.sel = k;
-			return;
+	for (int pass = 0; pass < 2; pass++)
+		for (int step = 1; step <= n; step++) {
+			int k = (sel + step) % n;
+			if (tree_name(ids[k])[0] == key &&
+			    (pass == 1 || in_list(mine, nmine, ids[k]))) {
+				t->tree_pick.br.sel = k;
+				return;
+			}
 		}
-	}
 }
 
 static bool key_picker(struct tui *t, int key)
