@@ -140,13 +140,10 @@ static void fold_text(struct tui *t, const struct tree_row *row, char *buf, size
 {
 	const struct tree_def *def = t->tres.def;
 	const char *why = common_reason(t, def, row->missing), *names[66];
-	int total = 0, named = 0;
-	size_t o = (size_t)snprintf(buf, sz, "+ %d %s not measured", row->rows,
-				    row->rows == 1 ? "row" : "rows");
-	/* room kept for " and NN more events (reason)" */
-	size_t tail = strlen(" and 99 more events") + (why ? strlen(why) + 3 : 0);
-
 	char alt[64][COUNT_NAME_MAX];
+	int total = 0, named = 0;
+	const int more = (int)strlen(" and 99 more events");
+	int o = snprintf(buf, sz, "+ %d %s not measured", row->rows, row->rows == 1 ? "row" : "rows");
 
 	for (int k = 1; k < def->n_inputs && k < 64; k++)
 		if (row->missing & (1ull << k)) {
@@ -156,24 +153,24 @@ static void fold_text(struct tui *t, const struct tree_row *row, char *buf, size
 		}
 	if (row->no_clock)
 		names[total++] = "--clock-hz";
-	if (why && total && (int)(o + strlen(": needs ") + strlen(names[0]) + tail) > cols) {
-		why = NULL;  /* the events first: the reason gives way */
-		tail = strlen(" and 99 more events");
-	}
+	/* the events first: the reason gives way when not even one would fit */
+	if (why && total && o + (int)(strlen(": needs ") + strlen(names[0]) + strlen(why) + 3) +
+				    (total > 1 ? more : 0) > cols)
+		why = NULL;
+	int reason = why ? (int)strlen(why) + 3 : 0;
 	for (; named < total; named++) {
-		size_t len = strlen(named ? ", " : ": needs ") + strlen(names[named]);
-		bool last = named == total - 1;
-		if ((int)(o + len + (last ? tail - strlen(" and 99 more events") : tail)) > cols)
+		int len = (int)(strlen(named ? ", " : ": needs ") + strlen(names[named]));
+		if (o + len + reason + (named < total - 1 ? more : 0) > cols)
 			break;
-		o += (size_t)snprintf(buf + o, sz - o, "%s%s", named ? ", " : ": needs ",
-				      names[named]);
+		o += snprintf(buf + o, sz - (size_t)o, "%s%s", named ? ", " : ": needs ",
+			      names[named]);
 	}
 	if (named < total)
-		o += (size_t)snprintf(buf + o, sz - o, "%s%d more event%s",
-				      named ? " and " : ": needs ", total - named,
-				      total - named == 1 ? "" : "s");
-	if (why && o < sz)
-		snprintf(buf + o, sz - o, " (%s)", why);
+		o += snprintf(buf + o, sz - (size_t)o, "%s%d more event%s",
+			      named ? " and " : ": needs ", total - named,
+			      total - named == 1 ? "" : "s");
+	if (why && o < (int)sz)
+		snprintf(buf + o, sz - (size_t)o, " (%s)", why);
 	fit_words(buf, cols);
 }
 
@@ -656,7 +653,7 @@ static bool key_tree(struct tui *t, int key)
 
 const struct view_ops view_tree = {
 	"tree",
-	"t next tree  A pick a tree  Enter fold  i ILP  D delta  Esc back  ? help  q quit",
+	"t next tree  A pick tree  Enter fold  i ILP  D delta  Esc back  ? help  q quit",
 	draw_tree,
 	key_tree,
 	NULL,
