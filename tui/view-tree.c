@@ -87,6 +87,8 @@ static int run_start(const struct tree_result *r, int i)
  * reads as cut. */
 static bool fit_words(char *s, int cols)
 {
+	if (cols < 0)
+		cols = 0;  /* a screen narrower than what stays */
 	if ((int)strlen(s) <= cols)
 		return false;
 	int cut = cols;
@@ -438,9 +440,7 @@ static void draw_title(struct tui *t, int y, const struct tree_delta *d)
 	const struct arch_model *m = tui_tree_model(t, t->tree_id);
 	const char *source = !t->sess ? t->source
 			     : session_is_recorded(t->sess) ? "recorded session" : "live counts";
-	char title[256], tail[3][700], line[1024];
-
-	char delta[300];
+	char title[256], tail[3][700], line[1024], delta[300];
 
 	/* with D the baseline's label stays whatever else gives way */
 	snprintf(delta, sizeof(delta), "%s%s%s", d->on ? "  " : "",
