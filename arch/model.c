@@ -1,5 +1,6 @@
 /* Model lookup and event-name canonicalization. */
 #include "arch/model.h"
+#include "arch/tree.h"
 
 #include "lib/hashtab.h"
 
@@ -30,20 +31,22 @@ static const struct arch_model *const all_models[] = {
 	&model_arm_ac72, &model_arm_ac57, &model_arm_ac53,
 };
 
-static const char *const tree_names[TREE_COUNT] = {
-	"core2", "ia64", "amd", "sw", "intel", "topdown", "zen", "arm", "wall",
-};
-
+/* Tree names come from the trees' table (arch/tree.c): a tree added there
+ * is named, listed and picked everywhere without a second table. */
 const char *tree_name(enum arch_tree tree)
 {
-	return tree >= 0 && tree < TREE_COUNT ? tree_names[tree] : "none";
+	const struct tree_def *def = tree >= 0 && tree < TREE_COUNT ? tree_def_get(tree) : NULL;
+
+	return def ? def->name : "none";
 }
 
 enum arch_tree tree_from_name(const char *name)
 {
-	for (int t = 0; t < TREE_COUNT; t++)
-		if (strcasecmp(name, tree_names[t]) == 0)
-			return (enum arch_tree)t;
+	const struct tree_def *def;
+
+	for (size_t i = 0; (def = tree_def_at(i)) != NULL; i++)
+		if (strcasecmp(name, def->name) == 0)
+			return def->id;
 	return TREE_NONE;
 }
 

@@ -115,7 +115,7 @@ FN(f_fraction) { (void)c; return fraction(in); }
 #define CY(id, label, flags, fn, src, ...) \
 	{ id, label, UNIT_CYCLES, flags, { __VA_ARGS__ }, fn, NULL, src }
 #define RETIRED(what) \
-	CY("cycles.retired", "Retired (issuing work that retires)", P, f_retired, \
+	CY("cycles.retired", "Retired (issuing work that retires)", P | TN_USEFUL, f_retired, \
 	   SRC ", (C - S) x " what, I_CYC, I_S, I_RET, I_SPEC)
 #define NON_RETIRED(what) \
 	CY("cycles.non_retired", "Non-retired (work thrown away)", P, f_non_retired, \

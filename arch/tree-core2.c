@@ -201,7 +201,7 @@ static double f_ilp_mean(const double *in, const struct tree_ctx *c)
 static const struct tree_node_def nodes[] = {
 	{ "cycles", "Total cycles", UNIT_CYCLES, 0, { I_CYCLES }, f_cycles, NULL,
 	  SRC ", CPU_CLK_UNHALTED.CORE, eq. 1" },
-	{ "cycles.retired", "Retired (dispatching retiring uops)", UNIT_CYCLES, PART,
+	{ "cycles.retired", "Retired (dispatching retiring uops)", UNIT_CYCLES, PART | TN_USEFUL,
 	  { I_UOPS_ANY, I_UOPS_FUSED, RATE_IN }, f_retired, NULL,
 	  SRC ", (UOPS_RETIRED.ANY + FUSED) / uop_dispatch_rate" },
 	{ "cycles.non_retired", "Non-retired (speculative uops)", UNIT_CYCLES, PART,
@@ -261,6 +261,9 @@ static const struct tree_node_def nodes[] = {
 	  NULL, SRC ", sum k x bin(k) / C(7)" },
 };
 
+/* the CPU of the paper only (no models: a tree for every host) */
+static const char *const models[] = { "core", NULL };
+
 const struct tree_def tree_core2 = {
 	.id = TREE_CORE2,
 	.name = "core2",
@@ -270,4 +273,5 @@ const struct tree_def tree_core2 = {
 	.nodes = nodes,
 	.n_nodes = (int)(sizeof(nodes) / sizeof(nodes[0])),
 	.derive = derive,
+	.models = models,
 };

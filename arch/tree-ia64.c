@@ -54,7 +54,7 @@ static double f_unstalled(const double *in, const struct tree_ctx *c)
 static const struct tree_node_def nodes[] = {
 	{ "cycles", "Total cycles", UNIT_CYCLES, 0, { I_CYCLES }, f_cycles, NULL,
 	  SRC ", CPU_CYCLES" },
-	{ "cycles.unstalled", "Unstalled", UNIT_CYCLES, PART, { I_CYCLES, I_BEB }, f_unstalled,
+	{ "cycles.unstalled", "Unstalled", UNIT_CYCLES, PART | TN_USEFUL, { I_CYCLES, I_BEB }, f_unstalled,
 	  NULL, SRC ", CPU_CYCLES - BACK_END_BUBBLE.ALL" },
 	{ "cycles.stalls", "Back-end stalls", UNIT_CYCLES, PART, { I_BEB }, f_beb, NULL,
 	  SRC ", BACK_END_BUBBLE.ALL" },
@@ -83,6 +83,9 @@ static const struct tree_node_def nodes[] = {
 	  SRC ", BACK_END_BUBBLE.ALL - the five components" },
 };
 
+/* the CPU of the paper only (no models: a tree for every host) */
+static const char *const models[] = { "ia64", NULL };
+
 const struct tree_def tree_ia64 = {
 	.id = TREE_IA64,
 	.name = "ia64",
@@ -92,4 +95,5 @@ const struct tree_def tree_ia64 = {
 	.nodes = nodes,
 	.n_nodes = (int)(sizeof(nodes) / sizeof(nodes[0])),
 	.derive = NULL,
+	.models = models,
 };

@@ -155,7 +155,7 @@ TOP_FN(6) TOP_FN(8) TOP_FN(10) TOP_FN(12)
 #define COMMON_NODES \
 	CY("cycles", "Total cycles", TN_EXACT, f_cycles, SRC ", CPU_CLK_UNHALTED.THREAD, eq. 1", \
 	   I_CYCLES), \
-	CY("cycles.retired", "Retired (executing uops that retire)", P, f_retired, \
+	CY("cycles.retired", "Retired (executing uops that retire)", P | TN_USEFUL, f_retired, \
 	   SRC ", (C - S) x RETIRE_SLOTS / UOPS_ISSUED.ANY", I_CYCLES, I_STALLS, I_RET_SLOTS, \
 	   I_ISSUED), \
 	CY("cycles.non_retired", "Non-retired (speculative uops thrown away)", P, f_non_retired, \
@@ -276,7 +276,7 @@ FN(f_nhm_top6) { (void)c; return NG(6); }
 static const struct tree_node_def nodes_nhm[] = {
 	CY("cycles", "Total cycles", TN_EXACT, f_cycles, SRC ", CPU_CLK_UNHALTED.THREAD, eq. 1",
 	   I_CYCLES),
-	CY("cycles.retired", "Retired (executing uops that retire)", P, f_retired,
+	CY("cycles.retired", "Retired (executing uops that retire)", P | TN_USEFUL, f_retired,
 	   SRC ", (C - S) x RETIRE_SLOTS / UOPS_ISSUED.ANY", I_CYCLES, I_STALLS, I_RET_SLOTS,
 	   I_ISSUED),
 	CY("cycles.non_retired", "Non-retired (speculative uops thrown away)", P, f_non_retired,

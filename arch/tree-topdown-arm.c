@@ -117,7 +117,7 @@ static const struct tree_node_def n2_nodes[] = {
 	     RET_IN, I_BRMP),
 	NODE("topdown.backend_bound", "Backend bound", PX, n2_be, N2 "backend_bound", I_SSB,
 	     I_BRMP, I_CYC, I_W),
-	NODE("topdown.retiring", "Retiring", PX, sbsa_ret, SBSA "retiring", RET_IN),
+	NODE("topdown.retiring", "Retiring", PX | TN_USEFUL, sbsa_ret, SBSA "retiring", RET_IN),
 };
 
 #define V1 "perf neoverse-v1/metrics.json "
@@ -132,7 +132,7 @@ static const struct tree_node_def v1_nodes[] = {
 	     I_OPR, I_OPS, I_SS, I_BRMP, I_CYC),
 	NODE("topdown.backend_bound", "Backend bound", PX, sbsa_be, SBSA "backend_bound", I_SSB,
 	     I_CYC, I_W),
-	NODE("topdown.retiring", "Retiring", PX, sbsa_ret, SBSA "retiring", RET_IN),
+	NODE("topdown.retiring", "Retiring", PX | TN_USEFUL, sbsa_ret, SBSA "retiring", RET_IN),
 };
 
 /* V2 first: without --model a file is taken for the commoner V2 (8 slots) */

@@ -187,7 +187,7 @@ static const struct tree_node_def skl_nodes[] = {
 	NODE("topdown.backend_bound.core_bound", "Core bound", P, skl_core,
 	     SKL "tma_core_bound", I_MEM_ANY, I_STORES, I_STALLS_TOTAL, I_PORTS1, I_PORTS2,
 	     I_RET_SLOTS, I_IDQ_CORE, I_ISSUED, I_RECOVERY_EFF, SKL_SLOTS_IN),
-	NODE("topdown.retiring", "Retiring", PX, skl_ret, SKL "tma_retiring", I_RET_SLOTS,
+	NODE("topdown.retiring", "Retiring", PX | TN_USEFUL, skl_ret, SKL "tma_retiring", I_RET_SLOTS,
 	     SKL_SLOTS_IN),
 	NODE("topdown.retiring.heavy_operations", "Heavy operations", P, skl_heavy,
 	     SKL "tma_heavy_operations", I_RET_SLOTS, I_MACRO_FUSED, I_INST, SKL_SLOTS_IN),
@@ -316,7 +316,7 @@ static const struct tree_node_def icl_nodes[] = {
 	     ICL "tma_memory_bound", PM_L1, I_CLEARS_COUNT, ICL_MEM_IN),
 	NODE("topdown.backend_bound.core_bound", "Core bound", P, icl_core,
 	     ICL "tma_core_bound", PM_L1, I_CLEARS_COUNT, ICL_MEM_IN),
-	NODE("topdown.retiring", "Retiring", PX, pm_ret, ICL "tma_retiring", PM_L1),
+	NODE("topdown.retiring", "Retiring", PX | TN_USEFUL, pm_ret, ICL "tma_retiring", PM_L1),
 	NODE("topdown.retiring.heavy_operations", "Heavy operations", P, icl_heavy,
 	     ICL "tma_heavy_operations", PM_L1, I_ISSUED, I_MS_UOPS, I_DEC0, I_DEC0_C1,
 	     I_MITE_UOPS),
@@ -368,7 +368,7 @@ static const struct tree_node_def spr_nodes[] = {
 	     SPR "tma_memory_bound", PM_L1, I_PM_MEM),
 	NODE("topdown.backend_bound.core_bound", "Core bound", P, spr_core,
 	     SPR "tma_core_bound", PM_L1, I_PM_MEM),
-	NODE("topdown.retiring", "Retiring", PX, spr_ret, SPR "tma_retiring", PM_L1),
+	NODE("topdown.retiring", "Retiring", PX | TN_USEFUL, spr_ret, SPR "tma_retiring", PM_L1),
 	NODE("topdown.retiring.heavy_operations", "Heavy operations", P, spr_heavy,
 	     SPR "tma_heavy_operations", PM_L1, I_PM_HEAVY),
 	NODE("topdown.retiring.light_operations", "Light operations", P, spr_light,
@@ -460,7 +460,7 @@ static const struct tree_node_def zen4_nodes[] = {
 	     ZEN4 "backend_bound_memory", I_Z_BE, I_ZCYC, I_Z_LOAD_NC, I_Z_NC),
 	NODE("topdown.backend_bound.core_bound", "CPU", P, z_cpu, ZEN4 "backend_bound_cpu",
 	     I_Z_BE, I_ZCYC, I_Z_LOAD_NC, I_Z_NC),
-	NODE("topdown.retiring", "Retiring", PX, z_ret, ZEN4 "retiring", I_Z_RET, I_ZCYC),
+	NODE("topdown.retiring", "Retiring", PX | TN_USEFUL, z_ret, ZEN4 "retiring", I_Z_RET, I_ZCYC),
 	NODE("topdown.retiring.heavy_operations", "Microcode", P, z_ucode,
 	     ZEN4 "retiring_microcode", I_Z_RET, I_ZCYC, I_Z_UCODE),
 	NODE("topdown.retiring.light_operations", "Fastpath", P, z_fast,
@@ -556,7 +556,7 @@ static const struct tree_node_def zen5_nodes[] = {
 	     ZEN5 "backend_bound_by_memory", I_Z_BE, I_ZCYC, I_Z_LOAD_NC, I_Z_NC),
 	NODE("topdown.backend_bound.core_bound", "CPU", P, z5_cpu, ZEN5 "backend_bound_by_cpu",
 	     I_Z_BE, I_ZCYC, I_Z_LOAD_NC, I_Z_NC),
-	NODE("topdown.retiring", "Retiring", PX, z5_ret, ZEN5 "retiring", I_Z_RET, I_ZCYC),
+	NODE("topdown.retiring", "Retiring", PX | TN_USEFUL, z5_ret, ZEN5 "retiring", I_Z_RET, I_ZCYC),
 	NODE("topdown.retiring.heavy_operations", "Microcode", P, z5_ucode,
 	     ZEN5 "retiring_from_microcode", I_Z_RET, I_ZCYC, I_Z_UCODE),
 	NODE("topdown.retiring.light_operations", "Fastpath", P, z5_fast,
@@ -627,7 +627,7 @@ static const struct tree_node_def grt_nodes[] = {
 	     g_core, GRT "tma_core_bound", I_G_ALLOC, I_G_CLK),
 	NODE("topdown.backend_bound.resource_bound", "Resource bound", P, g_resource,
 	     GRT "tma_resource_bound", I_G_BE, I_G_ALLOC, I_G_CLK),
-	NODE("topdown.retiring", "Retiring", P, g_ret, GRT "tma_retiring", I_G_RET, I_G_CLK),
+	NODE("topdown.retiring", "Retiring", P | TN_USEFUL, g_ret, GRT "tma_retiring", I_G_RET, I_G_CLK),
 };
 
 /* --- Sierra Forest (Crestmont E-cores) ------------------------------------- */
@@ -687,7 +687,7 @@ static const struct tree_node_def srf_nodes[] = {
 	     s_core, SRF "tma_core_bound", I_G_ALLOC, I_G_CLK),
 	NODE("topdown.backend_bound.resource_bound", "Resource bound", P, s_resource,
 	     SRF "tma_resource_bound", I_G_BE, I_G_ALLOC, I_G_CLK),
-	NODE("topdown.retiring", "Retiring", PX, s_ret, SRF "tma_retiring", I_G_RET, I_G_CLK),
+	NODE("topdown.retiring", "Retiring", PX | TN_USEFUL, s_ret, SRF "tma_retiring", I_G_RET, I_G_CLK),
 };
 
 static const char *const skl_models[] = { "skl", "skx", "clx", NULL };

@@ -108,7 +108,7 @@ FN(f_bin8) { (void)c; return R(8); }
 
 static const struct tree_node_def nodes[] = {
 	CY("cycles", "Total cycles", TN_EXACT, f_cycles, SRC ", ls_not_halted_cyc", I_CYCLES),
-	CY("cycles.retired", "Retired (dispatching ops that retire)", P, f_retired,
+	CY("cycles.retired", "Retired (dispatching ops that retire)", P | TN_USEFUL, f_retired,
 	   SRC ", (C - S) x ex_ret_ops / ops dispatched", I_CYCLES, I_STALLS, I_RET_OPS, I_DISP),
 	CY("cycles.non_retired", "Non-retired (ops thrown away)", P, f_non_retired,
 	   SRC ", (C - S) x (1 - ex_ret_ops / ops dispatched)", I_CYCLES, I_STALLS, I_RET_OPS,

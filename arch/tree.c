@@ -48,16 +48,65 @@ static bool def_lists_model(const struct tree_def *def, const struct arch_model 
 	return false;
 }
 
+bool tree_is_generic(enum arch_tree tree)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < N_DEFS; i++) {
+		if (all_defs[i]->id != tree)
+			continue;
+		if (all_defs[i]->models)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 bool tree_fits_model(enum arch_tree tree, const struct arch_model *model)
 {
 	if (!model)
 		return false;
-	if (model->tree == tree)
+	if (model->tree == tree || tree_is_generic(tree))
 		return true;
 	for (size_t i = 0; i < N_DEFS; i++)
 		if (all_defs[i]->id == tree && def_lists_model(all_defs[i], model))
 			return true;
 	return false;
+}
+
+static bool listed(const enum arch_tree *ids, int n, enum arch_tree id)
+{
+	for (int k = 0; k < n; k++)
+		if (ids[k] == id)
+			return true;
+	return false;
+}
+
+int tree_all_ids(enum arch_tree *out)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < N_DEFS; i++)
+		if (!listed(out, n, all_defs[i]->id))
+			out[n++] = all_defs[i]->id;
+	return n;
+}
+
+int tree_model_trees(const struct arch_model *model, enum arch_tree *out)
+{
+	enum arch_tree ids[TREE_COUNT];
+	int n = 0, nids = tree_all_ids(ids);
+
+	if (!model)
+		return 0;
+	if (tree_def_get(model->tree))
+		out[n++] = model->tree;
+	for (int pass = 0; pass < 2; pass++)  /* the model's own, then generic */
+		for (int k = 0; k < nids; k++)
+			if (!listed(out, n, ids[k]) && tree_is_generic(ids[k]) == (pass == 1) &&
+			    tree_fits_model(ids[k], model))
+				out[n++] = ids[k];
+	return n;
 }
 
 const struct arch_model *tree_default_model(const struct tree_def *def)
@@ -334,5 +383,116 @@ int tree_inputs_present(const struct tree_result *r)
 	for (int i = 1; i < r->def->n_inputs; i++)
 		if (!r->def->inputs[i].derived && r->def->inputs[i].name && !isnan(r->in[i]))
 			n++;
+	return n;
+}
+
+int tree_subtree_end(const struct tree_result *r, int i)
+{
+	int k = i + 1;
+
+	while (k < r->def->n_nodes && r->v[k].depth > r->v[i].depth)
+		k++;
+	return k;
+}
+
+bool tree_dark(const struct tree_result *r, int i)
+{
+	for (int k = i; k < tree_subtree_end(r, i); k++)
+		if (r->v[k].state == NODE_VALUE)
+			return false;
+	return true;
+}
+
+int tree_dark_run(const struct tree_result *r, int i, int *rows, uint64_t *missing,
+		  bool *no_clock)
+{
+	int depth = r->v[i].depth, k = i;
+
+	*rows = 0;
+	*missing = 0;
+	*no_clock = false;
+	while (k < r->def->n_nodes && r->v[k].depth == depth && tree_dark(r, k)) {
+		for (int end = tree_subtree_end(r, k); k < end; k++, (*rows)++) {
+			*missing |= r->v[k].missing;
+			*no_clock |= r->v[k].no_clock;
+		}
+	}
+	return k;
+}
+
+double tree_parent_share(const struct tree_result *r, int i)
+{
+	const struct tree_def *def = r->def;
+	int p = r->v[i].parent;
+
+	if (p < 0 || r->v[i].state != NODE_VALUE || r->v[p].state != NODE_VALUE ||
+	    def->nodes[i].unit != def->nodes[p].unit || r->v[p].value == 0)
+		return NAN;
+	return r->v[i].value / r->v[p].value;
+}
+
+bool tree_is_share(const struct tree_def *def, int i)
+{
+	const struct tree_node_def *nd = &def->nodes[i];
+	const char *dot = strrchr(nd->id, '.');
+
+	if (nd->unit != UNIT_RATIO)
+		return false;
+	if (nd->flags & TN_EXACT)
+		return true;  /* the whole its parts add up to */
+	if (!(nd->flags & TN_PART) || !dot)
+		return false;
+	for (int p = i - 1; p >= 0; p--)
+		if (strlen(def->nodes[p].id) == (size_t)(dot - nd->id) &&
+		    strncmp(def->nodes[p].id, nd->id, (size_t)(dot - nd->id)) == 0)
+			return def->nodes[p].unit == UNIT_RATIO;
+	return false;
+}
+
+/* Whether node C, a child of its parent, may be on the bottleneck path. */
+static bool bn_candidate(const struct tree_result *r, int c)
+{
+	unsigned flags = r->def->nodes[c].flags;
+	double share = tree_parent_share(r, c);
+
+	if (!(flags & TN_PART) || (flags & TN_OVERLAP) || !isfinite(share))
+		return false;
+	return share >= ((flags & TN_USEFUL) ? TREE_BN_USEFUL : TREE_BN_SHARE);
+}
+
+/* The next node of the path under P, -1 where it ends. */
+static int bn_next(const struct tree_result *r, int p)
+{
+	int best = -1, second = -1;
+
+	for (int c = p + 1; c < tree_subtree_end(r, p); c++) {
+		if (r->v[c].parent != p || !bn_candidate(r, c))
+			continue;
+		if (best < 0 || r->v[c].value > r->v[best].value) {
+			second = best;
+			best = c;
+		} else if (second < 0 || r->v[c].value > r->v[second].value) {
+			second = c;
+		}
+	}
+	if (best >= 0 && second >= 0 && r->v[p].parent >= 0 &&
+	    tree_parent_share(r, best) - tree_parent_share(r, second) <= TREE_BN_AMBIGUOUS)
+		return -1;  /* ambiguous below the first level */
+	return best;
+}
+
+int tree_bottleneck_path(const struct tree_result *r, int *path)
+{
+	int n = 0;
+
+	for (int root = 0; root < r->def->n_nodes && !n; root++) {
+		if (r->v[root].parent >= 0)
+			continue;
+		for (int p = root, c; (c = bn_next(r, p)) >= 0; p = c) {
+			if (!n)
+				path[n++] = root;
+			path[n++] = c;
+		}
+	}
 	return n;
 }

@@ -54,6 +54,17 @@ struct tree_ctx {
 #define TN_OVERLAP 0x20   /* not prioritized: may overlap its siblings */
 #define TN_EXACT 0x40     /* its TN_PART children must add up to it */
 #define TN_CLOCK 0x80     /* needs the clock frequency */
+#define TN_USEFUL 0x100   /* useful work (retiring): a bottleneck only when it takes
+			   * TREE_BN_USEFUL of its parent (toplev's Retiring > 0.7) */
+
+/* The bottleneck path (toplev's rule, pmu-tools toplev.py find_bn): from
+ * the first root with measured parts down, at each level the largest
+ * measured part (not TN_OVERLAP) taking TREE_BN_SHARE of its parent or
+ * more; below the first level, two such parts within TREE_BN_AMBIGUOUS of
+ * each other (toplev's SIB_THRESH) end the path at their parent. */
+#define TREE_BN_SHARE 0.20
+#define TREE_BN_USEFUL 0.70
+#define TREE_BN_AMBIGUOUS 0.05
 
 struct tree_input_def {
 	/* event (paper or perfmon name; alternatives after '|', the first one
@@ -125,8 +136,17 @@ const struct tree_def *tree_def_at(size_t i);
 const struct tree_def *tree_def_pick(enum arch_tree tree, const struct arch_model *model,
 				     const struct counts *c);
 /* Whether MODEL's events feed TREE: its default tree, or one of the tree's
- * definitions lists it (topdown on skl, the AMD paper's tree on Zen). */
+ * definitions lists it (topdown on skl, the AMD paper's tree on Zen), or
+ * the tree is generic (every definition's MODELS NULL: software events,
+ * which every host counts). */
 bool tree_fits_model(enum arch_tree tree, const struct arch_model *model);
+bool tree_is_generic(enum arch_tree tree);
+/* The trees of MODEL, in the order the view's `t` walks them: the model's
+ * own tree, the other trees listing it (table order), then the generic
+ * ones.  Every id appears once; returns how many (at most TREE_COUNT). */
+int tree_model_trees(const struct arch_model *model, enum arch_tree *out);
+/* Every tree id of the table, once, in table order; returns how many. */
+int tree_all_ids(enum arch_tree *out);
 /* The model a definition is evaluated with when none was given: the first
  * model feeding its id, else its default model (NULL if not in the tables). */
 const struct arch_model *tree_default_model(const struct tree_def *def);
@@ -138,6 +158,24 @@ double tree_value(const struct tree_result *r, const char *id);
 /* How many of the tree's event inputs the counts provide. */
 int tree_inputs_present(const struct tree_result *r);
 const char *unit_name(enum arch_unit unit);
+
+/* The first node after node I's subtree. */
+int tree_subtree_end(const struct tree_result *r, int i);
+/* Node I and everything under it has no value (headings have none). */
+bool tree_dark(const struct tree_result *r, int i);
+/* The run of dark siblings from node I (I dark): its rows, the inputs they
+ * miss and whether the clock is among them.  Returns the node after it. */
+int tree_dark_run(const struct tree_result *r, int i, int *rows, uint64_t *missing,
+		  bool *no_clock);
+/* Node I's value as a share of its parent's (0.625), NAN when not both
+ * measured in one unit. */
+double tree_parent_share(const struct tree_result *r, int i);
+/* Whether node I is a share (a ratio part of a ratio whole, or that whole:
+ * TopDown's fractions of slots), for people written as a percent. */
+bool tree_is_share(const struct tree_def *def, int i);
+/* The bottleneck path (TREE_BN_*) into PATH, root first: its length, 0
+ * when no part qualifies. */
+int tree_bottleneck_path(const struct tree_result *r, int *path);
 /* One line naming what a warning means. */
 const char *warn_text(unsigned warn_bit);
 

@@ -35,40 +35,16 @@ static void print_warnings(FILE *out, unsigned warn, const char *sep)
 			fprintf(out, "%s%s", sep, warn_text(bit));
 }
 
-/* The first node after node I's subtree. */
-static int subtree_end(const struct tree_result *r, int i)
-{
-	int k = i + 1;
-
-	while (k < r->def->n_nodes && r->v[k].depth > r->v[i].depth)
-		k++;
-	return k;
-}
-
-/* Node I and everything under it has no value (headings have none). */
-static bool dark(const struct tree_result *r, int i)
-{
-	for (int k = i; k < subtree_end(r, i); k++)
-		if (r->v[k].state == NODE_VALUE)
-			return false;
-	return true;
-}
-
 /* --measured: node I's dark subtree and its dark siblings after it as one
  * line naming the events that would fill them.  Returns the next node. */
 static int print_folded(const struct tree_result *r, int i)
 {
 	char miss[1024];
-	uint64_t mask = 0;
-	bool no_clock = false;
-	int rows = 0, depth = r->v[i].depth, k = i;
+	uint64_t mask;
+	bool no_clock;
+	int rows, depth = r->v[i].depth;
+	int k = tree_dark_run(r, i, &rows, &mask, &no_clock);
 
-	while (k < r->def->n_nodes && r->v[k].depth == depth && dark(r, k)) {
-		for (int end = subtree_end(r, k); k < end; k++, rows++) {
-			mask |= r->v[k].missing;
-			no_clock |= r->v[k].no_clock;
-		}
-	}
 	/* a line, not a paragraph: the first three events and how many more */
 	uint64_t first = 0;
 	int more = 0;
@@ -87,9 +63,25 @@ static int print_folded(const struct tree_result *r, int i)
 	return k;
 }
 
-static void print_row(const struct tree_result *r, int i, int idw)
+/* The value and unit columns: a share (TopDown's fractions of slots) as a
+ * percent, as toplev prints them; the rest in their unit. */
+static void print_value(const struct tree_result *r, int i)
 {
-	char val[64], miss[1024];
+	char val[64];
+	const struct tree_node_def *nd = &r->def->nodes[i];
+
+	if (tree_is_share(r->def, i)) {
+		snprintf(val, sizeof(val), "%.1f%%", 100.0 * r->v[i].value);
+		printf(" %18s %-10s", val, "");
+	} else {
+		printf(" %18s %-10s", fmt_value(val, sizeof(val), r->v[i].value, nd->unit),
+		       unit_name(nd->unit));
+	}
+}
+
+static void print_row(const struct tree_result *r, int i, int idw, bool bottleneck)
+{
+	char miss[1024];
 	const struct node_value *v = &r->v[i];
 	const struct tree_node_def *nd = &r->def->nodes[i];
 	int indent = 2 * v->depth;
@@ -103,9 +95,11 @@ static void print_row(const struct tree_result *r, int i, int idw)
 		printf(" %18s  not measured: needs %s\n", "-", fmt_missing(miss, sizeof(miss), r, i));
 		return;
 	}
-	printf(" %18s %-10s", fmt_value(val, sizeof(val), v->value, nd->unit), unit_name(nd->unit));
-	if (isfinite(v->pct_parent))
-		printf(" %6.1f%%", v->pct_parent);
+	print_value(r, i);
+	double pct = isfinite(v->pct_parent) ? v->pct_parent
+		     : tree_is_share(r->def, i) ? 100.0 * tree_parent_share(r, i) : NAN;
+	if (isfinite(pct))
+		printf(" %6.1f%%", pct);
 	else
 		printf("        ");
 	printf("  %s", nd->label);
@@ -114,7 +108,7 @@ static void print_row(const struct tree_result *r, int i, int idw)
 		print_warnings(stdout, v->warn, " ");
 		printf("]");
 	}
-	printf("\n");
+	printf("%s\n", bottleneck ? "  <==" : "");
 }
 
 static void print_text(const struct tree_result *r, const struct tree_ctx *ctx,
@@ -134,12 +128,15 @@ static void print_text(const struct tree_result *r, const struct tree_ctx *ctx,
 	for (int i = 0; i < def->n_nodes; i++)
 		if (2 * r->v[i].depth + (int)strlen(def->nodes[i].id) + 1 > idw)
 			idw = 2 * r->v[i].depth + (int)strlen(def->nodes[i].id) + 1;
+	/* toplev's mark: "<==" after the node the bottleneck path ends at */
+	int path[TREE_MAX_NODES];
+	int np = tree_bottleneck_path(r, path), bn = np ? path[np - 1] : -1;
 	for (int i = 0; i < def->n_nodes; ) {
-		if (measured_only && dark(r, i)) {
+		if (measured_only && tree_dark(r, i)) {
 			i = print_folded(r, i);
 			continue;
 		}
-		print_row(r, i, idw);
+		print_row(r, i, idw, i == bn);
 		i++;
 	}
 	/* the tree of a model without an ILP sweep says why it has no ilp rows
@@ -254,6 +251,23 @@ int cmd_tree_guess(const struct counts *c, const struct tree_ctx *base)
 		}
 	}
 	return best;
+}
+
+/* Without --model: DEF's default model, or the model of the tree most of
+ * whose events C holds where DEF lists it too (the AMD paper's tree of a
+ * Zen 4's file is Zen 4's, not K8's). */
+static const struct arch_model *file_model(const struct counts *c, const struct tree_ctx *base,
+					   const struct tree_def *def)
+{
+	int best = cmd_tree_guess(c, base);
+	const struct arch_model *m = NULL;
+
+	if (best != TREE_NONE)
+		m = tree_default_model(tree_def_pick((enum arch_tree)best, NULL, c));
+	for (const char *const *l = def->models; m && l && *l; l++)
+		if (strcmp(*l, m->name) == 0)
+			return m;
+	return tree_default_model(def);
 }
 
 /* --pmu cpu_atom: C becomes its E-core rows (and the rows of no core PMU). */
@@ -373,7 +387,7 @@ static int cmd_tree_exec(int argc, char **argv)
 	}
 	const struct tree_def *def = tree_def_pick(o.tree, ctx.model, &c);
 	if (!ctx.model)
-		ctx.model = tree_default_model(def);
+		ctx.model = file_model(&c, &ctx, def);
 	tree_eval(def, &c, &ctx, &r);
 	if (o.format == OUT_TEXT)
 		print_text(&r, &ctx, o.measured);

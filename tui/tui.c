@@ -381,22 +381,22 @@ static int open_files(struct tui *t, const struct tui_opts *o)
 		return -1;
 	}
 	snprintf(t->source, sizeof(t->source), "%s%s", o->files[0], o->nfiles > 1 ? " ..." : "");
-	if (t->tree_id == TREE_NONE) {
-		int best = -1;
-		enum arch_tree best_tree = TREE_SW;
-		for (int tr = 0; tr < TREE_COUNT; tr++) {
-			t->tree_id = (enum arch_tree)tr;
-			if (!tree_def_get(t->tree_id))
-				continue;
-			tui_eval_tree(t);
-			if (tree_inputs_present(&t->tres) > best) {
-				best = tree_inputs_present(&t->tres);
-				best_tree = t->tree_id;
-			}
+	/* the file's model: its best tree's, also under -A (the tree view
+	 * names that model's variant or says it has none) */
+	enum arch_tree asked = t->tree_id, best_tree = TREE_SW;
+	int best = -1;
+	for (int tr = 0; tr < TREE_COUNT; tr++) {
+		t->tree_id = (enum arch_tree)tr;
+		if (!tree_def_get(t->tree_id))
+			continue;
+		tui_eval_tree(t);
+		if (tree_inputs_present(&t->tres) > best) {
+			best = tree_inputs_present(&t->tres);
+			best_tree = t->tree_id;
 		}
-		t->tree_id = best_tree;
-		t->model = tui_tree_model(t, best_tree);
 	}
+	t->tree_id = asked == TREE_NONE ? best_tree : asked;
+	t->model = tui_tree_model(t, best_tree);
 	tui_eval_tree(t);
 	return 0;
 }

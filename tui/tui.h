@@ -139,6 +139,11 @@ struct tui {
 	enum arch_tree tree_id;
 	struct tree_result tres;
 	uint64_t folded[2];          /* tree nodes collapsed */
+	uint64_t opened[2];          /* tree runs of unmeasured nodes unfolded */
+	struct {                     /* the tree view's tree picker (A) */
+		bool open;
+		struct browser br;
+	} tree_pick;
 	struct penalties pen;
 	double clock_hz;
 	struct theme theme;

@@ -37,8 +37,9 @@ static const char *const help_lines[] = {
 	"                  columns, the tree's delta column, the asm view's source lines",
 	"  B               live: mark the profile as the baseline (rates per CPU second)",
 	"  d               refresh interval in seconds (0.05 to 3600, as -d)",
-	"  t F5            the metric tree; in it, t: the next tree: the host's first (intel ->",
-	"                  topdown on a Skylake), then Core2, IA-64, AMD, software",
+	"  t F5            the metric tree; in it, the next tree: the host's first, then its",
+	"                  others (topdown on a Skylake), then the first again",
+	"  A               tree: pick any tree by name (a letter jumps, Enter shows it)",
 	"  Enter + -       tree: fold / unfold the selected node",
 	"  i               ILP histogram in the model's unit (uops dispatched, executed, ops",
 	"                  retired per cycle): process, selected function; H: a thread",
@@ -62,9 +63,9 @@ static const char *const help_lines[] = {
 	"column holds the file's name, the line under the table the selected function's",
 	"whole path.  When the program ends the view stays on its final profile, the header",
 	"saying its status; q leaves (--quit-at-end: cyctop leaves with the program).",
-	"Tree: values, units, percent of parent and a bar; the bottleneck path (the largest",
-	"part taking 30% or more of its parent, from the root down) is highlighted; a metric",
-	"whose events are missing says which and why; '!' marks a flagged value.",
+	"Tree: values, units, percent of parent and a bar; '!' marks a flagged value; the",
+	"bottleneck path (the largest part from 20% of its parent down) is highlighted;",
+	"rows whose events are missing fold into one line naming them (Enter opens it).",
 };
 
 #define HELP_LINES ((int)(sizeof(help_lines) / sizeof(help_lines[0])))

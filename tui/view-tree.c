@@ -1,5 +1,7 @@
 /* The metric tree: expandable, values with units, percent of parent, bars,
- * the bottleneck path marked, and what is missing said exactly. */
+ * the bottleneck path marked, and what is missing said in one line per run
+ * of unmeasured nodes.  `t` walks the trees of the host's (or the file's)
+ * model, `A` picks one by name; both read the trees' table (arch/tree.c). */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,17 +12,25 @@
 #include "tui/tui.h"
 #include "tui/ui.h"
 
-#define BOTTLENECK_PCT 30.0
+/* One row of the view: a node, or a run of unmeasured nodes folded into
+ * one line (FOLD_END past the run's last node, ROWS how many). */
+struct tree_row {
+	int node;
+	int fold_end;  /* 0: a node row */
+	int rows;
+	uint64_t missing;
+	bool no_clock;
+};
 
-static bool folded(const struct tui *t, int i)
+static bool bit(const uint64_t *set, int i)
 {
-	return (t->folded[i / 64] >> (i % 64)) & 1;
+	return (set[i / 64] >> (i % 64)) & 1;
 }
 
 static bool hidden(const struct tui *t, int i)
 {
 	for (int p = t->tres.v[i].parent; p >= 0; p = t->tres.v[p].parent)
-		if (folded(t, p))
+		if (bit(t->folded, p))
 			return true;
 	return false;
 }
@@ -30,32 +40,140 @@ static bool has_children(const struct tree_result *r, int i)
 	return i + 1 < r->def->n_nodes && r->v[i + 1].parent == i;
 }
 
-/* The largest measured part of each marked node, from the roots down, when
- * it takes at least BOTTLENECK_PCT of its parent. */
-static bool bottleneck(const struct tree_result *r, int i)
+/* The view's rows: the nodes not under a folded one, each run of dark
+ * siblings as one line unless Enter opened it (its first node's bit). */
+static int tree_rows(const struct tui *t, struct tree_row *out)
 {
-	const struct node_value *v = &r->v[i];
-	int p = v->parent;
-
-	if (p < 0 || v->state != NODE_VALUE || !(v->pct_parent >= BOTTLENECK_PCT))
-		return false;
-	if (!(r->def->nodes[i].flags & TN_PART))
-		return false;
-	for (int j = p + 1; j < r->def->n_nodes; j++)
-		if (r->v[j].parent == p && r->v[j].state == NODE_VALUE &&
-		    (r->def->nodes[j].flags & TN_PART) && r->v[j].value > v->value)
-			return false;
-	return r->v[p].parent < 0 || bottleneck(r, p);
-}
-
-static int visible_nodes(struct tui *t, int *out)
-{
+	const struct tree_result *r = &t->tres;
 	int n = 0;
 
-	for (int i = 0; i < t->tres.def->n_nodes; i++)
-		if (!hidden(t, i))
-			out[n++] = i;
+	for (int i = 0; i < r->def->n_nodes;) {
+		if (hidden(t, i)) {
+			i++;
+			continue;
+		}
+		struct tree_row *row = &out[n++];
+		memset(row, 0, sizeof(*row));
+		row->node = i;
+		if (tree_dark(r, i) && !bit(t->opened, i)) {
+			row->fold_end = tree_dark_run(r, i, &row->rows, &row->missing,
+						      &row->no_clock);
+			i = row->fold_end;
+		} else {
+			i++;
+		}
+	}
 	return n;
+}
+
+/* The first node of the unmeasured run node I is in (I when none). */
+static int run_start(const struct tree_result *r, int i)
+{
+	int k = i;
+
+	while (r->v[k].parent >= 0 && tree_dark(r, r->v[k].parent))
+		k = r->v[k].parent;  /* the run is of its topmost dark ancestors */
+	for (int s = k - 1; s >= 0 && r->v[s].depth >= r->v[k].depth; s--)
+		if (r->v[s].depth == r->v[k].depth) {
+			if (!tree_dark(r, s))
+				break;
+			k = s;
+		}
+	return k;
+}
+
+/* S cut to COLS columns at a space (never inside a word); true if cut.
+ * The view's lines end before the last column: a line reaching the edge
+ * reads as cut. */
+static bool fit_words(char *s, int cols)
+{
+	if (cols < 0)
+		cols = 0;  /* a screen narrower than what stays */
+	if ((int)strlen(s) <= cols)
+		return false;
+	int cut = cols;
+	while (cut > 0 && s[cut] != ' ')
+		cut--;
+	while (cut > 0 && (s[cut - 1] == ' ' || s[cut - 1] == ',' || s[cut - 1] == ';'))
+		cut--;
+	s[cut] = '\0';
+	return true;
+}
+
+/* Why EVENTS (an input: alternatives after '|') are missing, or NULL when
+ * the inputs of MASK do not share one reason. */
+static const char *common_reason(struct tui *t, const struct tree_def *def, uint64_t mask)
+{
+	const char *why = NULL;
+
+	for (int k = 1; k < def->n_inputs && k < 64; k++) {
+		if (!(mask & (1ull << k)))
+			continue;
+		const char *w = def->inputs[k].derived ? "derived"
+				: tui_missing_reason(t, def->inputs[k].name);
+		if (why && strcmp(why, w) != 0)
+			return NULL;
+		why = w;
+	}
+	return why;
+}
+
+/* The name of input NAMES (alternatives after '|') the model knows, else
+ * its first alternative. */
+static const char *model_name_of(const struct tui *t, const char *names, char *buf, size_t sz)
+{
+	const char *p = names;
+
+	for (; t->model && p && *p;) {
+		const char *bar = strchr(p, '|');
+		int len = bar ? (int)(bar - p) : (int)strlen(p);
+		snprintf(buf, sz, "%.*s", len, p);
+		if (model_lookup(t->model, buf))
+			return buf;
+		p = bar ? bar + 1 : NULL;
+	}
+	snprintf(buf, sz, "%.*s", (int)strcspn(names, "|"), names);
+	return buf;
+}
+
+/* "+ 7 rows not measured: needs A, B and 5 more events (reason)" in COLS:
+ * whole event names while they fit, then how many more. */
+static void fold_text(struct tui *t, const struct tree_row *row, char *buf, size_t sz, int cols)
+{
+	const struct tree_def *def = t->tres.def;
+	const char *why = common_reason(t, def, row->missing), *names[66];
+	char alt[64][COUNT_NAME_MAX];
+	int total = 0, named = 0;
+	const int more = (int)strlen(" and 99 more events");
+	int o = snprintf(buf, sz, "+ %d %s not measured", row->rows, row->rows == 1 ? "row" : "rows");
+
+	for (int k = 1; k < def->n_inputs && k < 64; k++)
+		if (row->missing & (1ull << k)) {
+			names[total] = model_name_of(t, def->inputs[k].name, alt[total],
+						     sizeof(alt[0]));
+			total++;
+		}
+	if (row->no_clock)
+		names[total++] = "--clock-hz";
+	/* the events first: the reason gives way when not even one would fit */
+	if (why && total && o + (int)(strlen(": needs ") + strlen(names[0]) + strlen(why) + 3) +
+				    (total > 1 ? more : 0) > cols)
+		why = NULL;
+	int reason = why ? (int)strlen(why) + 3 : 0;
+	for (; named < total; named++) {
+		int len = (int)(strlen(named ? ", " : ": needs ") + strlen(names[named]));
+		if (o + len + reason + (named < total - 1 ? more : 0) > cols)
+			break;
+		o += snprintf(buf + o, sz - (size_t)o, "%s%s", named ? ", " : ": needs ",
+			      names[named]);
+	}
+	if (named < total)
+		o += snprintf(buf + o, sz - (size_t)o, "%s%d more event%s",
+			      named ? " and " : ": needs ", total - named,
+			      total - named == 1 ? "" : "s");
+	if (why && o < (int)sz)
+		snprintf(buf + o, sz - (size_t)o, " (%s)", why);
+	fit_words(buf, cols);
 }
 
 static void missing_text(struct tui *t, int i, char *buf, size_t sz)
@@ -89,43 +207,120 @@ static void draw_delta(struct tui *t, const struct tree_delta *d, int y, int x, 
 	ui_text(y, x, COLS - x, cell, false);
 }
 
-static void draw_node(struct tui *t, const struct tree_delta *d, int y, int i, bool sel)
+/* What the rows share while drawing. */
+struct node_rows {
+	struct tui *t;
+	const struct tree_row *rows;
+	const struct tree_delta *d;
+	int idw;                  /* the id column's width */
+	bool leaf;                /* ids by their last part (leaf_ids) */
+	bool on_path[TREE_MAX_NODES];  /* the bottleneck path, root excluded */
+};
+
+/* The id cell: the dotted id, or where it does not fit the column its last
+ * part (".memory_bound": the indentation says where it hangs). */
+static void id_cell(const struct tui *t, int i, bool leaf, char *line, size_t sz)
 {
+	const struct tree_result *r = &t->tres;
+	const char *id = r->def->nodes[i].id, *dot = strrchr(id, '.');
+	const char *mark = has_children(r, i) ? (bit(t->folded, i) ? "+" : "-") : " ";
+
+	snprintf(line, sz, "%*s%s %s", 2 * r->v[i].depth, "", mark, leaf && dot ? dot : id);
+}
+
+/* The id column: 46 wide, more on a wide screen when the longest dotted
+ * id needs it (the value, its unit, percent and bar keep 68 columns);
+ * half the screen on a narrow one. */
+static int id_width(const struct tui *t, const struct tree_row *rows, int n)
+{
+	char line[512];
+	int longest = 0;
+
+	for (int k = 0; k < n; k++) {
+		id_cell(t, rows[k].node, false, line, sizeof(line));
+		if (!rows[k].fold_end && (int)strlen(line) > longest)
+			longest = (int)strlen(line);
+	}
+	if (COLS <= 90)
+		return COLS / 2;
+	return longest + 1 > COLS - 68 ? (COLS - 68 > 46 ? COLS - 68 : 46)
+	       : longest + 1 > 46 ? longest + 1 : 46;
+}
+
+/* Whether some row's dotted id does not fit the id column: then every
+ * row shows its last part, alike. */
+static bool leaf_ids(const struct tui *t, const struct tree_row *rows, int n, int idw)
+{
+	char line[512];
+
+	for (int k = 0; k < n; k++) {
+		id_cell(t, rows[k].node, false, line, sizeof(line));
+		if (!rows[k].fold_end && (int)strlen(line) > idw - 1)
+			return true;
+	}
+	return false;
+}
+
+/* The value, its unit and the share of the parent: TopDown's fractions of
+ * slots as percents, as toplev prints them. */
+static void value_text(const struct tree_result *r, int i, char *line, size_t sz)
+{
+	const struct tree_node_def *nd = &r->def->nodes[i];
+	const struct node_value *v = &r->v[i];
+	char val[64];
+	double pct = v->pct_parent;
+
+	if (tree_is_share(r->def, i)) {
+		snprintf(val, sizeof(val), "%.1f%%", 100.0 * v->value);
+		snprintf(line, sz, "%16s %-10s", val, "");
+		pct = 100.0 * tree_parent_share(r, i);
+	} else {
+		snprintf(line, sz, "%16s %-10s", fmt_value(val, sizeof(val), v->value, nd->unit),
+			 unit_name(nd->unit));
+	}
+	if (isfinite(pct))
+		snprintf(line + strlen(line), sz - strlen(line), " %6.1f%%", pct);
+}
+
+static void draw_node(const struct node_rows *nr, int y, int i, bool sel)
+{
+	struct tui *t = nr->t;
 	const struct tree_result *r = &t->tres;
 	const struct node_value *v = &r->v[i];
 	const struct tree_node_def *nd = &r->def->nodes[i];
-	char line[1024], val[64];
-	int indent = 2 * v->depth, idw = COLS > 90 ? 46 : COLS / 2;
+	char line[1024];
+	int idw = nr->idw;
 
-	snprintf(line, sizeof(line), "%*s%s %s", indent, "",
-		 has_children(r, i) ? (folded(t, i) ? "+" : "-") : " ", nd->id);
-	ui_set(sel ? EL_SELECTED : bottleneck(r, i) ? EL_BOTTLENECK : EL_DEFAULT);
+	id_cell(t, i, nr->leaf, line, sizeof(line));
+	ui_set(sel ? EL_SELECTED : nr->on_path[i] ? EL_BOTTLENECK : EL_DEFAULT);
 	ui_cell(y, 0, idw, line);   /* a deep id never runs into its value */
 	if (v->state == NODE_HEADING) {
-		ui_text(y, idw, COLS - idw, nd->label, true);
+		snprintf(line, sizeof(line), "%s", nd->label);
+		fit_words(line, COLS - idw - 1);
+		ui_text(y, idw, COLS - idw, line, true);
 		return;
 	}
 	if (v->state == NODE_MISSING) {
 		missing_text(t, i, line, sizeof(line));
+		fit_words(line, COLS - idw - 1);
 		ui_set(sel ? EL_SELECTED : EL_MISSING);
 		ui_text(y, idw, COLS - idw, line, true);
 		return;
 	}
-	snprintf(line, sizeof(line), "%16s %-10s", fmt_value(val, sizeof(val), v->value, nd->unit),
-		 unit_name(nd->unit));
-	if (isfinite(v->pct_parent))
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), " %6.1f%%", v->pct_parent);
+	value_text(r, i, line, sizeof(line));
 	ui_set(sel ? EL_SELECTED : v->warn ? EL_WARNING : EL_DEFAULT);
 	ui_text(y, idw, COLS - idw, line, true);
 	int bx = idw + 37;
-	if (d->on) {  /* the delta (D) where the bar was */
+	double pct = isfinite(v->pct_parent) ? v->pct_parent
+		     : tree_is_share(r->def, i) ? 100.0 * tree_parent_share(r, i) : NAN;
+	if (nr->d->on) {  /* the delta (D) where the bar was */
 		if (bx + 10 <= COLS)
-			draw_delta(t, d, y, bx, i, sel);
+			draw_delta(t, nr->d, y, bx, i, sel);
 		return;
 	}
-	if (isfinite(v->pct_parent) && bx + 4 < COLS) {
+	if (isfinite(pct) && bx + 4 < COLS) {
 		ui_set(EL_BAR);
-		ui_bar(y, bx, COLS - bx > 30 ? 30 : COLS - bx, v->pct_parent / 100.0);
+		ui_bar(y, bx, COLS - bx > 30 ? 30 : COLS - bx, pct / 100.0);
 	}
 	if (v->warn && bx + 32 < COLS) {
 		ui_set(EL_WARNING);
@@ -133,18 +328,29 @@ static void draw_node(struct tui *t, const struct tree_delta *d, int y, int i, b
 	}
 }
 
-/* The browser's rows are the visible nodes: row k is node vis[k]. */
-struct node_rows {
-	struct tui *t;
-	const int *vis;
-	const struct tree_delta *d;
-};
-
-static void draw_node_row(void *ctx, int k, int y, bool selected)
+static void draw_fold(const struct node_rows *nr, int y, const struct tree_row *row, bool sel)
 {
-	const struct node_rows *nodes = ctx;
+	char line[1024];
+	int indent = 2 * nr->t->tres.v[row->node].depth;
 
-	draw_node(nodes->t, nodes->d, y, nodes->vis[k], selected);
+	if (indent > COLS / 2)
+		indent = 0;
+	fold_text(nr->t, row, line, sizeof(line), COLS - indent - 1);
+	ui_set(EL_DEFAULT);
+	ui_text(y, 0, indent, "", true);
+	ui_set(sel ? EL_SELECTED : EL_MISSING);
+	ui_text(y, indent, COLS - indent, line, true);
+}
+
+static void draw_tree_row(void *ctx, int k, int y, bool selected)
+{
+	const struct node_rows *nr = ctx;
+	const struct tree_row *row = &nr->rows[k];
+
+	if (row->fold_end)
+		draw_fold(nr, y, row, selected);
+	else
+		draw_node(nr, y, row->node, selected);
 }
 
 /* Both sides' trees when a baseline is shown: the same definition and
@@ -163,103 +369,283 @@ static void eval_delta(struct tui *t, struct tree_delta *d)
 	counts_free(&base);
 }
 
-static void draw_tree(struct tui *t, int y, int rows)
-{
-	int vis[TREE_MAX_NODES];
-	char line[1024];
-	const struct arch_model *m = tui_tree_model(t, t->tree_id);
-	struct tree_delta d;
-
-	if (!t->tres.def)
-		tui_eval_tree(t);
-	eval_delta(t, &d);
-	ui_set(EL_HEADER);
-	const char *source = !t->sess ? t->source
-			     : session_is_recorded(t->sess) ? "recorded session" : "live counts";
-	snprintf(line, sizeof(line), "%s  (model %s; %s; %d of its events present)%s%s%s",
-		 t->tres.def->title, m ? m->name : "none", source, tree_inputs_present(&t->tres),
-		 d.on ? "  " : "", d.on ? (t->base_mode == BASE_DELTA_PCT ? "d% " : "d ") : "",
-		 d.on ? baseline_label(t->baseline) : "");
-	ui_text(y++, 0, COLS, line, true);
-	if (y >= rows)
-		return;
-	struct node_rows nodes = { t, vis, &d };
-	t->tree.nr = visible_nodes(t, vis);
-	browser_draw(&t->tree, y, rows, draw_node_row, &nodes);
-	ui_set(EL_DEFAULT);
-}
-
-/* Whether TREE is one of the host's (or the file's) trees: its model feeds
- * it; with no model known (a counts file of a CPU whose tables cyctop
- * lacks), the file holds some of the tree's events. */
-static bool host_tree(const struct tui *t, enum arch_tree tree)
+/* Whether a tree with no model of its own (TREE's definitions are for
+ * every model: software events) has something to show: some of its
+ * inputs, or it is the one shown. */
+static bool tree_has_inputs(const struct tui *t, enum arch_tree tree)
 {
 	struct tree_result r;
 	struct tree_ctx ctx = { .pen = &t->pen };
+	const struct tree_def *def = tree_def_pick(tree, t->model, &t->counts);
 
-	if (t->model)
-		return tree_fits_model(tree, t->model);
-	const struct tree_def *def = tree_def_pick(tree, NULL, &t->counts);
-	ctx.model = tree_default_model(def);
+	ctx.model = t->model ? t->model : tree_default_model(def);
 	tree_eval(def, &t->counts, &ctx, &r);
 	return tree_inputs_present(&r) > 0;
 }
 
-/* The order `t` walks: the trees the host's (or the file's) model feeds,
- * then the papers' trees, then the software tree. */
-static int tree_order(const struct tui *t, enum arch_tree *out)
+/* The trees `t` walks, in its order: those of the host's (or the file's)
+ * model (its own first), the generic ones where they have inputs; with
+ * no model known (a counts file of a CPU whose tables cyctop lacks), the
+ * trees the file holds events of. */
+static int host_trees(const struct tui *t, enum arch_tree *out)
 {
-	static const enum arch_tree host_first[] = {
-		TREE_INTEL, TREE_ARM, TREE_TOPDOWN, TREE_ZEN, TREE_CORE2, TREE_IA64, TREE_AMD,
-	};
-	static const enum arch_tree papers[] = { TREE_CORE2, TREE_IA64, TREE_AMD, TREE_SW };
-	int n = 0;
+	enum arch_tree ids[TREE_COUNT];
+	int n = 0, nids = t->model ? tree_model_trees(t->model, ids) : tree_all_ids(ids);
 
-	for (size_t i = 0; i < sizeof(host_first) / sizeof(host_first[0]); i++)
-		if (host_tree(t, host_first[i]))
-			out[n++] = host_first[i];
-	for (size_t i = 0; i < sizeof(papers) / sizeof(papers[0]); i++) {
-		bool seen = false;
-		for (int k = 0; k < n; k++)
-			seen |= out[k] == papers[i];
-		if (!seen)
-			out[n++] = papers[i];
-	}
+	for (int k = 0; k < nids; k++)
+		if ((t->model && !tree_is_generic(ids[k])) || ids[k] == t->tree_id ||
+		    tree_has_inputs(t, ids[k]))
+			out[n++] = ids[k];
 	return n;
+}
+
+static bool in_list(const enum arch_tree *ids, int n, enum arch_tree id)
+{
+	for (int k = 0; k < n; k++)
+		if (ids[k] == id)
+			return true;
+	return false;
+}
+
+static void show_tree(struct tui *t, enum arch_tree id)
+{
+	t->tree_id = id;
+	memset(t->folded, 0, sizeof(t->folded));
+	memset(t->opened, 0, sizeof(t->opened));
+	t->tree.sel = t->tree.top = 0;
+	tui_eval_tree(t);
+}
+
+/* A tree asked for (-A, the picker) that this host's model has no
+ * variant of: say so in one line and show the model's own tree. */
+static void settle_tree(struct tui *t)
+{
+	enum arch_tree ids[TREE_COUNT];
+	int n = host_trees(t, ids);
+
+	if (!t->model || n == 0 || in_list(ids, n, t->tree_id))
+		return;
+	bool live = t->sess && !session_is_recorded(t->sess);
+	snprintf(t->message, sizeof(t->message), "no %s tree for model %s%s: the %s tree instead "
+		 "(A: every tree)", tree_name(t->tree_id), t->model->name,
+		 !model_is_hardware(t->model) && live ? " (this host has no hardware PMU)" : "",
+		 tree_name(ids[0]));
+	show_tree(t, ids[0]);
+}
+
+/* The title line: the tree, its model and source, cut at words to COLS,
+ * the model named whatever else gives way. */
+static void draw_title(struct tui *t, int y, const struct tree_delta *d)
+{
+	const struct arch_model *m = tui_tree_model(t, t->tree_id);
+	const char *source = !t->sess ? t->source
+			     : session_is_recorded(t->sess) ? "recorded session" : "live counts";
+	char title[256], tail[3][700], line[1024], delta[300];
+
+	/* with D the baseline's label stays whatever else gives way */
+	snprintf(delta, sizeof(delta), "%s%s%s", d->on ? "  " : "",
+		 d->on ? (t->base_mode == BASE_DELTA_PCT ? "d% " : "d ") : "",
+		 d->on ? baseline_label(t->baseline) : "");
+	snprintf(tail[0], sizeof(tail[0]), "  (model %s; %s; %d of its events present)%s",
+		 m ? m->name : "none", source, tree_inputs_present(&t->tres), delta);
+	snprintf(tail[1], sizeof(tail[1]), "  (model %s; %d events present)%s",
+		 m ? m->name : "none", tree_inputs_present(&t->tres), delta);
+	snprintf(tail[2], sizeof(tail[2]), "  (model %s)%s", m ? m->name : "none", delta);
+	snprintf(title, sizeof(title), "%s", t->tres.def->title);
+	int k = 0;
+	while (k < 2 && (int)(strlen(title) + strlen(tail[k])) > COLS - 1)
+		k++;
+	fit_words(title, COLS - 1 - (int)strlen(tail[k]));
+	snprintf(line, sizeof(line), "%.255s%.699s", title, tail[k]);
+	fit_words(line, COLS - 1);
+	ui_set(EL_HEADER);
+	ui_text(y, 0, COLS, line, true);
+}
+
+static void draw_picker(struct tui *t, int y, int rows);
+
+static void draw_tree(struct tui *t, int y, int rows)
+{
+	struct tree_row trows[TREE_MAX_NODES];
+	struct tree_delta d;
+	int path[TREE_MAX_NODES];
+
+	if (!t->tres.def)
+		tui_eval_tree(t);
+	settle_tree(t);
+	if (t->tree_pick.open) {
+		draw_picker(t, y, rows);
+		return;
+	}
+	eval_delta(t, &d);
+	draw_title(t, y++, &d);
+	if (y >= rows)
+		return;
+	struct node_rows nodes = { .t = t, .rows = trows, .d = &d };
+	int np = tree_bottleneck_path(&t->tres, path);
+	for (int k = 1; k < np; k++)
+		nodes.on_path[path[k]] = true;
+	t->tree.nr = tree_rows(t, trows);
+	nodes.idw = id_width(t, trows, t->tree.nr);
+	nodes.leaf = leaf_ids(t, trows, t->tree.nr, nodes.idw);
+	browser_draw(&t->tree, y, rows, draw_tree_row, &nodes);
+	ui_set(EL_DEFAULT);
 }
 
 static enum arch_tree next_tree(const struct tui *t)
 {
 	enum arch_tree order[TREE_COUNT];
-	int n = tree_order(t, order);
+	int n = host_trees(t, order);
 
 	for (int k = 0; k < n; k++)
 		if (order[k] == t->tree_id)
 			return order[(k + 1) % n];
-	return order[0];
+	return n ? order[0] : t->tree_id;
+}
+
+/* Enter on a row: a run of unmeasured nodes opens (its own rows) or, on
+ * one of its rows, closes again; a node with children folds. */
+static void enter_row(struct tui *t)
+{
+	struct tree_row trows[TREE_MAX_NODES];
+	int n = tree_rows(t, trows);
+
+	if (t->tree.sel >= n)
+		return;
+	const struct tree_row *row = &trows[t->tree.sel];
+	int i = row->node;
+	if (row->fold_end || tree_dark(&t->tres, i)) {
+		int s = row->fold_end ? i : run_start(&t->tres, i);
+		t->opened[s / 64] ^= 1ull << (s % 64);
+		if (!row->fold_end)  /* the selection stays on the folded line */
+			for (int k = 0; k < n; k++)
+				if (trows[k].node == s)
+					t->tree.sel = k;
+		return;
+	}
+	if (has_children(&t->tres, i))
+		t->folded[i / 64] ^= 1ull << (i % 64);
+}
+
+/* --- the picker (A): every tree of the table by name ------------------ */
+
+struct pick_rows {
+	struct tui *t;
+	const enum arch_tree *ids;
+	const enum arch_tree *mine;
+	int nmine;
+};
+
+static void draw_pick_row(void *ctx, int k, int y, bool selected)
+{
+	const struct pick_rows *p = ctx;
+	enum arch_tree id = p->ids[k];
+	const struct tree_def *def = tree_def_pick(id, p->t->model, &p->t->counts);
+	bool mine = in_list(p->mine, p->nmine, id);
+	char line[512];
+
+	/* another model's variant would name another CPU: only the name */
+	if (mine)
+		snprintf(line, sizeof(line), "  %-8s %s", tree_name(id), def->title);
+	else if (tree_is_generic(id))
+		snprintf(line, sizeof(line), "  %-8s (none of its events here)", tree_name(id));
+	else
+		snprintf(line, sizeof(line), "  %-8s (no variant for model %s)", tree_name(id),
+			 p->t->model ? p->t->model->name : "none");
+	fit_words(line, COLS - 1);
+	ui_set(selected ? EL_SELECTED : id == p->t->tree_id ? EL_HEADER_VALUE
+	       : mine ? EL_DEFAULT : EL_MISSING);
+	ui_text(y, 0, COLS, line, true);
+}
+
+static void draw_picker(struct tui *t, int y, int rows)
+{
+	enum arch_tree ids[TREE_COUNT], mine[TREE_COUNT];
+	struct pick_rows p = { t, ids, mine, host_trees(t, mine) };
+	char line[256];
+
+	t->tree_pick.br.nr = tree_all_ids(ids);
+	snprintf(line, sizeof(line), "Pick a tree (model %s): Enter shows it, a letter jumps, "
+		 "Esc back", t->model ? t->model->name : "none");
+	fit_words(line, COLS - 1);
+	ui_set(EL_HEADER);
+	ui_text(y++, 0, COLS, line, true);
+	if (y < rows)
+		browser_draw(&t->tree_pick.br, y, rows, draw_pick_row, &p);
+	ui_set(EL_DEFAULT);
+}
+
+static void open_picker(struct tui *t)
+{
+	enum arch_tree ids[TREE_COUNT];
+	int n = tree_all_ids(ids);
+
+	t->tree_pick.open = true;
+	t->tree_pick.br.nr = n;
+	for (int k = 0; k < n; k++)
+		if (ids[k] == t->tree_id)
+			t->tree_pick.br.sel = k;
+}
+
+/* A letter: the next tree of the model whose name starts with it, else
+ * the next of any model ('a' on a Zen 4 is amd, not arm). */
+static void pick_letter(struct tui *t, int key)
+{
+	enum arch_tree ids[TREE_COUNT], mine[TREE_COUNT];
+	int n = tree_all_ids(ids), nmine = host_trees(t, mine), sel = t->tree_pick.br.sel;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int step = 1; step <= n; step++) {
+			int k = (sel + step) % n;
+			if (tree_name(ids[k])[0] == key &&
+			    (pass == 1 || in_list(mine, nmine, ids[k]))) {
+				t->tree_pick.br.sel = k;
+				return;
+			}
+		}
+}
+
+static bool key_picker(struct tui *t, int key)
+{
+	enum arch_tree ids[TREE_COUNT];
+	int n = tree_all_ids(ids);
+
+	if (key == 27 || key == 'A' || key == 'q') {
+		t->tree_pick.open = false;
+		return true;
+	}
+	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		t->tree_pick.open = false;
+		if (t->tree_pick.br.sel < n)
+			show_tree(t, ids[t->tree_pick.br.sel]);
+		return true;
+	}
+	if (key >= 'a' && key <= 'z' && !strchr("jkg", key)) {
+		pick_letter(t, key);
+		return true;
+	}
+	browser_key(&t->tree_pick.br, key);
+	return true;  /* the picker takes every key while open */
 }
 
 static bool key_tree(struct tui *t, int key)
 {
-	int vis[TREE_MAX_NODES];
-
+	if (t->tree_pick.open)
+		return key_picker(t, key);
 	if (browser_key(&t->tree, key))
 		return true;
 	if (tui_baseline_key(t, key))
 		return true;
 	if (key == 't') {
-		t->tree_id = next_tree(t);
-		memset(t->folded, 0, sizeof(t->folded));
-		t->tree.sel = t->tree.top = 0;
-		tui_eval_tree(t);
+		show_tree(t, next_tree(t));
+		return true;
+	}
+	if (key == 'A') {
+		open_picker(t);
 		return true;
 	}
 	if (key == '\n' || key == '\r' || key == KEY_ENTER || key == '+' || key == '-') {
-		int n = visible_nodes(t, vis);
-		if (t->tree.sel < n && has_children(&t->tres, vis[t->tree.sel])) {
-			int i = vis[t->tree.sel];
-			t->folded[i / 64] ^= 1ull << (i % 64);
-		}
+		enter_row(t);
 		return true;
 	}
 	return false;
@@ -267,7 +653,7 @@ static bool key_tree(struct tui *t, int key)
 
 const struct view_ops view_tree = {
 	"tree",
-	"q quit  ? help  t next tree  Enter fold/unfold  i ILP  Esc hotspots  T theme  D delta",
+	"t next tree  A pick tree  Enter fold  i ILP  D delta  Esc back  ? help  q quit",
 	draw_tree,
 	key_tree,
 	NULL,

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "arch/model.h"
+#include "arch/tree.h"
 #include "engine/events.h"
 #include "engine/host.h"
 #include "engine/pfm.h"
@@ -373,6 +374,58 @@ static void test_host_model_by_cpuid(void **state)
 	fake_sysfs_install(NULL);
 }
 
+/* --- the trees of the host's model (the tree view's t and -A) ------------ */
+
+/* The host model events_host_model gives on ROOT, its trees in t's order
+ * (as tree names, space-separated) and its TopDown's title (or "none"). */
+static void assert_host_trees(const char *root, const char *model, const char *trees,
+			      const char *topdown)
+{
+	enum arch_tree ids[TREE_COUNT];
+	char got[128] = "";
+	const struct arch_model *m;
+
+	fake_sysfs_install(root);
+	setup_or_fail();
+	m = events_host_model();
+	assert_string_equal(m->name, model);
+	int n = tree_model_trees(m, ids);
+	for (int k = 0; k < n; k++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", k ? " " : "",
+			 tree_name(ids[k]));
+	assert_string_equal(got, trees);
+	if (!tree_fits_model(TREE_TOPDOWN, m)) {
+		assert_string_equal("none", topdown);
+	} else if (!strstr(tree_def_pick(TREE_TOPDOWN, m, NULL)->title, topdown)) {
+		fail_msg("%s: TopDown '%s', want %s", model,
+			 tree_def_pick(TREE_TOPDOWN, m, NULL)->title, topdown);
+	}
+	fake_sysfs_install(NULL);
+}
+
+/* Zen 4, Sapphire Rapids and a Neoverse N1 by their CPUID (cpuinfo) and
+ * kernel PMU: each its own vendor's trees, its own first; the software
+ * tree last; none of another vendor's.  Without a PMU: the software tree. */
+static void test_host_trees(void **state)
+{
+	const char *root;
+
+	(void)state;
+	root = fake_sysfs_make("cpu", "");
+	fake_sysfs_cpuinfo(root, "AuthenticAMD", 25, 17);
+	assert_host_trees(root, "amd64_fam19h_zen4", "zen amd topdown sw", "AMD Zen 4");
+	root = fake_sysfs_make("cpu", "sapphire_rapids\n");
+	fake_sysfs_cpuinfo(root, "GenuineIntel", 6, 143);
+	assert_host_trees(root, "spr", "intel topdown sw", "Sapphire Rapids");
+	root = fake_sysfs_make("armv8_neoverse_n1", NULL);
+	fake_sysfs_write(root, "cpuinfo", "processor\t: 0\nCPU implementer\t: 0x41\n"
+			 "CPU architecture: 8\nCPU variant\t: 0x3\nCPU part\t: 0xd0c\n");
+	assert_host_trees(root, "arm_n1", "arm sw", "none");
+	root = fake_sysfs_make(NULL, NULL);
+	fake_sysfs_cpuinfo(root, "AuthenticAMD", 25, 17);
+	assert_host_trees(root, "perf", "sw", "none");
+}
+
 /* --- a kernel PMU libpfm4 does not know (a CPU newer than libpfm4) ------- */
 
 static void test_kernel_pmu_unknown_cpu(void **state)
@@ -456,6 +509,7 @@ static int run_case(const char *name)
 		cmocka_unit_test(test_no_pmu_unknown_cpu),
 		cmocka_unit_test(test_kernel_pmu_unknown_cpu),
 		cmocka_unit_test(test_host_model_by_cpuid),
+		cmocka_unit_test(test_host_trees),
 		cmocka_unit_test(test_host_threshold),
 	};
 

@@ -28,6 +28,7 @@
 #include <cmocka.h>
 
 #include "arch/model.h"
+#include "arch/tree.h"
 
 static const struct arch_model *must_find(const char *name)
 {
@@ -684,6 +685,48 @@ static void test_tree_names(void **state)
 	assert_int_equal(tree_from_name("k8"), TREE_NONE);
 }
 
+/* t's walk: each model's own trees, its own first, the generic last; the
+ * papers' trees (Core2, IA-64) only on their CPUs; every name from the
+ * trees' table. */
+static void assert_trees(const char *model, const char *want)
+{
+	enum arch_tree ids[TREE_COUNT];
+	char got[128] = "";
+	int n = tree_model_trees(model_find(model), ids);
+
+	for (int k = 0; k < n; k++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", k ? " " : "",
+			 tree_name(ids[k]));
+	if (strcmp(got, want) != 0)
+		fail_msg("%s: trees '%s', want '%s'", model, got, want);
+}
+
+static void test_model_trees(void **state)
+{
+	enum arch_tree ids[TREE_COUNT];
+
+	(void)state;
+	assert_trees("skl", "intel topdown sw");
+	assert_trees("amd64_fam19h_zen4", "zen amd topdown sw");
+	assert_trees("amd64_fam1ah_zen5", "zen topdown sw");
+	assert_trees("amd64_k8", "amd sw");
+	assert_trees("core", "core2 sw");
+	assert_trees("ia64", "ia64 sw");
+	assert_trees("arm_v2", "arm topdown sw");
+	assert_trees("arm_n1", "arm sw");
+	assert_trees("perf", "sw");
+	assert_int_equal(tree_model_trees(NULL, ids), 0);
+	assert_true(tree_is_generic(TREE_SW));
+	assert_false(tree_is_generic(TREE_CORE2));
+	assert_false(tree_fits_model(TREE_CORE2, model_find("skl")));
+	assert_true(tree_fits_model(TREE_SW, model_find("skl")));
+	/* every id of the table once, each with its name */
+	int n = tree_all_ids(ids);
+	assert_int_equal(n, TREE_COUNT);
+	for (int k = 0; k < n; k++)
+		assert_int_equal(tree_from_name(tree_name(ids[k])), ids[k]);
+}
+
 static void test_model_from_cpuid(void **state)
 {
 	(void)state;
@@ -1042,6 +1085,7 @@ int main(void)
 		cmocka_unit_test(test_amd_family_rows),
 		cmocka_unit_test(test_table_hygiene),
 		cmocka_unit_test(test_tree_names),
+		cmocka_unit_test(test_model_trees),
 		cmocka_unit_test(test_model_from_cpuid),
 		cmocka_unit_test(test_arm_inventory),
 		cmocka_unit_test(test_arm_event_numbers),

@@ -420,10 +420,50 @@ static void test_contract_ids(void **state)
 	assert_true(tree_node_index(r.def, "topdown.smt_contention") >= 0);
 }
 
+/* The path a node's id names, "a > b > c", from tree_bottleneck_path. */
+static void assert_path(const struct tree_result *r, const char *want)
+{
+	int path[TREE_MAX_NODES], n = tree_bottleneck_path(r, path);
+	char got[512] = "";
+
+	for (int k = 0; k < n; k++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", k ? " > " : "",
+			 r->def->nodes[path[k]].id);
+	if (strcmp(got, want) != 0)
+		fail_msg("bottleneck path '%s', want '%s'", got, want);
+}
+
+/* toplev's rule (TREE_BN_*): skl's frontend (0.20 of the slots, the only
+ * part from 20%; retiring's 0.60 is under 70%), then its fetch latency
+ * (60% of it, against 40%); Zen 4's backend (0.40), then memory (62.5%).
+ * The fractions of slots are shares, written as percents. */
+static void test_bottleneck(void **state)
+{
+	struct tree_result r;
+	(void)state;
+
+	th_eval_example(&r, TREE_TOPDOWN, NULL, "skl-handmade.counts", false);
+	assert_path(&r, "topdown > topdown.frontend_bound > topdown.frontend_bound.fetch_latency");
+	assert_true(tree_is_share(r.def, tree_node_index(r.def, "topdown")));
+	assert_true(tree_is_share(r.def, tree_node_index(r.def, "topdown.backend_bound.memory_bound")));
+	assert_false(tree_is_share(r.def, tree_node_index(r.def, "slots")));
+	double share = tree_parent_share(&r, tree_node_index(r.def,
+						  "topdown.frontend_bound.fetch_latency"));
+	assert_true(fabs(share - 0.6) < 1e-12);
+	th_eval_example(&r, TREE_TOPDOWN, NULL, "zen4-handmade.counts", false);
+	assert_path(&r, "topdown > topdown.backend_bound > topdown.backend_bound.memory_bound");
+	/* the Skylake's intel tree: stalls (30%), memory (60%), then L1 and
+	 * DRAM at 33.3% each: ambiguous, the path ends at memory */
+	th_eval_example(&r, TREE_INTEL, NULL, "skl-handmade.counts", false);
+	assert_path(&r, "cycles > cycles.stalls > cycles.stalls.memory");
+	assert_false(tree_is_share(r.def, tree_node_index(r.def, "cycles.stalls")));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_skl_smt_off),
+		cmocka_unit_test(test_bottleneck),
 		cmocka_unit_test(test_skl_smt_on),
 		cmocka_unit_test(test_skl_smt_on_missing),
 		cmocka_unit_test(test_icl),
