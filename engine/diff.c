@@ -139,18 +139,19 @@ static long row_of(struct keyed *t, const char *name, const char *module)
 	return (long)t->n++;
 }
 
-static int g_sort_ev;
-
-static int by_abs_delta(const void *a, const void *b)
+/* qsort_r's comparator (glibc's order: the context last); CTX points at
+ * the index of the event the rows are sorted by. */
+static int by_abs_delta(const void *a, const void *b, void *ctx)
 {
 	const struct diff_row *x = a, *y = b;
-	double dx = fabs(x->ev[g_sort_ev].delta), dy = fabs(y->ev[g_sort_ev].delta);
+	int ev = *(const int *)ctx;
+	double dx = fabs(x->ev[ev].delta), dy = fabs(y->ev[ev].delta);
 
 	if (dx != dy)
 		return dx < dy ? 1 : -1;
 	/* ties (unchanged rows): the larger count first, then by name */
-	double cx = fmax(x->ev[g_sort_ev].base, x->ev[g_sort_ev].new_);
-	double cy = fmax(y->ev[g_sort_ev].base, y->ev[g_sort_ev].new_);
+	double cx = fmax(x->ev[ev].base, x->ev[ev].new_);
+	double cy = fmax(y->ev[ev].base, y->ev[ev].new_);
 	if (cx != cy)
 		return cx < cy ? 1 : -1;
 	int c = strcmp(x->name, y->name);
@@ -257,9 +258,9 @@ int diff_build(const struct diff_run *base, int nb, const struct diff_run *new_,
 	free(accb);
 	free(accn);
 	hashtab_free(&t.index);
-	g_sort_ev = sort_ev >= 0 && sort_ev < n_events ? sort_ev : 0;
+	int ev = sort_ev >= 0 && sort_ev < n_events ? sort_ev : 0;
 	if (t.n)
-		qsort(t.rows, t.n, sizeof(*t.rows), by_abs_delta);
+		qsort_r(t.rows, t.n, sizeof(*t.rows), by_abs_delta, &ev);
 	out->rows = t.rows;
 	out->n = t.n;
 	return 0;

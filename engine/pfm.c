@@ -32,14 +32,21 @@
  * hardware events exist at all (engine/host.c), libpfm4 only names them.
  * A LIBPFM_FORCE_PMU set by the user stands for the CPUID libpfm4 sees (its
  * documented meaning), so the case can be tried on any machine. */
-static bool initialized, probed, forced;
-static bool libpfm_has[PFM_PMU_MAX]; /* PMUs libpfm4 detected on this host */
-static bool host_has[PFM_PMU_MAX];   /* ...of which the kernel can open */
-static char libpfm_core[64];         /* libpfm4's core PMU for this CPUID, "" if none */
-static char host_core[64];           /* the host's core PMU, "" if none or no kernel PMU */
-static char host_pmu[64];            /* the active core PMU: forced or host_core */
-static char user_cpuid[64];          /* the user's LIBPFM_FORCE_PMU, "" if unset */
-static struct host_pmus kernel;      /* the kernel's core PMUs */
+/* What libpfm4 and the kernel tell of this host: one a process, as
+ * libpfm4's own state is (pfm_initialize, its environment variables).
+ * Probed once, at the first pfm_setup (or pfm_encode). */
+struct pfm_host {
+	bool initialized, probed, forced;
+	bool libpfm_has[PFM_PMU_MAX]; /* PMUs libpfm4 detected on this host */
+	bool opens[PFM_PMU_MAX];      /* ...of which the kernel can open */
+	char libpfm_core[64];         /* libpfm4's core PMU for this CPUID, "" if none */
+	char core[64];                /* the host's core PMU, "" if none or no kernel PMU */
+	char pmu[64];                 /* the active core PMU: forced or core */
+	char user_cpuid[64];          /* the user's LIBPFM_FORCE_PMU, "" if unset */
+	struct host_pmus kernel;      /* the kernel's core PMUs */
+	int counters;                 /* pfm_host_counters' probe, -1 before it */
+};
+static struct pfm_host host = { .counters = -1 };
 
 static bool pmu_info(int p, pfm_pmu_info_t *info)
 {
@@ -53,16 +60,16 @@ static void probe_libpfm(void)
 	pfm_pmu_info_t info;
 	const char *env = getenv("LIBPFM_FORCE_PMU");
 
-	probed = true;
-	snprintf(user_cpuid, sizeof(user_cpuid), "%s", env ? env : "");
+	host.probed = true;
+	snprintf(host.user_cpuid, sizeof(host.user_cpuid), "%s", env ? env : "");
 	if (pfm_initialize() == PFM_SUCCESS) {
 		for (int p = 0; p < PFM_PMU_MAX; p++) {
 			if (!pmu_info(p, &info))
 				continue;
-			libpfm_has[p] = true;
-			if (!libpfm_core[0] && info.type == PFM_PMU_TYPE_CORE &&
+			host.libpfm_has[p] = true;
+			if (!host.libpfm_core[0] && info.type == PFM_PMU_TYPE_CORE &&
 			    strncmp(info.name, "perf", 4) != 0)
-				snprintf(libpfm_core, sizeof(libpfm_core), "%s", info.name);
+				snprintf(host.libpfm_core, sizeof(host.libpfm_core), "%s", info.name);
 		}
 		pfm_terminate();
 	}
@@ -75,11 +82,11 @@ static void probe_kernel(void)
 {
 	pfm_pmu_info_t info;
 
-	host_pmus_read(&kernel);
+	host_pmus_read(&host.kernel);
 	for (int p = 0; p < PFM_PMU_MAX; p++)
-		host_has[p] = (pmu_info(p, &info) && info.type == PFM_PMU_TYPE_OS_GENERIC) ||
-			      (libpfm_has[p] && kernel.ncore > 0);
-	snprintf(host_core, sizeof(host_core), "%s", kernel.ncore > 0 ? libpfm_core : "");
+		host.opens[p] = (pmu_info(p, &info) && info.type == PFM_PMU_TYPE_OS_GENERIC) ||
+			(host.libpfm_has[p] && host.kernel.ncore > 0);
+	snprintf(host.core, sizeof(host.core), "%s", host.kernel.ncore > 0 ? host.libpfm_core : "");
 }
 
 /* Whether libpfm4 now has a PMU named exactly NAME. */
@@ -95,23 +102,23 @@ static bool pmu_present(const char *name)
 
 int pfm_setup(const char *force, char *err, size_t errsz)
 {
-	if (!probed)
+	if (!host.probed)
 		probe_libpfm();
-	if (initialized)
+	if (host.initialized)
 		pfm_terminate();
 	if (force)
 		setenv("LIBPFM_FORCE_PMU", force, 1);
 	else
 		unsetenv("LIBPFM_FORCE_PMU");
-	if (!force && user_cpuid[0])  /* the CPUID's PMU, by name, though not detected */
+	if (!force && host.user_cpuid[0])  /* the CPUID's PMU, by name, though not detected */
 		setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
-	else if (user_cpuid[0])
+	else if (host.user_cpuid[0])
 		unsetenv("LIBPFM_ENCODE_INACTIVE");
 	int rc = pfm_initialize();
-	initialized = rc == PFM_SUCCESS;
-	forced = force != NULL;
-	host_pmu[0] = '\0';
-	if (!initialized) {
+	host.initialized = rc == PFM_SUCCESS;
+	host.forced = force != NULL;
+	host.pmu[0] = '\0';
+	if (!host.initialized) {
 		snprintf(err, errsz, "libpfm4 initialization failed%s%s: %s",
 			 force ? " for model " : "", force ? force : "", pfm_strerror(rc));
 		return -1;
@@ -119,12 +126,12 @@ int pfm_setup(const char *force, char *err, size_t errsz)
 	if (force && !pmu_present(force)) {
 		snprintf(err, errsz, "libpfm4 does not know the PMU model '%s'", force);
 		pfm_terminate();
-		initialized = false;
+		host.initialized = false;
 		return -1;
 	}
 	if (!force)
 		probe_kernel();  /* after initializing: the generic PMUs' types are known */
-	snprintf(host_pmu, sizeof(host_pmu), "%s", force ? force : host_core);
+	snprintf(host.pmu, sizeof(host.pmu), "%s", force ? force : host.core);
 	return 0;
 }
 
@@ -151,7 +158,7 @@ static void encode_fixed(const struct pfm_fix *fix, const char *got, struct perf
 	attr->exclude_kernel = 1;
 	attr->exclude_hv = 1;
 	if (fstr)
-		snprintf(fstr, fstrsz, "%s::%s (cyctop correction: libpfm4 %s)", host_pmu,
+		snprintf(fstr, fstrsz, "%s::%s (cyctop correction: libpfm4 %s)", host.pmu,
 			 fix->event, got);
 }
 
@@ -168,9 +175,9 @@ int pfm_encode(const char *event, struct perf_event_attr *attr, char *fstr,
 	const struct pfm_fix *fix;
 	char got[32] = "unknown", ignored[256];
 
-	if (!initialized && pfm_setup(NULL, err, errsz) < 0)
+	if (!host.initialized && pfm_setup(NULL, err, errsz) < 0)
 		return -1;
-	fix = pfm_fix_find(host_pmu[0] ? host_pmu : NULL, event);
+	fix = pfm_fix_find(host.pmu[0] ? host.pmu : NULL, event);
 	if (!fix)
 		return encode_libpfm(event, attr, fstr, fstrsz, err, errsz);
 	if (encode_libpfm(event, attr, fstr, fstrsz, ignored, sizeof(ignored)) == 0) {
@@ -189,8 +196,8 @@ static int encode_libpfm(const char *event, struct perf_event_attr *attr, char *
 	char *fs = NULL, qualified[512];
 	const char *ev = event;
 
-	if (forced && !strstr(event, "::")) {
-		if ((size_t)snprintf(qualified, sizeof(qualified), "%s::%s", host_pmu, event) >=
+	if (host.forced && !strstr(event, "::")) {
+		if ((size_t)snprintf(qualified, sizeof(qualified), "%s::%s", host.pmu, event) >=
 		    sizeof(qualified)) {
 			snprintf(err, errsz, "event '%s': too long", event);
 			return -1;
@@ -207,29 +214,29 @@ static int encode_libpfm(const char *event, struct perf_event_attr *attr, char *
 	 * override it (the session falls back to user space only where the
 	 * kernel is not permitted) */
 	int rc = pfm_get_os_event_encoding(ev, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
-	if (rc == PFM_ERR_NOTFOUND && !forced && user_cpuid[0] && !strstr(event, "::") &&
+	if (rc == PFM_ERR_NOTFOUND && !host.forced && host.user_cpuid[0] && !strstr(event, "::") &&
 	    (size_t)snprintf(qualified, sizeof(qualified), "%.*s::%s",
-			     (int)strcspn(user_cpuid, ","), user_cpuid, event) < sizeof(qualified))
+			     (int)strcspn(host.user_cpuid, ","), host.user_cpuid, event) < sizeof(qualified))
 		rc = pfm_get_os_event_encoding(qualified, PFM_PLM0 | PFM_PLM3,
 					       PFM_OS_PERF_EVENT_EXT, &arg);
 	attr->size = sizeof(*attr);
-	if (rc == PFM_SUCCESS && !forced) {
+	if (rc == PFM_SUCCESS && !host.forced) {
 		int p = event_pmu(arg.idx);
-		if (p >= 0 && p < PFM_PMU_MAX && libpfm_has[p] && !host_has[p]) {
+		if (p >= 0 && p < PFM_PMU_MAX && host.libpfm_has[p] && !host.opens[p]) {
 			free(fs);
 			snprintf(err, errsz, "event '%s' is a hardware event of %s (libpfm4, by "
 				 "CPUID), but the kernel has no PMU for it: software events only",
-				 event, libpfm_core);
+				 event, host.libpfm_core);
 			return -1;
 		}
-		if (p < 0 || p >= PFM_PMU_MAX || !host_has[p])
+		if (p < 0 || p >= PFM_PMU_MAX || !host.opens[p])
 			rc = PFM_ERR_NOTFOUND;  /* a PMU left active by an earlier forced model */
 	}
 	if (rc != PFM_SUCCESS) {
 		free(fs);
 		snprintf(err, errsz, "event '%s': %s (libpfm4, model %s; cyctop list events)",
 			 event, rc == PFM_ERR_NOTFOUND ? "unknown event" : pfm_strerror(rc),
-			 host_pmu[0] ? host_pmu : "perf, no hardware PMU");
+			 host.pmu[0] ? host.pmu : "perf, no hardware PMU");
 		return -1;
 	}
 	if (fstr) {
@@ -241,35 +248,36 @@ static int encode_libpfm(const char *event, struct perf_event_attr *attr, char *
 
 const char *pfm_host_pmu(void)
 {
-	return host_pmu[0] ? host_pmu : NULL;
+	return host.pmu[0] ? host.pmu : NULL;
 }
 
 bool pfm_host_hardware(void)
 {
-	return forced || kernel.ncore > 0;
+	return host.forced || host.kernel.ncore > 0;
 }
 
 /* Whether the kernel's core PMU is an arm64 PMUv3 (armv8_*, armv9_*). */
 static bool arm_core(void)
 {
-	return kernel.ncore > 0 && strncmp(kernel.core[0].dev, "armv", 4) == 0;
+	return host.kernel.ncore > 0 && strncmp(host.kernel.core[0].dev, "armv", 4) == 0;
 }
 
 const struct arch_model *pfm_host_midr_model(void)
 {
-	return arm_core() && kernel.midr ? model_from_midr(kernel.implementer, kernel.part) : NULL;
+	return arm_core() && host.kernel.midr ?
+		model_from_midr(host.kernel.implementer, host.kernel.part) : NULL;
 }
 
 const struct arm_threshold *pfm_host_threshold(void)
 {
-	return forced || !arm_core() ? NULL : &kernel.core[0].threshold;
+	return host.forced || !arm_core() ? NULL : &host.kernel.core[0].threshold;
 }
 
 bool pfm_host_core_type(uint32_t *type)
 {
-	if (forced || !arm_core())
+	if (host.forced || !arm_core())
 		return false;
-	*type = kernel.core[0].type;
+	*type = host.kernel.core[0].type;
 	return true;
 }
 
@@ -303,40 +311,38 @@ static int probe_counters(uint32_t type)
 
 const char *pfm_host_kernel_pmu(void)
 {
-	return kernel.ncore > 0 ? kernel.core[0].dev : NULL;
+	return host.kernel.ncore > 0 ? host.kernel.core[0].dev : NULL;
 }
 
 int pfm_host_counters(void)
 {
-	static int probed_n = -1;
-
-	if (forced || !arm_core())
+	if (host.forced || !arm_core())
 		return 0;
-	if (probed_n < 0)
-		probed_n = probe_counters(kernel.core[0].type);
-	return probed_n;
+	if (host.counters < 0)
+		host.counters = probe_counters(host.kernel.core[0].type);
+	return host.counters;
 }
 
 void pfm_host_describe(char *out, size_t outsz)
 {
 	const struct arch_model *m;
 
-	if (host_pmu[0] && arm_core() && !forced)
+	if (host.pmu[0] && arm_core() && !host.forced)
 		/* arm64: the kernel's PMU and the model ("armv8_pmuv3_0 arm_n1") */
-		snprintf(out, outsz, "%s %s", kernel.core[0].dev, host_pmu);
-	else if (host_pmu[0])
-		snprintf(out, outsz, "%s", host_pmu);
+		snprintf(out, outsz, "%s %s", host.kernel.core[0].dev, host.pmu);
+	else if (host.pmu[0])
+		snprintf(out, outsz, "%s", host.pmu);
 	else if (arm_core() && (m = pfm_host_midr_model()))
-		snprintf(out, outsz, "%s %s", kernel.core[0].dev, m->name);
-	else if (arm_core() && kernel.midr)
+		snprintf(out, outsz, "%s %s", host.kernel.core[0].dev, m->name);
+	else if (arm_core() && host.kernel.midr)
 		/* short: the header's PMU field holds 63 characters */
-		snprintf(out, outsz, "%s (model unknown, MIDR 0x%02x:0x%03x)", kernel.core[0].dev,
-			 kernel.implementer, kernel.part);
+		snprintf(out, outsz, "%s (model unknown, MIDR 0x%02x:0x%03x)", host.kernel.core[0].dev,
+			 host.kernel.implementer, host.kernel.part);
 	else if (arm_core())
-		snprintf(out, outsz, "%s (model unknown)", kernel.core[0].dev);
-	else if (kernel.ncore > 0)
-		snprintf(out, outsz, "%s%s%s (generic events only)", kernel.core[0].dev,
-			 kernel.core[0].pmu_name[0] ? " " : "", kernel.core[0].pmu_name);
+		snprintf(out, outsz, "%s (model unknown)", host.kernel.core[0].dev);
+	else if (host.kernel.ncore > 0)
+		snprintf(out, outsz, "%s%s%s (generic events only)", host.kernel.core[0].dev,
+			 host.kernel.core[0].pmu_name[0] ? " " : "", host.kernel.core[0].pmu_name);
 	else
 		snprintf(out, outsz, "none (software events only)");
 }

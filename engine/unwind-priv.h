@@ -84,6 +84,7 @@ struct uw_steps {
 	struct uw_step *rules;
 	size_t n, alloc;
 	struct hashtab index;        /* ip -> rules[] */
+	bool on;                     /* replayed at all (uw_steps_wanted) */
 };
 
 struct unwinder {
@@ -165,8 +166,9 @@ static inline bool uw_sample_reg(const struct rec_sample *s, int r, uint64_t *va
 
 /* ---- unwind-steps.c ------------------------------------------------- */
 
-/* Whether learnt steps are replayed (x86_64; CYCTOP_UNWIND_STEPS=0: not). */
-bool uw_steps_enabled(void);
+/* Whether learnt steps are to be replayed (x86_64; CYCTOP_UNWIND_STEPS=0
+ * in the environment: not).  Read once, by unwinder_new, into steps.on. */
+bool uw_steps_wanted(void);
 /* Forgets every learnt rule. */
 void uw_steps_clear(struct uw_steps *t);
 /* Counts the frames libunwind walked (IPS[0, N)) toward learning their

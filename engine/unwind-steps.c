@@ -39,16 +39,12 @@ enum { STEP_SEEN = 1, STEP_OTHER, STEP_SP, STEP_BP, STEP_END };
 #define PROBE_TAG 0x5eed000000000000ull
 #define PROBE_JUNK 0x7e57000000000017ull   /* the other registers */
 
-bool uw_steps_enabled(void)
+bool uw_steps_wanted(void)
 {
-	static int on = -1;
+	const char *e = getenv("CYCTOP_UNWIND_STEPS");
 
-	if (on < 0) {
-		const char *e = getenv("CYCTOP_UNWIND_STEPS");
-		/* the rules replay x86_64's registers (CFA from RSP or RBP) */
-		on = !(e && strcmp(e, "0") == 0) && UW_MACHINE == EM_X86_64;
-	}
-	return on;
+	/* the rules replay x86_64's registers (CFA from RSP or RBP) */
+	return !(e && strcmp(e, "0") == 0) && UW_MACHINE == EM_X86_64;
 }
 
 void uw_steps_clear(struct uw_steps *t)

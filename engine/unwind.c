@@ -220,6 +220,7 @@ struct unwinder *unwinder_new(void)
 	if (elf_version(EV_CURRENT) == EV_NONE || !(u = calloc(1, sizeof(*u))))
 		return NULL;
 	u->page = (uint64_t)sysconf(_SC_PAGESIZE);
+	u->steps.on = uw_steps_wanted();
 	u->as = unw_create_addr_space(&accessors, 0);
 	if (!u->as) {
 		free(u);
@@ -375,13 +376,13 @@ size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find
 	if (s->regs_user.abi != PERF_SAMPLE_REGS_ABI_64 || !uw_sample_reg(s, PERF_REG_SP, &c.sp) ||
 	    !find(arg, s->ip))
 		return n;
-	if (uw_steps_enabled() && uw_replay(&c, ips, &n, max, truncated))
+	if (u->steps.on && uw_replay(&c, ips, &n, max, truncated))
 		return n;
 	n = 1;
 	if (unw_init_remote(&cu, u->as, &c) < 0)
 		return n;
 	*truncated = !walk(&c, &cu, ips, &n, max);
-	if (uw_steps_enabled())
+	if (u->steps.on)
 		uw_steps_note(&u->steps, ips, n);
 	return n;
 }

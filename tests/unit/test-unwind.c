@@ -18,6 +18,7 @@
 
 #include "engine/symbols.h"
 #include "engine/unwind.h"
+#include "engine/unwind-priv.h"   /* steps.on */
 #include "tests/unit/unwind-capture.h"
 
 #define MAX_FRAMES 128
@@ -356,6 +357,26 @@ static void test_vdso_frame(void **state)
 	unwinder_free(u);
 }
 
+/* CYCTOP_UNWIND_STEPS is read by each unwinder when it is made, not
+ * memoized for the process: an unwinder made after it changed follows it. */
+static void test_steps_switch_per_unwinder(void **state)
+{
+	struct unwinder *on, *off;
+
+	(void)state;
+	unsetenv("CYCTOP_UNWIND_STEPS");
+	on = unwinder_new();
+	setenv("CYCTOP_UNWIND_STEPS", "0", 1);
+	off = unwinder_new();
+	unsetenv("CYCTOP_UNWIND_STEPS");
+	assert_non_null(on);
+	assert_non_null(off);
+	assert_int_equal(on->steps.on, UW_MACHINE == EM_X86_64);
+	assert_false(off->steps.on);
+	unwinder_free(off);
+	unwinder_free(on);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_max_frames),
 		cmocka_unit_test(test_through_libc),
 		cmocka_unit_test(test_vdso_frame),
+		cmocka_unit_test(test_steps_switch_per_unwinder),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
