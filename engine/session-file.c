@@ -38,6 +38,9 @@ struct session_file {
 	char symfs[PATH_MAX];
 	uint64_t first_type;
 	bool same_type, sid_all;
+	/* each event's record format, made once (file_events) rather than
+	 * from its attr for every record decoded */
+	struct rec_format fmt[EVENTS_MAX];
 	double periods[EVENTS_MAX];   /* sum of the samples' periods */
 	uint64_t nsamples[EVENTS_MAX]; /* how many samples (frequency mode: not their weight) */
 	uint64_t t_first, t_last;     /* sample times (ns) */
@@ -250,6 +253,10 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 			 "%s: samples weighed by their periods", note);
 	f->first_type = perfdata_attr(f->pd, 0)->sample_type;
 	f->sid_all = perfdata_attr(f->pd, 0)->sample_id_all;
+	for (size_t i = 0; i < n; i++) {
+		record_format_of(perfdata_attr(f->pd, i), &f->fmt[i]);
+		f->fmt[i].sample_id_all = f->sid_all;
+	}
 	if (!f->same_type && !(f->first_type & PERF_SAMPLE_IDENTIFIER)) {
 		snprintf(err, errsz, "%s: events of different sample types without identifiers",
 			 f->path);
@@ -414,17 +421,19 @@ static bool file_recorded_here(const struct session *s, char *why, size_t whysz)
 	return true;
 }
 
+/* The format of record H: a sample's own event's (EV, the stamp's), the
+ * first's for the others, as format_attr's. */
 static int file_decode(const struct session *s, const struct perf_event_header *h, int ev,
 		       struct record *r)
 {
-	const struct perf_event_attr *a = format_attr(s, h, ev);
+	const struct session_file *f = file_of(s);
 
-	if (!a)
-		return -1;
-	struct rec_format fmt;
-	record_format_of(a, &fmt);
-	fmt.sample_id_all = file_of(s)->sid_all;
-	return record_decode_fmt(h, &fmt, r);
+	if (!f->same_type && h->type == PERF_RECORD_SAMPLE) {
+		if (ev < 0)
+			return -1;
+		return record_decode_fmt(h, &f->fmt[ev], r);
+	}
+	return record_decode_fmt(h, &f->fmt[0], r);
 }
 
 /* A sample's event is the attr its id names (the one attr of a file of
