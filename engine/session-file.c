@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "arch/model.h"
+#include "engine/ordered.h"
 #include "engine/perfdata.h"
 #include "engine/session-meta.h"
 #include "engine/symbols.h"
@@ -507,6 +508,41 @@ static bool kernel_record(const struct perf_event_header *h)
 	return h->type < 64;
 }
 
+/* Records held in the file's mapping (file_collect) need no giving back:
+ * the mapping lasts until file_close, after the last delivery. */
+static void file_release(uint32_t src, uint64_t end, void *arg)
+{
+	(void)src, (void)end, (void)arg;
+}
+
+/* A sample with a copy of the user stack is queued as session_queue cuts
+ * it: the unwinder reads the stack by the record's size. */
+static bool copies_stack(const struct session *s, const struct perf_event_header *h, int ev)
+{
+	uint64_t type;
+	uint32_t stack_user;
+
+	return h->type == PERF_RECORD_SAMPLE && ev >= 0 &&
+	       file_stack_attr(s, ev, &type, &stack_user);
+}
+
+/* A record is queued where it lies in the file's mapping when it lasts
+ * there, not copied: the copies (memcpy, the chunks' room) were a tenth of
+ * reading a file.  Else (dwarf samples, pipes, data.N parts, compressed
+ * records) a copy, as session_collect makes. */
+static void file_collect(struct session *s, const struct perf_event_header *h)
+{
+	struct rec_stamp st;
+
+	if (s->sink)
+		s->sink->write(s, h);
+	file_stamp(s, h, &st);
+	if (st.timed && !copies_stack(s, h, st.ev) && perfdata_record_lasts(file_of(s)->pd, h) &&
+	    ordered_hold(s->queue, h, st.time, st.ev, 0, 0))
+		return;
+	session_queue(s, h, &st);
+}
+
 /* Reads records until the end (0), an error (-1) or, on a stream, until
  * none is there yet (2). */
 static int file_read_some(struct session *s, char *err, size_t errsz)
@@ -520,7 +556,7 @@ static int file_read_some(struct session *s, char *err, size_t errsz)
 			file_of(s)->rounds = true;
 			session_round_end(s);
 		} else if (kernel_record(h))
-			session_collect(h, s);
+			file_collect(s, h);
 	}
 	return rc;
 }
@@ -707,6 +743,7 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 	snprintf(file_of(s)->path, sizeof(file_of(s)->path), "%s", o->path);
 	snprintf(file_of(s)->symfs, sizeof(file_of(s)->symfs), "%s", o->symfs ? o->symfs : "");
 	file_of(s)->stream_fd = -1;
+	ordered_set_release(s->queue, file_release);
 	file_of(s)->pd = perfdata_open(o->path, err, errsz);
 	if (!file_of(s)->pd)
 		goto fail;
