@@ -138,11 +138,11 @@ static void deliver_first(struct ordered *q, size_t k)
 		q->deliver(e->h, e->ev, q->arg);
 		if (e->time > q->last_flush)
 			q->last_flush = e->time;
+		q->bytes -= e->h->size;
 		if (!e->c) {
 			q->release(e->src, e->end, q->arg);
 			continue;
 		}
-		q->bytes -= e->h->size;
 		chunk_release(q, e->c);
 	}
 	if (k == 0)
@@ -275,8 +275,15 @@ bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t
 {
 	struct entry *e;
 
-	if (!q->release || !(e = append(q, time, ev)))
+	if (!q->release)
 		return false;
+	/* the bound is on the window, wherever its records lie: a file's
+	 * records held in its mapping are ordered as their copies were */
+	if (q->bytes + h->size > q->max_bytes && q->n)
+		deliver_half(q);
+	if (!(e = append(q, time, ev)))
+		return false;
+	q->bytes += h->size;
 	e->h = h;
 	e->c = NULL;
 	e->src = src;
@@ -295,7 +302,6 @@ bool ordered_detach(struct ordered *q, uint32_t src)
 			return false;
 		struct perf_event_header *h = chunk_take(c, e->h->size);
 		memcpy(h, e->h, e->h->size);
-		q->bytes += h->size;
 		e->c = c;
 		e->h = h;
 		q->release(src, e->end, q->arg);

@@ -702,6 +702,13 @@ int perfdata_record_attr(const struct perfdata *pd, const struct perf_event_head
 	return pd_id_lookup(pd, id);
 }
 
+bool perfdata_record_lasts(const struct perfdata *pd, const struct perf_event_header *rec)
+{
+	uintptr_t p = (uintptr_t)rec, map = (uintptr_t)pd->map;
+
+	return map && p >= map && p - map < pd->map_len;
+}
+
 bool perfdata_unfinished(const struct perfdata *pd)
 {
 	return pd->unfinished;

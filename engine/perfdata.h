@@ -151,6 +151,11 @@ int perfdata_attr_of_id(const struct perfdata *pd, uint64_t id);
  * position the first attr's sample_type puts it; the only attr if there is
  * one), or -1; always -1 for perf's own record types (>= 64). */
 int perfdata_record_attr(const struct perfdata *pd, const struct perf_event_header *rec);
+/* Whether REC (perfdata_next's) lies in the file's own mapping, where it
+ * stays until perfdata_close: a consumer may keep a pointer to it rather
+ * than copy it.  False for a record of a data.N part, unpacked from a
+ * compressed record, realigned or read from a pipe. */
+bool perfdata_record_lasts(const struct perfdata *pd, const struct perf_event_header *rec);
 /* sample_id_all of the first attr (perf requires all to agree). */
 bool perfdata_sample_id_all(const struct perfdata *pd);
 

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "arch/model.h"
+#include "engine/ordered.h"
 #include "engine/perfdata.h"
 #include "engine/session-meta.h"
 #include "engine/symbols.h"
@@ -38,6 +39,9 @@ struct session_file {
 	char symfs[PATH_MAX];
 	uint64_t first_type;
 	bool same_type, sid_all;
+	/* each event's record format, made once (file_events) rather than
+	 * from its attr for every record decoded */
+	struct rec_format fmt[EVENTS_MAX];
 	double periods[EVENTS_MAX];   /* sum of the samples' periods */
 	uint64_t nsamples[EVENTS_MAX]; /* how many samples (frequency mode: not their weight) */
 	uint64_t t_first, t_last;     /* sample times (ns) */
@@ -252,6 +256,10 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 			 "%s: samples weighed by their periods", note);
 	f->first_type = perfdata_attr(f->pd, 0)->sample_type;
 	f->sid_all = perfdata_attr(f->pd, 0)->sample_id_all;
+	for (size_t i = 0; i < n; i++) {
+		record_format_of(perfdata_attr(f->pd, i), &f->fmt[i]);
+		f->fmt[i].sample_id_all = f->sid_all;
+	}
 	if (!f->same_type && !(f->first_type & PERF_SAMPLE_IDENTIFIER)) {
 		snprintf(err, errsz, "%s: events of different sample types without identifiers",
 			 f->path);
@@ -416,17 +424,19 @@ static bool file_recorded_here(const struct session *s, char *why, size_t whysz)
 	return true;
 }
 
+/* The format of record H: a sample's own event's (EV, the stamp's), the
+ * first's for the others, as format_attr's. */
 static int file_decode(const struct session *s, const struct perf_event_header *h, int ev,
 		       struct record *r)
 {
-	const struct perf_event_attr *a = format_attr(s, h, ev);
+	const struct session_file *f = file_of(s);
 
-	if (!a)
-		return -1;
-	struct rec_format fmt;
-	record_format_of(a, &fmt);
-	fmt.sample_id_all = file_of(s)->sid_all;
-	return record_decode_fmt(h, &fmt, r);
+	if (!f->same_type && h->type == PERF_RECORD_SAMPLE) {
+		if (ev < 0)
+			return -1;
+		return record_decode_fmt(h, &f->fmt[ev], r);
+	}
+	return record_decode_fmt(h, &f->fmt[0], r);
 }
 
 /* A sample's event is the attr its id names (the one attr of a file of
@@ -500,6 +510,41 @@ static bool kernel_record(const struct perf_event_header *h)
 	return h->type < 64;
 }
 
+/* Records held in the file's mapping (file_collect) need no giving back:
+ * the mapping lasts until file_close, after the last delivery. */
+static void file_release(uint32_t src, uint64_t end, void *arg)
+{
+	(void)src, (void)end, (void)arg;
+}
+
+/* A sample with a copy of the user stack is queued as session_queue cuts
+ * it: the unwinder reads the stack by the record's size. */
+static bool copies_stack(const struct session *s, const struct perf_event_header *h, int ev)
+{
+	uint64_t type;
+	uint32_t stack_user;
+
+	return h->type == PERF_RECORD_SAMPLE && ev >= 0 &&
+	       file_stack_attr(s, ev, &type, &stack_user);
+}
+
+/* A record is queued where it lies in the file's mapping when it lasts
+ * there, not copied: the copies (memcpy, the chunks' room) were a tenth of
+ * reading a file.  Else (dwarf samples, pipes, data.N parts, compressed
+ * records) a copy, as session_collect makes. */
+static void file_collect(struct session *s, const struct perf_event_header *h)
+{
+	struct rec_stamp st;
+
+	if (s->sink)
+		s->sink->write(s, h);
+	file_stamp(s, h, &st);
+	if (st.timed && !copies_stack(s, h, st.ev) && perfdata_record_lasts(file_of(s)->pd, h) &&
+	    ordered_hold(s->queue, h, st.time, st.ev, 0, 0))
+		return;
+	session_queue(s, h, &st);
+}
+
 /* Reads records until the end (0), an error (-1) or, on a stream, until
  * none is there yet (2). */
 static int file_read_some(struct session *s, char *err, size_t errsz)
@@ -513,7 +558,7 @@ static int file_read_some(struct session *s, char *err, size_t errsz)
 			file_of(s)->rounds = true;
 			session_round_end(s);
 		} else if (kernel_record(h))
-			session_collect(h, s);
+			file_collect(s, h);
 	}
 	return rc;
 }
@@ -700,6 +745,7 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 	snprintf(file_of(s)->path, sizeof(file_of(s)->path), "%s", o->path);
 	snprintf(file_of(s)->symfs, sizeof(file_of(s)->symfs), "%s", o->symfs ? o->symfs : "");
 	file_of(s)->stream_fd = -1;
+	ordered_set_release(s->queue, file_release);
 	file_of(s)->pd = perfdata_open(o->path, err, errsz);
 	if (!file_of(s)->pd)
 		goto fail;

@@ -21,15 +21,6 @@ uint64_t hash_str(const char *s)
 	return hash_bytes(s, strlen(s));
 }
 
-uint64_t hash_mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 static void place(struct hashtab_slot *slots, size_t cap, struct hashtab_slot s)
 {
 	size_t i = s.hash & (cap - 1);

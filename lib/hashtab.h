@@ -63,7 +63,16 @@ void hashtab_free(struct hashtab *t);
  * and a 64-bit mixer (splitmix64's finalizer) for numbers and to combine. */
 uint64_t hash_bytes(const void *p, size_t n);
 uint64_t hash_str(const char *s);
-uint64_t hash_mix(uint64_t x);
+/* Inline: the profile hashes every sample's keys with it, and the call
+ * cost as much as the mixing. */
+static inline uint64_t hash_mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
 
 /* Interned strings: each distinct string once, its address stable for the
  * pool's life, so equal strings compare by pointer.  Out of memory:
