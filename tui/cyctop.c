@@ -99,6 +99,13 @@ static int unknown_command(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct stat st;
+	if (stat(argv[1], &st) == 0 && S_ISREG(st.st_mode) && access(argv[1], X_OK) == 0) {
+		/* a program here but not on $PATH: the shell wants ./NAME */
+		for (int i = 2; i < argc && strlen(args) < 400; i++)
+			snprintf(args + strlen(args), sizeof(args) - strlen(args), " %s", argv[i]);
+		cmd_error("%s is a program: to watch it, cyctop -- ./%s%s", argv[1], argv[1], args);
+		return EXIT_USAGE;
+	}
 	if (stat(argv[1], &st) == 0 && S_ISREG(st.st_mode)) {
 		cmd_error("%s is a file: to open it, cyctop -i %s", argv[1], argv[1]);
 		return EXIT_USAGE;

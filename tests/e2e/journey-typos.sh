@@ -37,6 +37,8 @@ said "cyctop: unknown option '--evnets': did you mean --events? (see cyctop reco
 # a program where a command goes: how to watch it; it is not run
 said "cyctop: ./prog is a program: to watch it, cyctop -- ./prog" ./prog
 said "cyctop: ./prog is a program: to watch it, cyctop -- ./prog 10" ./prog 10
+# one in the current directory, named as the shell would not find it
+said "cyctop: prog is a program: to watch it, cyctop -- ./prog 10" prog 10
 said "cyctop: unknown command 'recrod': did you mean 'record'? (see cyctop --help)" recrod
 
 # -i DIRECTORY, as the user typed it
