@@ -131,7 +131,18 @@ static void charge(struct session *s, const struct offcpu_iv *iv)
 	uint64_t spent = s->cg_batch_ns;
 	s->cg_batch_ns = 0;
 	session_add_weighed(s, s->offcpu_ev, &u, iv->ns, stack);
+	s->offcpu_waits++;
 	s->cg_batch_ns += spent;
+}
+
+void session_offcpu_totals(const struct session *s, struct snapshot *snap)
+{
+	if (s->offcpu_ev < 0 || s->offcpu_ev >= snap->n_events)
+		return;
+	struct snap_event *ev = &snap->ev[s->offcpu_ev];
+	ev->nsamples = s->offcpu_waits;
+	ev->count = (double)ev->samples;
+	ev->counted = true;
 }
 
 static void on_switch(struct session *s, const struct record *r)

@@ -203,6 +203,7 @@ struct session {
 	/* off-CPU time (engine/offcpu-session.c): NULL without off-cpu */
 	struct offcpu *offcpu;
 	int offcpu_ev;           /* the off-cpu event, -1 none */
+	uint64_t offcpu_waits;   /* its samples: one a wait, weighing its ns */
 	int switch_ev;           /* the event with the switch records (perf's
 				  * context-switches -g --switch-events: its
 				  * samples count as perf counts them, and give
@@ -284,5 +285,8 @@ bool session_offcpu_record(struct session *s, const struct perf_event_header *h,
 			   const struct record *r);
 /* The wall time so far, NULL without off-cpu (struct snap_wall). */
 struct snap_wall *session_offcpu_snapshot(const struct session *s);
+/* SNAP's off-cpu event as its samples weigh: a sample a wait, its count
+ * the nanoseconds off the CPU (not the switches its counter counted). */
+void session_offcpu_totals(const struct session *s, struct snapshot *snap);
 
 #endif

@@ -627,6 +627,7 @@ struct snapshot *session_snapshot(struct session *s)
 	snap->wall = session_offcpu_snapshot(s);
 	if (s->src->snapshot)
 		s->src->snapshot(s, snap);
+	session_offcpu_totals(s, snap);
 	return snap;
 }
 

@@ -55,7 +55,9 @@ const char *fmt_rate(char *buf, size_t sz, const char *event, uint64_t sav, unsi
 {
 	bool clock = strncmp(event, "cpu-clock", 9) == 0 || strncmp(event, "task-clock", 10) == 0;
 
-	if (freq_hz)
+	if (strncmp(event, "off-cpu", 7) == 0)
+		snprintf(buf, sz, "each wait");  /* a sample a wait, weighing its ns */
+	else if (freq_hz)
 		snprintf(buf, sz, "%u Hz", freq_hz);
 	else if (clock && sav > 0)
 		snprintf(buf, sz, "%.0f Hz", 1e9 / (double)sav);

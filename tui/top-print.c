@@ -34,7 +34,8 @@ static const char *row_unit(const struct snap_event *ev)
 	if (!ev->nsamples)
 		return "samples";
 	return (n == 9 && !strncmp(ev->name, "cpu-clock", n)) ||
-		       (n == 10 && !strncmp(ev->name, "task-clock", n))
+		       (n == 10 && !strncmp(ev->name, "task-clock", n)) ||
+		       (n == 7 && !strncmp(ev->name, "off-cpu", n))
 		       ? "ns"
 		       : "events";
 }

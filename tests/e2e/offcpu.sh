@@ -37,7 +37,7 @@ o = json.loads(lines[-1])
 m = re.search(r"waited_ns=(\d+)", open(sys.argv[2]).read())
 prog = int(m.group(1)) if m else -1
 bucket = o["wall"]["off_cpu"][sys.argv[4]]
-total = [e for e in o["events"] if e["name"] == "off-cpu"][0]["samples"]
+total = [e for e in o["events"] if e["name"] == "off-cpu"][0]["count"]  # ns
 # the stacks through FUNC: its children share of off-cpu, in ns
 stack = sum(f["children"]["off-cpu"] for f in o["functions"]
             if f["name"] == sys.argv[3]) * total / 100
