@@ -578,8 +578,15 @@ const struct func *fde_func(struct module *mod, uint64_t ip)
 		return NULL;
 	const char *base = strrchr(mod->path, '/');
 	char name[PATH_MAX + 32];
-	snprintf(name, sizeof(name), "[%s+%#" PRIx64 "]", base ? base + 1 : mod->path,
-		 (uint64_t)(start - mod->bias));
+	base = base ? base + 1 : mod->path;
+	/* [dash+0x4580]; a module named in brackets too: [vdso+0x780] */
+	size_t len = strlen(base);
+	if (len > 2 && base[0] == '[' && base[len - 1] == ']')
+		snprintf(name, sizeof(name), "[%.*s+%#" PRIx64 "]", (int)(len - 2), base + 1,
+			 (uint64_t)(start - mod->bias));
+	else
+		snprintf(name, sizeof(name), "[%s+%#" PRIx64 "]", base,
+			 (uint64_t)(start - mod->bias));
 	struct func *f = calloc(1, sizeof(*f));
 	if (!f || GROW(img->fde, img->nfde + 1, img->fde_alloc) < 0 ||
 	    !(f->name = strpool_intern(&img->names, name))) {

@@ -65,7 +65,7 @@ folded, js, which, tol, minpct = sys.argv[1], sys.argv[2], sys.argv[3], float(sy
 import re
 def nosym(name):
     """Code without a symbol: perf prints its address (0x55840afb45a4),
-    cyctop the function its FDE covers ([dash+0x4580], [[vdso]+0x780]) or
+    cyctop the function its FDE covers ([dash+0x4580], [vdso+0x780]) or
     [unknown]: one name for both, so the shares compare."""
     if re.fullmatch(r"0x[0-9a-f]+|\[unknown\]|\[.+\+0x[0-9a-f]+\]", name):
         return "(no symbol)"
