@@ -750,6 +750,12 @@ static size_t path_depth(const struct cg_snapshot *s, uint32_t c)
 
 int cg_foreach_path(const struct cg_snapshot *s, cg_path_fn fn, void *arg)
 {
+	return cg_foreach_path_of(s, NULL, fn, arg);
+}
+
+int cg_foreach_path_of(const struct cg_snapshot *s, const char *process, cg_path_fn fn,
+		       void *arg)
+{
 	size_t ne = (size_t)s->n_events, cap = 0;
 	struct cg_frame *frames = NULL;
 	int rc = 0;
@@ -772,9 +778,14 @@ int cg_foreach_path(const struct cg_snapshot *s, cg_path_fn fn, void *arg)
 			cap = n;
 		}
 		size_t k = 0;
-		for (uint32_t x = (uint32_t)c; !above_outermost(s, x); x = snap_parent(s, x))
+		uint32_t x = (uint32_t)c;
+		for (; !above_outermost(s, x); x = snap_parent(s, x))
 			frames[k++] = (struct cg_frame){ snap_fn_at(s, snap_fid(s, x))->name,
 							 snap_fn_at(s, snap_fid(s, x))->module };
+		/* X is the root, or the process frame the path starts at */
+		if (process && (!is_process(s, x) ||
+				strcmp(snap_fn_at(s, snap_fid(s, x))->name, process) != 0))
+			continue;
 		if (k)
 			rc = fn(arg, frames, k, cnt);
 	}

@@ -140,5 +140,9 @@ int cg_write_folded_div(const struct cg_snapshot *s, int ev, uint64_t div, FILE 
 typedef int (*cg_path_fn)(void *arg, const struct cg_frame *frames, size_t n,
 			  const uint64_t *counts);
 int cg_foreach_path(const struct cg_snapshot *s, cg_path_fn fn, void *arg);
+/* The same, of the paths under the process frame named PROCESS only (a
+ * system-wide session's command; every path when NULL). */
+int cg_foreach_path_of(const struct cg_snapshot *s, const char *process, cg_path_fn fn,
+		       void *arg);
 
 #endif

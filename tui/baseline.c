@@ -138,7 +138,7 @@ static struct baseline *from_snapshot(const struct snapshot *s)
 	}
 	baseline_snapshot_counts(s, &b->counts);
 	if (s->cg && s->n_events > 0) {
-		if (!(b->fl = flame_from_cg(s->cg))) {
+		if (!(b->fl = flame_from_cg(s->cg, NULL))) {
 			baseline_free(b);
 			return NULL;
 		}

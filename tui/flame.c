@@ -206,13 +206,13 @@ static int add_cg_path(void *arg, const struct cg_frame *frames, size_t n, const
 	return flame_add_path(arg, names, modules, m, counts);
 }
 
-struct flame *flame_from_cg(const struct cg_snapshot *g)
+struct flame *flame_from_cg(const struct cg_snapshot *g, const char *process)
 {
 	struct flame *f = g ? flame_new(cg_n_events(g)) : NULL;
 
 	if (!f)
 		return NULL;
-	if (cg_foreach_path(g, add_cg_path, f) != 0) {
+	if (cg_foreach_path_of(g, process, add_cg_path, f) != 0) {
 		flame_free(f);
 		return NULL;
 	}

@@ -70,9 +70,10 @@ int flame_add_path(struct flame *f, const char *const *names, const char *const 
 void flame_finish(struct flame *f);
 
 struct cg_snapshot;
-/* The flame graph of a call graph snapshot (the one place that reads it);
- * NULL when out of memory. */
-struct flame *flame_from_cg(const struct cg_snapshot *g);
+/* The flame graph of a call graph snapshot (the one place that reads it),
+ * of the stacks of the processes of command PROCESS only where given (a
+ * system-wide session zoomed on a process); NULL when out of memory. */
+struct flame *flame_from_cg(const struct cg_snapshot *g, const char *process);
 
 /* Event EV's samples stand for SCALE events each (its sample-after value,
  * or 1 where samples weigh their periods already, over its coverage). */

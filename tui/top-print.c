@@ -774,7 +774,7 @@ static int write_svg(FILE *mem, const struct snapshot *s, struct top_folded *fol
 		folded->done = true;
 		return -2;
 	}
-	struct flame *f = flame_from_cg(s->cg);
+	struct flame *f = flame_from_cg(s->cg, NULL);
 	if (!f)
 		return -1;
 	flame_scale_from(f, s);

@@ -126,7 +126,10 @@ static void ensure_built(struct tui *t, struct flame_view *v)
 	if (v->built && v->built_gen == t->snap_gen)
 		return;
 	flame_free(v->fl);
-	v->fl = g ? flame_from_cg(g) : NULL;
+	/* -a zoomed on a process (Enter in the processes view): its stacks */
+	const struct snap_thread *zoom = t->snap && t->snap->system_wide && t->snap->process >= 0
+		? snapshot_process(t->snap, (uint32_t)t->snap->process) : NULL;
+	v->fl = g ? flame_from_cg(g, zoom && zoom->comm[0] ? zoom->comm : NULL) : NULL;
 	if (v->fl)
 		flame_scale_from(v->fl, t->snap);
 	v->built = true;

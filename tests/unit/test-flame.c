@@ -45,7 +45,7 @@ static struct flame *callers(void)
 	add(cg, 1, "main caller_a leaf_work", 2);
 	add(cg, 1, "main caller_b leaf_work", 50);
 	struct cg_snapshot *s = callgraph_snapshot(cg);
-	struct flame *f = flame_from_cg(s);
+	struct flame *f = flame_from_cg(s, NULL);
 	cg_snapshot_free(s);
 	callgraph_free(cg);
 	assert_non_null(f);
@@ -65,6 +65,41 @@ static int node(const struct flame *f, const char *path)
 	int k = flame_find(f, p, n, &exact);
 	assert_true(exact);
 	return k;
+}
+
+/* A system-wide session's stacks start at their process's frame: zoomed
+ * on one process (Enter in the processes view), the flame holds its
+ * stacks only; unzoomed, every process's, without the process frames. */
+static void test_process(void **state)
+{
+	struct callgraph *cg = callgraph_new(1);
+	struct cg_frame a[] = { { "work", "/bin/a" }, { "main", "/bin/a" },
+				{ "alpha", CG_PROCESS_MODULE } };
+	struct cg_frame b[] = { { "spin", "/bin/b" }, { "main", "/bin/b" },
+				{ "beta", CG_PROCESS_MODULE } };
+	bool exact;
+
+	(void)state;
+	assert_int_equal(callgraph_add(cg, 0, a, 3, false, 30), 0);
+	assert_int_equal(callgraph_add(cg, 0, b, 3, false, 12), 0);
+	struct cg_snapshot *s = callgraph_snapshot(cg);
+	struct flame *all = flame_from_cg(s, NULL), *alpha = flame_from_cg(s, "alpha");
+	struct flame *none = flame_from_cg(s, "gamma");
+	assert_non_null(all);
+	assert_non_null(alpha);
+	assert_non_null(none);
+	assert_int_equal(flame_total(all, 0, 0), 42);
+	assert_int_equal(flame_total(alpha, 0, 0), 30);
+	assert_int_equal(flame_total(none, 0, 0), 0);
+	const char *spin[] = { "main", "spin" }, *work[] = { "main", "work" };
+	assert_true(flame_find(alpha, work, 2, &exact) > 0 && exact);
+	flame_find(alpha, spin, 2, &exact);
+	assert_false(exact);
+	flame_free(all);
+	flame_free(alpha);
+	flame_free(none);
+	cg_snapshot_free(s);
+	callgraph_free(cg);
 }
 
 static void test_tree(void **state)
@@ -146,7 +181,7 @@ static void test_stub(void **state)
 		add(cg, 0, path, 5);
 	}
 	struct cg_snapshot *s = callgraph_snapshot(cg);
-	struct flame *f = flame_from_cg(s);
+	struct flame *f = flame_from_cg(s, NULL);
 	struct flame_layout l = { 0 };
 	/* 1100 samples in 110 columns: 10 a column; small ones are half a column */
 	assert_int_equal(flame_layout(f, 0, 110, 2, 10, &l), 0);
@@ -226,7 +261,7 @@ static struct flame *two(const char *ev0, const char *ev1, const char *const *li
 			add(cg, 1, path, b);
 	}
 	struct cg_snapshot *s = callgraph_snapshot(cg);
-	struct flame *f = flame_from_cg(s);
+	struct flame *f = flame_from_cg(s, NULL);
 	cg_snapshot_free(s);
 	callgraph_free(cg);
 	assert_non_null(f);
@@ -331,6 +366,7 @@ static void test_delta_metric(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_process),
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_stub),
