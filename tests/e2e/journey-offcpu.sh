@@ -8,7 +8,9 @@
 # waiter is off the CPU most of it (its waits and naps; under load its
 # runnable time is off-CPU too) and the holder on it longer than the
 # waiter.  Then -a with the sleep mode running: its process row has both
-# columns, each a share of the watch.  q: status 0, nothing on stdout.
+# columns, each a share of the watch.  Between them -A wall's tree: the
+# host's tree (here the software tree) under wall.on_cpu, its CPU seconds
+# those of on_cpu.  q: status 0, nothing on stdout.
 . "$SRCDIR/tests/e2e/lib.sh"
 . "$SRCDIR/tests/e2e/tmux-lib.sh"
 
@@ -45,6 +47,28 @@ T send-keys -t main q
 wait_screen "OFF-0" "q: status 0"
 [ -s "$TMP/stdout" ] && fail "the view wrote $(wc -l <"$TMP/stdout") lines on stdout"
 ok
+
+# -A wall: t opens the wall tree, the software tree (no PMU here) under
+# on_cpu; its CPU seconds (task-clock) agree with on_cpu (the switch
+# intervals) within 10%: two counts of the same time
+type_line "'$CYCTOP' -A wall -e cpu-clock,off-cpu -d 0.5 -- '$OFFCPU' sleep 3 >'$TMP/stdout' 2>/dev/null; echo WALL-\$?"
+wait_screen "exited" "the program ends, the view stays"
+T send-keys -t main t
+wait_screen "wall.on_cpu.cpu_seconds" "t: the host's tree under wall.on_cpu"
+screen | python3 -c '
+import re, sys
+v = {}
+for l in sys.stdin:
+    m = re.match(r"^[ +-]*(wall[.\w]*) +([0-9.]+) s", l)
+    if m:
+        v[m.group(1)] = float(m.group(2))
+on, cpu = v["wall.on_cpu"], v["wall.on_cpu.cpu_seconds"]
+print("wall.on_cpu %.4f s, its cpu_seconds %.4f s" % (on, cpu))
+assert abs(cpu - on) <= 0.1 * on, "they differ by more than 10%"
+' || { screen_dump >&2; fail "the software tree under on_cpu"; }
+ok
+T send-keys -t main q
+wait_screen "WALL-0" "q: status 0"
 
 # -a: the processes view, the sleep mode's process row
 (cd "$TMP" && exec "$OFFCPU" sleep 60) 2>/dev/null &
