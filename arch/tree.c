@@ -374,6 +374,7 @@ void tree_eval(const struct tree_def *def, const struct counts *c,
 		check_exact(def, out, i);
 		fill_percent(def, out, i);
 	}
+	tree_wall_link(c, ctx, out);
 }
 
 int tree_inputs_present(const struct tree_result *r)

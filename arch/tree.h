@@ -150,8 +150,14 @@ int tree_all_ids(enum arch_tree *out);
 /* The model a definition is evaluated with when none was given: the first
  * model feeding its id, else its default model (NULL if not in the tables). */
 const struct arch_model *tree_default_model(const struct tree_def *def);
+/* The wall tree's result (TREE_WALL) comes joined to the host method's:
+ * see tree_wall_link. */
 void tree_eval(const struct tree_def *def, const struct counts *c,
 	       const struct tree_ctx *ctx, struct tree_result *out);
+/* Hangs the tree of CTX's model, evaluated on C, under R's wall.on_cpu
+ * (ids "wall.on_cpu.ID"; R->def becomes the joined definition) when R is
+ * the wall tree's and C counted any of that tree's inputs (arch/tree-wall.c). */
+void tree_wall_link(const struct counts *c, const struct tree_ctx *ctx, struct tree_result *r);
 int tree_node_index(const struct tree_def *def, const char *id);
 /* Value of node ID, NAN if not measured or unknown. */
 double tree_value(const struct tree_result *r, const char *id);

@@ -191,3 +191,21 @@ struct snap_wall *offcpu_snapshot(const struct offcpu *o, int64_t pid)
 	}
 	return w;
 }
+
+bool snap_wall_sum(const struct snap_wall *w, int64_t pid, int64_t tid,
+		   struct snap_wall_row *sum)
+{
+	bool any = false;
+
+	memset(sum, 0, sizeof(*sum));
+	for (size_t i = 0; w && i < w->n; i++) {
+		const struct snap_wall_row *r = &w->threads[i];
+		if ((tid >= 0 && r->tid != (uint32_t)tid) || (pid >= 0 && r->pid != (uint32_t)pid))
+			continue;
+		sum->pid = r->pid;
+		sum->tid = tid >= 0 ? r->tid : r->pid;
+		add_row(sum, r);
+		any = true;
+	}
+	return any;
+}

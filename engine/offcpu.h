@@ -68,4 +68,9 @@ void offcpu_drop(struct offcpu *o, uint32_t tid);
  * open intervals up to the clock; NULL when out of memory or no thread. */
 struct snap_wall *offcpu_snapshot(const struct offcpu *o, int64_t pid);
 
+/* The wall time of thread TID (-1: of every thread of process PID; -1:
+ * of any process) summed into *SUM; false when W has no such thread. */
+bool snap_wall_sum(const struct snap_wall *w, int64_t pid, int64_t tid,
+		   struct snap_wall_row *sum);
+
 #endif

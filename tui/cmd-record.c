@@ -77,8 +77,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		OPT_DURATION(&o->duration, "stop after SECS (default: when the target ends, or ^C)"),
 		OPT_MMAP_PAGES(&o->s.ring_pages,
 			       "data pages of each CPU's ring, a power of two (default 64;\n"
-			       "-g dwarf: 1024 as root on up to 4 CPUs, 512 on more, 256\n"
-			       "for another user)"),
+			       "-g dwarf or off-cpu: 1024 as root on up to 4 CPUs, 512 on\n"
+			       "more, 256 for another user)"),
 		OPT_G(&o->s, "record call stacks: --call-graph dwarf (perf's -g is fp:\n"
 			     "distribution code has no frame pointers)"),
 		OPT_CALL_GRAPH(&o->s, "dwarf (registers and a copy of the user stack, 8192 bytes a\n"

@@ -312,7 +312,7 @@ static int parse_top_options(int argc, char **argv, struct top_opts *o, const ch
 			     "tree the tree view opens with"),
 		OPT_MMAP_PAGES(&o->s.ring_pages,
 			       "data pages of each CPU's sample ring, a power of two (default 64;\n"
-			       "256 with -g dwarf)"),
+			       "more with -g dwarf or off-cpu)"),
 		OPT_G(&o->s, "collect call stacks: --call-graph dwarf"),
 		OPT_CALL_GRAPH(&o->s,
 			       "call stacks of the samples: dwarf (unwind a copy of the user\n"

@@ -20,7 +20,8 @@
 
 const struct arch_model *tui_tree_model(const struct tui *t, enum arch_tree tree)
 {
-	if (tree_fits_model(tree, t->model))
+	/* the wall tree carries the model's own under wall.on_cpu */
+	if (tree_fits_model(tree, t->model) || (tree == TREE_WALL && t->model))
 		return t->model;
 	return tree_default_model(tree_def_pick(tree, NULL, &t->counts));
 }

@@ -242,6 +242,10 @@ double tui_derived_value(const struct tui *t, const uint64_t *samples, const uin
 			 const struct shown_col *sc);
 /* -a: the view to go back to: the processes, or a zoomed process's functions. */
 const struct view_ops *tui_home(const struct tui *t);
+/* With off-cpu: the on- and off-CPU seconds of process PID's threads or
+ * of thread TID (-1: all of them), two columns into BUF; their heading. */
+void tui_wall_cells(const struct tui *t, int64_t pid, int64_t tid, char *buf, size_t n);
+const char *tui_wall_heading(const struct tui *t);
 /* Shows the functions of process PID (-1: of every process). */
 void tui_zoom_process(struct tui *t, int64_t pid);
 /* "exited (status N) after T s" once a live watch's program ended, else

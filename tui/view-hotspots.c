@@ -543,14 +543,15 @@ static void draw_thread(void *ctx, int i, int y, bool selected)
 {
 	const struct tui *t = ctx;
 	const struct snap_thread *th = &t->snap->threads[i];
-	char line[128], tid[16];
+	char line[160], tid[16], wall[32];
 	double pct = t->snap->n_events ? snapshot_thread_percent(t->snap, th, 0, t->window) : 0;
 
 	if (th->tid == PROFILE_TID_OTHER)
 		snprintf(tid, sizeof(tid), "other");
 	else
 		snprintf(tid, sizeof(tid), "%u", th->tid);
-	snprintf(line, sizeof(line), "%9.2f%% %8s  %-16s %s", pct, tid, th->comm,
+	tui_wall_cells(t, -1, th->tid, wall, sizeof(wall));
+	snprintf(line, sizeof(line), "%9.2f%%%s %8s  %-16s %s", pct, wall, tid, th->comm,
 		 th->ended ? "ended" : "");
 	ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
 	ui_text(y, 0, COLS, line, true);
@@ -574,11 +575,11 @@ static void draw_hot_row(void *ctx, int i, int y, bool selected)
 static void draw_picker(struct tui *t, int y, int rows)
 {
 	const struct snapshot *s = t->snap;
-	char line[128];
+	char line[160];
 
 	ui_set(EL_COLUMN);
-	snprintf(line, sizeof(line), " %9.9s%% %8s  %-16s Enter: zoom  Esc H: back",
-		 s->n_events ? s->ev[0].name : "", "TID", "COMM");
+	snprintf(line, sizeof(line), " %9.9s%%%s %8s  %-16s Enter: zoom  Esc H: back",
+		 s->n_events ? s->ev[0].name : "", tui_wall_heading(t), "TID", "COMM");
 	ui_text(y++, 0, COLS, line, true);
 	t->picker.br.nr = (int)s->n_threads;
 	t->picker.br.sel = thread_index(s, t->picker.tid);

@@ -10,11 +10,33 @@
 #include <strings.h>
 
 #include "arch/derived.h"
+#include "engine/offcpu.h"
 #include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
 
 #define EVCOL 11
+
+/* With off-cpu among the events, two columns of EVCOL: the seconds on and
+ * off the CPU (cumulative: the wall time has no window) of process PID's threads,
+ * or of thread TID (-1: all of PID's).  "" without off-cpu. */
+void tui_wall_cells(const struct tui *t, int64_t pid, int64_t tid, char *buf, size_t n)
+{
+	struct snap_wall_row w;
+
+	if (!t->snap || !t->snap->wall)
+		buf[0] = '\0';
+	else if (pid == PROFILE_TID_OTHER || tid == PROFILE_TID_OTHER || !snap_wall_sum(t->snap->wall, pid, tid, &w))
+		snprintf(buf, n, "%11s%11s", "-", "-");
+	else
+		snprintf(buf, n, " %9.3fs %9.3fs", w.on_ns / 1e9, w.off_ns / 1e9);
+}
+
+/* Their heading, as wide ("" without off-cpu). */
+const char *tui_wall_heading(const struct tui *t)
+{
+	return t->snap && t->snap->wall ? "     on-cpu    off-cpu" : "";
+}
 
 static uint64_t cell(const struct tui *t, const struct snap_thread *p, int e)
 {
@@ -112,6 +134,10 @@ static void draw_procs_columns(struct tui *t, int y, const struct shown_col *dc,
 		snprintf(buf, sizeof(buf), "%10s", dc[d].col->label);
 		ui_text(y, x, EVCOL, buf, true);
 	}
+	if (t->snap->wall && x + 2 * EVCOL < COLS) {
+		ui_text(y, x, 2 * EVCOL, tui_wall_heading(t), true);
+		x += 2 * EVCOL;
+	}
 	snprintf(buf, sizeof(buf), "%c    PID %cUSER       %cCOMMAND", k == ne ? '>' : ' ',
 		 k == ne + 1 ? '>' : ' ', k == ne + 2 ? '>' : ' ');
 	ui_text(y, x, COLS - x, buf, true);
@@ -140,6 +166,11 @@ static void draw_proc(struct tui *t, int y, const struct snap_thread *p, bool se
 		else
 			snprintf(buf, sizeof(buf), "%10.2f", v);
 		ui_text(y, x, EVCOL, buf, true);
+	}
+	if (t->snap->wall && x + 2 * EVCOL < COLS) {
+		tui_wall_cells(t, p->tid, -1, buf, sizeof(buf));
+		ui_text(y, x, 2 * EVCOL, buf, true);
+		x += 2 * EVCOL;
 	}
 	if (p->tid == PROFILE_TID_OTHER)
 		snprintf(buf, sizeof(buf), " %7s ", "-");
