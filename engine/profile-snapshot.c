@@ -529,6 +529,29 @@ double snapshot_thread_percent(const struct snapshot *s, const struct snap_threa
 	return total ? 100.0 * (double)n / (double)total : 0.0;
 }
 
+/* "[vdso]", "[kernel.kallsyms]" have no directory */
+static const char *module_base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && path[0] != '[' ? slash + 1 : path;
+}
+
+const char *snapshot_program(const struct snapshot *s)
+{
+	const char *found = NULL;
+
+	for (size_t i = 0; i < s->n_modules; i++) {
+		const char *b = module_base(s->modules[i].module);
+		if (b[0] == '[' || strstr(b, ".so") || strchr(b, '/'))
+			continue;
+		if (found && strcmp(found, b) != 0)
+			return NULL;
+		found = b;
+	}
+	return found;
+}
+
 const struct snap_thread *snapshot_process(const struct snapshot *s, uint32_t pid)
 {
 	for (size_t i = 0; i < s->n_procs; i++)

@@ -253,5 +253,9 @@ double snapshot_thread_percent(const struct snapshot *s, const struct snap_threa
 const struct snap_thread *snapshot_thread(const struct snapshot *s, uint32_t tid);
 /* Process PID of the snapshot, or NULL. */
 const struct snap_thread *snapshot_process(const struct snapshot *s, uint32_t pid);
+/* The basename of the one module of S that is a program (neither the
+ * kernel's nor a library): the watched program's; NULL when there are
+ * none or several. */
+const char *snapshot_program(const struct snapshot *s);
 
 #endif

@@ -49,6 +49,7 @@ struct baseline {
 	size_t n, alloc;
 	struct hashtab index;
 	struct strpool pool;
+	const char *program;          /* its program's basename (interned), NULL */
 	char label[320];
 };
 
@@ -57,6 +58,19 @@ static const char *modbase_of(const char *module)
 	const char *slash = strrchr(module, '/');
 
 	return slash && module[0] != '[' ? slash + 1 : module;
+}
+
+/* The baseline's name for MODULE of NOW: the watched program is one module
+ * on both sides whatever its name (prog.old against prog), as cyctop diff
+ * pairs them; every other module by its basename. */
+static const char *base_modbase(const struct baseline *b, const struct snapshot *now,
+				const char *module)
+{
+	const char *mb = modbase_of(module), *prog;
+
+	if (b->program && (prog = snapshot_program(now)) && strcmp(mb, prog) == 0)
+		return b->program;
+	return mb;
 }
 
 struct fkey {
@@ -149,6 +163,8 @@ static struct baseline *from_snapshot(const struct snapshot *s)
 			baseline_free(b);
 			return NULL;
 		}
+	const char *prog = snapshot_program(s);
+	b->program = prog ? strpool_intern(&b->pool, prog) : NULL;
 	return b;
 }
 
@@ -254,7 +270,7 @@ void baseline_cell(const struct baseline *b, const struct snapshot *now,
 		   const struct snap_func *f, int e, enum base_mode mode, char *buf, size_t sz)
 {
 	int be = base_event(b, now->ev[e].name);
-	struct fkey k = { f->name, modbase_of(f->module) };
+	struct fkey k = { f->name, base_modbase(b, now, f->module) };
 	uint32_t i = be < 0 ? HASHTAB_NONE : hashtab_find(&b->index, fkey_hash(&k), &k, fkey_eq, b);
 	double then = i == HASHTAB_NONE ? 0 : b->funcs[i].count[be];
 	double cur = count_of(now, f->samples, e);
@@ -465,7 +481,7 @@ bool baseline_line_count(struct baseline *b, const struct snapshot *now, const c
 	if (!b || !b->sess || b->rates || ev < 0 || ev >= now->n_events)
 		return false;
 	const char *iname = strpool_intern(&b->pool, name);
-	const char *imod = strpool_intern(&b->pool, modbase_of(module));
+	const char *imod = strpool_intern(&b->pool, base_modbase(b, now, module));
 	if (!iname || !imod)
 		return false;
 	if (iname != b->lines_of || imod != b->lines_mod) {

@@ -116,23 +116,6 @@ static void scan_file(const char *path, uint32_t pid, struct file_scan *fs)
 	perfdata_close(pd);
 }
 
-/* A pprof profile, or a perf.data file without its mappings: the one
- * module that is neither the kernel's nor a shared library, if one. */
-static const char *lone_program(const struct snapshot *s)
-{
-	const char *found = NULL;
-
-	for (size_t i = 0; i < s->n_modules; i++) {
-		const char *b = base_name(s->modules[i].module);
-		if (b[0] == '[' || strstr(b, ".so") || strchr(b, '/'))
-			continue;
-		if (found && strcmp(found, b) != 0)
-			return NULL;
-		found = b;
-	}
-	return found;
-}
-
 static int open_run(struct run_in *r, const struct diff_opts *o)
 {
 	char err[512];
@@ -227,7 +210,7 @@ static void run_periods(struct run_in *r, int n_events)
 	r->whole = !r->snap->system_wide && (fs.meta ? fs.meta_exit : fs.exited);
 	r->seconds = r->snap->time;
 	snprintf(r->main_buf, sizeof(r->main_buf), "%s",
-		 fs.main[0] ? fs.main : lone_program(r->snap) ? lone_program(r->snap) : "");
+		 fs.main[0] ? fs.main : snapshot_program(r->snap) ? snapshot_program(r->snap) : "");
 	r->main_module = r->main_buf[0] ? r->main_buf : NULL;
 	r->per = 1;
 }
