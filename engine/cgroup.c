@@ -3,7 +3,9 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine/cgroup.h"
 #include "engine/sys.h"
@@ -113,4 +115,62 @@ int cgroup_v2_root(char *out, size_t sz)
 		}
 	fclose(f);
 	return rc;
+}
+
+static bool id_eq(const void *key, uint32_t idx, const void *ctx)
+{
+	const struct cgroup_ids *c = ctx;
+
+	return c->v[idx].id == *(const uint64_t *)key;
+}
+
+const char *cgroup_ids_name(const struct cgroup_ids *c, uint64_t id)
+{
+	uint32_t i = hashtab_find(&c->index, hash_mix(id), &id, id_eq, c);
+
+	return i == HASHTAB_NONE ? NULL : c->v[i].name;
+}
+
+int cgroup_ids_add(struct cgroup_ids *c, uint64_t id, const char *path)
+{
+	if (cgroup_ids_name(c, id))
+		return 0;
+	if (GROW(c->v, c->n + 1, c->alloc) < 0 ||
+	    hashtab_add(&c->index, hash_mix(id), (uint32_t)c->n) < 0)
+		return -1;
+	c->v[c->n].id = id;
+	cgroup_name(path, c->v[c->n].name, sizeof(c->v[c->n].name));
+	c->n++;
+	return 0;
+}
+
+void cgroup_ids_free(struct cgroup_ids *c)
+{
+	free(c->v);
+	hashtab_free(&c->index);
+	memset(c, 0, sizeof(*c));
+}
+
+uint64_t cgroup_id_of_path(const char *path)
+{
+	char root[CGROUP_PATH_MAX], dir[2 * CGROUP_PATH_MAX];
+	struct stat st;
+
+	if (cgroup_v2_root(root, sizeof(root)) < 0)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s%s", root, path);
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? (uint64_t)st.st_ino : 0;
+}
+
+bool cgroup_sample_supported(void)
+{
+	FILE *f = sys_fopen("/proc/sys/kernel/osrelease", "r");
+	int major = 0, minor = 0;
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%d.%d", &major, &minor) != 2)
+		major = 0;
+	fclose(f);
+	return major > 5 || (major == 5 && minor >= 7);
 }

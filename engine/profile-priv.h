@@ -40,6 +40,7 @@ struct thread_row {
 	bool ended;
 	char comm[PROFILE_COMM_MAX];
 	char user[PROFILE_USER_MAX]; /* processes: the owner's name, "" unknown */
+	char cgroup[CGROUP_NAME_MAX]; /* processes: its cgroup's name, "" unknown */
 	uint32_t pid;               /* threads: the process of its latest sample */
 	uint64_t n[];               /* samples[n_events], then window[n_events] */
 };

@@ -330,6 +330,7 @@ static void copy_thread(const struct profile *p, struct snap_thread *d,
 	d->pid = t->pid;
 	memcpy(d->comm, t->comm, sizeof(d->comm));
 	memcpy(d->user, t->user, sizeof(d->user));
+	memcpy(d->cgroup, t->cgroup, sizeof(d->cgroup));
 	d->ended = t->ended;
 	d->samples = counters;
 	d->window = counters + ne;
@@ -375,6 +376,51 @@ static struct snap_thread *copy_table(const struct profile *p, const struct row_
 	return v;
 }
 
+static int cgroup_desc(const void *a, const void *b)
+{
+	const struct snap_cgroup *x = a, *y = b;
+
+	if (x->samples[0] != y->samples[0])
+		return x->samples[0] < y->samples[0] ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* The processes' samples summed by cgroup name (processes of no known
+ * cgroup left out), as add_modules sums functions by module.  One
+ * allocation, freed through s->cgroups; names point into s->procs. */
+static int add_cgroups(struct snapshot *s)
+{
+	size_t ne = (size_t)s->n_events, n = 0;
+	struct snap_cgroup *c = calloc(s->n_procs + 1, sizeof(*c) + 2 * ne * sizeof(uint64_t));
+
+	if (!c)
+		return -1;
+	uint64_t *counters = (uint64_t *)(c + s->n_procs + 1);
+	for (size_t i = 0; i < s->n_procs; i++) {
+		const struct snap_thread *pr = &s->procs[i];
+		size_t j = 0;
+		if (!pr->cgroup[0])
+			continue;
+		while (j < n && strcmp(c[j].name, pr->cgroup) != 0)
+			j++;   /* a few cgroups: a scan */
+		if (j == n) {
+			c[n].name = pr->cgroup;
+			c[n].samples = counters + 2 * ne * n;
+			c[n].window = c[n].samples + ne;
+			n++;
+		}
+		for (size_t e = 0; e < ne; e++) {
+			c[j].samples[e] += pr->samples[e];
+			c[j].window[e] += pr->window[e];
+		}
+	}
+	if (ne > 0)
+		qsort(c, n, sizeof(*c), cgroup_desc);
+	s->cgroups = c;
+	s->n_cgroups = n;
+	return 0;
+}
+
 static int add_threads(const struct profile *p, struct snapshot *s)
 {
 	s->threads = copy_table(p, &p->threads, &s->n_threads);
@@ -382,6 +428,8 @@ static int add_threads(const struct profile *p, struct snapshot *s)
 		s->procs = copy_table(p, &p->procs, &s->n_procs);
 		for (size_t i = 0; s->procs && i < s->n_procs; i++)
 			s->procs[i].pid = s->procs[i].tid;
+		if (s->procs && add_cgroups(s) < 0)
+			return -1;
 	}
 	return s->threads && (!p->by_process || s->procs) ? 0 : -1;
 }
@@ -459,6 +507,7 @@ void snapshot_free(struct snapshot *s)
 		free(s->modules);
 		free(s->threads);
 		free(s->procs);
+		free(s->cgroups);
 		free(s->wall);
 	}
 	free(s);

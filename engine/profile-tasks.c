@@ -40,6 +40,8 @@ static void table_fork(struct profile *p, struct row_table *tab, uint32_t tid,
 		memcpy(t->user, parent->user, sizeof(t->user));
 	if ((!t->comm[0] || new_life) && parent->comm[0])
 		memcpy(t->comm, parent->comm, sizeof(t->comm));
+	if (!t->cgroup[0] || new_life)
+		memcpy(t->cgroup, parent->cgroup, sizeof(t->cgroup));
 }
 
 void profile_thread_fork(struct profile *p, uint32_t tid, uint32_t parent_tid)
@@ -98,6 +100,14 @@ void profile_set_process(struct profile *p, uint32_t pid, const char *comm, cons
 		snprintf(t->user, sizeof(t->user), "%s", user);
 	if (comm)
 		row_set_name(t, comm);
+}
+
+void profile_set_process_cgroup(struct profile *p, uint32_t pid, const char *name)
+{
+	struct thread_row *t = p->by_process ? profile_table_get(p, &p->procs, pid) : NULL;
+
+	if (t && t != p->procs.other && strcmp(t->cgroup, name) != 0)
+		snprintf(t->cgroup, sizeof(t->cgroup), "%s", name);
 }
 
 void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid)

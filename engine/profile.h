@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/cgroup.h"
 #include "engine/events.h"
 
 #define PROFILE_COMM_MAX 16      /* the kernel's TASK_COMM_LEN */
@@ -67,6 +68,13 @@ struct snap_module {
 	uint64_t *window;        /* [n_events] */
 };
 
+/* System-wide: the processes' samples summed by their cgroup's name. */
+struct snap_cgroup {
+	const char *name;        /* engine/cgroup.h's cgroup_name */
+	uint64_t *samples;       /* [n_events] cumulative */
+	uint64_t *window;        /* [n_events] */
+};
+
 /* A thread of the target (or of a child process), once it has samples. */
 struct snap_thread {
 	uint32_t tid;            /* PROFILE_TID_OTHER: the threads past the limit */
@@ -76,6 +84,7 @@ struct snap_thread {
 	uint64_t *window;        /* [n_events] */
 	uint32_t pid;            /* threads: its process; processes: the pid again */
 	char user[PROFILE_USER_MAX]; /* processes: the owner, "" unknown */
+	char cgroup[CGROUP_NAME_MAX]; /* processes: its cgroup's name, "" unknown */
 };
 
 /* Samples at one instruction address (for the asm view). */
@@ -111,6 +120,8 @@ struct snapshot {
 	int64_t process;         /* funcs and modules of this process only; -1: all */
 	size_t n_procs;
 	struct snap_thread *procs;
+	size_t n_cgroups;        /* the procs summed by cgroup, sorted like funcs */
+	struct snap_cgroup *cgroups;
 	uint64_t lost, throttled, undecodable;
 	int pid;
 	char command[64];
@@ -181,6 +192,9 @@ void profile_add_pid(struct profile *p, int ev, uint32_t pid, uint32_t tid, uint
 /* Process life, as the threads': a name and owner (NULL: kept), a FORK
  * (the child takes its parent's name and owner), an EXIT. */
 void profile_set_process(struct profile *p, uint32_t pid, const char *comm, const char *user);
+/* The name of process PID's cgroup (engine/cgroup.h), as its latest sample
+ * or /proc gave it: the snapshot's cgroups rows sum processes by it. */
+void profile_set_process_cgroup(struct profile *p, uint32_t pid, const char *name);
 void profile_process_fork(struct profile *p, uint32_t pid, uint32_t ppid);
 void profile_process_exit(struct profile *p, uint32_t pid);
 /* Whether process PID has a name and an owner. */

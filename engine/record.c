@@ -444,6 +444,10 @@ int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_form
 		out->u.sw.preempt = out->u.sw.out &&
 				    (hdr->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 		break;
+	case PERF_RECORD_CGROUP:
+		out->u.cgroup.id = take64(&c);
+		out->u.cgroup.path = take_string(&c);
+		break;
 	default:
 		/* not needed: stepped over by its size; perf's own records
 		 * (>= PERF_RECORD_USER_TYPE_START) have no trailer */

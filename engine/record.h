@@ -115,6 +115,14 @@ struct rec_switch {
 #define PERF_RECORD_MISC_SWITCH_OUT_PREEMPT (1 << 14)
 #endif
 
+/* PERF_RECORD_CGROUP (Linux 5.7, attr.cgroup): a cgroup's id, as samples'
+ * PERF_SAMPLE_CGROUP carry it, and its v2 path; PATH points into the
+ * record. */
+struct rec_cgroup {
+	uint64_t id;
+	const char *path;
+};
+
 struct record {
 	uint32_t type;
 	uint16_t misc;
@@ -126,6 +134,7 @@ struct record {
 		struct rec_lost lost;
 		struct rec_throttle throttle;
 		struct rec_switch sw;
+		struct rec_cgroup cgroup;
 	} u;
 	uint8_t cpumode;   /* header.misc & PERF_RECORD_MISC_CPUMODE_MASK */
 	/* sample_id_all trailer of non-SAMPLE records (0 when absent) */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "arch/plan.h"
+#include "engine/cgroup.h"
 #include "engine/mux.h"
 #include "engine/ordered.h"
 #include "engine/pfm.h"
@@ -85,7 +86,7 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 		a->sample_freq = fs->ev->attr.sample_freq;
 	else
 		a->sample_period = samples ? fs->ev->sav : 0;
-	a->sample_type = SAMPLE_TYPE;
+	a->sample_type = SAMPLE_TYPE | (s->fmt.sample_type & PERF_SAMPLE_CGROUP);
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 			 PERF_FORMAT_ID;
 	/* a group member follows its leader: enabled with it, never on its own */
@@ -132,6 +133,7 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
+		a->cgroup = (s->fmt.sample_type & PERF_SAMPLE_CGROUP) != 0;  /* new cgroups' paths */
 		/* perf report unwinds a recorded session's stacks only through
 		 * mapped memory: .eh_frame lies in a read-only, non-executable
 		 * segment.  (Our unwinder reads the files; the engine keeps only
@@ -470,6 +472,11 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
 	s->fmt = (struct rec_format){ .sample_type = SAMPLE_TYPE, .sample_id_all = true };
+	/* system-wide: each sample's cgroup (not with dwarf stacks: the stack
+	 * copy must stay the sample's last field to be cut, engine/record.h) */
+	if ((o->all_cpus || o->cpus || o->cgroup) && o->call_graph != CALL_GRAPH_DWARF &&
+	    cgroup_sample_supported())
+		s->fmt.sample_type |= PERF_SAMPLE_CGROUP;
 	s->call_graph = o->call_graph;
 	s->stack_size = o->stack_size ? o->stack_size : CALL_GRAPH_STACK_DEFAULT;
 	switch (o->call_graph) {

@@ -25,6 +25,7 @@
 #include "engine/record.h"
 #include "engine/session.h"
 #include "engine/side.h"
+#include "engine/cgroup.h"
 #include "engine/symbols.h"
 #include "engine/target.h"
 #include "engine/unwind.h"
@@ -162,6 +163,7 @@ struct session {
 	DIR *cgroup_dir;         /* while -a opens: --cgroup's directory, each CPU's
 				  * events opened for it (PERF_FLAG_PID_CGROUP) */
 	bool *cpu_on;            /* [ncpus]; NULL: every CPU */
+	struct cgroup_ids cgroup_ids; /* PERF_SAMPLE_CGROUP's ids -> names */
 	uint64_t last_expire;    /* live: when exited spaces were last freed */
 	bool user_only;          /* the kernel may not be watched: exclude_kernel */
 	bool topdown;            /* metric events: slots and they count in kernel groups */

@@ -196,6 +196,32 @@ void session_read_line(const char *path, char *buf, size_t sz)
 }
 
 
+/* Process PID's cgroup from /proc (a live watch), its id learnt for the
+ * samples that carry it.  Returns its name, or NULL when not known. */
+static const char *proc_cgroup(struct session *s, pid_t pid, uint64_t want)
+{
+	char path[CGROUP_PATH_MAX];
+
+	if (s->src->recorded || cgroup_of_pid(pid, path, sizeof(path)) < 0)
+		return NULL;
+	uint64_t id = cgroup_id_of_path(path);
+	if (id && cgroup_ids_add(&s->cgroup_ids, id, path) == 0 && (!want || id == want))
+		return cgroup_ids_name(&s->cgroup_ids, id);
+	return NULL;
+}
+
+/* A sample's cgroup (PERF_SAMPLE_CGROUP): the name of its id, from the
+ * kernel's CGROUP records or /proc at first sight of the id. */
+static void sample_cgroup(struct session *s, const struct rec_sample *smp)
+{
+	const char *name = cgroup_ids_name(&s->cgroup_ids, smp->cgroup);
+
+	if (!name)
+		name = proc_cgroup(s, (pid_t)smp->pid, smp->cgroup);
+	if (name)
+		profile_set_process_cgroup(s->prof, smp->pid, name);
+}
+
 /* System-wide: a process older than the watch had its COMM record before
  * it: its name, owner and threads' names from /proc, as perf synthesizes
  * them.  The idle task (pid 0) is perf's "swapper". */
@@ -214,6 +240,9 @@ static void name_process(struct session *s, pid_t pid)
 	read_user(pid, user, sizeof(user));
 	/* gone already: named as unknown, not read again */
 	profile_process_fill(s->prof, (uint32_t)pid, comm[0] ? comm : "?", user[0] ? user : "?");
+	const char *cg = proc_cgroup(s, pid, 0);
+	if (cg)
+		profile_set_process_cgroup(s->prof, (uint32_t)pid, cg);
 	int n = target_tids(pid, tids, 256);
 	if (n > 0)
 		session_name_threads(s, pid, tids, n);
@@ -356,6 +385,8 @@ static void handle_sample(struct session *s, int ev, const struct rec_sample *sm
 	else
 		user_symbol(s, sp, smp->ip, &si);
 	name_if_new(s, smp->pid);
+	if (smp->cgroup)
+		sample_cgroup(s, smp);
 	if (s->src->attr(s, ev)->sample_type & PERF_SAMPLE_READ)
 		add_read_values(s, sp, smp, &si);
 	else
@@ -439,6 +470,10 @@ static void handle_other(struct session *s, const struct record *r)
 		break;
 	case PERF_RECORD_THROTTLE:
 		profile_add_throttle(s->prof);
+		break;
+	case PERF_RECORD_CGROUP:
+		if (cgroup_ids_add(&s->cgroup_ids, r->u.cgroup.id, r->u.cgroup.path) < 0)
+			profile_add_undecodable(s->prof);
 		break;
 	default:
 		break;
@@ -741,6 +776,7 @@ void session_close(struct session *s)
 	free(s->rings);
 	free(s->pfds);
 	free(s->cpu_on);
+	cgroup_ids_free(&s->cgroup_ids);
 	asm_cache_free(s->asmc);
 	strpool_free(&s->canon_mods);
 	free(s->canon_base);

@@ -397,6 +397,17 @@ static void serve_metrics(struct serve *sv, const struct http_request *req,
 	r->type = metrics_content_type(om);
 }
 
+/* make_index writes it once the session is open (under the lock). */
+static void serve_index(struct serve *sv, struct http_reply *r)
+{
+	pthread_mutex_lock(&sv->mu);
+	if (sv->index[0])
+		reply_text(r, 200, "text/html; charset=utf-8", "%s", sv->index);
+	else
+		reply_text(r, 503, "text/plain", "starting: the session is not open yet\n");
+	pthread_mutex_unlock(&sv->mu);
+}
+
 static void handle(void *arg, const struct http_request *req, struct http_reply *r)
 {
 	struct serve *sv = arg;
@@ -408,7 +419,7 @@ static void handle(void *arg, const struct http_request *req, struct http_reply 
 	else if (strcmp(req->path, "/healthz") == 0)
 		reply_text(r, 200, "text/plain", "ok\n");
 	else if (strcmp(req->path, "/") == 0)
-		reply_text(r, 200, "text/html; charset=utf-8", "%s", sv->index);
+		serve_index(sv, r);
 	else
 		reply_text(r, 404, "text/plain", "not found: try /\n");
 }
@@ -523,8 +534,9 @@ static void make_index(struct serve *sv, const char *listen)
 	struct snapshot *snap = session_snapshot(sv->s);
 	const struct arch_model *m = ev->model;
 	const struct tree_def *def = m ? tree_def_get(m->tree) : NULL;
+	char index[sizeof(sv->index)];
 
-	snprintf(sv->index, sizeof(sv->index),
+	snprintf(index, sizeof(index),
 		 "<!DOCTYPE html>\n<html><head><title>cyctop serve</title></head><body>\n"
 		 "<h1>cyctop serve</h1>\n<p>host: %s; model %s; method %s (%s)</p>\n<ul>\n"
 		 "<li><a href=\"/metrics\">/metrics</a>: Prometheus text format (OpenMetrics by "
@@ -535,6 +547,9 @@ static void make_index(struct serve *sv, const char *listen)
 		 def ? def->title : "", SERVE_SECONDS_DEFAULT);
 	(void)listen;
 	snapshot_free(snap);
+	pthread_mutex_lock(&sv->mu);
+	memcpy(sv->index, index, sizeof(index));
+	pthread_mutex_unlock(&sv->mu);
 }
 
 /* --cgroup PATH: the directory in the cgroup v2 hierarchy (a path in it,
@@ -601,7 +616,19 @@ static void serve_free(struct serve *sv)
 	pthread_cond_destroy(&sv->cv);
 }
 
-static int serve_run(struct serve_opts *o, struct serve *sv, struct http_opts *ho)
+/* The waiting profile requests end, then the HTTP threads. */
+static void stop_http(struct serve *sv, struct http *h)
+{
+	pthread_mutex_lock(&sv->mu);
+	sv->stopping = true;
+	pthread_cond_broadcast(&sv->cv);
+	pthread_mutex_unlock(&sv->mu);
+	http_stop(h);
+}
+
+/* The session, collected until a signal (or the launched command's end);
+ * the exit status. */
+static int serve_session(struct serve_opts *o, struct serve *sv)
 {
 	char err[512];
 
@@ -613,31 +640,36 @@ static int serve_run(struct serve_opts *o, struct serve *sv, struct http_opts *h
 		cmd_error("%s", session_events(sv->s)->notice);
 	if (session_keep_threads(sv->s) < 0 || !(sv->m = metrics_new(o->top))) {
 		cmd_error("serve: out of memory");
-		session_close(sv->s);
 		return 1;
 	}
 	make_index(sv, o->listen);
+	collect(sv, o->delay);
+	struct snapshot *snap = session_snapshot(sv->s);
+	int rc = snap ? cmd_watch_status(o->s.argv != NULL, snap->ended, snap->exit_status) : 1;
+	snapshot_free(snap);
+	return rc;
+}
+
+/* Listening comes first: a bad --listen is one line before any session
+ * opens (a command would start and be stopped); until the first round
+ * /metrics answers 503 and / a placeholder. */
+static int serve_run(struct serve_opts *o, struct serve *sv, struct http_opts *ho)
+{
+	char err[512];
+
 	ho->handler = handle;
 	ho->arg = sv;
 	struct http *h = http_start(ho, err, sizeof(err));
 	if (!h) {
 		cmd_error("serve: %s", err);
-		session_close(sv->s);
 		return 1;
 	}
 	fprintf(stderr, "cyctop serve: listening on %s://%s (port %d)\n",
 		ho->tls_cert ? "https" : "http", o->listen, http_port(h));
-	collect(sv, o->delay);
-	/* the waiting profile requests end, then the threads */
-	pthread_mutex_lock(&sv->mu);
-	sv->stopping = true;
-	pthread_cond_broadcast(&sv->cv);
-	pthread_mutex_unlock(&sv->mu);
-	http_stop(h);
-	struct snapshot *snap = session_snapshot(sv->s);
-	int rc = snap ? cmd_watch_status(o->s.argv != NULL, snap->ended, snap->exit_status) : 1;
-	snapshot_free(snap);
-	session_close(sv->s);
+	int rc = serve_session(o, sv);
+	stop_http(sv, h);
+	if (sv->s)
+		session_close(sv->s);
 	return rc;
 }
 

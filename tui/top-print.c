@@ -532,6 +532,7 @@ static void json_procs(struct json *j, const struct snapshot *s, int window)
 		json_id(j, "pid", p->tid);
 		json_kstr(j, "comm", p->comm);
 		json_kstr(j, "user", p->user);
+		json_kstr(j, "cgroup", p->cgroup);
 		json_kbool(j, "ended", p->ended);
 		json_shares(j, s, p->samples, p->window, window);
 		json_proc_wall(j, s, p->tid);
@@ -618,6 +619,22 @@ static void json_modules(struct json *j, const struct snapshot *s, int window)
 	json_end(j);
 }
 
+/* -a, --cgroup: the processes summed by cgroup (engine/cgroup.h's names),
+ * sorted like the modules. */
+static void json_cgroups(struct json *j, const struct snapshot *s, int window)
+{
+	json_key(j, "cgroups");
+	json_array_begin(j);
+	for (size_t i = 0; i < s->n_cgroups; i++) {
+		const struct snap_cgroup *c = &s->cgroups[i];
+		json_object_begin(j);
+		json_kstr(j, "name", c->name);
+		json_shares(j, s, c->samples, c->window, window);
+		json_end(j);
+	}
+	json_end(j);
+}
+
 static void print_json(FILE *out, const struct snapshot *s, int window)
 {
 	struct json j;
@@ -643,8 +660,10 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 	json_functions(&j, s, window);
 	json_modules(&j, s, window);
 	json_threads(&j, s, window);
-	if (s->system_wide)
+	if (s->system_wide) {
 		json_procs(&j, s, window);
+		json_cgroups(&j, s, window);
+	}
 	if (s->process >= 0) {
 		json_key(&j, "pid");
 		json_int(&j, s->process);

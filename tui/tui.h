@@ -181,6 +181,7 @@ struct tui {
 		bool picked;             /* pid is a row shown selected (else none yet:
 					  * pid 0 is the idle task's) */
 		int sort;                /* < n_events: event; +0 pid; +1 user; +2 command */
+		bool by_cgroup;          /* c: a row per cgroup (snapshot->cgroups) */
 	} procs;
 	struct baseline *baseline;   /* --baseline FILE or B (tui/baseline.h), or NULL */
 	enum base_mode base_mode;    /* D: the event columns absolute, delta, delta % */

@@ -30,6 +30,8 @@ static const char *const help_lines[] = {
 	"  Enter f Esc     -a: a process's functions (Enter), every process's (f; in a",
 	"                  process's functions without -g too), the processes again (Esc);",
 	"                  < > / sort and filter the processes",
+	"  c               -a processes: a row per cgroup (its unit or container id; again or",
+	"                  Esc: per process); Enter: that cgroup's processes (filtered by it)",
 	"  space           pause / resume refreshing (collection goes on)",
 	"  w               hotspots: live window (last interval) / cumulative",
 	"  s               hotspots: samples / percent",

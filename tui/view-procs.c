@@ -70,7 +70,8 @@ static bool proc_shown(const struct tui *t, const struct snap_thread *p)
 		any |= cell(t, p, e) != 0;
 	snprintf(pid, sizeof(pid), "%u", p->tid);
 	return any && (!t->filter[0] || strcasestr(p->comm, t->filter) ||
-		       strcasestr(p->user, t->filter) || strcmp(pid, t->filter) == 0);
+		       strcasestr(p->user, t->filter) || strcmp(pid, t->filter) == 0 ||
+		       strcasestr(p->cgroup, t->filter));
 }
 
 /* The rows shown, filtered and sorted (NULL when out of memory). */
@@ -86,6 +87,60 @@ static const struct snap_thread **proc_rows(const struct tui *t, int *n)
 			v[(*n)++] = &t->snap->procs[i];
 	qsort_r(v, (size_t)*n, sizeof(*v), compare_procs, (void *)t);
 	return v;
+}
+
+/* --- grouped by cgroup (c) ------------------------------------------------ */
+
+static uint64_t cg_cell(const struct tui *t, const struct snap_cgroup *c, int e)
+{
+	return t->window ? c->window[e] : c->samples[e];
+}
+
+/* The cgroups with samples shown (in the snapshot's order, the first
+ * event's), their names matching the filter; NULL when out of memory. */
+static const struct snap_cgroup **cgroup_rows(const struct tui *t, int *n)
+{
+	const struct snapshot *s = t->snap;
+	const struct snap_cgroup **v = malloc((s->n_cgroups + 1) * sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; v && i < s->n_cgroups; i++) {
+		bool any = false;
+		for (int e = 0; e < s->n_events; e++)
+			any |= cg_cell(t, &s->cgroups[i], e) != 0;
+		if (any && (!t->filter[0] || strcasestr(s->cgroups[i].name, t->filter)))
+			v[(*n)++] = &s->cgroups[i];
+	}
+	return v;
+}
+
+static void draw_cgroup(struct tui *t, int y, const struct snap_cgroup *c, bool selected,
+			const struct shown_col *dc, int nd)
+{
+	const struct snapshot *s = t->snap;
+	char buf[96];
+	int x = 0;
+
+	for (int e = 0; e < s->n_events && x + EVCOL < COLS; e++, x += EVCOL) {
+		uint64_t all = t->window ? s->ev[e].window : s->ev[e].samples;
+		double pct = all ? 100.0 * (double)cg_cell(t, c, e) / (double)all : 0;
+		if (t->show_samples)
+			snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)cg_cell(t, c, e));
+		else
+			snprintf(buf, sizeof(buf), "%9.2f%%", pct);
+		ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
+		ui_text(y, x, EVCOL, buf, true);
+	}
+	ui_set(selected ? EL_SELECTED : EL_DEFAULT);
+	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
+		double v = tui_derived_value(t, c->samples, c->window, &dc[d]);
+		if (isnan(v))
+			snprintf(buf, sizeof(buf), "%10s", "-");
+		else
+			snprintf(buf, sizeof(buf), "%10.2f", v);
+		ui_text(y, x, EVCOL, buf, true);
+	}
+	ui_cell(y, x, COLS - x, c->name);
 }
 
 static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
@@ -109,8 +164,9 @@ static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
 	}
 	if (y < rows - 2) {
 		ui_set(s->lost || s->throttled ? EL_WARNING : EL_HEADER);
-		snprintf(line, sizeof(line), "  lost %llu  throttled %llu  processes %d%s%s%s%s",
-			 (unsigned long long)s->lost, (unsigned long long)s->throttled, nrows,
+		snprintf(line, sizeof(line), "  lost %llu  throttled %llu  %s %d%s%s%s%s",
+			 (unsigned long long)s->lost, (unsigned long long)s->throttled,
+			 t->procs.by_cgroup ? "cgroups" : "processes", nrows,
 			 t->filter[0] ? "  filter: " : "", t->filter, s->notice[0] ? "  " : "",
 			 s->notice);
 		ui_text(y++, 0, COLS, line, true);
@@ -134,12 +190,15 @@ static void draw_procs_columns(struct tui *t, int y, const struct shown_col *dc,
 		snprintf(buf, sizeof(buf), "%10s", dc[d].col->label);
 		ui_text(y, x, EVCOL, buf, true);
 	}
-	if (t->snap->wall && x + 2 * EVCOL < COLS) {
+	if (t->snap->wall && !t->procs.by_cgroup && x + 2 * EVCOL < COLS) {
 		ui_text(y, x, 2 * EVCOL, tui_wall_heading(t), true);
 		x += 2 * EVCOL;
 	}
-	snprintf(buf, sizeof(buf), "%c    PID %cUSER       %cCOMMAND", k == ne ? '>' : ' ',
-		 k == ne + 1 ? '>' : ' ', k == ne + 2 ? '>' : ' ');
+	if (t->procs.by_cgroup)
+		snprintf(buf, sizeof(buf), " CGROUP");
+	else
+		snprintf(buf, sizeof(buf), "%c    PID %cUSER       %cCOMMAND", k == ne ? '>' : ' ',
+			 k == ne + 1 ? '>' : ' ', k == ne + 2 ? '>' : ' ');
 	ui_text(y, x, COLS - x, buf, true);
 }
 
@@ -208,12 +267,67 @@ static void draw_proc_row(void *ctx, int i, int y, bool selected)
 	draw_proc(p->t, y, p->v[i], selected, p->dc, p->nd);
 }
 
+struct cgroup_rows {
+	struct tui *t;
+	const struct snap_cgroup **v;
+	const struct shown_col *dc;
+	int nd;
+};
+
+static void draw_cgroup_row(void *ctx, int i, int y, bool selected)
+{
+	const struct cgroup_rows *c = ctx;
+
+	draw_cgroup(c->t, y, c->v[i], selected, c->dc, c->nd);
+}
+
+/* c: the same columns, a row per cgroup. */
+static void draw_cgroups(struct tui *t, int y, int rows)
+{
+	int n;
+	const struct snap_cgroup **v = cgroup_rows(t, &n);
+
+	y = draw_procs_header(t, y, rows, n);
+	if (y < rows) {
+		struct shown_col dc[MAX_DERIVED];
+		int nd = tui_derived_columns(t, dc);
+		draw_procs_columns(t, y++, dc, nd);
+		struct cgroup_rows shown = { t, v, dc, nd };
+		t->procs.br.nr = n;
+		y = browser_draw(&t->procs.br, y, rows, draw_cgroup_row, &shown);
+		if (n == 0 && y < rows)
+			ui_text(y, 0, COLS, t->filter[0] ? "no cgroup matches the filter"
+					   : "no cgroup known yet", true);
+	}
+	ui_set(EL_DEFAULT);
+	free(v);
+}
+
+/* Enter on a cgroup: its processes (the filter set to its name). */
+static void open_cgroup(struct tui *t)
+{
+	int n;
+	const struct snap_cgroup **v = cgroup_rows(t, &n);
+
+	if (v && t->procs.br.sel < n) {
+		snprintf(t->filter, sizeof(t->filter), "%s", v[t->procs.br.sel]->name);
+		t->procs.by_cgroup = false;
+		t->procs.br.sel = 0;
+		t->procs.picked = false;
+	}
+	free(v);
+}
+
 static void draw_procs(struct tui *t, int y, int rows)
 {
 	int n;
 
 	if (!t->snap) {
 		ui_text(y, 0, COLS, "waiting for the first samples...", true);
+		return;
+	}
+	if (t->procs.by_cgroup) {
+		draw_cgroups(t, y, rows);
 		return;
 	}
 	const struct snap_thread **v = proc_rows(t, &n);
@@ -262,8 +376,30 @@ static void cycle_proc_sort(struct tui *t, int dir)
 	t->procs.sort = (t->procs.sort + n + dir) % n;
 }
 
+static bool key_cgroups(struct tui *t, int key)
+{
+	if (browser_key(&t->procs.br, key))
+		return true;
+	switch (key) {
+	case 'c': t->procs.by_cgroup = false; return true;
+	case 'w': tui_toggle_window(t); return true;
+	case 's': t->show_samples = !t->show_samples; return true;
+	case '/': case KEY_F(4): tui_prompt(t, PROMPT_FILTER); return true;
+	case 27:
+		if (t->filter[0])
+			t->filter[0] = '\0';
+		else
+			t->procs.by_cgroup = false;
+		return true;
+	case '\n': case '\r': case KEY_ENTER: open_cgroup(t); return true;
+	default: return false;
+	}
+}
+
 static bool key_procs(struct tui *t, int key)
 {
+	if (t->procs.by_cgroup)
+		return key_cgroups(t, key);
 	if (t->snap && t->procs.picked) {  /* a move starts from the process's row now */
 		int n;
 		const struct snap_thread **v = proc_rows(t, &n);
@@ -278,6 +414,10 @@ static bool key_procs(struct tui *t, int key)
 	case '<': case ',': cycle_proc_sort(t, -1); return true;
 	case '>': case '.': case KEY_F(6): cycle_proc_sort(t, 1); return true;
 	case 'I': t->reverse = !t->reverse; return true;
+	case 'c':  /* a row per cgroup */
+		t->procs.by_cgroup = true;
+		t->procs.br.sel = 0;
+		return true;
 	case 'w': tui_toggle_window(t); return true;
 	case 's': t->show_samples = !t->show_samples; return true;
 	case '/': case KEY_F(4): tui_prompt(t, PROMPT_FILTER); return true;
@@ -304,8 +444,8 @@ static bool key_procs(struct tui *t, int key)
 
 const struct view_ops view_procs = {
 	"processes",
-	"q quit  ? help  Enter functions  f all functions  t tree  / filter  < > sort  "
-	"space pause  w window  s samples",
+	"q quit  ? help  Enter functions  f all functions  c cgroups  t tree  / filter  "
+	"< > sort  space pause  w window  s samples",
 	draw_procs,
 	key_procs,
 	NULL,

@@ -8,7 +8,9 @@
 #   collection, and is cut off within the idle bound;
 # - 1,000 scrapes while workloads/storm runs: RSS flat after warm-up
 #   (within 2 MB from the 200th to the 1000th) and no fd growth;
-# - TLS with --tls-cert/--tls-key (a self-signed pair made here).
+# - TLS with --tls-cert/--tls-key (a self-signed pair made here);
+# - a bad --listen (no port, a port in use) is one line before the session
+#   opens: a command that cannot run is never tried.
 . "$SRCDIR/tests/e2e/lib.sh"
 
 command -v curl >/dev/null 2>&1 || { echo "SKIP: no curl"; exit 77; }
@@ -52,6 +54,21 @@ fi
 
 # --- methods, size ----------------------------------------------------------
 start --listen 127.0.0.1:0 -- "$WORKLOADS/mix" 600
+
+# --- a bad --listen: refused before the session (no command tried) ---------
+# the command does not exist: had the session opened first, its error
+# would be the one reported
+run "$CYCTOP" serve --listen 127.0.0.1:notaport -- "$TMP/no-such-command"
+expect_rc 1 "--listen without a numeric port"
+expect_err "--listen 127.0.0.1:notaport" "names the address"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "one line: $(cat "$TMP/err")"
+grep -q no-such-command "$TMP/err" && fail "the command was tried first: $(cat "$TMP/err")"
+ok
+run "$CYCTOP" serve --listen "127.0.0.1:$PORT" -- "$TMP/no-such-command"
+expect_rc 1 "--listen on a port in use"
+expect_err "--listen 127.0.0.1:$PORT: cannot listen there" "says the port is taken"
+grep -q no-such-command "$TMP/err" && fail "the command was tried first: $(cat "$TMP/err")"
+ok
 for m in POST PUT DELETE; do
 	[ "$(code -X $m "$URL/metrics")" = 405 ] || fail "$m /metrics: not 405"
 done
@@ -84,7 +101,7 @@ print("closed after %.1f s" % (time.time() - t0) if data is not None else "never
 PY
 SLOW_PID=$!
 c1=$(collected)
-wait_for "python3 -c 'import sys; sys.exit(not float(\"$(collected)\") > $c1 + 2)'" 30 \
+wait_for "python3 -c 'import sys; sys.exit(not float(\"\$(collected)\") > $c1 + 2)'" 30 \
 	"collection going on beside a slow client"
 ok
 wait "$SLOW_PID"

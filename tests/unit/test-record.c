@@ -1079,6 +1079,26 @@ static void test_comm(void **state)
 	}
 }
 
+/* PERF_RECORD_CGROUP: {id, path}, then the trailer. */
+static void test_cgroup(void **state)
+{
+	struct rb b;
+	struct record r;
+
+	(void)state;
+	rb_start(&b, PERF_RECORD_CGROUP, 0);
+	put64(&b, 0x1234);
+	put_str(&b, "/system.slice/cron.service");
+	put_trailer(&b, 0, 0, 9, 0x45);
+	struct perf_event_header *h = rb_finish(&b);
+	decode_ok(h, ST_TRAILER, true, &r);
+	assert_int_equal(r.u.cgroup.id, 0x1234);
+	assert_string_equal(r.u.cgroup.path, "/system.slice/cron.service");
+	assert_int_equal(r.sid_id, 0x45);
+	check_truncations(h, ST_TRAILER, true);
+	free(h);
+}
+
 static void test_fork_exit(void **state)
 {
 	static const uint32_t types[] = { PERF_RECORD_FORK, PERF_RECORD_EXIT };
@@ -1269,6 +1289,7 @@ int main(void)
 		cmocka_unit_test(test_mmap_old),
 		cmocka_unit_test(test_filename_without_nul),
 		cmocka_unit_test(test_comm),
+		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_fork_exit),
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_throttle),
