@@ -17,7 +17,7 @@ forget_map() { # PID
 # live: the function from the map, the module by the target's pid
 run "$CYCTOP" -b -e cpu-clock --format json -- "$JIT" 0.3
 expect_rc 0 "cyctop -- jit"
-pid=$(head -1 "$TMP/out")
+pid=$(json_last "$TMP/out" "o['target']['pid']")  # its stdout is on stderr now
 forget_map "$pid"
 top='o["functions"][0]'
 expect_true "$(json_last "$TMP/out" "($top['name'], $top['module']) == ('jit_spin', '[JIT] tid %d' % o['target']['pid']) and $top['percent']['cpu-clock'] > 50")" \
@@ -30,7 +30,7 @@ expect_true "$(json_last "$TMP/out" "($top['name'], $top['module']) == ('jit_spi
 # without the re-read it stays [unknown])
 run "$CYCTOP" -b -e cpu-clock -d 0.1 --format json -- "$JIT" 1 late
 expect_rc 0 "cyctop -- jit 1 late"
-pid=$(head -1 "$TMP/out")
+pid=$(json_last "$TMP/out" "o['target']['pid']")  # its stdout is on stderr now
 forget_map "$pid"
 jit_pct() { # NAME: its share in [JIT] tid PID, in the last table
 	json_last "$TMP/out" "sum(f['percent']['cpu-clock'] for f in o['functions'] if f['name'] == '$1' and f['module'] == '[JIT] tid $pid')"
@@ -44,7 +44,7 @@ ok
 # through its frame pointer (without that fallback: no caller, truncated)
 run "$CYCTOP" -b -g -e cpu-clock --format json -- "$JIT" 0.5
 expect_rc 0 "cyctop -g -- jit"
-forget_map "$(head -1 "$TMP/out")"
+forget_map "$(json_last "$TMP/out" "o['target']['pid']")"
 expect_true "$(json_last "$TMP/out" "[c['name'] for f in o['functions'] if f['name'] == 'jit_spin' for c in f['callers'] if c['percent'] > 90] == ['main'] and o['stacks']['truncated'] < 0.1 * o['stacks']['samples']")" \
 	"live -g: jit_spin not called by main: $(tail -1 "$TMP/out" | head -c 800)"
 
