@@ -20,7 +20,8 @@
  *   caller NAME MODULE SAMPLES PERCENT   FUNC's direct callers, PERCENT of TOTAL
  *   root NAME SAMPLES    the outermost frames of the stacks, by samples
  *   frames N             caller-tree rows (depth >= 1) below every sampled function
- *   bad_frames N         of those, rows whose module is unknown (garbage)
+ *   bad_frames N         of those, rows whose module is unknown (garbage);
+ *                        user functions' stacks only (see check_frames)
  *   max_depth N          the deepest of those rows
  * Exits 0, 1 on a failure, 2 on bad arguments. */
 #include "config.h"
@@ -108,7 +109,11 @@ static int check_frames(const struct snapshot *snap)
 
 	for (size_t i = 0; i < snap->n_funcs; i++) {
 		const struct snap_func *fn = &snap->funcs[i];
-		if (!fn->samples[0])
+		/* a kernel function's stack may start at a user frame no module
+		 * holds: a sample inside execve, the old image gone and the new
+		 * one not mapped yet (perf's own stacks say [unknown] there);
+		 * the busier the machine, the longer an exec and the likelier */
+		if (!fn->samples[0] || strcmp(fn->module, "[kernel.kallsyms]") == 0)
 			continue;
 		size_t n = cg_caller_tree(snap->cg, fn->name, fn->module, 0, MAX_DEPTH, NULL, 0);
 		struct cg_row *rows = n ? malloc(n * sizeof(*rows)) : NULL;
