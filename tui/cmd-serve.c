@@ -664,8 +664,12 @@ static int serve_run(struct serve_opts *o, struct serve *sv, struct http_opts *h
 		cmd_error("serve: %s", err);
 		return 1;
 	}
-	fprintf(stderr, "cyctop serve: listening on %s://%s (port %d)\n",
-		ho->tls_cert ? "https" : "http", o->listen, http_port(h));
+	/* the port the kernel gave (--listen HOST:0 asks for any): the URL
+	 * printed is the one to copy */
+	const char *colon = strrchr(o->listen, ':');
+	int host_len = colon ? (int)(colon - o->listen) : (int)strlen(o->listen);
+	fprintf(stderr, "cyctop serve: listening on %s://%.*s:%d\n",
+		ho->tls_cert ? "https" : "http", host_len, o->listen, http_port(h));
 	int rc = serve_session(o, sv);
 	stop_http(sv, h);
 	if (sv->s)

@@ -27,9 +27,9 @@ trap cleanup EXIT
 start() {
 	"$CYCTOP" serve "$@" >"$TMP/sv.out" 2>"$TMP/sv.err" &
 	SV_PID=$!
-	wait_for "grep -q 'port [1-9]' '$TMP/sv.err' || ! kill -0 $SV_PID" 30 "cyctop serve listening"
+	wait_for "grep -q 'listening on .*:[1-9][0-9]*$' '$TMP/sv.err' || ! kill -0 $SV_PID" 30 "cyctop serve listening"
 	kill -0 "$SV_PID" 2>/dev/null || fail "cyctop serve $*: $(cat "$TMP/sv.err")"
-	PORT=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' "$TMP/sv.err")
+	PORT=$(sed -n 's/^cyctop serve: listening on .*:\([0-9]*\)$/\1/p' "$TMP/sv.err")
 	URL="${SCHEME:-http}://127.0.0.1:$PORT"
 }
 stop() {
@@ -101,8 +101,10 @@ print("closed after %.1f s" % (time.time() - t0) if data is not None else "never
 PY
 SLOW_PID=$!
 c1=$(collected)
-wait_for "python3 -c 'import sys; sys.exit(not float(\"\$(collected)\") > $c1 + 2)'" 30 \
-	"collection going on beside a slow client"
+# each try reads the metric again (a single quote would keep $(...) from
+# the eval: the wait could never end)
+wait_for "v=\$(collected); [ -n \"\$v\" ] && awk -v v=\"\$v\" -v c='$c1' 'BEGIN { exit !(v > c + 2) }'" \
+	30 "collection going on beside a slow client"
 ok
 wait "$SLOW_PID"
 grep -q '^closed after' "$TMP/slow" || fail "the slow client: $(cat "$TMP/slow")"

@@ -40,8 +40,8 @@ ok
 "$CYCTOP" serve --listen 127.0.0.1:0 -d 0.25 -- "$WORKLOADS/mix" 3600 \
 	>"$TMP/sv.out" 2>"$TMP/sv.err" &
 SV_PID=$!
-wait_for "grep -q 'port [1-9]' '$TMP/sv.err'" 30 "cyctop serve listening"
-PORT=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' "$TMP/sv.err")
+wait_for "grep -q 'listening on .*:[1-9][0-9]*$' '$TMP/sv.err'" 30 "cyctop serve listening"
+PORT=$(sed -n 's/^cyctop serve: listening on .*:\([0-9]*\)$/\1/p' "$TMP/sv.err")
 URL="http://127.0.0.1:$PORT"
 ss -ltn | grep -q "127.0.0.1:$PORT " || fail "ss -ltn: nothing on 127.0.0.1:$PORT"
 ok
