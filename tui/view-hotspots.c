@@ -99,11 +99,16 @@ static double children_pct(const struct tui *t, uint64_t total)
 	return n ? 100.0 * (double)total / (double)n : 0;
 }
 
+static void pick_row(struct tui *t);
+
 /* < > cycle through the columns as shown: events, children, function,
- * module. */
+ * module.  The function seen selected stays selected wherever the new
+ * order puts it (the top row's, before any move). */
 static void cycle_sort(struct tui *t, int dir)
 {
 	int ne = t->snap ? t->snap->n_events : 0, order[EVENTS_MAX + 3], n = 0, at = 0;
+
+	pick_row(t);
 
 	for (int e = 0; e < ne; e++)
 		order[n++] = e;
