@@ -413,17 +413,17 @@ static void test_host_trees(void **state)
 	(void)state;
 	root = fake_sysfs_make("cpu", "");
 	fake_sysfs_cpuinfo(root, "AuthenticAMD", 25, 17);
-	assert_host_trees(root, "amd64_fam19h_zen4", "zen amd topdown sw", "AMD Zen 4");
+	assert_host_trees(root, "amd64_fam19h_zen4", "zen amd topdown sw wall", "AMD Zen 4");
 	root = fake_sysfs_make("cpu", "sapphire_rapids\n");
 	fake_sysfs_cpuinfo(root, "GenuineIntel", 6, 143);
-	assert_host_trees(root, "spr", "intel topdown sw", "Sapphire Rapids");
+	assert_host_trees(root, "spr", "intel topdown sw wall", "Sapphire Rapids");
 	root = fake_sysfs_make("armv8_neoverse_n1", NULL);
 	fake_sysfs_write(root, "cpuinfo", "processor\t: 0\nCPU implementer\t: 0x41\n"
 			 "CPU architecture: 8\nCPU variant\t: 0x3\nCPU part\t: 0xd0c\n");
-	assert_host_trees(root, "arm_n1", "arm sw", "none");
+	assert_host_trees(root, "arm_n1", "arm sw wall", "none");
 	root = fake_sysfs_make(NULL, NULL);
 	fake_sysfs_cpuinfo(root, "AuthenticAMD", 25, 17);
-	assert_host_trees(root, "perf", "sw", "none");
+	assert_host_trees(root, "perf", "sw wall", "none");
 }
 
 /* --- a kernel PMU libpfm4 does not know (a CPU newer than libpfm4) ------- */

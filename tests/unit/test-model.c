@@ -685,7 +685,8 @@ static void test_tree_names(void **state)
 	assert_int_equal(tree_from_name("k8"), TREE_NONE);
 }
 
-/* t's walk: each model's own trees, its own first, the generic last; the
+/* t's walk: each model's own trees, its own first, the generic last (the
+ * software tree, and the wall tree, shown where off-cpu was counted); the
  * papers' trees (Core2, IA-64) only on their CPUs; every name from the
  * trees' table. */
 static void assert_trees(const char *model, const char *want)
@@ -706,15 +707,15 @@ static void test_model_trees(void **state)
 	enum arch_tree ids[TREE_COUNT];
 
 	(void)state;
-	assert_trees("skl", "intel topdown sw");
-	assert_trees("amd64_fam19h_zen4", "zen amd topdown sw");
-	assert_trees("amd64_fam1ah_zen5", "zen topdown sw");
-	assert_trees("amd64_k8", "amd sw");
-	assert_trees("core", "core2 sw");
-	assert_trees("ia64", "ia64 sw");
-	assert_trees("arm_v2", "arm topdown sw");
-	assert_trees("arm_n1", "arm sw");
-	assert_trees("perf", "sw");
+	assert_trees("skl", "intel topdown sw wall");
+	assert_trees("amd64_fam19h_zen4", "zen amd topdown sw wall");
+	assert_trees("amd64_fam1ah_zen5", "zen topdown sw wall");
+	assert_trees("amd64_k8", "amd sw wall");
+	assert_trees("core", "core2 sw wall");
+	assert_trees("ia64", "ia64 sw wall");
+	assert_trees("arm_v2", "arm topdown sw wall");
+	assert_trees("arm_n1", "arm sw wall");
+	assert_trees("perf", "sw wall");
 	assert_int_equal(tree_model_trees(NULL, ids), 0);
 	assert_true(tree_is_generic(TREE_SW));
 	assert_false(tree_is_generic(TREE_CORE2));
