@@ -83,7 +83,9 @@ title | grep -q "Neoverse\|IA-64\|amd64_k8" && { screen_dump >&2; fail "another 
 ok
 walk "$model" "this host"
 T send-keys -t main q
-wait_screen "EXIT-" "cyctop ends on q"
+# the command line shows "EXIT-$?" too: wait for echo's own line
+wait_for 'screen | grep -q "^EXIT-[0-9]"' 20 "cyctop ends on q"
+ok
 screen | grep -q "EXIT-0" || { screen_dump >&2; fail "exit status after q"; }
 ok
 
