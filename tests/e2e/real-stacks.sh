@@ -243,7 +243,12 @@ part_kernel_fp() {
 	kallsyms_readable || { skip_part "part 2: /proc/kallsyms hides addresses (kptr_restrict, not root)"; return; }
 	command -v dd >/dev/null 2>&1 || { skip_part "part 2: dd is not installed"; return; }
 	head -c 32000000 /dev/zero >"$TMP/zero.bin"
-	run perf record -q -e cpu-clock -c 250000 --call-graph fp -o "$TMP/dd.data" -- sh -c \
+	# every 100 us: a function checked (1% of the samples at least) has
+	# 150 and more, so that one sample is under the 1-point tolerance.  At
+	# 250 us CI's machine gave __raw_callee_save_pvm_irq_enable 72 and 86
+	# samples, and do_syscall_64 one caller sample more than perf (not
+	# seen in 8 runs here); a systematic difference grows with the samples
+	run perf record -q -e cpu-clock -c 100000 --call-graph fp -o "$TMP/dd.data" -- sh -c \
 		"for i in 1 2 3 4 5 6 7 8 9 10; do dd if=$TMP/zero.bin of=/dev/null bs=64k 2>/dev/null; done"
 	[ "$RC" -eq 0 ] || { skip_part "part 2: perf record --call-graph fp: $(head -1 "$TMP/err")"; return; }
 	rm -f "$TMP/zero.bin"
