@@ -94,6 +94,12 @@ static int fake_ioctl(int fd, unsigned long req, unsigned long arg)
 	return 0;
 }
 
+static void fake_tick(int cpu);
+
+/* Set: every read takes a ms of the task's time on CPU 0 (a read pass
+ * preempted on a busy host), after the value is read. */
+static bool read_takes_time;
+
 static ssize_t fake_read(int fd, void *buf, size_t n)
 {
 	struct fake_fd *f = fake_of(fd);
@@ -108,6 +114,8 @@ static ssize_t fake_read(int fd, void *buf, size_t n)
 	v[2] = f->running_ns;
 	v[3] = (uint64_t)fd;  /* the id */
 	memcpy(buf, v, sizeof(v));
+	if (read_takes_time)
+		fake_tick(0);
 	return (ssize_t)sizeof(v);
 }
 
@@ -328,6 +336,26 @@ static void test_ilp_sweep_added_reference(void **state)
 	assert_int_equal(plan.reference, PLAN_ADDED);
 }
 
+/* A read pass that takes time: the groups are read before the reference,
+ * so no group's coverage is over its share of the whole (read after the
+ * reference, a group ran longer than the time it is divided by). */
+static void test_reference_read_last(void **state)
+{
+	struct mux m;
+	double sweep[7], raw[7], cycles, coverage_sum;
+
+	(void)state;
+	int n_groups = open_session("@ilp");
+	sys_set_ops(fake_ops());
+	(void)execute(&m, n_groups, 10, 1000);
+	read_takes_time = true;
+	scaled_sweep(sweep, &cycles, &coverage_sum, raw);
+	read_takes_time = false;
+	sys_set_ops(NULL);
+	assert_true(coverage_sum <= 1 + 1e-12);
+	assert_true(coverage_sum > 0.9);
+}
+
 /* --- rotation and scaling ------------------------------------------------- */
 
 static void test_due_and_late_ticks(void **state)
@@ -476,6 +504,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ilp_preset, setup_core, teardown_core),
 		cmocka_unit_test_setup_teardown(test_ilp_sweep_added_reference, setup_core,
 						teardown_core),
+		cmocka_unit_test_setup_teardown(test_reference_read_last, setup_core, teardown_core),
 		cmocka_unit_test(test_due_and_late_ticks),
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_merge),
