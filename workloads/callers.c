@@ -56,12 +56,7 @@ static volatile unsigned long sink;
 static volatile unsigned long alarm_sink;   /* written by the handler only */
 
 /* The bulk of the work: a loop through a volatile, so neither folded nor
- * vectorized, and its cost is proportional to ITERS.  Not instrumented by
- * ASan: with detect_stack_use_after_return on (libasan's default from GCC
- * 13, Debian 13's GCC 14; off in Debian 12's GCC 12) its addressable local
- * lives on ASan's fake stack, allocated by a call to __asan_stack_malloc_0
- * that the call tree would show under leaf_work, which calls nothing. */
-__attribute__((no_sanitize_address))
+ * vectorized, and its cost is proportional to ITERS. */
 KERNEL unsigned long leaf_work(unsigned long iters)
 {
 	volatile unsigned long acc = iters;

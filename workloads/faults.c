@@ -14,9 +14,7 @@
  * touch_pages maps PAGES fresh anonymous private pages (no MAP_POPULATE,
  * transparent huge pages disabled for the mapping) and stores one byte to
  * each page, so exactly PAGES minor page faults are taken by the store
- * instruction inside touch_pages. It is not instrumented by
- * AddressSanitizer: a shadow-memory check would add faults on the shadow
- * pages to the same function.
+ * instruction inside touch_pages.
  */
 #include "common.h"
 
@@ -28,15 +26,6 @@
 
 unsigned long touch_pages(size_t pages, size_t page_size, double seconds);
 unsigned long spin(double seconds);
-
-#if defined(__has_attribute)
-#if __has_attribute(no_sanitize_address)
-#define NO_ASAN __attribute__((no_sanitize_address))
-#endif
-#endif
-#ifndef NO_ASAN
-#define NO_ASAN
-#endif
 
 static volatile unsigned long sink;
 
@@ -55,7 +44,7 @@ KERNEL unsigned long pace(double until)
 
 /* SECONDS > 0: the I-th page is touched at I / PAGES x SECONDS of CPU time
  * from the start. */
-KERNEL NO_ASAN unsigned long touch_pages(size_t pages, size_t page_size, double seconds)
+KERNEL unsigned long touch_pages(size_t pages, size_t page_size, double seconds)
 {
 	size_t len = pages * page_size;
 	double start = wl_cpu_seconds();

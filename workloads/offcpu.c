@@ -193,7 +193,7 @@ static uint64_t thread_cpu_ns(void)
 }
 
 /* fsync also runs on the CPU (the journal, the bios it submits: a fifth
- * to a quarter of its time on this VM, more in a sanitized build): only
+ * to a quarter of its time on this VM): only
  * its time off the CPU is a wait, its thread's CPU time taken out. */
 KERNEL static void fsync_wait(int fd)
 {
