@@ -21,7 +21,8 @@
 ARM64_TOOLS="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 qemu-system-arm cpio"
 ARM64_LIBS="libncurses-dev libpfm4-dev libunwind-dev libdw-dev libelf-dev libiberty-dev
-libzstd-dev libprotobuf-c-dev zlib1g-dev libcmocka-dev libcapstone-dev libzydis-dev"
+libzstd-dev libprotobuf-c-dev zlib1g-dev libcmocka-dev libcapstone-dev libzydis-dev
+libmicrohttpd-dev"
 ARM64_GUEST="linux-image-cloud-arm64 busybox-static linux-perf python3-minimal libpython3-stdlib"
 ARM64_PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig
 
