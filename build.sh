@@ -112,14 +112,15 @@ stage() { # NAME FUNCTION
 }
 
 # The libFuzzer targets (Makefile.am's `make fuzz`: each target from a copy
-# of its seed corpus for FUZZ_SECONDS, default 30), with clang's libFuzzer
-# (Debian 12: clang-14 -> libclang-common-14-dev -> libclang-rt-14-dev).
+# of its seed corpus for FUZZ_SECONDS, 15 here, make fuzz's default 30),
+# with clang's libFuzzer (Debian 12: clang-14 -> libclang-common-14-dev ->
+# libclang-rt-14-dev).
 fuzz() {
 	if ! command -v clang >/dev/null 2>&1; then
 		say "fuzz: no clang, skipped"
 		return 0
 	fi
-	make -s -C build fuzz >build/fuzz.out 2>&1 || true
+	FUZZ_SECONDS=${FUZZ_SECONDS:-15} make -s -C build fuzz >build/fuzz.out 2>&1 || true
 	grep -v '^fuzz: [0-9]* passed' build/fuzz.out | grep -E '^fuzz: ' || true
 	p=$(sed -n 's/^fuzz: \([0-9]*\) passed, [0-9]* failed$/\1/p' build/fuzz.out)
 	f=$(sed -n 's/^fuzz: [0-9]* passed, \([0-9]*\) failed$/\1/p' build/fuzz.out)
@@ -156,16 +157,32 @@ tests_sanitized() {
 		run_tests build-san "tests (ASan+UBSan)"
 }
 
+# make distcheck with Makefile.am's DISTCHECK_TESTS (the whole suite ran
+# twice already), and every file git tracks in the tarball it made.
 distcheck() {
 	# VERBOSE: a failing test's log is printed (the tree is removed)
 	if make -s -C build distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror \
-		VERBOSE=yes >build/distcheck.out 2>&1; then
+		TESTS='$(DISTCHECK_TESTS)' VERBOSE=yes >build/distcheck.out 2>&1 &&
+		dist_holds_tracked_files; then
 		say "make distcheck: ok"
 	else
 		tail -n 150 build/distcheck.out
 		say "make distcheck: FAILED"
 		add_totals 0 1 0
 	fi
+}
+
+# The files git tracks that the tarball lacks, into build/distcheck.out
+# (none but .gitignore and m4/.keep); true without git.
+dist_holds_tracked_files() {
+	git rev-parse --git-dir >/dev/null 2>&1 || return 0
+	tgz=$(ls build/cyctop-*.tar.gz 2>/dev/null | head -n 1)
+	[ -n "$tgz" ] || { echo "distcheck: no tarball in build/" >>build/distcheck.out; return 1; }
+	tar tzf "$tgz" | sed 's|^[^/]*/||' | sort >build/dist-files.txt
+	missing=$(git ls-files | grep -vx '.gitignore\|m4/.keep' | sort | comm -23 - build/dist-files.txt)
+	[ -z "$missing" ] && return 0
+	printf 'distcheck: tracked files not in %s:\n%s\n' "$tgz" "$missing" >>build/distcheck.out
+	return 1
 }
 
 check() {
