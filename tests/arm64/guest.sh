@@ -23,7 +23,8 @@
 #      cortex-a57 max neoverse-n1-selftest neoverse-n1-e2e"),
 #      ARM64_TIMEOUT (seconds per boot, default 480; the self-test's boot's
 #      is ARM64_SELFTEST_TIMEOUT, default 900; the e2e boot's is
-#      ARM64_E2E_TIMEOUT, default 600), ARM64_KEEP=1 (keep the
+#      ARM64_E2E_TIMEOUT, default 600), ARM64_JOBS (boots side by side,
+#      default the host's CPUs), ARM64_KEEP=1 (keep the
 #      work directory, named on stderr).
 set -eu
 
@@ -155,8 +156,8 @@ boot() { # MODEL SMP LOG CPU TIMEOUT INITRD
 }
 
 CPUS=${ARM64_CPUS:-neoverse-n1 neoverse-n1-smp2 cortex-a57 max neoverse-n1-selftest${E2E:+ neoverse-n1-e2e}}
-for cpu in $CPUS; do
-	smp=1 model=$cpu to=${ARM64_TIMEOUT:-480} initrd=$w/initrd
+boot_cpu() { # CPU: its boot, with its model, vCPUs, timeout and initrd
+	cpu=$1 smp=1 model=$1 to=${ARM64_TIMEOUT:-480} initrd=$w/initrd
 	[ "$cpu" = neoverse-n1-smp2 ] && smp=2 model=neoverse-n1
 	[ "$cpu" = neoverse-n1-selftest ] && model=neoverse-n1 to=${ARM64_SELFTEST_TIMEOUT:-900}
 	[ "$cpu" = neoverse-n1-e2e ] && model=neoverse-n1 to=${ARM64_E2E_TIMEOUT:-600} \
@@ -167,7 +168,30 @@ for cpu in $CPUS; do
 	t0=$(date +%s)
 	boot "$model" "$smp" "$w/$cpu.log" "$cpu" "$to" "$initrd"
 	echo "guest.sh: $cpu booted and ran in $(($(date +%s) - t0)) s" >&2
+}
+# The boots side by side, one a host CPU (ARM64_JOBS, default nproc): with
+# -icount every count is the guest's virtual time's, whatever the host
+# does beside it, and TCG under -icount runs a guest, -smp 2 too, on one
+# host thread.  Lane K takes the boots K, K + JOBS...; the longest boots
+# (the self-test's, the e2e scripts') come first in the lanes.
+JOBS=${ARM64_JOBS:-$(nproc 2>/dev/null || echo 1)}
+order=""
+for cpu in neoverse-n1-selftest neoverse-n1-e2e $CPUS; do
+	case " $CPUS " in *" $cpu "*) ;; *) continue ;; esac
+	case " $order " in *" $cpu "*) ;; *) order="$order $cpu" ;; esac
 done
+lane=0
+while [ "$lane" -lt "$JOBS" ]; do
+	(
+		k=0
+		for cpu in $order; do
+			[ $((k % JOBS)) -eq "$lane" ] && boot_cpu "$cpu"
+			k=$((k + 1))
+		done
+	) &
+	lane=$((lane + 1))
+done
+wait
 
 # the host's cyctop reads the guest's recording too (cross-architecture -i)
 [ -x "$src/build/cyctop" ] && CYCTOP_HOST=$src/build/cyctop && export CYCTOP_HOST
