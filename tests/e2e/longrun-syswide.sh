@@ -12,6 +12,7 @@ STORM="$WORKLOADS/storm" PLUGIN="$WORKLOADS/libplugin.so"
 if ldd "$CYCTOP" 2>/dev/null | grep -q libasan; then  # see longrun.sh
 	LONGRUN_KB_PER_PROCESS=1000000
 	export LONGRUN_KB_PER_PROCESS
+	SECS=${LONGRUN_SECONDS:-30}
 fi
 run python3 "$SRCDIR/bench/longrun" "$CYCTOP" "$STORM" "$PLUGIN" "$SECS" -a -e cpu-clock
 cat "$TMP/out" >&2
