@@ -297,3 +297,12 @@ int fmt_parse_output(const char *s, enum out_format *f)
 	}
 	return -1;
 }
+
+const char *fmt_target(char *buf, size_t sz, int pid, const char *command, bool system_wide)
+{
+	if (system_wide)
+		snprintf(buf, sz, "%s", command);
+	else
+		snprintf(buf, sz, "pid %d (%s)", pid, command);
+	return buf;
+}

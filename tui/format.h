@@ -4,6 +4,7 @@
 #define TUI_FORMAT_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,6 +63,9 @@ const char *fmt_module_short(const char *module);
 /* How often an event samples, as perf top says it: "4000 Hz" for the
  * clocks (their SAV is a period in ns) and frequency mode (FREQ_HZ, 0:
  * not), else "sav N" (every N events). */
+/* The watched target for a header: "pid PID (COMMAND)", or COMMAND alone
+ * when system-wide ("all CPUs", "CPUs 0-3"); COMMAND as it is. */
+const char *fmt_target(char *buf, size_t sz, int pid, const char *command, bool system_wide);
 const char *fmt_rate(char *buf, size_t sz, const char *event, uint64_t sav, unsigned freq_hz);
 
 #endif

@@ -176,10 +176,11 @@ static void print_text_command(FILE *out, const struct snap_func *f)
 
 static void print_text(FILE *out, const struct snapshot *s, int window)
 {
-	char command[sizeof(s->command) * FMT_ESCAPE_MAX];
+	char command[sizeof(s->command) * FMT_ESCAPE_MAX], target[sizeof(command) + 32];
 
-	fprintf(out, "cyctop %.1fs  pid %d (%s)  PMU %s  lost %llu  throttled %llu%s",
-		s->time, s->pid, fmt_escape(command, sizeof(command), s->command), s->pmu,
+	fmt_target(target, sizeof(target), s->pid, fmt_escape(command, sizeof(command), s->command),
+		   s->system_wide);
+	fprintf(out, "cyctop %.1fs  %s  PMU %s  lost %llu  throttled %llu%s", s->time, target, s->pmu,
 		(unsigned long long)s->lost,
 		(unsigned long long)s->throttled, window ? "  [window]" : "");
 	if (s->thread)

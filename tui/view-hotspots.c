@@ -352,16 +352,14 @@ static int draw_header(struct tui *t, int y, int rows)
 {
 	const struct snapshot *s = t->snap;
 	char line[TUI_FILTER_MAX + 512], zoom[64], when[64]; /* the filter, whole */
+	char target[sizeof(s->command) + 32];
 
 	ui_set(EL_HEADER);
 	zoom_label(t, zoom, sizeof(zoom));
 	tui_time_label(t, when, sizeof(when));
-	if (s->system_wide)
-		snprintf(line, sizeof(line), "cyctop  %s%s  %s  PMU %s  %s", s->command, zoom,
-			 when, s->pmu, t->window ? "window" : "cumulative");
-	else
-		snprintf(line, sizeof(line), "cyctop  pid %d (%s)%s  %s  PMU %s  %s", s->pid,
-			 s->command, zoom, when, s->pmu, t->window ? "window" : "cumulative");
+	snprintf(line, sizeof(line), "cyctop  %s%s  %s  PMU %s  %s",
+		 fmt_target(target, sizeof(target), s->pid, s->command, s->system_wide), zoom,
+		 when, s->pmu, t->window ? "window" : "cumulative");
 	ui_text(y++, 0, COLS, line, true);
 	if (s->n_groups > 1 && y < rows - 2) {
 		/* multiplexed: how, and against which reference */
@@ -704,9 +702,10 @@ void tui_hot_find(struct tui *t, const char *text)
 static void write_rows(struct tui *t, FILE *out)
 {
 	const struct snapshot *s = t->snap;
-	char when[64];
+	char when[64], target[sizeof(s->command) + 32];
 
-	fprintf(out, "# cyctop  pid %d (%s)  %s  %s%s%s\n# ", s->pid, s->command,
+	fprintf(out, "# cyctop  %s  %s  %s%s%s\n# ",
+		fmt_target(target, sizeof(target), s->pid, s->command, s->system_wide),
 		tui_time_label(t, when, sizeof(when)), t->window ? "window" : "cumulative",
 		t->filter[0] ? "  filter: " : "", t->filter);
 	for (int e = 0; e < s->n_events; e++)
