@@ -160,6 +160,26 @@ static void print_loops_text(const struct annotation *a)
 	}
 }
 
+/* Whether an event among -e is weighted by a penalty (the penalty column
+ * has values). */
+static bool any_penalty(const struct annotation *a)
+{
+	for (int e = 0; e < a->n_events; e++)
+		if (a->penalty[e] > 0)
+			return true;
+	return false;
+}
+
+/* A stall or penalty cell: "-" where no event measures it (software
+ * events, a model without a stall event), not a 0 that reads as none. */
+static void print_cycles(double v, bool measured)
+{
+	if (measured)
+		printf("%12.0f ", v);
+	else
+		printf("%12s ", "-");
+}
+
 static void print_text(const struct annotation *a, const struct ev_list *evs, bool source)
 {
 	const struct asm_func *fn = a->fn;
@@ -176,8 +196,9 @@ static void print_text(const struct annotation *a, const struct ev_list *evs, bo
 		}
 		for (int e = 0; e < a->n_events; e++)
 			printf("%10" PRIu64 " ", annotation_hits(a, i, e));
-		printf("%12.0f %12.0f %-7s %10" PRIx64 ":  %s\n", a->stall_cycles[i],
-		       a->penalty_cycles[i], flow_mark_name(annotation_mark(a, i)),
+		print_cycles(a->stall_cycles[i], a->stall_ev >= 0);
+		print_cycles(a->penalty_cycles[i], any_penalty(a));
+		printf("%-7s %10" PRIx64 ":  %s\n", flow_mark_name(annotation_mark(a, i)),
 		       in->op.addr - fn->bias, esc(eb, in->text));
 	}
 	print_loops_text(a);

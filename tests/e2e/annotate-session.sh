@@ -40,6 +40,13 @@ expect_rc 0 "mk-session probe"
 run "$CYCTOP" annotate $FN -i "$TMP/probe.data" --format json
 expect_rc 0 "annotate the probe"
 cp "$TMP/out" "$TMP/probe.json"
+# cycles alone: no stall event, no event with a penalty: text says "-", not 0
+run "$CYCTOP" annotate $FN -i "$TMP/probe.data" --format text
+expect_rc 0 "annotate the probe, text"
+awk '/^ *[0-9]+ .*[0-9a-f]+:  / { n++; if ($2 != "-" || $3 != "-") bad++ }
+	END { exit !(n > 0 && !bad) }' "$TMP/out" ||
+	fail "stall and penalty of a cycles-only session not '-': $(cat "$TMP/out")"
+ok
 # A: the loop's head block (its first two instructions); B: the first block
 # outside any loop.  Offsets from the function's start.
 offs=$(py "$TMP/probe.json" '" ".join("0x%x" % (v - addr(o["start"])) for v in [
