@@ -66,15 +66,20 @@ kill "$victim"
 wait "$victim" 2>/dev/null || true
 
 # --child-output tty: the command writes over the view; Ctrl-L repaints.
+# It writes its line until the test saw it: once, the view's next refresh
+# could paint over it before a poll of a loaded machine's pane.
 cat >"$TMP/chatty.sh" <<CHATTY
 while [ ! -e "$TMP/go" ]; do sleep 0.05; done
-printf '\\r\\nCHATTY-LINE\\r\\n'
+while [ ! -e "$TMP/seen" ]; do printf '\\r\\nCHATTY-LINE\\r\\n'; sleep 0.2; done
 exec "$MIX" 59
 CHATTY
 type_line "clear; '$CYCTOP' -d 0.5 --child-output tty -- sh '$TMP/chatty.sh'; echo TTY-\$?"
 wait_screen "q quit  ? help" "the view is up"
 touch "$TMP/go"
 wait_screen "CHATTY-LINE" "the command wrote on the terminal"
+touch "$TMP/seen"
+# once the script is mix no line comes after the repaint
+wait_for 'pgrep -f "$MIX 59" >/dev/null' 20 "the command went on to its work"
 T send-keys -t main C-l
 wait_for '! screen | grep -q CHATTY-LINE' 10 "Ctrl-L repaints the screen"
 ok
