@@ -28,7 +28,8 @@ ok
 # struct session names no plugin's state: a source, sink or tap keeps its
 # own behind src_state, sink_state or tap_state (engine/session-priv.h).
 # The plugins' structs are those defined in their files.
-plugins="engine/session-file.c engine/session-record.c engine/session-pprof.c engine/pprof-acc.c"
+plugins="engine/session-live.c engine/session-file.c engine/session-record.c engine/session-pprof.c
+	engine/pprof-acc.c"
 body=$(sed -n '/^struct session {/,/^};/p' engine/session-priv.h)
 [ -n "$body" ] || fail "no struct session in engine/session-priv.h"
 for name in $(sed -nE 's/^struct ([a-z_]+) \{.*/\1/p' $plugins); do
@@ -36,9 +37,19 @@ for name in $(sed -nE 's/^struct ([a-z_]+) \{.*/\1/p' $plugins); do
 		fail "struct session names struct $name, a plugin's own state"
 	ok
 done
+# nor a member of the live source's own (issue 43): how its events were
+# opened and multiplexed stays in struct live_src
+fields=$(sed -n '/^struct live_src {/,/^};/p' engine/session-live.c |
+	sed -nE 's/^\t[^/(]*[ *]([a-z_]+)(\[[^]]*\])?;.*/\1/p')
+[ -n "$fields" ] || fail "no struct live_src in engine/session-live.c (the rule below reads it)"
+for name in $fields; do
+	! printf '%s\n' "$body" | grep -qE "[ *]$name(\[[^]]*\])?;" ||
+		fail "struct session has $name, a member of the live source's struct live_src"
+done
+ok
 # and no plugin reads another's: a source's file never names the sink's or
 # the tap's state, the recording never the source's
-for f in engine/session-file.c engine/session-pprof.c; do
+for f in engine/session-live.c engine/session-file.c engine/session-pprof.c; do
 	! grep -qE 's->(sink|tap)_state' "$f" || fail "$f reads another plugin's state"
 	ok
 done
