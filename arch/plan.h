@@ -102,6 +102,13 @@ struct plan_partner_def {
 
 const struct plan_partner_def *plan_partner_def_at(size_t i);  /* NULL past the end */
 
+/* The formulas that pair adjacent steps of an ILP sweep (arch/ilp.h): the
+ * CMASK sweep of the older models, the modern cmask sweep, Arm's
+ * counter-threshold sweep. */
+extern const char plan_ilp_formula[];
+extern const char plan_ilp_sweep_formula[];
+extern const char plan_arm_th_formula[];
+
 /* Plans the N requests REQ for MODEL with at most MAX_COUNTERS generic
  * counters (0 = the inventory).  Returns the number of groups, or -1 with a
  * one-line reason naming the event in ERR. */

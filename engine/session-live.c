@@ -45,6 +45,33 @@
  * 512 KB to 4 MB) ride out a poll behind. */
 #define SYSWIDE_RING_PAGES 256
 
+/* The live source's own state (the session's src_state): how the events
+ * were opened and what multiplexing them takes.  The core finds events by
+ * their fds' ids (struct session's fds); the recording sink asks for the
+ * attrs through the source's ops. */
+struct live_src {
+	bool topdown;            /* metric events: slots and they count in kernel groups */
+	size_t ring_pages;
+	/* multiplexing (engine/mux.h) */
+	int group[EVENTS_MAX];   /* plan group of each event, or SNAP_EVERY_GROUP */
+	bool opened[EVENTS_MAX]; /* runs mode opens one group's events only */
+	bool with_ref;           /* the reference counts all the time */
+	int ref_ev;              /* the user's reference event, or MUX_REFERENCE */
+	struct ev_spec ref_spec; /* the internal reference (counting only) */
+	struct mux mux;
+	struct perf_event_attr opened_attr[EVENTS_MAX]; /* as opened, for the file */
+	uint64_t freq_samples[EVENTS_MAX]; /* live samples of events in frequency mode */
+	struct perf_event_attr ref_attr;  /* the internal reference's, likewise */
+	/* call stacks (-g) */
+	int call_graph;          /* enum call_graph_mode of the attrs */
+	uint32_t stack_size;     /* dwarf: attr.sample_stack_user */
+};
+
+static struct live_src *live_of(const struct session *s)
+{
+	return s->src_state;
+}
+
 /* off-cpu samples every switch and adds two switch records to each: a
  * pipe ping-pong at 20,000 switches a second lost 3,117 records of its
  * 3 s on the 64-page default (load 15), none on 256 pages or more; it
@@ -74,6 +101,7 @@ struct fd_spec {
 static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 		       const struct session *s)
 {
+	struct live_src *ls = live_of(s);
 	bool waits = fs->group > 0, launched = s->target.launched;
 
 	*a = fs->ev->attr;
@@ -103,13 +131,13 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 	/* stacks on sampling fds only: the internal reference counts.  Dwarf
 	 * also asks for an (empty: no kernel samples, no user chain) callchain
 	 * as perf record does: perf report shows stacks of such events only. */
-	if (fs->index != MUX_REFERENCE && s->call_graph == CALL_GRAPH_DWARF) {
+	if (fs->index != MUX_REFERENCE && ls->call_graph == CALL_GRAPH_DWARF) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				  PERF_SAMPLE_STACK_USER;
 		a->exclude_callchain_user = 1;
 		a->sample_regs_user = CG_REGS_USER;
-		a->sample_stack_user = s->stack_size;
-	} else if (fs->index != MUX_REFERENCE && s->call_graph == CALL_GRAPH_FP) {
+		a->sample_stack_user = ls->stack_size;
+	} else if (fs->index != MUX_REFERENCE && ls->call_graph == CALL_GRAPH_FP) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 #if defined(__aarch64__)
 		a->sample_type |= PERF_SAMPLE_REGS_USER;  /* leaf_fixup's registers */
@@ -125,8 +153,8 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 	a->exclude_callchain_kernel = a->exclude_kernel;
 	/* 8 KB samples would wake the reader every other sample: a quarter
 	 * of the ring instead (the ring's first fd sets it) */
-	if (s->call_graph == CALL_GRAPH_DWARF)
-		a->wakeup_watermark = (uint32_t)(s->ring_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
+	if (ls->call_graph == CALL_GRAPH_DWARF)
+		a->wakeup_watermark = (uint32_t)(ls->ring_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
 	if (fs->first) {
 		a->mmap = 1;
 		a->mmap2 = 1;
@@ -138,7 +166,7 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 		 * mapped memory: .eh_frame lies in a read-only, non-executable
 		 * segment.  (Our unwinder reads the files; the engine keeps only
 		 * the executable mappings.) */
-		a->mmap_data = s->call_graph == CALL_GRAPH_DWARF;
+		a->mmap_data = ls->call_graph == CALL_GRAPH_DWARF;
 	}
 }
 
@@ -212,15 +240,16 @@ static bool kernel_refused(struct session *s, const struct perf_event_attr *a,
 static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int cpu,
 		    int *slots_fd, char *err, size_t errsz)
 {
+	struct live_src *ls = live_of(s);
 	struct perf_event_attr a;
 	struct ring *rg = &s->rings[cpu];
 	int group_fd = fs->member ? *slots_fd : -1;
 
 	attr_setup(&a, fs, s);
 	if (fs->index >= 0)
-		s->opened_attr[fs->index] = a;
+		ls->opened_attr[fs->index] = a;
 	else
-		s->ref_attr = a;
+		ls->ref_attr = a;
 	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
 	if (s->cgroup_dir && pid == -1) {   /* perf -G: the cgroup's tasks on CPU */
 		pid = dirfd(s->cgroup_dir);
@@ -231,9 +260,9 @@ static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int 
 		/* perf's fallback: what the user may see is user space */
 		attr_setup(&a, fs, s);
 		if (fs->index >= 0)
-			s->opened_attr[fs->index] = a;
+			ls->opened_attr[fs->index] = a;
 		else
-			s->ref_attr = a;
+			ls->ref_attr = a;
 		fd = sys_perf_event_open(&a, pid, cpu, group_fd, flags);
 	}
 	if (fd < 0) {
@@ -248,7 +277,7 @@ static int open_one(struct session *s, const struct fd_spec *fs, pid_t pid, int 
 	if (fs->counting && !fs->member)
 		*slots_fd = fd;  /* the leader of this (thread, CPU)'s metric events */
 	if (!rg->base) {
-		if (ring_open(rg, fd, s->ring_pages) < 0) {
+		if (ring_open(rg, fd, ls->ring_pages) < 0) {
 			snprintf(err, errsz, "mmap of the sample ring: %s", strerror(errno));
 			return -1;
 		}
@@ -275,11 +304,12 @@ static int open_fd_spec(struct session *s, const struct fd_spec *fs, const pid_t
  * metric events in their slots event's kernel group. */
 static struct fd_spec event_fd_spec(struct session *s, int e, int group, bool first)
 {
+	struct live_src *ls = live_of(s);
 	const struct ev_spec *ev = &s->events.ev[e];
-	bool metric = s->topdown && events_is_metric(ev);
+	bool metric = ls->topdown && events_is_metric(ev);
 
 	return (struct fd_spec){ ev, e, group, first,
-				 metric || (s->topdown && events_is_slots(ev)), metric };
+				 metric || (ls->topdown && events_is_slots(ev)), metric };
 }
 
 /* Slots, when TopDown's metric events are asked for: its index; -1 when
@@ -313,7 +343,7 @@ static int topdown_leader(const struct session *s, char *err, size_t errsz)
 static int first_event(const struct session *s, int slots)
 {
 	for (int e = 0; e < s->events.n; e++)
-		if (s->opened[e] && !events_is_metric(&s->events.ev[e]) &&
+		if (live_of(s)->opened[e] && !events_is_metric(&s->events.ev[e]) &&
 		    !(slots >= 0 && e == slots))
 			return e;
 	return slots;
@@ -322,7 +352,9 @@ static int first_event(const struct session *s, int slots)
 /* The fd group of event E: rotated only in time-slice mode with groups. */
 static int fd_group(const struct session *s, int e)
 {
-	return s->mux.n_groups > 1 && s->group[e] >= 0 ? s->group[e] : MUX_ALWAYS;
+	struct live_src *ls = live_of(s);
+
+	return ls->mux.n_groups > 1 && ls->group[e] >= 0 ? ls->group[e] : MUX_ALWAYS;
 }
 
 /* With a reference, it is opened first and carries the side-band records:
@@ -331,19 +363,20 @@ static int fd_group(const struct session *s, int e)
 static int open_events(struct session *s, const pid_t *tids, int ntids, char *err,
 		       size_t errsz)
 {
+	struct live_src *ls = live_of(s);
 	int slots = topdown_leader(s, err, errsz);
-	int first = s->with_ref ? s->ref_ev : first_event(s, slots);
+	int first = ls->with_ref ? ls->ref_ev : first_event(s, slots);
 
 	if (slots == -2)
 		return -1;
-	s->topdown = slots >= 0;
+	ls->topdown = slots >= 0;
 	free(s->slots_fds);
 	if (!(s->slots_fds = calloc((size_t)ntids * (size_t)s->ncpus, sizeof(int)))) {
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
-	if (s->with_ref && s->ref_ev == MUX_REFERENCE) {
-		struct fd_spec fs = { &s->ref_spec, MUX_REFERENCE, MUX_ALWAYS, true, false, false };
+	if (ls->with_ref && ls->ref_ev == MUX_REFERENCE) {
+		struct fd_spec fs = { &ls->ref_spec, MUX_REFERENCE, MUX_ALWAYS, true, false, false };
 		if (open_fd_spec(s, &fs, tids, ntids, err, errsz) < 0)
 			return -1;
 	}
@@ -353,14 +386,14 @@ static int open_events(struct session *s, const pid_t *tids, int ntids, char *er
 			return -1;
 	}
 	/* slots before its group's metric events */
-	if (slots >= 0 && slots != first && s->opened[slots]) {
+	if (slots >= 0 && slots != first && ls->opened[slots]) {
 		struct fd_spec fs = event_fd_spec(s, slots, fd_group(s, slots), false);
 		if (open_fd_spec(s, &fs, tids, ntids, err, errsz) < 0)
 			return -1;
 	}
 	for (int e = 0; e < s->events.n; e++) {
 		struct fd_spec fs = event_fd_spec(s, e, fd_group(s, e), false);
-		if (e == first || e == slots || !s->opened[e])
+		if (e == first || e == slots || !ls->opened[e])
 			continue;
 		if (open_fd_spec(s, &fs, tids, ntids, err, errsz) < 0)
 			return -1;
@@ -384,7 +417,7 @@ static int plan_events(struct session *s, int max_counters, char *err, size_t er
 	 * tables): the kernel's counters per group, as if --counters said so */
 	if (!max_counters && !s->events.model->n_generic && !s->events.model->n_fixed)
 		max_counters = pfm_host_counters();
-	return mux_plan(&s->events, max_counters, s->plan, s->group, err, errsz);
+	return mux_plan(&s->events, max_counters, s->plan, live_of(s)->group, err, errsz);
 }
 
 /* The reference when the user did not ask for it: the model's cycles event,
@@ -397,7 +430,7 @@ static int encode_reference(struct session *s, char *err, size_t errsz)
 	if (!tmp)
 		snprintf(err, errsz, "out of memory");
 	else if (events_parse(s->events.model->cycles, s->events.model, tmp, err, errsz) == 0) {
-		s->ref_spec = tmp->ev[0];
+		live_of(s)->ref_spec = tmp->ev[0];
 		rc = 0;
 	}
 	free(tmp);
@@ -410,6 +443,7 @@ static int encode_reference(struct session *s, char *err, size_t errsz)
 static int setup_mux(struct session *s, const struct session_opts *o, char *err,
 		     size_t errsz)
 {
+	struct live_src *ls = live_of(s);
 	int n_groups = s->plan->n_groups;
 
 	if (o->one_group && (o->group < 0 || o->group >= n_groups)) {
@@ -418,22 +452,24 @@ static int setup_mux(struct session *s, const struct session_opts *o, char *err,
 		return -1;
 	}
 	for (int e = 0; e < s->events.n; e++)
-		s->opened[e] = !o->one_group || s->group[e] == SNAP_EVERY_GROUP ||
-			       s->group[e] == o->group;
-	s->with_ref = o->one_group || n_groups > 1;
-	s->ref_ev = s->plan->reference >= 0 ? s->plan->reference : MUX_REFERENCE;
-	if (s->with_ref && s->ref_ev == MUX_REFERENCE && encode_reference(s, err, errsz) < 0)
+		ls->opened[e] = !o->one_group || ls->group[e] == SNAP_EVERY_GROUP ||
+			       ls->group[e] == o->group;
+	ls->with_ref = o->one_group || n_groups > 1;
+	ls->ref_ev = s->plan->reference >= 0 ? s->plan->reference : MUX_REFERENCE;
+	if (ls->with_ref && ls->ref_ev == MUX_REFERENCE && encode_reference(s, err, errsz) < 0)
 		return -1;
-	mux_start(&s->mux, o->one_group ? 1 : n_groups, o->slice_ms, session_now_ns());
-	profile_set_plan(s->prof, n_groups, s->group,
+	mux_start(&ls->mux, o->one_group ? 1 : n_groups, o->slice_ms, session_now_ns());
+	profile_set_plan(s->prof, n_groups, ls->group,
 			 o->one_group ? 0 : (int)(o->slice_ms ? o->slice_ms : MUX_SLICE_MS_DEFAULT));
 	return 0;
 }
 
 static int setup_rings(struct session *s, size_t pages)
 {
-	s->ring_pages = pages ? pages : 64;
-	if (s->ring_pages & (s->ring_pages - 1))
+	struct live_src *ls = live_of(s);
+
+	ls->ring_pages = pages ? pages : 64;
+	if (ls->ring_pages & (ls->ring_pages - 1))
 		return -1;
 	s->rings = calloc((size_t)s->ncpus, sizeof(*s->rings));
 	s->pfds = calloc((size_t)s->ncpus + 1, sizeof(*s->pfds));
@@ -469,6 +505,7 @@ static const struct session_source live_source;
 static int setup_call_graph(struct session *s, const struct session_opts *o, char *err,
 			    size_t errsz)
 {
+	struct live_src *ls = live_of(s);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
 	s->fmt = (struct rec_format){ .sample_type = SAMPLE_TYPE, .sample_id_all = true };
@@ -477,8 +514,8 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 	if ((o->all_cpus || o->cpus || o->cgroup) && o->call_graph != CALL_GRAPH_DWARF &&
 	    cgroup_sample_supported())
 		s->fmt.sample_type |= PERF_SAMPLE_CGROUP;
-	s->call_graph = o->call_graph;
-	s->stack_size = o->stack_size ? o->stack_size : CALL_GRAPH_STACK_DEFAULT;
+	ls->call_graph = o->call_graph;
+	ls->stack_size = o->stack_size ? o->stack_size : CALL_GRAPH_STACK_DEFAULT;
 	switch (o->call_graph) {
 	case CALL_GRAPH_NONE:
 		return 0;
@@ -490,21 +527,21 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 #endif
 		break;
 	case CALL_GRAPH_DWARF:
-		if (s->stack_size % 8 || s->stack_size > CALL_GRAPH_STACK_MAX) {
+		if (ls->stack_size % 8 || ls->stack_size > CALL_GRAPH_STACK_MAX) {
 			snprintf(err, errsz, "stack size %u: a multiple of 8 bytes, 8 to %u",
-				 s->stack_size, CALL_GRAPH_STACK_MAX);
+				 ls->stack_size, CALL_GRAPH_STACK_MAX);
 			return -1;
 		}
 		s->fmt.sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				      PERF_SAMPLE_STACK_USER;
 		s->fmt.regs_user = CG_REGS_USER;
 		/* the copy, the registers, the other fields: a few hundred bytes */
-		size_t need = 2 * ((size_t)s->stack_size + 512), pages = 1;
+		size_t need = 2 * ((size_t)ls->stack_size + 512), pages = 1;
 		while (pages * page < need)
 			pages *= 2;
-		if (s->ring_pages * page < need) {
+		if (ls->ring_pages * page < need) {
 			snprintf(err, errsz, "a ring of %zu pages is too small for %u-byte stack "
-				 "copies: use -m %zu or more", s->ring_pages, s->stack_size, pages);
+				 "copies: use -m %zu or more", ls->ring_pages, ls->stack_size, pages);
 			return -1;
 		}
 		break;
@@ -699,8 +736,9 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	struct session *s = session_alloc(&live_source);
 	size_t pages = o->ring_pages;
 
-	if (!s) {
+	if (!s || !(s->src_state = calloc(1, sizeof(struct live_src)))) {
 		snprintf(err, errsz, "out of memory");
+		session_close(s);
 		return NULL;
 	}
 	ordered_set_release(s->queue, live_release);
@@ -757,7 +795,7 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 	if (o->argv && target_start(&s->target, err, errsz) < 0)
 		goto fail;
 	/* the first slice starts now: group 0 is counting since the exec */
-	s->mux.next_ns = session_now_ns() + s->mux.slice_ns;
+	live_of(s)->mux.next_ns = session_now_ns() + live_of(s)->mux.slice_ns;
 	return s;
 fail:
 	session_close(s);
@@ -772,12 +810,13 @@ fail:
  * coverages are the kernel's own enabled and running times. */
 static bool live_poll(struct session *s, int timeout_ms)
 {
-	int due = mux_due_ms(&s->mux, session_now_ns());
+	struct live_src *ls = live_of(s);
+	int due = mux_due_ms(&ls->mux, session_now_ns());
 	int wait = due >= 0 && (timeout_ms < 0 || due < timeout_ms) ? due : timeout_ms;
 	s->pfds[s->ncpus] = (struct pollfd){ s->wake_fd, POLLIN, 0 };
 	int n = sys_poll(s->pfds, (nfds_t)s->ncpus + 1, wait);
 
-	mux_tick(&s->mux, s->fds, s->nfds, session_now_ns());
+	mux_tick(&ls->mux, s->fds, s->nfds, session_now_ns());
 
 	if (s->system_wide) {  /* nothing ends but the watch */
 		drain_rings(s);
@@ -819,24 +858,25 @@ static int cpus_opened(const struct session *s)
  * group's run) are not counted. */
 static void read_counts(struct session *s)
 {
+	struct live_src *ls = live_of(s);
 	struct mux_totals t[EVENTS_MAX], ref;
 	double ref_enabled = 0;
 
 	mux_read(s->fds, s->nfds, cpus_opened(s), t, s->events.n, &ref);
-	if (s->with_ref) {
-		const struct mux_totals *r = s->ref_ev >= 0 ? &t[s->ref_ev] : &ref;
+	if (ls->with_ref) {
+		const struct mux_totals *r = ls->ref_ev >= 0 ? &t[ls->ref_ev] : &ref;
 		struct mux_scaled rs = mux_scale(r, 0);
 		ref_enabled = r->enabled;
-		profile_set_reference(s->prof, s->ref_ev >= 0 ? s->events.ev[s->ref_ev].name
-					      : s->ref_spec.name, rs.counted ? rs.count : NAN);
+		profile_set_reference(s->prof, ls->ref_ev >= 0 ? s->events.ev[ls->ref_ev].name
+					      : ls->ref_spec.name, rs.counted ? rs.count : NAN);
 	}
 	for (int e = 0; e < s->events.n; e++) {
 		struct mux_scaled sc = { 0, 0, false };
 		/* only a rotation makes the reference the denominator: a run of
 		 * --mux runs rotates nothing, its counts are the kernel's own
 		 * (exact where the event ran all the time) */
-		if (s->opened[e])
-			sc = mux_scale(&t[e], e == s->ref_ev || s->mux.n_groups <= 1 ? 0 : ref_enabled);
+		if (ls->opened[e])
+			sc = mux_scale(&t[e], e == ls->ref_ev || ls->mux.n_groups <= 1 ? 0 : ref_enabled);
 		profile_set_scaled(s->prof, e, sc.count, sc.coverage, sc.counted);
 	}
 }
@@ -868,10 +908,12 @@ static void live_stamp(const struct session *s, const struct perf_event_header *
 static bool live_stack_attr(const struct session *s, int ev, uint64_t *sample_type,
 			    uint32_t *stack_user)
 {
+	struct live_src *ls = live_of(s);
+
 	(void)ev;  /* every sampling fd has the same format */
 	*sample_type = s->fmt.sample_type;
-	*stack_user = s->stack_size;
-	return s->call_graph == CALL_GRAPH_DWARF;
+	*stack_user = ls->stack_size;
+	return ls->call_graph == CALL_GRAPH_DWARF;
 }
 
 /* A live sample is one sample, its period the SAV; in frequency mode the
@@ -880,24 +922,44 @@ static bool live_stack_attr(const struct session *s, int ev, uint64_t *sample_ty
 static uint64_t live_weigh(struct session *s, int ev, const struct rec_sample *smp,
 			   uint64_t period)
 {
+	struct live_src *ls = live_of(s);
+
 	(void)smp;
-	if (!s->opened_attr[ev].freq)
+	if (!ls->opened_attr[ev].freq)
 		return 1;
-	s->freq_samples[ev]++;
+	ls->freq_samples[ev]++;
 	return period;
 }
 
 static void live_snapshot(struct session *s, struct snapshot *snap)
 {
+	struct live_src *ls = live_of(s);
+
 	side_read(s->side, snap);
 	for (int e = 0; e < snap->n_events && e < s->events.n; e++)
-		if (s->opened_attr[e].freq)
-			snap->ev[e].nsamples = s->freq_samples[e];
+		if (ls->opened_attr[e].freq)
+			snap->ev[e].nsamples = ls->freq_samples[e];
 }
 
 static const struct perf_event_attr *live_attr(const struct session *s, int ev)
 {
-	return &s->opened_attr[ev];
+	return &live_of(s)->opened_attr[ev];
+}
+
+/* The internal reference counts beside every group when the plan has
+ * several and the user did not ask for the model's cycles event. */
+static const struct perf_event_attr *live_ref_attr(const struct session *s, const char **name)
+{
+	struct live_src *ls = live_of(s);
+
+	*name = ls->ref_spec.name;
+	return &ls->ref_attr;
+}
+
+static void live_close(struct session *s)
+{
+	free(s->src_state);
+	s->src_state = NULL;
 }
 
 static const struct session_source live_source = {
@@ -907,8 +969,10 @@ static const struct session_source live_source = {
 	.stack_attr = live_stack_attr,
 	.weigh = live_weigh,
 	.attr = live_attr,
+	.ref_attr = live_ref_attr,
 	.poll = live_poll,
 	.counts = read_counts,
 	.snapshot = live_snapshot,
+	.close = live_close,
 };
 

@@ -57,10 +57,11 @@ struct space {
 
 /* Where a session's records come from: the live rings (session-live.c), a
  * perf.data file (session-file.c) or a pprof profile (session-pprof.c).
- * The core (session.c) knows only these operations.  The file and pprof
- * sources keep their state in s->src_state; the live source's fds, rings
- * and attrs are fields of struct session, since the core finds events by
- * their fds' ids and the recording sink writes their attrs. */
+ * The core (session.c) knows only these operations.  Each source keeps
+ * its state in s->src_state (struct live_src, struct session_file, ...);
+ * the live source's fds and rings are fields of struct session, since the
+ * core finds events by their fds' ids, and the recording sink asks for
+ * the attrs through the ops below. */
 /* What a source tells of a record before it is queued. */
 struct rec_stamp {
 	uint64_t time;
@@ -90,6 +91,10 @@ struct session_source {
 			  uint64_t period);
 	/* The attr event EV was recorded or opened with. */
 	const struct perf_event_attr *(*attr)(const struct session *s, int ev);
+	/* The attr of the internal reference (multiplexing without the
+	 * user's cycles event: engine/mux.h) and its name in *NAME, for a
+	 * recording of the fds whose event is MUX_REFERENCE.  NULL: none. */
+	const struct perf_event_attr *(*ref_attr)(const struct session *s, const char **name);
 	/* The build id of the kernel this source's samples come from, into ID
 	 * (at most MAX bytes): its length, 0 when unknown.  NULL: the running
 	 * kernel (a live watch). */
@@ -151,7 +156,7 @@ struct session {
 	size_t capspaces;
 	struct hashtab space_index;  /* pid -> index into spaces */
 	const struct session_source *src;
-	void *src_state;         /* the source's own (session-file.c, session-pprof.c) */
+	void *src_state;         /* the source's own (session-live.c, -file.c, -pprof.c) */
 	const struct session_sink *sink;  /* NULL: none */
 	void *sink_state;        /* the sink's own (session-record.c) */
 	const struct session_tap *tap;    /* NULL: none */
@@ -166,11 +171,9 @@ struct session {
 	struct cgroup_ids cgroup_ids; /* PERF_SAMPLE_CGROUP's ids -> names */
 	uint64_t last_expire;    /* live: when exited spaces were last freed */
 	bool user_only;          /* the kernel may not be watched: exclude_kernel */
-	bool topdown;            /* metric events: slots and they count in kernel groups */
 	int *slots_fds;          /* the slots fd of each (thread, CPU) being opened */
 	struct ksymtab *ksyms;   /* kallsyms, loaded at the first kernel sample */
 	bool ksyms_tried;
-	size_t ring_pages;
 	struct asm_cache *asmc;  /* functions opened in the asm view */
 	/* the profile's addresses of a file several processes map: each
 	 * module's first-seen load bias, by path (session.c, canonical_ip) */
@@ -183,20 +186,9 @@ struct session {
 	} canon_hints[CANON_HINTS];
 	/* multiplexing (engine/mux.h) */
 	struct plan *plan;
-	int group[EVENTS_MAX];   /* plan group of each event, or SNAP_EVERY_GROUP */
-	bool opened[EVENTS_MAX]; /* runs mode opens one group's events only */
-	bool with_ref;           /* the reference counts all the time */
-	int ref_ev;              /* the user's reference event, or MUX_REFERENCE */
-	struct ev_spec ref_spec; /* the internal reference (counting only) */
-	struct mux mux;
-	struct perf_event_attr opened_attr[EVENTS_MAX]; /* as opened, for the file */
-	uint64_t freq_samples[EVENTS_MAX]; /* live samples of events in frequency mode */
 	struct side_counters *side;  /* counted beside the events (engine/side.h) */
-	struct perf_event_attr ref_attr;  /* the internal reference's, likewise */
 	/* call stacks (-g): NULL when not collected */
 	struct rec_format fmt;   /* live samples' format (SAMPLE_TYPE + stacks) */
-	int call_graph;          /* live: enum call_graph_mode of the attrs */
-	uint32_t stack_size;     /* live dwarf: attr.sample_stack_user */
 	struct callgraph *cg;
 	int max_stack;           /* fp: the kernel's perf_event_max_stack */
 	uint64_t cg_batch_ns;    /* stack time spent in the current batch */

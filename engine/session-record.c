@@ -334,6 +334,8 @@ static void add_kernel_build_id(const struct session *s, struct session_rec *r)
 static int add_reference_attr(struct session *s, char *err, size_t errsz)
 {
 	uint64_t *ids = malloc((size_t)(s->nfds ? s->nfds : 1) * sizeof(*ids));
+	const struct perf_event_attr *attr = NULL;
+	const char *name = NULL;
 	size_t n = 0;
 	int rc = 0;
 
@@ -344,11 +346,13 @@ static int add_reference_attr(struct session *s, char *err, size_t errsz)
 	for (int i = 0; i < s->nfds; i++)
 		if (s->fds[i].ev == MUX_REFERENCE)
 			ids[n++] = s->fds[i].id;
-	if (n && perfdata_add_attr(rec_of(s)->w, &s->ref_attr, ids, n, s->ref_spec.name) < 0) {
+	if (n && s->src->ref_attr)
+		attr = s->src->ref_attr(s, &name);
+	if (attr && perfdata_add_attr(rec_of(s)->w, attr, ids, n, name) < 0) {
 		snprintf(err, errsz, "writing the session: %s", strerror(errno));
 		rc = -1;
 	}
-	rec_of(s)->internal_ref = n > 0;
+	rec_of(s)->internal_ref = attr != NULL;
 	free(ids);
 	return rc;
 }
@@ -366,7 +370,7 @@ static int add_attrs(struct session *s, char *err, size_t errsz)
 		for (int i = 0; i < s->nfds; i++)
 			if (s->fds[i].ev == e)
 				ids[n++] = s->fds[i].id;
-		if (n && perfdata_add_attr(rec_of(s)->w, &s->opened_attr[e], ids, n,
+		if (n && perfdata_add_attr(rec_of(s)->w, s->src->attr(s, e), ids, n,
 					   s->events.ev[e].name) < 0) {
 			snprintf(err, errsz, "writing the session: %s", strerror(errno));
 			free(ids);
