@@ -552,32 +552,6 @@ static void make_index(struct serve *sv, const char *listen)
 	pthread_mutex_unlock(&sv->mu);
 }
 
-/* --cgroup PATH: the directory in the cgroup v2 hierarchy (a path in it,
- * or relative to its root) into OUT, and the path relative to the root
- * (/proc/PID/cgroup's form) into REL. */
-static int resolve_cgroup(const char *arg, char *out, size_t sz, char *rel, size_t relsz)
-{
-	char root[CGROUP_PATH_MAX];
-	size_t n;
-
-	if (cgroup_v2_root(root, sizeof(root)) < 0) {
-		cmd_error("serve: --cgroup %s: no cgroup v2 hierarchy is mounted", arg);
-		return -1;
-	}
-	n = strlen(root);
-	if (strncmp(arg, root, n) == 0 && (arg[n] == '/' || !arg[n]))
-		arg += n;
-	while (*arg == '/')
-		arg++;
-	snprintf(out, sz, "%s/%s", root, arg);
-	snprintf(rel, relsz, "/%s", arg);
-	if (access(out, R_OK) != 0) {
-		cmd_error("serve: --cgroup %s: %s", out, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* Collects until a signal (or the launched command's end). */
 static void collect(struct serve *sv, double delay)
 {
@@ -682,15 +656,19 @@ static int serve_main(int argc, char **argv)
 	struct serve_opts o;
 	struct http_opts ho = { 0 };
 	char *token = NULL, *cert = NULL, *key = NULL;
-	char cgdir[PATH_MAX], cgrel[PATH_MAX];
+	char cgdir[PATH_MAX], cgrel[PATH_MAX], err[PATH_MAX + 64];
 	struct serve sv = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
 	if (parse_args(argc, argv, &o) < 0)
 		return EXIT_USAGE;
+	if (o.cgroup && cgroup_resolve(o.cgroup, cgdir, sizeof(cgdir), cgrel, sizeof(cgrel), err,
+				       sizeof(err)) < 0) {
+		cmd_error("serve: --%s", err);
+		return 1;
+	}
 	if ((o.token_file && read_token(o.token_file, &token) < 0) ||
 	    (o.tls_cert && (slurp("--tls-cert", o.tls_cert, &cert) < 0 ||
-			    slurp("--tls-key", o.tls_key, &key) < 0)) ||
-	    (o.cgroup && resolve_cgroup(o.cgroup, cgdir, sizeof(cgdir), cgrel, sizeof(cgrel)) < 0)) {
+			    slurp("--tls-key", o.tls_key, &key) < 0))) {
 		free(token);
 		free(cert);
 		free(key);
