@@ -124,36 +124,75 @@ static const char *cgroup_of(void *arg, uint32_t pid)
 
 /* --- metrics: updated here, read by the HTTP threads ---------------------- */
 
-/* The host method's tree over the snapshot's counts, as gauges. */
+/* DEF evaluated on C, its valued nodes appended to NODES (*N of them, at
+ * most METRICS_NODES_MAX more) labelled CGROUP. */
+static void eval_nodes(const struct tree_def *def, const struct counts *c,
+		       const struct tree_ctx *ctx, struct tree_result *r, const char *cgroup,
+		       struct metrics_node *nodes, size_t *n)
+{
+	size_t end = *n + METRICS_NODES_MAX;
+
+	tree_eval(def, c, ctx, r);
+	for (int i = 0; i < def->n_nodes && *n < end; i++) {
+		if (r->v[i].state != NODE_VALUE || !isfinite(r->v[i].value))
+			continue;
+		struct metrics_node *d = &nodes[(*n)++];
+		snprintf(d->cgroup, sizeof(d->cgroup), "%s", cgroup);
+		snprintf(d->id, sizeof(d->id), "%s", def->nodes[i].id);
+		snprintf(d->unit, sizeof(d->unit), "%s", unit_name(def->nodes[i].unit));
+		d->value = r->v[i].value;
+	}
+}
+
+/* Each of the busiest cgroups' tree, on the events their samples estimate
+ * (the counters counted beside them and the wall tree's are the whole
+ * target's, not theirs: the nodes that need them are left out) and the
+ * collection's duration. */
+static void cgroup_nodes(struct serve *sv, const struct snapshot *snap,
+			 const struct tree_def *def, const struct tree_ctx *ctx,
+			 struct tree_result *r, struct metrics_node *nodes, size_t *n)
+{
+	struct metrics_cgroup *cg = malloc(METRICS_CGROUPS_MAX * sizeof(*cg));
+	size_t ncg = cg ? metrics_top_cgroups(sv->m, cg) : 0;
+	struct counts c;
+
+	for (size_t i = 0; i < ncg; i++) {
+		counts_init(&c);
+		for (int e = 0; e < snap->n_events; e++)
+			counts_add(&c, snap->ev[e].name, cg[i].count[e], 0);
+		counts_add(&c, "duration_time", snap->time * 1e9, 0);
+		eval_nodes(def, &c, ctx, r, cg[i].name, nodes, n);
+		counts_free(&c);
+	}
+	free(cg);
+}
+
+/* The host method's tree over the snapshot's counts, as gauges: the whole
+ * target's (cgroup "all", or the watched cgroup's), then, unless one cgroup
+ * is watched, the busiest cgroups'. */
 static void tree_gauges(struct serve *sv, const struct snapshot *snap)
 {
 	const struct arch_model *model = session_events(sv->s)->model;
 	struct counts c;
 	struct penalties pen;
 	struct tree_result *r = malloc(sizeof(*r));
-	struct metrics_node nodes[METRICS_NODES_MAX];
+	struct metrics_node *nodes = malloc(METRICS_NODES_ALL * sizeof(*nodes));
 	size_t n = 0;
 
-	if (!r || !model)
+	if (!r || !nodes || !model)
 		goto out;
 	baseline_snapshot_counts(snap, &c);
 	penalties_default(&pen, 0);
 	struct tree_ctx ctx = { .model = model, .pen = &pen };
 	const struct tree_def *def = tree_def_pick(model->tree, model, &c);
-	tree_eval(def, &c, &ctx, r);
+	const char *whole = sv->watched_cgroup ? cgroup_of(sv, 0) : "all";
+	eval_nodes(def, &c, &ctx, r, whole ? whole : "all", nodes, &n);
 	counts_free(&c);
-	for (int i = 0; i < def->n_nodes && n < METRICS_NODES_MAX; i++) {
-		if (r->v[i].state != NODE_VALUE || !isfinite(r->v[i].value))
-			continue;
-		struct metrics_node *d = &nodes[n++];
-		snprintf(d->cgroup, sizeof(d->cgroup), "%s",
-			 sv->watched_cgroup ? cgroup_of(sv, 0) : "all");
-		snprintf(d->id, sizeof(d->id), "%s", def->nodes[i].id);
-		snprintf(d->unit, sizeof(d->unit), "%s", unit_name(def->nodes[i].unit));
-		d->value = r->v[i].value;
-	}
+	if (!sv->watched_cgroup)
+		cgroup_nodes(sv, snap, def, &ctx, r, nodes, &n);
 	metrics_set_nodes(sv->m, def->name, nodes, n);
 out:
+	free(nodes);
 	free(r);
 }
 
