@@ -610,9 +610,9 @@ static void name_cgroup(struct session *s, const char *dir)
 	size_t n = 0;
 
 	if (cgroup_v2_root(root, sizeof(root)) == 0 && strncmp(dir, root, strlen(root)) == 0 &&
-	    dir[strlen(root)] == '/')
+	    (dir[strlen(root)] == '/' || !dir[strlen(root)]))
 		n = strlen(root);
-	snprintf(s->target.comm, sizeof(s->target.comm), "cgroup %s", dir + n);
+	snprintf(s->target.comm, sizeof(s->target.comm), "cgroup %s", dir[n] ? dir + n : "/");
 }
 
 /* -a, -C: pid -1 on each CPU of the list (every online CPU without one). */

@@ -68,7 +68,9 @@ ok
 S0=$(ticks "$S")
 run "$CYCTOP" -b --format json --cgroup "$V2/$NAME" -n 1 -d 2 -e "$TEST_EVENT"
 expect_rc 0 "cyctop -b --format json --cgroup"
-[ $(( $(ticks "$S") - S0 )) -ge 50 ] || fail "the spinner did not run beside the batch watch"
+# 10 ticks: 0.1 s of CPU, 400 cpu-clock samples had it been watched (the
+# machine is shared: its share of the 2 s can be small)
+[ $(( $(ticks "$S") - S0 )) -ge 10 ] || fail "the spinner did not run beside the batch watch"
 python3 - "$TMP/out" "/$NAME" "$W" <<'PY' || fail "batch JSON of the cgroup: $(head -c 800 "$TMP/out")"
 import json, os, sys
 ev = os.environ["CYCTOP_TEST_EVENT"]

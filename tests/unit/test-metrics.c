@@ -2,7 +2,10 @@
  * text format and OpenMetrics line by line, label values escaped, counters
  * that never go back when a process ends or a pid comes round again, the
  * top N by the first event with the rest as comm="other", and the bounds;
- * engine/cgroup's short names. */
+ * engine/cgroup's short names and --cgroup's paths (behind a fake mounts
+ * file and a fake hierarchy). */
+#include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,6 +18,7 @@
 
 #include "engine/cgroup.h"
 #include "engine/metrics.h"
+#include "engine/sys.h"
 
 /* The exposition of V as one string (free()). */
 static char *expo(const struct metrics_view *v, bool om)
@@ -280,6 +284,69 @@ static void test_cgroup_names(void **state)
 	name_is("/mygroup/leaf", "/mygroup/leaf");
 }
 
+/* A hybrid host: v1 controllers, the v2 hierarchy at /sys/fs/cgroup/unified
+ * holding the cgroup web (and nothing else). */
+static FILE *fake_fopen(const char *path, const char *mode)
+{
+	static const char mounts[] =
+		"tmpfs /sys/fs/cgroup tmpfs rw 0 0\n"
+		"cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0\n"
+		"cgroup2 /sys/fs/cgroup/unified cgroup2 rw 0 0\n";
+
+	if (strcmp(path, "/proc/self/mounts") == 0)
+		return fmemopen((void *)mounts, strlen(mounts), "r");
+	return sys_real_ops()->fopen(path, mode);
+}
+
+static DIR *fake_opendir(const char *path)
+{
+	if (strcmp(path, "/sys/fs/cgroup/unified") == 0 ||
+	    strcmp(path, "/sys/fs/cgroup/unified/web") == 0)
+		return opendir("/");
+	errno = ENOENT;
+	return NULL;
+}
+
+static void resolves(const char *arg, const char *dir, const char *rel)
+{
+	char d[256], r[256], err[256];
+
+	assert_int_equal(cgroup_resolve(arg, d, sizeof(d), r, sizeof(r), err, sizeof(err)), 0);
+	assert_string_equal(d, dir);
+	assert_string_equal(r, rel);
+}
+
+static void refused(const char *arg, const char *want)
+{
+	char d[256], r[256], err[256];
+
+	assert_int_equal(cgroup_resolve(arg, d, sizeof(d), r, sizeof(r), err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+}
+
+static void test_cgroup_resolve(void **state)
+{
+	(void)state;
+	struct sys_ops ops = *sys_real_ops();
+	ops.fopen = fake_fopen;
+	ops.opendir = fake_opendir;
+	const struct sys_ops *old = sys_set_ops(&ops);
+
+	resolves("web", "/sys/fs/cgroup/unified/web", "/web");
+	resolves("/web/", "/sys/fs/cgroup/unified/web", "/web");
+	resolves("/sys/fs/cgroup/unified/web", "/sys/fs/cgroup/unified/web", "/web");
+	resolves("/sys/fs/cgroup/unified", "/sys/fs/cgroup/unified", "/");
+	resolves("/", "/sys/fs/cgroup/unified", "/");
+	/* ".." inside a name is no step up */
+	refused("web..old", "cgroup /sys/fs/cgroup/unified/web..old: no such cgroup");
+	refused("db", "cgroup /sys/fs/cgroup/unified/db: no such cgroup");
+	refused("web/../../cpu", "cgroup web/../../cpu: \"..\" would leave the cgroup v2 "
+		"hierarchy (/sys/fs/cgroup/unified)");
+	refused("..", "cgroup ..: \"..\" would leave the cgroup v2 hierarchy "
+		"(/sys/fs/cgroup/unified)");
+	sys_set_ops(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_top_cgroups),
 		cmocka_unit_test(test_top_cgroups_other),
 		cmocka_unit_test(test_cgroup_names),
+		cmocka_unit_test(test_cgroup_resolve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
