@@ -144,16 +144,14 @@ static void eval_nodes(const struct tree_def *def, const struct counts *c,
 	}
 }
 
-/* Each of the busiest cgroups' tree, on the events their samples estimate
- * (the counters counted beside them and the wall tree's are the whole
- * target's, not theirs: the nodes that need them are left out) and the
- * collection's duration. */
-static void cgroup_nodes(struct serve *sv, const struct snapshot *snap,
-			 const struct tree_def *def, const struct tree_ctx *ctx,
+/* Each of cgroups CG's tree, on the events their samples estimate (the
+ * counters counted beside them and the wall tree's are the whole target's,
+ * not theirs: the nodes that need them are left out) and the collection's
+ * duration. */
+static void cgroup_nodes(const struct snapshot *snap, const struct metrics_cgroup *cg,
+			 size_t ncg, const struct tree_def *def, const struct tree_ctx *ctx,
 			 struct tree_result *r, struct metrics_node *nodes, size_t *n)
 {
-	struct metrics_cgroup *cg = malloc(METRICS_CGROUPS_MAX * sizeof(*cg));
-	size_t ncg = cg ? metrics_top_cgroups(sv->m, cg) : 0;
 	struct counts c;
 
 	for (size_t i = 0; i < ncg; i++) {
@@ -164,7 +162,6 @@ static void cgroup_nodes(struct serve *sv, const struct snapshot *snap,
 		eval_nodes(def, &c, ctx, r, cg[i].name, nodes, n);
 		counts_free(&c);
 	}
-	free(cg);
 }
 
 /* The host method's tree over the snapshot's counts, as gauges: the whole
@@ -175,11 +172,13 @@ static void tree_gauges(struct serve *sv, const struct snapshot *snap)
 	const struct arch_model *model = session_events(sv->s)->model;
 	struct counts c;
 	struct penalties pen;
+	struct metrics_cgroup *cg = malloc(METRICS_CGROUPS_MAX * sizeof(*cg));
+	size_t ncg = cg && !sv->watched_cgroup ? metrics_top_cgroups(sv->m, cg) : 0;
 	struct tree_result *r = malloc(sizeof(*r));
-	struct metrics_node *nodes = malloc(METRICS_NODES_ALL * sizeof(*nodes));
+	struct metrics_node *nodes = malloc((1 + ncg) * METRICS_NODES_MAX * sizeof(*nodes));
 	size_t n = 0;
 
-	if (!r || !nodes || !model)
+	if (!cg || !r || !nodes || !model)
 		goto out;
 	baseline_snapshot_counts(snap, &c);
 	penalties_default(&pen, 0);
@@ -188,12 +187,12 @@ static void tree_gauges(struct serve *sv, const struct snapshot *snap)
 	const char *whole = sv->watched_cgroup ? cgroup_of(sv, 0) : "all";
 	eval_nodes(def, &c, &ctx, r, whole ? whole : "all", nodes, &n);
 	counts_free(&c);
-	if (!sv->watched_cgroup)
-		cgroup_nodes(sv, snap, def, &ctx, r, nodes, &n);
+	cgroup_nodes(snap, cg, ncg, def, &ctx, r, nodes, &n);
 	metrics_set_nodes(sv->m, def->name, nodes, n);
 out:
 	free(nodes);
 	free(r);
+	free(cg);
 }
 
 static void view_drop(struct serve *sv, struct shared_view *v)
