@@ -1,6 +1,7 @@
 /* Control groups (cgroup v2) of processes, for cyctop serve's labels and
  * the processes view: the path a process's /proc/PID/cgroup gives, and the
- * short name a user knows it by (the systemd unit, a container's id). */
+ * short name a user knows it by (the systemd unit, a container's id); and
+ * the directory --cgroup PATH names (cyctop and cyctop serve alike). */
 #ifndef ENGINE_CGROUP_H
 #define ENGINE_CGROUP_H
 
