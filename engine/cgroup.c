@@ -1,6 +1,8 @@
 /* Control groups of processes: /proc/PID/cgroup's v2 line and the short
  * names of engine/cgroup.h. */
 #include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +117,51 @@ int cgroup_v2_root(char *out, size_t sz)
 		}
 	fclose(f);
 	return rc;
+}
+
+/* Whether PATH has a ".." component (it could leave the hierarchy). */
+static bool has_dotdot(const char *path)
+{
+	for (const char *p = path; (p = strstr(p, "..")); p += 2)
+		if ((p == path || p[-1] == '/') && (p[2] == '/' || !p[2]))
+			return true;
+	return false;
+}
+
+int cgroup_resolve(const char *arg, char *dir, size_t dirsz, char *rel, size_t relsz,
+		   char *err, size_t errsz)
+{
+	char root[CGROUP_PATH_MAX];
+	const char *p = arg;
+	size_t n;
+
+	if (cgroup_v2_root(root, sizeof(root)) < 0) {
+		snprintf(err, errsz, "cgroup %s: no cgroup v2 hierarchy is mounted", arg);
+		return -1;
+	}
+	n = strlen(root);
+	if (strncmp(p, root, n) == 0 && (p[n] == '/' || !p[n]))
+		p += n;
+	while (*p == '/')
+		p++;
+	if (has_dotdot(p)) {
+		snprintf(err, errsz, "cgroup %s: \"..\" would leave the cgroup v2 hierarchy (%s)",
+			 arg, root);
+		return -1;
+	}
+	snprintf(rel, relsz, "/%s", p);
+	n = strlen(rel);
+	while (n > 1 && rel[n - 1] == '/')
+		rel[--n] = '\0';
+	snprintf(dir, dirsz, "%s%s", root, n > 1 ? rel : "");
+	DIR *d = sys_opendir(dir);
+	if (!d) {
+		snprintf(err, errsz, "cgroup %s: %s", dir,
+			 errno == ENOENT ? "no such cgroup" : strerror(errno));
+		return -1;
+	}
+	closedir(d);
+	return 0;
 }
 
 static bool id_eq(const void *key, uint32_t idx, const void *ctx)

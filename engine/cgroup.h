@@ -1,6 +1,7 @@
 /* Control groups (cgroup v2) of processes, for cyctop serve's labels and
  * the processes view: the path a process's /proc/PID/cgroup gives, and the
- * short name a user knows it by (the systemd unit, a container's id). */
+ * short name a user knows it by (the systemd unit, a container's id); and
+ * the directory --cgroup PATH names (cyctop and cyctop serve alike). */
 #ifndef ENGINE_CGROUP_H
 #define ENGINE_CGROUP_H
 
@@ -29,6 +30,13 @@ void cgroup_name(const char *path, char *out, size_t sz);
  * /sys/fs/cgroup/unified on a hybrid system), from /proc/self/mounts.
  * Returns 0, or -1 when there is none. */
 int cgroup_v2_root(char *out, size_t sz);
+/* A cgroup as the user names it (--cgroup PATH: a directory of the v2
+ * hierarchy, or a path relative to its root) into DIR, the directory to
+ * open, and REL, the path relative to the root (/proc/PID/cgroup's form,
+ * "/" the root).  Returns 0, or -1 with one line in ERR naming it: no v2
+ * hierarchy, a ".." that leaves it, no such directory. */
+int cgroup_resolve(const char *arg, char *dir, size_t dirsz, char *rel, size_t relsz,
+		   char *err, size_t errsz);
 
 /* Cgroup ids (PERF_SAMPLE_CGROUP's, PERF_RECORD_CGROUP's: the v2
  * directory's inode number) and the names they are shown by. */

@@ -111,7 +111,9 @@ int metrics_write(const struct metrics_view *v, bool om, FILE *out)
 	if (v->n_nodes) {
 		family(out, om, "cyctop_tree_node", "gauge",
 		       "A node of the host method's metric tree over the whole collection, in "
-		       "the unit its label names (cyctop tree's ids and units).");
+		       "the unit its label names (cyctop tree's ids and units): cgroup=\"all\" "
+		       "the whole target's counts, else the busiest cgroups' (as many as the "
+		       "comm labels), from the events their samples estimate.");
 		write_nodes(v, out);
 	}
 	family(out, om, "cyctop_collection_seconds", "gauge",
@@ -125,8 +127,10 @@ int metrics_write(const struct metrics_view *v, bool om, FILE *out)
 
 void metrics_view_free(struct metrics_view *v)
 {
-	if (v)
+	if (v) {
 		free(v->series);
+		free(v->nodes);
+	}
 	free(v);
 }
 
@@ -147,6 +151,7 @@ struct metrics {
 	struct pid_row *pids;
 	size_t npids, pids_cap;
 	struct hashtab pid_index;
+	size_t nodes_cap;
 };
 
 struct metrics *metrics_new(int top_n)
@@ -163,6 +168,7 @@ void metrics_free(struct metrics *m)
 	if (!m)
 		return;
 	free(m->v.series);
+	free(m->v.nodes);
 	hashtab_free(&m->series_index);
 	free(m->pids);
 	hashtab_free(&m->pid_index);
@@ -349,14 +355,53 @@ int metrics_update(struct metrics *m, const struct snapshot *snap, metrics_cgrou
 	return rc;
 }
 
-void metrics_set_nodes(struct metrics *m, const char *tree, const struct metrics_node *nodes,
-		       size_t n)
+int metrics_set_nodes(struct metrics *m, const char *tree, const struct metrics_node *nodes,
+		      size_t n)
 {
-	if (n > METRICS_NODES_MAX)
-		n = METRICS_NODES_MAX;
+	if (n > METRICS_NODES_ALL)
+		n = METRICS_NODES_ALL;
+	if (GROW(m->v.nodes, n ? n : 1, m->nodes_cap) < 0)
+		return -1;
 	snprintf(m->v.tree, sizeof(m->v.tree), "%s", tree);
 	memcpy(m->v.nodes, nodes, n * sizeof(*nodes));
 	m->v.n_nodes = n;
+	return 0;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	double x = ((const struct metrics_cgroup *)a)->count[0];
+	double y = ((const struct metrics_cgroup *)b)->count[0];
+
+	return x < y ? 1 : x > y ? -1 : strcmp(((const struct metrics_cgroup *)a)->name,
+					       ((const struct metrics_cgroup *)b)->name);
+}
+
+/* The cgroups are few (METRICS_CGROUPS_MAX), their series at most
+ * METRICS_SERIES_MAX: a linear search over the cgroups found so far. */
+size_t metrics_top_cgroups(const struct metrics *m, struct metrics_cgroup *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->v.n_series; i++) {
+		const struct metrics_series *s = &m->v.series[i];
+		size_t j = 0;
+		if (strcmp(s->cgroup, METRICS_OTHER) == 0)
+			continue;
+		while (j < n && strcmp(out[j].name, s->cgroup) != 0)
+			j++;
+		if (j == n) {
+			if (n == METRICS_CGROUPS_MAX)
+				continue;
+			memset(&out[n], 0, sizeof(out[n]));
+			snprintf(out[n].name, sizeof(out[n].name), "%s", s->cgroup);
+			n++;
+		}
+		for (int e = 0; e < m->v.n_events; e++)
+			out[j].count[e] += s->count[e];
+	}
+	qsort(out, n, sizeof(*out), by_count);
+	return n < (size_t)m->top_n ? n : (size_t)m->top_n;
 }
 
 struct metrics_view *metrics_view(const struct metrics *m)
@@ -367,10 +412,13 @@ struct metrics_view *metrics_view(const struct metrics *m)
 		return NULL;
 	*v = m->v;
 	v->series = malloc((m->v.n_series ? m->v.n_series : 1) * sizeof(*v->series));
-	if (!v->series) {
-		free(v);
+	v->nodes = malloc((m->v.n_nodes ? m->v.n_nodes : 1) * sizeof(*v->nodes));
+	if (!v->series || !v->nodes) {
+		metrics_view_free(v);
 		return NULL;
 	}
 	memcpy(v->series, m->v.series, m->v.n_series * sizeof(*v->series));
+	if (m->v.n_nodes)
+		memcpy(v->nodes, m->v.nodes, m->v.n_nodes * sizeof(*v->nodes));
 	return v;
 }

@@ -20,7 +20,7 @@
  * and, past METRICS_CGROUPS_MAX cgroups, to cgroup "other". */
 #define METRICS_SERIES_MAX 1024
 #define METRICS_CGROUPS_MAX 128
-#define METRICS_NODES_MAX 64
+#define METRICS_NODES_MAX 64          /* gauges of one tree for one cgroup */
 #define METRICS_OTHER "other"
 
 /* One (cgroup, comm) pair's counts since serving began. */
@@ -31,8 +31,8 @@ struct metrics_series {
 	double count[EVENTS_MAX];     /* events they estimate (samples x period) */
 };
 
-/* A gauge of the method's tree: node ID of TREE in UNIT, for CGROUP ("" the
- * whole target). */
+/* A gauge of the method's tree: node ID of TREE in UNIT, for CGROUP ("all"
+ * the whole target). */
 struct metrics_node {
 	char cgroup[CGROUP_NAME_MAX];
 	char id[64];
@@ -52,7 +52,7 @@ struct metrics_view {
 	uint64_t lost, throttled;
 	char tree[16];                 /* the nodes' tree, "" none */
 	size_t n_nodes;
-	struct metrics_node nodes[METRICS_NODES_MAX];
+	struct metrics_node *nodes;    /* the whole target's, then each cgroup's */
 	double seconds;                /* since collection began */
 };
 
@@ -80,9 +80,24 @@ void metrics_free(struct metrics *m);
  * 0, -1 when out of memory. */
 int metrics_update(struct metrics *m, const struct snapshot *snap, metrics_cgroup_fn cgroup,
 		   void *arg);
-/* The tree's gauges, replaced at each call (N at most METRICS_NODES_MAX). */
-void metrics_set_nodes(struct metrics *m, const char *tree, const struct metrics_node *nodes,
-		       size_t n);
+/* The tree's gauges, replaced at each call: N at most METRICS_NODES_MAX for
+ * each of the whole target and METRICS_CGROUPS_MAX cgroups (the rest are
+ * left out).  Returns 0, -1 when out of memory (the old ones kept). */
+int metrics_set_nodes(struct metrics *m, const char *tree, const struct metrics_node *nodes,
+		      size_t n);
+#define METRICS_NODES_ALL (METRICS_NODES_MAX * (1 + METRICS_CGROUPS_MAX))
+
+/* A cgroup's events since serving began, summed over its series: what its
+ * tree is evaluated on. */
+struct metrics_cgroup {
+	char name[CGROUP_NAME_MAX];
+	double count[EVENTS_MAX];      /* as metrics_series' count */
+};
+/* The cgroups with the most of the first event's count, at most the
+ * accumulator's TOP_N (bounded as the comm labels are), busiest first;
+ * cgroup "other" (the cgroups past METRICS_CGROUPS_MAX) left out.  OUT has
+ * room for METRICS_CGROUPS_MAX.  Returns how many. */
+size_t metrics_top_cgroups(const struct metrics *m, struct metrics_cgroup *out);
 /* An immutable copy for the writer; NULL when out of memory. */
 struct metrics_view *metrics_view(const struct metrics *m);
 

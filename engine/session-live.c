@@ -639,6 +639,19 @@ int session_parse_cpu_list(const char *list, bool *on, int ncpus, char *err, siz
 	return rc;
 }
 
+/* --cgroup: the header's name, the directory's path under the cgroup v2
+ * root as /proc/PID/cgroup gives it (the mount point is no news). */
+static void name_cgroup(struct session *s, const char *dir)
+{
+	char root[CGROUP_PATH_MAX];
+	size_t n = 0;
+
+	if (cgroup_v2_root(root, sizeof(root)) == 0 && strncmp(dir, root, strlen(root)) == 0 &&
+	    (dir[strlen(root)] == '/' || !dir[strlen(root)]))
+		n = strlen(root);
+	snprintf(s->target.comm, sizeof(s->target.comm), "cgroup %s", dir[n] ? dir + n : "/");
+}
+
 /* -a, -C: pid -1 on each CPU of the list (every online CPU without one). */
 static int open_system_wide(struct session *s, const struct session_opts *o, char *err,
 			    size_t errsz)
@@ -667,7 +680,7 @@ static int open_system_wide(struct session *s, const struct session_opts *o, cha
 		return -1;
 	}
 	if (o->cgroup)
-		snprintf(s->target.comm, sizeof(s->target.comm), "cgroup %s", o->cgroup);
+		name_cgroup(s, o->cgroup);
 	int rc = open_events(s, &all, 1, err, errsz);
 	if (s->cgroup_dir)
 		closedir(s->cgroup_dir);

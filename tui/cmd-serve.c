@@ -124,37 +124,75 @@ static const char *cgroup_of(void *arg, uint32_t pid)
 
 /* --- metrics: updated here, read by the HTTP threads ---------------------- */
 
-/* The host method's tree over the snapshot's counts, as gauges. */
+/* DEF evaluated on C, its valued nodes appended to NODES (*N of them, at
+ * most METRICS_NODES_MAX more) labelled CGROUP. */
+static void eval_nodes(const struct tree_def *def, const struct counts *c,
+		       const struct tree_ctx *ctx, struct tree_result *r, const char *cgroup,
+		       struct metrics_node *nodes, size_t *n)
+{
+	size_t end = *n + METRICS_NODES_MAX;
+
+	tree_eval(def, c, ctx, r);
+	for (int i = 0; i < def->n_nodes && *n < end; i++) {
+		if (r->v[i].state != NODE_VALUE || !isfinite(r->v[i].value))
+			continue;
+		struct metrics_node *d = &nodes[(*n)++];
+		snprintf(d->cgroup, sizeof(d->cgroup), "%s", cgroup);
+		snprintf(d->id, sizeof(d->id), "%s", def->nodes[i].id);
+		snprintf(d->unit, sizeof(d->unit), "%s", unit_name(def->nodes[i].unit));
+		d->value = r->v[i].value;
+	}
+}
+
+/* Each of cgroups CG's tree, on the events their samples estimate (the
+ * counters counted beside them and the wall tree's are the whole target's,
+ * not theirs: the nodes that need them are left out) and the collection's
+ * duration. */
+static void cgroup_nodes(const struct snapshot *snap, const struct metrics_cgroup *cg,
+			 size_t ncg, const struct tree_def *def, const struct tree_ctx *ctx,
+			 struct tree_result *r, struct metrics_node *nodes, size_t *n)
+{
+	struct counts c;
+
+	for (size_t i = 0; i < ncg; i++) {
+		counts_init(&c);
+		for (int e = 0; e < snap->n_events; e++)
+			counts_add(&c, snap->ev[e].name, cg[i].count[e], 0);
+		counts_add(&c, "duration_time", snap->time * 1e9, 0);
+		eval_nodes(def, &c, ctx, r, cg[i].name, nodes, n);
+		counts_free(&c);
+	}
+}
+
+/* The host method's tree over the snapshot's counts, as gauges: the whole
+ * target's (cgroup "all", or the watched cgroup's), then, unless one cgroup
+ * is watched, the busiest cgroups'. */
 static void tree_gauges(struct serve *sv, const struct snapshot *snap)
 {
 	const struct arch_model *model = session_events(sv->s)->model;
 	struct counts c;
 	struct penalties pen;
+	struct metrics_cgroup *cg = malloc(METRICS_CGROUPS_MAX * sizeof(*cg));
+	size_t ncg = cg && !sv->watched_cgroup ? metrics_top_cgroups(sv->m, cg) : 0;
 	struct tree_result *r = malloc(sizeof(*r));
-	struct metrics_node nodes[METRICS_NODES_MAX];
+	struct metrics_node *nodes = malloc((1 + ncg) * METRICS_NODES_MAX * sizeof(*nodes));
 	size_t n = 0;
 
-	if (!r || !model)
+	if (!cg || !r || !nodes || !model)
 		goto out;
 	baseline_snapshot_counts(snap, &c);
 	penalties_default(&pen, 0);
 	struct tree_ctx ctx = { .model = model, .pen = &pen };
 	const struct tree_def *def = tree_def_pick(model->tree, model, &c);
-	tree_eval(def, &c, &ctx, r);
+	const char *whole = sv->watched_cgroup ? cgroup_of(sv, 0) : "all";
+	eval_nodes(def, &c, &ctx, r, whole ? whole : "all", nodes, &n);
 	counts_free(&c);
-	for (int i = 0; i < def->n_nodes && n < METRICS_NODES_MAX; i++) {
-		if (r->v[i].state != NODE_VALUE || !isfinite(r->v[i].value))
-			continue;
-		struct metrics_node *d = &nodes[n++];
-		snprintf(d->cgroup, sizeof(d->cgroup), "%s",
-			 sv->watched_cgroup ? cgroup_of(sv, 0) : "all");
-		snprintf(d->id, sizeof(d->id), "%s", def->nodes[i].id);
-		snprintf(d->unit, sizeof(d->unit), "%s", unit_name(def->nodes[i].unit));
-		d->value = r->v[i].value;
-	}
+	cgroup_nodes(snap, cg, ncg, def, &ctx, r, nodes, &n);
 	metrics_set_nodes(sv->m, def->name, nodes, n);
 out:
+	free(nodes);
 	free(r);
+	free(cg);
 }
 
 static void view_drop(struct serve *sv, struct shared_view *v)
@@ -552,32 +590,6 @@ static void make_index(struct serve *sv, const char *listen)
 	pthread_mutex_unlock(&sv->mu);
 }
 
-/* --cgroup PATH: the directory in the cgroup v2 hierarchy (a path in it,
- * or relative to its root) into OUT, and the path relative to the root
- * (/proc/PID/cgroup's form) into REL. */
-static int resolve_cgroup(const char *arg, char *out, size_t sz, char *rel, size_t relsz)
-{
-	char root[CGROUP_PATH_MAX];
-	size_t n;
-
-	if (cgroup_v2_root(root, sizeof(root)) < 0) {
-		cmd_error("serve: --cgroup %s: no cgroup v2 hierarchy is mounted", arg);
-		return -1;
-	}
-	n = strlen(root);
-	if (strncmp(arg, root, n) == 0 && (arg[n] == '/' || !arg[n]))
-		arg += n;
-	while (*arg == '/')
-		arg++;
-	snprintf(out, sz, "%s/%s", root, arg);
-	snprintf(rel, relsz, "/%s", arg);
-	if (access(out, R_OK) != 0) {
-		cmd_error("serve: --cgroup %s: %s", out, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* Collects until a signal (or the launched command's end). */
 static void collect(struct serve *sv, double delay)
 {
@@ -682,15 +694,19 @@ static int serve_main(int argc, char **argv)
 	struct serve_opts o;
 	struct http_opts ho = { 0 };
 	char *token = NULL, *cert = NULL, *key = NULL;
-	char cgdir[PATH_MAX], cgrel[PATH_MAX];
+	char cgdir[PATH_MAX], cgrel[PATH_MAX], err[PATH_MAX + 64];
 	struct serve sv = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
 	if (parse_args(argc, argv, &o) < 0)
 		return EXIT_USAGE;
+	if (o.cgroup && cgroup_resolve(o.cgroup, cgdir, sizeof(cgdir), cgrel, sizeof(cgrel), err,
+				       sizeof(err)) < 0) {
+		cmd_error("serve: --%s", err);
+		return 1;
+	}
 	if ((o.token_file && read_token(o.token_file, &token) < 0) ||
 	    (o.tls_cert && (slurp("--tls-cert", o.tls_cert, &cert) < 0 ||
-			    slurp("--tls-key", o.tls_key, &key) < 0)) ||
-	    (o.cgroup && resolve_cgroup(o.cgroup, cgdir, sizeof(cgdir), cgrel, sizeof(cgrel)) < 0)) {
+			    slurp("--tls-key", o.tls_key, &key) < 0))) {
 		free(token);
 		free(cert);
 		free(key);

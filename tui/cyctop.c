@@ -45,6 +45,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: cyctop [OPTIONS] -- COMMAND [ARGS...]   watch a command\n"
 		     "       cyctop [OPTIONS] -p PID                 watch a running process\n"
 		     "       cyctop [OPTIONS] -a [-C LIST]           watch every process (all CPUs)\n"
+		     "       cyctop [OPTIONS] --cgroup PATH          watch one cgroup's processes\n"
 		     "       cyctop [OPTIONS] -i perf.data           open a recorded session\n"
 		     "       cyctop report [FILE] [OPTIONS]          the same (default perf.data)\n"
 		     "       cyctop demo [-e LIST] [-d SECS] [--theme NAME]   watch the bundled demo workloads\n"

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/cgroup.h"
 #include "engine/mux.h"
 #include "engine/pprof.h"
 #include "tui/top-pprof.h"
@@ -51,6 +52,8 @@ struct top_opts {
 	const char *child_output; /* --child-output: FILE, null, tty; NULL: the mode's */
 	const char *output; /* -o: where --format pprof goes; NULL: stdout */
 	bool pprof_in;     /* -i FILE is a pprof profile */
+	const char *cgroup; /* --cgroup PATH as given; its directory goes in s */
+	char cgroup_dir[PATH_MAX], cgroup_rel[PATH_MAX];
 };
 
 /* The combinations that make no sense, once every option is known. */
@@ -93,6 +96,7 @@ static const char top_usage[] =
 	"usage: cyctop [OPTIONS] -- COMMAND [ARGS...]\n"
 	"       cyctop [OPTIONS] -p PID\n"
 	"       cyctop [OPTIONS] -a\n"
+	"       cyctop [OPTIONS] --cgroup PATH\n"
 	"       cyctop tree|list|demo ... (cyctop --help)\n"
 	"options:";
 
@@ -206,6 +210,11 @@ static int check_input(struct top_opts *o, bool after_dashes)
 			  "recorded on", o->s.cpus);
 		return -1;
 	}
+	if (o->cgroup) {
+		cmd_error("--cgroup %s is for watching: a recording has the processes it "
+			  "was recorded with", o->cgroup);
+		return -1;
+	}
 	if (o->s.pid || after_dashes) {
 		cmd_error("-i takes files, not -p or a command");
 		return -1;
@@ -228,24 +237,48 @@ static int check_input(struct top_opts *o, bool after_dashes)
 	return 0;
 }
 
-/* -a: every process, so no command, pid or thread of one. */
+/* -a, --cgroup: every process (of the cgroup), so no command, pid or
+ * thread of one. */
 static int check_all_cpus(const struct top_opts *o)
 {
+	const char *what = o->cgroup ? "--cgroup watches a cgroup's processes"
+				     : "-a watches every process";
+
 	if (o->s.argv || o->s.pid || o->tid) {
-		cmd_error("-a watches every process: not with %s (zoom into a process in the "
-			  "processes view)", o->s.pid ? "-p PID" : o->tid ? "--tid" : "a command");
+		cmd_error("%s: not with %s (zoom into a process in the processes view)", what,
+			  o->s.pid ? "-p PID" : o->tid ? "--tid" : "a command");
 		return -1;
 	}
 	if (o->mux_runs) {
-		cmd_error("--mux runs needs -- COMMAND to run again, not -a");
+		cmd_error("--mux runs needs -- COMMAND to run again, not %s",
+			  o->cgroup ? "--cgroup" : "-a");
 		return -1;
 	}
 	return check_mux_options(o);
 }
 
+/* --cgroup PATH: the directory the session opens (as cyctop serve's),
+ * named in the view's header by its path under the hierarchy's root. */
+static int check_cgroup(struct top_opts *o)
+{
+	char err[PATH_MAX + 64];
+
+	if (check_all_cpus(o) < 0)
+		return -1;
+	if (cgroup_resolve(o->cgroup, o->cgroup_dir, sizeof(o->cgroup_dir), o->cgroup_rel,
+			   sizeof(o->cgroup_rel), err, sizeof(err)) < 0) {
+		cmd_error("--%s", err);
+		return -1;
+	}
+	o->s.cgroup = o->cgroup_dir;
+	return 0;
+}
+
 /* -- COMMAND or -p PID (or -a): what to watch. */
 static int check_target(struct top_opts *o, bool after_dashes)
 {
+	if (o->cgroup)
+		return check_cgroup(o);
 	if (o->s.all_cpus || o->s.cpus)
 		return check_all_cpus(o);
 	if (o->s.argv && o->s.pid) {
@@ -284,6 +317,10 @@ static int parse_top_options(int argc, char **argv, struct top_opts *o, const ch
 			 "perf_event_paranoid <= 0, or CAP_PERFMON): the processes\n"
 			 "view first; with -i, a system-wide recording's processes"),
 		OPT_STRING('C', "cpu", &o->s.cpus, "LIST", "these CPUs only (0,2-3; implies -a)"),
+		OPT_STRING(0, "cgroup", &o->cgroup, "PATH",
+			   "the processes of one cgroup v2 on every CPU (-C: those), as\n"
+			   "perf -G: a directory of its hierarchy, or a path relative to\n"
+			   "its root; the processes view first"),
 		OPT_FLAG('b', "batch", &o->batch, "print the hotspot table every --delay seconds"),
 		OPT_FLAG(0, "quit-at-end", &o->quit_at_end,
 			 "the view ends when the program does (for scripts); by\n"
@@ -385,8 +422,8 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 			  "batch: cyctop diff BASE NEW", o->baseline);
 		return -1;
 	}
-	if (o->process >= 0 && !o->s.all_cpus && !o->s.cpus) {
-		cmd_error("--process %lld: zooms into a process of -a (else use -p)",
+	if (o->process >= 0 && !o->s.all_cpus && !o->s.cpus && !o->cgroup) {
+		cmd_error("--process %lld: zooms into a process of -a or --cgroup (else use -p)",
 			  (long long)o->process);
 		return -1;
 	}

@@ -10,6 +10,8 @@
 #   work_60/30/10 with the shares cyctop -b gives over the same seconds
 #   (2 points, or 5 sd of the two estimates' difference), comm and cgroup
 #   labels on its samples;
+# - the tree's gauges per cgroup: mix's cgroup (mix alone in the target)
+#   has a utilization node equal to the whole target's, within sampling;
 # - doc/prometheus.yml passes promtool check config;
 # - SIGTERM: exit 143, the launched workload gone.
 . "$SRCDIR/tests/e2e/lib.sh"
@@ -127,6 +129,33 @@ tol = want * 1.0 / (t2 - t1) + 5 * math.sqrt(max(n, 1)) * ev["sav"]
 print("prometheus increase %.4g ns, cyctop -b %.4g ns (%d samples), tolerance %.3g"
       % (prom, want, n, tol))
 sys.exit(0 if abs(prom - want) <= tol and n > 100 else 1)
+PY
+ok
+
+# --- the tree per cgroup: mix's cgroup, where mix is alone, as the whole --------
+# the utilization node (CPU seconds over elapsed seconds) of the cgroup the
+# mix series are labelled with, from the samples, against cgroup="all"
+# from the counted cpu-clock, in one scrape: 5 sd of the sample count, plus
+# the samples' lag behind the counters (a poll round and the time-ordered
+# queue's hold: 0.5 s of mix's CPU at most)
+CG=$(curl -sf -m 5 "$URL/metrics" |
+	sed -n 's/^cyctop_samples_total{event="cpu-clock",cgroup="\([^"]*\)",comm="mix"}.*/\1/p')
+[ -n "$CG" ] || fail "no cgroup label on mix's series"
+NOW=$(python3 -c 'import time; print(time.time() - 1)')
+U_ALL=$(query 'cyctop_tree_node{node="utilization",cgroup="all"}' "$NOW")
+U_CG=$(query "cyctop_tree_node{node=\"utilization\",cgroup=\"$CG\"}" "$NOW")
+SECS=$(query 'cyctop_tree_node{node="seconds",cgroup="all"}' "$NOW")
+N=$(query "sum(cyctop_samples_total{event=\"cpu-clock\",cgroup=\"$CG\"})" "$NOW")
+E=$(query "sum(cyctop_events_total{event=\"cpu-clock\",cgroup=\"$CG\"})" "$NOW")
+[ -n "$U_CG" ] || fail "prometheus: no tree node of cgroup $CG"
+python3 - "$U_ALL" "$U_CG" "$SECS" "$N" "$E" "$CG" <<'PY' || fail "the cgroup's tree vs the whole"
+import math, sys
+u_all, u_cg, secs, n, e = map(float, sys.argv[1:6])
+period = e / n
+tol = 5 * math.sqrt(n) * period / 1e9 / secs + u_all * 0.5 / secs
+print("utilization: all %.4f, cgroup %s %.4f (%d samples over %.1f s), tolerance %.4f"
+      % (u_all, sys.argv[6], u_cg, n, secs, tol))
+sys.exit(0 if abs(u_all - u_cg) <= tol and n > 100 else 1)
 PY
 ok
 

@@ -2,7 +2,10 @@
  * text format and OpenMetrics line by line, label values escaped, counters
  * that never go back when a process ends or a pid comes round again, the
  * top N by the first event with the rest as comm="other", and the bounds;
- * engine/cgroup's short names. */
+ * engine/cgroup's short names and --cgroup's paths (behind a fake mounts
+ * file and a fake hierarchy). */
+#include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,6 +18,7 @@
 
 #include "engine/cgroup.h"
 #include "engine/metrics.h"
+#include "engine/sys.h"
 
 /* The exposition of V as one string (free()). */
 static char *expo(const struct metrics_view *v, bool om)
@@ -50,12 +54,14 @@ static void test_write(void **state)
 		  .count = { 1000000, 20 } },
 		{ .cgroup = "a\"b\\c\nd", .comm = "other", .samples = { 1, 0 }, .count = { 250000, 0 } },
 	};
+	struct metrics_node nodes[2] = {
+		{ .cgroup = "all", .id = "cpu_migrations", .unit = "count", .value = 3 },
+		{ .cgroup = "cron.service", .id = "utilization", .unit = "ratio", .value = 0.5 },
+	};
 	struct metrics_view v = { .n_events = 2, .n_series = 2, .series = s, .lost = 7,
-				  .tree = "sw", .n_nodes = 1, .seconds = 1.5 };
+				  .tree = "sw", .n_nodes = 2, .nodes = nodes, .seconds = 1.5 };
 	strcpy(v.ev[0].name, "cpu-clock");
 	strcpy(v.ev[1].name, "page-faults");
-	v.nodes[0] = (struct metrics_node){ .cgroup = "all", .id = "cpu_migrations",
-					    .unit = "count", .value = 3 };
 	char *t = expo(&v, false);
 	has_line(t, "# TYPE cyctop_events_total counter");
 	has_line(t, "cyctop_events_total{event=\"cpu-clock\",cgroup=\"cron.service\",comm=\"mix\"} "
@@ -68,6 +74,8 @@ static void test_write(void **state)
 	has_line(t, "# TYPE cyctop_tree_node gauge");
 	has_line(t, "cyctop_tree_node{tree=\"sw\",node=\"cpu_migrations\",unit=\"count\","
 		    "cgroup=\"all\"} 3");
+	has_line(t, "cyctop_tree_node{tree=\"sw\",node=\"utilization\",unit=\"ratio\","
+		    "cgroup=\"cron.service\"} 0.5");
 	assert_null(strstr(t, "# EOF"));
 	assert_non_null(strstr(t, "nanoseconds"));   /* units in the HELP */
 	free(t);
@@ -186,6 +194,73 @@ static void test_bounds(void **state)
 	metrics_free(m);
 }
 
+/* The cgroups' sums for their trees: the busiest first, at most TOP_N,
+ * cgroup "other" left out; the nodes the view copies. */
+static void test_top_cgroups(void **state)
+{
+	(void)state;
+	struct metrics *m = metrics_new(2);
+	struct metrics_cgroup cg[METRICS_CGROUPS_MAX];
+	struct fake f;
+	const uint32_t pids[] = { 2, 3, 5, 4 };
+	const char *const comms[] = { "a", "b", "c", "d" };
+
+	/* odd: 3 and 5, 70 samples; even: 2 and 4, 30 */
+	fake_init(&f, 4, pids, comms, (const uint64_t[]){ 10, 30, 40, 20 });
+	assert_int_equal(metrics_update(m, &f.snap, cg_of, NULL), 0);
+	assert_int_equal(metrics_top_cgroups(m, cg), 2);
+	assert_string_equal(cg[0].name, "odd.service");
+	assert_true(cg[0].count[0] == 70000);
+	assert_string_equal(cg[1].name, "even.service");
+	assert_true(cg[1].count[0] == 30000);
+	metrics_free(m);
+	/* top 1: the busiest alone */
+	m = metrics_new(1);
+	assert_int_equal(metrics_update(m, &f.snap, cg_of, NULL), 0);
+	assert_int_equal(metrics_top_cgroups(m, cg), 1);
+	assert_string_equal(cg[0].name, "odd.service");
+	assert_true(cg[0].count[0] == 70000);
+	struct metrics_node nodes[3] = { { .cgroup = "all", .id = "x", .value = 1 },
+					 { .cgroup = "odd.service", .id = "x", .value = 2 } };
+	assert_int_equal(metrics_set_nodes(m, "sw", nodes, 2), 0);
+	struct metrics_view *v = metrics_view(m);
+	assert_int_equal(v->n_nodes, 2);
+	assert_string_equal(v->nodes[1].cgroup, "odd.service");
+	assert_string_equal(v->tree, "sw");
+	metrics_view_free(v);
+	metrics_free(m);
+}
+
+/* Past METRICS_CGROUPS_MAX cgroups the rest are cgroup "other", which has
+ * no tree of its own. */
+static const char *cg_many(void *arg, uint32_t pid)
+{
+	snprintf(arg, 32, "/g%u", pid);
+	return arg;
+}
+
+static void test_top_cgroups_other(void **state)
+{
+	(void)state;
+	struct metrics *m = metrics_new(METRICS_TOP_MAX);
+	struct metrics_cgroup cg[METRICS_CGROUPS_MAX];
+	struct fake f;
+	char name[32];
+
+	for (uint32_t i = 0; i < METRICS_CGROUPS_MAX + 5; i++) {
+		const uint32_t pid = i + 1;
+		const char *comm = "p";
+		fake_init(&f, 1, &pid, &comm, (const uint64_t[]){ 1000 - i });
+		assert_int_equal(metrics_update(m, &f.snap, cg_many, name), 0);
+	}
+	size_t n = metrics_top_cgroups(m, cg);
+	assert_int_equal(n, METRICS_CGROUPS_MAX);
+	for (size_t i = 0; i < n; i++)
+		assert_string_not_equal(cg[i].name, METRICS_OTHER);
+	assert_string_equal(cg[0].name, "/g1");
+	metrics_free(m);
+}
+
 static void name_is(const char *path, const char *want)
 {
 	char out[CGROUP_NAME_MAX];
@@ -209,13 +284,79 @@ static void test_cgroup_names(void **state)
 	name_is("/mygroup/leaf", "/mygroup/leaf");
 }
 
+/* A hybrid host: v1 controllers, the v2 hierarchy at /sys/fs/cgroup/unified
+ * holding the cgroup web (and nothing else). */
+static FILE *fake_fopen(const char *path, const char *mode)
+{
+	static const char mounts[] =
+		"tmpfs /sys/fs/cgroup tmpfs rw 0 0\n"
+		"cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0\n"
+		"cgroup2 /sys/fs/cgroup/unified cgroup2 rw 0 0\n";
+
+	if (strcmp(path, "/proc/self/mounts") == 0)
+		return fmemopen((void *)mounts, strlen(mounts), "r");
+	return sys_real_ops()->fopen(path, mode);
+}
+
+static DIR *fake_opendir(const char *path)
+{
+	if (strcmp(path, "/sys/fs/cgroup/unified") == 0 ||
+	    strcmp(path, "/sys/fs/cgroup/unified/web") == 0)
+		return opendir("/");
+	errno = ENOENT;
+	return NULL;
+}
+
+static void resolves(const char *arg, const char *dir, const char *rel)
+{
+	char d[256], r[256], err[256];
+
+	assert_int_equal(cgroup_resolve(arg, d, sizeof(d), r, sizeof(r), err, sizeof(err)), 0);
+	assert_string_equal(d, dir);
+	assert_string_equal(r, rel);
+}
+
+static void refused(const char *arg, const char *want)
+{
+	char d[256], r[256], err[256];
+
+	assert_int_equal(cgroup_resolve(arg, d, sizeof(d), r, sizeof(r), err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+}
+
+static void test_cgroup_resolve(void **state)
+{
+	(void)state;
+	struct sys_ops ops = *sys_real_ops();
+	ops.fopen = fake_fopen;
+	ops.opendir = fake_opendir;
+	const struct sys_ops *old = sys_set_ops(&ops);
+
+	resolves("web", "/sys/fs/cgroup/unified/web", "/web");
+	resolves("/web/", "/sys/fs/cgroup/unified/web", "/web");
+	resolves("/sys/fs/cgroup/unified/web", "/sys/fs/cgroup/unified/web", "/web");
+	resolves("/sys/fs/cgroup/unified", "/sys/fs/cgroup/unified", "/");
+	resolves("/", "/sys/fs/cgroup/unified", "/");
+	/* ".." inside a name is no step up */
+	refused("web..old", "cgroup /sys/fs/cgroup/unified/web..old: no such cgroup");
+	refused("db", "cgroup /sys/fs/cgroup/unified/db: no such cgroup");
+	refused("web/../../cpu", "cgroup web/../../cpu: \"..\" would leave the cgroup v2 "
+		"hierarchy (/sys/fs/cgroup/unified)");
+	refused("..", "cgroup ..: \"..\" would leave the cgroup v2 hierarchy "
+		"(/sys/fs/cgroup/unified)");
+	sys_set_ops(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_accumulate),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_top_cgroups),
+		cmocka_unit_test(test_top_cgroups_other),
 		cmocka_unit_test(test_cgroup_names),
+		cmocka_unit_test(test_cgroup_resolve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
