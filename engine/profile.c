@@ -462,6 +462,7 @@ void profile_track_processes(struct profile *p)
 }
 
 void profile_add_lost(struct profile *p, uint64_t lost) { p->lost += lost; }
+uint64_t profile_lost_records(const struct profile *p) { return p->lost; }
 void profile_add_throttle(struct profile *p) { p->throttled++; }
 void profile_add_undecodable(struct profile *p) { p->undecodable++; }
 

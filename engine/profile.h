@@ -213,6 +213,8 @@ void profile_set_process_filter(struct profile *p, int64_t pid);
  * "[other functions]" row when it is zoomed.  Sample totals stay exact. */
 void profile_set_limits(struct profile *p, size_t max_threads, size_t max_cells);
 void profile_add_lost(struct profile *p, uint64_t lost);
+/* The records lost so far (LOST and LOST_SAMPLES). */
+uint64_t profile_lost_records(const struct profile *p);
 void profile_add_throttle(struct profile *p);
 void profile_add_undecodable(struct profile *p);
 

@@ -836,6 +836,7 @@ static bool live_poll(struct session *s, int timeout_ms)
 		round_end(s);
 		if (s->sink)
 			s->sink->flush(s);
+		session_spaces_reap(s);
 		session_spaces_expire(s);
 		return false;
 	}

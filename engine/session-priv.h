@@ -170,6 +170,7 @@ struct session {
 	bool *cpu_on;            /* [ncpus]; NULL: every CPU */
 	struct cgroup_ids cgroup_ids; /* PERF_SAMPLE_CGROUP's ids -> names */
 	uint64_t last_expire;    /* live: when exited spaces were last freed */
+	uint64_t reaped_lost;    /* live -a: lost records when spaces were last reaped */
 	bool user_only;          /* the kernel may not be watched: exclude_kernel */
 	int *slots_fds;          /* the slots fd of each (thread, CPU) being opened */
 	struct ksymtab *ksyms;   /* kallsyms, loaded at the first kernel sample */
@@ -209,6 +210,7 @@ struct space *space_find(struct session *s, pid_t pid);
 struct space *space_get(struct session *s, pid_t pid);
 /* Live: frees the spaces of processes that exited a while ago. */
 void session_spaces_expire(struct session *s);
+void session_spaces_reap(struct session *s);
 /* A sample outside every known mapping: re-reads /proc/PID/maps,
  * rate-limited. */
 void session_space_refresh(struct space *sp);

@@ -7,11 +7,13 @@
 #include "engine/session.h"
 #include "engine/session-priv.h"
 
+#include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/symbols.h"
+#include "engine/sys.h"
 #include "engine/unwind.h"
 
 /* --- address spaces ----------------------------------------------------- */
@@ -97,6 +99,29 @@ void session_spaces_expire(struct session *s)
 			malloc_trim(0);
 			return;
 		}
+}
+
+/* Live, system-wide: a lost record may have been a process's EXIT, and
+ * that process would be listed running until its pid came round again (at
+ * load 23 a ring overflowed and a process that ended was still running in
+ * 80 tables).  After records were lost, each space not known to have
+ * exited is asked of the kernel (signal 0): one that is gone ends now. */
+void session_spaces_reap(struct session *s)
+{
+	uint64_t lost = profile_lost_records(s->prof);
+
+	if (lost == s->reaped_lost)
+		return;
+	s->reaped_lost = lost;
+	for (int k = 0; k < s->nspaces; k++) {
+		struct space *sp = &s->spaces[k];
+		if (sp->exited || sp->pid <= 0 || sys_kill(sp->pid, 0) == 0 || errno != ESRCH)
+			continue;
+		sp->exited = true;
+		sp->exit_ns = session_now_ns();
+		profile_thread_exit(s->prof, (uint32_t)sp->pid);
+		profile_process_exit(s->prof, (uint32_t)sp->pid);
+	}
 }
 
 /* The space of process PID, made if new.  It may move the spaces: a pointer

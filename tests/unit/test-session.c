@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "engine/session.h"
+#include "engine/session-priv.h"
 #include "engine/sys.h"
 #include "fake-sysfs.h"
 
@@ -241,6 +242,40 @@ static void test_syswide_kallsyms_hidden(void **state)
 	assert_null(strchr(notice, '\n'));
 }
 
+/* -a on a busy machine: a ring that overflowed may have lost a process's
+ * EXIT.  After lost records the spaces are asked of the kernel: a process
+ * gone ends (its space and its row), one alive stays; without lost records
+ * nothing is asked. */
+static void test_syswide_reap_after_lost(void **state)
+{
+	struct session_opts o = { .all_cpus = true, .events = "cpu-clock" };
+	char err[512] = "";
+	pid_t gone = 4194304 + 7;  /* over pid_max's largest value: no such process */
+
+	(void)state;
+	record_opens();
+	struct session *s = session_open(&o, err, sizeof(err));
+	if (!s) {
+		sys_set_ops(NULL);
+		fake_sysfs_install(NULL);
+		fail_msg("session_open: %s", err);
+	}
+	assert_non_null(space_get(s, gone));
+	assert_non_null(space_get(s, getpid()));
+	profile_process_fork(s->prof, (uint32_t)gone, 1);
+	session_spaces_reap(s);
+	bool early = space_find(s, gone)->exited;
+	profile_add_lost(s->prof, 3);
+	session_spaces_reap(s);
+	bool gone_ended = space_find(s, gone)->exited, me_ended = space_find(s, getpid())->exited;
+	session_close(s);
+	sys_set_ops(NULL);
+	fake_sysfs_install(NULL);
+	assert_false(early);
+	assert_true(gone_ended);
+	assert_false(me_ended);
+}
+
 static void test_topdown_without_slots(void **state)
 {
 	struct session_opts o = { .pid = getpid(), .events = "cycles,topdown-retiring" };
@@ -411,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_topdown_group),
 		cmocka_unit_test(test_dwarf_ring_size),
 		cmocka_unit_test(test_syswide_kallsyms_hidden),
+		cmocka_unit_test(test_syswide_reap_after_lost),
 		cmocka_unit_test(test_topdown_without_slots),
 		cmocka_unit_test(test_offcpu_attrs),
 		cmocka_unit_test(test_offcpu_ring_size),
