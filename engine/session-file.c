@@ -249,6 +249,9 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 		ev->software = a->type == PERF_TYPE_SOFTWARE;
 		/* cyctop record's off-cpu: weighed by its switch records */
 		ev->offcpu = a->context_switch && strcmp(ev->name, "off-cpu") == 0;
+		/* perf record --off-cpu's offcpu-time: the same off-cpu */
+		if (session_offcpu_perf_event(a, ev->name))
+			snprintf(ev->name, sizeof(ev->name), "off-cpu");
 		f->same_type &= same_format(a, perfdata_attr(f->pd, 0));
 	}
 	if (freq_events(s, note, sizeof(note)))

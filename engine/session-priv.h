@@ -279,6 +279,8 @@ void session_add_weighed(struct session *s, int ev, const struct rec_sample *smp
 /* Off-CPU time (engine/offcpu-session.c): with an off-cpu event, its
  * state and the call chain in the live format; 0, -1 out of memory. */
 int session_offcpu_setup(struct session *s);
+/* Whether A, named NAME, is perf record --off-cpu's event (offcpu-time). */
+bool session_offcpu_perf_event(const struct perf_event_attr *a, const char *name);
 /* After the opens: a notice when the switch-out stacks are refused. */
 void session_offcpu_opened(struct session *s);
 /* Record R (H, of event EV) for the off-CPU time: true when it is the
