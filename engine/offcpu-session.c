@@ -61,18 +61,12 @@ void session_offcpu_opened(struct session *s)
 /* The kernel's frames of SMP's call chain, innermost first, named. */
 static size_t kernel_names(struct session *s, const struct rec_sample *smp, const char **names)
 {
-	bool in_kernel = false;
+	struct kernel_chain k = { .smp = smp };
 	size_t n = 0;
 	struct sym_info si;
+	uint64_t ip;
 
-	for (uint64_t i = 0; i < smp->nr_ips && n < REASON_FRAMES; i++) {
-		uint64_t ip = smp->ips[i];
-		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			in_kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL;
-			continue;
-		}
-		if (!in_kernel)
-			continue;
+	while (n < REASON_FRAMES && kernel_chain_next(&k, &ip)) {
 		session_kernel_symbol(s, ip, &si);
 		names[n++] = si.name;
 	}
