@@ -39,6 +39,13 @@
  * its turn past the 2 MiB ring's 64 ms: 149 of 3,000 samples lost. */
 #define CG_DWARF_RING_PAGES_FEW 1024
 #define CG_DWARF_FEW_CPUS 4
+/* off-cpu's switch-out samples with -g dwarf and no SIZE given: a 2 KB
+ * stack copy, not 8 KB.  A thread blocks in a system call's wrapper, its
+ * stack above it what its callers use: workloads/offcpu's stacks unwind
+ * whole to _start or clone3 from 1 KB.  Every switch is a sample: a pipe
+ * ping-pong's 8 KB copies outran a loaded 2-core VM's reader (figures in
+ * the commit that set this). */
+#define OFFCPU_STACK_USER 2048u
 /* The ring with -a when -m was not given: every task's records come
  * through one CPU's ring, a fork storm's FORK, COMM, MMAP2 and EXIT records
  * beside the samples; 256 pages (1 MB per CPU, perf record -a's default is
@@ -71,6 +78,12 @@ struct fd_spec {
 
 /* Launched targets: the fds enabled from the start get enable_on_exec;
  * the groups that wait for their slice start disabled (in either mode). */
+/* The user stack copy of event EV's samples (NULL: the session's). */
+static uint32_t stack_user_of(const struct session *s, const struct ev_spec *ev)
+{
+	return ev && ev->offcpu ? s->offcpu_stack_size : s->stack_size;
+}
+
 static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 		       const struct session *s)
 {
@@ -108,7 +121,7 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 				  PERF_SAMPLE_STACK_USER;
 		a->exclude_callchain_user = 1;
 		a->sample_regs_user = CG_REGS_USER;
-		a->sample_stack_user = s->stack_size;
+		a->sample_stack_user = stack_user_of(s, fs->index >= 0 ? fs->ev : NULL);
 	} else if (fs->index != MUX_REFERENCE && s->call_graph == CALL_GRAPH_FP) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 #if defined(__aarch64__)
@@ -479,6 +492,7 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 		s->fmt.sample_type |= PERF_SAMPLE_CGROUP;
 	s->call_graph = o->call_graph;
 	s->stack_size = o->stack_size ? o->stack_size : CALL_GRAPH_STACK_DEFAULT;
+	s->offcpu_stack_size = o->stack_size ? o->stack_size : OFFCPU_STACK_USER;
 	switch (o->call_graph) {
 	case CALL_GRAPH_NONE:
 		return 0;
@@ -868,9 +882,8 @@ static void live_stamp(const struct session *s, const struct perf_event_header *
 static bool live_stack_attr(const struct session *s, int ev, uint64_t *sample_type,
 			    uint32_t *stack_user)
 {
-	(void)ev;  /* every sampling fd has the same format */
-	*sample_type = s->fmt.sample_type;
-	*stack_user = s->stack_size;
+	*sample_type = s->fmt.sample_type;  /* every sampling fd's */
+	*stack_user = stack_user_of(s, ev >= 0 && ev < s->events.n ? &s->events.ev[ev] : NULL);
 	return s->call_graph == CALL_GRAPH_DWARF;
 }
 

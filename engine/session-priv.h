@@ -197,6 +197,7 @@ struct session {
 	struct rec_format fmt;   /* live samples' format (SAMPLE_TYPE + stacks) */
 	int call_graph;          /* live: enum call_graph_mode of the attrs */
 	uint32_t stack_size;     /* live dwarf: attr.sample_stack_user */
+	uint32_t offcpu_stack_size; /* the off-cpu event's (session-live.c) */
 	struct callgraph *cg;
 	int max_stack;           /* fp: the kernel's perf_event_max_stack */
 	uint64_t cg_batch_ns;    /* stack time spent in the current batch */

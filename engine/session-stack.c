@@ -335,7 +335,7 @@ int session_parse_call_graph(const char *spec, struct session_opts *o, char *err
 		snprintf(err, errsz, "unknown --call-graph '%s' (dwarf, dwarf,SIZE or fp)", spec);
 		return -1;
 	}
-	unsigned long v = CALL_GRAPH_STACK_DEFAULT;
+	unsigned long v = 0;  /* the default: off-cpu's differs (session-live.c) */
 	if (spec[5] == ',') {
 		char *end;
 		errno = 0;
