@@ -21,6 +21,9 @@
 #define HOLD_SLACK_NS 1000000ull
 /* Kernel frames looked at for the reason, innermost first. */
 #define REASON_FRAMES 24
+/* Call chain entries of a perf off-cpu sample's raw data kept (perf's BPF
+ * keeps 127 and the marker). */
+#define RAW_FRAMES 128
 
 bool session_offcpu_perf_event(const struct perf_event_attr *a, const char *name)
 {
@@ -153,6 +156,34 @@ static bool perf_waits(const struct session *s)
 	return s->offcpu_ev >= 0 && s->offcpu_ev != s->switch_ev;
 }
 
+/* Newer perf (6.14's --off-cpu-thresh) writes a long wait as it ends, its
+ * fields in the bpf-output's raw data (tools/perf/util/evsel.c,
+ * __set_offcpu_sample): u32 pid, u32 tid, u64 period, u64 nr, nr call
+ * chain entries (PERF_CONTEXT_USER first), u64 cgroup.  SMP's as such
+ * into W, the chain copied into CHAIN (the raw data is 4-byte aligned). */
+static bool raw_wait(const struct rec_sample *smp, struct rec_sample *w, uint64_t *chain)
+{
+	const unsigned char *p = smp->raw;
+	uint32_t ids[2];
+	uint64_t nr;
+
+	if (!p || smp->raw_size < 32)
+		return false;
+	memcpy(&nr, p + 16, 8);
+	if (nr > (smp->raw_size - 32) / 8)
+		return false;
+	*w = *smp;
+	memcpy(ids, p, 8);
+	memcpy(&w->period, p + 8, 8);
+	w->pid = ids[0];
+	w->tid = ids[1];
+	w->nr_ips = nr < RAW_FRAMES ? nr : RAW_FRAMES;
+	memcpy(chain, p + 24, w->nr_ips * 8);
+	w->ips = chain;
+	w->ip = w->nr_ips > 1 ? chain[1] : 0;
+	return true;
+}
+
 /* perf record --off-cpu's sample (tools/perf/util/bpf_off_cpu.c,
  * off_cpu_write): a thread's time off the CPU summed per user stack by
  * BPF, its period the nanoseconds, its call chain PERF_CONTEXT_USER and
@@ -161,8 +192,12 @@ static bool perf_waits(const struct session *s)
  * library function it blocked in; the wall time has no clock here. */
 static void perf_wait(struct session *s, const struct rec_sample *smp)
 {
-	struct rec_sample u;
+	struct rec_sample u, w;
+	uint64_t chain[RAW_FRAMES];
 	const char *un = NULL;
+
+	if (raw_wait(smp, &w, chain))
+		smp = &w;
 	bool stack = user_part(smp, &u);
 
 	if (stack)

@@ -628,7 +628,9 @@ static int file_callgraph(struct session *s)
 		int mode = (st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER)
 				   ? CALL_GRAPH_DWARF
 			   : st & PERF_SAMPLE_CALLCHAIN ? CALL_GRAPH_FP
-							: CALL_GRAPH_NONE;
+			   /* newer perf's off-cpu: its chain in the raw data */
+			   : e == s->offcpu_ev ? CALL_GRAPH_FP
+					       : CALL_GRAPH_NONE;
 		if (session_enable_callgraph(s, mode) < 0)
 			return -1;
 	}

@@ -44,7 +44,9 @@ static int stack_kind(const struct session *s, int ev)
 
 	if ((a->sample_type & regs_stack) == regs_stack && a->sample_regs_user)
 		return CALL_GRAPH_DWARF;
-	if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
+	/* newer perf's off-cpu samples: the chain in the raw data
+	 * (engine/offcpu-session.c) */
+	if ((a->sample_type & PERF_SAMPLE_CALLCHAIN) || (ev >= 0 && ev == s->offcpu_ev))
 		return CALL_GRAPH_FP;
 	return CALL_GRAPH_NONE;
 }

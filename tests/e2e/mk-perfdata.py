@@ -34,6 +34,13 @@ report reads a known way:
       work_30 30 ms, 301 in read <- work_10 12 ms, 301 in
       pthread_mutex_lock <- work_60 6 ms, 300 in work_60 2 ms (no C
       library function: reason other).
+  mk-perfdata.py offcpu-raw OUT BIN LIBC
+      the same waits as newer perf (6.14, --off-cpu-thresh) writes them
+      as they end: offcpu-time samples with PERF_SAMPLE_RAW, at times
+      after the cpu-clock samples, each with its fields in the raw data
+      (u32 pid, u32 tid, u64 period, u64 nr, the call chain, u64 cgroup;
+      tools/perf/util/evsel.c, __set_offcpu_sample), the sample's own
+      period 1.
 """
 import struct, subprocess, sys, time
 
@@ -99,8 +106,10 @@ PERF_CONTEXT_USER = 0xfffffffffffffe00
 OFFCPU_TIMESTAMP = 0xffffffff00000000  # bpf_off_cpu.c: after every record
 
 
-def offcpu(out, binary, libc):
+def offcpu(out, binary, libc, raw=False):
     ip, tid, time, callchain, period, identifier = 1, 2, 4, 0x20, 0x100, 0x10000
+    if raw:
+        callchain = 0x400  # PERF_SAMPLE_RAW in its place
     base_type = identifier | ip | tid | time | period
     # inherit mmap comm freq task sample_id_all exclude_guest mmap2 comm_exec
     track = (1 << 1) | (1 << 8) | (1 << 9) | (1 << 10) | (1 << 13) | (1 << 18) | \
@@ -124,6 +133,12 @@ def offcpu(out, binary, libc):
         return struct.pack("<IHHQQIIQQ", 9, 2, 48, 1, at, pid, pid, t, 250000)
 
     def off_sample(pid, thread, stack, ns, t):
+        if raw:
+            data = struct.pack("<IIQQQ", pid, thread, ns, len(stack) + 1, PERF_CONTEXT_USER)
+            data += b"".join(struct.pack("<Q", x) for x in stack) + struct.pack("<Q", 0)
+            data += b"\0" * 4  # u32 size and the data end on 8 bytes
+            body = struct.pack("<QQIIQQI", 2, 0, pid, pid, t, 1, len(data)) + data
+            return struct.pack("<IHH", 9, 2, 8 + len(body)) + body
         body = struct.pack("<QQIIQQQQ", 2, stack[0], pid, thread, t, ns, len(stack) + 1,
                            PERF_CONTEXT_USER)
         body += b"".join(struct.pack("<Q", x) for x in stack)
@@ -141,7 +156,7 @@ def offcpu(out, binary, libc):
     data += map2(300, OLD_BASE, binary, 3) + map2(300, LIBC_BASE, libc, 4)
     for t in range(10, 50):
         data += clock_sample(300, at("work_60"), t * 1000)
-    t = OFFCPU_TIMESTAMP
+    t = 60000 if raw else OFFCPU_TIMESTAMP
     for thread, stack, ns in ((300, [lc("clock_nanosleep"), at("work_30")], 30000000),
                               (301, [lc("read"), at("work_10")], 12000000),
                               (301, [lc("pthread_mutex_lock"), at("work_60")], 6000000),
@@ -242,4 +257,4 @@ def stream(binary):
 
 if __name__ == "__main__":
     {"fork": fork, "procs": procs, "stream": stream, "late": late,
-     "offcpu": offcpu}[sys.argv[1]](*sys.argv[2:])
+     "offcpu": offcpu, "offcpu-raw": lambda *a: offcpu(*a, raw=True)}[sys.argv[1]](*sys.argv[2:])
