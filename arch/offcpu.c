@@ -141,6 +141,15 @@ bool offcpu_user_reason(const char *func, enum offcpu_reason *r)
 	return lookup(func, true, r);
 }
 
+/* The reason of the first of FUNCS[N] in the table's kernel or USER rows. */
+static bool first_reason(const char *const *funcs, size_t n, bool user, enum offcpu_reason *r)
+{
+	for (size_t i = 0; i < n; i++)
+		if (lookup(funcs[i], user, r))
+			return true;
+	return false;
+}
+
 enum offcpu_reason offcpu_classify(bool preempted, const char *const *kfuncs, size_t nk,
 				   const char *const *ufuncs, size_t nu)
 {
@@ -148,12 +157,8 @@ enum offcpu_reason offcpu_classify(bool preempted, const char *const *kfuncs, si
 
 	if (preempted)
 		return OFFCPU_RUNNABLE;
-	for (size_t i = 0; i < nk; i++)
-		if (offcpu_kernel_reason(kfuncs[i], &r))
-			return r;
-	for (size_t i = 0; i < nu; i++)
-		if (offcpu_user_reason(ufuncs[i], &r))
-			return r;
+	if (first_reason(kfuncs, nk, false, &r) || first_reason(ufuncs, nu, true, &r))
+		return r;
 	return OFFCPU_OTHER;
 }
 

@@ -21,17 +21,29 @@
 #define HOLD_SLACK_NS 1000000ull
 /* Kernel frames looked at for the reason, innermost first. */
 #define REASON_FRAMES 24
+/* Call chain entries of a perf off-cpu sample's raw data kept (perf's BPF
+ * keeps 127 and the marker). */
+#define RAW_FRAMES 128
+
+bool session_offcpu_perf_event(const struct perf_event_attr *a, const char *name)
+{
+	return a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_BPF_OUTPUT &&
+	       (strcmp(name, "offcpu-time") == 0 || strcmp(name, "off-cpu") == 0);
+}
 
 int session_offcpu_setup(struct session *s)
 {
 	s->offcpu_ev = s->switch_ev = -1;
 	for (int e = 0; e < s->events.n; e++) {
-		if (s->events.ev[e].offcpu)
+		const struct ev_spec *ev = &s->events.ev[e];
+		if (ev->offcpu)
 			s->offcpu_ev = s->switch_ev = e;
-		else if (s->switch_ev < 0 && s->events.ev[e].attr.context_switch)
+		else if (session_offcpu_perf_event(&ev->attr, ev->name))
+			s->offcpu_ev = e;
+		else if (s->switch_ev < 0 && ev->attr.context_switch)
 			s->switch_ev = e;   /* a file's (perf record --switch-events) */
 	}
-	if (s->switch_ev < 0)
+	if (s->switch_ev < 0 && s->offcpu_ev < 0)
 		return 0;
 	if (!(s->offcpu = offcpu_new()))
 		return -1;
@@ -52,18 +64,12 @@ void session_offcpu_opened(struct session *s)
 /* The kernel's frames of SMP's call chain, innermost first, named. */
 static size_t kernel_names(struct session *s, const struct rec_sample *smp, const char **names)
 {
-	bool in_kernel = false;
+	struct kernel_chain k = { .smp = smp };
 	size_t n = 0;
 	struct sym_info si;
+	uint64_t ip;
 
-	for (uint64_t i = 0; i < smp->nr_ips && n < REASON_FRAMES; i++) {
-		uint64_t ip = smp->ips[i];
-		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			in_kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL;
-			continue;
-		}
-		if (!in_kernel)
-			continue;
+	while (n < REASON_FRAMES && kernel_chain_next(&k, &ip)) {
 		session_kernel_symbol(s, ip, &si);
 		names[n++] = si.name;
 	}
@@ -102,6 +108,22 @@ static const char *user_name(struct session *s, const struct rec_sample *u)
 	return sp && symtab_lookup(sp->st, u->ip, &si) ? si.name : NULL;
 }
 
+/* A wait of NS at U's user function (with U's stack if STACK): one
+ * sample of the off-cpu event weighing NS.  Only the off-cpu event's
+ * waits are samples (perf's context-switches count as perf counts them). */
+static void add_wait(struct session *s, const struct rec_sample *u, uint64_t ns, bool stack)
+{
+	if (!ns || s->offcpu_ev < 0)
+		return;
+	/* one stack weighs a whole wait: never skipped for the batch's
+	 * unwinding budget (session-stack.c), though its time counts in it */
+	uint64_t spent = s->cg_batch_ns;
+	s->cg_batch_ns = 0;
+	session_add_weighed(s, s->offcpu_ev, u, ns, stack);
+	s->offcpu_waits++;
+	s->cg_batch_ns += spent;
+}
+
 /* Interval IV ended: its reason, and its sample weighing its time. */
 static void charge(struct session *s, const struct offcpu_iv *iv)
 {
@@ -123,16 +145,68 @@ static void charge(struct session *s, const struct offcpu_iv *iv)
 	}
 	offcpu_drop(s->offcpu, iv->tid);
 	enum offcpu_reason why = offcpu_classify(iv->preempted, kn, nk, &un, un ? 1 : 0);
-	offcpu_charge(s->offcpu, iv->tid, why, iv->ns);
-	if (!iv->ns || s->offcpu_ev < 0)
-		return;
-	/* one stack weighs a whole wait: never skipped for the batch's
-	 * unwinding budget (session-stack.c), though its time counts in it */
-	uint64_t spent = s->cg_batch_ns;
-	s->cg_batch_ns = 0;
-	session_add_weighed(s, s->offcpu_ev, &u, iv->ns, stack);
-	s->offcpu_waits++;
-	s->cg_batch_ns += spent;
+	offcpu_charge(s->offcpu, iv->pid, iv->tid, why, iv->ns);
+	add_wait(s, &u, iv->ns, stack);
+}
+
+/* Whether the off-cpu event is perf record --off-cpu's: its samples are
+ * the waits, not the switch records. */
+static bool perf_waits(const struct session *s)
+{
+	return s->offcpu_ev >= 0 && s->offcpu_ev != s->switch_ev;
+}
+
+/* Newer perf (6.14's --off-cpu-thresh) writes a long wait as it ends, its
+ * fields in the bpf-output's raw data (tools/perf/util/evsel.c,
+ * __set_offcpu_sample): u32 pid, u32 tid, u64 period, u64 nr, nr call
+ * chain entries (PERF_CONTEXT_USER first), u64 cgroup.  SMP's as such
+ * into W, the chain copied into CHAIN (the raw data is 4-byte aligned). */
+static bool raw_wait(const struct rec_sample *smp, struct rec_sample *w, uint64_t *chain)
+{
+	const unsigned char *p = smp->raw;
+	uint32_t ids[2];
+	uint64_t nr;
+
+	if (!p || smp->raw_size < 32)
+		return false;
+	memcpy(&nr, p + 16, 8);
+	if (nr > (smp->raw_size - 32) / 8)
+		return false;
+	*w = *smp;
+	memcpy(ids, p, 8);
+	memcpy(&w->period, p + 8, 8);
+	w->pid = ids[0];
+	w->tid = ids[1];
+	w->nr_ips = nr < RAW_FRAMES ? nr : RAW_FRAMES;
+	memcpy(chain, p + 24, w->nr_ips * 8);
+	w->ips = chain;
+	w->ip = w->nr_ips > 1 ? chain[1] : 0;
+	return true;
+}
+
+/* perf record --off-cpu's sample (tools/perf/util/bpf_off_cpu.c,
+ * off_cpu_write): a thread's time off the CPU summed per user stack by
+ * BPF, its period the nanoseconds, its call chain PERF_CONTEXT_USER and
+ * that stack, its IP the chain's first, its time made up (from 2^64 - 2^32:
+ * after every record).  Without kernel frames the reason is the C
+ * library function it blocked in; the wall time has no clock here. */
+static void perf_wait(struct session *s, const struct rec_sample *smp)
+{
+	struct rec_sample u, w;
+	uint64_t chain[RAW_FRAMES];
+	const char *un = NULL;
+
+	if (raw_wait(smp, &w, chain))
+		smp = &w;
+	bool stack = user_part(smp, &u);
+
+	if (stack)
+		un = user_name(s, &u);
+	else
+		u.ip = smp->ip;
+	enum offcpu_reason why = offcpu_classify(false, NULL, 0, &un, un ? 1 : 0);
+	offcpu_charge(s->offcpu, smp->pid, smp->tid, why, smp->period);
+	add_wait(s, &u, smp->period, stack);
 }
 
 void session_offcpu_totals(const struct session *s, struct snapshot *snap)
@@ -152,8 +226,11 @@ static void on_switch(struct session *s, const struct record *r)
 	/* the idle task is never off the CPU for a reason */
 	if (r->sid_tid == 0)
 		return;
+	/* with perf's off-cpu samples (perf record --off-cpu --switch-events)
+	 * the intervals give the time on the CPU only: the samples have the
+	 * time off it */
 	if (offcpu_switch(s->offcpu, r->sid_pid, r->sid_tid, r->sid_time, r->u.sw.out,
-			  r->u.sw.preempt, &iv))
+			  r->u.sw.preempt, &iv) && !perf_waits(s))
 		charge(s, &iv);
 }
 
@@ -167,6 +244,10 @@ bool session_offcpu_record(struct session *s, const struct perf_event_header *h,
 	if (r->type != PERF_RECORD_SAMPLE) {
 		offcpu_clock(s->offcpu, r->sid_time);
 		return false;
+	}
+	if (ev >= 0 && ev == s->offcpu_ev && perf_waits(s)) {
+		perf_wait(s, &r->u.sample);   /* its time is no clock's */
+		return true;
 	}
 	offcpu_clock(s->offcpu, r->u.sample.time);
 	if (ev != s->switch_ev || ev < 0)

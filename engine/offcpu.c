@@ -105,9 +105,10 @@ bool offcpu_switch(struct offcpu *o, uint32_t pid, uint32_t tid, uint64_t time, 
 	return ended;
 }
 
-void offcpu_charge(struct offcpu *o, uint32_t tid, enum offcpu_reason r, uint64_t ns)
+void offcpu_charge(struct offcpu *o, uint32_t pid, uint32_t tid, enum offcpu_reason r,
+		   uint64_t ns)
 {
-	struct oc_thread *t = find(o, tid);
+	struct oc_thread *t = get(o, pid, tid);
 
 	if (t && (unsigned)r < OFFCPU_REASONS)
 		t->off_ns[r] += ns;

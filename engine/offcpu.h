@@ -49,8 +49,10 @@ struct offcpu_iv {
  * off the CPU; the caller then charges it (offcpu_charge). */
 bool offcpu_switch(struct offcpu *o, uint32_t pid, uint32_t tid, uint64_t time, bool out,
 		   bool preempt, struct offcpu_iv *iv);
-/* Adds NS off the CPU to thread TID's reason R. */
-void offcpu_charge(struct offcpu *o, uint32_t tid, enum offcpu_reason r, uint64_t ns);
+/* Adds NS off the CPU to thread TID's (of process PID) reason R: an
+ * interval's, or perf record --off-cpu's sum for a stack. */
+void offcpu_charge(struct offcpu *o, uint32_t pid, uint32_t tid, enum offcpu_reason r,
+		   uint64_t ns);
 /* The latest record time seen: open intervals are counted up to it. */
 void offcpu_clock(struct offcpu *o, uint64_t time);
 

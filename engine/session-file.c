@@ -249,6 +249,9 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 		ev->software = a->type == PERF_TYPE_SOFTWARE;
 		/* cyctop record's off-cpu: weighed by its switch records */
 		ev->offcpu = a->context_switch && strcmp(ev->name, "off-cpu") == 0;
+		/* perf record --off-cpu's offcpu-time: the same off-cpu */
+		if (session_offcpu_perf_event(a, ev->name))
+			snprintf(ev->name, sizeof(ev->name), "off-cpu");
 		f->same_type &= same_format(a, perfdata_attr(f->pd, 0));
 	}
 	if (freq_events(s, note, sizeof(note)))
@@ -625,7 +628,9 @@ static int file_callgraph(struct session *s)
 		int mode = (st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER)
 				   ? CALL_GRAPH_DWARF
 			   : st & PERF_SAMPLE_CALLCHAIN ? CALL_GRAPH_FP
-							: CALL_GRAPH_NONE;
+			   /* newer perf's off-cpu: its chain in the raw data */
+			   : e == s->offcpu_ev ? CALL_GRAPH_FP
+					       : CALL_GRAPH_NONE;
 		if (session_enable_callgraph(s, mode) < 0)
 			return -1;
 	}

@@ -39,6 +39,13 @@
  * its turn past the 2 MiB ring's 64 ms: 149 of 3,000 samples lost. */
 #define CG_DWARF_RING_PAGES_FEW 1024
 #define CG_DWARF_FEW_CPUS 4
+/* off-cpu's switch-out samples with -g dwarf and no SIZE given: a 2 KB
+ * stack copy, not 8 KB.  A thread blocks in a system call's wrapper, its
+ * stack above it what its callers use: workloads/offcpu's stacks unwind
+ * whole to _start or clone3 from 1 KB.  Every switch is a sample: a pipe
+ * ping-pong's 8 KB copies outran a loaded 2-core VM's reader (figures in
+ * the commit that set this). */
+#define OFFCPU_STACK_USER 2048u
 /* The ring with -a when -m was not given: every task's records come
  * through one CPU's ring, a fork storm's FORK, COMM, MMAP2 and EXIT records
  * beside the samples; 256 pages (1 MB per CPU, perf record -a's default is
@@ -65,6 +72,7 @@ struct live_src {
 	/* call stacks (-g) */
 	int call_graph;          /* enum call_graph_mode of the attrs */
 	uint32_t stack_size;     /* dwarf: attr.sample_stack_user */
+	uint32_t offcpu_stack_size; /* the off-cpu event's */
 };
 
 static struct live_src *live_of(const struct session *s)
@@ -98,6 +106,14 @@ struct fd_spec {
 
 /* Launched targets: the fds enabled from the start get enable_on_exec;
  * the groups that wait for their slice start disabled (in either mode). */
+/* The user stack copy of event EV's samples (NULL: the session's). */
+static uint32_t stack_user_of(const struct session *s, const struct ev_spec *ev)
+{
+	const struct live_src *ls = live_of(s);
+
+	return ev && ev->offcpu ? ls->offcpu_stack_size : ls->stack_size;
+}
+
 static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 		       const struct session *s)
 {
@@ -136,7 +152,7 @@ static void attr_setup(struct perf_event_attr *a, const struct fd_spec *fs,
 				  PERF_SAMPLE_STACK_USER;
 		a->exclude_callchain_user = 1;
 		a->sample_regs_user = CG_REGS_USER;
-		a->sample_stack_user = ls->stack_size;
+		a->sample_stack_user = stack_user_of(s, fs->index >= 0 ? fs->ev : NULL);
 	} else if (fs->index != MUX_REFERENCE && ls->call_graph == CALL_GRAPH_FP) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 #if defined(__aarch64__)
@@ -516,6 +532,7 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 		s->fmt.sample_type |= PERF_SAMPLE_CGROUP;
 	ls->call_graph = o->call_graph;
 	ls->stack_size = o->stack_size ? o->stack_size : CALL_GRAPH_STACK_DEFAULT;
+	ls->offcpu_stack_size = o->stack_size ? o->stack_size : OFFCPU_STACK_USER;
 	switch (o->call_graph) {
 	case CALL_GRAPH_NONE:
 		return 0;
@@ -924,9 +941,8 @@ static bool live_stack_attr(const struct session *s, int ev, uint64_t *sample_ty
 {
 	struct live_src *ls = live_of(s);
 
-	(void)ev;  /* every sampling fd has the same format */
-	*sample_type = s->fmt.sample_type;
-	*stack_user = ls->stack_size;
+	*sample_type = s->fmt.sample_type;  /* every sampling fd's */
+	*stack_user = stack_user_of(s, ev >= 0 && ev < s->events.n ? &s->events.ev[ev] : NULL);
 	return ls->call_graph == CALL_GRAPH_DWARF;
 }
 

@@ -245,6 +245,16 @@ void session_add_notice(struct session *s, const char *fmt, ...)
 void session_load_kernel_names(struct session *s);
 /* The kernel function at IP, or [unknown] in [kernel.kallsyms]. */
 void session_kernel_symbol(struct session *s, uint64_t ip, struct sym_info *si);
+
+/* A walk of the kernel's part of a sample's call chain (the entries after
+ * a PERF_CONTEXT_KERNEL marker, up to the next marker), innermost first:
+ * { .smp = SMP }, then kernel_chain_next until false (engine/session-stack.c). */
+struct kernel_chain {
+	const struct rec_sample *smp;
+	uint64_t i;
+	bool in_kernel;
+};
+bool kernel_chain_next(struct kernel_chain *k, uint64_t *ip);
 /* The first line of file PATH without its newline ("" when unreadable). */
 void session_read_line(const char *path, char *buf, size_t sz);
 /* Names threads TIDS of process PID from /proc (older than the watch). */
@@ -273,6 +283,8 @@ void session_add_weighed(struct session *s, int ev, const struct rec_sample *smp
 /* Off-CPU time (engine/offcpu-session.c): with an off-cpu event, its
  * state and the call chain in the live format; 0, -1 out of memory. */
 int session_offcpu_setup(struct session *s);
+/* Whether A, named NAME, is perf record --off-cpu's event (offcpu-time). */
+bool session_offcpu_perf_event(const struct perf_event_attr *a, const char *name);
 /* After the opens: a notice when the switch-out stacks are refused. */
 void session_offcpu_opened(struct session *s);
 /* Record R (H, of event EV) for the off-CPU time: true when it is the

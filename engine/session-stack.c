@@ -44,7 +44,9 @@ static int stack_kind(const struct session *s, int ev)
 
 	if ((a->sample_type & regs_stack) == regs_stack && a->sample_regs_user)
 		return CALL_GRAPH_DWARF;
-	if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
+	/* newer perf's off-cpu samples: the chain in the raw data
+	 * (engine/offcpu-session.c) */
+	if ((a->sample_type & PERF_SAMPLE_CALLCHAIN) || (ev >= 0 && ev == s->offcpu_ev))
 		return CALL_GRAPH_FP;
 	return CALL_GRAPH_NONE;
 }
@@ -116,6 +118,20 @@ static size_t leaf_fixup(struct space *sp, const struct rec_sample *smp, uint64_
 #endif
 }
 
+bool kernel_chain_next(struct kernel_chain *k, uint64_t *ip)
+{
+	while (k->i < k->smp->nr_ips) {
+		uint64_t e = k->smp->ips[k->i++];
+		if (e >= (uint64_t)PERF_CONTEXT_MAX)
+			k->in_kernel = e == (uint64_t)PERF_CONTEXT_KERNEL;
+		else if (k->in_kernel) {
+			*ip = e;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* PERF_SAMPLE_CALLCHAIN holds the kernel's frame-pointer walk, a marker
  * (PERF_CONTEXT_*) before each part: the kernel's frames, then the user's
  * (perf's order).  The kernel part of a sample taken in the kernel into
@@ -131,20 +147,14 @@ static size_t kernel_stack(const struct rec_sample *smp, uint64_t *ips, size_t m
 			   uint64_t *kernel_walked)
 {
 	size_t n = 0;
-	bool in_kernel = false;
+	struct kernel_chain k = { .smp = smp };
+	uint64_t ip;
 
 	ips[n++] = smp->ip;
 	*kernel_walked = 0;
 	if (!record_cpumode_kernel(smp->cpumode))
 		return n;
-	for (uint64_t i = 0; i < smp->nr_ips; i++) {
-		uint64_t ip = smp->ips[i];
-		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			in_kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL;
-			continue;
-		}
-		if (!in_kernel)
-			continue;
+	while (kernel_chain_next(&k, &ip)) {
 		if ((*kernel_walked)++ == 0 && ip == smp->ip)
 			continue;  /* the sampled IP: ips[0] already */
 		if (n < max && ip)
@@ -327,7 +337,7 @@ int session_parse_call_graph(const char *spec, struct session_opts *o, char *err
 		snprintf(err, errsz, "unknown --call-graph '%s' (dwarf, dwarf,SIZE or fp)", spec);
 		return -1;
 	}
-	unsigned long v = CALL_GRAPH_STACK_DEFAULT;
+	unsigned long v = 0;  /* the default: off-cpu's differs (session-live.c) */
 	if (spec[5] == ',') {
 		char *end;
 		errno = 0;

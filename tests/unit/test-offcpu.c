@@ -176,18 +176,18 @@ static void test_intervals(void **state)
 	assert_int_equal(iv.tid, 101);
 	assert_int_equal(iv.pid, 100);
 	assert_false(iv.preempted);
-	offcpu_charge(o, 101, OFFCPU_SLEEP, iv.ns);
+	offcpu_charge(o, 100, 101, OFFCPU_SLEEP, iv.ns);
 	assert_false(sw(o, 101, 7000, true, true, &iv));       /* on 500, preempted */
 	assert_true(sw(o, 101, 7300, false, false, &iv));
 	assert_int_equal(iv.ns, 300);
 	assert_true(iv.preempted);
-	offcpu_charge(o, 101, OFFCPU_RUNNABLE, iv.ns);
+	offcpu_charge(o, 100, 101, OFFCPU_RUNNABLE, iv.ns);
 	/* a lost record: two outs; the second restarts the interval */
 	assert_false(sw(o, 101, 8000, true, false, &iv));
 	assert_false(sw(o, 101, 8100, true, false, &iv));
 	assert_true(sw(o, 101, 8600, false, false, &iv));
 	assert_int_equal(iv.ns, 500);
-	offcpu_charge(o, 101, OFFCPU_LOCK, iv.ns);
+	offcpu_charge(o, 100, 101, OFFCPU_LOCK, iv.ns);
 	/* another thread, still off at the clock */
 	assert_false(sw(o, 102, 2000, true, true, &iv));
 	offcpu_clock(o, 9000);
