@@ -121,6 +121,9 @@ struct symtab {
 	 * search and the per-IP cache.  Emptied when the mappings change. */
 	uint64_t last_lo, last_hi;
 	struct sym_info last;
+	/* The mapping found last (an index; checked, as it may be stale): a
+	 * stack's frames mostly lie in the mapping of the frame before. */
+	size_t map_hint;
 };
 
 /* F's runtime start in MOD's address space. */

@@ -637,12 +637,27 @@ void symtab_clear(struct symtab *st)
 	st->last_hi = 0;
 }
 
+/* The index of the mapping holding ADDR, or nmaps.  Mappings do not
+ * overlap: a hint that holds ADDR is the answer, however old. */
+static size_t mapping_index(struct symtab *st, uint64_t addr)
+{
+	size_t i = st->map_hint;
+
+	if (i < st->nmaps && st->maps[i].start <= addr && addr < st->maps[i].end)
+		return i;
+	i = first_ending_after(st, addr);
+	if (i >= st->nmaps || st->maps[i].start > addr)
+		return st->nmaps;
+	st->map_hint = i;
+	return i;
+}
+
 static struct mapping *find_mapping(struct symtab *st, uint64_t ip)
 {
-	size_t i = first_ending_after(st, ip);
+	size_t i = mapping_index(st, ip);
 	struct mapping *m;
 
-	if (i >= st->nmaps || st->maps[i].start > ip)
+	if (i == st->nmaps)
 		return NULL;
 	m = &st->maps[i];
 	if (!m->resolved)
@@ -917,10 +932,10 @@ void symtab_foreach_build_id(struct symtab *st, symtab_build_id_fn fn, void *arg
 
 bool symtab_mapping(struct symtab *st, uint64_t addr, struct symtab_map *out)
 {
-	size_t i = first_ending_after(st, addr);
+	size_t i = mapping_index(st, addr);
 	const struct mapping *m;
 
-	if (i >= st->nmaps || st->maps[i].start > addr)
+	if (i == st->nmaps)
 		return false;
 	m = &st->maps[i];
 	*out = (struct symtab_map){ m->start, m->end, m->pgoff, m->name };
