@@ -172,8 +172,10 @@ static struct func_row *row_cached(struct profile *p, const char *name, const ch
 
 void profile_symbols_freed(struct profile *p)
 {
-	if (p)
+	if (p) {
 		memset(p->hints, 0, sizeof(p->hints));
+		p->last_row = NULL;
+	}
 }
 
 static struct func_row *row_get(struct profile *p, const char *name, const char *module)
@@ -381,7 +383,7 @@ static struct cell *cell_get(struct profile *p, struct func_row *fn, uint64_t ke
 	return p->ncells < p->max_cells ? cell_add(p, fn, key, h) : NULL;
 }
 
-static void count_in(struct profile *p, uint64_t *n, uint32_t *epoch, int ev, uint64_t k)
+static inline void count_in(struct profile *p, uint64_t *n, uint32_t *epoch, int ev, uint64_t k)
 {
 	n[ev] += k;
 	window_of(p, n, epoch)[ev] += k;
@@ -423,12 +425,22 @@ static void add_to_process(struct profile *p, struct func_row *fn, uint32_t pid,
 void profile_add_pid(struct profile *p, int ev, uint32_t pid, uint32_t tid, uint64_t ip,
 		     const char *name, const char *module, uint64_t n)
 {
+	struct func_row *r = p->last_row;
+	struct ip_row *ir = p->last_ip_row;
+
 	if (ev < 0 || ev >= p->n_events)
 		return;
-	struct func_row *r = row_get(p, name ? name : "[unknown]", module ? module : "[unknown]");
-	if (!r)
-		return;
-	struct ip_row *ir = ip_get(p, ip, r);
+	if (!r || ip != p->last_ip || name != p->last_name || module != p->last_module) {
+		r = row_get(p, name ? name : "[unknown]", module ? module : "[unknown]");
+		if (!r)
+			return;
+		ir = ip_get(p, ip, r);
+		p->last_row = ir ? r : NULL;   /* none refused kept: memory may come back */
+		p->last_ip_row = ir;
+		p->last_ip = ip;
+		p->last_name = name;
+		p->last_module = module;
+	}
 	if (ir) {
 		ir->n[ev] += n;
 		ir->n[p->n_events + ev]++;

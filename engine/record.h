@@ -150,6 +150,10 @@ struct rec_format {
 	uint64_t read_format;    /* attr.read_format: the layout of READ */
 	uint64_t branch_sample_type;  /* its HW_INDEX bit adds a u64 to BRANCH_STACK */
 	uint64_t regs_intr;      /* attr.sample_regs_intr: how many REGS_INTR follow */
+	/* record_format_of: a SAMPLE has no field past CALLCHAIN (perf
+	 * record's without -b, --call-graph dwarf, --data...): decoded by a
+	 * shorter path; false always works */
+	bool head_only;
 };
 
 /* The format of ATTR's records. */

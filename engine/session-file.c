@@ -520,15 +520,21 @@ static void file_release(uint32_t src, uint64_t end, void *arg)
 	(void)src, (void)end, (void)arg;
 }
 
-/* A sample with a copy of the user stack is queued as session_queue cuts
- * it: the unwinder reads the stack by the record's size. */
+/* A sample with a copy of the user stack that session_queue would cut
+ * (to the bytes the kernel wrote) is queued as it cuts it, the cut copy
+ * counting fewer bytes toward the queue's bound; one with nothing to cut
+ * (a deep stack, the copy full) is held in place as any record, counting
+ * what its copy did: 8 KB copied a sample were a tenth of reading a deep
+ * recursion's file. */
 static bool copies_stack(const struct session *s, const struct perf_event_header *h, int ev)
 {
 	uint64_t type;
 	uint32_t stack_user;
+	size_t at;
 
 	return h->type == PERF_RECORD_SAMPLE && ev >= 0 &&
-	       file_stack_attr(s, ev, &type, &stack_user);
+	       file_stack_attr(s, ev, &type, &stack_user) &&
+	       record_stack_kept(h, type, stack_user, &at) != h->size;
 }
 
 /* A record is queued where it lies in the file's mapping when it lasts

@@ -155,6 +155,8 @@ struct session {
 	int nspaces;
 	size_t capspaces;
 	struct hashtab space_index;  /* pid -> index into spaces */
+	struct space *space_last;   /* space_find's last answer (most samples follow one
+				     * of the same process); NULL once the spaces move */
 	const struct session_source *src;
 	void *src_state;         /* the source's own (session-live.c, -file.c, -pprof.c) */
 	const struct session_sink *sink;  /* NULL: none */

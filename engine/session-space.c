@@ -31,9 +31,12 @@ static bool space_is(const void *key, uint32_t idx, const void *ctx)
 
 struct space *space_find(struct session *s, pid_t pid)
 {
-	uint32_t k = hashtab_find(&s->space_index, hash_mix((uint32_t)pid), &pid, space_is, s);
+	uint32_t k;
 
-	return k == HASHTAB_NONE ? NULL : &s->spaces[k];
+	if (s->space_last && s->space_last->pid == pid)
+		return s->space_last;
+	k = hashtab_find(&s->space_index, hash_mix((uint32_t)pid), &pid, space_is, s);
+	return k == HASHTAB_NONE ? NULL : (s->space_last = &s->spaces[k]);
 }
 
 static int index_space(struct session *s, int k)
@@ -56,6 +59,7 @@ static void spaces_evict_exited(struct session *s, uint64_t before)
 {
 	int kept = 0;
 
+	s->space_last = NULL;
 	for (int k = 0; k < s->nspaces; k++) {
 		if (s->spaces[k].exited && s->spaces[k].exit_ns <= before &&
 		    (s->system_wide || s->spaces[k].pid != s->target.pid))
@@ -63,8 +67,10 @@ static void spaces_evict_exited(struct session *s, uint64_t before)
 		else
 			s->spaces[kept++] = s->spaces[k];
 	}
-	if (kept < s->nspaces)  /* the names it was given may be gone */
+	if (kept < s->nspaces) {  /* the names they were given may be gone */
 		profile_symbols_freed(s->prof);
+		memset(s->canon_hints, 0, sizeof(s->canon_hints));
+	}
 	s->nspaces = kept;
 	hashtab_clear(&s->space_index);
 	for (int k = 0; k < kept; k++)
@@ -136,6 +142,7 @@ struct space *space_get(struct session *s, pid_t pid)
 		spaces_evict_exited(s, UINT64_MAX);
 	if (s->nspaces == MAX_SPACES)
 		return NULL;
+	s->space_last = NULL;   /* the array may move */
 	if (GROW(s->spaces, (size_t)s->nspaces + 1, s->capspaces) < 0)
 		return NULL;
 	sp = &s->spaces[s->nspaces];
@@ -199,6 +206,7 @@ void session_spaces_free(struct session *s)
 	for (int i = 0; i < s->nspaces; i++)
 		space_free(&s->spaces[i]);
 	free(s->spaces);
+	s->space_last = NULL;
 	hashtab_free(&s->space_index);
 }
 

@@ -252,14 +252,14 @@ static void name_process(struct session *s, pid_t pid)
  * new; -1 when out of memory.  The symbol tables' strings are stable while
  * their module lives, so most samples find the number in the hints without
  * hashing the path (as the profile finds its rows, profile.c row_cached); a
- * hit is checked by content, as freed strings' addresses come round. */
+ * hit is two pointers compared: the hints are emptied when spaces are freed
+ * (spaces_evict_exited), before a freed string's address can come round. */
 static int64_t canon_index(struct session *s, const struct sym_info *si)
 {
 	size_t slot = hash_mix((uintptr_t)si->module) % CANON_HINTS, n = s->canon_mods.n;
 	int64_t k;
 
-	if (s->canon_hints[slot].module == si->module &&
-	    strcmp(s->canon_mods.strs[s->canon_hints[slot].k], si->module) == 0)
+	if (s->canon_hints[slot].module == si->module)
 		return s->canon_hints[slot].k;
 	if (GROW(s->canon_base, n + 1, s->canon_alloc) < 0 ||
 	    (k = strpool_id(&s->canon_mods, si->module)) < 0)

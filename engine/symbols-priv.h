@@ -114,6 +114,16 @@ struct symtab {
 	symtab_open_fn opener;  /* recorded sessions: where the binaries are now */
 	void *opener_arg;
 	bool jit_reread;  /* a JIT's map may be read again (symtab_allow_jit_reread) */
+	/* The last function found: the addresses [last_lo, last_hi) that
+	 * symtab_lookup names as last (one mapping, where find_func gives
+	 * that function).  Consecutive samples of a process mostly fall in
+	 * one function (93% of a busy loop's): they skip the mapping's
+	 * search and the per-IP cache.  Emptied when the mappings change. */
+	uint64_t last_lo, last_hi;
+	struct sym_info last;
+	/* The mapping found last (an index; checked, as it may be stale): a
+	 * stack's frames mostly lie in the mapping of the frame before. */
+	size_t map_hint;
 };
 
 /* F's runtime start in MOD's address space. */

@@ -587,6 +587,7 @@ int symtab_add_map(struct symtab *st, const char *path, uint64_t start, uint64_t
 		errno = ENOMEM;
 		return -1;
 	}
+	st->last_hi = 0;
 	maps_punch(st, start, end);
 	maps_insert_at(st, first_ending_after(st, start), &m);
 	return 0;
@@ -633,14 +634,30 @@ void symtab_clear(struct symtab *st)
 {
 	/* Modules and names stay: strings already returned remain valid. */
 	st->nmaps = 0;
+	st->last_hi = 0;
+}
+
+/* The index of the mapping holding ADDR, or nmaps.  Mappings do not
+ * overlap: a hint that holds ADDR is the answer, however old. */
+static size_t mapping_index(struct symtab *st, uint64_t addr)
+{
+	size_t i = st->map_hint;
+
+	if (i < st->nmaps && st->maps[i].start <= addr && addr < st->maps[i].end)
+		return i;
+	i = first_ending_after(st, addr);
+	if (i >= st->nmaps || st->maps[i].start > addr)
+		return st->nmaps;
+	st->map_hint = i;
+	return i;
 }
 
 static struct mapping *find_mapping(struct symtab *st, uint64_t ip)
 {
-	size_t i = first_ending_after(st, ip);
+	size_t i = mapping_index(st, ip);
 	struct mapping *m;
 
-	if (i >= st->nmaps || st->maps[i].start > ip)
+	if (i == st->nmaps)
 		return NULL;
 	m = &st->maps[i];
 	if (!m->resolved)
@@ -668,11 +685,36 @@ static void address_name(struct symtab *st, const struct mapping *m, uint64_t ip
 	out->address = true;
 }
 
+/* Remembers OUT, the lookup of an address of F in M, for the addresses
+ * where the lookup gives the same: F's part of M up to the next function
+ * (find_func takes the last one starting at or before an address). */
+static void remember_func(struct symtab *st, const struct mapping *m, const struct func *f,
+			  const struct sym_info *out)
+{
+	const struct module *mod = m->mod;
+	uint64_t lo = func_start(mod, f), hi = f->end - mod->fdelta;
+	uintptr_t at = (uintptr_t)f - (uintptr_t)mod->funcs;
+	size_t k = at / sizeof(*f);
+
+	if ((uintptr_t)f < (uintptr_t)mod->funcs || k >= mod->nfuncs)
+		return;   /* an FDE's function: not in the table */
+	if (k + 1 < mod->nfuncs && mod->funcs[k + 1].start - mod->fdelta < hi)
+		hi = mod->funcs[k + 1].start - mod->fdelta;
+	st->last_lo = lo > m->start ? lo : m->start;
+	st->last_hi = hi < m->end ? hi : m->end;
+	st->last = *out;
+}
+
 bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out)
 {
-	struct mapping *m = find_mapping(st, ip);
+	struct mapping *m;
 	const struct func *f = NULL;
 
+	if (ip >= st->last_lo && ip < st->last_hi) {
+		*out = st->last;
+		return true;
+	}
+	m = find_mapping(st, ip);
 	memset(out, 0, sizeof(*out));
 	if (!m)
 		return false;
@@ -682,12 +724,16 @@ bool symtab_lookup(struct symtab *st, uint64_t ip, struct sym_info *out)
 		struct ip_entry *e = cache_get(m->mod, ip);
 		f = e ? e->func : find_func(m->mod, ip);
 	}
-	if (!f && st->jit_reread && jit_map_reread(st, m))
-		return symtab_lookup(st, ip, out);  /* once: jit_reread is off now */
+	if (!f && st->jit_reread) {
+		st->last_hi = 0;   /* the JIT's mapping may get another table */
+		if (jit_map_reread(st, m))
+			return symtab_lookup(st, ip, out);  /* once: jit_reread is off now */
+	}
 	if (f) {
 		out->name = f->name;
 		out->start = func_start(m->mod, f);
 		out->size = f->end - f->start;
+		remember_func(st, m, f, out);
 	} else if (m->mod && module_dw(m->mod)) {
 		address_name(st, m, ip, out);
 	}
@@ -886,10 +932,10 @@ void symtab_foreach_build_id(struct symtab *st, symtab_build_id_fn fn, void *arg
 
 bool symtab_mapping(struct symtab *st, uint64_t addr, struct symtab_map *out)
 {
-	size_t i = first_ending_after(st, addr);
+	size_t i = mapping_index(st, addr);
 	const struct mapping *m;
 
-	if (i >= st->nmaps || st->maps[i].start > addr)
+	if (i == st->nmaps)
 		return false;
 	m = &st->maps[i];
 	*out = (struct symtab_map){ m->start, m->end, m->pgoff, m->name };
