@@ -14,7 +14,8 @@
  * counters (all but one generic counter held by pinned CPU-wide events, as
  * the NMI watchdog holds one), split (the two-function program runs 1:1),
  * method (a preset's last count, a stall, 20% above its cycles), host
- * (the kernel's PMU verdict inverted). */
+ * (the kernel's PMU verdict inverted), member (leader sampling's group
+ * opened without its last member). */
 #ifndef ENGINE_SELFTEST_H
 #define ENGINE_SELFTEST_H
 
@@ -137,6 +138,8 @@ void st_check_perf(struct selftest_ctx *c, struct st_outcome *o);
 void st_check_groups(struct selftest_ctx *c, struct st_outcome *o);
 void st_check_mux(struct selftest_ctx *c, struct st_outcome *o);
 void st_check_sampling(struct selftest_ctx *c, struct st_outcome *o);
+/* Test 6's second half, leader sampling (engine/selftest-leader.c). */
+void st_check_leader(struct selftest_ctx *c, struct st_outcome *o);
 void st_check_method(struct selftest_ctx *c, struct st_outcome *o);
 void st_check_software(struct selftest_ctx *c, struct st_outcome *o);
 /* Host facts without the verdict (engine/selftest-host.c). */

@@ -2,7 +2,8 @@
 # Each self-test can fail: CYCTOP_SELFTEST_FAULT breaks one thing on
 # purpose and the check that watches it must say FAILED! (exit 1).  Here the
 # checks that run without a PMU: host (the kernel's PMU verdict inverted),
-# sampling (the 2:1 program run 1:1), software (time_running read 10%
+# sampling (the 2:1 program run 1:1; leader sampling's group without its
+# last member), software (time_running read 10%
 # short: every count scaled 11% high).  The hardware checks' faults are
 # shown in the arm64 guest (tests/arm64/run.sh, checks.py).
 . "$SRCDIR/tests/e2e/lib.sh"
@@ -14,6 +15,7 @@ fault() { # FAULT TEST LINE-PATTERN
 	ok
 }
 fault host host ': FAILED! (model .* but the kernel has\|: FAILED! (the kernel has core PMU'
+fault member sampling ': FAILED! (leader sampling: sample 1 carries 2 values, the group has 3'
 fault split sampling ': FAILED! (st_loop_a has [45][0-9]\.[0-9]*% of the samples, not 66.67%'
 fault scale software ': FAILED! (page-faults: 22[0-9][0-9] more for faults:2000'
 done_ok

@@ -40,6 +40,11 @@ if not hw:
     for n in ("exact", "perf", "groups", "mux", "method"):
         assert by[n]["result"] == "skip", by[n]
         assert by[n]["reason"].startswith("no hardware PMU"), by[n]
+# test 6's second half: leader sampling, a value of each member a sample
+m = by["sampling"]["measured"]
+if not hw:
+    assert "samples of {cpu-clock " in m and ", task-clock " in m, m
+    assert ", page-faults " in m and "}:S" in m, m
 # the software test's figures: 2000 page faults, 500 switches
 m = by["software"]["measured"]
 assert "page-faults" in m and "context-switches" in m, m
