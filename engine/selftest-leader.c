@@ -83,8 +83,9 @@ static void on_sample(struct leader_run *r, const struct rec_read *rd)
 	if (r->bad[0])
 		return;
 	if (rd->nr != (uint64_t)r->n) {
-		snprintf(r->bad, sizeof(r->bad), "sample %lu carries %llu values, the group has "
-			 "%d members", r->samples, (unsigned long long)rd->nr, r->n);
+		snprintf(r->bad, sizeof(r->bad), "sample %lu carries %llu value%s, the group has "
+			 "%d members", r->samples, (unsigned long long)rd->nr,
+			 rd->nr == 1 ? "" : "s", r->n);
 		return;
 	}
 	for (uint64_t i = 0; i < rd->nr; i++) {
