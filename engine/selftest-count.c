@@ -8,7 +8,8 @@
  * work grows with the environment: some 900 user instructions for those
  * three, which is what cyctop and perf differed by on the same command.
  * Test 3 gives cyctop's watch the environment perf's child had (read from
- * the child itself), so both count one process the same. */
+ * the child itself), so both count one process the same.  Without a PMU,
+ * test 3 compares software events instead (engine/selftest-perf-sw.c). */
 #include "engine/selftest.h"
 
 #include <stdio.h>
@@ -118,9 +119,7 @@ void st_check_exact(struct selftest_ctx *c, struct st_outcome *o)
 
 /* --- test 3: perf stat on the same program --------------------------------- */
 
-/* perf stat -x,'s count of NAME in TEXT ("40000123,,instructions:u,..."),
- * or -1. */
-static double perf_count(const char *text, const char *name)
+double st_perf_count(const char *text, const char *name)
 {
 	size_t len = strlen(name);
 
@@ -133,6 +132,21 @@ static double perf_count(const char *text, const char *name)
 	return -1;
 }
 
+int st_perf_stat(struct selftest_ctx *c, const char *events, const char *work, char *out,
+		 size_t outsz, char *stat, size_t statsz, char *err, size_t errsz)
+{
+	char *argv[] = { "perf", "stat", "-x,", "-e", (char *)events, "--", (char *)c->self,
+			 "selftest", "--workload", (char *)work, NULL };
+	int rc = st_run_capture(argv, out, outsz, stat, statsz);
+
+	if (rc != 0) {
+		stat[strcspn(stat, "\n")] = '\0';
+		snprintf(err, errsz, "perf stat exited with %d: %.200s", rc, stat);
+		return -1;
+	}
+	return 0;
+}
+
 struct perf_run {
 	char out[16384];     /* the child's stdout (its environment for "env") */
 	char stat[4096];     /* perf stat's lines */
@@ -142,29 +156,19 @@ struct perf_run {
 static int perf_stat(struct selftest_ctx *c, const char *work, int n_events, struct perf_run *r,
 		     struct st_counts *out, char *err, size_t errsz)
 {
-	char *argv[] = { "perf", "stat", "-x,", "-e",
-			 n_events > 1 ? "instructions:u,branches:u" : "instructions:u", "--",
-			 (char *)c->self, "selftest", "--workload", (char *)work, NULL };
-	int rc = st_run_capture(argv, r->out, sizeof(r->out), r->stat, sizeof(r->stat));
-
-	if (rc != 0) {
-		r->stat[strcspn(r->stat, "\n")] = '\0';
-		snprintf(err, errsz, "perf stat exited with %d: %.200s", rc, r->stat);
+	if (st_perf_stat(c, n_events > 1 ? "instructions:u,branches:u" : "instructions:u", work,
+			 r->out, sizeof(r->out), r->stat, sizeof(r->stat), err, errsz) < 0)
 		return -1;
-	}
 	out->n = n_events;
 	for (int e = 0; e < n_events; e++)
-		if ((out->v[e] = perf_count(r->stat, count_names[e])) < 0) {
+		if ((out->v[e] = st_perf_count(r->stat, count_names[e])) < 0) {
 			snprintf(err, errsz, "perf stat did not count %s", count_names[e]);
 			return -1;
 		}
 	return 0;
 }
 
-/* The environment perf's child had, one string a line of TEXT, as an envp
- * whose strings are in one allocation after the pointers (free() it);
- * with the start-up fault one variable more. */
-static char **perf_env(struct selftest_ctx *c, const char *text)
+char **st_perf_env(struct selftest_ctx *c, const char *text)
 {
 	static const char pad[] = "CYCTOP_SELFTEST_PAD=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
 	size_t n = 2, len = strlen(text);
@@ -216,6 +220,10 @@ void st_check_perf(struct selftest_ctx *c, struct st_outcome *o)
 		return;
 	}
 	snprintf(work, sizeof(work), "loop:%lu", EXACT_ITERS);
+	if (!c->hardware) {  /* software events: every host has them */
+		st_check_perf_software(c, o);
+		goto out;
+	}
 	if (skip_hardware(c, o, &n))
 		goto out;
 	if (!c->host.perf[0]) {
@@ -226,7 +234,7 @@ void st_check_perf(struct selftest_ctx *c, struct st_outcome *o)
 		st_set(o, ST_FAIL, "%s", err);
 		goto out;
 	}
-	if (!(envp = perf_env(c, r->out))) {
+	if (!(envp = st_perf_env(c, r->out))) {
 		st_set(o, ST_FAIL, "out of memory");
 		goto out;
 	}

@@ -31,7 +31,7 @@ bool selftest_fault(const struct selftest_ctx *c, const char *fault)
 int selftest_init(struct selftest_ctx *c, const char *self, char *err, size_t errsz)
 {
 	static const char *const faults[] = { "scale", "startup", "counters", "split",
-					      "method", "host", NULL };
+					      "method", "host", "member", NULL };
 
 	memset(c, 0, sizeof(*c));
 	c->self = self;
@@ -43,7 +43,7 @@ int selftest_init(struct selftest_ctx *c, const char *self, char *err, size_t er
 			break;
 		else if (!faults[i + 1]) {
 			snprintf(err, errsz, "CYCTOP_SELFTEST_FAULT=%s: not a fault (scale, startup, "
-				 "counters, split, method, host)", c->fault);
+				 "counters, split, method, host, member)", c->fault);
 			return -1;
 		}
 	if (pfm_setup(NULL, err, errsz) < 0)

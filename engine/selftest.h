@@ -14,7 +14,8 @@
  * counters (all but one generic counter held by pinned CPU-wide events, as
  * the NMI watchdog holds one), split (the two-function program runs 1:1),
  * method (a preset's last count, a stall, 20% above its cycles), host
- * (the kernel's PMU verdict inverted). */
+ * (the kernel's PMU verdict inverted), member (leader sampling's group
+ * opened without its last member). */
 #ifndef ENGINE_SELFTEST_H
 #define ENGINE_SELFTEST_H
 
@@ -121,6 +122,19 @@ const struct st_kernel_times *st_kernel_times(void);
  * (each at most SZ bytes, NUL-ended); returns its exit status, 127 when
  * it could not be run, -1 on a failure here. */
 int st_run_capture(char *const argv[], char *out, size_t outsz, char *errbuf, size_t errsz);
+/* perf stat -x, -e EVENTS of cyctop's program WORK: its stdout into OUT
+ * (the program's), perf's lines into STAT.  0, or -1 with why in ERR
+ * (engine/selftest-count.c, as the next two). */
+int st_perf_stat(struct selftest_ctx *c, const char *events, const char *work, char *out,
+		 size_t outsz, char *stat, size_t statsz, char *err, size_t errsz);
+/* perf stat -x,'s count of NAME in TEXT ("40000123,,instructions:u,..."),
+ * or -1. */
+double st_perf_count(const char *text, const char *name);
+/* The environment perf's child had, one string a line of TEXT (its "env"
+ * workload's output), as an envp whose strings are in one allocation
+ * after the pointers (free() it); with the start-up fault one variable
+ * more.  NULL: out of memory. */
+char **st_perf_env(struct selftest_ctx *c, const char *text);
 /* Sets the loop's speed (C->ns_per_iter) from a task-clock count, once.
  * Returns 0, or -1 with one line in ERR. */
 int st_loop_speed(struct selftest_ctx *c, char *err, size_t errsz);
@@ -134,9 +148,14 @@ void st_set(struct st_outcome *o, enum st_result r, const char *fmt, ...)
 void st_check_host(struct selftest_ctx *c, struct st_outcome *o);
 void st_check_exact(struct selftest_ctx *c, struct st_outcome *o);
 void st_check_perf(struct selftest_ctx *c, struct st_outcome *o);
+/* Test 3 on software events, for a host without a PMU
+ * (engine/selftest-perf-sw.c). */
+void st_check_perf_software(struct selftest_ctx *c, struct st_outcome *o);
 void st_check_groups(struct selftest_ctx *c, struct st_outcome *o);
 void st_check_mux(struct selftest_ctx *c, struct st_outcome *o);
 void st_check_sampling(struct selftest_ctx *c, struct st_outcome *o);
+/* Test 6's second half, leader sampling (engine/selftest-leader.c). */
+void st_check_leader(struct selftest_ctx *c, struct st_outcome *o);
 void st_check_method(struct selftest_ctx *c, struct st_outcome *o);
 void st_check_software(struct selftest_ctx *c, struct st_outcome *o);
 /* Host facts without the verdict (engine/selftest-host.c). */

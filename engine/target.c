@@ -39,6 +39,28 @@ static int child_redirect(const struct target_io *io)
 	return io->in_fd >= 0 && sys_dup2(io->in_fd, STDIN_FILENO) < 0 ? -1 : 0;
 }
 
+/* In the child: every signal's disposition the default and none blocked,
+ * as a shell starts a command and perf its workload.  A handler goes at
+ * exec anyway, but an ignored signal stays ignored and the mask stays:
+ * cyctop ignores SIGPIPE (a write to a closed pipe is an error it
+ * reports), and a command that inherited that would not die of SIGPIPE
+ * (`yes | head -1`: yes wrote "Broken pipe" and exited 1).  Only the
+ * calling process changes; SIGKILL, SIGSTOP and glibc's own 32 and 33
+ * refuse, harmlessly. */
+static void child_default_signals(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 static void child_wait_and_exec(int go, int errfd, char *const argv[],
 				const struct target_io *io)
 {
@@ -48,6 +70,7 @@ static void child_wait_and_exec(int go, int errfd, char *const argv[],
 	/* EOF without a byte: the parent gave up, do not run the command */
 	if (sys_read(go, &c, 1) != 1)
 		_exit(127);
+	child_default_signals();
 	if (child_redirect(io) == 0)
 		sys_execvp(argv[0], argv);
 	e = errno;

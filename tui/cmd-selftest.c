@@ -45,6 +45,13 @@ static void print_line(FILE *f, int i, const struct st_outcome *o)
 		o->reason);
 }
 
+/* A whole number under KEY: json_ku64's, for values that may be -1. */
+static void json_host_int(struct json *j, const char *key, long long v)
+{
+	json_key(j, key);
+	json_int(j, v);
+}
+
 static void json_host(struct json *j, const struct selftest_ctx *c)
 {
 	const struct st_host *h = &c->host;
@@ -57,25 +64,18 @@ static void json_host(struct json *j, const struct selftest_ctx *c)
 	json_kstr(j, "perf", h->perf);
 	json_kstr(j, "arch", h->arch);
 	json_kstr(j, "vendor", h->vendor);
-	json_key(j, "family");
-	json_int(j, h->family);
-	json_key(j, "model");
-	json_int(j, h->model);
+	json_host_int(j, "family", h->family);
+	json_host_int(j, "model", h->model);
 	json_kstr(j, "kernel_pmu", h->kernel_pmu);
-	json_key(j, "core_pmus");
-	json_int(j, h->core_pmus);
+	json_host_int(j, "core_pmus", h->core_pmus);
 	json_kstr(j, "libpfm4_pmu", h->pfm_pmu);
 	json_kstr(j, "cyctop_model", h->model_name);
 	json_kstr(j, "pmu", h->describe);
-	json_key(j, "generic_counters");
-	json_int(j, h->counters);
-	json_key(j, "fixed_counters");
-	json_int(j, h->fixed);
+	json_host_int(j, "generic_counters", h->counters);
+	json_host_int(j, "fixed_counters", h->fixed);
 	json_kstr(j, "caps", h->caps);
-	json_key(j, "nmi_watchdog");
-	json_int(j, h->nmi_watchdog);
-	json_key(j, "perf_event_paranoid");
-	json_int(j, h->paranoid);
+	json_host_int(j, "nmi_watchdog", h->nmi_watchdog);
+	json_host_int(j, "perf_event_paranoid", h->paranoid);
 	json_kstr(j, "trees", h->trees);
 	json_kstr(j, "presets", h->presets);
 	json_kstr(j, "fault", c->fault ? c->fault : "");
@@ -115,10 +115,8 @@ static int write_report(const char *path, const struct selftest_ctx *c, const bo
 	const struct st_host *h = &c->host;
 	FILE *f = fopen(path, "w");
 
-	if (!f) {
-		cmd_error("selftest: cannot write the report '%s'", path);
-		return -1;
-	}
+	if (!f)
+		goto fail;
 	fprintf(f, "cyctop selftest report\ncyctop %s, kernel %s, libpfm4 %s, %s\n",
 		PACKAGE_VERSION, h->kernel, h->pfm_version, h->perf[0] ? h->perf : "no perf");
 	fprintf(f, "cpu: %s %s, family %d, model %d (0x%x)\n", h->arch, h->vendor, h->family,
@@ -140,11 +138,35 @@ static int write_report(const char *path, const struct selftest_ctx *c, const bo
 			fprintf(f, "    measured: %s\n    expected: %s\n", res[i].measured,
 				res[i].expected);
 		}
-	if (fclose(f) != 0) {
-		cmd_error("selftest: cannot write the report '%s'", path);
-		return -1;
+	if (fclose(f) == 0)
+		return 0;
+fail:
+	cmd_error("selftest: cannot write the report '%s'", path);
+	return -1;
+}
+
+/* Runs the tests RUN says, each line as it ends (text) or one document at
+ * the end (FORMAT 1: json), and the report when asked.  The exit status. */
+static int run_tests(struct selftest_ctx *c, const bool *run, struct st_outcome *res, int n,
+		     int format, const char *report)
+{
+	int failed = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!run[i])
+			continue;
+		selftests[i].run(c, &res[i]);
+		failed += res[i].result == ST_FAIL;
+		if (format == 0) {
+			print_line(stdout, i, &res[i]);
+			fflush(stdout);
+		}
 	}
-	return 0;
+	if (format == 1)
+		print_json(stdout, c, run, res, n);
+	if (report && write_report(report, c, run, res, n) < 0)
+		failed++;
+	return failed ? 1 : 0;
 }
 
 static int cmd_selftest_exec(int argc, char **argv)
@@ -166,7 +188,8 @@ static int cmd_selftest_exec(int argc, char **argv)
 		"Each test passes, fails or is skipped with a reason; the exit status is 1\n"
 		"when one failed.  See cyctop-selftest(1).\n", false };
 	char err[512], self[4096];
-	int n = 0, failed = 0;
+	bool run[16];
+	int n = 0, rc = EXIT_USAGE;
 
 	int first = opt_parse(&cmd, argc, argv, 1);
 	if (first < 0)
@@ -175,42 +198,27 @@ static int cmd_selftest_exec(int argc, char **argv)
 		return selftest_workload(workload);
 	while (selftests[n].name)
 		n++;
-	bool run[16];
+	if (pick(argc, argv, first, run, n) < 0)
+		return EXIT_USAGE;
 	struct st_outcome *res = calloc((size_t)n, sizeof(*res));
 	struct selftest_ctx *c = calloc(1, sizeof(*c));
 	ssize_t len = sys_readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (!res || !c || len <= 0 || pick(argc, argv, first, run, n) < 0) {
-		if (!res || !c || len <= 0)
-			cmd_error("selftest: %s", !res || !c ? "out of memory"
-				  : "cannot find cyctop's own path (/proc/self/exe)");
-		free(res);
-		free(c);
-		return !res || !c || len <= 0 ? 1 : EXIT_USAGE;
+	if (!res || !c || len <= 0) {
+		cmd_error("selftest: %s", !res || !c ? "out of memory"
+			  : "cannot find cyctop's own path (/proc/self/exe)");
+		rc = 1;
+		goto out;
 	}
 	self[len] = '\0';
 	if (selftest_init(c, self, err, sizeof(err)) < 0) {
 		cmd_error("selftest: %s", err);
-		free(res);
-		free(c);
-		return EXIT_USAGE;
+		goto out;
 	}
-	for (int i = 0; i < n; i++) {
-		if (!run[i])
-			continue;
-		selftests[i].run(c, &res[i]);
-		failed += res[i].result == ST_FAIL;
-		if (format == 0) {
-			print_line(stdout, i, &res[i]);
-			fflush(stdout);
-		}
-	}
-	if (format == 1)
-		print_json(stdout, c, run, res, n);
-	if (report && write_report(report, c, run, res, n) < 0)
-		failed++;
+	rc = run_tests(c, run, res, n, format, report);
+out:
 	free(res);
 	free(c);
-	return failed ? 1 : 0;
+	return rc;
 }
 
 const struct cmd_entry cmd_selftest_entry = {

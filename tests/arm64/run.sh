@@ -70,7 +70,7 @@ if [ "$cpu" = neoverse-n1-selftest ]; then
 	timeout 500 cyctop selftest --format json --report /tmp/selftest.report 2>&1
 	echo "@@RC selftest $?@@"
 	run selftest-report cat /tmp/selftest.report
-	for f in host:host scale:exact startup:perf counters:groups scale:mux split:sampling \
+	for f in host:host scale:exact startup:perf counters:groups scale:mux split:sampling member:sampling \
 		method:method scale:software; do
 		echo "@@OUT selftest-fault-${f%%:*}-${f#*:}@@"
 		CYCTOP_SELFTEST_FAULT="${f%%:*}" timeout 300 cyctop selftest --format json "${f#*:}" 2>&1

@@ -1,7 +1,8 @@
 #!/bin/sh
 # cyctop selftest on this host: every test gives pass, fail or skip with a
 # reason; on a host without a PMU (ours) the hardware tests skip saying so
-# and host, sampling (cpu-clock) and software pass, exit 0; the JSON is
+# and host, perf and mux (on software events), sampling (cpu-clock) and
+# software pass, exit 0; the JSON is
 # cyctop-formats(5)'s, read by python3; --report names the versions; an
 # unknown test or fault is one line and exit 2.  (Each check failing under
 # its fault: selftest-faults.sh; the hardware tests pass in the arm64
@@ -37,9 +38,25 @@ for n in ("host", "sampling", "software"):
     assert by[n]["result"] == "pass", by[n]
 if not hw:
     assert host["kernel_pmu"] == "" and host["cyctop_model"] == "perf", host
-    for n in ("exact", "perf", "groups", "mux", "method"):
+    for n in ("exact", "groups", "method"):
         assert by[n]["result"] == "skip", by[n]
         assert by[n]["reason"].startswith("no hardware PMU"), by[n]
+    # tests 3 and 5 on software events: perf stat's counts, cyctop's slices
+    if host["perf"]:
+        assert by["perf"]["result"] == "pass", by["perf"]
+        m = by["perf"]["measured"]
+        for ev in ("page-faults cyctop ", "context-switches cyctop ", "task-clock cyctop "):
+            assert ev in m, m
+    else:
+        assert by["perf"]["result"] == "skip", by["perf"]
+    assert by["mux"]["result"] == "pass", by["mux"]
+    m = by["mux"]["measured"]
+    assert m.startswith("task-clock ") and ", 2 groups)" in m, m
+# test 6's second half: leader sampling, a value of each member a sample
+m = by["sampling"]["measured"]
+if not hw:
+    assert "samples of {cpu-clock " in m and ", task-clock " in m, m
+    assert ", page-faults " in m and "}:S" in m, m
 # the software test's figures: 2000 page faults, 500 switches
 m = by["software"]["measured"]
 assert "page-faults" in m and "context-switches" in m, m
