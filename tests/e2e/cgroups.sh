@@ -5,12 +5,10 @@
 # sample's cgroup id, PERF_SAMPLE_CGROUP, not only /proc at first sight).
 . "$SRCDIR/tests/e2e/lib.sh"
 
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: making a cgroup needs root"; exit 77; }
-V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-[ -n "$V2" ] || { echo "SKIP: no cgroup v2 mount"; exit 77; }
+cgroup_v2_root
 CGA="$V2/cyctop-test-a.$$"
 CGB="$V2/cyctop-test-b.$$"
-mkdir "$CGA" "$CGB" || { echo "SKIP: cannot make a cgroup under $V2"; exit 77; }
+make_cgroups "$CGA" "$CGB"
 PIDS=""
 cleanup() {
 	for p in $PIDS; do kill "$p" 2>/dev/null; done
@@ -21,8 +19,8 @@ cleanup() {
 trap cleanup EXIT
 
 # a busy process started inside cgroup A
-sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 60' sh "$CGA" "$WORKLOADS/mix" \
-	>/dev/null 2>&1 & W=$!; PIDS="$PIDS $W"
+in_cgroup "$CGA" "$WORKLOADS/mix" 60
+W=$!; PIDS="$PIDS $W"
 wait_for "grep -qx '0::/cyctop-test-a.$$' /proc/$W/cgroup 2>/dev/null" 10 "the workload in cgroup A"
 
 # --- -a: its cgroup's row is exactly its samples --------------------------

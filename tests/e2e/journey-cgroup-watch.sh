@@ -10,14 +10,11 @@
 . "$SRCDIR/tests/e2e/lib.sh"
 . "$SRCDIR/tests/e2e/tmux-lib.sh"
 
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: making a cgroup needs root"; exit 77; }
-V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-[ -n "$V2" ] || { echo "SKIP: no cgroup v2 mount"; exit 77; }
+cgroup_v2_root
 NAME="cyctop-watch.$$"
 CG="$V2/$NAME"
-mkdir "$CG" || { echo "SKIP: cannot make a cgroup under $V2"; exit 77; }
-sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 90' sh "$CG" "$WORKLOADS/mix" \
-	>/dev/null 2>&1 &
+make_cgroups "$CG"
+in_cgroup "$CG" "$WORKLOADS/mix" 90
 W=$!
 "$WORKLOADS/spin" 0 >/dev/null 2>&1 &
 S=$!

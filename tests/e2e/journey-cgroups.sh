@@ -6,14 +6,11 @@
 . "$SRCDIR/tests/e2e/lib.sh"
 . "$SRCDIR/tests/e2e/tmux-lib.sh"
 
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: making a cgroup needs root"; exit 77; }
-V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-[ -n "$V2" ] || { echo "SKIP: no cgroup v2 mount"; exit 77; }
+cgroup_v2_root
 NAME="cyctop-journey.$$"
 CG="$V2/$NAME"
-mkdir "$CG" || { echo "SKIP: cannot make a cgroup under $V2"; exit 77; }
-sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 60' sh "$CG" "$WORKLOADS/mix" \
-	>/dev/null 2>&1 &
+make_cgroups "$CG"
+in_cgroup "$CG" "$WORKLOADS/mix" 60
 W=$!
 ON_EXIT="kill $W 2>/dev/null; wait $W 2>/dev/null; rmdir '$CG' 2>/dev/null"
 wait_for "grep -qx '0::/$NAME' /proc/$W/cgroup 2>/dev/null" 10 "the workload in its cgroup"

@@ -147,3 +147,23 @@ replay_corpus() {
 	run "$_fuzz" "$TMP/half-$1"
 	expect_rc 0 "replay the halves"
 }
+
+# cgroup_v2_root: V2, the cgroup2 mount, or SKIP (not root, no mount).
+cgroup_v2_root() {
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: making a cgroup needs root"; exit 77; }
+	V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+	[ -n "$V2" ] || { echo "SKIP: no cgroup v2 mount"; exit 77; }
+}
+
+# make_cgroups DIR...: the cgroups under $V2, or SKIP
+make_cgroups() {
+	mkdir "$@" || { echo "SKIP: cannot make a cgroup under $V2"; exit 77; }
+}
+
+# in_cgroup DIR PROGRAM ARGS...: PROGRAM in cgroup DIR, in the background
+# (its pid in $!), its output thrown away
+in_cgroup() {
+	_cg=$1
+	shift
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$_cg" "$@" >/dev/null 2>&1 &
+}
