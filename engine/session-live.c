@@ -5,7 +5,6 @@
 #include "engine/session.h"
 #include "engine/session-priv.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -573,89 +572,6 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 	return 0;
 }
 
-/* One CPU number of a list at *P, advancing it; -1 when none is there. */
-static long cpu_number(const char **p)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)**p))
-		return -1;
-	errno = 0;
-	long v = strtol(*p, &end, 10);
-	if (errno || v > 65535)
-		return -1;
-	*p = end;
-	return v;
-}
-
-/* ON[c] for every CPU of LIST ("0-3,6", as perf and /sys write them); a CPU
- * at or past NCPUS makes it fail with BAD set to that number. */
-static int cpu_list_mark(const char *list, bool *on, int ncpus, long *bad)
-{
-	const char *p = list;
-
-	*bad = -1;
-	do {
-		long lo = cpu_number(&p), hi = lo;
-		if (lo >= 0 && *p == '-') {
-			p++;
-			hi = cpu_number(&p);
-		}
-		if (lo < 0 || hi < lo || (*p && *p != ','))
-			return -1;
-		for (long c = lo; c <= hi; c++) {
-			if (c >= ncpus) {
-				*bad = c;
-				return -1;
-			}
-			on[c] = true;
-		}
-	} while (*p++ == ',');
-	return 0;
-}
-
-/* The CPUs that are online (/sys), into ONLINE; all when it cannot say. */
-static void cpus_online(bool *online, int ncpus)
-{
-	char buf[1024];
-	long bad;
-
-	session_read_line("/sys/devices/system/cpu/online", buf, sizeof(buf));
-	memset(online, 0, (size_t)ncpus * sizeof(*online));
-	if (!buf[0] || cpu_list_mark(buf, online, ncpus, &bad) < 0)
-		for (int c = 0; c < ncpus; c++)
-			online[c] = true;
-}
-
-int session_parse_cpu_list(const char *list, bool *on, int ncpus, char *err, size_t errsz)
-{
-	bool *online = calloc((size_t)ncpus, sizeof(*online));
-	long bad;
-	int rc = -1;
-
-	memset(on, 0, (size_t)ncpus * sizeof(*on));
-	if (!online) {
-		snprintf(err, errsz, "out of memory");
-		return -1;
-	}
-	cpus_online(online, ncpus);
-	if (cpu_list_mark(list, on, ncpus, &bad) < 0 && bad < 0) {
-		snprintf(err, errsz, "-C '%s': not a CPU list (like 0,2-3)", list);
-	} else if (bad >= 0) {
-		snprintf(err, errsz, "-C %s: there is no CPU %ld (this machine has %d: 0-%d)", list,
-			 bad, ncpus, ncpus - 1);
-	} else {
-		rc = 0;
-		for (int c = 0; c < ncpus && rc == 0; c++)
-			if (on[c] && !online[c]) {
-				snprintf(err, errsz, "-C %s: CPU %d is offline", list, c);
-				rc = -1;
-			}
-	}
-	free(online);
-	return rc;
-}
-
 /* --cgroup: the header's name, the directory's path under the cgroup v2
  * root as /proc/PID/cgroup gives it (the mount point is no news). */
 static void name_cgroup(struct session *s, const char *dir)
@@ -685,7 +601,7 @@ static int open_system_wide(struct session *s, const struct session_opts *o, cha
 		if (session_parse_cpu_list(o->cpus, s->cpu_on, s->ncpus, err, errsz) < 0)
 			return -1;
 	} else {
-		cpus_online(s->cpu_on, s->ncpus);
+		session_cpus_online(s->cpu_on, s->ncpus);
 	}
 	profile_track_processes(s->prof);
 	snprintf(s->target.comm, sizeof(s->target.comm), "%s",

@@ -213,6 +213,8 @@ struct space *space_get(struct session *s, pid_t pid);
 /* Live: frees the spaces of processes that exited a while ago. */
 void session_spaces_expire(struct session *s);
 void session_spaces_reap(struct session *s);
+/* The CPUs that are online (/sys), into ONLINE; all when it cannot say. */
+void session_cpus_online(bool *online, int ncpus);
 /* A sample outside every known mapping: re-reads /proc/PID/maps,
  * rate-limited. */
 void session_space_refresh(struct space *sp);
