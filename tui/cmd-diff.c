@@ -54,7 +54,8 @@ static const char *base_name(const char *path)
  * ended in the recording (its EXIT record); cyctop's own metadata. */
 struct file_scan {
 	uint64_t samples[EVENTS_MAX];
-	char main[256];
+	char main[256];             /* the target's first executable mapping */
+	uint64_t main_time;         /* its time (sample_id_all; 0: none) */
 	bool exited;
 	bool meta, meta_exit;       /* cyctop's metadata; its exit line */
 };
@@ -86,14 +87,19 @@ static void scan_record(struct perfdata *pd, const struct rec_format *fmt, uint3
 			fs->samples[a]++;
 		return;
 	}
-	bool map = (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2) && !fs->main[0] &&
+	bool map = (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2) &&
 		   !(h->misc & PERF_RECORD_MISC_MMAP_DATA);
 	if ((!map && h->type != PERF_RECORD_EXIT) || record_decode_fmt(h, fmt, &rec) < 0)
 		return;
+	/* first in time, not in the file: a recording's rings are merged by
+	 * time, but a record that came late (a reader starved on a loaded
+	 * machine) is written after later ones: ld.so's mapping came before
+	 * the program's once, and the base was named ld-linux-x86-64.so.2 */
 	if (map && rec.u.mmap.pid == pid && (rec.u.mmap.prot & PROT_EXEC) &&
-	    rec.u.mmap.filename[0] == '/')
+	    rec.u.mmap.filename[0] == '/' && (!fs->main[0] || rec.sid_time < fs->main_time)) {
 		snprintf(fs->main, sizeof(fs->main), "%s", base_name(rec.u.mmap.filename));
-	else if (h->type == PERF_RECORD_EXIT && rec.u.task.pid == pid && rec.u.task.tid == pid)
+		fs->main_time = rec.sid_time;
+	} else if (h->type == PERF_RECORD_EXIT && rec.u.task.pid == pid && rec.u.task.tid == pid)
 		fs->exited = true;
 }
 
