@@ -210,6 +210,19 @@ expect_err "one a side, or two or more a side"
 run "$CYCTOP" diff "$TMP/base.data" "$EX/core2-handmade.counts"
 expect_rc 2 "a session against a counts file"
 
+# the program is the target's first executable mapping in time: a record
+# that came late to a recording's writer is after later ones in the file
+lib=$(ldd "$W/mix" 2>/dev/null | awk '$1 ~ /^\// { print $1; exit }')
+if [ -n "$lib" ] && command -v nm >/dev/null; then
+	python3 "$SRCDIR/tests/e2e/mk-perfdata.py" late-map "$TMP/lm.data" "$W/mix" "$lib" ||
+		fail "mk-perfdata.py late-map"
+	run "$CYCTOP" diff "$TMP/lm.data" "$TMP/lm.data"
+	expect_rc 0 "diff of a file with a late mapping"
+	expect_out ", program mix," "the program, not $lib"
+else
+	skip_part "no dynamic loader named by ldd, or no nm: the late mapping"
+fi
+
 # --- a tree diff of two counts files --------------------------------------
 sed -e 's/^CPU_CLK_UNHALTED.CORE,.*/CPU_CLK_UNHALTED.CORE,800000000/' \
 	-e 's/^RS_UOPS_DISPATCHED.CYCLES_NONE,.*/RS_UOPS_DISPATCHED.CYCLES_NONE,250000000/' \

@@ -21,6 +21,11 @@ report reads a known way:
       rounds (FINISHED_ROUND after each), then once more at time 5: older
       than what the first round's end delivered, one record out of time
       order (perf report: "1 out of order events recorded").
+  mk-perfdata.py late-map OUT BIN LIB
+      process 300 (alpha) maps LIB at time 3 and BIN at time 2, BIN's
+      MMAP2 written after LIB's (a record that came late to the writer),
+      then 20 samples in BIN's work_60: in time order BIN is mapped first,
+      the program.
   mk-perfdata.py offcpu OUT BIN LIBC
       what perf 6.1's perf record --off-cpu writes (tools/perf/util/
       bpf_off_cpu.c): cpu-clock (perf's fallback from cycles) and
@@ -227,6 +232,14 @@ def late(out, binary):
     write(out, data)
 
 
+def late_map(out, binary, lib):
+    ip = OLD_BASE + sym(binary, "work_60")
+    data = comm(300, "alpha", 1) + mmap2(300, NEW_BASE, lib, 3) + mmap2(300, OLD_BASE, binary, 2)
+    for t in range(10, 30):
+        data += sample(300, ip, t)
+    write(out, data)
+
+
 def attr_bytes():
     # mmap comm task sid_all exclude_guest (perf record's default: the
     # event is named cpu-clock, not cpu-clock:HG) mmap2
@@ -256,5 +269,5 @@ def stream(binary):
 
 
 if __name__ == "__main__":
-    {"fork": fork, "procs": procs, "stream": stream, "late": late,
+    {"fork": fork, "procs": procs, "stream": stream, "late": late, "late-map": late_map,
      "offcpu": offcpu, "offcpu-raw": lambda *a: offcpu(*a, raw=True)}[sys.argv[1]](*sys.argv[2:])
