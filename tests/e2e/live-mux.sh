@@ -19,11 +19,13 @@ EVENTS=cpu-clock,page-faults,context-switches
 # PAGES, whatever the slice boundaries, except for the CPU time outside the
 # paced loop (exec, loader, a sanitizer's start-up, exit), counted in the
 # coverage but faultless in touch_pages: at most one slice at either end,
-# 2 x SLICE / SECONDS = 2%.  Tolerance 3%; observed errors are under 1%.
+# 2 x SLICE / SECONDS = 1% over 4 s.  Tolerance 3%; observed errors are
+# under 1%, but 3.05% over 2 s once on a loaded machine (the exit's unmap
+# of the 80 MB, longer there than a slice).
 # The event's count also holds the process's other faults (about 50; some
 # 3600 under AddressSanitizer, whose start-up faults come in a burst, so
 # their estimate is noisy): it must cover the pages, within the same 3%.
-PAGES=20000 SECS=2 SLICE=20
+PAGES=20000 SECS=4 SLICE=20
 run "$CYCTOP" -b --format json -e $EVENTS --counters 1 --mux-slice $SLICE -- \
 	"$FAULTS" $PAGES $SECS spread
 expect_rc 0 "time-sliced faults"
