@@ -195,20 +195,23 @@ static void decode_all(const struct perf_event_header *h, const struct rec_forma
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
+	struct perf_event_attr a = { .size = sizeof(a) };
 	struct rec_format f;
 	struct perf_event_header hdr, *copy;
 	size_t len;
 
 	if (n < FMT_BYTES + sizeof(hdr))
 		return 0;
-	memcpy(&f.sample_type, d, 8);
-	f.sample_type &= FUZZ_SAMPLE_TYPES;
-	memcpy(&f.regs_user, d + 8, 8);
-	f.sample_id_all = d[16] & 1;
-	f.branch_sample_type = d[16] & 2 ? PERF_SAMPLE_BRANCH_HW_INDEX : 0;
-	f.read_format = d[17] & 0x1f;
-	f.regs_intr = 0;
-	memcpy(&f.regs_intr, d + 18, 6);
+	/* an attr of the input's fields, its format as the readers make it
+	 * (record_format_of: head_only too, so both decoding paths run) */
+	memcpy(&a.sample_type, d, 8);
+	a.sample_type &= FUZZ_SAMPLE_TYPES;
+	memcpy(&a.sample_regs_user, d + 8, 8);
+	a.sample_id_all = d[16] & 1;
+	a.branch_sample_type = d[16] & 2 ? PERF_SAMPLE_BRANCH_HW_INDEX : 0;
+	a.read_format = d[17] & 0x1f;
+	memcpy(&a.sample_regs_intr, d + 18, 6);
+	record_format_of(&a, &f);
 	memcpy(&hdr, d + FMT_BYTES, sizeof(hdr));
 	len = hdr.size < n - FMT_BYTES ? hdr.size : n - FMT_BYTES;
 	/* a size below the header's still comes with a header to read */
