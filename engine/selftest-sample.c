@@ -55,15 +55,20 @@ static uint64_t func_samples(const struct snapshot *snap, const char *name)
 static void leader_half(struct selftest_ctx *c, struct st_outcome *o)
 {
 	struct st_outcome l = { 0 };
-	char shares[256];
+	char shares[256], why[sizeof(o->reason)];
+	bool shares_failed = o->result == ST_FAIL;
 
 	snprintf(shares, sizeof(shares), "%s", o->measured);
+	snprintf(why, sizeof(why), "%s", o->reason);
 	st_check_leader(c, &l);
 	snprintf(o->measured, sizeof(o->measured), "%.100s; %.150s", shares, l.measured);
 	snprintf(o->expected, sizeof(o->expected), "66.67%% within 2 points; %.200s",
 		 l.expected);
 	if (l.result != ST_PASS)
-		st_set(o, l.result, "%s", l.reason);
+		st_set(o, l.result, "%.200s%s%.200s", l.reason, shares_failed ? "; " : "",
+		       shares_failed ? why : "");
+	else if (shares_failed)
+		st_set(o, ST_FAIL, "%s", why);
 	else
 		st_set(o, ST_PASS, "%s; leader sampling: %s%s", shares, l.measured,
 		       c->hardware ? "; sampled on cycles: an emulated PMU (QEMU 7.2) interrupts "
@@ -125,8 +130,9 @@ void st_check_sampling(struct selftest_ctx *c, struct st_outcome *o)
 	else if (fabs(share - 2.0 / 3) > SHARE_BOUND)
 		st_set(o, ST_FAIL, "st_loop_a has %.2f%% of the samples, not 66.67%% (2:1)",
 		       100 * share);
-	else
-		leader_half(c, o);
+	/* the leader half runs whatever the shares said: its failure is
+	 * named first, each half's verdict its own */
+	leader_half(c, o);
 out:
 	snapshot_free(snap);
 	free(envp);
