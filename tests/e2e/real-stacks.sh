@@ -156,9 +156,13 @@ for F, (ours, oc) in byname.items():
     # image's, their mappings already the new one's, and cyctop names them
     # apart from perf (about 1 % here; left for the ordering of exec's
     # records, noted in the issue)
+    # a caller's share may differ by one sample: CI's loaded runs had one
+    # kernel caller sample of 61 and of 72 (fp and dwarf) apart from perf,
+    # never two; a point or one sample, whichever is larger
+    one = 100.0 / tot if tot else 0
     for c in (set(oc) | set(callers)) - {"(no symbol)", "execve"}:
         pp = callers.get(c, 0)
-        if max(pp, oc.get(c, 0)) >= 1 and abs(pp - oc.get(c, 0)) > tol:
+        if max(pp, oc.get(c, 0)) >= 1 and abs(pp - oc.get(c, 0)) > max(tol, one + 1e-9):
             bad.append("%s called by %s %.2f%%, perf %.2f%%" % (F, c, oc.get(c, 0), pp))
 print("checked %d functions" % checked if not bad and checked else "; ".join(bad[:12]) or "nothing checked")
 PY
