@@ -21,7 +21,8 @@ fault split sampling ': FAILED! (st_loop_a has [45][0-9]\.[0-9]*% of the samples
 if ! host_has_pmu; then
 	fault scale mux ': FAILED! (cpu-clock: cyctop.s coverage 0.9000, the kernel.s'
 	if perf --version >/dev/null 2>&1; then
-		fault scale perf ': FAILED! (page-faults of faults:2000: cyctop counts 2[89][0-9][0-9], perf'
+		# some +11% whatever the faults' count (4,553 under a sanitizer)
+		fault scale perf ': FAILED! (page-faults of faults:2000: cyctop counts [0-9]*, perf stat [0-9]* (+1[012]\.[0-9]*%'
 	fi
 fi
 fault scale software ': FAILED! (page-faults: 22[0-9][0-9] more for faults:2000'
