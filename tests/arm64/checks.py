@@ -202,7 +202,8 @@ def annotated(outs, name):
     text, _ = outs.get(name, ("", 1))
     rows = []
     for line in text.splitlines():
-        m = re.match(r"(?:\s+\d+){3}\s+(?:\S+\s+)?([0-9a-f]+):\s+(\S+)", line)
+        # samples, stall and penalty ("-" where no event measures them)
+        m = re.match(r"\s+\d+(?:\s+(?:\d+|-)){2}\s+(?:\S+\s+)?([0-9a-f]+):\s+(\S+)", line)
         if m:
             rows.append((int(m.group(1), 16), m.group(2)))
     return rows
