@@ -207,6 +207,14 @@ struct tui_opts {
  * (a watch's: cmd_watch_status); nothing goes to stdout. */
 int tui_run(const struct tui_opts *o);
 
+/* One event's cell at column X of row Y, WIDTH wide: the count or its
+ * percent (s), coloured by how hot it is; the hotspots', processes' and
+ * cgroups' rows. */
+void tui_event_cell(const struct tui *t, int y, int x, int width, uint64_t count, double pct,
+		    bool selected);
+/* The derived columns' cells from column X; returns the column after. */
+int tui_derived_cells(const struct tui *t, int y, int x, const uint64_t *samples,
+		      const uint64_t *window, const struct shown_col *dc, int nd, bool selected);
 /* Shared by the views. */
 void tui_switch_view(struct tui *t, const struct view_ops *v);
 /* Opens prompt P on the status line, empty (as less, vim and htop do). */

@@ -419,6 +419,42 @@ static int event_width(const struct tui *t)
 	return tui_baseline_shown(t) ? BASELINE_HEADING_COLS + 1 : EVCOL;
 }
 
+/* A cell's colour by its share: hot from 20%, warm from 5%. */
+static enum theme_el heat(double pct)
+{
+	return pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT;
+}
+
+void tui_event_cell(const struct tui *t, int y, int x, int width, uint64_t count, double pct,
+		    bool selected)
+{
+	char buf[32];
+
+	if (t->show_samples)
+		snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)count);
+	else
+		snprintf(buf, sizeof(buf), "%9.2f%%", pct);
+	ui_set(selected ? EL_SELECTED : heat(pct));
+	ui_text(y, x, width, buf, true);
+}
+
+int tui_derived_cells(const struct tui *t, int y, int x, const uint64_t *samples,
+		      const uint64_t *window, const struct shown_col *dc, int nd, bool selected)
+{
+	char buf[32];
+
+	ui_set(selected ? EL_SELECTED : EL_DEFAULT);
+	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
+		double v = tui_derived_value(t, samples, window, &dc[d]);
+		if (isnan(v))
+			snprintf(buf, sizeof(buf), "%10s", "-");
+		else
+			snprintf(buf, sizeof(buf), "%10.2f", v);
+		ui_text(y, x, EVCOL, buf, true);
+	}
+	return x;
+}
+
 static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int nd)
 {
 	char buf[64];
@@ -465,35 +501,20 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 	for (int e = 0; e < t->snap->n_events && x + ev_w < COLS; e++, x += ev_w) {
 		double pct = snapshot_percent(t->snap, f, e, t->window);
 		char delta[32];
-		if (tui_baseline_cell(t, f, e, delta, sizeof(delta)))  /* --baseline, B (D) */
+		if (tui_baseline_cell(t, f, e, delta, sizeof(delta))) {  /* --baseline, B (D) */
 			snprintf(buf, sizeof(buf), "%*s", ev_w - 1, delta);
-		else if (t->show_samples)
-			snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)cell(t, f, e));
-		else
-			snprintf(buf, sizeof(buf), "%9.2f%%", pct);
-		ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
-		ui_text(y, x, ev_w, buf, true);
+			ui_set(selected ? EL_SELECTED : heat(pct));
+			ui_text(y, x, ev_w, buf, true);
+		} else {
+			tui_event_cell(t, y, x, ev_w, cell(t, f, e), pct, selected);
+		}
 	}
 	if (children_shown(t) && x + EVCOL < COLS) {
 		uint64_t total = children_of(t, f);
-		double pct = children_pct(t, total);
-		if (t->show_samples)
-			snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)total);
-		else
-			snprintf(buf, sizeof(buf), "%9.2f%%", pct);
-		ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
-		ui_text(y, x, EVCOL, buf, true);
+		tui_event_cell(t, y, x, EVCOL, total, children_pct(t, total), selected);
 		x += EVCOL;
 	}
-	ui_set(selected ? EL_SELECTED : EL_DEFAULT);
-	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
-		double v = tui_derived_value(t, f->samples, f->window, &dc[d]);
-		if (isnan(v))
-			snprintf(buf, sizeof(buf), "%10s", "-");
-		else
-			snprintf(buf, sizeof(buf), "%10.2f", v);
-		ui_text(y, x, EVCOL, buf, true);
-	}
+	x = tui_derived_cells(t, y, x, f->samples, f->window, dc, nd, selected);
 	if (t->snap->system_wide) {
 		char comm[40];
 		if (f->nprocs > 1)

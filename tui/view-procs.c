@@ -91,40 +91,6 @@ static const struct snap_thread **proc_rows(const struct tui *t, int *n)
 
 /* --- grouped by cgroup (c) ------------------------------------------------ */
 
-/* One event's cell at column X of row Y: the count or its percent,
- * coloured by how hot it is, as the hotspots' are. */
-static void event_cell(const struct tui *t, int y, int x, uint64_t count, double pct,
-		       bool selected)
-{
-	char buf[32];
-
-	if (t->show_samples)
-		snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)count);
-	else
-		snprintf(buf, sizeof(buf), "%9.2f%%", pct);
-	ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
-	ui_text(y, x, EVCOL, buf, true);
-}
-
-/* The derived columns of a row (SAMPLES, WINDOW its counters) from X on;
- * returns the column after them. */
-static int derived_cells(const struct tui *t, int y, int x, const uint64_t *samples,
-			 const uint64_t *window, const struct shown_col *dc, int nd, bool selected)
-{
-	char buf[32];
-
-	ui_set(selected ? EL_SELECTED : EL_DEFAULT);
-	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
-		double v = tui_derived_value(t, samples, window, &dc[d]);
-		if (isnan(v))
-			snprintf(buf, sizeof(buf), "%10s", "-");
-		else
-			snprintf(buf, sizeof(buf), "%10.2f", v);
-		ui_text(y, x, EVCOL, buf, true);
-	}
-	return x;
-}
-
 static uint64_t cg_cell(const struct tui *t, const struct snap_cgroup *c, int e)
 {
 	return t->window ? c->window[e] : c->samples[e];
@@ -157,9 +123,9 @@ static void draw_cgroup(struct tui *t, int y, const struct snap_cgroup *c, bool 
 	for (int e = 0; e < s->n_events && x + EVCOL < COLS; e++, x += EVCOL) {
 		uint64_t all = t->window ? s->ev[e].window : s->ev[e].samples;
 		double pct = all ? 100.0 * (double)cg_cell(t, c, e) / (double)all : 0;
-		event_cell(t, y, x, cg_cell(t, c, e), pct, selected);
+		tui_event_cell(t, y, x, EVCOL, cg_cell(t, c, e), pct, selected);
 	}
-	x = derived_cells(t, y, x, c->samples, c->window, dc, nd, selected);
+	x = tui_derived_cells(t, y, x, c->samples, c->window, dc, nd, selected);
 	ui_cell(y, x, COLS - x, c->name);
 }
 
@@ -229,9 +195,9 @@ static void draw_proc(struct tui *t, int y, const struct snap_thread *p, bool se
 	int x = 0;
 
 	for (int e = 0; e < t->snap->n_events && x + EVCOL < COLS; e++, x += EVCOL)
-		event_cell(t, y, x, cell(t, p, e),
-			   snapshot_thread_percent(t->snap, p, e, t->window), selected);
-	x = derived_cells(t, y, x, p->samples, p->window, dc, nd, selected);
+		tui_event_cell(t, y, x, EVCOL, cell(t, p, e),
+			       snapshot_thread_percent(t->snap, p, e, t->window), selected);
+	x = tui_derived_cells(t, y, x, p->samples, p->window, dc, nd, selected);
 	if (t->snap->wall && x + 2 * EVCOL < COLS) {
 		tui_wall_cells(t, p->tid, -1, buf, sizeof(buf));
 		ui_text(y, x, 2 * EVCOL, buf, true);
