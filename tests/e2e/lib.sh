@@ -167,3 +167,15 @@ in_cgroup() {
 	shift
 	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$_cg" "$@" >/dev/null 2>&1 &
 }
+
+# offcpu_or_skip: OFFCPU, workloads/offcpu, with perf here and switch-out
+# stacks allowed (root or perf_event_paranoid <= 1), or SKIP
+offcpu_or_skip() {
+	OFFCPU="$WORKLOADS/offcpu"
+	[ -x "$OFFCPU" ] || { echo "SKIP: no $OFFCPU"; exit 77; }
+	command -v perf >/dev/null 2>&1 || { echo "SKIP: no perf"; exit 77; }
+	if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ]; then
+		echo "SKIP: switch-out stacks need perf_event_paranoid <= 1 or root"
+		exit 77
+	fi
+}

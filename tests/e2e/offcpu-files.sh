@@ -9,13 +9,7 @@
 # workloads/offcpu's own figure (its sleeping, within 10%).
 . "$SRCDIR/tests/e2e/lib.sh"
 
-OFFCPU="$WORKLOADS/offcpu"
-[ -x "$OFFCPU" ] || { echo "SKIP: no $OFFCPU"; exit 77; }
-command -v perf >/dev/null 2>&1 || { echo "SKIP: no perf"; exit 77; }
-if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ]; then
-	echo "SKIP: switch-out stacks need perf_event_paranoid <= 1 or root"
-	exit 77
-fi
+offcpu_or_skip
 
 # sleep_bucket FILE PROGRAM-STDERR: "PROGRAM-NS CYCTOP-SLEEP-NS"
 sleep_bucket() {
