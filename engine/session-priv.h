@@ -194,9 +194,9 @@ struct session {
 	struct rec_format fmt;   /* live samples' format (SAMPLE_TYPE + stacks) */
 	struct callgraph *cg;
 	int max_stack;           /* fp: the kernel's perf_event_max_stack */
-	uint64_t cg_batch_ns;    /* stack time spent in the current batch */
+	uint64_t cg_batch_ns;    /* stack CPU time spent in the current batch */
 	uint64_t stacks_skipped; /* samples added without their stack (budget) */
-	uint64_t cg_ns, cg_stacks; /* stack time and stacks in total (cost) */
+	uint64_t cg_ns, cg_stacks; /* stack CPU time and stacks in total (cost) */
 	/* off-CPU time (engine/offcpu-session.c): NULL without off-cpu */
 	struct offcpu *offcpu;
 	int offcpu_ev;           /* the off-cpu event, -1 none */

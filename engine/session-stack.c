@@ -22,14 +22,17 @@
  * (two sigprocmask calls around its global cache's lock), so this also
  * bounds a deep recursion's stack to some 60 us. */
 #define CG_FRAMES_MAX 128
-/* The unwinder's time per batch (one session_poll).  At 1 kHz a busy core
+/* The unwinder's CPU time per batch (one session_poll).  At 1 kHz a busy core
  * gives 1000 stacks a second; at 5-40 us each (unwinding with warm caches
  * and symbolizing the frames) that is 5-40 ms of work per second, 0.5-4 %
  * of a CPU: keeping up is the normal case.  A poll's batch holds what came
  * since the previous one, some 100 samples (0.5-4 ms of work); 20 ms allows
  * a backlog 5 times the worst of that, yet a poll never keeps keys waiting
  * noticeably (the UI's tick is 100 ms).  Past it, the batch's remaining
- * samples count in the profile without their stack (stacks_skipped). */
+ * samples count in the profile without their stack (stacks_skipped).
+ * The watcher's thread CPU time, not the wall clock's: on a loaded machine
+ * a preempted unwind once spent the budget in a few stacks, and a second's
+ * -a -g watch kept 3 of its thousands of stacks. */
 #define CG_BATCH_BUDGET_NS 20000000ull
 /* perf_event_max_stack when /proc does not say (the kernel's default). */
 #define CG_MAX_STACK_DEFAULT 127
@@ -263,7 +266,7 @@ void session_add_stack(struct session *s, struct space *sp, int ev,
 		return;
 	}
 	/* the time budget is the live watch's: a file is read whole */
-	uint64_t t0 = s->src->recorded ? 0 : session_now_ns();
+	uint64_t t0 = s->src->recorded ? 0 : sys_thread_cpu_ns();
 	size_t nkernel = 0;  /* ips[0, nkernel) are the kernel's */
 	if (kind == CALL_GRAPH_DWARF)
 		nips = dwarf_stack(sp, smp, ips, CG_FRAMES_MAX, &truncated, &nkernel);
@@ -292,7 +295,7 @@ void session_add_stack(struct session *s, struct space *sp, int ev,
 		s->tap->stack(s->tap_state, ev, smp, ips, frames, nips, n);
 	}
 	if (!s->src->recorded) {
-		uint64_t dt = session_now_ns() - t0;
+		uint64_t dt = sys_thread_cpu_ns() - t0;
 		s->cg_batch_ns += dt;
 		s->cg_ns += dt;
 	}

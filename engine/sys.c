@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int real_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
@@ -26,6 +27,15 @@ static int real_ioctl(int fd, unsigned long req, unsigned long arg)
 static void *real_mmap(size_t len, int prot, int flags, int fd, off_t off)
 {
 	return mmap(NULL, len, prot, flags, fd, off);
+}
+
+static uint64_t real_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static long real_ncpus(void)
@@ -53,6 +63,7 @@ static const struct sys_ops real_ops = {
 	.dup2 = dup2,
 	.geteuid = geteuid,
 	.readlink = readlink,
+	.thread_cpu_ns = real_thread_cpu_ns,
 };
 
 static const struct sys_ops *ops = &real_ops;
@@ -98,6 +109,11 @@ uid_t sys_geteuid(void) { return ops->geteuid(); }
 ssize_t sys_readlink(const char *path, char *buf, size_t n)
 {
 	return (ops->readlink ? ops->readlink : readlink)(path, buf, n);
+}
+
+uint64_t sys_thread_cpu_ns(void)
+{
+	return (ops->thread_cpu_ns ? ops->thread_cpu_ns : real_thread_cpu_ns)();
 }
 
 int sys_is_stream(int fd)

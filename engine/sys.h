@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include <linux/perf_event.h>
@@ -30,6 +31,7 @@ struct sys_ops {
 	int (*dup2)(int oldfd, int newfd);
 	uid_t (*geteuid)(void);
 	ssize_t (*readlink)(const char *path, char *buf, size_t n);  /* NULL: the real one */
+	uint64_t (*thread_cpu_ns)(void);  /* NULL: the real one */
 };
 
 /* Replaces the ops (NULL restores the real kernel); returns the old ones. */
@@ -61,6 +63,9 @@ int sys_set_nonblock(int fd);
 int sys_dup2(int oldfd, int newfd);
 uid_t sys_geteuid(void);
 ssize_t sys_readlink(const char *path, char *buf, size_t n);
+/* The calling thread's CPU time in ns (CLOCK_THREAD_CPUTIME_ID): what work
+ * costs this thread, without the time others ran while it waited. */
+uint64_t sys_thread_cpu_ns(void);
 
 /* What an errno from perf_event_open means here, in a few words. */
 const char *sys_perf_strerror(int err);

@@ -276,6 +276,53 @@ static void test_syswide_reap_after_lost(void **state)
 	assert_false(me_ended);
 }
 
+/* The unwinder's budget per batch is the watcher's own CPU time: a stack
+ * that cost 25 ms of it (over the 20 ms budget) leaves the rest of the
+ * batch without stacks, counted as skipped, and the next batch starts
+ * afresh.  Time others ran while the watcher waited is not its work: on a
+ * loaded machine the wall clock spent the budget in a few stacks. */
+static uint64_t fake_cpu_ns;
+
+static uint64_t slow_thread_cpu_ns(void)
+{
+	return fake_cpu_ns += 25000000;
+}
+
+static void test_stack_budget_cpu_time(void **state)
+{
+	struct session_opts o = { .all_cpus = true, .events = "cpu-clock",
+				  .call_graph = CALL_GRAPH_FP };
+	char err[512] = "";
+	const uint64_t chain[] = { (uint64_t)PERF_CONTEXT_USER, 0x1000 };
+	struct rec_sample smp = { .ip = 0x1000, .pid = (uint32_t)getpid(),
+				  .tid = (uint32_t)getpid(), .cpumode = PERF_RECORD_MISC_USER,
+				  .nr_ips = 2, .ips = chain };
+	const struct sym_info leaf = { .name = "leaf", .module = "a.out" };
+
+	(void)state;
+	record_opens();
+	ops.thread_cpu_ns = slow_thread_cpu_ns;
+	struct session *s = session_open(&o, err, sizeof(err));
+	if (!s) {
+		sys_set_ops(NULL);
+		fake_sysfs_install(NULL);
+		fail_msg("session_open: %s", err);
+	}
+	struct space *sp = space_get(s, getpid());
+	session_add_stack(s, sp, 0, &smp, &leaf, 1);
+	session_add_stack(s, sp, 0, &smp, &leaf, 1);
+	uint64_t stacks = s->cg_stacks, skipped = s->stacks_skipped;
+	session_round_end(s);
+	session_add_stack(s, sp, 0, &smp, &leaf, 1);
+	uint64_t stacks_after = s->cg_stacks;
+	session_close(s);
+	sys_set_ops(NULL);
+	fake_sysfs_install(NULL);
+	assert_int_equal(stacks, 1);
+	assert_int_equal(skipped, 1);
+	assert_int_equal(stacks_after, 2);
+}
+
 static void test_topdown_without_slots(void **state)
 {
 	struct session_opts o = { .pid = getpid(), .events = "cycles,topdown-retiring" };
@@ -447,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_dwarf_ring_size),
 		cmocka_unit_test(test_syswide_kallsyms_hidden),
 		cmocka_unit_test(test_syswide_reap_after_lost),
+		cmocka_unit_test(test_stack_budget_cpu_time),
 		cmocka_unit_test(test_topdown_without_slots),
 		cmocka_unit_test(test_offcpu_attrs),
 		cmocka_unit_test(test_offcpu_ring_size),
