@@ -94,6 +94,7 @@ run_tests() { # DIR LABEL
 	make -s -C "$1" -j"$JOBS" check >"$1/check.out" 2>&1 || rc=$?
 	sh tests/summary.sh "$1" "$2" "$rc" >"$1/summary.out"
 	sed '$d' "$1/summary.out"
+	cat "$1/failed.txt" >>"$FAILED" 2>/dev/null || true
 	# shellcheck disable=SC2046
 	add_totals $(tail -n 1 "$1/summary.out")
 }
@@ -188,6 +189,7 @@ dist_holds_tracked_files() {
 check() {
 	TOTAL_PASS=0 TOTAL_FAIL=0 TOTAL_SKIP=0
 	check_t0=$(date +%s)
+	FAILED=$(mktemp)  # the failed tests' complaints, printed last
 	# the arm64 packages first: make check's tests/e2e/annotate-arm64.sh decodes
 	# the arm64 glibc (a failure here fails the arm64 stage below)
 	[ "${SKIP_ARM64:-0}" = 1 ] || (arm64_deps) >/dev/null 2>&1 || true
@@ -199,6 +201,8 @@ check() {
 	[ "${SKIP_ARM64:-0}" = 1 ] || stage arm64 arm64_check
 	say "total: $(($(date +%s) - check_t0)) s"
 	printf 'all: %s passed, %s failed, %s skipped\n' "$TOTAL_PASS" "$TOTAL_FAIL" "$TOTAL_SKIP"
+	[ ! -s "$FAILED" ] || { echo "failed:"; cat "$FAILED"; }
+	rm -f "$FAILED"
 	[ "$TOTAL_FAIL" -eq 0 ]
 }
 

@@ -5,7 +5,8 @@
 # that did not run (a script's SKIP-PART line, tests/e2e/lib.sh's
 # skip_part, or a cmocka case's skip(), its reason printed just before it
 # in the test's log) and the whole tests skipped, also into
-# DIR/skipped-parts.txt; then "LABEL: N passed, N failed, N skipped (...)";
+# DIR/skipped-parts.txt; each failed test's complaint into DIR/failed.txt
+# (build.sh prints it last); then "LABEL: N passed, N failed, N skipped (...)";
 # and last a line of three numbers, passed failed skipped, for the totals.
 set -u
 dir=$1 label=$2 rc=$3
@@ -38,6 +39,14 @@ for t in "$dir"/tests/*.log "$dir"/tests/*/*.log; do
 done
 cat "$list"
 parts=$(wc -l <"$list")
+# each failed test with its first lines of complaint, into DIR/failed.txt:
+# build.sh prints them after the totals, where a cut log's reader looks
+for t in "$dir"/tests/*.log "$dir"/tests/*/*.log; do
+	grep -qE '^:test-result: (FAIL|ERROR|XPASS)' "${t%.log}.trs" 2>/dev/null || continue
+	why=$(grep -m3 -E 'FAIL|ERROR|Assertion|runtime error|Sanitizer' "$t" | cut -c1-300)
+	[ -n "$why" ] || why=$(tail -n 3 "$t" | cut -c1-300)
+	printf '%s\n' "$why" | sed "s|^|  $label: $(basename "${t%.log}"): |"
+done >"$dir/failed.txt"
 printf '%s: %s passed, %s failed, %s skipped (%s whole tests, %s parts of passing ones: listed above)\n' \
 	"$label" "${pass:-0}" "$fail" $((${skip:-0} + parts)) "${skip:-0}" "$parts"
 echo "${pass:-0} $fail $((${skip:-0} + parts))"
