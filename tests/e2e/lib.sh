@@ -8,9 +8,26 @@ trap 'rm -rf "$TMP"' EXIT
 CHECKS=0
 SKIPPED_PARTS=0
 
+KEEP=""
+
 fail() {
 	printf 'FAIL: %s\n' "$*" >&2
+	keep_files
 	exit 1
+}
+
+# keep_on_fail FILE...: on a failure, FILEs (a recording that no second
+# run reproduces) are copied beside the test's log, into
+# tests/e2e/kept/NAME/ of the build, and the log says where
+keep_on_fail() {
+	KEEP="$KEEP $*"
+}
+
+keep_files() {
+	[ -n "$KEEP" ] || return 0
+	_kdir="$(dirname "$CYCTOP")/tests/e2e/kept/$(basename "$0" .sh)"
+	mkdir -p "$_kdir" && cp $KEEP "$_kdir"/ 2>/dev/null &&
+		printf 'kept for a second look: %s\n' "$_kdir" >&2
 }
 
 ok() {

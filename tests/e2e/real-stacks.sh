@@ -56,12 +56,16 @@ EOF
 # function WHICH names ("kernel": every kernel function, "all", or one
 # name) with at least 1% children in perf, the children share and each
 # caller's share (of the function's total) within 1 point; JSON a file
-# ending in .folded: cyctop's --format folded, for function WHICH.  Prints
-# "checked N functions" or what differs.
+# ending in .folded: cyctop's --format folded, for function WHICH.  SLACK
+# (default 0) samples more per caller: two unwinders of user stacks part
+# now and then (perf's libdw stops at asm_exc_page_fault where libunwind
+# goes on to the faulting Perl_sv_gets: one sample of 28, 3.6 points).
+# Prints "checked N functions" or what differs.
 compare_stacks() {
-	python3 - "$1" "$2" "$3" 1 1 <<'PY'
+	python3 - "$1" "$2" "$3" 1 1 "${4:-0}" <<'PY'
 import json, sys, collections
 folded, js, which, tol, minpct = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
+slack = int(sys.argv[6])
 import re
 def nosym(name):
     """Code without a symbol: perf prints its address (0x55840afb45a4),
@@ -98,14 +102,17 @@ total = sum(n for n, _ in paths)
 
 def shares(paths, F):
     """F's children share and its callers' shares of its total, from paths
-    leaf first (innermost F: no recursion in these programs)"""
+    leaf first, by cyctop-formats(5)'s rule: a caller counts once a stack
+    that has it adjacent to F, at any of F's frames.  Kernel stacks recur
+    so: an interrupt taken in __raw_callee_save_pvm_irq_enable, under
+    do_syscall_64, runs it again, under _raw_spin_unlock_irqrestore (perf
+    report names the innermost frame's caller only)."""
     tot, callers = 0, collections.Counter()
     for n, p in paths:
         if F in p:
             tot += n
-            i = p.index(F)
-            if i + 1 < len(p):
-                callers[p[i + 1]] += n
+            for c in {p[i + 1] for i in range(len(p) - 1) if p[i] == F}:
+                callers[c] += n
     return tot, {c: 100.0 * k / tot for c, k in callers.items()}
 
 if js.endswith(".folded"):
@@ -156,13 +163,10 @@ for F, (ours, oc) in byname.items():
     # image's, their mappings already the new one's, and cyctop names them
     # apart from perf (about 1 % here; left for the ordering of exec's
     # records, noted in the issue)
-    # a caller's share may differ by one sample: CI's loaded runs had one
-    # kernel caller sample of 61 and of 72 (fp and dwarf) apart from perf,
-    # never two; a point or one sample, whichever is larger
-    one = 100.0 / tot if tot else 0
+    some = 100.0 * slack / tot if tot else 0
     for c in (set(oc) | set(callers)) - {"(no symbol)", "execve"}:
         pp = callers.get(c, 0)
-        if max(pp, oc.get(c, 0)) >= 1 and abs(pp - oc.get(c, 0)) > max(tol, one + 1e-9):
+        if max(pp, oc.get(c, 0)) >= 1 and abs(pp - oc.get(c, 0)) > max(tol, some + 1e-9):
             bad.append("%s called by %s %.2f%%, perf %.2f%%" % (F, c, oc.get(c, 0), pp))
 print("checked %d functions" % checked if not bad and checked else "; ".join(bad[:12]) or "nothing checked")
 PY
@@ -248,10 +252,9 @@ part_kernel_fp() {
 	command -v dd >/dev/null 2>&1 || { skip_part "part 2: dd is not installed"; return; }
 	head -c 32000000 /dev/zero >"$TMP/zero.bin"
 	# every 100 us: a function checked (1% of the samples at least) has
-	# 150 and more, so that one sample is under the 1-point tolerance.  At
-	# 250 us CI's machine gave __raw_callee_save_pvm_irq_enable 72 and 86
-	# samples, and do_syscall_64 one caller sample more than perf (not
-	# seen in 8 runs here); a systematic difference grows with the samples
+	# 150 and more.  (A caller one sample apart from perf, seen now and
+	# then, was an interrupt nested in __raw_callee_save_pvm_irq_enable:
+	# the comparison now counts callers by cyctop-formats(5)'s rule.)
 	run perf record -q -e cpu-clock -c 100000 --call-graph fp -o "$TMP/dd.data" -- sh -c \
 		"for i in 1 2 3 4 5 6 7 8 9 10; do dd if=$TMP/zero.bin of=/dev/null bs=64k 2>/dev/null; done"
 	[ "$RC" -eq 0 ] || { skip_part "part 2: perf record --call-graph fp: $(head -1 "$TMP/err")"; return; }
@@ -259,6 +262,7 @@ part_kernel_fp() {
 	perf_folded "$TMP/dd.data"
 	grep -q '^[0-9]* _copy_to_iter;copy_page_to_iter;' "$TMP/dd.data.folded" ||
 		{ skip_part "part 2: perf shows no _copy_to_iter under copy_page_to_iter"; return; }
+	keep_on_fail "$TMP/dd.data" "$TMP/dd.data.folded"
 	run "$CYCTOP" -b -i "$TMP/dd.data" --format json -n 1
 	expect_rc 0 "part 2: cyctop -i dd.data"
 	res=$(compare_stacks "$TMP/dd.data.folded" "$TMP/out" kernel)
@@ -267,6 +271,7 @@ part_kernel_fp() {
 	*) fail "part 2: kernel stacks: $res" ;;
 	esac
 	echo "part 2: dd under fp: kernel functions' children and callers as perf's ($res)"
+	KEEP=""
 	RAN=$((RAN + 1))
 }
 
@@ -287,6 +292,8 @@ part_dwarf_kernel() {
 	run "$CYCTOP" -b -i "$TMP/perl.data" --format json -n 1
 	expect_rc 0 "part 3: cyctop -i perl.data"
 	cp "$TMP/out" "$TMP/perl.json"
+	# one caller sample in a hundred has differed from perf's, now and then
+	keep_on_fail "$TMP/perl.data" "$TMP/perl.folded" "$TMP/perl.json"
 	# read's callers from the folded stacks: the JSON lists only functions
 	# with samples of their own, and read may have none
 	run "$CYCTOP" -b -i "$TMP/perl.data" --format folded
@@ -297,12 +304,13 @@ part_dwarf_kernel() {
 	"checked 1 functions") ok ;;
 	*) fail "part 3: the callers of read: $res" ;;
 	esac
-	res=$(compare_stacks "$TMP/perl.folded" "$TMP/perl.json" all)
+	res=$(compare_stacks "$TMP/perl.folded" "$TMP/perl.json" all 1)
 	case $res in
 	checked*) ok ;;
 	*) fail "part 3: dwarf stacks: $res" ;;
 	esac
 	echo "part 3: perl under dwarf: read's callers and every function's as perf's ($res)"
+	KEEP=""
 	RAN=$((RAN + 1))
 }
 
