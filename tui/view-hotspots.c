@@ -14,54 +14,44 @@
 
 #include "arch/derived.h"
 #include "engine/callgraph.h"
+#include "tui/cells.h"
 #include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
 
-#define EVCOL 11
 #define COMMCOL 17
 
-static int event_index(const struct snapshot *s, const struct arch_model *m, const char *name)
+/* The view's state: the rows shown, how they are sorted and narrowed, and
+ * the function and the thread the selections follow. */
+struct hot_view {
+	struct browser br;           /* the table */
+	struct {                     /* the selection follows a function */
+		char *name, *module;     /* copies (the snapshot's strings go with it);
+					  * NULL until a row was shown selected */
+	} pick;
+	struct {                     /* the thread picker (H) */
+		bool open;
+		struct browser br;
+		uint32_t tid;            /* the selection follows a thread */
+	} picker;
+	int sort;                    /* < n_events: event; == n_events: name; +1: module;
+				      * +2: children (call stacks) */
+	double floor_pct;            /* %, --percent-limit: rows under it hidden */
+	bool hide_children;          /* C: the children column off (with -g) */
+	int *rows;                   /* snapshot functions after filter and sort */
+	int nrows;
+	struct {                     /* what rows were built from: rebuilt on change only */
+		unsigned gen;            /* the snapshot's number (t->snap_gen) */
+		int sort;
+		bool window, reverse;
+		double floor_pct;
+		char filter[TUI_FILTER_MAX];
+	} key;
+};
+
+static struct hot_view *hv(const struct tui *t)
 {
-	const struct arch_event *want = model_lookup(m, name);
-
-	for (int e = 0; want && e < s->n_events; e++)
-		if (model_lookup(m, s->ev[e].name) == want)
-			return e;
-	return -1;
-}
-
-/* The active tree's derived columns whose two events were sampled. */
-int tui_derived_columns(const struct tui *t, struct shown_col *out)
-{
-	const struct arch_model *m = tui_tree_model(t, t->tree_id);
-	const struct derived_col *c;
-	int n = 0;
-
-	for (size_t i = 0; (c = derived_at(i)) != NULL && n < MAX_DERIVED; i++) {
-		if (c->tree != t->tree_id)
-			continue;
-		int a = event_index(t->snap, m, c->num), b = event_index(t->snap, m, c->den);
-		if (a >= 0 && b >= 0)
-			out[n++] = (struct shown_col){ c, a, b };
-	}
-	return n;
-}
-
-double tui_derived_value(const struct tui *t, const uint64_t *samples, const uint64_t *window,
-			 const struct shown_col *sc)
-{
-	const struct snap_event *ev = t->snap->ev;
-	const uint64_t *n = t->window ? window : samples;
-	/* Estimated counts: samples x SAV over the time each event's group was
-	 * counted (coverage), so events of different groups compare. */
-	double num = (double)n[sc->num] * (double)ev[sc->num].sav / ev[sc->num].coverage;
-	double den = (double)n[sc->den] * (double)ev[sc->den].sav / ev[sc->den].coverage;
-
-	if (!ev[sc->num].counted || !ev[sc->den].counted)
-		return NAN;
-
-	return derived_value(sc->col, num, den);
+	return tui_view_data(t, VIEW_HOTSPOTS);
 }
 
 static uint64_t cell(const struct tui *t, const struct snap_func *f, int e)
@@ -74,7 +64,7 @@ static uint64_t cell(const struct tui *t, const struct snap_func *f, int e)
 static bool children_shown(const struct tui *t)
 {
 	return t->snap && t->snap->cg && t->snap->n_events > 0 &&
-	       cg_n_events(t->snap->cg) > 0 && !t->hide_children;
+	       cg_n_events(t->snap->cg) > 0 && !hv(t)->hide_children;
 }
 
 static int sort_children_idx(const struct tui *t)
@@ -117,9 +107,9 @@ static void cycle_sort(struct tui *t, int dir)
 	order[n++] = ne;
 	order[n++] = ne + 1;
 	for (int i = 0; i < n; i++)
-		if (order[i] == t->sort)
+		if (order[i] == hv(t)->sort)
 			at = i;
-	t->sort = order[(at + n + dir) % n];
+	hv(t)->sort = order[(at + n + dir) % n];
 }
 
 /* What compare_rows reads (qsort_r's context). */
@@ -136,16 +126,16 @@ static int compare_rows_fwd(const void *a, const void *b, void *ctx)
 	const struct snap_func *y = &t->snap->funcs[*(const int *)b];
 	int ne = t->snap->n_events;
 
-	if (t->sort < ne) {
-		uint64_t nx = cell(t, x, t->sort), ny = cell(t, y, t->sort);
+	if (hv(t)->sort < ne) {
+		uint64_t nx = cell(t, x, hv(t)->sort), ny = cell(t, y, hv(t)->sort);
 		if (nx != ny)
 			return nx < ny ? 1 : -1;
-	} else if (t->sort == ne + 2 && rs->children) {
+	} else if (hv(t)->sort == ne + 2 && rs->children) {
 		uint64_t nx = rs->children[x - t->snap->funcs];
 		uint64_t ny = rs->children[y - t->snap->funcs];
 		if (nx != ny)
 			return nx < ny ? 1 : -1;
-	} else if (t->sort == ne + 1) {
+	} else if (hv(t)->sort == ne + 1) {
 		int c = strcmp(x->module, y->module);
 		if (c)
 			return c;
@@ -176,10 +166,10 @@ static bool filter_match(const struct tui *t, const struct snap_func *f)
  * its events' shares reaches it. */
 static bool above_floor(const struct tui *t, const struct snap_func *f)
 {
-	if (t->floor_pct <= 0)
+	if (hv(t)->floor_pct <= 0)
 		return true;
 	for (int e = 0; e < t->snap->n_events; e++)
-		if (snapshot_percent(t->snap, f, e, t->window) >= t->floor_pct)
+		if (snapshot_percent(t->snap, f, e, t->window) >= hv(t)->floor_pct)
 			return true;
 	return false;
 }
@@ -199,10 +189,10 @@ static bool row_shown(const struct tui *t, const struct snap_func *f)
 
 static bool rows_current(struct tui *t)
 {
-	return t->rows && t->rows_key.snap == t->snap && t->rows_key.sort == t->sort &&
-	       t->rows_key.window == t->window && t->rows_key.reverse == t->reverse &&
-	       t->rows_key.floor_pct == t->floor_pct &&
-	       strcmp(t->rows_key.filter, t->filter) == 0;
+	return hv(t)->rows && hv(t)->key.gen == t->snap_gen && hv(t)->key.sort == hv(t)->sort &&
+	       hv(t)->key.window == t->window && hv(t)->key.reverse == t->reverse &&
+	       hv(t)->key.floor_pct == hv(t)->floor_pct &&
+	       strcmp(hv(t)->key.filter, t->filter) == 0;
 }
 
 /* A sort by children: each function's, computed once rather than per
@@ -211,7 +201,7 @@ static uint64_t *children_for_sort(const struct tui *t)
 {
 	uint64_t *children;
 
-	if (t->sort != sort_children_idx(t) || !children_shown(t) ||
+	if (hv(t)->sort != sort_children_idx(t) || !children_shown(t) ||
 	    !(children = malloc((t->snap->n_funcs + 1) * sizeof(uint64_t))))
 		return NULL;
 	for (size_t i = 0; i < t->snap->n_funcs; i++)
@@ -224,11 +214,11 @@ static uint64_t *children_for_sort(const struct tui *t)
  * SEL is the one the user sees selected. */
 static void pick_row(struct tui *t)
 {
-	if (!t->rows || t->hot.sel < 0 || t->hot.sel >= t->nrows)
+	if (!hv(t)->rows || hv(t)->br.sel < 0 || hv(t)->br.sel >= hv(t)->nrows)
 		return;
-	const struct snap_func *f = &t->snap->funcs[t->rows[t->hot.sel]];
-	if (t->hot_pick.name && strcmp(t->hot_pick.name, f->name) == 0 &&
-	    strcmp(t->hot_pick.module, f->module) == 0)
+	const struct snap_func *f = &t->snap->funcs[hv(t)->rows[hv(t)->br.sel]];
+	if (hv(t)->pick.name && strcmp(hv(t)->pick.name, f->name) == 0 &&
+	    strcmp(hv(t)->pick.module, f->module) == 0)
 		return;
 	char *name = strdup(f->name), *module = strdup(f->module);
 	if (!name || !module) {  /* out of memory: the row, as before */
@@ -236,33 +226,33 @@ static void pick_row(struct tui *t)
 		free(module);
 		return;
 	}
-	free(t->hot_pick.name);
-	free(t->hot_pick.module);
-	t->hot_pick.name = name;
-	t->hot_pick.module = module;
+	free(hv(t)->pick.name);
+	free(hv(t)->pick.module);
+	hv(t)->pick.name = name;
+	hv(t)->pick.module = module;
 }
 
 /* After the rows were rebuilt: the selection on the picked function's row,
  * wherever it went (left where it was when the function is gone). */
 static void find_pick(struct tui *t)
 {
-	for (int i = 0; t->hot_pick.name && i < t->nrows; i++) {
-		const struct snap_func *f = &t->snap->funcs[t->rows[i]];
-		if (strcmp(f->name, t->hot_pick.name) == 0 &&
-		    strcmp(f->module, t->hot_pick.module) == 0) {
-			t->hot.sel = i;
+	for (int i = 0; hv(t)->pick.name && i < hv(t)->nrows; i++) {
+		const struct snap_func *f = &t->snap->funcs[hv(t)->rows[i]];
+		if (strcmp(f->name, hv(t)->pick.name) == 0 &&
+		    strcmp(f->module, hv(t)->pick.module) == 0) {
+			hv(t)->br.sel = i;
 			return;
 		}
 	}
 }
 
 /* Forgets the pick: the next rows start at their top. */
-void tui_hot_unpick(struct tui *t)
+static void unpick(struct tui *t)
 {
-	free(t->hot_pick.name);
-	free(t->hot_pick.module);
-	t->hot_pick.name = t->hot_pick.module = NULL;
-	t->hot.sel = t->hot.top = 0;
+	free(hv(t)->pick.name);
+	free(hv(t)->pick.module);
+	hv(t)->pick.name = hv(t)->pick.module = NULL;
+	hv(t)->br.sel = hv(t)->br.top = 0;
 }
 
 /* Filtering and sorting happen when their inputs change, not per redraw. */
@@ -270,37 +260,37 @@ static void build_rows(struct tui *t)
 {
 	if (rows_current(t))
 		return;
-	t->rows_key.snap = t->snap;
-	t->rows_key.sort = t->sort;
-	t->rows_key.window = t->window;
-	t->rows_key.reverse = t->reverse;
-	t->rows_key.floor_pct = t->floor_pct;
-	snprintf(t->rows_key.filter, sizeof(t->rows_key.filter), "%s", t->filter);
-	free(t->rows);
-	t->rows = NULL;
-	t->nrows = 0;
-	if (!t->snap || !(t->rows = malloc((t->snap->n_funcs + 1) * sizeof(int))))
+	hv(t)->key.gen = t->snap_gen;
+	hv(t)->key.sort = hv(t)->sort;
+	hv(t)->key.window = t->window;
+	hv(t)->key.reverse = t->reverse;
+	hv(t)->key.floor_pct = hv(t)->floor_pct;
+	snprintf(hv(t)->key.filter, sizeof(hv(t)->key.filter), "%s", t->filter);
+	free(hv(t)->rows);
+	hv(t)->rows = NULL;
+	hv(t)->nrows = 0;
+	if (!t->snap || !(hv(t)->rows = malloc((t->snap->n_funcs + 1) * sizeof(int))))
 		return;
 	for (size_t i = 0; i < t->snap->n_funcs; i++)
 		if (row_shown(t, &t->snap->funcs[i]))
-			t->rows[t->nrows++] = (int)i;
+			hv(t)->rows[hv(t)->nrows++] = (int)i;
 	uint64_t *children = children_for_sort(t);
 	struct row_sort rs = { t, children };
-	qsort_r(t->rows, (size_t)t->nrows, sizeof(int), compare_rows, &rs);
+	qsort_r(hv(t)->rows, (size_t)hv(t)->nrows, sizeof(int), compare_rows, &rs);
 	free(children);
 	find_pick(t);
 }
 
 /* The function selected: the picked one, in the rows of the snapshot now
  * (rebuilt if it changed since the table was drawn); NULL when none. */
-const struct snap_func *tui_hot_selected(struct tui *t)
+static const struct snap_func *hot_selected(struct tui *t)
 {
 	if (!t->snap)
 		return NULL;
 	build_rows(t);
-	if (!t->rows || t->hot.sel < 0 || t->hot.sel >= t->nrows)
+	if (!hv(t)->rows || hv(t)->br.sel < 0 || hv(t)->br.sel >= hv(t)->nrows)
 		return NULL;
-	return &t->snap->funcs[t->rows[t->hot.sel]];
+	return &t->snap->funcs[hv(t)->rows[hv(t)->br.sel]];
 }
 
 /* "  thread TID (comm) P%" when the table is one thread's, else "". */
@@ -394,11 +384,11 @@ static int draw_header(struct tui *t, int y, int rows)
 				 (unsigned long long)s->stacks_skipped);
 		ui_set(s->lost || s->throttled ? EL_WARNING : EL_HEADER);
 		char floor[32] = "";
-		if (t->floor_pct > 0)
-			snprintf(floor, sizeof(floor), "  floor %g%%", t->floor_pct);
+		if (hv(t)->floor_pct > 0)
+			snprintf(floor, sizeof(floor), "  floor %g%%", hv(t)->floor_pct);
 		snprintf(line, sizeof(line), "  lost %llu  throttled %llu%s  functions %d%s%s%s%s",
 			 (unsigned long long)s->lost, (unsigned long long)s->throttled, stacks,
-			 t->nrows, t->reverse ? "  reversed" : "", floor,
+			 hv(t)->nrows, t->reverse ? "  reversed" : "", floor,
 			 t->filter[0] ? "  filter: " : "", t->filter);
 		ui_text(y++, 0, COLS, line, true);
 	}
@@ -419,42 +409,6 @@ static int event_width(const struct tui *t)
 	return tui_baseline_shown(t) ? BASELINE_HEADING_COLS + 1 : EVCOL;
 }
 
-/* A cell's colour by its share: hot from 20%, warm from 5%. */
-static enum theme_el heat(double pct)
-{
-	return pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT;
-}
-
-void tui_event_cell(const struct tui *t, int y, int x, int width, uint64_t count, double pct,
-		    bool selected)
-{
-	char buf[32];
-
-	if (t->show_samples)
-		snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)count);
-	else
-		snprintf(buf, sizeof(buf), "%9.2f%%", pct);
-	ui_set(selected ? EL_SELECTED : heat(pct));
-	ui_text(y, x, width, buf, true);
-}
-
-int tui_derived_cells(const struct tui *t, int y, int x, const uint64_t *samples,
-		      const uint64_t *window, const struct shown_col *dc, int nd, bool selected)
-{
-	char buf[32];
-
-	ui_set(selected ? EL_SELECTED : EL_DEFAULT);
-	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
-		double v = tui_derived_value(t, samples, window, &dc[d]);
-		if (isnan(v))
-			snprintf(buf, sizeof(buf), "%10s", "-");
-		else
-			snprintf(buf, sizeof(buf), "%10.2f", v);
-		ui_text(y, x, EVCOL, buf, true);
-	}
-	return x;
-}
-
 static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int nd)
 {
 	char buf[64];
@@ -465,14 +419,14 @@ static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int n
 	for (int e = 0; e < ne && x + ev_w < COLS; e++, x += ev_w) {
 		char delta[32];
 		if (tui_baseline_heading(t, e, delta, sizeof(delta)))
-			snprintf(buf, sizeof(buf), "%c%s", t->sort == e ? '>' : ' ', delta);
+			snprintf(buf, sizeof(buf), "%c%s", hv(t)->sort == e ? '>' : ' ', delta);
 		else
-			snprintf(buf, sizeof(buf), "%c%.9s%s", t->sort == e ? '>' : ' ',
+			snprintf(buf, sizeof(buf), "%c%.9s%s", hv(t)->sort == e ? '>' : ' ',
 				 t->snap->ev[e].name, t->show_samples ? "" : "%");
 		ui_text(y, x, ev_w, buf, true);
 	}
 	if (children_shown(t) && x + EVCOL < COLS) {
-		snprintf(buf, sizeof(buf), "%cchildren%s", t->sort == sort_children_idx(t) ? '>' : ' ',
+		snprintf(buf, sizeof(buf), "%cchildren%s", hv(t)->sort == sort_children_idx(t) ? '>' : ' ',
 			 t->show_samples ? "" : "%");
 		ui_text(y, x, EVCOL, buf, true);
 		x += EVCOL;
@@ -485,10 +439,10 @@ static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int n
 		ui_text(y, x, COMMCOL, " COMMAND", true);
 		x += COMMCOL;
 	}
-	snprintf(buf, sizeof(buf), "%c%sFUNCTION", t->sort == ne ? '>' : ' ',
+	snprintf(buf, sizeof(buf), "%c%sFUNCTION", hv(t)->sort == ne ? '>' : ' ',
 		 marker_room(x) ? "    " : "");
 	ui_text(y, x, 38, buf, true);
-	snprintf(buf, sizeof(buf), "%cMODULE", t->sort == ne + 1 ? '>' : ' ');
+	snprintf(buf, sizeof(buf), "%cMODULE", hv(t)->sort == ne + 1 ? '>' : ' ');
 	ui_text(y, x + 38, COLS - x - 38, buf, true);
 }
 
@@ -503,7 +457,7 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
 		char delta[32];
 		if (tui_baseline_cell(t, f, e, delta, sizeof(delta))) {  /* --baseline, B (D) */
 			snprintf(buf, sizeof(buf), "%*s", ev_w - 1, delta);
-			ui_set(selected ? EL_SELECTED : heat(pct));
+			ui_set(selected ? EL_SELECTED : tui_heat(pct));
 			ui_text(y, x, ev_w, buf, true);
 		} else {
 			tui_event_cell(t, y, x, ev_w, cell(t, f, e), pct, selected);
@@ -536,7 +490,7 @@ static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selec
  * (the column holds its file name). */
 static void draw_detail(struct tui *t, int y)
 {
-	const struct snap_func *f = tui_hot_selected(t);
+	const struct snap_func *f = hot_selected(t);
 	char line[1200];
 
 	if (!f)
@@ -551,7 +505,7 @@ static void draw_detail(struct tui *t, int y)
 }
 
 /* The thread picker (H) lists the snapshot's threads in place of the
- * table (its state: t->picker); the selection follows a thread, not a row,
+ * table (its state: hv(t)->picker); the selection follows a thread, not a row,
  * as refreshes reorder them. */
 
 static int thread_index(const struct snapshot *s, uint32_t tid)
@@ -581,7 +535,7 @@ static void draw_thread(void *ctx, int i, int y, bool selected)
 	ui_text(y, 0, COLS, line, true);
 }
 
-/* The table's rows are t->rows; each draws with the derived columns shown. */
+/* The table's rows are hv(t)->rows; each draws with the derived columns shown. */
 struct hot_rows {
 	struct tui *t;
 	const struct shown_col *dc;
@@ -593,7 +547,7 @@ static void draw_hot_row(void *ctx, int i, int y, bool selected)
 	const struct hot_rows *hot = ctx;
 	struct tui *t = hot->t;
 
-	draw_row(t, y, &t->snap->funcs[t->rows[i]], selected, hot->dc, hot->nd);
+	draw_row(t, y, &t->snap->funcs[hv(t)->rows[i]], selected, hot->dc, hot->nd);
 }
 
 static void draw_picker(struct tui *t, int y, int rows)
@@ -605,9 +559,9 @@ static void draw_picker(struct tui *t, int y, int rows)
 	snprintf(line, sizeof(line), " %9.9s%%%s %8s  %-16s Enter: zoom  Esc H: back",
 		 s->n_events ? s->ev[0].name : "", tui_wall_heading(t), "TID", "COMM");
 	ui_text(y++, 0, COLS, line, true);
-	t->picker.br.nr = (int)s->n_threads;
-	t->picker.br.sel = thread_index(s, t->picker.tid);
-	y = browser_draw(&t->picker.br, y, rows, draw_thread, t);
+	hv(t)->picker.br.nr = (int)s->n_threads;
+	hv(t)->picker.br.sel = thread_index(s, hv(t)->picker.tid);
+	y = browser_draw(&hv(t)->picker.br, y, rows, draw_thread, t);
 	if (s->n_threads == 0 && y < rows)
 		ui_text(y, 0, COLS, "no thread has samples yet", true);
 	ui_set(EL_DEFAULT);
@@ -623,7 +577,7 @@ static void draw_hotspots(struct tui *t, int y, int rows)
 	y = draw_header(t, y, rows);
 	if (y >= rows)
 		return;
-	if (t->picker.open) {
+	if (hv(t)->picker.open) {
 		draw_picker(t, y, rows);
 		return;
 	}
@@ -631,35 +585,23 @@ static void draw_hotspots(struct tui *t, int y, int rows)
 	int nd = tui_derived_columns(t, dc);
 	draw_columns(t, y++, dc, nd);
 	struct hot_rows hot = { t, dc, nd };
-	t->hot.nr = t->nrows;
+	hv(t)->br.nr = hv(t)->nrows;
 	/* the detail line takes the last row when the table has three */
-	bool detail = rows - y >= 4 && t->nrows > 0;
-	y = browser_draw(&t->hot, y, detail ? rows - 1 : rows, draw_hot_row, &hot);
+	bool detail = rows - y >= 4 && hv(t)->nrows > 0;
+	y = browser_draw(&hv(t)->br, y, detail ? rows - 1 : rows, draw_hot_row, &hot);
 	/* what is shown selected (the clamp may have moved it); until the user
 	 * moved, the selection stays on the top row, the hottest, rather than
 	 * following the first refresh's top function down the table */
-	if (t->hot_pick.name)
+	if (hv(t)->pick.name)
 		pick_row(t);
 	if (detail)
 		draw_detail(t, rows - 1);
-	if (t->nrows == 0 && y < rows)
-		ui_text(y, 0, COLS, t->filter[0] || t->floor_pct > 0
+	if (hv(t)->nrows == 0 && y < rows)
+		ui_text(y, 0, COLS, t->filter[0] || hv(t)->floor_pct > 0
 			? "no function matches the filter or the percent floor"
 			: t->end.ended ? "no samples: the program ended before one was taken"
 			: "no samples yet", true);
 	ui_set(EL_DEFAULT);
-}
-
-/* The engine filters the thread; a fresh snapshot shows it at once rather
- * than at the next refresh (even when paused: the user asked for it). */
-static void zoom_thread(struct tui *t, uint32_t tid)
-{
-	struct snapshot *s;
-
-	session_set_thread_filter(t->sess, tid);
-	if ((s = session_snapshot(t->sess)) != NULL)
-		tui_set_snapshot(t, s);
-	tui_hot_unpick(t);
 }
 
 /* H: pick a thread to zoom into; again (or Esc) while zoomed: every thread,
@@ -669,11 +611,11 @@ static bool toggle_threads(struct tui *t)
 	if (!t->sess || !t->snap) {
 		snprintf(t->message, sizeof(t->message), "threads: only while watching a process");
 	} else if (t->snap->thread) {
-		zoom_thread(t, 0);
+		tui_zoom_thread(t, 0);
 	} else {
-		t->picker.open = true;
-		t->picker.tid = t->snap->n_threads ? t->snap->threads[0].tid : 0;
-		t->picker.br.top = 0;
+		hv(t)->picker.open = true;
+		hv(t)->picker.tid = t->snap->n_threads ? t->snap->threads[0].tid : 0;
+		hv(t)->picker.br.top = 0;
 	}
 	return true;
 }
@@ -682,35 +624,35 @@ static bool key_picker(struct tui *t, int key)
 {
 	const struct snapshot *s = t->snap;
 
-	if (browser_key(&t->picker.br, key)) {
-		if (t->picker.br.sel < (int)s->n_threads)
-			t->picker.tid = s->threads[t->picker.br.sel].tid;
+	if (browser_key(&hv(t)->picker.br, key)) {
+		if (hv(t)->picker.br.sel < (int)s->n_threads)
+			hv(t)->picker.tid = s->threads[hv(t)->picker.br.sel].tid;
 		return true;
 	}
 	switch (key) {
 	case '\n': case '\r': case KEY_ENTER:
-		t->picker.open = false;
+		hv(t)->picker.open = false;
 		if (s->n_threads)
-			zoom_thread(t, s->threads[thread_index(s, t->picker.tid)].tid);
+			tui_zoom_thread(t, s->threads[thread_index(s, hv(t)->picker.tid)].tid);
 		return true;
 	case 27: case 'H':
-		t->picker.open = false;
+		hv(t)->picker.open = false;
 		return true;
 	default:
 		return false;
 	}
 }
 
-void tui_hot_find(struct tui *t, const char *text)
+static void hot_find(struct tui *t, const char *text)
 {
 	if (!t->snap || !text[0])
 		return;
 	build_rows(t);
-	for (int k = 1; k <= t->nrows; k++) {
-		int i = (t->hot.sel + k) % t->nrows;
-		if (strcasestr(t->snap->funcs[t->rows[i]].name, text)) {
-			t->hot.sel = i;
-			browser_clamp(&t->hot);
+	for (int k = 1; k <= hv(t)->nrows; k++) {
+		int i = (hv(t)->br.sel + k) % hv(t)->nrows;
+		if (strcasestr(t->snap->funcs[hv(t)->rows[i]].name, text)) {
+			hv(t)->br.sel = i;
+			browser_clamp(&hv(t)->br);
 			pick_row(t);
 			return;
 		}
@@ -732,8 +674,8 @@ static void write_rows(struct tui *t, FILE *out)
 	for (int e = 0; e < s->n_events; e++)
 		fprintf(out, "%10.10s%% ", s->ev[e].name);
 	fprintf(out, "    FUNCTION  MODULE\n");
-	for (int i = 0; i < t->nrows; i++) {
-		const struct snap_func *f = &s->funcs[t->rows[i]];
+	for (int i = 0; i < hv(t)->nrows; i++) {
+		const struct snap_func *f = &s->funcs[hv(t)->rows[i]];
 		fprintf(out, "  ");
 		for (int e = 0; e < s->n_events; e++)
 			fprintf(out, "%9.2f%% ", snapshot_percent(s, f, e, t->window));
@@ -745,7 +687,7 @@ static void write_rows(struct tui *t, FILE *out)
 	}
 }
 
-void tui_hot_save(struct tui *t)
+static void hot_save(struct tui *t)
 {
 	char name[32];
 	int fd = -1;
@@ -773,7 +715,7 @@ void tui_hot_save(struct tui *t)
 	if (fclose(out) != 0)
 		snprintf(t->message, sizeof(t->message), "P: writing %s: %s", name, strerror(errno));
 	else
-		snprintf(t->message, sizeof(t->message), "P: %d functions written to %s", t->nrows,
+		snprintf(t->message, sizeof(t->message), "P: %d functions written to %s", hv(t)->nrows,
 			 name);
 }
 
@@ -786,11 +728,10 @@ static bool open_callers(struct tui *t)
 			 "callers: no call stacks: run with -g (or --call-graph dwarf|fp)");
 		return true;
 	}
-	const struct snap_func *f = tui_hot_selected(t);
+	const struct snap_func *f = hot_selected(t);
 	if (!f)
 		return true;
-	if (tui_open_callers(t, f->name, f->module))
-		t->view = &view_callers;
+	tui_open_view(t, VIEW_CALLERS, f->name, f->module);
 	return true;
 }
 
@@ -803,9 +744,9 @@ static bool toggle_children(struct tui *t)
 			 "children: no call stacks: run with -g (or --call-graph dwarf|fp)");
 		return true;
 	}
-	t->hide_children = !t->hide_children;
-	if (t->hide_children && t->sort == sort_children_idx(t))
-		t->sort = 0;
+	hv(t)->hide_children = !hv(t)->hide_children;
+	if (hv(t)->hide_children && hv(t)->sort == sort_children_idx(t))
+		hv(t)->sort = 0;
 	return true;
 }
 
@@ -820,18 +761,17 @@ static bool flame_key(struct tui *t)
 			 "flame graph needs call stacks: -g)");
 		return true;
 	}
-	if (tui_open_flame(t))
-		tui_switch_view(t, &view_flame);
+	tui_open_view(t, VIEW_FLAME, NULL, NULL);
 	return true;
 }
 
 static bool key_hotspots(struct tui *t, int key)
 {
-	if (t->picker.open && t->snap)
+	if (hv(t)->picker.open && t->snap)
 		return key_picker(t, key);
 	if (t->snap)
 		build_rows(t);  /* a move starts from the picked row */
-	if (browser_key(&t->hot, key)) {
+	if (browser_key(&hv(t)->br, key)) {
 		pick_row(t);
 		return true;
 	}
@@ -845,7 +785,7 @@ static bool key_hotspots(struct tui *t, int key)
 	case 'C': return toggle_children(t);
 	case 'f':
 		return flame_key(t);
-	case 'P': tui_hot_save(t); return true;
+	case 'P': hot_save(t); return true;
 	case '%': tui_prompt(t, PROMPT_FLOOR); return true;
 	case KEY_F(3): tui_prompt(t, PROMPT_FIND); return true;
 	case 'w': tui_toggle_window(t); return true;
@@ -853,7 +793,7 @@ static bool key_hotspots(struct tui *t, int key)
 	case 'm': {
 		/* zoom into the selected function's module; again: every module
 		 * (the selection stays on the function) */
-		const struct snap_func *f = tui_hot_selected(t);
+		const struct snap_func *f = hot_selected(t);
 		if (t->filter[0])
 			t->filter[0] = '\0';
 		else if (f)
@@ -869,7 +809,7 @@ static bool key_hotspots(struct tui *t, int key)
 			return toggle_threads(t);
 		if (t->snap && t->snap->system_wide) {
 			tui_zoom_process(t, -1);
-			tui_switch_view(t, &view_procs);
+			tui_switch_view(t, VIEW_PROCS);
 			return true;
 		}
 		return false;
@@ -877,9 +817,9 @@ static bool key_hotspots(struct tui *t, int key)
 		tui_prompt(t, PROMPT_FILTER);
 		return true;
 	case '\n': case '\r': case KEY_ENTER: {
-		const struct snap_func *f = tui_hot_selected(t);
-		if (f && tui_open_asm(t, f->name, f->module))
-			t->view = &view_asm;
+		const struct snap_func *f = hot_selected(t);
+		if (f)
+			tui_open_view(t, VIEW_ASM, f->name, f->module);
 		return true;
 	}
 	default:
@@ -891,7 +831,7 @@ static bool key_hotspots(struct tui *t, int key)
  * fit): with call stacks the flame graph and the callers come first. */
 static const char *status_hotspots(struct tui *t)
 {
-	if (t->picker.open)
+	if (hv(t)->picker.open)
 		return "Enter zoom  Esc H back  q quit  ? help";
 	if (!t->snap || !t->snap->cg)
 		return NULL;
@@ -900,11 +840,64 @@ static const char *status_hotspots(struct tui *t)
 	       "% floor  F3 search";
 }
 
+/* --percent-limit's range, and the floor prompt's */
+static void set_floor(struct tui *t, const char *text)
+{
+	char *end;
+	double v = strtod(text, &end);
+
+	if (end == text || *end || !(v >= 0 && v <= 100))
+		snprintf(t->message, sizeof(t->message), "percent floor '%s' ignored: 0 to 100",
+			 text);
+	else
+		hv(t)->floor_pct = v;
+}
+
+static void prompt_hotspots(struct tui *t, enum prompt p, const char *text)
+{
+	if (p == PROMPT_FIND)
+		hot_find(t, text);
+	else if (p == PROMPT_FLOOR)
+		set_floor(t, text);
+}
+
+/* Another view's question: the function selected once the table was
+ * shown (the ILP view's function line), NULL before. */
+static const struct snap_func *shown_selected(struct tui *t)
+{
+	return hv(t)->rows ? hot_selected(t) : NULL;
+}
+
+static void *init_hotspots(struct tui *t, const struct tui_opts *o)
+{
+	struct hot_view *h = calloc(1, sizeof(*h));
+
+	(void)t;
+	if (h)
+		h->floor_pct = o->percent_limit;
+	return h;
+}
+
+static void free_hotspots(void *data)
+{
+	struct hot_view *h = data;
+
+	free(h->rows);
+	free(h->pick.name);
+	free(h->pick.module);
+	free(h);
+}
+
 const struct view_ops view_hotspots = {
-	"hotspots",
-	"q quit  ? help  Enter asm  t tree  i ILP  / filter  < > sort  m module  H threads  "
-	"space pause  w window  s samples  P save  % floor  F3 search",
-	draw_hotspots,
-	key_hotspots,
-	status_hotspots,
+	.name = "hotspots",
+	.hints = "q quit  ? help  Enter asm  t tree  i ILP  / filter  < > sort  m module  H threads  "
+		 "space pause  w window  s samples  P save  % floor  F3 search",
+	.init = init_hotspots,
+	.free = free_hotspots,
+	.draw = draw_hotspots,
+	.key = key_hotspots,
+	.status = status_hotspots,
+	.prompt = prompt_hotspots,
+	.zoomed = unpick,
+	.selected = shown_selected,
 };
