@@ -229,8 +229,8 @@ static void draw_detail(struct tui *t, int y)
 }
 
 /* The thread picker (H) lists the snapshot's threads in place of the
- * table (its state: hv(t)->picker); the selection follows a thread, not a row,
- * as refreshes reorder them. */
+ * table (its state: struct hot_view's picker); the selection follows a
+ * thread, not a row, as refreshes reorder them. */
 
 int hot_thread_index(const struct snapshot *s, uint32_t tid)
 {
@@ -259,7 +259,8 @@ static void draw_thread(void *ctx, int i, int y, bool selected)
 	ui_text(y, 0, COLS, line, true);
 }
 
-/* The table's rows are hv(t)->rows; each draws with the derived columns shown. */
+/* The table's rows are the view's rows; each draws with the derived
+ * columns shown. */
 struct hot_rows {
 	struct tui *t;
 	const struct shown_col *dc;
