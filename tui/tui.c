@@ -12,11 +12,41 @@
 #include <unistd.h>
 
 #include "engine/counts-file.h"
-#include "engine/source.h"
 #include "tui/cmd.h"
 #include "tui/top.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
+#include "tui/views.h"
+
+/* The views, by id: tui.c calls a view through this table alone. */
+static const struct view_ops *const views[VIEW_COUNT] = {
+	[VIEW_HOTSPOTS] = &view_hotspots, [VIEW_PROCS] = &view_procs,
+	[VIEW_TREE] = &view_tree, [VIEW_ILP] = &view_ilp, [VIEW_HELP] = &view_help,
+	[VIEW_ASM] = &view_asm, [VIEW_CALLERS] = &view_callers, [VIEW_FLAME] = &view_flame,
+};
+
+void *tui_view_data(const struct tui *t, enum view_id id)
+{
+	return t->data[id];
+}
+
+/* The views' state, each made by its init: -1 when out of memory. */
+static int init_views(struct tui *t, const struct tui_opts *o)
+{
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (views[v]->init && !(t->data[v] = views[v]->init(t, o)))
+			return -1;
+	return 0;
+}
+
+static void free_views(struct tui *t)
+{
+	for (int v = 0; v < VIEW_COUNT; v++) {
+		if (views[v]->free && t->data[v])
+			views[v]->free(t->data[v]);
+		t->data[v] = NULL;
+	}
+}
 
 const struct arch_model *tui_tree_model(const struct tui *t, enum arch_tree tree)
 {
@@ -89,13 +119,52 @@ void tui_set_snapshot(struct tui *t, struct snapshot *s)
 {
 	snapshot_free(t->snap);
 	t->snap = s;
-	/* The new snapshot may reuse the freed address: what was built from
-	 * the old one is rebuilt. */
-	t->rows_key.snap = NULL;
-	t->asmv.built_from = NULL;
+	/* The new snapshot may reuse the freed address: the views rebuild
+	 * what they built from the old one by its number. */
 	t->snap_gen++;
 	counts_from_snapshot(t);
 	tui_eval_tree(t);
+}
+
+/* A thread or process filter changed: the views start over (their
+ * selection names functions of another target). */
+static void zoomed(struct tui *t)
+{
+	struct snapshot *s = session_snapshot(t->sess);
+
+	if (s)
+		tui_set_snapshot(t, s);
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (views[v]->zoomed)
+			views[v]->zoomed(t);
+}
+
+void tui_zoom_thread(struct tui *t, uint32_t tid)
+{
+	session_set_thread_filter(t->sess, tid);
+	zoomed(t);
+}
+
+void tui_zoom_process(struct tui *t, int64_t pid)
+{
+	if (!t->sess)
+		return;
+	session_set_thread_filter(t->sess, 0);
+	session_set_process_filter(t->sess, pid);
+	zoomed(t);
+}
+
+enum view_id tui_home(const struct tui *t)
+{
+	if (!t->sess)   /* counts files have no functions: their tree is home */
+		return VIEW_TREE;
+	return t->snap && t->snap->system_wide && t->snap->process < 0 ? VIEW_PROCS
+								      : VIEW_HOTSPOTS;
+}
+
+const struct snap_func *tui_hot_selected(struct tui *t)
+{
+	return views[VIEW_HOTSPOTS]->selected(t);
 }
 
 static void take_snapshot(struct tui *t)
@@ -115,7 +184,7 @@ static const char *const prompt_label[] = {
 /* What the prompt's text matches, after it. */
 static const char *prompt_tail(const struct tui *t)
 {
-	if (t->prompt == PROMPT_FILTER && t->view == &view_procs)
+	if (t->prompt == PROMPT_FILTER && t->view == VIEW_PROCS)
 		return "   (a command, user or pid)";
 	if (t->prompt == PROMPT_FILTER)
 		return "   (function names; m:TEXT module paths)";
@@ -224,8 +293,9 @@ static void draw_status(struct tui *t)
 		snprintf(line, sizeof(line), "%s", t->message);
 	else {  /* [paused] first: the right end may name the command's output */
 		const char *paused = t->paused ? "[paused]  " : "";
-		const char *text = t->view->status ? t->view->status(t) : NULL;
-		fit_hints(t, text ? text : t->view->hints, COLS - (int)strlen(paused), hints,
+		const struct view_ops *ops = views[t->view];
+		const char *text = ops->status ? ops->status(t) : NULL;
+		fit_hints(t, text ? text : ops->hints, COLS - (int)strlen(paused), hints,
 			  sizeof(hints));
 		snprintf(line, sizeof(line), "%s%s", paused, hints);
 	}
@@ -239,7 +309,7 @@ static void draw(struct tui *t)
 {
 	erase();
 	if (LINES >= 2 && COLS >= 10)
-		t->view->draw(t, 0, LINES - 1);
+		views[t->view]->draw(t, 0, LINES - 1);
 	if (LINES >= 1)
 		draw_status(t);
 	refresh();
@@ -253,38 +323,22 @@ void tui_prompt(struct tui *t, enum prompt p)
 		memcpy(t->filter_before, t->filter, sizeof(t->filter));
 }
 
-/* --percent-limit's range, and the floor prompt's */
-static void set_floor(struct tui *t, const char *text)
-{
-	char *end;
-	double v = strtod(text, &end);
-
-	if (end == text || *end || !(v >= 0 && v <= 100))
-		snprintf(t->message, sizeof(t->message), "percent floor '%s' ignored: 0 to 100",
-			 text);
-	else
-		t->floor_pct = v;
-}
-
+/* The filter and the delay are shared; the view that opened any other
+ * prompt takes its text. */
 static void finish_prompt(struct tui *t)
 {
-	if (t->prompt == PROMPT_FILTER) {
+	enum prompt p = t->prompt;
+
+	t->prompt = PROMPT_NONE;
+	if (p == PROMPT_FILTER) {
 		snprintf(t->filter, sizeof(t->filter), "%s", t->input);
-	} else if (t->prompt == PROMPT_FIND) {
-		tui_hot_find(t, t->input);
-	} else if (t->prompt == PROMPT_FLOOR) {
-		set_floor(t, t->input);
-	} else if (t->prompt == PROMPT_DELAY) {
+	} else if (p == PROMPT_DELAY) {
 		if (cmd_parse_delay(t->input, &t->delay) < 0)
 			snprintf(t->message, sizeof(t->message), "delay '%s' ignored: " DELAY_RANGE_TEXT,
 				 t->input);
-	} else if (t->prompt == PROMPT_SEARCH) {
-		t->prompt = PROMPT_NONE;
-		tui_asm_search(t, t->input);
-	} else if (t->prompt == PROMPT_FLAME) {
-		tui_flame_search(t, t->input);
+	} else if (views[t->view]->prompt) {
+		views[t->view]->prompt(t, p, t->input);
 	}
-	t->prompt = PROMPT_NONE;
 }
 
 static void prompt_key(struct tui *t, int key)
@@ -324,24 +378,32 @@ static void cycle_theme(struct tui *t)
 	ui_apply_theme(&t->theme);
 }
 
-void tui_switch_view(struct tui *t, const struct view_ops *v)
+void tui_switch_view(struct tui *t, enum view_id v)
 {
 	if (t->view != v)
 		t->prev = t->view;
 	t->view = v;
 }
 
+bool tui_open_view(struct tui *t, enum view_id v, const char *name, const char *module)
+{
+	if (views[v]->open && !views[v]->open(t, name, module))
+		return false;
+	tui_switch_view(t, v);
+	return true;
+}
+
 /* Keys every view shares; a view's own keys come first. */
 static void global_key(struct tui *t, int key)
 {
-	if (t->view->key(t, key))
+	if (views[t->view]->key(t, key))
 		return;
 	switch (key) {
 	case 'q': t->quit = true; break;
 	case 27: tui_switch_view(t, tui_home(t)); break;
-	case '?': case 'h': case KEY_F(1): tui_switch_view(t, &view_help); break;
-	case 't': case KEY_F(5): tui_switch_view(t, &view_tree); break;
-	case 'i': tui_switch_view(t, &view_ilp); break;
+	case '?': case 'h': case KEY_F(1): tui_switch_view(t, VIEW_HELP); break;
+	case 't': case KEY_F(5): tui_switch_view(t, VIEW_TREE); break;
+	case 'i': tui_switch_view(t, VIEW_ILP); break;
 	case 'T': cycle_theme(t); break;
 	case ' ':
 		if (tui_refreshes(t))
@@ -409,16 +471,13 @@ static void init_state(struct tui *t, const struct tui_opts *o)
 	memset(t, 0, sizeof(*t));
 	counts_init(&t->counts);
 	t->sess = o->sess;
-	t->stall_event = o->stall_event;
 	t->child_log = o->child_log;
-	t->src = src_cache_new();
 	t->delay = o->delay > 0 ? o->delay : 1.0;
-	t->floor_pct = o->percent_limit;
 	if (!getcwd(t->cwd, sizeof(t->cwd)))
 		t->cwd[0] = '\0';
 	t->tree_id = o->tree;
-	t->view = t->prev = !o->sess ? &view_tree
-			    : session_is_system_wide(o->sess) ? &view_procs : &view_hotspots;
+	t->view = t->prev = !o->sess ? VIEW_TREE
+			    : session_is_system_wide(o->sess) ? VIEW_PROCS : VIEW_HOTSPOTS;
 	penalties_default(&t->pen, 0);
 	if (theme_load(&t->theme, o->theme, err, sizeof(err)) < 0) {
 		cmd_error("%s (using the default theme)", err);
@@ -547,21 +606,32 @@ static void run_loop(struct tui *t, bool quit_at_end)
 	}
 }
 
-static int run_view(struct tui *t, const struct tui_opts *o)
+/* The state before the first draw: the views', the files', the first
+ * snapshot; -1 with a message when one cannot be had. */
+static int start(struct tui *t, const struct tui_opts *o)
 {
-	int rc = 0;
-
 	init_state(t, o);
+	if (init_views(t, o) < 0) {
+		cmd_error("out of memory");
+		return -1;
+	}
 	if (o->nfiles && open_files(t, o) < 0)
-		return 1;
+		return -1;
 	if (o->baseline && tui_open_baseline(t, o->baseline) < 0)
-		return 1;
+		return -1;
 	if (t->sess) {
 		t->model = session_events(t->sess)->model;
 		if (t->tree_id == TREE_NONE)
 			t->tree_id = t->model->tree;
 		take_snapshot(t);
 	}
+	return 0;
+}
+
+static int run_view(struct tui *t, const struct tui_opts *o)
+{
+	int rc = 0;
+
 	ui_install_signals();
 	if (ui_open(&t->theme) < 0) {
 		cmd_error("the interactive view needs a terminal: use -b for batch output");
@@ -582,17 +652,6 @@ static int run_view(struct tui *t, const struct tui_opts *o)
 		if (t->snap)
 			rc = cmd_watch_status(o->launched, t->snap->ended, t->snap->exit_status);
 	}
-	tui_close_callers(t);
-	tui_close_flame(t);
-	baseline_free(t->baseline);
-	annotation_free(t->asmv.ann);
-	src_cache_free(t->src);
-	free(t->asmv.rows);
-	snapshot_free(t->snap);
-	free(t->rows);
-	free(t->hot_pick.name);
-	free(t->hot_pick.module);
-	counts_free(&t->counts);
 	return rc;
 }
 
@@ -606,7 +665,11 @@ int tui_run(const struct tui_opts *o)
 		cmd_error("out of memory");
 		return 1;
 	}
-	int rc = run_view(t, o);
+	int rc = start(t, o) < 0 ? 1 : run_view(t, o);
+	free_views(t);
+	baseline_free(t->baseline);
+	snapshot_free(t->snap);
+	counts_free(&t->counts);
 	free(t);
 	return rc;
 }

@@ -17,6 +17,36 @@
 #define EVCOL 10
 #define CYCOL 10
 
+enum asm_unit { ASM_PERCENT, ASM_SAMPLES, ASM_COUNTS };
+
+/* The view's state: the open function and the way back to callers. */
+struct asm_view {
+	const struct asm_func *fn;   /* owned by the session's cache */
+	struct annotation *ann;
+	unsigned built_gen;          /* ann is of snapshot built_gen (t->snap_gen) */
+	bool built;
+	char name[256], module[512];
+	struct browser br;
+	int *rows, nrows;            /* instruction, block and source rows */
+	bool source, of_total;
+	enum asm_unit unit;
+	char search[64];
+	char status[700];
+	struct {
+		const struct asm_func *fn;
+		long sel;
+		char name[256], module[512];
+	} stack[16];
+	int depth;
+	const char *stall_event;     /* --stall: the stall reference */
+	struct src_cache *src;       /* source files shown */
+};
+
+static struct asm_view *av(const struct tui *t)
+{
+	return tui_view_data(t, VIEW_ASM);
+}
+
 /* Row kinds: an instruction, a block header, a source line. */
 enum { ROW_INSN, ROW_BLOCK, ROW_SOURCE };
 
@@ -77,11 +107,11 @@ static long selected_insn(const struct asm_view *v)
 
 static void annotate_now(struct tui *t)
 {
-	struct asm_view *v = &t->asmv;
+	struct asm_view *v = av(t);
 	struct ip_counts *ipc = v->fn && v->fn->module ? session_ip_counts(t->sess, v->fn) : NULL;
 	uint64_t totals[EVENTS_MAX] = { 0 };
 	double coverage[EVENTS_MAX] = { 0 };
-	struct annot_opts o = { t->stall_event, &t->pen, coverage };
+	struct annot_opts o = { v->stall_event, &t->pen, coverage };
 
 	for (int e = 0; t->snap && e < t->snap->n_events; e++) {
 		totals[e] = t->snap->ev[e].samples;
@@ -89,7 +119,8 @@ static void annotate_now(struct tui *t)
 	}
 	annotation_free(v->ann);
 	v->ann = annotation_new(v->fn, ipc, totals, session_events(t->sess), &o);
-	v->built_from = t->snap;
+	v->built = true;
+	v->built_gen = t->snap_gen;
 	free(ipc);
 }
 
@@ -97,7 +128,7 @@ static void annotate_now(struct tui *t)
 static void open_fn(struct tui *t, const struct asm_func *fn, const char *name,
 		    const char *module)
 {
-	struct asm_view *v = &t->asmv;
+	struct asm_view *v = av(t);
 
 	v->fn = fn;
 	snprintf(v->name, sizeof(v->name), "%s", name);
@@ -112,7 +143,7 @@ static void open_fn(struct tui *t, const struct asm_func *fn, const char *name,
 		select_insn(v, v->ann->hottest);
 }
 
-bool tui_open_asm(struct tui *t, const char *name, const char *module)
+static bool open_asm(struct tui *t, const char *name, const char *module)
 {
 	char err[512];
 	const struct asm_func *fn;
@@ -126,7 +157,7 @@ bool tui_open_asm(struct tui *t, const char *name, const char *module)
 		snprintf(t->message, sizeof(t->message), "%s", err);
 		return false;
 	}
-	t->asmv.depth = 0;
+	av(t)->depth = 0;
 	open_fn(t, fn, name, module);
 	return true;
 }
@@ -134,7 +165,7 @@ bool tui_open_asm(struct tui *t, const char *name, const char *module)
 /* Enter on a call: the callee's asm; Esc comes back here. */
 static void follow_call(struct tui *t, const struct asm_insn *in)
 {
-	struct asm_view *v = &t->asmv;
+	struct asm_view *v = av(t);
 	char err[512];
 	const struct asm_func *fn;
 
@@ -160,7 +191,7 @@ static void follow_call(struct tui *t, const struct asm_insn *in)
 
 static bool go_back(struct tui *t)
 {
-	struct asm_view *v = &t->asmv;
+	struct asm_view *v = av(t);
 
 	if (v->depth == 0)
 		return false;
@@ -176,13 +207,13 @@ static void event_cell(const struct tui *t, const struct annotation *a, size_t i
 		       char *buf, size_t sz)
 {
 	uint64_t n = annotation_samples(a, i, e);
-	uint64_t of = t->asmv.of_total ? a->total_samples[e] : a->func_samples[e];
+	uint64_t of = av(t)->of_total ? a->total_samples[e] : a->func_samples[e];
 
 	if (n == 0)
 		snprintf(buf, sz, "%*s", EVCOL - 1, "");
-	else if (t->asmv.unit == ASM_SAMPLES)
+	else if (av(t)->unit == ASM_SAMPLES)
 		snprintf(buf, sz, "%*" PRIu64, EVCOL - 1, n);
-	else if (t->asmv.unit == ASM_COUNTS)
+	else if (av(t)->unit == ASM_COUNTS)
 		snprintf(buf, sz, "%*.3g", EVCOL - 1, (double)n * a->per_sample[e]);
 	else
 		snprintf(buf, sz, "%*.2f%%", EVCOL - 2, of ? 100.0 * (double)n / (double)of : 0);
@@ -232,7 +263,7 @@ static const char *arrow(const struct asm_view *v, size_t i)
 
 static void draw_insn(struct tui *t, int y, size_t i, bool selected)
 {
-	const struct asm_view *v = &t->asmv;
+	const struct asm_view *v = av(t);
 	const struct annotation *a = v->ann;
 	const struct asm_insn *in = &v->fn->insn[i];
 	char buf[256];
@@ -267,7 +298,7 @@ static void draw_insn(struct tui *t, int y, size_t i, bool selected)
 
 static void draw_block(struct tui *t, int y, size_t i)
 {
-	const struct asm_view *v = &t->asmv;
+	const struct asm_view *v = av(t);
 	const struct annotation *a = v->ann;
 	const struct flow *f = &v->fn->flow;
 	size_t b = f->block_of[i];
@@ -319,7 +350,7 @@ static bool same_line(const struct asm_insn *a, const struct asm_insn *b)
  * where the baseline cannot say (marked live, counts files, no code). */
 static void line_delta(struct tui *t, size_t i, int e, char *buf, size_t sz)
 {
-	const struct asm_view *v = &t->asmv;
+	const struct asm_view *v = av(t);
 	const struct asm_insn *in = &v->fn->insn[i];
 	double then, now = 0;
 
@@ -336,15 +367,15 @@ static void line_delta(struct tui *t, size_t i, int e, char *buf, size_t sz)
 
 static void draw_source(struct tui *t, int y, size_t i)
 {
-	const struct asm_insn *in = &t->asmv.fn->insn[i];
+	const struct asm_insn *in = &av(t)->fn->insn[i];
 	char line[1024];
 	const char *base = strrchr(in->file, '/');
-	const char *text = src_cache_line(t->src, in->file, in->line);
+	const char *text = src_cache_line(av(t)->src, in->file, in->line);
 	int x = 0;
 
 	ui_set(EL_HEADER_VALUE);
 	if (tui_baseline_shown(t)) {  /* the line's delta in the event columns */
-		for (int e = 0; e < t->asmv.ann->n_events; e++, x += EVCOL) {
+		for (int e = 0; e < av(t)->ann->n_events; e++, x += EVCOL) {
 			char cell[64];
 			line_delta(t, i, e, cell, sizeof(cell));
 			const char *c = cell;  /* a column's last cell is a space */
@@ -353,7 +384,7 @@ static void draw_source(struct tui *t, int y, size_t i)
 			ui_text(y, x, EVCOL, c, true);
 		}
 	}
-	snprintf(line, sizeof(line), "%*s%s:%d  %s", column_width(t->asmv.ann) - x, "",
+	snprintf(line, sizeof(line), "%*s%s:%d  %s", column_width(av(t)->ann) - x, "",
 		 base ? base + 1 : in->file, in->line, text ? text : "");
 	ui_text(y, x, COLS - x, line, true);
 }
@@ -370,7 +401,7 @@ static const char *cells_name(const struct asm_view *v)
 
 static int draw_asm_header(struct tui *t, int y)
 {
-	const struct asm_view *v = &t->asmv;
+	const struct asm_view *v = av(t);
 	const struct annotation *a = v->ann;
 	const struct ev_list *evs = session_events(t->sess);
 	char line[1200];
@@ -407,11 +438,11 @@ static int draw_asm_header(struct tui *t, int y)
 static void draw_row(void *ctx, int r, int y, bool selected)
 {
 	struct tui *t = ctx;
-	size_t i = row_insn(t->asmv.rows[r]);
+	size_t i = row_insn(av(t)->rows[r]);
 
-	if (row_kind(t->asmv.rows[r]) == ROW_BLOCK)
+	if (row_kind(av(t)->rows[r]) == ROW_BLOCK)
 		draw_block(t, y, i);
-	else if (row_kind(t->asmv.rows[r]) == ROW_SOURCE)
+	else if (row_kind(av(t)->rows[r]) == ROW_SOURCE)
 		draw_source(t, y, i);
 	else
 		draw_insn(t, y, i, selected);
@@ -419,13 +450,13 @@ static void draw_row(void *ctx, int r, int y, bool selected)
 
 static void draw_asm(struct tui *t, int y, int rows)
 {
-	struct asm_view *v = &t->asmv;
+	struct asm_view *v = av(t);
 
 	if (!v->fn || !v->rows) {
 		ui_text(y, 0, COLS, "no function open: Enter on a hotspot row", true);
 		return;
 	}
-	if (v->built_from != t->snap)  /* live: the new samples of this function */
+	if (!v->built || v->built_gen != t->snap_gen)  /* live: the new samples of this function */
 		annotate_now(t);
 	if (!v->ann) {
 		ui_text(y, 0, COLS, "out of memory", true);
@@ -440,7 +471,7 @@ static void draw_asm(struct tui *t, int y, int rows)
 
 static void search_next(struct tui *t)
 {
-	struct asm_view *v = &t->asmv;
+	struct asm_view *v = av(t);
 	long from = selected_insn(v);
 
 	for (size_t k = 1; v->search[0] && k <= v->fn->n; k++) {
@@ -455,17 +486,17 @@ static void search_next(struct tui *t)
 	snprintf(t->message, sizeof(t->message), "'%s' not found", v->search);
 }
 
-void tui_asm_search(struct tui *t, const char *text)
+static void asm_search(struct tui *t, const char *text)
 {
 	if (text[0])
-		snprintf(t->asmv.search, sizeof(t->asmv.search), "%s", text);
-	if (t->asmv.fn)
+		snprintf(av(t)->search, sizeof(av(t)->search), "%s", text);
+	if (av(t)->fn)
 		search_next(t);
 }
 
 static bool key_asm(struct tui *t, int key)
 {
-	struct asm_view *v = &t->asmv;
+	struct asm_view *v = av(t);
 	long sel;
 
 	if (!v->fn || !v->ann)
@@ -494,7 +525,7 @@ static bool key_asm(struct tui *t, int key)
 	case 27: case KEY_BACKSPACE: case KEY_LEFT: case 127: case 8:
 		/* back to the caller's asm, and from the first one to the hotspots */
 		if (!go_back(t))
-			tui_switch_view(t, t->prev == &view_flame ? &view_flame : &view_hotspots);
+			tui_switch_view(t, t->prev == VIEW_FLAME ? VIEW_FLAME : VIEW_HOTSPOTS);
 		return true;
 	case 'D':
 		if (t->baseline && !v->source) {  /* the deltas are the source lines' */
@@ -508,9 +539,12 @@ static bool key_asm(struct tui *t, int key)
 	}
 }
 
+static const char asm_hints[] = "Esc back  H hottest  Tab next hot  / search  n next  "
+				"Enter call  l lines  s samples  o of-total  D delta";
+
 static const char *status_asm(struct tui *t)
 {
-	struct asm_view *v = &t->asmv;
+	struct asm_view *v = av(t);
 	long sel = selected_insn(v);
 	const struct asm_insn *in = sel >= 0 ? &v->fn->insn[sel] : NULL;
 
@@ -518,16 +552,48 @@ static const char *status_asm(struct tui *t)
 		return NULL;
 	if (in->file)
 		snprintf(v->status, sizeof(v->status), "%s:%d  |  %s", in->file, in->line,
-			 view_asm.hints);
+			 asm_hints);
 	else
-		snprintf(v->status, sizeof(v->status), "no line info  |  %s", view_asm.hints);
+		snprintf(v->status, sizeof(v->status), "no line info  |  %s", asm_hints);
 	return v->status;
 }
 
+static void prompt_asm(struct tui *t, enum prompt p, const char *text)
+{
+	if (p == PROMPT_SEARCH)
+		asm_search(t, text);
+}
+
+static void *init_asm(struct tui *t, const struct tui_opts *o)
+{
+	struct asm_view *v = calloc(1, sizeof(*v));
+
+	(void)t;
+	if (!v)
+		return NULL;
+	v->stall_event = o->stall_event;
+	v->src = src_cache_new();
+	return v;
+}
+
+static void free_asm(void *data)
+{
+	struct asm_view *v = data;
+
+	annotation_free(v->ann);
+	src_cache_free(v->src);
+	free(v->rows);
+	free(v);
+}
+
 const struct view_ops view_asm = {
-	"asm",
-	"Esc back  H hottest  Tab next hot  / search  n next  Enter call  l lines  s samples  o of-total  D delta",
-	draw_asm,
-	key_asm,
-	status_asm,
+	.name = "asm",
+	.hints = asm_hints,
+	.init = init_asm,
+	.free = free_asm,
+	.open = open_asm,
+	.draw = draw_asm,
+	.key = key_asm,
+	.status = status_asm,
+	.prompt = prompt_asm,
 };

@@ -3,8 +3,8 @@
  * caller tree (perf report -G: each level the functions that called the
  * one above it on those samples' stacks), then its direct callees.
  * Percentages are of the function's total samples (the samples whose stack
- * holds it) of the first event.  The state is struct callers_view, in
- * struct tui; the tree is rebuilt from each new snapshot, and what is
+ * holds it) of the first event.  The state is struct callers_view, the
+ * view's own; the tree is rebuilt from each new snapshot, and what is
  * expanded or selected follows call paths, not row numbers. */
 #include <curses.h>
 #include <stdint.h>
@@ -25,6 +25,47 @@
 /* A line: a caller tree row (>= 0), the callees' heading, or callee k. */
 #define LINE_CALLEES (-1)
 #define LINE_CALLEE(k) (-2 - (int)(k))
+
+#define CALLERS_BACK_MAX 32     /* functions to go back to */
+
+struct fn_id {                  /* a function, as the view names it */
+	char *name, *module;
+};
+
+/* The view's state. */
+struct callers_view {
+	struct fn_id fn;              /* the function shown */
+	struct {
+		struct fn_id fn;
+		uint64_t sel;         /* its selected line's key */
+	} back[CALLERS_BACK_MAX];
+	int depth;
+	/* built from snapshot number built_gen of t->snap */
+	unsigned built_gen;
+	bool built;
+	struct cg_row *rows;          /* the caller tree, depth first */
+	size_t nrows, cap, all_rows;
+	const struct cg_edge *callees;
+	size_t ncallees;
+	uint64_t self, total, stacks, truncated;
+	/* the lines shown, their keys (a row's call path, a callee's name) */
+	int *line;
+	uint64_t *key;
+	int nlines;
+	size_t lcap, kcap;           /* room in line[] and key[] */
+	/* expansion: a row is expanded when (all || it is the function itself)
+	 * differs from whether its path is in toggled */
+	bool all;
+	uint64_t *toggled;
+	size_t ntoggled, tcap;
+	uint64_t sel_key;             /* the selected line, across rebuilds */
+	struct browser br;
+};
+
+static struct callers_view *cvw(const struct tui *t)
+{
+	return tui_view_data(t, VIEW_CALLERS);
+}
 
 
 /* ---- keys of lines: the call path hashed (lib/hashtab.h) ---------------- */
@@ -144,7 +185,7 @@ static void relayout(struct callers_view *cv)
 /* Everything taken from the snapshot points into it: rebuilt for each. */
 static void ensure_built(struct tui *t)
 {
-	struct callers_view *cv = &t->callers;
+	struct callers_view *cv = cvw(t);
 	const struct cg_snapshot *g = t->snap ? t->snap->cg : NULL;
 
 	if (cv->built && cv->built_gen == t->snap_gen)
@@ -191,7 +232,7 @@ static bool fn_set(struct fn_id *f, const char *name, const char *module)
 /* Shows NAME in MODULE, expanded one level, its first line selected. */
 static bool show(struct tui *t, const char *name, const char *module, uint64_t sel)
 {
-	struct callers_view *cv = &t->callers;
+	struct callers_view *cv = cvw(t);
 
 	if (!fn_set(&cv->fn, name, module)) {
 		snprintf(t->message, sizeof(t->message), "callers: out of memory");
@@ -206,9 +247,9 @@ static bool show(struct tui *t, const char *name, const char *module, uint64_t s
 	return true;
 }
 
-bool tui_open_callers(struct tui *t, const char *name, const char *module)
+static bool open_callers(struct tui *t, const char *name, const char *module)
 {
-	struct callers_view *cv = &t->callers;
+	struct callers_view *cv = cvw(t);
 
 	if (!t->snap || !t->snap->cg) {
 		snprintf(t->message, sizeof(t->message),
@@ -224,7 +265,7 @@ bool tui_open_callers(struct tui *t, const char *name, const char *module)
  * back. */
 static void follow(struct tui *t, const char *name, const char *module)
 {
-	struct callers_view *cv = &t->callers;
+	struct callers_view *cv = cvw(t);
 
 	if (strcmp(name, cv->fn.name) == 0 && strcmp(module, cv->fn.module) == 0)
 		return;
@@ -243,10 +284,10 @@ static void follow(struct tui *t, const char *name, const char *module)
 
 static void go_back(struct tui *t)
 {
-	struct callers_view *cv = &t->callers;
+	struct callers_view *cv = cvw(t);
 
 	if (cv->depth == 0) {
-		t->view = &view_hotspots;
+		tui_switch_view(t, VIEW_HOTSPOTS);
 		return;
 	}
 	cv->depth--;
@@ -255,9 +296,9 @@ static void go_back(struct tui *t)
 	fn_free(&cv->back[cv->depth].fn);
 }
 
-void tui_close_callers(struct tui *t)
+static void free_callers(void *data)
 {
-	struct callers_view *cv = &t->callers;
+	struct callers_view *cv = data;
 
 	while (cv->depth > 0)
 		fn_free(&cv->back[--cv->depth].fn);
@@ -266,7 +307,7 @@ void tui_close_callers(struct tui *t)
 	free(cv->line);
 	free(cv->key);
 	free(cv->toggled);
-	memset(cv, 0, sizeof(*cv));
+	free(cv);
 }
 
 /* ---- drawing ---------------------------------------------------------- */
@@ -283,7 +324,7 @@ static enum theme_el heat(double pct)
 
 static int draw_header(struct tui *t, int y, int rows)
 {
-	const struct callers_view *cv = &t->callers;
+	const struct callers_view *cv = cvw(t);
 	const struct snapshot *s = t->snap;
 	char line[1024];
 
@@ -366,7 +407,7 @@ static void draw_line(void *ctx, int i, int y, bool selected)
 
 static void draw_callers(struct tui *t, int y, int rows)
 {
-	struct callers_view *cv = &t->callers;
+	struct callers_view *cv = cvw(t);
 
 	if (!t->snap || !t->snap->cg || t->snap->n_events == 0 || !cv->fn.name) {
 		ui_set(EL_MISSING);
@@ -431,7 +472,7 @@ static void fold(struct callers_view *cv, bool open)
 
 static void enter(struct tui *t)
 {
-	struct callers_view *cv = &t->callers;
+	struct callers_view *cv = cvw(t);
 	const struct cg_row *r = sel_row(cv);
 	const struct cg_edge *e = sel_callee(cv);
 
@@ -448,8 +489,8 @@ static void enter(struct tui *t)
 /* c: the selected line's function's own callers view. */
 static void callers_of_selected(struct tui *t)
 {
-	const struct cg_row *r = sel_row(&t->callers);
-	const struct cg_edge *e = sel_callee(&t->callers);
+	const struct cg_row *r = sel_row(cvw(t));
+	const struct cg_edge *e = sel_callee(cvw(t));
 
 	if (r)
 		follow(t, r->name, r->module);
@@ -459,11 +500,11 @@ static void callers_of_selected(struct tui *t)
 
 static bool key_callers(struct tui *t, int key)
 {
-	struct callers_view *cv = &t->callers;
+	struct callers_view *cv = cvw(t);
 
 	if (!t->snap || !t->snap->cg || !cv->fn.name) {
 		if (key == 27 || key == 'q' || key == KEY_BACKSPACE || key == 127 || key == 8) {
-			t->view = &view_hotspots;
+			tui_switch_view(t, VIEW_HOTSPOTS);
 			return true;
 		}
 		return false;
@@ -492,10 +533,20 @@ static bool key_callers(struct tui *t, int key)
 	}
 }
 
+static void *init_callers(struct tui *t, const struct tui_opts *o)
+{
+	(void)t;
+	(void)o;
+	return calloc(1, sizeof(struct callers_view));
+}
+
 const struct view_ops view_callers = {
-	"callers",
-	"Esc q back  Right Left unfold / fold  Enter unfold or open  c callers of the selected  E unfold all",
-	draw_callers,
-	key_callers,
-	NULL,
+	.name = "callers",
+	.hints = "Esc q back  Right Left unfold / fold  Enter unfold or open  c callers of the "
+		 "selected  E unfold all",
+	.init = init_callers,
+	.free = free_callers,
+	.open = open_callers,
+	.draw = draw_callers,
+	.key = key_callers,
 };

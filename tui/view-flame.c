@@ -48,11 +48,9 @@ struct flame_view {
 	char status[700];
 };
 
-static struct flame_view *fv_of(struct tui *t)
+static struct flame_view *fv_of(const struct tui *t)
 {
-	if (!t->flame)
-		t->flame = calloc(1, sizeof(*t->flame));
-	return t->flame;
+	return tui_view_data(t, VIEW_FLAME);
 }
 
 /* ---- identity ---------------------------------------------------------- */
@@ -474,8 +472,7 @@ static void enter(struct tui *t, struct flame_view *v)
 	const struct flame_node *n = &v->fl->nodes[v->sel];
 
 	if (v->sel > 0 && n->first_child < 0) {   /* a leaf: its instructions */
-		if (tui_open_asm(t, n->name, n->module))
-			tui_switch_view(t, &view_asm);
+		tui_open_view(t, VIEW_ASM, n->name, n->module);
 		return;
 	}
 	if (v->sel == v->zoom)
@@ -504,7 +501,7 @@ static void zoom_out(struct tui *t, struct flame_view *v)
 		to = path_find(v->fl, names, n);
 		free(joined);
 	} else if (v->zoom == 0) {
-		tui_switch_view(t, &view_hotspots);
+		tui_switch_view(t, VIEW_HOTSPOTS);
 		return;
 	} else {
 		to = v->fl->nodes[v->zoom].parent;
@@ -532,7 +529,7 @@ static bool key_flame(struct tui *t, int key)
 
 	if (!v || !t->snap || !t->snap->cg || (ensure_built(t, v), !v->fl)) {
 		if (key == 27 || key == 'q' || key == KEY_BACKSPACE || key == 127 || key == 8) {
-			tui_switch_view(t, &view_hotspots);
+			tui_switch_view(t, VIEW_HOTSPOTS);
 			return true;
 		}
 		return false;
@@ -550,39 +547,43 @@ static bool key_flame(struct tui *t, int key)
 	case 'B': case 'D':   /* a baseline for baseline-delta (from the next refresh) */
 		return tui_baseline_key(t, key);
 	case '/': case KEY_F(3): tui_prompt(t, PROMPT_FLAME); return true;
-	case 'q': case 27: tui_switch_view(t, &view_hotspots); return true;
+	case 'q': case 27: tui_switch_view(t, VIEW_HOTSPOTS); return true;
 	default: return false;
 	}
 }
 
-void tui_flame_search(struct tui *t, const char *text)
+static void prompt_flame(struct tui *t, enum prompt p, const char *text)
 {
 	struct flame_view *v = fv_of(t);
 
-	if (v)
+	if (p == PROMPT_FLAME)
 		snprintf(v->search, sizeof(v->search), "%s", text);
 }
 
-bool tui_open_flame(struct tui *t)
+/* The graph of the snapshot as it is (NAME and MODULE unused). */
+static bool open_flame(struct tui *t, const char *name, const char *module)
 {
+	(void)name;
+	(void)module;
 	if (!t->snap || !t->snap->cg) {
 		snprintf(t->message, sizeof(t->message),
 			 "flame: no call stacks: run with -g (or --call-graph dwarf|fp)");
 		return false;
 	}
-	if (!fv_of(t)) {
-		snprintf(t->message, sizeof(t->message), "flame: out of memory");
-		return false;
-	}
 	return true;
 }
 
-void tui_close_flame(struct tui *t)
+static void *init_flame(struct tui *t, const struct tui_opts *o)
 {
-	struct flame_view *v = t->flame;
+	(void)t;
+	(void)o;
+	return calloc(1, sizeof(struct flame_view));
+}
 
-	if (!v)
-		return;
+static void free_flame(void *data)
+{
+	struct flame_view *v = data;
+
 	flame_free(v->fl);
 	free(v->val);
 	free(v->have);
@@ -592,19 +593,16 @@ void tui_close_flame(struct tui *t)
 	while (v->nhist > 0)
 		free(v->hist[--v->nhist]);
 	free(v);
-	t->flame = NULL;
-}
-
-static const char *status_flame(struct tui *t)
-{
-	(void)t;
-	return NULL;
 }
 
 const struct view_ops view_flame = {
-	"flame",
-	"q back  arrows move  Enter zoom (a leaf: asm)  Backspace zoom out  / search  m colour metric",
-	draw_flame,
-	key_flame,
-	status_flame,
+	.name = "flame",
+	.hints = "q back  arrows move  Enter zoom (a leaf: asm)  Backspace zoom out  / search  "
+		 "m colour metric",
+	.init = init_flame,
+	.free = free_flame,
+	.open = open_flame,
+	.draw = draw_flame,
+	.key = key_flame,
+	.prompt = prompt_flame,
 };

@@ -2,6 +2,7 @@
 #include <curses.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tui/browser.h"
 #include "tui/tui.h"
@@ -118,6 +119,12 @@ static void write_help_line(void *ctx, int row, int y, bool selected)
 	ui_text(y, 0, COLS, text, true);
 }
 
+/* The view's state: the text's scroll (its selection unshown). */
+static struct browser *hp(const struct tui *t)
+{
+	return tui_view_data(t, VIEW_HELP);
+}
+
 static void draw_help(struct tui *t, int y, int rows)
 {
 	char line[PATH_MAX + 64];
@@ -132,16 +139,16 @@ static void draw_help(struct tui *t, int y, int rows)
 		snprintf(line, sizeof(line), "The command's output (stdout, stderr): %s", t->child_log);
 		ui_text(y++, 0, COLS, line, true);
 	}
-	t->help.nr = wrap_help(wrapped, COLS);
+	hp(t)->nr = wrap_help(wrapped, COLS);
 	if (y < rows)
-		browser_draw(&t->help, y, rows, write_help_line, wrapped);
+		browser_draw(hp(t), y, rows, write_help_line, wrapped);
 }
 
 /* The browser moves a selection and scrolls to keep it shown: put it on
  * the edge the key moves past, so that every key scrolls the text. */
 static bool key_help(struct tui *t, int key)
 {
-	struct browser *b = &t->help;
+	struct browser *b = hp(t);
 
 	if (key == KEY_DOWN || key == 'j' || key == KEY_NPAGE)
 		b->sel = b->top + b->height - 1;
@@ -150,10 +157,18 @@ static bool key_help(struct tui *t, int key)
 	return browser_key(b, key);
 }
 
+static void *init_help(struct tui *t, const struct tui_opts *o)
+{
+	(void)t;
+	(void)o;
+	return calloc(1, sizeof(struct browser));
+}
+
 const struct view_ops view_help = {
-	"help",
-	"Up Down PgUp PgDn Home End scroll  Esc back  q quit",
-	draw_help,
-	key_help,
-	NULL,
+	.name = "help",
+	.hints = "Up Down PgUp PgDn Home End scroll  Esc back  q quit",
+	.init = init_help,
+	.free = free,
+	.draw = draw_help,
+	.key = key_help,
 };

@@ -3,778 +3,54 @@
  * a thread.  With call stacks (-g) a children column (perf top's: the
  * samples whose stack holds the function) and c, the callers view. */
 #include <curses.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <unistd.h>
 
-#include "arch/derived.h"
-#include "engine/callgraph.h"
-#include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
-
-#define EVCOL 11
-#define COMMCOL 17
-
-static int event_index(const struct snapshot *s, const struct arch_model *m, const char *name)
-{
-	const struct arch_event *want = model_lookup(m, name);
-
-	for (int e = 0; want && e < s->n_events; e++)
-		if (model_lookup(m, s->ev[e].name) == want)
-			return e;
-	return -1;
-}
-
-/* The active tree's derived columns whose two events were sampled. */
-int tui_derived_columns(const struct tui *t, struct shown_col *out)
-{
-	const struct arch_model *m = tui_tree_model(t, t->tree_id);
-	const struct derived_col *c;
-	int n = 0;
-
-	for (size_t i = 0; (c = derived_at(i)) != NULL && n < MAX_DERIVED; i++) {
-		if (c->tree != t->tree_id)
-			continue;
-		int a = event_index(t->snap, m, c->num), b = event_index(t->snap, m, c->den);
-		if (a >= 0 && b >= 0)
-			out[n++] = (struct shown_col){ c, a, b };
-	}
-	return n;
-}
-
-double tui_derived_value(const struct tui *t, const uint64_t *samples, const uint64_t *window,
-			 const struct shown_col *sc)
-{
-	const struct snap_event *ev = t->snap->ev;
-	const uint64_t *n = t->window ? window : samples;
-	/* Estimated counts: samples x SAV over the time each event's group was
-	 * counted (coverage), so events of different groups compare. */
-	double num = (double)n[sc->num] * (double)ev[sc->num].sav / ev[sc->num].coverage;
-	double den = (double)n[sc->den] * (double)ev[sc->den].sav / ev[sc->den].coverage;
-
-	if (!ev[sc->num].counted || !ev[sc->den].counted)
-		return NAN;
-
-	return derived_value(sc->col, num, den);
-}
-
-static uint64_t cell(const struct tui *t, const struct snap_func *f, int e)
-{
-	return t->window ? f->window[e] : f->samples[e];
-}
-
-/* The children column: shown with call stacks of the first event, unless
- * C turned it off.  Its sort index comes after the name's and module's. */
-static bool children_shown(const struct tui *t)
-{
-	return t->snap && t->snap->cg && t->snap->n_events > 0 &&
-	       cg_n_events(t->snap->cg) > 0 && !t->hide_children;
-}
-
-static int sort_children_idx(const struct tui *t)
-{
-	return t->snap ? t->snap->n_events + 2 : 2;
-}
-
-/* The samples of the first event whose stack holds F (cumulative: the call
- * graph has no window). */
-static uint64_t children_of(const struct tui *t, const struct snap_func *f)
-{
-	uint64_t total = 0;
-
-	cg_function(t->snap->cg, f->name, f->module, 0, NULL, &total);
-	return total;
-}
-
-static double children_pct(const struct tui *t, uint64_t total)
-{
-	uint64_t n = cg_samples(t->snap->cg, 0);
-
-	return n ? 100.0 * (double)total / (double)n : 0;
-}
-
-static void pick_row(struct tui *t);
-
-/* < > cycle through the columns as shown: events, children, function,
- * module.  The function seen selected stays selected wherever the new
- * order puts it (the top row's, before any move). */
-static void cycle_sort(struct tui *t, int dir)
-{
-	int ne = t->snap ? t->snap->n_events : 0, order[EVENTS_MAX + 3], n = 0, at = 0;
-
-	pick_row(t);
-
-	for (int e = 0; e < ne; e++)
-		order[n++] = e;
-	if (children_shown(t))
-		order[n++] = sort_children_idx(t);
-	order[n++] = ne;
-	order[n++] = ne + 1;
-	for (int i = 0; i < n; i++)
-		if (order[i] == t->sort)
-			at = i;
-	t->sort = order[(at + n + dir) % n];
-}
-
-/* What compare_rows reads (qsort_r's context). */
-struct row_sort {
-	const struct tui *t;
-	const uint64_t *children;   /* per snapshot function, or NULL */
-};
-
-static int compare_rows_fwd(const void *a, const void *b, void *ctx)
-{
-	const struct row_sort *rs = ctx;
-	const struct tui *t = rs->t;
-	const struct snap_func *x = &t->snap->funcs[*(const int *)a];
-	const struct snap_func *y = &t->snap->funcs[*(const int *)b];
-	int ne = t->snap->n_events;
-
-	if (t->sort < ne) {
-		uint64_t nx = cell(t, x, t->sort), ny = cell(t, y, t->sort);
-		if (nx != ny)
-			return nx < ny ? 1 : -1;
-	} else if (t->sort == ne + 2 && rs->children) {
-		uint64_t nx = rs->children[x - t->snap->funcs];
-		uint64_t ny = rs->children[y - t->snap->funcs];
-		if (nx != ny)
-			return nx < ny ? 1 : -1;
-	} else if (t->sort == ne + 1) {
-		int c = strcmp(x->module, y->module);
-		if (c)
-			return c;
-	}
-	return strcmp(x->name, y->name);
-}
-
-/* I reverses the order (htop's I) */
-static int compare_rows(const void *a, const void *b, void *ctx)
-{
-	const struct row_sort *rs = ctx;
-	int c = compare_rows_fwd(a, b, ctx);
-
-	return rs->t->reverse ? -c : c;
-}
-
-/* The filter: a function's name holds it, or with "m:" its module's path. */
-static bool filter_match(const struct tui *t, const struct snap_func *f)
-{
-	if (!t->filter[0])
-		return true;
-	if (strncmp(t->filter, "m:", 2) == 0)
-		return strcasestr(f->module, t->filter + 2) != NULL;
-	return strcasestr(f->name, t->filter) != NULL;
-}
-
-/* The percent floor (perf top's --percent-limit): a row stays when one of
- * its events' shares reaches it. */
-static bool above_floor(const struct tui *t, const struct snap_func *f)
-{
-	if (t->floor_pct <= 0)
-		return true;
-	for (int e = 0; e < t->snap->n_events; e++)
-		if (snapshot_percent(t->snap, f, e, t->window) >= t->floor_pct)
-			return true;
-	return false;
-}
-
-static bool row_shown(const struct tui *t, const struct snap_func *f)
-{
-	bool any = false;
-
-	for (int e = 0; e < t->snap->n_events; e++)
-		any |= cell(t, f, e) != 0;
-	/* a pure caller (no samples of its own) with the children column, as
-	 * perf report --children lists it; the call graph has no window */
-	if (!any && !t->window && children_shown(t))
-		any = children_of(t, f) != 0;
-	return any && filter_match(t, f) && above_floor(t, f);
-}
-
-static bool rows_current(struct tui *t)
-{
-	return t->rows && t->rows_key.snap == t->snap && t->rows_key.sort == t->sort &&
-	       t->rows_key.window == t->window && t->rows_key.reverse == t->reverse &&
-	       t->rows_key.floor_pct == t->floor_pct &&
-	       strcmp(t->rows_key.filter, t->filter) == 0;
-}
-
-/* A sort by children: each function's, computed once rather than per
- * comparison (NULL otherwise, or when out of memory: then by name). */
-static uint64_t *children_for_sort(const struct tui *t)
-{
-	uint64_t *children;
-
-	if (t->sort != sort_children_idx(t) || !children_shown(t) ||
-	    !(children = malloc((t->snap->n_funcs + 1) * sizeof(uint64_t))))
-		return NULL;
-	for (size_t i = 0; i < t->snap->n_funcs; i++)
-		children[i] = children_of(t, &t->snap->funcs[i]);
-	return children;
-}
-
-/* The selection follows a function (name, module), not a row: a refresh
- * or a sort reorders the rows between the user's look and the key.  Row
- * SEL is the one the user sees selected. */
-static void pick_row(struct tui *t)
-{
-	if (!t->rows || t->hot.sel < 0 || t->hot.sel >= t->nrows)
-		return;
-	const struct snap_func *f = &t->snap->funcs[t->rows[t->hot.sel]];
-	if (t->hot_pick.name && strcmp(t->hot_pick.name, f->name) == 0 &&
-	    strcmp(t->hot_pick.module, f->module) == 0)
-		return;
-	char *name = strdup(f->name), *module = strdup(f->module);
-	if (!name || !module) {  /* out of memory: the row, as before */
-		free(name);
-		free(module);
-		return;
-	}
-	free(t->hot_pick.name);
-	free(t->hot_pick.module);
-	t->hot_pick.name = name;
-	t->hot_pick.module = module;
-}
-
-/* After the rows were rebuilt: the selection on the picked function's row,
- * wherever it went (left where it was when the function is gone). */
-static void find_pick(struct tui *t)
-{
-	for (int i = 0; t->hot_pick.name && i < t->nrows; i++) {
-		const struct snap_func *f = &t->snap->funcs[t->rows[i]];
-		if (strcmp(f->name, t->hot_pick.name) == 0 &&
-		    strcmp(f->module, t->hot_pick.module) == 0) {
-			t->hot.sel = i;
-			return;
-		}
-	}
-}
-
-/* Forgets the pick: the next rows start at their top. */
-void tui_hot_unpick(struct tui *t)
-{
-	free(t->hot_pick.name);
-	free(t->hot_pick.module);
-	t->hot_pick.name = t->hot_pick.module = NULL;
-	t->hot.sel = t->hot.top = 0;
-}
-
-/* Filtering and sorting happen when their inputs change, not per redraw. */
-static void build_rows(struct tui *t)
-{
-	if (rows_current(t))
-		return;
-	t->rows_key.snap = t->snap;
-	t->rows_key.sort = t->sort;
-	t->rows_key.window = t->window;
-	t->rows_key.reverse = t->reverse;
-	t->rows_key.floor_pct = t->floor_pct;
-	snprintf(t->rows_key.filter, sizeof(t->rows_key.filter), "%s", t->filter);
-	free(t->rows);
-	t->rows = NULL;
-	t->nrows = 0;
-	if (!t->snap || !(t->rows = malloc((t->snap->n_funcs + 1) * sizeof(int))))
-		return;
-	for (size_t i = 0; i < t->snap->n_funcs; i++)
-		if (row_shown(t, &t->snap->funcs[i]))
-			t->rows[t->nrows++] = (int)i;
-	uint64_t *children = children_for_sort(t);
-	struct row_sort rs = { t, children };
-	qsort_r(t->rows, (size_t)t->nrows, sizeof(int), compare_rows, &rs);
-	free(children);
-	find_pick(t);
-}
-
-/* The function selected: the picked one, in the rows of the snapshot now
- * (rebuilt if it changed since the table was drawn); NULL when none. */
-const struct snap_func *tui_hot_selected(struct tui *t)
-{
-	if (!t->snap)
-		return NULL;
-	build_rows(t);
-	if (!t->rows || t->hot.sel < 0 || t->hot.sel >= t->nrows)
-		return NULL;
-	return &t->snap->funcs[t->rows[t->hot.sel]];
-}
-
-/* "  thread TID (comm) P%" when the table is one thread's, else "". */
-static void zoom_label(const struct tui *t, char *buf, size_t sz)
-{
-	const struct snapshot *s = t->snap;
-	const struct snap_thread *th = snapshot_thread(s, s->thread);
-
-	buf[0] = '\0';
-	if (s->process >= 0 && !s->thread) {
-		const struct snap_thread *pr = snapshot_process(s, (uint32_t)s->process);
-		snprintf(buf, sz, "  process %lld (%s)", (long long)s->process,
-			 pr ? pr->comm : "no samples");
-		if (pr && s->n_events > 0)
-			snprintf(buf + strlen(buf), sz - strlen(buf), " %.1f%%",
-				 snapshot_thread_percent(s, pr, 0, t->window));
-		return;
-	}
-	if (!s->thread)
-		return;
-	if (s->thread == PROFILE_TID_OTHER)
-		snprintf(buf, sz, "  thread [other threads]");
-	else
-		snprintf(buf, sz, "  thread %u (%s)", s->thread, th ? th->comm : "no samples");
-	if (th && s->n_events > 0)
-		snprintf(buf + strlen(buf), sz - strlen(buf), " %.1f%%",
-			 snapshot_thread_percent(s, th, 0, t->window));
-}
-
-/* A program that failed: its last output lines (its usage message, the
- * file it missed), under the header. */
-static int draw_end_output(const struct tui *t, int y, int rows)
-{
-	char line[TUI_OUTPUT_MAX + 16];
-
-	ui_set(EL_WARNING);
-	for (const char *p = t->end.output; *p && y < rows - 2;) {
-		const char *nl = strchr(p, '\n');
-		int len = nl ? (int)(nl - p) : (int)strlen(p);
-		snprintf(line, sizeof(line), "  output: %.*s", len, p);
-		ui_text(y++, 0, COLS, line, true);
-		p = nl ? nl + 1 : p + len;
-	}
-	ui_set(EL_HEADER);
-	return y;
-}
-
-static int draw_header(struct tui *t, int y, int rows)
-{
-	const struct snapshot *s = t->snap;
-	char line[TUI_FILTER_MAX + 512], zoom[64], when[64]; /* the filter, whole */
-	char target[sizeof(s->command) + 32];
-
-	ui_set(EL_HEADER);
-	zoom_label(t, zoom, sizeof(zoom));
-	tui_time_label(t, when, sizeof(when));
-	snprintf(line, sizeof(line), "cyctop  %s%s  %s  PMU %s  %s",
-		 fmt_target(target, sizeof(target), s->pid, s->command, s->system_wide), zoom,
-		 when, s->pmu, t->window ? "window" : "cumulative");
-	ui_text(y++, 0, COLS, line, true);
-	if (s->n_groups > 1 && y < rows - 2) {
-		/* multiplexed: how, and against which reference */
-		if (s->runs_mode)
-			snprintf(line, sizeof(line), "  groups %d  runs %d  reference %s", s->n_groups,
-				 s->n_runs, s->reference);
-		else
-			snprintf(line, sizeof(line), "  groups %d (slice %d ms)  reference %s",
-				 s->n_groups, s->slice_ms, s->reference);
-		ui_text(y++, 0, COLS, line, true);
-	}
-	for (int e = 0; e < s->n_events && y < rows - 2; e++) {
-		const struct snap_event *ev = &s->ev[e];
-		char grp[24] = "";
-		if (s->n_groups > 1)
-			snprintf(grp, sizeof(grp), ev->group < 0 ? "  every group" : "  group %d",
-				 ev->group + 1);
-		char rate[32];
-		fmt_rate(rate, sizeof(rate), ev->name, ev->sav, ev->nsamples ? EVENTS_DEFAULT_FREQ : 0);
-		snprintf(line, sizeof(line), "  %-22s %-13s samples %-9llu coverage %5.1f%%%s%s",
-			 ev->name, rate, (unsigned long long)(t->window ? ev->window : ev->samples),
-			 100.0 * ev->coverage, grp, ev->counted || s->n_groups <= 1 ? ""
-			 : "  not counted");
-		ui_text(y++, 0, COLS, line, true);
-	}
-	if (y < rows - 2) {
-		char stacks[96] = "";
-		if (s->cg && s->n_events > 0)
-			snprintf(stacks, sizeof(stacks), "  stacks %llu  truncated %llu  skipped %llu",
-				 (unsigned long long)cg_stacks(s->cg, 0),
-				 (unsigned long long)cg_stacks_truncated(s->cg, 0),
-				 (unsigned long long)s->stacks_skipped);
-		ui_set(s->lost || s->throttled ? EL_WARNING : EL_HEADER);
-		char floor[32] = "";
-		if (t->floor_pct > 0)
-			snprintf(floor, sizeof(floor), "  floor %g%%", t->floor_pct);
-		snprintf(line, sizeof(line), "  lost %llu  throttled %llu%s  functions %d%s%s%s%s",
-			 (unsigned long long)s->lost, (unsigned long long)s->throttled, stacks,
-			 t->nrows, t->reverse ? "  reversed" : "", floor,
-			 t->filter[0] ? "  filter: " : "", t->filter);
-		ui_text(y++, 0, COLS, line, true);
-	}
-	return draw_end_output(t, y, rows);
-}
-
-/* Whether the function column starting at X has room for the [k]/[.]
- * marker and a name after it (many event columns leave little). */
-static bool marker_room(int x)
-{
-	return COLS - x >= 30;
-}
-
-/* An event column's width: a baseline's delta heading needs more (its
- * name whole and the delta's unit). */
-static int event_width(const struct tui *t)
-{
-	return tui_baseline_shown(t) ? BASELINE_HEADING_COLS + 1 : EVCOL;
-}
-
-/* A cell's colour by its share: hot from 20%, warm from 5%. */
-static enum theme_el heat(double pct)
-{
-	return pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT;
-}
-
-void tui_event_cell(const struct tui *t, int y, int x, int width, uint64_t count, double pct,
-		    bool selected)
-{
-	char buf[32];
-
-	if (t->show_samples)
-		snprintf(buf, sizeof(buf), "%10llu", (unsigned long long)count);
-	else
-		snprintf(buf, sizeof(buf), "%9.2f%%", pct);
-	ui_set(selected ? EL_SELECTED : heat(pct));
-	ui_text(y, x, width, buf, true);
-}
-
-int tui_derived_cells(const struct tui *t, int y, int x, const uint64_t *samples,
-		      const uint64_t *window, const struct shown_col *dc, int nd, bool selected)
-{
-	char buf[32];
-
-	ui_set(selected ? EL_SELECTED : EL_DEFAULT);
-	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
-		double v = tui_derived_value(t, samples, window, &dc[d]);
-		if (isnan(v))
-			snprintf(buf, sizeof(buf), "%10s", "-");
-		else
-			snprintf(buf, sizeof(buf), "%10.2f", v);
-		ui_text(y, x, EVCOL, buf, true);
-	}
-	return x;
-}
-
-static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int nd)
-{
-	char buf[64];
-	int x = 0, ne = t->snap->n_events, ev_w = event_width(t);
-
-	ui_set(EL_COLUMN);
-	ui_text(y, 0, COLS, "", true);
-	for (int e = 0; e < ne && x + ev_w < COLS; e++, x += ev_w) {
-		char delta[32];
-		if (tui_baseline_heading(t, e, delta, sizeof(delta)))
-			snprintf(buf, sizeof(buf), "%c%s", t->sort == e ? '>' : ' ', delta);
-		else
-			snprintf(buf, sizeof(buf), "%c%.9s%s", t->sort == e ? '>' : ' ',
-				 t->snap->ev[e].name, t->show_samples ? "" : "%");
-		ui_text(y, x, ev_w, buf, true);
-	}
-	if (children_shown(t) && x + EVCOL < COLS) {
-		snprintf(buf, sizeof(buf), "%cchildren%s", t->sort == sort_children_idx(t) ? '>' : ' ',
-			 t->show_samples ? "" : "%");
-		ui_text(y, x, EVCOL, buf, true);
-		x += EVCOL;
-	}
-	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {
-		snprintf(buf, sizeof(buf), "%10s", dc[d].col->label);  /* over its values */
-		ui_text(y, x, EVCOL, buf, true);
-	}
-	if (t->snap->system_wide) {
-		ui_text(y, x, COMMCOL, " COMMAND", true);
-		x += COMMCOL;
-	}
-	snprintf(buf, sizeof(buf), "%c%sFUNCTION", t->sort == ne ? '>' : ' ',
-		 marker_room(x) ? "    " : "");
-	ui_text(y, x, 38, buf, true);
-	snprintf(buf, sizeof(buf), "%cMODULE", t->sort == ne + 1 ? '>' : ' ');
-	ui_text(y, x + 38, COLS - x - 38, buf, true);
-}
-
-static void draw_row(struct tui *t, int y, const struct snap_func *f, bool selected,
-		     const struct shown_col *dc, int nd)
-{
-	char buf[64];
-	int x = 0, ev_w = event_width(t);
-
-	for (int e = 0; e < t->snap->n_events && x + ev_w < COLS; e++, x += ev_w) {
-		double pct = snapshot_percent(t->snap, f, e, t->window);
-		char delta[32];
-		if (tui_baseline_cell(t, f, e, delta, sizeof(delta))) {  /* --baseline, B (D) */
-			snprintf(buf, sizeof(buf), "%*s", ev_w - 1, delta);
-			ui_set(selected ? EL_SELECTED : heat(pct));
-			ui_text(y, x, ev_w, buf, true);
-		} else {
-			tui_event_cell(t, y, x, ev_w, cell(t, f, e), pct, selected);
-		}
-	}
-	if (children_shown(t) && x + EVCOL < COLS) {
-		uint64_t total = children_of(t, f);
-		tui_event_cell(t, y, x, EVCOL, total, children_pct(t, total), selected);
-		x += EVCOL;
-	}
-	x = tui_derived_cells(t, y, x, f->samples, f->window, dc, nd, selected);
-	if (t->snap->system_wide) {
-		char comm[40];
-		if (f->nprocs > 1)
-			snprintf(comm, sizeof(comm), "%.11s +%u", f->comm ? f->comm : "", f->nprocs - 1);
-		else
-			snprintf(comm, sizeof(comm), "%s", f->comm ? f->comm : "");
-		ui_cell(y, x, COMMCOL - 1, comm);
-		x += COMMCOL;
-	}
-	char name[512];
-	/* perf top's [k]/[.] before the name, when the name keeps room */
-	snprintf(name, sizeof(name), "%s%s%s", marker_room(x) ? fmt_space_marker(f->module) : "",
-		 marker_room(x) ? " " : "", f->name);
-	ui_cell(y, x, 38, name);
-	ui_cell(y, x + 38, COLS - x - 38, fmt_module_short(f->module));
-}
-
-/* Under the table: the selected function and its module's whole path
- * (the column holds its file name). */
-static void draw_detail(struct tui *t, int y)
-{
-	const struct snap_func *f = tui_hot_selected(t);
-	char line[1200];
-
-	if (!f)
-		return;
-	size_t n = strlen(t->cwd);
-	const char *path = f->module;
-	if (n > 1 && strncmp(path, t->cwd, n) == 0 && path[n] == '/')
-		path += n + 1;   /* under the working directory: relative */
-	snprintf(line, sizeof(line), "%s  in %s", f->name, path);
-	ui_set(EL_HEADER);
-	ui_text(y, 0, COLS, line, true);
-}
-
-/* The thread picker (H) lists the snapshot's threads in place of the
- * table (its state: t->picker); the selection follows a thread, not a row,
- * as refreshes reorder them. */
-
-static int thread_index(const struct snapshot *s, uint32_t tid)
-{
-	for (size_t i = 0; i < s->n_threads; i++)
-		if (s->threads[i].tid == tid)
-			return (int)i;
-	return 0;
-}
-
-/* Row I of the picker: thread I of the snapshot. */
-static void draw_thread(void *ctx, int i, int y, bool selected)
-{
-	const struct tui *t = ctx;
-	const struct snap_thread *th = &t->snap->threads[i];
-	char line[160], tid[16], wall[32];
-	double pct = t->snap->n_events ? snapshot_thread_percent(t->snap, th, 0, t->window) : 0;
-
-	if (th->tid == PROFILE_TID_OTHER)
-		snprintf(tid, sizeof(tid), "other");
-	else
-		snprintf(tid, sizeof(tid), "%u", th->tid);
-	tui_wall_cells(t, -1, th->tid, wall, sizeof(wall));
-	snprintf(line, sizeof(line), "%9.2f%%%s %8s  %-16s %s", pct, wall, tid, th->comm,
-		 th->ended ? "ended" : "");
-	ui_set(selected ? EL_SELECTED : pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT);
-	ui_text(y, 0, COLS, line, true);
-}
-
-/* The table's rows are t->rows; each draws with the derived columns shown. */
-struct hot_rows {
-	struct tui *t;
-	const struct shown_col *dc;
-	int nd;
-};
-
-static void draw_hot_row(void *ctx, int i, int y, bool selected)
-{
-	const struct hot_rows *hot = ctx;
-	struct tui *t = hot->t;
-
-	draw_row(t, y, &t->snap->funcs[t->rows[i]], selected, hot->dc, hot->nd);
-}
-
-static void draw_picker(struct tui *t, int y, int rows)
-{
-	const struct snapshot *s = t->snap;
-	char line[160];
-
-	ui_set(EL_COLUMN);
-	snprintf(line, sizeof(line), " %9.9s%%%s %8s  %-16s Enter: zoom  Esc H: back",
-		 s->n_events ? s->ev[0].name : "", tui_wall_heading(t), "TID", "COMM");
-	ui_text(y++, 0, COLS, line, true);
-	t->picker.br.nr = (int)s->n_threads;
-	t->picker.br.sel = thread_index(s, t->picker.tid);
-	y = browser_draw(&t->picker.br, y, rows, draw_thread, t);
-	if (s->n_threads == 0 && y < rows)
-		ui_text(y, 0, COLS, "no thread has samples yet", true);
-	ui_set(EL_DEFAULT);
-}
-
-static void draw_hotspots(struct tui *t, int y, int rows)
-{
-	if (!t->snap) {
-		ui_text(y, 0, COLS, "waiting for the first samples...", true);
-		return;
-	}
-	build_rows(t);
-	y = draw_header(t, y, rows);
-	if (y >= rows)
-		return;
-	if (t->picker.open) {
-		draw_picker(t, y, rows);
-		return;
-	}
-	struct shown_col dc[MAX_DERIVED];
-	int nd = tui_derived_columns(t, dc);
-	draw_columns(t, y++, dc, nd);
-	struct hot_rows hot = { t, dc, nd };
-	t->hot.nr = t->nrows;
-	/* the detail line takes the last row when the table has three */
-	bool detail = rows - y >= 4 && t->nrows > 0;
-	y = browser_draw(&t->hot, y, detail ? rows - 1 : rows, draw_hot_row, &hot);
-	/* what is shown selected (the clamp may have moved it); until the user
-	 * moved, the selection stays on the top row, the hottest, rather than
-	 * following the first refresh's top function down the table */
-	if (t->hot_pick.name)
-		pick_row(t);
-	if (detail)
-		draw_detail(t, rows - 1);
-	if (t->nrows == 0 && y < rows)
-		ui_text(y, 0, COLS, t->filter[0] || t->floor_pct > 0
-			? "no function matches the filter or the percent floor"
-			: t->end.ended ? "no samples: the program ended before one was taken"
-			: "no samples yet", true);
-	ui_set(EL_DEFAULT);
-}
-
-/* The engine filters the thread; a fresh snapshot shows it at once rather
- * than at the next refresh (even when paused: the user asked for it). */
-static void zoom_thread(struct tui *t, uint32_t tid)
-{
-	struct snapshot *s;
-
-	session_set_thread_filter(t->sess, tid);
-	if ((s = session_snapshot(t->sess)) != NULL)
-		tui_set_snapshot(t, s);
-	tui_hot_unpick(t);
-}
+#include "tui/view-hotspots.h"
 
 /* H: pick a thread to zoom into; again (or Esc) while zoomed: every thread,
  * as m does for modules. */
 static bool toggle_threads(struct tui *t)
 {
+	struct hot_view *h = hv(t);
+
 	if (!t->sess || !t->snap) {
 		snprintf(t->message, sizeof(t->message), "threads: only while watching a process");
 	} else if (t->snap->thread) {
-		zoom_thread(t, 0);
+		tui_zoom_thread(t, 0);
 	} else {
-		t->picker.open = true;
-		t->picker.tid = t->snap->n_threads ? t->snap->threads[0].tid : 0;
-		t->picker.br.top = 0;
+		h->picker.open = true;
+		h->picker.tid = t->snap->n_threads ? t->snap->threads[0].tid : 0;
+		h->picker.br.top = 0;
 	}
 	return true;
 }
 
 static bool key_picker(struct tui *t, int key)
 {
+	struct hot_view *h = hv(t);
 	const struct snapshot *s = t->snap;
 
-	if (browser_key(&t->picker.br, key)) {
-		if (t->picker.br.sel < (int)s->n_threads)
-			t->picker.tid = s->threads[t->picker.br.sel].tid;
+	if (browser_key(&h->picker.br, key)) {
+		if (h->picker.br.sel < (int)s->n_threads)
+			h->picker.tid = s->threads[h->picker.br.sel].tid;
 		return true;
 	}
 	switch (key) {
 	case '\n': case '\r': case KEY_ENTER:
-		t->picker.open = false;
+		h->picker.open = false;
 		if (s->n_threads)
-			zoom_thread(t, s->threads[thread_index(s, t->picker.tid)].tid);
+			tui_zoom_thread(t, s->threads[hot_thread_index(s, h->picker.tid)].tid);
 		return true;
 	case 27: case 'H':
-		t->picker.open = false;
+		h->picker.open = false;
 		return true;
 	default:
 		return false;
 	}
-}
-
-void tui_hot_find(struct tui *t, const char *text)
-{
-	if (!t->snap || !text[0])
-		return;
-	build_rows(t);
-	for (int k = 1; k <= t->nrows; k++) {
-		int i = (t->hot.sel + k) % t->nrows;
-		if (strcasestr(t->snap->funcs[t->rows[i]].name, text)) {
-			t->hot.sel = i;
-			browser_clamp(&t->hot);
-			pick_row(t);
-			return;
-		}
-	}
-	snprintf(t->message, sizeof(t->message), "find: no function shown holds '%s'", text);
-}
-
-/* The rows as shown, to OUT: a title, the events' columns, the function
- * with its space marker and its module's whole path. */
-static void write_rows(struct tui *t, FILE *out)
-{
-	const struct snapshot *s = t->snap;
-	char when[64], target[sizeof(s->command) + 32];
-
-	fprintf(out, "# cyctop  %s  %s  %s%s%s\n# ",
-		fmt_target(target, sizeof(target), s->pid, s->command, s->system_wide),
-		tui_time_label(t, when, sizeof(when)), t->window ? "window" : "cumulative",
-		t->filter[0] ? "  filter: " : "", t->filter);
-	for (int e = 0; e < s->n_events; e++)
-		fprintf(out, "%10.10s%% ", s->ev[e].name);
-	fprintf(out, "    FUNCTION  MODULE\n");
-	for (int i = 0; i < t->nrows; i++) {
-		const struct snap_func *f = &s->funcs[t->rows[i]];
-		fprintf(out, "  ");
-		for (int e = 0; e < s->n_events; e++)
-			fprintf(out, "%9.2f%% ", snapshot_percent(s, f, e, t->window));
-		fprintf(out, "%s ", fmt_space_marker(f->module));
-		fmt_put_escaped(out, f->name, 0);
-		fprintf(out, "  ");
-		fmt_put_escaped(out, f->module, 0);
-		fprintf(out, "\n");
-	}
-}
-
-void tui_hot_save(struct tui *t)
-{
-	char name[32];
-	int fd = -1;
-
-	if (!t->snap) {
-		snprintf(t->message, sizeof(t->message), "P: nothing to write yet");
-		return;
-	}
-	build_rows(t);
-	for (int n = 0; fd < 0 && n < 1000; n++) {  /* the first free name */
-		snprintf(name, sizeof(name), "cyctop.hist.%d", n);
-		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (fd < 0 && errno != EEXIST)
-			break;
-	}
-	FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!out) {
-		snprintf(t->message, sizeof(t->message), "P: cannot write %s: %s", name,
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	write_rows(t, out);
-	if (fclose(out) != 0)
-		snprintf(t->message, sizeof(t->message), "P: writing %s: %s", name, strerror(errno));
-	else
-		snprintf(t->message, sizeof(t->message), "P: %d functions written to %s", t->nrows,
-			 name);
 }
 
 /* c: the selected function's callers and callees; without stacks, how to
@@ -786,11 +62,10 @@ static bool open_callers(struct tui *t)
 			 "callers: no call stacks: run with -g (or --call-graph dwarf|fp)");
 		return true;
 	}
-	const struct snap_func *f = tui_hot_selected(t);
+	const struct snap_func *f = hot_selected(t);
 	if (!f)
 		return true;
-	if (tui_open_callers(t, f->name, f->module))
-		t->view = &view_callers;
+	tui_open_view(t, VIEW_CALLERS, f->name, f->module);
 	return true;
 }
 
@@ -798,14 +73,16 @@ static bool open_callers(struct tui *t)
  * event's. */
 static bool toggle_children(struct tui *t)
 {
+	struct hot_view *h = hv(t);
+
 	if (!t->snap || !t->snap->cg) {
 		snprintf(t->message, sizeof(t->message),
 			 "children: no call stacks: run with -g (or --call-graph dwarf|fp)");
 		return true;
 	}
-	t->hide_children = !t->hide_children;
-	if (t->hide_children && t->sort == sort_children_idx(t))
-		t->sort = 0;
+	h->hide_children = !h->hide_children;
+	if (h->hide_children && h->sort == hot_sort_children_idx(t))
+		h->sort = 0;
 	return true;
 }
 
@@ -820,32 +97,33 @@ static bool flame_key(struct tui *t)
 			 "flame graph needs call stacks: -g)");
 		return true;
 	}
-	if (tui_open_flame(t))
-		tui_switch_view(t, &view_flame);
+	tui_open_view(t, VIEW_FLAME, NULL, NULL);
 	return true;
 }
 
 static bool key_hotspots(struct tui *t, int key)
 {
-	if (t->picker.open && t->snap)
+	struct hot_view *h = hv(t);
+
+	if (h->picker.open && t->snap)
 		return key_picker(t, key);
 	if (t->snap)
-		build_rows(t);  /* a move starts from the picked row */
-	if (browser_key(&t->hot, key)) {
-		pick_row(t);
+		hot_build_rows(t);  /* a move starts from the picked row */
+	if (browser_key(&h->br, key)) {
+		hot_pick_row(t);
 		return true;
 	}
 	if (tui_baseline_key(t, key))
 		return true;
 	switch (key) {
-	case '<': case ',': cycle_sort(t, -1); return true;
-	case '>': case '.': case KEY_F(6): cycle_sort(t, 1); return true;
+	case '<': case ',': hot_cycle_sort(t, -1); return true;
+	case '>': case '.': case KEY_F(6): hot_cycle_sort(t, 1); return true;
 	case 'I': t->reverse = !t->reverse; return true;
 	case 'c': return open_callers(t);
 	case 'C': return toggle_children(t);
 	case 'f':
 		return flame_key(t);
-	case 'P': tui_hot_save(t); return true;
+	case 'P': hot_save(t); return true;
 	case '%': tui_prompt(t, PROMPT_FLOOR); return true;
 	case KEY_F(3): tui_prompt(t, PROMPT_FIND); return true;
 	case 'w': tui_toggle_window(t); return true;
@@ -853,7 +131,7 @@ static bool key_hotspots(struct tui *t, int key)
 	case 'm': {
 		/* zoom into the selected function's module; again: every module
 		 * (the selection stays on the function) */
-		const struct snap_func *f = tui_hot_selected(t);
+		const struct snap_func *f = hot_selected(t);
 		if (t->filter[0])
 			t->filter[0] = '\0';
 		else if (f)
@@ -869,7 +147,7 @@ static bool key_hotspots(struct tui *t, int key)
 			return toggle_threads(t);
 		if (t->snap && t->snap->system_wide) {
 			tui_zoom_process(t, -1);
-			tui_switch_view(t, &view_procs);
+			tui_switch_view(t, VIEW_PROCS);
 			return true;
 		}
 		return false;
@@ -877,9 +155,9 @@ static bool key_hotspots(struct tui *t, int key)
 		tui_prompt(t, PROMPT_FILTER);
 		return true;
 	case '\n': case '\r': case KEY_ENTER: {
-		const struct snap_func *f = tui_hot_selected(t);
-		if (f && tui_open_asm(t, f->name, f->module))
-			t->view = &view_asm;
+		const struct snap_func *f = hot_selected(t);
+		if (f)
+			tui_open_view(t, VIEW_ASM, f->name, f->module);
 		return true;
 	}
 	default:
@@ -891,7 +169,7 @@ static bool key_hotspots(struct tui *t, int key)
  * fit): with call stacks the flame graph and the callers come first. */
 static const char *status_hotspots(struct tui *t)
 {
-	if (t->picker.open)
+	if (hv(t)->picker.open)
 		return "Enter zoom  Esc H back  q quit  ? help";
 	if (!t->snap || !t->snap->cg)
 		return NULL;
@@ -900,11 +178,64 @@ static const char *status_hotspots(struct tui *t)
 	       "% floor  F3 search";
 }
 
+/* --percent-limit's range, and the floor prompt's */
+static void set_floor(struct tui *t, const char *text)
+{
+	char *end;
+	double v = strtod(text, &end);
+
+	if (end == text || *end || !(v >= 0 && v <= 100))
+		snprintf(t->message, sizeof(t->message), "percent floor '%s' ignored: 0 to 100",
+			 text);
+	else
+		hv(t)->floor_pct = v;
+}
+
+static void prompt_hotspots(struct tui *t, enum prompt p, const char *text)
+{
+	if (p == PROMPT_FIND)
+		hot_find(t, text);
+	else if (p == PROMPT_FLOOR)
+		set_floor(t, text);
+}
+
+/* Another view's question: the function selected once the table was
+ * shown (the ILP view's function line), NULL before. */
+static const struct snap_func *shown_selected(struct tui *t)
+{
+	return hv(t)->rows ? hot_selected(t) : NULL;
+}
+
+static void *init_hotspots(struct tui *t, const struct tui_opts *o)
+{
+	struct hot_view *h = calloc(1, sizeof(*h));
+
+	(void)t;
+	if (h)
+		h->floor_pct = o->percent_limit;
+	return h;
+}
+
+static void free_hotspots(void *data)
+{
+	struct hot_view *h = data;
+
+	free(h->rows);
+	free(h->pick.name);
+	free(h->pick.module);
+	free(h);
+}
+
 const struct view_ops view_hotspots = {
-	"hotspots",
-	"q quit  ? help  Enter asm  t tree  i ILP  / filter  < > sort  m module  H threads  "
-	"space pause  w window  s samples  P save  % floor  F3 search",
-	draw_hotspots,
-	key_hotspots,
-	status_hotspots,
+	.name = "hotspots",
+	.hints = "q quit  ? help  Enter asm  t tree  i ILP  / filter  < > sort  m module  H threads  "
+		 "space pause  w window  s samples  P save  % floor  F3 search",
+	.init = init_hotspots,
+	.free = free_hotspots,
+	.draw = hot_draw,
+	.key = key_hotspots,
+	.status = status_hotspots,
+	.prompt = prompt_hotspots,
+	.zoomed = hot_unpick,
+	.selected = shown_selected,
 };

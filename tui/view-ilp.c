@@ -5,6 +5,7 @@
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch/ilp.h"
@@ -156,11 +157,21 @@ static void title_line(const struct tui *t, const struct arch_model *m, const ch
 	snprintf(line, sz, "ILP: cycles by %s (%s, model %s)", unit, sweep, m->name);
 }
 
-/* The thread the view shows, or NULL: t->ilp_tid among the snapshot's. */
+/* The view's state: the thread it shows (H), 0: none. */
+struct ilp_view {
+	uint32_t tid;
+};
+
+static struct ilp_view *iv(const struct tui *t)
+{
+	return tui_view_data(t, VIEW_ILP);
+}
+
+/* The thread the view shows, or NULL: its tid among the snapshot's. */
 static const struct snap_thread *shown_thread(const struct tui *t)
 {
-	for (size_t i = 0; t->ilp_tid && t->snap && i < t->snap->n_threads; i++)
-		if (t->snap->threads[i].tid == t->ilp_tid)
+	for (size_t i = 0; iv(t)->tid && t->snap && i < t->snap->n_threads; i++)
+		if (t->snap->threads[i].tid == iv(t)->tid)
 			return &t->snap->threads[i];
 	return NULL;
 }
@@ -195,8 +206,8 @@ static void draw_ilp(struct tui *t, int y, int rows)
 			y = draw_line(y, rows, EL_MISSING,
 				      "no histogram: the thread's sweep events were not sampled");
 	}
-	if (t->snap && t->rows && t->hot.sel < t->nrows && y < rows) {
-		const struct snap_func *fn = &t->snap->funcs[t->rows[t->hot.sel]];
+	const struct snap_func *fn = y < rows ? tui_hot_selected(t) : NULL;
+	if (fn) {
 		if (hist_of_samples(t, m, fn->samples, &h)) {
 			snprintf(line, sizeof(line), "function %s", fn->name);
 			y = draw_line(y, rows, EL_HEADER, line);
@@ -216,12 +227,12 @@ static void next_thread(struct tui *t)
 		snprintf(t->message, sizeof(t->message), "no threads with samples");
 		return;
 	}
-	if (t->ilp_tid) {
-		while (i < s->n_threads && s->threads[i].tid != t->ilp_tid)
+	if (iv(t)->tid) {
+		while (i < s->n_threads && s->threads[i].tid != iv(t)->tid)
 			i++;
 		i++;
 	}
-	t->ilp_tid = i < s->n_threads ? s->threads[i].tid : 0;
+	iv(t)->tid = i < s->n_threads ? s->threads[i].tid : 0;
 }
 
 static bool key_ilp(struct tui *t, int key)
@@ -233,10 +244,18 @@ static bool key_ilp(struct tui *t, int key)
 	return false;
 }
 
+static void *init_ilp(struct tui *t, const struct tui_opts *o)
+{
+	(void)t;
+	(void)o;
+	return calloc(1, sizeof(struct ilp_view));
+}
+
 const struct view_ops view_ilp = {
-	"ilp",
-	"q quit  ? help  t tree  H next thread  Esc hotspots  T theme",
-	draw_ilp,
-	key_ilp,
-	NULL,
+	.name = "ilp",
+	.hints = "q quit  ? help  t tree  H next thread  Esc hotspots  T theme",
+	.init = init_ilp,
+	.free = free,
+	.draw = draw_ilp,
+	.key = key_ilp,
 };

@@ -10,32 +10,25 @@
 #include <strings.h>
 
 #include "arch/derived.h"
-#include "engine/offcpu.h"
+#include "tui/cells.h"
 #include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
 
-#define EVCOL 11
+/* The view's state: the process (or cgroup) the selection follows, the
+ * sort and the grouping. */
+struct procs_view {
+	struct browser br;
+	uint32_t pid;                /* the selection follows a process */
+	bool picked;                 /* pid is a row shown selected (else none yet:
+				      * pid 0 is the idle task's) */
+	int sort;                    /* < n_events: event; +0 pid; +1 user; +2 command */
+	bool by_cgroup;              /* c: a row per cgroup (snapshot->cgroups) */
+};
 
-/* With off-cpu among the events, two columns of EVCOL: the seconds on and
- * off the CPU (cumulative: the wall time has no window) of process PID's threads,
- * or of thread TID (-1: all of PID's).  "" without off-cpu. */
-void tui_wall_cells(const struct tui *t, int64_t pid, int64_t tid, char *buf, size_t n)
+static struct procs_view *pv(const struct tui *t)
 {
-	struct snap_wall_row w;
-
-	if (!t->snap || !t->snap->wall)
-		buf[0] = '\0';
-	else if (pid == PROFILE_TID_OTHER || tid == PROFILE_TID_OTHER || !snap_wall_sum(t->snap->wall, pid, tid, &w))
-		snprintf(buf, n, "%11s%11s", "-", "-");
-	else
-		snprintf(buf, n, " %9.3fs %9.3fs", w.on_ns / 1e9, w.off_ns / 1e9);
-}
-
-/* Their heading, as wide ("" without off-cpu). */
-const char *tui_wall_heading(const struct tui *t)
-{
-	return t->snap && t->snap->wall ? "     on-cpu    off-cpu" : "";
+	return tui_view_data(t, VIEW_PROCS);
 }
 
 static uint64_t cell(const struct tui *t, const struct snap_thread *p, int e)
@@ -49,7 +42,7 @@ static int compare_procs(const void *a, const void *b, void *ctx)
 	const struct tui *t = ctx;
 	const struct snap_thread *x = *(const struct snap_thread *const *)a;
 	const struct snap_thread *y = *(const struct snap_thread *const *)b;
-	int ne = t->snap->n_events, k = t->procs.sort, c = 0;
+	int ne = t->snap->n_events, k = pv(t)->sort, c = 0;
 
 	if (k < ne && cell(t, x, k) != cell(t, y, k))
 		c = cell(t, x, k) < cell(t, y, k) ? 1 : -1;
@@ -152,7 +145,7 @@ static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
 		ui_set(s->lost || s->throttled ? EL_WARNING : EL_HEADER);
 		snprintf(line, sizeof(line), "  lost %llu  throttled %llu  %s %d%s%s%s%s",
 			 (unsigned long long)s->lost, (unsigned long long)s->throttled,
-			 t->procs.by_cgroup ? "cgroups" : "processes", nrows,
+			 pv(t)->by_cgroup ? "cgroups" : "processes", nrows,
 			 t->filter[0] ? "  filter: " : "", t->filter, s->notice[0] ? "  " : "",
 			 s->notice);
 		ui_text(y++, 0, COLS, line, true);
@@ -162,8 +155,9 @@ static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
 
 static void draw_procs_columns(struct tui *t, int y, const struct shown_col *dc, int nd)
 {
+	struct procs_view *st = pv(t);
 	char buf[64];
-	int x = 0, ne = t->snap->n_events, k = t->procs.sort;
+	int x = 0, ne = t->snap->n_events, k = st->sort;
 
 	ui_set(EL_COLUMN);
 	ui_text(y, 0, COLS, "", true);
@@ -176,11 +170,11 @@ static void draw_procs_columns(struct tui *t, int y, const struct shown_col *dc,
 		snprintf(buf, sizeof(buf), "%10s", dc[d].col->label);
 		ui_text(y, x, EVCOL, buf, true);
 	}
-	if (t->snap->wall && !t->procs.by_cgroup && x + 2 * EVCOL < COLS) {
+	if (t->snap->wall && !st->by_cgroup && x + 2 * EVCOL < COLS) {
 		ui_text(y, x, 2 * EVCOL, tui_wall_heading(t), true);
 		x += 2 * EVCOL;
 	}
-	if (t->procs.by_cgroup)
+	if (st->by_cgroup)
 		snprintf(buf, sizeof(buf), " CGROUP");
 	else
 		snprintf(buf, sizeof(buf), "%c    PID %cUSER       %cCOMMAND", k == ne ? '>' : ' ',
@@ -217,9 +211,11 @@ static void draw_proc(struct tui *t, int y, const struct snap_thread *p, bool se
  * went; left where it was when the process is gone or none was picked. */
 static void sync_selection(struct tui *t, const struct snap_thread **v, int n)
 {
-	for (int i = 0; v && t->procs.picked && i < n; i++)
-		if (v[i]->tid == t->procs.pid) {
-			t->procs.br.sel = i;
+	struct procs_view *st = pv(t);
+
+	for (int i = 0; v && st->picked && i < n; i++)
+		if (v[i]->tid == st->pid) {
+			st->br.sel = i;
 			return;
 		}
 }
@@ -256,6 +252,7 @@ static void draw_cgroup_row(void *ctx, int i, int y, bool selected)
 /* c: the same columns, a row per cgroup. */
 static void draw_cgroups(struct tui *t, int y, int rows)
 {
+	struct procs_view *st = pv(t);
 	int n;
 	const struct snap_cgroup **v = cgroup_rows(t, &n);
 
@@ -265,8 +262,8 @@ static void draw_cgroups(struct tui *t, int y, int rows)
 		int nd = tui_derived_columns(t, dc);
 		draw_procs_columns(t, y++, dc, nd);
 		struct cgroup_rows shown = { t, v, dc, nd };
-		t->procs.br.nr = n;
-		y = browser_draw(&t->procs.br, y, rows, draw_cgroup_row, &shown);
+		st->br.nr = n;
+		y = browser_draw(&st->br, y, rows, draw_cgroup_row, &shown);
 		if (n == 0 && y < rows)
 			ui_text(y, 0, COLS, t->filter[0] ? "no cgroup matches the filter"
 					   : "no cgroup known yet", true);
@@ -278,27 +275,29 @@ static void draw_cgroups(struct tui *t, int y, int rows)
 /* Enter on a cgroup: its processes (the filter set to its name). */
 static void open_cgroup(struct tui *t)
 {
+	struct procs_view *st = pv(t);
 	int n;
 	const struct snap_cgroup **v = cgroup_rows(t, &n);
 
-	if (v && t->procs.br.sel < n) {
-		snprintf(t->filter, sizeof(t->filter), "%s", v[t->procs.br.sel]->name);
-		t->procs.by_cgroup = false;
-		t->procs.br.sel = 0;
-		t->procs.picked = false;
+	if (v && st->br.sel < n) {
+		snprintf(t->filter, sizeof(t->filter), "%s", v[st->br.sel]->name);
+		st->by_cgroup = false;
+		st->br.sel = 0;
+		st->picked = false;
 	}
 	free(v);
 }
 
 static void draw_procs(struct tui *t, int y, int rows)
 {
+	struct procs_view *st = pv(t);
 	int n;
 
 	if (!t->snap) {
 		ui_text(y, 0, COLS, "waiting for the first samples...", true);
 		return;
 	}
-	if (t->procs.by_cgroup) {
+	if (st->by_cgroup) {
 		draw_cgroups(t, y, rows);
 		return;
 	}
@@ -312,13 +311,13 @@ static void draw_procs(struct tui *t, int y, int rows)
 	int nd = tui_derived_columns(t, dc);
 	draw_procs_columns(t, y++, dc, nd);
 	struct proc_rows shown = { t, v, dc, nd };
-	t->procs.br.nr = n;
+	st->br.nr = n;
 	sync_selection(t, v, n);
-	y = browser_draw(&t->procs.br, y, rows, draw_proc_row, &shown);
+	y = browser_draw(&st->br, y, rows, draw_proc_row, &shown);
 	/* the process shown selected is the one Enter opens */
-	if (v && t->procs.br.sel < n) {
-		t->procs.pid = v[t->procs.br.sel]->tid;
-		t->procs.picked = true;
+	if (v && st->br.sel < n) {
+		st->pid = v[st->br.sel]->tid;
+		st->picked = true;
 	}
 	if (n == 0 && y < rows)
 		ui_text(y, 0, COLS, t->filter[0] ? "no process matches the filter" : "no samples yet",
@@ -331,29 +330,33 @@ static void draw_procs(struct tui *t, int y, int rows)
  * move, the process on the row moved to. */
 static void follow_selection(struct tui *t)
 {
+	struct procs_view *st = pv(t);
 	int n;
 	const struct snap_thread **v = t->snap ? proc_rows(t, &n) : NULL;
 
-	if (v && t->procs.br.sel < n) {
-		t->procs.pid = v[t->procs.br.sel]->tid;
-		t->procs.picked = true;
+	if (v && st->br.sel < n) {
+		st->pid = v[st->br.sel]->tid;
+		st->picked = true;
 	}
 	free(v);
 }
 
 static void cycle_proc_sort(struct tui *t, int dir)
 {
+	struct procs_view *st = pv(t);
 	int n = (t->snap ? t->snap->n_events : 0) + 3;
 
-	t->procs.sort = (t->procs.sort + n + dir) % n;
+	st->sort = (st->sort + n + dir) % n;
 }
 
 static bool key_cgroups(struct tui *t, int key)
 {
-	if (browser_key(&t->procs.br, key))
+	struct procs_view *st = pv(t);
+
+	if (browser_key(&st->br, key))
 		return true;
 	switch (key) {
-	case 'c': t->procs.by_cgroup = false; return true;
+	case 'c': st->by_cgroup = false; return true;
 	case 'w': tui_toggle_window(t); return true;
 	case 's': t->show_samples = !t->show_samples; return true;
 	case '/': case KEY_F(4): tui_prompt(t, PROMPT_FILTER); return true;
@@ -361,7 +364,7 @@ static bool key_cgroups(struct tui *t, int key)
 		if (t->filter[0])
 			t->filter[0] = '\0';
 		else
-			t->procs.by_cgroup = false;
+			st->by_cgroup = false;
 		return true;
 	case '\n': case '\r': case KEY_ENTER: open_cgroup(t); return true;
 	default: return false;
@@ -370,15 +373,17 @@ static bool key_cgroups(struct tui *t, int key)
 
 static bool key_procs(struct tui *t, int key)
 {
-	if (t->procs.by_cgroup)
+	struct procs_view *st = pv(t);
+
+	if (st->by_cgroup)
 		return key_cgroups(t, key);
-	if (t->snap && t->procs.picked) {  /* a move starts from the process's row now */
+	if (t->snap && st->picked) {  /* a move starts from the process's row now */
 		int n;
 		const struct snap_thread **v = proc_rows(t, &n);
 		sync_selection(t, v, n);
 		free(v);
 	}
-	if (browser_key(&t->procs.br, key)) {
+	if (browser_key(&st->br, key)) {
 		follow_selection(t);
 		return true;
 	}
@@ -387,15 +392,15 @@ static bool key_procs(struct tui *t, int key)
 	case '>': case '.': case KEY_F(6): cycle_proc_sort(t, 1); return true;
 	case 'I': t->reverse = !t->reverse; return true;
 	case 'c':  /* a row per cgroup */
-		t->procs.by_cgroup = true;
-		t->procs.br.sel = 0;
+		st->by_cgroup = true;
+		st->br.sel = 0;
 		return true;
 	case 'w': tui_toggle_window(t); return true;
 	case 's': t->show_samples = !t->show_samples; return true;
 	case '/': case KEY_F(4): tui_prompt(t, PROMPT_FILTER); return true;
 	case 'f':  /* every process's functions, as perf top -a */
 		t->filter[0] = '\0';
-		tui_switch_view(t, &view_hotspots);
+		tui_switch_view(t, VIEW_HOTSPOTS);
 		return true;
 	case 27:
 		if (t->filter[0])
@@ -403,10 +408,10 @@ static bool key_procs(struct tui *t, int key)
 		return true;
 	case '\n': case '\r': case KEY_ENTER:
 		/* the process shown selected, wherever a refresh put its row */
-		if (t->procs.picked && t->snap && snapshot_process(t->snap, t->procs.pid)) {
+		if (st->picked && t->snap && snapshot_process(t->snap, st->pid)) {
 			t->filter[0] = '\0';
-			tui_zoom_process(t, t->procs.pid);
-			tui_switch_view(t, &view_hotspots);
+			tui_zoom_process(t, st->pid);
+			tui_switch_view(t, VIEW_HOTSPOTS);
 		}
 		return true;
 	default:
@@ -414,33 +419,19 @@ static bool key_procs(struct tui *t, int key)
 	}
 }
 
+static void *init_procs(struct tui *t, const struct tui_opts *o)
+{
+	(void)t;
+	(void)o;
+	return calloc(1, sizeof(struct procs_view));
+}
+
 const struct view_ops view_procs = {
-	"processes",
-	"q quit  ? help  Enter functions  f all functions  c cgroups  t tree  / filter  "
-	"< > sort  space pause  w window  s samples",
-	draw_procs,
-	key_procs,
-	NULL,
+	.name = "processes",
+	.hints = "q quit  ? help  Enter functions  f all functions  c cgroups  t tree  / filter  "
+		 "< > sort  space pause  w window  s samples",
+	.init = init_procs,
+	.free = free,
+	.draw = draw_procs,
+	.key = key_procs,
 };
-
-const struct view_ops *tui_home(const struct tui *t)
-{
-	if (!t->sess)   /* counts files have no functions: their tree is home */
-		return &view_tree;
-	return t->snap && t->snap->system_wide && t->snap->process < 0 ? &view_procs
-								      : &view_hotspots;
-}
-
-/* The engine filters the process; a fresh snapshot shows it at once. */
-void tui_zoom_process(struct tui *t, int64_t pid)
-{
-	struct snapshot *s;
-
-	if (!t->sess)
-		return;
-	session_set_thread_filter(t->sess, 0);
-	session_set_process_filter(t->sess, pid);
-	if ((s = session_snapshot(t->sess)) != NULL)
-		tui_set_snapshot(t, s);
-	tui_hot_unpick(t);
-}

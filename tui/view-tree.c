@@ -5,6 +5,7 @@
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/session.h"
@@ -22,6 +23,22 @@ struct tree_row {
 	bool no_clock;
 };
 
+/* The view's state: what is folded and unfolded, and the tree picker. */
+struct tree_view {
+	struct browser br;
+	uint64_t folded[2];          /* tree nodes collapsed */
+	uint64_t opened[2];          /* runs of unmeasured nodes unfolded */
+	struct {                     /* the tree picker (A) */
+		bool open;
+		struct browser br;
+	} pick;
+};
+
+static struct tree_view *tv(const struct tui *t)
+{
+	return tui_view_data(t, VIEW_TREE);
+}
+
 static bool bit(const uint64_t *set, int i)
 {
 	return (set[i / 64] >> (i % 64)) & 1;
@@ -30,7 +47,7 @@ static bool bit(const uint64_t *set, int i)
 static bool hidden(const struct tui *t, int i)
 {
 	for (int p = t->tres.v[i].parent; p >= 0; p = t->tres.v[p].parent)
-		if (bit(t->folded, p))
+		if (bit(tv(t)->folded, p))
 			return true;
 	return false;
 }
@@ -55,7 +72,7 @@ static int tree_rows(const struct tui *t, struct tree_row *out)
 		struct tree_row *row = &out[n++];
 		memset(row, 0, sizeof(*row));
 		row->node = i;
-		if (tree_dark(r, i) && !bit(t->opened, i)) {
+		if (tree_dark(r, i) && !bit(tv(t)->opened, i)) {
 			row->fold_end = tree_dark_run(r, i, &row->rows, &row->missing,
 						      &row->no_clock);
 			i = row->fold_end;
@@ -223,7 +240,7 @@ static void id_cell(const struct tui *t, int i, bool leaf, char *line, size_t sz
 {
 	const struct tree_result *r = &t->tres;
 	const char *id = r->def->nodes[i].id, *dot = strrchr(id, '.');
-	const char *mark = has_children(r, i) ? (bit(t->folded, i) ? "+" : "-") : " ";
+	const char *mark = has_children(r, i) ? (bit(tv(t)->folded, i) ? "+" : "-") : " ";
 
 	snprintf(line, sz, "%*s%s %s", 2 * r->v[i].depth, "", mark, leaf && dot ? dot : id);
 }
@@ -409,10 +426,12 @@ static bool in_list(const enum arch_tree *ids, int n, enum arch_tree id)
 
 static void show_tree(struct tui *t, enum arch_tree id)
 {
+	struct tree_view *st = tv(t);
+
 	t->tree_id = id;
-	memset(t->folded, 0, sizeof(t->folded));
-	memset(t->opened, 0, sizeof(t->opened));
-	t->tree.sel = t->tree.top = 0;
+	memset(st->folded, 0, sizeof(st->folded));
+	memset(st->opened, 0, sizeof(st->opened));
+	st->br.sel = st->br.top = 0;
 	tui_eval_tree(t);
 }
 
@@ -466,6 +485,7 @@ static void draw_picker(struct tui *t, int y, int rows);
 
 static void draw_tree(struct tui *t, int y, int rows)
 {
+	struct tree_view *st = tv(t);
 	struct tree_row trows[TREE_MAX_NODES];
 	struct tree_delta d;
 	int path[TREE_MAX_NODES];
@@ -473,7 +493,7 @@ static void draw_tree(struct tui *t, int y, int rows)
 	if (!t->tres.def)
 		tui_eval_tree(t);
 	settle_tree(t);
-	if (t->tree_pick.open) {
+	if (st->pick.open) {
 		draw_picker(t, y, rows);
 		return;
 	}
@@ -485,10 +505,10 @@ static void draw_tree(struct tui *t, int y, int rows)
 	int np = tree_bottleneck_path(&t->tres, path);
 	for (int k = 1; k < np; k++)
 		nodes.on_path[path[k]] = true;
-	t->tree.nr = tree_rows(t, trows);
-	nodes.idw = id_width(t, trows, t->tree.nr);
-	nodes.leaf = leaf_ids(t, trows, t->tree.nr, nodes.idw);
-	browser_draw(&t->tree, y, rows, draw_tree_row, &nodes);
+	st->br.nr = tree_rows(t, trows);
+	nodes.idw = id_width(t, trows, st->br.nr);
+	nodes.leaf = leaf_ids(t, trows, st->br.nr, nodes.idw);
+	browser_draw(&st->br, y, rows, draw_tree_row, &nodes);
 	ui_set(EL_DEFAULT);
 }
 
@@ -507,24 +527,25 @@ static enum arch_tree next_tree(const struct tui *t)
  * one of its rows, closes again; a node with children folds. */
 static void enter_row(struct tui *t)
 {
+	struct tree_view *st = tv(t);
 	struct tree_row trows[TREE_MAX_NODES];
 	int n = tree_rows(t, trows);
 
-	if (t->tree.sel >= n)
+	if (st->br.sel >= n)
 		return;
-	const struct tree_row *row = &trows[t->tree.sel];
+	const struct tree_row *row = &trows[st->br.sel];
 	int i = row->node;
 	if (row->fold_end || tree_dark(&t->tres, i)) {
 		int s = row->fold_end ? i : run_start(&t->tres, i);
-		t->opened[s / 64] ^= 1ull << (s % 64);
+		st->opened[s / 64] ^= 1ull << (s % 64);
 		if (!row->fold_end)  /* the selection stays on the folded line */
 			for (int k = 0; k < n; k++)
 				if (trows[k].node == s)
-					t->tree.sel = k;
+					st->br.sel = k;
 		return;
 	}
 	if (has_children(&t->tres, i))
-		t->folded[i / 64] ^= 1ull << (i % 64);
+		st->folded[i / 64] ^= 1ull << (i % 64);
 }
 
 /* --- the picker (A): every tree of the table by name ------------------ */
@@ -560,46 +581,49 @@ static void draw_pick_row(void *ctx, int k, int y, bool selected)
 
 static void draw_picker(struct tui *t, int y, int rows)
 {
+	struct tree_view *st = tv(t);
 	enum arch_tree ids[TREE_COUNT], mine[TREE_COUNT];
 	struct pick_rows p = { t, ids, mine, host_trees(t, mine) };
 	char line[256];
 
-	t->tree_pick.br.nr = tree_all_ids(ids);
+	st->pick.br.nr = tree_all_ids(ids);
 	snprintf(line, sizeof(line), "Pick a tree (model %s): Enter shows it, a letter jumps, "
 		 "Esc back", t->model ? t->model->name : "none");
 	fit_words(line, COLS - 1);
 	ui_set(EL_HEADER);
 	ui_text(y++, 0, COLS, line, true);
 	if (y < rows)
-		browser_draw(&t->tree_pick.br, y, rows, draw_pick_row, &p);
+		browser_draw(&st->pick.br, y, rows, draw_pick_row, &p);
 	ui_set(EL_DEFAULT);
 }
 
 static void open_picker(struct tui *t)
 {
+	struct tree_view *st = tv(t);
 	enum arch_tree ids[TREE_COUNT];
 	int n = tree_all_ids(ids);
 
-	t->tree_pick.open = true;
-	t->tree_pick.br.nr = n;
+	st->pick.open = true;
+	st->pick.br.nr = n;
 	for (int k = 0; k < n; k++)
 		if (ids[k] == t->tree_id)
-			t->tree_pick.br.sel = k;
+			st->pick.br.sel = k;
 }
 
 /* A letter: the next tree of the model whose name starts with it, else
  * the next of any model ('a' on a Zen 4 is amd, not arm). */
 static void pick_letter(struct tui *t, int key)
 {
+	struct tree_view *st = tv(t);
 	enum arch_tree ids[TREE_COUNT], mine[TREE_COUNT];
-	int n = tree_all_ids(ids), nmine = host_trees(t, mine), sel = t->tree_pick.br.sel;
+	int n = tree_all_ids(ids), nmine = host_trees(t, mine), sel = st->pick.br.sel;
 
 	for (int pass = 0; pass < 2; pass++)
 		for (int step = 1; step <= n; step++) {
 			int k = (sel + step) % n;
 			if (tree_name(ids[k])[0] == key &&
 			    (pass == 1 || in_list(mine, nmine, ids[k]))) {
-				t->tree_pick.br.sel = k;
+				st->pick.br.sel = k;
 				return;
 			}
 		}
@@ -607,32 +631,35 @@ static void pick_letter(struct tui *t, int key)
 
 static bool key_picker(struct tui *t, int key)
 {
+	struct tree_view *st = tv(t);
 	enum arch_tree ids[TREE_COUNT];
 	int n = tree_all_ids(ids);
 
 	if (key == 27 || key == 'A' || key == 'q') {
-		t->tree_pick.open = false;
+		st->pick.open = false;
 		return true;
 	}
 	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-		t->tree_pick.open = false;
-		if (t->tree_pick.br.sel < n)
-			show_tree(t, ids[t->tree_pick.br.sel]);
+		st->pick.open = false;
+		if (st->pick.br.sel < n)
+			show_tree(t, ids[st->pick.br.sel]);
 		return true;
 	}
 	if (key >= 'a' && key <= 'z' && !strchr("jkg", key)) {
 		pick_letter(t, key);
 		return true;
 	}
-	browser_key(&t->tree_pick.br, key);
+	browser_key(&st->pick.br, key);
 	return true;  /* the picker takes every key while open */
 }
 
 static bool key_tree(struct tui *t, int key)
 {
-	if (t->tree_pick.open)
+	struct tree_view *st = tv(t);
+
+	if (st->pick.open)
 		return key_picker(t, key);
-	if (browser_key(&t->tree, key))
+	if (browser_key(&st->br, key))
 		return true;
 	if (tui_baseline_key(t, key))
 		return true;
@@ -651,10 +678,18 @@ static bool key_tree(struct tui *t, int key)
 	return false;
 }
 
+static void *init_tree(struct tui *t, const struct tui_opts *o)
+{
+	(void)t;
+	(void)o;
+	return calloc(1, sizeof(struct tree_view));
+}
+
 const struct view_ops view_tree = {
-	"tree",
-	"t next tree  A pick tree  Enter fold  i ILP  D delta  Esc back  ? help  q quit",
-	draw_tree,
-	key_tree,
-	NULL,
+	.name = "tree",
+	.hints = "t next tree  A pick tree  Enter fold  i ILP  D delta  Esc back  ? help  q quit",
+	.init = init_tree,
+	.free = free,
+	.draw = draw_tree,
+	.key = key_tree,
 };
