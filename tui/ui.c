@@ -213,6 +213,16 @@ int ui_wrapped(int bottom, const char *s, int max_lines)
 	return n;
 }
 
+/* The columns of the first LEN bytes of escaped text E. */
+static int text_cols_n(const char *e, size_t len)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < len && e[i]; i++)
+		n += !is_cont(e[i]);
+	return n;
+}
+
 /* The columns of S once escaped (one a character). */
 static int text_cols(const char *s)
 {
@@ -222,6 +232,26 @@ static int text_cols(const char *s)
 	for (s = fmt_escape(esc, sizeof(esc), s); *s; s++)
 		n += !is_cont(*s);
 	return n;
+}
+
+void ui_header(int y, const char *s)
+{
+	char esc[2048];
+	const char *e = fmt_escape(esc, sizeof(esc), s);
+	size_t keep = 0, i;
+	int n = 0;
+
+	if (COLS < 2 || text_cols(s) <= COLS) {
+		put_escaped(y, 0, COLS, e, sizeof(esc), true);
+		return;
+	}
+	/* the last field's end (two spaces follow it) before the mark's column */
+	for (i = 0; e[i] && (is_cont(e[i]) || ++n < COLS); i++)
+		if (e[i] == ' ' && e[i + 1] == ' ' && i > 0 && e[i - 1] != ' ')
+			keep = i;
+	put_escaped(y, 0, COLS, e, keep ? keep : i, true);
+	put_escaped(y, keep ? (int)text_cols_n(e, keep) + 1 : COLS - 1, 1, utf8 ? "\u2026" : "~",
+		    4, false);
 }
 
 void ui_cell(int y, int x, int w, const char *s)

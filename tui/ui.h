@@ -28,6 +28,10 @@ int ui_wrapped(int bottom, const char *s, int max_lines);
 /* The bytes of S (escaped text) that fill the next line of W columns:
  * whole words when a space allows, else W characters. */
 size_t ui_wrap_len(const char *s, int w);
+/* A header line: S across the screen; too long, it ends after its last
+ * whole field (fields are two spaces apart) with an ellipsis, never in
+ * the middle of one (a single field too long is cut at the edge). */
+void ui_header(int y, const char *s);
 /* A table cell: S in W columns, the last one blank so that cells never
  * run into each other; a text too long ends with an ellipsis. */
 void ui_cell(int y, int x, int w, const char *s);

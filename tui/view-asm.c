@@ -413,7 +413,7 @@ static int draw_asm_header(struct tui *t, int y)
 		 v->fn->n_bad ? "  (undecodable bytes shown as .byte)" : "",
 		 v->fn->truncated ? "  (truncated)" : "",
 		 t->snap && t->snap->thread ? "  (samples of all threads)" : "");
-	ui_text(y++, 0, COLS, line, true);
+	ui_header(y++, line);
 	ui_set(EL_COLUMN);
 	ui_text(y, 0, COLS, "", true);
 	for (int e = 0; e < a->n_events; e++, x += EVCOL) {

@@ -330,7 +330,7 @@ static int draw_header(struct tui *t, int y, int rows)
 
 	ui_set(EL_HEADER);
 	snprintf(line, sizeof(line), "callers and callees of %s  %s", cv->fn.name, cv->fn.module);
-	ui_text(y++, 0, COLS, line, true);
+	ui_header(y++, line);
 	if (y < rows) {
 		snprintf(line, sizeof(line),
 			 "  %s: self %.2f%%  total %.2f%% of %llu samples with a stack  "

@@ -386,7 +386,7 @@ static void draw_flame(struct tui *t, int y, int rows)
 		 t->snap->ev[0].name, (unsigned long long)flame_total(v->fl, 0, 0),
 		 v->zoom ? "  zoomed: " : "", v->zoom ? v->fl->nodes[v->zoom].name : "");
 	ui_set(EL_HEADER);
-	ui_text(y, 0, COLS, line, true);
+	ui_header(y, line);
 	if (y + 1 < rows)
 		draw_legend(t, v, y + 1);
 	int top = y + HEAD_LINES, height = rows - top - FOOT_LINES;

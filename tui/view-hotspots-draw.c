@@ -73,7 +73,7 @@ static int draw_header(struct tui *t, int y, int rows)
 	snprintf(line, sizeof(line), "cyctop  %s%s  %s  PMU %s  %s",
 		 fmt_target(target, sizeof(target), s->pid, s->command, s->system_wide), zoom,
 		 when, s->pmu, t->window ? "window" : "cumulative");
-	ui_text(y++, 0, COLS, line, true);
+	ui_header(y++, line);
 	if (s->n_groups > 1 && y < rows - 2) {
 		/* multiplexed: how, and against which reference */
 		if (s->runs_mode)
@@ -96,7 +96,7 @@ static int draw_header(struct tui *t, int y, int rows)
 			 ev->name, rate, (unsigned long long)(t->window ? ev->window : ev->samples),
 			 100.0 * ev->coverage, grp, ev->counted || s->n_groups <= 1 ? ""
 			 : "  not counted");
-		ui_text(y++, 0, COLS, line, true);
+		ui_header(y++, line);
 	}
 	if (y < rows - 2) {
 		char stacks[96] = "";
@@ -113,7 +113,7 @@ static int draw_header(struct tui *t, int y, int rows)
 			 (unsigned long long)s->lost, (unsigned long long)s->throttled, stacks,
 			 h->nrows, t->reverse ? "  reversed" : "", floor,
 			 t->filter[0] ? "  filter: " : "", t->filter);
-		ui_text(y++, 0, COLS, line, true);
+		ui_header(y++, line);
 	}
 	return draw_end_output(t, y, rows);
 }

@@ -130,7 +130,7 @@ static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
 	ui_set(EL_HEADER);
 	snprintf(line, sizeof(line), "cyctop  %s  processes  %.1fs  PMU %s  %s", s->command,
 		 s->time, s->pmu, t->window ? "window" : "cumulative");
-	ui_text(y++, 0, COLS, line, true);
+	ui_header(y++, line);
 	for (int e = 0; e < s->n_events && y < rows - 2; e++) {
 		char rate[32];
 		fmt_rate(rate, sizeof(rate), s->ev[e].name, s->ev[e].sav,
@@ -139,7 +139,7 @@ static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
 			 s->ev[e].name, rate,
 			 (unsigned long long)(t->window ? s->ev[e].window : s->ev[e].samples),
 			 100.0 * s->ev[e].coverage);
-		ui_text(y++, 0, COLS, line, true);
+		ui_header(y++, line);
 	}
 	if (y < rows - 2) {
 		ui_set(s->lost || s->throttled ? EL_WARNING : EL_HEADER);
@@ -148,7 +148,7 @@ static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
 			 pv(t)->by_cgroup ? "cgroups" : "processes", nrows,
 			 t->filter[0] ? "  filter: " : "", t->filter, s->notice[0] ? "  " : "",
 			 s->notice);
-		ui_text(y++, 0, COLS, line, true);
+		ui_header(y++, line);
 	}
 	return y;
 }

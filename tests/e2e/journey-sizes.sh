@@ -5,7 +5,8 @@
 # wraps, no word of it cut; htop's keys (F5 tree, F4 filter narrowing as it
 # is typed, F6 sort, I reverse, F1 help, F10 quit), perf top's percent floor
 # (%) and P (the table to cyctop.hist.N, named in the status line); grown
-# to 200x60 and shrunk back in the middle of it.  Then a counts file: Esc
+# to 200x60 and shrunk back in the middle of it; at 50 columns the header
+# lines end after a whole field with an ellipsis.  Then a counts file: Esc
 # keeps its tree, and keys that do nothing there are not offered.
 . "$SRCDIR/tests/e2e/lib.sh"
 . "$SRCDIR/tests/e2e/tmux-lib.sh"
@@ -90,6 +91,23 @@ wait_for '[ "$(rows | tr "\n" " ")" = "work_60 work_30 work_10 " ]' 10 "I: the n
 ok
 T resize-window -t main -x 80 -y 24
 wait_for 'status | grep -q "  t tree  i ILP  " && ! status | grep -q "s samples"' 10 "back at 80 columns"
+ok
+
+# narrowed to 50 columns: each header line that does not fit ends after
+# a whole field with an ellipsis (the PMU's "none (software events only)"
+# is no longer cut to "none (software")
+T resize-window -t main -x 50 -y 24
+wait_for 'head1 | grep -q "…$"' 10 "50 columns: the first header line ends with an ellipsis"
+ok
+screen | sed -n 1,3p >"$TMP/narrow"
+grep -qE "^cyctop  pid [0-9]+ \(mix\)  [0-9.]+s …$" "$TMP/narrow" ||
+	{ screen_dump >&2; fail "50 columns: the first line cut after a whole field"; }
+ok
+grep -qE "^  lost [0-9]+  throttled [0-9]+(  [a-z]+( [0-9]+)?)* …$" "$TMP/narrow" ||
+	{ screen_dump >&2; fail "50 columns: the counters line cut after a whole field"; }
+ok
+T resize-window -t main -x 80 -y 24
+wait_for 'status | grep -q "  t tree  i ILP  "' 10 "back at 80 columns"
 ok
 
 # the percent floor and P
