@@ -16,7 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define KSYM_CHUNK (64 * 1024)  /* /proc/kallsyms is read this much at a time */
+#define KSYM_CHUNK (1024 * 1024)  /* /proc/kallsyms: room for this much a read */
+#define KSYM_MODULE_MAX 256        /* a module's name is shorter */
+#define LINE_FUNC (UINT32_C(1) << 31)  /* a kept line's start: a function's */
 
 /* One kallsyms entry in 32 bytes (there are some 120,000).  While reading,
  * IDX and BIND choose among aliases; once sorted, only the functions stay,
@@ -41,7 +43,11 @@ struct name_block {
 };
 
 struct ksymtab {
-	struct ksym *syms;  /* sorted by address, one per address; then functions only */
+	/* Read and parsed whole (an address went down): sorted by address, one
+	 * per address, then functions only.  Kept as text (no address went
+	 * down, as in every kernel's kallsyms seen): the functions named so
+	 * far, in the order they were first looked up. */
+	struct ksym *syms;
 	size_t n, room, nfuncs;
 	uint32_t lines;     /* lines read: the next one's index */
 	struct name_block *blocks;  /* the newest first */
@@ -53,6 +59,15 @@ struct ksymtab {
 	 * functions take most kernel samples (the idle loop, interrupt
 	 * exits), each then found without a search.  Index + 1; 0 none. */
 	uint32_t recent[256];
+	/* The text kept: the file's lines, mapped or read (/proc), and each
+	 * symbol line's start, bit 31 set for a function's; the functions named
+	 * so far by their line's place among these (SYMS[i].idx). */
+	char *text;
+	size_t text_len;
+	bool mapped;
+	uint32_t *lines_at;
+	size_t nlines, lines_room;
+	struct hashtab named;
 	uint8_t build_id[64];
 	size_t build_id_len;
 };
@@ -102,6 +117,45 @@ static bool parse_hex(const char **p, const char *end, uint64_t *out)
 	return c > start && c - start <= 16;
 }
 
+/* Whether the 8 bytes at P are hexadecimal digits; their value in *OUT.
+ * Eight at once (some 120,000 lines a start, 16 digits each): each byte
+ * of a word compared with the ranges' ends by a carry into its top bit. */
+static bool hex8(const char *p, uint64_t *out)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = ones << 7;
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	if (x & high)
+		return false;
+#define GE(c) (x + (0x80 - (c)) * ones)  /* top bit: the byte is at least c */
+	uint64_t ok = (GE('0') & ~GE('9' + 1)) | (GE('a') & ~GE('f' + 1)) |
+		      (GE('A') & ~GE('F' + 1));
+#undef GE
+	if ((ok & high) != high)
+		return false;
+	/* '0'-'9' are 0x30-0x39, 'a'-'f' and 'A'-'F' 0x?1-0x?6 with 0x40 set */
+	x = (x & 0x0f0f0f0f0f0f0f0full) + 9 * ((x >> 6) & ones);
+	/* the first digit is the lowest byte: pack the nibbles pairwise */
+	x = ((x << 4) | (x >> 8)) & 0x00ff00ff00ff00ffull;
+	x = ((x << 8) | (x >> 16)) & 0x0000ffff0000ffffull;
+	*out = (x << 16 | x >> 32) & 0xffffffffull;
+	return true;
+}
+
+/* parse_hex for the usual 16 digits and a space, eight digits at once. */
+static bool parse_hex16(const char **p, const char *end, uint64_t *out)
+{
+	uint64_t hi, lo;
+
+	if (end - *p > 16 && (*p)[16] == ' ' && hex8(*p, &hi) && hex8(*p + 8, &lo)) {
+		*out = hi << 32 | lo;
+		*p += 16;
+		return true;
+	}
+	return parse_hex(p, end, out);
+}
+
 /* A copy of NAME (LEN bytes) in K's name blocks, or NULL. */
 static const char *ksym_name(struct ksymtab *k, const char *name, size_t len)
 {
@@ -128,7 +182,7 @@ static const char *ksym_name(struct ksymtab *k, const char *name, size_t len)
  * one's is compared first. */
 static int64_t ksym_module(struct ksymtab *k, const char *mod, size_t len)
 {
-	char copy[256];
+	char copy[KSYM_MODULE_MAX];
 
 	if (len == 0) {
 		mod = "[kernel.kallsyms]";
@@ -173,18 +227,21 @@ static bool parse_kallsyms_line(struct ksymtab *k, const char *line, const char 
 	return ks->name && module >= 0;
 }
 
-/* The lines of TEXT (LEN bytes) up to its last newline, or all of it when
- * LAST; returns the bytes taken, or -1 when out of memory. */
-static ssize_t parse_lines(struct ksymtab *k, const char *text, size_t len, bool last)
+/* The end of the line at P: its newline, or END. */
+static const char *line_end(const char *p, const char *end)
 {
-	const char *p = text, *end = text + len, *nl;
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
 
-	for (; p < end; p = nl + 1, k->lines++) {
-		if (!(nl = memchr(p, '\n', (size_t)(end - p)))) {
-			if (!last)
-				break;
-			nl = end;
-		}
+	return nl ? nl : end;
+}
+
+/* Every line of K's text parsed; 0, or -1 when out of memory. */
+static int parse_lines(struct ksymtab *k)
+{
+	const char *p = k->text, *end = k->text + k->text_len, *nl;
+
+	for (; p < end; p = nl + (nl < end), k->lines++) {
+		nl = line_end(p, end);
 		if (GROW(k->syms, k->n + 1, k->room) < 0)
 			return -1;
 		struct ksym *ks = &k->syms[k->n];
@@ -193,7 +250,7 @@ static ssize_t parse_lines(struct ksymtab *k, const char *text, size_t len, bool
 		k->sorted &= k->n == 0 || ks->start >= k->syms[k->n - 1].start;
 		k->n++;
 	}
-	return p - text;
+	return 0;
 }
 
 /* Functions before data symbols at one address, then perf's choice among
@@ -211,60 +268,6 @@ static int ksym_cmp(const void *a, const void *b)
 	if (!x->name || !y->name)
 		return !x->name - !y->name;
 	return x->idx > y->idx ? -1 : x->idx < y->idx;
-}
-
-/* A regular file (the build-id cache's copy) is mapped and parsed where
- * it lies: its pages come from the page cache a few at a time, none
- * copied.  0, -1 when out of memory, 1 when F is no such file. */
-static int read_mapped(struct ksymtab *k, FILE *f)
-{
-	struct stat st;
-	int fd = fileno(f);
-	void *map;
-
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (map = sys_mmap((size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
-		return 1;
-	ssize_t rc = parse_lines(k, map, (size_t)st.st_size, true);
-	sys_munmap(map, (size_t)st.st_size);
-	return rc < 0 ? -1 : 0;
-}
-
-/* /proc/kallsyms cannot be mapped: read 64 KB at a time, each part's
- * unfinished last line carried to the next (a line longer than the buffer
- * is hostile: dropped). */
-static int read_chunks(struct ksymtab *k, FILE *f)
-{
-	char *buf = malloc(KSYM_CHUNK);
-	size_t have = 0, got;
-	ssize_t took = 0;
-
-	if (!buf)
-		return -1;
-	while ((got = fread(buf + have, 1, KSYM_CHUNK - have, f)) > 0) {
-		have += got;
-		if ((took = parse_lines(k, buf, have, false)) < 0)
-			break;
-		if (took == 0 && have == KSYM_CHUNK)
-			took = (ssize_t)have;  /* no newline in 64 KB: not a line */
-		memmove(buf, buf + took, have - (size_t)took);
-		have -= (size_t)took;
-	}
-	if (took >= 0 && have && !ferror(f))
-		took = parse_lines(k, buf, have, true);
-	free(buf);
-	return took < 0 || ferror(f) ? -1 : 0;
-}
-
-static int read_kallsyms(struct ksymtab *k, FILE *f)
-{
-	int rc;
-
-	k->sorted = true;
-	k->last_module = -1;
-	if ((rc = read_mapped(k, f)) <= 0)
-		return rc;
-	return read_chunks(k, f);
 }
 
 /* One symbol per address: of each run at one address (the table sorted by
@@ -308,6 +311,130 @@ static void finish_kallsyms(struct ksymtab *k)
 		k->syms = fit;
 }
 
+/* A regular file (the build-id cache's copy) is mapped: its pages come
+ * from the page cache, none copied.  0, or 1 when F is no such file. */
+static int map_text(struct ksymtab *k, FILE *f)
+{
+	struct stat st;
+	int fd = fileno(f);
+	void *map;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (map = sys_mmap((size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+		return 1;
+	k->text = map;
+	k->text_len = (size_t)st.st_size;
+	k->mapped = true;
+	return 0;
+}
+
+/* /proc/kallsyms cannot be mapped: it is read whole, as perf reads it,
+ * into a buffer grown as it fills, then cut to fit.  0, or -1. */
+static int read_text(struct ksymtab *k, FILE *f)
+{
+	char *buf = NULL, *fit;
+	size_t room = 0, got = 1;
+
+	while (got > 0) {
+		if (GROW(buf, k->text_len + KSYM_CHUNK, room) < 0) {
+			free(buf);
+			return -1;
+		}
+		got = fread(buf + k->text_len, 1, room - k->text_len, f);
+		k->text_len += got;
+	}
+	if (ferror(f)) {
+		free(buf);
+		return -1;
+	}
+	fit = realloc(buf, k->text_len ? k->text_len : 1);
+	k->text = fit ? fit : buf;
+	return 0;
+}
+
+static void drop_text(struct ksymtab *k)
+{
+	if (k->mapped)
+		sys_munmap(k->text, k->text_len);
+	else
+		free(k->text);
+	k->text = NULL;
+	k->text_len = 0;
+	k->mapped = false;
+}
+
+/* Whether LINE (to EOL) is a line parse_kallsyms_line takes, found
+ * without copying anything: its address, and whether it is a function's. */
+static bool symbol_line(const char *line, const char *eol, uint64_t *addr, bool *func)
+{
+	const char *p = line, *name, *tab;
+	uint8_t bind;
+
+	if (!parse_hex16(&p, eol, addr) || eol - p < 4 || p[0] != ' ' || p[2] != ' ' ||
+	    !ksym_kind(p[1], func, &bind))
+		return false;
+	name = p + 3;
+	if (name[0] == '\t' || name[0] == '\0')
+		return false;
+	if (!*func || eol - name < KSYM_MODULE_MAX)
+		return true;  /* name and module shorter than their limits */
+	tab = memchr(name, '\t', (size_t)(eol - name));
+	return (size_t)((tab ? tab : eol) - name) < sizeof(((struct name_block *)0)->text) &&
+	       (!tab || eol - tab - 1 < KSYM_MODULE_MAX);
+}
+
+/* One pass over K's text: each symbol line's start and the number of
+ * addresses, nothing parsed further nor copied.  1 as soon as an address
+ * goes down (the text must then be parsed and sorted), 0, or -1 when out
+ * of memory. */
+static int index_lines(struct ksymtab *k)
+{
+	const char *p = k->text, *end = k->text + k->text_len, *nl;
+	uint64_t addr, prev = 0;
+	bool func;
+
+	if (k->text_len >= LINE_FUNC)
+		return 1;  /* no room for the flag: parsed whole */
+	for (; p < end; p = nl + (nl < end)) {
+		nl = line_end(p, end);
+		if (!symbol_line(p, nl, &addr, &func))
+			continue;
+		if (k->nlines && addr < prev)
+			return 1;
+		if (k->nlines == k->lines_room &&
+		    GROW(k->lines_at, k->nlines + 1, k->lines_room) < 0)
+			return -1;
+		k->n += !k->nlines || addr != prev;
+		k->lines_at[k->nlines++] = (uint32_t)(p - k->text) | (func ? LINE_FUNC : 0);
+		prev = addr;
+	}
+	return 0;
+}
+
+/* The text is kept and only indexed when no address goes down (as in the
+ * kallsyms of every kernel seen): some 120,000 lines, of which a session
+ * names a few hundred functions.  Else it is parsed whole and sorted. */
+static int read_kallsyms(struct ksymtab *k, FILE *f)
+{
+	int rc;
+
+	k->sorted = true;
+	k->last_module = -1;
+	if (map_text(k, f) != 0 && read_text(k, f) < 0)
+		return -1;
+	if ((rc = index_lines(k)) <= 0)
+		return rc;
+	free(k->lines_at);
+	k->lines_at = NULL;
+	k->nlines = k->lines_room = 0;
+	k->n = 0;
+	rc = parse_lines(k);
+	drop_text(k);
+	if (rc == 0)
+		finish_kallsyms(k);
+	return rc;
+}
+
 struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err, size_t errsz)
 {
 	struct ksymtab *k = calloc(1, sizeof(*k));
@@ -323,8 +450,6 @@ struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err,
 	}
 	rc = read_kallsyms(k, f);
 	fclose(f);
-	if (rc == 0)
-		finish_kallsyms(k);
 	/* With kernel.kptr_restrict every address reads as 0: one entry left. */
 	if (rc < 0 || k->n <= 1) {
 		snprintf(err, errsz, "%s: %s", kallsyms,
@@ -342,6 +467,9 @@ void ksymtab_free(struct ksymtab *k)
 	if (!k)
 		return;
 	free(k->syms);
+	free(k->lines_at);
+	hashtab_free(&k->named);
+	drop_text(k);
 	for (struct name_block *b = k->blocks, *next; b; b = next) {
 		next = b->next;
 		free(b);
@@ -367,6 +495,73 @@ static ssize_t ksym_find(const struct ksymtab *k, uint64_t addr)
 	return (ssize_t)(lo - 1);
 }
 
+/* Kept line I's address (a symbol line's: it parses). */
+static uint64_t line_addr(const struct ksymtab *k, size_t i)
+{
+	const char *p = k->text + (k->lines_at[i] & ~LINE_FUNC);
+	uint64_t addr;
+
+	parse_hex16(&p, k->text + k->text_len, &addr);
+	return addr;
+}
+
+static bool named_eq(const void *key, uint32_t idx, const void *ctx)
+{
+	const struct ksymtab *k = ctx;
+
+	return k->syms[idx].idx == *(const uint32_t *)key;
+}
+
+/* The function of kept line I (START, SIZE) in K->syms, named on its
+ * first lookup: its index, or -1 when out of memory. */
+static ssize_t ksym_named(struct ksymtab *k, size_t i, uint64_t start, uint32_t size)
+{
+	uint32_t key = (uint32_t)i, found;
+	uint64_t h = hash_mix(key);
+	const char *line = k->text + (k->lines_at[i] & ~LINE_FUNC);
+
+	if ((found = hashtab_find(&k->named, h, &key, named_eq, k)) != HASHTAB_NONE)
+		return found;
+	if (GROW(k->syms, k->nfuncs + 1, k->room) < 0)
+		return -1;
+	struct ksym *ks = &k->syms[k->nfuncs];
+	if (!parse_kallsyms_line(k, line, line_end(line, k->text + k->text_len), ks) ||
+	    hashtab_add(&k->named, h, (uint32_t)k->nfuncs) < 0)
+		return -1;
+	ks->idx = key;
+	ks->start = start;
+	ks->size = size;
+	return (ssize_t)k->nfuncs++;
+}
+
+/* The function holding ADDR in the kept text, or -1: what finish_kallsyms
+ * would make of it.  The symbols at the last address at or below ADDR end
+ * at the next address (the last a page after its page); the function
+ * among them last in the file is the one (none: data, naming nothing). */
+static ssize_t ksym_find_text(struct ksymtab *k, uint64_t addr)
+{
+	size_t lo = 0, hi = k->nlines, i;
+
+	while (lo < hi) {  /* first line starting after addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (line_addr(k, mid) <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	uint64_t start = line_addr(k, i = lo - 1);
+	uint64_t end = lo < k->nlines ? line_addr(k, lo) : (start | 4095) + 1 + 4096;
+	uint32_t size = end - start < UINT32_MAX ? (uint32_t)(end - start) : UINT32_MAX;
+	if (addr - start >= size)
+		return -1;
+	while (!(k->lines_at[i] & LINE_FUNC))
+		if (i == 0 || line_addr(k, --i) != start)
+			return -1;
+	return ksym_named(k, i, start, size);
+}
+
 bool ksymtab_lookup(struct ksymtab *k, uint64_t addr, struct sym_info *out)
 {
 	uint32_t *recent = &k->recent[(addr >> 4) % (sizeof(k->recent) / sizeof(k->recent[0]))];
@@ -375,7 +570,7 @@ bool ksymtab_lookup(struct ksymtab *k, uint64_t addr, struct sym_info *out)
 
 	memset(out, 0, sizeof(*out));
 	if (!ks || addr < ks->start || addr - ks->start >= ks->size) {
-		if ((i = ksym_find(k, addr)) < 0)
+		if ((i = k->text ? ksym_find_text(k, addr) : ksym_find(k, addr)) < 0)
 			return false;
 		*recent = (uint32_t)i + 1;
 		ks = &k->syms[i];
