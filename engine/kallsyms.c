@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +21,11 @@
 #define KSYM_MODULE_MAX 256        /* a module's name is shorter */
 #define LINE_FUNC (UINT32_C(1) << 31)  /* a kept line's start: a function's */
 
-/* One kallsyms entry in 32 bytes (there are some 120,000).  While reading,
- * IDX and BIND choose among aliases; once sorted, only the functions stay,
- * each with its SIZE, to the next symbol (a data symbol's too). */
+/* One kallsyms entry in 32 bytes (some 120,000 when the text is parsed
+ * whole).  While reading, IDX and BIND choose among aliases; once sorted,
+ * only the functions stay, each with its SIZE, to the next symbol (a data
+ * symbol's too).  From the kept text: a function named, IDX its line's
+ * place among the symbol lines. */
 struct ksym {
 	uint64_t start;
 	const char *name;  /* in the name blocks; NULL: a data symbol, only the
@@ -35,7 +38,7 @@ struct ksym {
 };
 
 /* Kernel function names, copied one after another into 256 KB blocks:
- * kallsyms has some 120,000, each once, so nothing to intern. */
+ * each function's once, so nothing to intern. */
 struct name_block {
 	struct name_block *next;
 	size_t used;
@@ -48,7 +51,7 @@ struct ksymtab {
 	 * down, as in every kernel's kallsyms seen): the functions named so
 	 * far, in the order they were first looked up. */
 	struct ksym *syms;
-	size_t n, room, nfuncs;
+	size_t n, room, nfuncs;  /* N: the addresses, for the kept text */
 	uint32_t lines;     /* lines read: the next one's index */
 	struct name_block *blocks;  /* the newest first */
 	struct strpool names;       /* module names, few and repeated */
@@ -117,43 +120,89 @@ static bool parse_hex(const char **p, const char *end, uint64_t *out)
 	return c > start && c - start <= 16;
 }
 
-/* Whether the 8 bytes at P are hexadecimal digits; their value in *OUT.
- * Eight at once (some 120,000 lines a start, 16 digits each): each byte
- * of a word compared with the ranges' ends by a carry into its top bit. */
-static bool hex8(const char *p, uint64_t *out)
-{
-	const uint64_t ones = 0x0101010101010101ull, high = ones << 7;
-	uint64_t x;
+#define ONES 0x0101010101010101ull
 
-	memcpy(&x, p, 8);
+/* Whether the 8 bytes X (as loaded from memory) are hexadecimal digits:
+ * each byte compared with the ranges' ends at once by a carry into its
+ * top bit (some 120,000 lines a start, 16 digits each). */
+static bool hex8_valid(uint64_t x)
+{
+	const uint64_t high = ONES << 7;
+
 	if (x & high)
 		return false;
-#define GE(c) (x + (0x80 - (c)) * ones)  /* top bit: the byte is at least c */
+#define GE(c) (x + (0x80 - (c)) * ONES)  /* top bit: the byte is at least c */
 	uint64_t ok = (GE('0') & ~GE('9' + 1)) | (GE('a') & ~GE('f' + 1)) |
 		      (GE('A') & ~GE('F' + 1));
 #undef GE
-	if ((ok & high) != high)
-		return false;
-	/* '0'-'9' are 0x30-0x39, 'a'-'f' and 'A'-'F' 0x?1-0x?6 with 0x40 set */
-	x = (x & 0x0f0f0f0f0f0f0f0full) + 9 * ((x >> 6) & ones);
-	/* the first digit is the lowest byte: pack the nibbles pairwise */
-	x = ((x << 4) | (x >> 8)) & 0x00ff00ff00ff00ffull;
-	x = ((x << 8) | (x >> 16)) & 0x0000ffff0000ffffull;
-	*out = (x << 16 | x >> 32) & 0xffffffffull;
-	return true;
+	return (ok & high) == high;
 }
 
-/* parse_hex for the usual 16 digits and a space, eight digits at once. */
+/* The value of the 8 hexadecimal digits X, the first in its lowest byte. */
+static uint64_t hex8_value(uint64_t x)
+{
+	/* '0'-'9' are 0x30-0x39, 'a'-'f' and 'A'-'F' 0x?1-0x?6 with 0x40 set */
+	x = (x & 0x0f0f0f0f0f0f0f0full) + 9 * ((x >> 6) & ONES);
+	x = ((x << 4) | (x >> 8)) & 0x00ff00ff00ff00ffull;  /* nibbles pairwise */
+	x = ((x << 8) | (x >> 16)) & 0x0000ffff0000ffffull;
+	return (x << 16 | x >> 32) & 0xffffffffull;
+}
+
+/* The usual address, 16 digits and a space at P (before END), in the two
+ * words *HI and *LO as loaded; false when it is not so. */
+static bool hex16_words(const char *p, const char *end, uint64_t *hi, uint64_t *lo)
+{
+	if (end - p <= 16 || p[16] != ' ')
+		return false;
+	memcpy(hi, p, 8);
+	memcpy(lo, p + 8, 8);
+	return hex8_valid(*hi) && hex8_valid(*lo);
+}
+
+/* parse_hex, the usual 16 digits eight at a time. */
 static bool parse_hex16(const char **p, const char *end, uint64_t *out)
 {
 	uint64_t hi, lo;
 
-	if (end - *p > 16 && (*p)[16] == ' ' && hex8(*p, &hi) && hex8(*p + 8, &lo)) {
-		*out = hi << 32 | lo;
+	if (!hex16_words(*p, end, &hi, &lo))
+		return parse_hex(p, end, out);
+	*out = hex8_value(hi) << 32 | hex8_value(lo);
+	*p += 16;
+	return true;
+}
+
+/* An address as a key that orders as the address: its 16 digits in lower
+ * case, read as two big-endian words (digits sort before letters). */
+struct addr_key {
+	uint64_t hi, lo;
+};
+
+static struct addr_key words_key(uint64_t hi, uint64_t lo)
+{
+	const uint64_t lower = 0x20 * ONES;  /* set in digits, lower case in letters */
+
+	return (struct addr_key){ __builtin_bswap64(hi | lower), __builtin_bswap64(lo | lower) };
+}
+
+/* The address at *P as a key, *P moved past it: converted only when it is
+ * not the usual 16 digits. */
+static bool parse_key(const char **p, const char *end, struct addr_key *key)
+{
+	uint64_t hi, lo, addr;
+	char digits[17];
+
+	if (hex16_words(*p, end, &hi, &lo)) {
+		*key = words_key(hi, lo);
 		*p += 16;
 		return true;
 	}
-	return parse_hex(p, end, out);
+	if (!parse_hex(p, end, &addr))
+		return false;
+	snprintf(digits, sizeof(digits), "%016" PRIx64, addr);
+	memcpy(&hi, digits, 8);
+	memcpy(&lo, digits + 8, 8);
+	*key = words_key(hi, lo);
+	return true;
 }
 
 /* A copy of NAME (LEN bytes) in K's name blocks, or NULL. */
@@ -364,13 +413,14 @@ static void drop_text(struct ksymtab *k)
 }
 
 /* Whether LINE (to EOL) is a line parse_kallsyms_line takes, found
- * without copying anything: its address, and whether it is a function's. */
-static bool symbol_line(const char *line, const char *eol, uint64_t *addr, bool *func)
+ * without copying anything: its address's key, and whether it is a
+ * function's. */
+static bool symbol_line(const char *line, const char *eol, struct addr_key *key, bool *func)
 {
 	const char *p = line, *name, *tab;
 	uint8_t bind;
 
-	if (!parse_hex16(&p, eol, addr) || eol - p < 4 || p[0] != ' ' || p[2] != ' ' ||
+	if (!parse_key(&p, eol, key) || eol - p < 4 || p[0] != ' ' || p[2] != ' ' ||
 	    !ksym_kind(p[1], func, &bind))
 		return false;
 	name = p + 3;
@@ -390,23 +440,24 @@ static bool symbol_line(const char *line, const char *eol, uint64_t *addr, bool 
 static int index_lines(struct ksymtab *k)
 {
 	const char *p = k->text, *end = k->text + k->text_len, *nl;
-	uint64_t addr, prev = 0;
+	struct addr_key key, prev = { 0, 0 };
 	bool func;
 
 	if (k->text_len >= LINE_FUNC)
 		return 1;  /* no room for the flag: parsed whole */
 	for (; p < end; p = nl + (nl < end)) {
 		nl = line_end(p, end);
-		if (!symbol_line(p, nl, &addr, &func))
+		if (!symbol_line(p, nl, &key, &func))
 			continue;
-		if (k->nlines && addr < prev)
+		bool same = key.hi == prev.hi && key.lo == prev.lo;
+		if (k->nlines && !same && (key.hi < prev.hi || (key.hi == prev.hi && key.lo < prev.lo)))
 			return 1;
 		if (k->nlines == k->lines_room &&
 		    GROW(k->lines_at, k->nlines + 1, k->lines_room) < 0)
 			return -1;
-		k->n += !k->nlines || addr != prev;
+		k->n += !k->nlines || !same;
 		k->lines_at[k->nlines++] = (uint32_t)(p - k->text) | (func ? LINE_FUNC : 0);
-		prev = addr;
+		prev = key;
 	}
 	return 0;
 }
