@@ -77,23 +77,26 @@ struct ksymtab {
 
 /* Text symbols (t, T; w, W weak) are functions; data symbols only end the
  * function before them; other kinds (absolute, ...) are skipped. */
-static bool ksym_kind(char type, bool *text, uint8_t *bind)
+#define KIND_SYM 1   /* a symbol kallsyms' readers keep */
+#define KIND_TEXT 2  /* ... a function */
+#define KIND(bind, flags) (uint8_t)((bind) << 2 | (flags))
+
+/* Each type letter's kind and binding, looked up once a line. */
+static const uint8_t ksym_kinds[256] = {
+	['t'] = KIND(STB_LOCAL, KIND_SYM | KIND_TEXT), ['T'] = KIND(STB_GLOBAL, KIND_SYM | KIND_TEXT),
+	['w'] = KIND(STB_WEAK, KIND_SYM | KIND_TEXT), ['W'] = KIND(STB_WEAK, KIND_SYM | KIND_TEXT),
+	['d'] = KIND(STB_LOCAL, KIND_SYM), ['D'] = KIND(STB_GLOBAL, KIND_SYM),
+	['b'] = KIND(STB_LOCAL, KIND_SYM), ['B'] = KIND(STB_GLOBAL, KIND_SYM),
+	['r'] = KIND(STB_LOCAL, KIND_SYM), ['R'] = KIND(STB_GLOBAL, KIND_SYM),
+};
+
+static inline bool ksym_kind(char type, bool *text, uint8_t *bind)
 {
-	switch (type) {
-	case 't': case 'd': case 'b': case 'r':
-		*bind = STB_LOCAL;
-		break;
-	case 'T': case 'D': case 'B': case 'R':
-		*bind = STB_GLOBAL;
-		break;
-	case 'w': case 'W':
-		*bind = STB_WEAK;
-		break;
-	default:
-		return false;
-	}
-	*text = type == 't' || type == 'T' || type == 'w' || type == 'W';
-	return true;
+	uint8_t k = ksym_kinds[(unsigned char)type];
+
+	*text = k & KIND_TEXT;
+	*bind = k >> 2;
+	return k & KIND_SYM;
 }
 
 /* Each hexadecimal digit's value plus one; 0 for any other byte. */
