@@ -311,8 +311,47 @@ size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod
 }
 
 /* Images of files with a build id, kept for the life of the process (one
- * per distinct binary: bounded by what the machine has installed). */
-static struct func_image *images;
+ * per distinct binary: bounded by what the machine has installed), found
+ * by build id and path in a table (a list walked with strcmp took 3.5% of
+ * a system-wide watch). */
+static struct func_image **images;
+static size_t nimages, images_room;
+static struct hashtab image_index;
+
+struct image_key {
+	const char *path;
+	const unsigned char *id;
+	int idlen;
+};
+
+static uint64_t image_hash(const struct image_key *k)
+{
+	return hash_mix(hash_bytes(k->id, (size_t)k->idlen) ^ hash_str(k->path));
+}
+
+static bool image_eq(const void *key, uint32_t idx, const void *ctx)
+{
+	const struct image_key *k = key;
+	const struct func_image *img = images[idx];
+
+	(void)ctx;
+	return img->idlen == k->idlen && memcmp(img->id, k->id, (size_t)k->idlen) == 0 &&
+	       img->demangled == demangle_names && img->demangle_opts == demangle_opts &&
+	       strcmp(img->path, k->path) == 0;
+}
+
+/* IMG (with its build id) kept and found from now on; false when out of
+ * memory. */
+static bool image_keep(struct func_image *img)
+{
+	struct image_key k = { img->path, img->id, img->idlen };
+
+	if (nimages >= HASHTAB_NONE || GROW(images, nimages + 1, images_room) < 0 ||
+	    hashtab_add(&image_index, image_hash(&k), (uint32_t)nimages) < 0)
+		return false;
+	images[nimages++] = img;
+	return true;
+}
 
 void image_free(struct func_image *img)
 {
@@ -329,12 +368,10 @@ void image_free(struct func_image *img)
 
 struct func_image *image_find(const char *path, const unsigned char *id, int idlen)
 {
-	for (struct func_image *img = images; img; img = img->next)
-		if (img->idlen == idlen && memcmp(img->id, id, (size_t)idlen) == 0 &&
-		    img->demangled == demangle_names && img->demangle_opts == demangle_opts &&
-		    strcmp(img->path, path) == 0)
-			return img;
-	return NULL;
+	struct image_key k = { path, id, idlen };
+	uint32_t i = hashtab_find(&image_index, image_hash(&k), &k, image_eq, NULL);
+
+	return i == HASHTAB_NONE ? NULL : images[i];
 }
 
 /* The table read from MOD's ELF (NULL when out of memory); every name
@@ -392,11 +429,9 @@ void build_funcs(struct module *mod)
 		if (idlen > 0) {
 			memcpy(img->id, id, (size_t)idlen);
 			img->idlen = idlen;
-			img->next = images;
-			images = img;
-		} else {
-			mod->own = img;
 		}
+		if (idlen == 0 || !image_keep(img))
+			mod->own = img;
 	}
 	mod->img = img;
 	mod->funcs = img->funcs;
