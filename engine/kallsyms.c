@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +17,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define KSYM_CHUNK (64 * 1024)  /* /proc/kallsyms is read this much at a time */
+#define KSYM_CHUNK (1024 * 1024)  /* /proc/kallsyms: room for this much a read */
+#define KSYM_MODULE_MAX 256        /* a module's name is shorter */
+#define LINE_FUNC (UINT32_C(1) << 31)  /* a kept line's start: a function's */
 
-/* One kallsyms entry in 32 bytes (there are some 120,000).  While reading,
- * IDX and BIND choose among aliases; once sorted, only the functions stay,
- * each with its SIZE, to the next symbol (a data symbol's too). */
+/* One kallsyms entry in 32 bytes (some 120,000 when the text is parsed
+ * whole).  While reading, IDX and BIND choose among aliases; once sorted,
+ * only the functions stay, each with its SIZE, to the next symbol (a data
+ * symbol's too).  From the kept text: a function named, IDX its line's
+ * place among the symbol lines. */
 struct ksym {
 	uint64_t start;
 	const char *name;  /* in the name blocks; NULL: a data symbol, only the
@@ -33,7 +38,7 @@ struct ksym {
 };
 
 /* Kernel function names, copied one after another into 256 KB blocks:
- * kallsyms has some 120,000, each once, so nothing to intern. */
+ * each function's once, so nothing to intern. */
 struct name_block {
 	struct name_block *next;
 	size_t used;
@@ -41,8 +46,12 @@ struct name_block {
 };
 
 struct ksymtab {
-	struct ksym *syms;  /* sorted by address, one per address; then functions only */
-	size_t n, room, nfuncs;
+	/* Read and parsed whole (an address went down): sorted by address, one
+	 * per address, then functions only.  Kept as text (no address went
+	 * down, as in every kernel's kallsyms seen): the functions named so
+	 * far, in the order they were first looked up. */
+	struct ksym *syms;
+	size_t n, room, nfuncs;  /* N: the addresses, for the kept text */
 	uint32_t lines;     /* lines read: the next one's index */
 	struct name_block *blocks;  /* the newest first */
 	struct strpool names;       /* module names, few and repeated */
@@ -53,29 +62,41 @@ struct ksymtab {
 	 * functions take most kernel samples (the idle loop, interrupt
 	 * exits), each then found without a search.  Index + 1; 0 none. */
 	uint32_t recent[256];
+	/* The text kept: the file's lines, mapped or read (/proc), and each
+	 * symbol line's start, bit 31 set for a function's; the functions named
+	 * so far by their line's place among these (SYMS[i].idx). */
+	char *text;
+	size_t text_len;
+	bool mapped;
+	uint32_t *lines_at;
+	size_t nlines, lines_room;
+	struct hashtab named;
 	uint8_t build_id[64];
 	size_t build_id_len;
 };
 
 /* Text symbols (t, T; w, W weak) are functions; data symbols only end the
  * function before them; other kinds (absolute, ...) are skipped. */
-static bool ksym_kind(char type, bool *text, uint8_t *bind)
+#define KIND_SYM 1   /* a symbol kallsyms' readers keep */
+#define KIND_TEXT 2  /* ... a function */
+#define KIND(bind, flags) (uint8_t)((bind) << 2 | (flags))
+
+/* Each type letter's kind and binding, looked up once a line. */
+static const uint8_t ksym_kinds[256] = {
+	['t'] = KIND(STB_LOCAL, KIND_SYM | KIND_TEXT), ['T'] = KIND(STB_GLOBAL, KIND_SYM | KIND_TEXT),
+	['w'] = KIND(STB_WEAK, KIND_SYM | KIND_TEXT), ['W'] = KIND(STB_WEAK, KIND_SYM | KIND_TEXT),
+	['d'] = KIND(STB_LOCAL, KIND_SYM), ['D'] = KIND(STB_GLOBAL, KIND_SYM),
+	['b'] = KIND(STB_LOCAL, KIND_SYM), ['B'] = KIND(STB_GLOBAL, KIND_SYM),
+	['r'] = KIND(STB_LOCAL, KIND_SYM), ['R'] = KIND(STB_GLOBAL, KIND_SYM),
+};
+
+static inline bool ksym_kind(char type, bool *text, uint8_t *bind)
 {
-	switch (type) {
-	case 't': case 'd': case 'b': case 'r':
-		*bind = STB_LOCAL;
-		break;
-	case 'T': case 'D': case 'B': case 'R':
-		*bind = STB_GLOBAL;
-		break;
-	case 'w': case 'W':
-		*bind = STB_WEAK;
-		break;
-	default:
-		return false;
-	}
-	*text = type == 't' || type == 'T' || type == 'w' || type == 'W';
-	return true;
+	uint8_t k = ksym_kinds[(unsigned char)type];
+
+	*text = k & KIND_TEXT;
+	*bind = k >> 2;
+	return k & KIND_SYM;
 }
 
 /* Each hexadecimal digit's value plus one; 0 for any other byte. */
@@ -100,6 +121,91 @@ static bool parse_hex(const char **p, const char *end, uint64_t *out)
 	*p = (const char *)c;
 	*out = v;
 	return c > start && c - start <= 16;
+}
+
+#define ONES 0x0101010101010101ull
+
+/* Whether the 8 bytes X (as loaded from memory) are hexadecimal digits:
+ * each byte compared with the ranges' ends at once by a carry into its
+ * top bit (some 120,000 lines a start, 16 digits each). */
+static bool hex8_valid(uint64_t x)
+{
+	const uint64_t high = ONES << 7;
+
+	if (x & high)
+		return false;
+#define GE(c) (x + (0x80 - (c)) * ONES)  /* top bit: the byte is at least c */
+	uint64_t ok = (GE('0') & ~GE('9' + 1)) | (GE('a') & ~GE('f' + 1)) |
+		      (GE('A') & ~GE('F' + 1));
+#undef GE
+	return (ok & high) == high;
+}
+
+/* The value of the 8 hexadecimal digits X, the first in its lowest byte. */
+static uint64_t hex8_value(uint64_t x)
+{
+	/* '0'-'9' are 0x30-0x39, 'a'-'f' and 'A'-'F' 0x?1-0x?6 with 0x40 set */
+	x = (x & 0x0f0f0f0f0f0f0f0full) + 9 * ((x >> 6) & ONES);
+	x = ((x << 4) | (x >> 8)) & 0x00ff00ff00ff00ffull;  /* nibbles pairwise */
+	x = ((x << 8) | (x >> 16)) & 0x0000ffff0000ffffull;
+	return (x << 16 | x >> 32) & 0xffffffffull;
+}
+
+/* The usual address, 16 digits and a space at P (before END), in the two
+ * words *HI and *LO as loaded; false when it is not so. */
+static bool hex16_words(const char *p, const char *end, uint64_t *hi, uint64_t *lo)
+{
+	if (end - p <= 16 || p[16] != ' ')
+		return false;
+	memcpy(hi, p, 8);
+	memcpy(lo, p + 8, 8);
+	return hex8_valid(*hi) && hex8_valid(*lo);
+}
+
+/* parse_hex, the usual 16 digits eight at a time. */
+static bool parse_hex16(const char **p, const char *end, uint64_t *out)
+{
+	uint64_t hi, lo;
+
+	if (!hex16_words(*p, end, &hi, &lo))
+		return parse_hex(p, end, out);
+	*out = hex8_value(hi) << 32 | hex8_value(lo);
+	*p += 16;
+	return true;
+}
+
+/* An address as a key that orders as the address: its 16 digits in lower
+ * case, read as two big-endian words (digits sort before letters). */
+struct addr_key {
+	uint64_t hi, lo;
+};
+
+static struct addr_key words_key(uint64_t hi, uint64_t lo)
+{
+	const uint64_t lower = 0x20 * ONES;  /* set in digits, lower case in letters */
+
+	return (struct addr_key){ __builtin_bswap64(hi | lower), __builtin_bswap64(lo | lower) };
+}
+
+/* The address at *P as a key, *P moved past it: converted only when it is
+ * not the usual 16 digits. */
+static bool parse_key(const char **p, const char *end, struct addr_key *key)
+{
+	uint64_t hi, lo, addr;
+	char digits[17];
+
+	if (hex16_words(*p, end, &hi, &lo)) {
+		*key = words_key(hi, lo);
+		*p += 16;
+		return true;
+	}
+	if (!parse_hex(p, end, &addr))
+		return false;
+	snprintf(digits, sizeof(digits), "%016" PRIx64, addr);
+	memcpy(&hi, digits, 8);
+	memcpy(&lo, digits + 8, 8);
+	*key = words_key(hi, lo);
+	return true;
 }
 
 /* A copy of NAME (LEN bytes) in K's name blocks, or NULL. */
@@ -128,7 +234,7 @@ static const char *ksym_name(struct ksymtab *k, const char *name, size_t len)
  * one's is compared first. */
 static int64_t ksym_module(struct ksymtab *k, const char *mod, size_t len)
 {
-	char copy[256];
+	char copy[KSYM_MODULE_MAX];
 
 	if (len == 0) {
 		mod = "[kernel.kallsyms]";
@@ -173,18 +279,21 @@ static bool parse_kallsyms_line(struct ksymtab *k, const char *line, const char 
 	return ks->name && module >= 0;
 }
 
-/* The lines of TEXT (LEN bytes) up to its last newline, or all of it when
- * LAST; returns the bytes taken, or -1 when out of memory. */
-static ssize_t parse_lines(struct ksymtab *k, const char *text, size_t len, bool last)
+/* The end of the line at P: its newline, or END. */
+static const char *line_end(const char *p, const char *end)
 {
-	const char *p = text, *end = text + len, *nl;
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
 
-	for (; p < end; p = nl + 1, k->lines++) {
-		if (!(nl = memchr(p, '\n', (size_t)(end - p)))) {
-			if (!last)
-				break;
-			nl = end;
-		}
+	return nl ? nl : end;
+}
+
+/* Every line of K's text parsed; 0, or -1 when out of memory. */
+static int parse_lines(struct ksymtab *k)
+{
+	const char *p = k->text, *end = k->text + k->text_len, *nl;
+
+	for (; p < end; p = nl + (nl < end), k->lines++) {
+		nl = line_end(p, end);
 		if (GROW(k->syms, k->n + 1, k->room) < 0)
 			return -1;
 		struct ksym *ks = &k->syms[k->n];
@@ -193,7 +302,7 @@ static ssize_t parse_lines(struct ksymtab *k, const char *text, size_t len, bool
 		k->sorted &= k->n == 0 || ks->start >= k->syms[k->n - 1].start;
 		k->n++;
 	}
-	return p - text;
+	return 0;
 }
 
 /* Functions before data symbols at one address, then perf's choice among
@@ -211,60 +320,6 @@ static int ksym_cmp(const void *a, const void *b)
 	if (!x->name || !y->name)
 		return !x->name - !y->name;
 	return x->idx > y->idx ? -1 : x->idx < y->idx;
-}
-
-/* A regular file (the build-id cache's copy) is mapped and parsed where
- * it lies: its pages come from the page cache a few at a time, none
- * copied.  0, -1 when out of memory, 1 when F is no such file. */
-static int read_mapped(struct ksymtab *k, FILE *f)
-{
-	struct stat st;
-	int fd = fileno(f);
-	void *map;
-
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (map = sys_mmap((size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
-		return 1;
-	ssize_t rc = parse_lines(k, map, (size_t)st.st_size, true);
-	sys_munmap(map, (size_t)st.st_size);
-	return rc < 0 ? -1 : 0;
-}
-
-/* /proc/kallsyms cannot be mapped: read 64 KB at a time, each part's
- * unfinished last line carried to the next (a line longer than the buffer
- * is hostile: dropped). */
-static int read_chunks(struct ksymtab *k, FILE *f)
-{
-	char *buf = malloc(KSYM_CHUNK);
-	size_t have = 0, got;
-	ssize_t took = 0;
-
-	if (!buf)
-		return -1;
-	while ((got = fread(buf + have, 1, KSYM_CHUNK - have, f)) > 0) {
-		have += got;
-		if ((took = parse_lines(k, buf, have, false)) < 0)
-			break;
-		if (took == 0 && have == KSYM_CHUNK)
-			took = (ssize_t)have;  /* no newline in 64 KB: not a line */
-		memmove(buf, buf + took, have - (size_t)took);
-		have -= (size_t)took;
-	}
-	if (took >= 0 && have && !ferror(f))
-		took = parse_lines(k, buf, have, true);
-	free(buf);
-	return took < 0 || ferror(f) ? -1 : 0;
-}
-
-static int read_kallsyms(struct ksymtab *k, FILE *f)
-{
-	int rc;
-
-	k->sorted = true;
-	k->last_module = -1;
-	if ((rc = read_mapped(k, f)) <= 0)
-		return rc;
-	return read_chunks(k, f);
 }
 
 /* One symbol per address: of each run at one address (the table sorted by
@@ -308,6 +363,132 @@ static void finish_kallsyms(struct ksymtab *k)
 		k->syms = fit;
 }
 
+/* A regular file (the build-id cache's copy) is mapped: its pages come
+ * from the page cache, none copied.  0, or 1 when F is no such file. */
+static int map_text(struct ksymtab *k, FILE *f)
+{
+	struct stat st;
+	int fd = fileno(f);
+	void *map;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (map = sys_mmap((size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+		return 1;
+	k->text = map;
+	k->text_len = (size_t)st.st_size;
+	k->mapped = true;
+	return 0;
+}
+
+/* /proc/kallsyms cannot be mapped: it is read whole, as perf reads it,
+ * into a buffer grown as it fills, then cut to fit.  0, or -1. */
+static int read_text(struct ksymtab *k, FILE *f)
+{
+	char *buf = NULL, *fit;
+	size_t room = 0, got = 1;
+
+	while (got > 0) {
+		if (GROW(buf, k->text_len + KSYM_CHUNK, room) < 0) {
+			free(buf);
+			return -1;
+		}
+		got = fread(buf + k->text_len, 1, room - k->text_len, f);
+		k->text_len += got;
+	}
+	if (ferror(f)) {
+		free(buf);
+		return -1;
+	}
+	fit = realloc(buf, k->text_len ? k->text_len : 1);
+	k->text = fit ? fit : buf;
+	return 0;
+}
+
+static void drop_text(struct ksymtab *k)
+{
+	if (k->mapped)
+		sys_munmap(k->text, k->text_len);
+	else
+		free(k->text);
+	k->text = NULL;
+	k->text_len = 0;
+	k->mapped = false;
+}
+
+/* Whether LINE (to EOL) is a line parse_kallsyms_line takes, found
+ * without copying anything: its address's key, and whether it is a
+ * function's. */
+static bool symbol_line(const char *line, const char *eol, struct addr_key *key, bool *func)
+{
+	const char *p = line, *name, *tab;
+	uint8_t bind;
+
+	if (!parse_key(&p, eol, key) || eol - p < 4 || p[0] != ' ' || p[2] != ' ' ||
+	    !ksym_kind(p[1], func, &bind))
+		return false;
+	name = p + 3;
+	if (name[0] == '\t' || name[0] == '\0')
+		return false;
+	if (!*func || eol - name < KSYM_MODULE_MAX)
+		return true;  /* name and module shorter than their limits */
+	tab = memchr(name, '\t', (size_t)(eol - name));
+	return (size_t)((tab ? tab : eol) - name) < sizeof(((struct name_block *)0)->text) &&
+	       (!tab || eol - tab - 1 < KSYM_MODULE_MAX);
+}
+
+/* One pass over K's text: each symbol line's start and the number of
+ * addresses, nothing parsed further nor copied.  1 as soon as an address
+ * goes down (the text must then be parsed and sorted), 0, or -1 when out
+ * of memory. */
+static int index_lines(struct ksymtab *k)
+{
+	const char *p = k->text, *end = k->text + k->text_len, *nl;
+	struct addr_key key, prev = { 0, 0 };
+	bool func;
+
+	if (k->text_len >= LINE_FUNC)
+		return 1;  /* no room for the flag: parsed whole */
+	for (; p < end; p = nl + (nl < end)) {
+		nl = line_end(p, end);
+		if (!symbol_line(p, nl, &key, &func))
+			continue;
+		bool same = key.hi == prev.hi && key.lo == prev.lo;
+		if (k->nlines && !same && (key.hi < prev.hi || (key.hi == prev.hi && key.lo < prev.lo)))
+			return 1;
+		if (k->nlines == k->lines_room &&
+		    GROW(k->lines_at, k->nlines + 1, k->lines_room) < 0)
+			return -1;
+		k->n += !k->nlines || !same;
+		k->lines_at[k->nlines++] = (uint32_t)(p - k->text) | (func ? LINE_FUNC : 0);
+		prev = key;
+	}
+	return 0;
+}
+
+/* The text is kept and only indexed when no address goes down (as in the
+ * kallsyms of every kernel seen): some 120,000 lines, of which a session
+ * names a few hundred functions.  Else it is parsed whole and sorted. */
+static int read_kallsyms(struct ksymtab *k, FILE *f)
+{
+	int rc;
+
+	k->sorted = true;
+	k->last_module = -1;
+	if (map_text(k, f) != 0 && read_text(k, f) < 0)
+		return -1;
+	if ((rc = index_lines(k)) <= 0)
+		return rc;
+	free(k->lines_at);
+	k->lines_at = NULL;
+	k->nlines = k->lines_room = 0;
+	k->n = 0;
+	rc = parse_lines(k);
+	drop_text(k);
+	if (rc == 0)
+		finish_kallsyms(k);
+	return rc;
+}
+
 struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err, size_t errsz)
 {
 	struct ksymtab *k = calloc(1, sizeof(*k));
@@ -323,8 +504,6 @@ struct ksymtab *ksymtab_load(const char *kallsyms, const char *notes, char *err,
 	}
 	rc = read_kallsyms(k, f);
 	fclose(f);
-	if (rc == 0)
-		finish_kallsyms(k);
 	/* With kernel.kptr_restrict every address reads as 0: one entry left. */
 	if (rc < 0 || k->n <= 1) {
 		snprintf(err, errsz, "%s: %s", kallsyms,
@@ -342,6 +521,9 @@ void ksymtab_free(struct ksymtab *k)
 	if (!k)
 		return;
 	free(k->syms);
+	free(k->lines_at);
+	hashtab_free(&k->named);
+	drop_text(k);
 	for (struct name_block *b = k->blocks, *next; b; b = next) {
 		next = b->next;
 		free(b);
@@ -367,6 +549,73 @@ static ssize_t ksym_find(const struct ksymtab *k, uint64_t addr)
 	return (ssize_t)(lo - 1);
 }
 
+/* Kept line I's address (a symbol line's: it parses). */
+static uint64_t line_addr(const struct ksymtab *k, size_t i)
+{
+	const char *p = k->text + (k->lines_at[i] & ~LINE_FUNC);
+	uint64_t addr;
+
+	parse_hex16(&p, k->text + k->text_len, &addr);
+	return addr;
+}
+
+static bool named_eq(const void *key, uint32_t idx, const void *ctx)
+{
+	const struct ksymtab *k = ctx;
+
+	return k->syms[idx].idx == *(const uint32_t *)key;
+}
+
+/* The function of kept line I (START, SIZE) in K->syms, named on its
+ * first lookup: its index, or -1 when out of memory. */
+static ssize_t ksym_named(struct ksymtab *k, size_t i, uint64_t start, uint32_t size)
+{
+	uint32_t key = (uint32_t)i, found;
+	uint64_t h = hash_mix(key);
+	const char *line = k->text + (k->lines_at[i] & ~LINE_FUNC);
+
+	if ((found = hashtab_find(&k->named, h, &key, named_eq, k)) != HASHTAB_NONE)
+		return found;
+	if (GROW(k->syms, k->nfuncs + 1, k->room) < 0)
+		return -1;
+	struct ksym *ks = &k->syms[k->nfuncs];
+	if (!parse_kallsyms_line(k, line, line_end(line, k->text + k->text_len), ks) ||
+	    hashtab_add(&k->named, h, (uint32_t)k->nfuncs) < 0)
+		return -1;
+	ks->idx = key;
+	ks->start = start;
+	ks->size = size;
+	return (ssize_t)k->nfuncs++;
+}
+
+/* The function holding ADDR in the kept text, or -1: what finish_kallsyms
+ * would make of it.  The symbols at the last address at or below ADDR end
+ * at the next address (the last a page after its page); the function
+ * among them last in the file is the one (none: data, naming nothing). */
+static ssize_t ksym_find_text(struct ksymtab *k, uint64_t addr)
+{
+	size_t lo = 0, hi = k->nlines, i;
+
+	while (lo < hi) {  /* first line starting after addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (line_addr(k, mid) <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	uint64_t start = line_addr(k, i = lo - 1);
+	uint64_t end = lo < k->nlines ? line_addr(k, lo) : (start | 4095) + 1 + 4096;
+	uint32_t size = end - start < UINT32_MAX ? (uint32_t)(end - start) : UINT32_MAX;
+	if (addr - start >= size)
+		return -1;
+	while (!(k->lines_at[i] & LINE_FUNC))
+		if (i == 0 || line_addr(k, --i) != start)
+			return -1;
+	return ksym_named(k, i, start, size);
+}
+
 bool ksymtab_lookup(struct ksymtab *k, uint64_t addr, struct sym_info *out)
 {
 	uint32_t *recent = &k->recent[(addr >> 4) % (sizeof(k->recent) / sizeof(k->recent[0]))];
@@ -375,7 +624,7 @@ bool ksymtab_lookup(struct ksymtab *k, uint64_t addr, struct sym_info *out)
 
 	memset(out, 0, sizeof(*out));
 	if (!ks || addr < ks->start || addr - ks->start >= ks->size) {
-		if ((i = ksym_find(k, addr)) < 0)
+		if ((i = k->text ? ksym_find_text(k, addr) : ksym_find(k, addr)) < 0)
 			return false;
 		*recent = (uint32_t)i + 1;
 		ks = &k->syms[i];

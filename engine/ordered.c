@@ -30,7 +30,8 @@ struct ordered {
 	ordered_release_fn release;
 	void *arg;
 	struct entry *e;
-	size_t n, cap;
+	size_t head, n, cap;      /* e[head, n) are queued: delivery moves head,
+				   * not the rest (a file's rounds leave half) */
 	struct entry *tmp;        /* the merge's other half */
 	size_t tmp_cap;
 	bool sorted;              /* e[] is in (time, seq) order */
@@ -73,7 +74,7 @@ void ordered_free(struct ordered *q)
 {
 	if (!q)
 		return;
-	for (size_t i = 0; i < q->n; i++)
+	for (size_t i = q->head; i < q->n; i++)
 		if (q->e[i].c && --q->e[i].c->live == 0 && q->e[i].c != q->cur)
 			free(q->e[i].c);
 	free(q->cur);
@@ -134,21 +135,19 @@ static int by_time(const void *a, const void *b)
 static void deliver_first(struct ordered *q, size_t k)
 {
 	for (size_t i = 0; i < k; i++) {
-		struct entry *e = &q->e[i];
-		q->deliver(e->h, e->ev, q->arg);
-		if (e->time > q->last_flush)
-			q->last_flush = e->time;
-		q->bytes -= e->h->size;
-		if (!e->c) {
-			q->release(e->src, e->end, q->arg);
+		struct entry e = q->e[q->head++];  /* taken first: the queue may move */
+		q->deliver(e.h, e.ev, q->arg);
+		if (e.time > q->last_flush)
+			q->last_flush = e.time;
+		q->bytes -= e.h->size;
+		if (!e.c) {
+			q->release(e.src, e.end, q->arg);
 			continue;
 		}
-		chunk_release(q, e->c);
+		chunk_release(q, e.c);
 	}
-	if (k == 0)
-		return;  /* e[] may not exist yet */
-	memmove(q->e, q->e + k, (q->n - k) * sizeof(*q->e));
-	q->n -= k;
+	if (q->head == q->n)
+		q->head = q->n = 0;
 }
 
 /* The end of the run in order that starts at I. */
@@ -177,22 +176,24 @@ static void merge(const struct entry *src, struct entry *dst, size_t a, size_t m
  * general sort took a tenth of reading a file. */
 static void sort_entries(struct ordered *q)
 {
-	size_t runs;
+	size_t runs, n = q->n - q->head;
 
 	if (q->sorted)
 		return;
-	do {
+	do {  /* the first pass from e[head] to tmp[0] */
+		const struct entry *src = q->e + q->head;
 		runs = 0;
-		for (size_t a = 0; a < q->n; runs++) {
-			size_t m = run_end(q->e, a, q->n);
-			size_t b = m < q->n ? run_end(q->e, m, q->n) : m;
-			merge(q->e, q->tmp, a, m, b);
+		for (size_t a = 0; a < n; runs++) {
+			size_t m = run_end(src, a, n);
+			size_t b = m < n ? run_end(src, m, n) : m;
+			merge(src, q->tmp, a, m, b);
 			a = b;
 		}
 		struct entry *t = q->e;
 		size_t c = q->cap;
 		q->e = q->tmp, q->cap = q->tmp_cap;
 		q->tmp = t, q->tmp_cap = c;
+		q->head = 0, q->n = n;
 	} while (runs > 1);
 	q->sorted = true;
 }
@@ -203,7 +204,7 @@ static void deliver_upto(struct ordered *q, uint64_t limit)
 	size_t k = 0;
 
 	sort_entries(q);
-	while (k < q->n && q->e[k].time <= limit)
+	while (q->head + k < q->n && q->e[q->head + k].time <= limit)
 		k++;
 	deliver_first(q, k);
 }
@@ -211,12 +212,21 @@ static void deliver_upto(struct ordered *q, uint64_t limit)
 static void deliver_half(struct ordered *q)
 {
 	sort_entries(q);
-	deliver_first(q, (q->n + 1) / 2);
+	deliver_first(q, (q->n - q->head + 1) / 2);
 }
 
-/* Room for one more entry, and the merge's room for all of them. */
+/* Room for one more entry, and the merge's room for all of them: the
+ * queued ones moved to the front when the delivered fill half the array
+ * (each entry moved once for every entry delivered at most), else more. */
 static bool grow_entries(struct ordered *q)
 {
+	if (q->n < q->cap && q->n < q->tmp_cap)
+		return true;
+	if (q->head && q->head >= q->cap / 2) {
+		memmove(q->e, q->e + q->head, (q->n - q->head) * sizeof(*q->e));
+		q->n -= q->head;
+		q->head = 0;
+	}
 	return GROW(q->e, q->n + 1, q->cap) == 0 && GROW(q->tmp, q->n + 1, q->tmp_cap) == 0;
 }
 
@@ -236,7 +246,7 @@ static struct entry *append(struct ordered *q, uint64_t time, int ev)
 	e->time = time;
 	e->ev = ev;
 	e->seq = q->seq++;
-	if (q->n && by_time(&q->e[q->n - 1], e) > 0)
+	if (q->n > q->head && by_time(&q->e[q->n - 1], e) > 0)
 		q->sorted = false;
 	q->n++;
 	if (time > q->round_max)
@@ -249,7 +259,7 @@ struct perf_event_header *ordered_reserve(struct ordered *q, size_t size, uint64
 	struct chunk *c;
 	struct entry *e;
 
-	if (q->bytes + size > q->max_bytes && q->n)
+	if (q->bytes + size > q->max_bytes && q->n > q->head)
 		deliver_half(q);
 	if (!(c = chunk_for(q, size))) {
 		deliver_half(q);
@@ -279,7 +289,7 @@ bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t
 		return false;
 	/* the bound is on the window, wherever its records lie: a file's
 	 * records held in its mapping are ordered as their copies were */
-	if (q->bytes + h->size > q->max_bytes && q->n)
+	if (q->bytes + h->size > q->max_bytes && q->n > q->head)
 		deliver_half(q);
 	if (!(e = append(q, time, ev)))
 		return false;
@@ -293,7 +303,7 @@ bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t
 
 bool ordered_detach(struct ordered *q, uint32_t src)
 {
-	for (size_t i = 0; i < q->n; i++) {
+	for (size_t i = q->head; i < q->n; i++) {
 		struct entry *e = &q->e[i];
 		struct chunk *c;
 		if (e->c || e->src != src)
@@ -328,7 +338,7 @@ void ordered_round(struct ordered *q)
 void ordered_flush(struct ordered *q)
 {
 	sort_entries(q);
-	deliver_first(q, q->n);
+	deliver_first(q, q->n - q->head);
 	q->prev_round_max = q->round_max;
 }
 
@@ -339,5 +349,5 @@ uint64_t ordered_late(const struct ordered *q)
 
 size_t ordered_queued(const struct ordered *q)
 {
-	return q->n;
+	return q->n - q->head;
 }

@@ -70,7 +70,7 @@ struct func_image {
 	 * and the callers keep pointers). */
 	struct func **fde;
 	size_t nfde, fde_alloc;
-	struct func_image *next;  /* the images list; a JIT's: the table it replaced */
+	struct func_image *next;  /* a JIT's: the table it replaced */
 	uint64_t map_bytes;    /* a perf map's size when it was read */
 };
 

@@ -92,6 +92,42 @@ static void test_rounds(void **state)
 	ordered_free(q);
 }
 
+/* Rounds that each leave a round queued, for many rounds: the delivered
+ * entries' room is taken back (the queued moved to the front when no merge
+ * moved them) and the records come out whole and in time order, from one
+ * ring (in order) or two (merged). */
+static void many_rounds(int rings)
+{
+	static struct got g;
+	struct ordered *q = ordered_new(collect, &g, 0);
+	size_t pushed = 0;
+
+	g.n = 0;
+	for (uint64_t r = 0; r < 40; r++) {
+		for (int ring = 0; ring < rings; ring++)
+			for (uint64_t i = 0; i < 100 / (uint64_t)rings; i++, pushed++)
+				push(q, r * 100 + (uint64_t)rings * i + (uint64_t)ring + 1,
+				     pushed % 200, 40);
+		ordered_round(q);
+		assert_int_equal(ordered_queued(q), pushed - g.n);
+		assert_int_equal(g.n, 100 * r);
+	}
+	ordered_flush(q);
+	assert_int_equal(g.n, pushed);
+	for (size_t i = 0; i < g.n; i++)
+		assert_int_equal(g.time[i], i + 1);
+	assert_int_equal(ordered_late(q), 0);
+	assert_false(g.torn);
+	ordered_free(q);
+}
+
+static void test_many_rounds(void **state)
+{
+	(void)state;
+	many_rounds(1);
+	many_rounds(2);
+}
+
 static void test_equal_times_keep_order(void **state)
 {
 	struct got g = { .n = 0 };
@@ -278,6 +314,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rounds),
+		cmocka_unit_test(test_many_rounds),
 		cmocka_unit_test(test_equal_times_keep_order),
 		cmocka_unit_test(test_late_record),
 		cmocka_unit_test(test_memory_bound),

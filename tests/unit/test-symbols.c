@@ -1361,6 +1361,95 @@ static void test_kallsyms_many(void **state)
 	unlink(notes);
 }
 
+/* A sorted table is kept as text and each function named when first
+ * looked up; the same lines with one address going down are parsed whole
+ * and sorted.  Both must name every address alike: runs of aliases at one
+ * address (functions of every kind, data before and after them, data
+ * alone), modules, absolute and hostile lines, upper-case and short
+ * addresses, a name or module too long. */
+static size_t kept_line(char *out, size_t room, unsigned i, unsigned j, unsigned r)
+{
+	static const char kinds[] = "tTWwdDrbBA";
+	uint64_t addr = 0xffffffff81000000ull + 0x40ull * i;
+	char mod[400] = "";
+
+	if (r % 13 == 5)
+		snprintf(mod, sizeof(mod), "\t[mod%u]", r % 3);
+	else if (r % 101 == 7)  /* a module name too long: skipped */
+		snprintf(mod, sizeof(mod), "\t[%0300u]", r);
+	switch (r % 37) {
+	case 3:
+		return (size_t)snprintf(out, room, "%016llX %c s_%u_%u%s\n",
+					(unsigned long long)addr, kinds[r % 10], i, j, mod);
+	case 4:
+		return (size_t)snprintf(out, room, "%016llx T\n", (unsigned long long)addr);
+	case 5:
+		return (size_t)snprintf(out, room, "0000000000000000 A abs_%u\n", i);
+	case 6:
+		return (size_t)snprintf(out, room, "%016llx ? odd_%u\n", (unsigned long long)addr, i);
+	default:
+		return (size_t)snprintf(out, room, "%llx %c s_%u_%u%s\n", (unsigned long long)addr,
+					kinds[r % 10], i, j, mod);
+	}
+}
+
+static void test_kallsyms_kept_text(void **state)
+{
+	enum { N = 3000, LINE = 512 };
+	char *text = malloc((size_t)N * 4 * LINE), *down = malloc((size_t)N * 4 * LINE);
+	char kept[64], parsed[64], err[256], last[LINE];
+	size_t len = 0, last_len;
+	unsigned r = 1;
+	struct sym_info a, b;
+
+	(void)state;
+	assert_non_null(text);
+	assert_non_null(down);
+	for (unsigned i = 0; i < N; i++) {
+		if (i % 17 == 9)
+			continue;  /* a gap: the one before ends where the next begins */
+		unsigned run = 1 + (i * 7 + 3) % 4;
+		for (unsigned j = 0; j < run; j++) {
+			r = r * 1103515245u + 12345u;
+			len += kept_line(text + len, LINE, i, j, (r >> 8) % 4096);
+		}
+	}
+	/* the last line a function alone at its address, moved to the front */
+	last_len = (size_t)snprintf(last, sizeof(last), "ffffffff82000000 t the_end\n");
+	memcpy(text + len, last, last_len + 1);
+	memcpy(down, last, last_len);
+	memcpy(down + last_len, text, len);
+	strcpy(kept, write_fixture(text, len + last_len));
+	strcpy(parsed, write_fixture(down, len + last_len));
+	struct ksymtab *k = ksymtab_load(kept, "/nonexistent", err, sizeof(err));
+	struct ksymtab *p = ksymtab_load(parsed, "/nonexistent", err, sizeof(err));
+	assert_non_null(k);
+	assert_non_null(p);
+	unsigned named = 0;
+	for (int pass = 0; pass < 2; pass++)  /* the second from the names kept */
+		for (uint64_t addr = 0xffffffff80fff000ull; addr < 0xffffffff82003000ull;
+		     addr += addr < 0xffffffff81000000ull + 0x40ull * N ? 0x1f : 0x3ff) {
+			bool in_k = ksymtab_lookup(k, addr, &a), in_p = ksymtab_lookup(p, addr, &b);
+			assert_int_equal(in_k, in_p);
+			if (!in_k)
+				continue;
+			named += pass == 0;
+			assert_string_equal(a.name, b.name);
+			assert_int_equal(a.start, b.start);
+			assert_int_equal(a.size, b.size);
+			assert_string_equal(a.module, b.module);
+		}
+	assert_true(named > N);
+	expect_ksym(k, 0xffffffff82001fff, "the_end", 0xffffffff82000000, 0x2000,
+		    "[kernel.kallsyms]");
+	ksymtab_free(k);
+	ksymtab_free(p);
+	unlink(kept);
+	unlink(parsed);
+	free(text);
+	free(down);
+}
+
 /* kernel.kptr_restrict: every address 0, so no symbol table; a missing
  * file says which. */
 static void test_kallsyms_hidden(void **state)
@@ -1489,6 +1578,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_cached),
 		cmocka_unit_test(test_kallsyms_hidden),
 		cmocka_unit_test(test_kallsyms_many),
+		cmocka_unit_test(test_kallsyms_kept_text),
 		cmocka_unit_test(test_kallsyms_live),
 		cmocka_unit_test_setup_teardown(test_srcline, setup_self, teardown),
 		cmocka_unit_test_setup_teardown(test_bias_and_split, setup_empty, teardown),
