@@ -129,6 +129,10 @@ static bool pmu_present(const char *name)
 
 int pfm_setup(struct pfm_host *h, const char *force, char *err, size_t errsz)
 {
+	if (!h) {
+		snprintf(err, errsz, "out of memory");  /* pfm_host_new's NULL */
+		return -1;
+	}
 	if (!lib.probed)
 		probe_libpfm();
 	if (lib.initialized)
@@ -219,6 +223,10 @@ int pfm_encode(struct pfm_host *h, const char *event, struct perf_event_attr *at
 	const struct pfm_fix *fix;
 	char got[32] = "unknown", ignored[256];
 
+	if (!h) {
+		snprintf(err, errsz, "event '%s': no host to encode it for", event);
+		return -1;
+	}
 	if (use_host(h, err, errsz) < 0)
 		return -1;
 	fix = pfm_fix_find(h->pmu[0] ? h->pmu : NULL, event);

@@ -11,7 +11,8 @@
 /* The host as libpfm4 and the kernel tell it, made by its owner (the
  * session, the command) and passed to who encodes events or asks about the
  * PMU.  Nothing is probed before pfm_setup; a NULL or never set up host
- * tells of none (software events only).  NULL when out of memory. */
+ * tells of none (software events only), and pfm_setup and pfm_encode
+ * refuse a NULL one (-1).  NULL when out of memory. */
 struct pfm_host;
 struct pfm_host *pfm_host_new(void);
 void pfm_host_free(struct pfm_host *h);

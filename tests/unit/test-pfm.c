@@ -398,7 +398,9 @@ static void test_two_hosts(void **state)
 			 0);
 	assert_int_equal(attr.config & 0xff, 0x3c);
 	pfm_host_free(core);
-	/* a host nobody set up tells of no PMU */
+	/* a host nobody made tells of no PMU and encodes nothing */
+	assert_int_equal(pfm_setup(NULL, NULL, err, sizeof(err)), -1);
+	assert_int_equal(pfm_encode(NULL, "cpu-clock", &attr, NULL, 0, err, sizeof(err)), -1);
 	assert_null(pfm_host_pmu(NULL));
 	assert_false(pfm_host_hardware(NULL));
 	pfm_host_describe(NULL, err, sizeof(err));
