@@ -20,9 +20,12 @@ void counts_init(struct counts *c)
 	memset(c, 0, sizeof(*c));
 }
 
+static void memo_free(struct counts_memo *m);
+static void memo_stale(struct counts *c);
+
 static void memo_drop(struct counts *c)
 {
-	free(c->memo);
+	memo_free(c->memo);
 	c->memo = NULL;
 }
 
@@ -43,7 +46,7 @@ static struct count_entry *find_exact(struct counts *c, const char *name)
 
 static struct count_entry *append(struct counts *c, const char *name)
 {
-	memo_drop(c);
+	memo_stale(c);
 	if (GROW(c->v, c->n + 1, c->cap) < 0)
 		return NULL;
 	struct count_entry *e = &c->v[c->n++];
@@ -381,7 +384,7 @@ static bool is_hw_model(const struct arch_model *model)
 
 /* The vendor encoding NAME denotes under MODEL: perf's cpu/event=..,umask=../
  * terms, a raw rHEX, a model row, or a row with :c= :i= :e= modifiers. */
-static bool event_code(const struct arch_model *model, const char *name,
+static bool event_code(struct model_index *ix, const struct arch_model *model, const char *name,
 		       struct arch_code *code)
 {
 	char inner[COUNT_NAME_MAX], base[COUNT_NAME_MAX];
@@ -397,7 +400,7 @@ static bool event_code(const struct arch_model *model, const char *name,
 		return false;
 	if (model_raw_decode(model, name, code))
 		return true;
-	if ((ev = model_lookup(model, name)) != NULL && ev->pfm) {
+	if ((ev = model_index_lookup(ix, model, name)) != NULL && ev->pfm) {
 		*code = ev->code;
 		return true;
 	}
@@ -406,7 +409,7 @@ static bool event_code(const struct arch_model *model, const char *name,
 	if (!colon)
 		return false;
 	*colon = '\0';
-	if ((ev = model_lookup(model, base)) == NULL || !ev->pfm)
+	if ((ev = model_index_lookup(ix, model, base)) == NULL || !ev->pfm)
 		return false;
 	*code = ev->code;
 	return apply_terms(code, colon + 1, ":");
@@ -431,11 +434,12 @@ struct resolved {
 	char canon[256];
 };
 
-static void resolve(const struct arch_model *model, const char *name, struct resolved *r)
+static void resolve(struct model_index *ix, const struct arch_model *model, const char *name,
+		    struct resolved *r)
 {
 	r->spelled = perf_spelling(name, r->spelled_buf, sizeof(r->spelled_buf));
-	r->row = model ? model_lookup(model, r->spelled) : NULL;
-	r->has_code = event_code(model, r->spelled, &r->code);
+	r->row = model ? model_index_lookup(ix, model, r->spelled) : NULL;
+	r->has_code = event_code(ix, model, r->spelled, &r->code);
 	r->has_canon = event_canon(r->spelled, r->canon, sizeof(r->canon));
 }
 
@@ -457,9 +461,25 @@ static bool same_resolved(const struct resolved *a, const struct resolved *b)
 
 struct counts_memo {
 	const struct arch_model *model;
+	struct model_index *ix;  /* the models' rows by spelling: kept across rebuilds */
 	size_t n;
 	struct resolved r[];
 };
+
+static void memo_free(struct counts_memo *m)
+{
+	if (m)
+		model_index_free(m->ix);
+	free(m);
+}
+
+/* The entries changed: their resolutions are redone, the index is kept
+ * (it is the model's, not the entries'). */
+static void memo_stale(struct counts *c)
+{
+	if (c->memo)
+		c->memo->n = SIZE_MAX;
+}
 
 /* The entries of C resolved under MODEL, from the memo when it is for the
  * same model and entries (NULL when out of memory: resolve per call). */
@@ -471,14 +491,18 @@ static const struct resolved *entries_resolved(const struct counts *c,
 
 	if (mc->memo && mc->memo->model == model && mc->memo->n == c->n)
 		return mc->memo->r;
-	memo_drop(mc);
+	struct model_index *ix = mc->memo ? mc->memo->ix : model_index_new();
+	free(mc->memo);
 	mc->memo = malloc(sizeof(*mc->memo) + c->n * sizeof(struct resolved));
-	if (!mc->memo)
+	if (!mc->memo) {
+		model_index_free(ix);
 		return NULL;
+	}
 	mc->memo->model = model;
+	mc->memo->ix = ix;  /* NULL when out of memory: model_lookup's walk */
 	mc->memo->n = c->n;
 	for (size_t i = 0; i < c->n; i++)
-		resolve(model, c->v[i].name, &mc->memo->r[i]);
+		resolve(ix, model, c->v[i].name, &mc->memo->r[i]);
 	return mc->memo->r;
 }
 
@@ -499,12 +523,12 @@ const struct count_entry *counts_find(const struct counts *c,
 		if (counts_other_core_type(en))
 			continue;
 		if (!q_done) {
-			resolve(model, name, &q);
 			memo = entries_resolved(c, model);
+			resolve(memo ? c->memo->ix : NULL, model, name, &q);
 			q_done = true;
 		}
 		if (!memo)
-			resolve(model, en, &e);
+			resolve(NULL, model, en, &e);
 		if (same_resolved(memo ? &memo[i] : &e, &q))
 			return &c->v[i];
 	}

@@ -29,9 +29,10 @@ struct counts_memo;
 struct counts {
 	struct count_entry *v;
 	size_t n, cap;
-	/* What each entry's name denotes under the last model asked: a cache
-	 * (model_lookup walks every row of a model), dropped when entries are
-	 * added and freed by counts_free. */
+	/* What each entry's name denotes under the last model asked, and the
+	 * model_index its names are looked up through: a cache (model_lookup
+	 * walks every row of a model), its entries dropped when entries are
+	 * added, all of it freed by counts_free. */
 	struct counts_memo *memo;
 };
 

@@ -480,32 +480,71 @@ static bool name_matches(const char *names, const char *want)
 	return false;
 }
 
-/* The canonical forms of the '|' spellings of table string A, each ended by
- * a newline ("" for one that does not fit), computed once per string: the
- * tables are static data, so a string's address keys the memo.  NULL when
- * out of memory. */
-static struct {
+/* Per model, every canonical spelling of its rows (libpfm4 string first,
+ * then the names), each to the first row that has it: built once by the
+ * index's owner, so a lookup is one probe, not a canonicalization of every
+ * row. */
+struct canon_index {
+	const struct arch_model *model;
+	struct hashtab index;  /* canonical spellings */
+	struct hashtab names;  /* the tables' names as spelled, lower case */
+	const char **keys;
+	const struct arch_event **rows;
+	size_t n, keys_alloc, rows_alloc;
+};
+
+/* What model_index_lookup keeps (arch/ keeps nothing): the canonical forms
+ * of the tables' strings (the tables are static data, so a string's
+ * address keys them) and each model's canon_index. */
+struct model_index {
 	struct hashtab index;
 	const char **src, **canon;
 	size_t n, src_alloc, canon_alloc;
 	struct strpool pool;
-} memo;
+	struct canon_index *models;
+	size_t n_models, models_alloc;
+};
+
+struct model_index *model_index_new(void)
+{
+	return calloc(1, sizeof(struct model_index));
+}
+
+void model_index_free(struct model_index *ix)
+{
+	if (!ix)
+		return;
+	for (size_t i = 0; i < ix->n_models; i++) {
+		hashtab_free(&ix->models[i].index);
+		hashtab_free(&ix->models[i].names);
+		free(ix->models[i].keys);
+		free(ix->models[i].rows);
+	}
+	free(ix->models);
+	hashtab_free(&ix->index);
+	free(ix->src);
+	free(ix->canon);
+	strpool_free(&ix->pool);
+	free(ix);
+}
 
 static bool same_src(const void *key, uint32_t idx, const void *ctx)
 {
-	(void)ctx;
-	return memo.src[idx] == key;
+	return ((const struct model_index *)ctx)->src[idx] == key;
 }
 
-static const char *canon_list(const char *a)
+/* The canonical forms of the '|' spellings of table string A, each ended by
+ * a newline ("" for one that does not fit), computed once per string into
+ * IX.  NULL when out of memory. */
+static const char *canon_list(struct model_index *ix, const char *a)
 {
 	uint64_t h = hash_mix((uintptr_t)a);
-	uint32_t i = hashtab_find(&memo.index, h, a, same_src, NULL);
+	uint32_t i = hashtab_find(&ix->index, h, a, same_src, ix);
 	char list[1024], one[256], ca[256];
 	size_t used = 0;
 
 	if (i != HASHTAB_NONE)
-		return memo.canon[i];
+		return ix->canon[i];
 	list[0] = '\0';
 	for (const char *p = a; p && *p;) {
 		size_t len = strcspn(p, "|");
@@ -522,32 +561,40 @@ static const char *canon_list(const char *a)
 		used += (size_t)w;
 		p = p[len] ? p + len + 1 : NULL;
 	}
-	const char *c = strpool_intern(&memo.pool, list);
-	if (!c || GROW(memo.src, memo.n + 1, memo.src_alloc) < 0 ||
-	    GROW(memo.canon, memo.n + 1, memo.canon_alloc) < 0 ||
-	    hashtab_add(&memo.index, h, (uint32_t)memo.n) < 0)
+	const char *c = strpool_intern(&ix->pool, list);
+	if (!c || GROW(ix->src, ix->n + 1, ix->src_alloc) < 0 ||
+	    GROW(ix->canon, ix->n + 1, ix->canon_alloc) < 0 ||
+	    hashtab_add(&ix->index, h, (uint32_t)ix->n) < 0)
 		return NULL;
-	memo.src[memo.n] = a;
-	memo.canon[memo.n++] = c;
+	ix->src[ix->n] = a;
+	ix->canon[ix->n++] = c;
 	return c;
+}
+
+/* Whether spelling P (LEN bytes) cannot have the canonical form whose
+ * event part is CANON_B's first HEAD bytes: event_canon upper-cases the
+ * part before the first '.' or ':' (after any leading '.') and keeps it
+ * first, so a differing part rules it out without canonicalizing.  A
+ * leading ':' is left to event_canon. */
+static bool other_event(const char *p, size_t len, const char *canon_b, size_t head)
+{
+	size_t skip = strspn(p, ".");
+
+	if (skip >= len || p[0] == ':')
+		return false;
+	size_t part = strcspn(p + skip, ".:|");
+	return part != head || strncasecmp(p + skip, canon_b, head) != 0;
 }
 
 /* Whether one of the '|' spellings of A has the canonical form CANON_B. */
 static bool canon_matches(const char *a, const char *canon_b)
 {
 	char one[256], ca[256];
-	const char *list = a ? canon_list(a) : NULL;
-	size_t cl = strlen(canon_b);
+	size_t head = strcspn(canon_b, ":");
 
-	if (list) {
-		for (const char *p = list; *p; p = strchr(p, '\n') + 1)
-			if (strncmp(p, canon_b, cl) == 0 && p[cl] == '\n' && cl)
-				return true;
-		return false;
-	}
 	for (const char *p = a; p && *p;) {
 		size_t len = strcspn(p, "|");
-		if (len < sizeof(one)) {
+		if (len < sizeof(one) && !other_event(p, len, canon_b, head)) {
 			memcpy(one, p, len);
 			one[len] = '\0';
 			if (event_canon(one, ca, sizeof(ca)) && strcmp(ca, canon_b) == 0)
@@ -617,8 +664,8 @@ static bool toplev_modifier(const char *t, char *kv, size_t kvsz)
 /* "NAME:c=1:i=1": the row of NAME with those modifiers, by its code (the
  * perfmon names carry no modifiers; "UOPS_EXECUTED.THREAD:c=1:i=1" is the
  * stall row, whatever libpfm4 string it has). */
-static const struct arch_event *lookup_modified(const struct arch_model *model,
-						const char *name)
+static const struct arch_event *lookup_modified(struct model_index *ix,
+						const struct arch_model *model, const char *name)
 {
 	struct perf_pmu_event mods;
 	char base[160], terms[160];
@@ -639,14 +686,15 @@ static const struct arch_event *lookup_modified(const struct arch_model *model,
 		if (!strchr(t, '=') || !perf_term(t, false, &mods))
 			return NULL;
 	}
-	const struct arch_event *row = model_lookup(model, base);
+	const struct arch_event *row = model_index_lookup(ix, model, base);
 	if (!row || !row->pfm)
 		return NULL;
 	struct arch_code c = with_modifiers(&row->code, &mods);
 	return lookup_code(model, &c);
 }
 
-static const struct arch_event *lookup_perf_syntax(const struct arch_model *model,
+static const struct arch_event *lookup_perf_syntax(struct model_index *ix,
+						   const struct arch_model *model,
 						   const struct perf_pmu_event *e)
 {
 	if (e->has_event && is_arm(model)) {
@@ -656,7 +704,7 @@ static const struct arch_event *lookup_perf_syntax(const struct arch_model *mode
 	}
 	if (e->has_event)
 		return is_hw_model(model) ? lookup_code(model, &e->code) : NULL;
-	const struct arch_event *row = model_lookup(model, e->name);
+	const struct arch_event *row = model_index_lookup(ix, model, e->name);
 	if (!row || !has_modifiers(e))
 		return row;
 	if (!row->pfm)
@@ -665,28 +713,14 @@ static const struct arch_event *lookup_perf_syntax(const struct arch_model *mode
 	return lookup_code(model, &c);
 }
 
-/* Per model, every canonical spelling of its rows (libpfm4 string first,
- * then the names), each to the first row that has it: built once, so a
- * lookup is one probe, not a canonicalization of every row. */
-#define CANON_INDEXES 64
-static struct canon_index {
-	const struct arch_model *model;
-	struct hashtab index;  /* canonical spellings */
-	struct hashtab names;  /* the tables' names as spelled, lower case */
-	const char **keys;
-	const struct arch_event **rows;
-	size_t n, keys_alloc, rows_alloc;
-} canon_indexes[CANON_INDEXES];
-static int n_canon_indexes;
-
 static bool same_key(const void *key, uint32_t idx, const void *ctx)
 {
 	return strcmp(((const struct canon_index *)ctx)->keys[idx], key) == 0;
 }
 
 /* KEY (LEN bytes) into TAB of CI for row EV, unless an earlier row has it. */
-static int index_key(struct canon_index *ci, struct hashtab *tab, const char *key, size_t len,
-		     const struct arch_event *ev)
+static int index_key(struct model_index *ix, struct canon_index *ci, struct hashtab *tab,
+		     const char *key, size_t len, const struct arch_event *ev)
 {
 	char one[256];
 
@@ -697,7 +731,7 @@ static int index_key(struct canon_index *ci, struct hashtab *tab, const char *ke
 	uint64_t h = hash_str(one);
 	if (hashtab_find(tab, h, one, same_key, ci) != HASHTAB_NONE)
 		return 0;  /* an earlier row has it */
-	const char *interned = strpool_intern(&memo.pool, one);
+	const char *interned = strpool_intern(&ix->pool, one);
 	if (!interned || GROW(ci->keys, ci->n + 1, ci->keys_alloc) < 0 ||
 	    GROW(ci->rows, ci->n + 1, ci->rows_alloc) < 0 || hashtab_add(tab, h, (uint32_t)ci->n) < 0)
 		return -1;
@@ -706,11 +740,11 @@ static int index_key(struct canon_index *ci, struct hashtab *tab, const char *ke
 	return 0;
 }
 
-static int index_spellings(struct canon_index *ci, const char *list,
+static int index_spellings(struct model_index *ix, struct canon_index *ci, const char *list,
 			   const struct arch_event *ev)
 {
 	for (const char *p = list; p && *p; p = strchr(p, '\n') + 1)
-		if (index_key(ci, &ci->index, p, strcspn(p, "\n"), ev) < 0)
+		if (index_key(ix, ci, &ci->index, p, strcspn(p, "\n"), ev) < 0)
 			return -1;
 	return 0;
 }
@@ -728,7 +762,8 @@ static bool lower_into(const char *s, size_t len, char *out, size_t sz)
 
 /* Row EV's name string as model_lookup's first pass matches it: each '|'
  * spelling and the whole string, case-insensitive. */
-static int index_names(struct canon_index *ci, const char *names, const struct arch_event *ev)
+static int index_names(struct model_index *ix, struct canon_index *ci, const char *names,
+		       const struct arch_event *ev)
 {
 	char low[256];
 
@@ -736,40 +771,48 @@ static int index_names(struct canon_index *ci, const char *names, const struct a
 		const char *bar = strchr(p, '|');
 		size_t len = bar ? (size_t)(bar - p) : strlen(p);
 		if (lower_into(p, len, low, sizeof(low)) &&
-		    index_key(ci, &ci->names, low, len, ev) < 0)
+		    index_key(ix, ci, &ci->names, low, len, ev) < 0)
 			return -1;
 		p = bar ? bar + 1 : NULL;
 	}
 	if (strchr(names, '|') && lower_into(names, strlen(names), low, sizeof(low)))
-		return index_key(ci, &ci->names, low, strlen(low), ev);
+		return index_key(ix, ci, &ci->names, low, strlen(low), ev);
 	return 0;
 }
 
-static struct canon_index *canon_index_of(const struct arch_model *model)
+/* MODEL's canon_index in IX, built on first use; NULL without IX or when
+ * out of memory (the slow way, this time). */
+static struct canon_index *canon_index_of(struct model_index *ix, const struct arch_model *model)
 {
-	for (int i = 0; i < n_canon_indexes; i++)
-		if (canon_indexes[i].model == model)
-			return &canon_indexes[i];
-	if (n_canon_indexes == CANON_INDEXES)
+	if (!ix)
 		return NULL;
-	struct canon_index *ci = &canon_indexes[n_canon_indexes];
+	for (size_t i = 0; i < ix->n_models; i++)
+		if (ix->models[i].model == model)
+			return ix->models[i].n ? &ix->models[i] : NULL;
+	if (GROW(ix->models, ix->n_models + 1, ix->models_alloc) < 0)
+		return NULL;
+	struct canon_index *ci = &ix->models[ix->n_models++];
+	memset(ci, 0, sizeof(*ci));
 	ci->model = model;
 	for (const struct arch_event *const *t = model->tables; *t; t++)
 		for (const struct arch_event *ev = *t; ev->name; ev++) {
-			const char *lp = ev->pfm ? canon_list(ev->pfm) : "";
-			const char *ln = canon_list(ev->name);
-			if (!lp || !ln || index_names(ci, ev->name, ev) < 0 ||
-			    index_spellings(ci, lp, ev) < 0 || index_spellings(ci, ln, ev) < 0)
-				return NULL;  /* out of memory: the slow way, this time */
+			const char *lp = ev->pfm ? canon_list(ix, ev->pfm) : "";
+			const char *ln = canon_list(ix, ev->name);
+			if (!lp || !ln || index_names(ix, ci, ev->name, ev) < 0 ||
+			    index_spellings(ix, ci, lp, ev) < 0 ||
+			    index_spellings(ix, ci, ln, ev) < 0) {
+				ci->n = 0;  /* out of memory: the slow way, from now on */
+				return NULL;
+			}
 		}
-	n_canon_indexes++;
 	return ci;
 }
 
 /* The first row of MODEL one of whose spellings has the canonical form CANON. */
-static const struct arch_event *lookup_canon(const struct arch_model *model, const char *canon)
+static const struct arch_event *lookup_canon(struct model_index *ix,
+					     const struct arch_model *model, const char *canon)
 {
-	const struct canon_index *ci = canon_index_of(model);
+	const struct canon_index *ci = canon_index_of(ix, model);
 
 	if (ci) {
 		uint32_t i = hashtab_find(&ci->index, hash_str(canon), canon, same_key, ci);
@@ -783,9 +826,10 @@ static const struct arch_event *lookup_canon(const struct arch_model *model, con
 }
 
 /* The first row of MODEL one of whose names is NAME, in any case. */
-static const struct arch_event *lookup_name(const struct arch_model *model, const char *name)
+static const struct arch_event *lookup_name(struct model_index *ix,
+					    const struct arch_model *model, const char *name)
 {
-	const struct canon_index *ci = canon_index_of(model);
+	const struct canon_index *ci = canon_index_of(ix, model);
 	char low[256];
 
 	if (ci && lower_into(name, strlen(name), low, sizeof(low))) {
@@ -801,6 +845,12 @@ static const struct arch_event *lookup_name(const struct arch_model *model, cons
 
 const struct arch_event *model_lookup(const struct arch_model *model, const char *name)
 {
+	return model_index_lookup(NULL, model, name);
+}
+
+const struct arch_event *model_index_lookup(struct model_index *ix, const struct arch_model *model,
+					    const char *name)
+{
 	char canon[256];
 	struct arch_code raw;
 	struct perf_pmu_event perf;
@@ -815,13 +865,13 @@ const struct arch_event *model_lookup(const struct arch_model *model, const char
 			return NULL;
 		name = sep + 2;
 	}
-	if ((ev = lookup_name(model, name)) != NULL)
+	if ((ev = lookup_name(ix, model, name)) != NULL)
 		return ev;
 	if (event_perf_syntax(name, &perf))
-		return lookup_perf_syntax(model, &perf);
-	if (event_canon(name, canon, sizeof(canon)) && (ev = lookup_canon(model, canon)))
+		return lookup_perf_syntax(ix, model, &perf);
+	if (event_canon(name, canon, sizeof(canon)) && (ev = lookup_canon(ix, model, canon)))
 		return ev;
 	if (is_hw_model(model) && model_raw_decode(model, name, &raw))
 		return lookup_code(model, &raw);
-	return is_hw_model(model) ? lookup_modified(model, name) : NULL;
+	return is_hw_model(model) ? lookup_modified(ix, model, name) : NULL;
 }

@@ -116,8 +116,18 @@ const struct arch_model *model_at(size_t i);   /* NULL past the end */
 
 /* Finds the row of MODEL that NAME denotes: a paper name, a libpfm4 string
  * (case, order of unit masks and modifier spelling do not matter) or a raw
- * x86 code "rHEX".  NULL if none. */
+ * x86 code "rHEX".  NULL if none.  Walks the model's rows. */
 const struct arch_event *model_lookup(const struct arch_model *model, const char *name);
+
+/* The same through IX, every canonical spelling of a model's rows to its
+ * row, built on the first lookup of that model and kept: one probe a
+ * lookup.  Made and kept by whoever looks up many names (a counts file's
+ * resolver); IX NULL is model_lookup. */
+struct model_index;
+struct model_index *model_index_new(void);   /* NULL: out of memory */
+void model_index_free(struct model_index *ix);
+const struct arch_event *model_index_lookup(struct model_index *ix, const struct arch_model *model,
+					    const char *name);
 
 /* Canonical spelling of an event string for matching: upper case, unit masks
  * sorted, modifiers as :C=n:E=1:I=1, privilege modifiers dropped, a paper's

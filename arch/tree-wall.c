@@ -82,36 +82,21 @@ const struct tree_def tree_wall = {
 /* wall.on_cpu carries the host method's tree: that of the counts' model
  * (a hardware model's cycle accounting; on a host without a PMU the
  * software tree), its nodes under wall.on_cpu with their ids prefixed
- * "wall.on_cpu.".  The joined definition is built once per host tree
- * from the two constant ones (a cache, not state: the same every time);
- * its host nodes' values come from evaluating the host tree on the same
+ * "wall.on_cpu.".  The joined definition is built from the two constant
+ * ones into the result that shows it (its caller's, no cache here); its
+ * host nodes' values come from evaluating the host tree on the same
  * counts, not from their formulas, so it is never evaluated itself. */
 #define ON_CPU 1   /* nodes[ON_CPU] is wall.on_cpu; the host's follow it */
-#define LINKS 16
-#define LINK_ID 96
 
-static struct linked {
-	const struct tree_def *host;
-	struct tree_def def;
-	struct tree_node_def nodes[TREE_MAX_NODES];
-	char ids[TREE_MAX_NODES][LINK_ID];
-} links[LINKS];
-
-static const struct tree_def *joined_def(const struct tree_def *host)
+static const struct tree_def *joined_def(const struct tree_def *host, struct tree_join *l)
 {
-	int nw = tree_wall.n_nodes, nh = host->n_nodes, k;
+	int nw = tree_wall.n_nodes, nh = host->n_nodes;  /* nw + nh fit: checked */
 
-	for (k = 0; k < LINKS && links[k].host; k++)
-		if (links[k].host == host)
-			return &links[k].def;
-	if (k == LINKS || nw + nh > TREE_MAX_NODES)
-		return NULL;
-	struct linked *l = &links[k];
 	for (int i = 0, j = 0; i < nw; i++) {
 		l->nodes[j++] = nodes[i];
 		for (int h = 0; i == ON_CPU && h < nh; h++, j++) {
 			l->nodes[j] = host->nodes[h];
-			snprintf(l->ids[j], LINK_ID, "wall.on_cpu.%s", host->nodes[h].id);
+			snprintf(l->ids[j], TREE_JOIN_ID, "wall.on_cpu.%s", host->nodes[h].id);
 			l->nodes[j].id = l->ids[j];
 			l->nodes[j].same_as = NULL;  /* checked in the host's own result */
 		}
@@ -119,7 +104,6 @@ static const struct tree_def *joined_def(const struct tree_def *host)
 	l->def = tree_wall;
 	l->def.nodes = l->nodes;
 	l->def.n_nodes = nw + nh;
-	l->host = host;
 	return &l->def;
 }
 
@@ -137,12 +121,12 @@ void tree_wall_link(const struct counts *c, const struct tree_ctx *ctx, struct t
 	if (r->def != &tree_wall || !m || m->tree == TREE_NONE || m->tree == TREE_WALL)
 		return;
 	const struct tree_def *host = tree_def_pick(m->tree, m, c);
-	const struct tree_def *j = host ? joined_def(host) : NULL;
-	if (!j)
+	if (!host || tree_wall.n_nodes + host->n_nodes > TREE_MAX_NODES)
 		return;
 	tree_eval(host, c, ctx, &h);
 	if (tree_inputs_present(&h) == 0)   /* nothing of the host's counted */
 		return;
+	const struct tree_def *j = joined_def(host, &r->join);
 	int nh = host->n_nodes;
 	for (int i = tree_wall.n_nodes - 1; i > ON_CPU; i--) {
 		struct node_value v = r->v[i];

@@ -2,6 +2,7 @@
 #include "arch/tree.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -354,7 +355,7 @@ static void fill_percent(const struct tree_def *def, struct tree_result *r, int 
 void tree_eval(const struct tree_def *def, const struct counts *c,
 	       const struct tree_ctx *ctx, struct tree_result *out)
 {
-	memset(out, 0, sizeof(*out));
+	memset(out, 0, offsetof(struct tree_result, join));  /* JOIN: built when used */
 	out->def = def;
 	read_inputs(def, c, ctx, out->in);
 	for (int i = 0; i < def->n_nodes; i++) {

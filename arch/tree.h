@@ -120,10 +120,22 @@ struct node_value {
 	int depth;
 };
 
+/* The wall tree joined with a host tree (tree_wall_link): its definition,
+ * built from the two constant ones in the result that shows it. */
+#define TREE_JOIN_ID 96
+struct tree_join {
+	struct tree_def def;
+	struct tree_node_def nodes[TREE_MAX_NODES];
+	char ids[TREE_MAX_NODES][TREE_JOIN_ID];
+};
+
 struct tree_result {
 	const struct tree_def *def;
 	struct node_value v[TREE_MAX_NODES];
 	double in[TREE_MAX_INPUTS];
+	/* the result's own storage for DEF where DEF is the joined wall tree
+	 * (DEF then points into it: such a result is not copied by value) */
+	struct tree_join join;
 };
 
 /* The default definition of TREE (its first variant), NULL if none. */
@@ -155,8 +167,9 @@ const struct arch_model *tree_default_model(const struct tree_def *def);
 void tree_eval(const struct tree_def *def, const struct counts *c,
 	       const struct tree_ctx *ctx, struct tree_result *out);
 /* Hangs the tree of CTX's model, evaluated on C, under R's wall.on_cpu
- * (ids "wall.on_cpu.ID"; R->def becomes the joined definition) when R is
- * the wall tree's and C counted any of that tree's inputs (arch/tree-wall.c). */
+ * (ids "wall.on_cpu.ID"; R->def becomes the joined definition, built in
+ * R->join) when R is the wall tree's and C counted any of that tree's
+ * inputs (arch/tree-wall.c). */
 void tree_wall_link(const struct counts *c, const struct tree_ctx *ctx, struct tree_result *r);
 int tree_node_index(const struct tree_def *def, const char *id);
 /* Value of node ID, NAN if not measured or unknown. */

@@ -54,25 +54,25 @@ static bool host_cpuid(char *out, size_t outsz)
  * with a kernel core PMU and no libpfm4 PMU, the CPUID's model
  * (model_from_cpuid: Zen 5, Granite Rapids, Sierra Forest), encoded under
  * its libpfm4 PMU where it has one; else "perf". */
-const struct arch_model *events_host_model(void)
+const struct arch_model *events_host_model(struct pfm_host *host)
 {
 	char err[256], cpuid[96];
 	const struct arch_model *m = NULL, *c = NULL;
 
-	if (pfm_setup(NULL, err, sizeof(err)) != 0)
+	if (pfm_setup(host, NULL, err, sizeof(err)) != 0)
 		return model_find("perf");
-	if (pfm_host_hardware() && host_cpuid(cpuid, sizeof(cpuid)))
+	if (pfm_host_hardware(host) && host_cpuid(cpuid, sizeof(cpuid)))
 		c = model_from_cpuid(cpuid);
-	const char *pmu = pfm_host_pmu();
+	const char *pmu = pfm_host_pmu(host);
 	if (pmu) {
 		if (c && c->pfm_force && strcmp(c->pfm_force, pmu) == 0)
 			return c;
 		m = model_find(pmu);
-	} else if (c && (!c->pfm_force || pfm_setup(c->pfm_force, err, sizeof(err)) == 0)) {
+	} else if (c && (!c->pfm_force || pfm_setup(host, c->pfm_force, err, sizeof(err)) == 0)) {
 		return c;
 	}
 	if (!m)
-		m = pfm_host_midr_model();  /* arm64: a core libpfm4 does not name */
+		m = pfm_host_midr_model(host);  /* arm64: a core libpfm4 does not name */
 	return m ? m : model_find("perf");
 }
 
@@ -297,8 +297,8 @@ static int encode_arm_threshold(const struct arch_model *model, const char *pfm,
  * Arm model from its table (libpfm4 has no arm tables on other hosts),
  * everything else through libpfm4 (and arch/pfm-fix.c) as PFM, the model
  * row's string when NAME is a row. */
-static int encode_event(const struct arch_model *model, const char *name, const char *pfm,
-			struct perf_event_attr *attr, char *err, size_t errsz)
+static int encode_event(struct pfm_host *host, const struct arch_model *model, const char *name,
+			const char *pfm, struct perf_event_attr *attr, char *err, size_t errsz)
 {
 	struct perf_pmu_event perf;
 	uint32_t type = PERF_TYPE_RAW;
@@ -336,8 +336,8 @@ static int encode_event(const struct arch_model *model, const char *name, const 
 	}
 	if (encode_perf(model, name, pfm, type, attr))
 		return 0;
-	if (pfm_encode(pfm, attr, fstr, sizeof(fstr), err, errsz) < 0 &&
-	    !(pfm_host_hardware() && generic_hardware(pfm, attr))) {
+	if (pfm_encode(host, pfm, attr, fstr, sizeof(fstr), err, errsz) < 0 &&
+	    !(pfm_host_hardware(host) && generic_hardware(pfm, attr))) {
 		if (own_encoding(model) && model->encoding != ENC_ARMV8)
 			snprintf(err, errsz, "event '%s': unknown event (perf's %s events, model "
 				 "%s; cyctop list events --model %s)", name, model->perf_events,
@@ -352,14 +352,15 @@ static int encode_event(const struct arch_model *model, const char *name, const 
 }
 
 /* arm64: raw codes go to the core PMU's own type (pfm_host_core_type). */
-static int encode_event_host(const struct arch_model *model, const char *name, const char *pfm,
-			     struct perf_event_attr *attr, char *err, size_t errsz)
+static int encode_event_host(struct pfm_host *host, const struct arch_model *model,
+			     const char *name, const char *pfm, struct perf_event_attr *attr,
+			     char *err, size_t errsz)
 {
 	uint32_t type;
 
-	if (encode_event(model, name, pfm, attr, err, errsz) < 0)
+	if (encode_event(host, model, name, pfm, attr, err, errsz) < 0)
 		return -1;
-	if (attr->type == PERF_TYPE_RAW && pfm_host_core_type(&type))
+	if (attr->type == PERF_TYPE_RAW && pfm_host_core_type(host, &type))
 		attr->type = type;
 	return 0;
 }
@@ -413,9 +414,9 @@ static int add_event(struct ev_list *out, const char *asked, const char *name,
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
 	snprintf(ev->asked, sizeof(ev->asked), "%s", asked);
 	snprintf(ev->pfm, sizeof(ev->pfm), "%s", pfm);
-	if (encode_event_host(out->model, asked, pfm, &ev->attr, perr, sizeof(perr)) < 0) {
+	if (encode_event_host(out->host, out->model, asked, pfm, &ev->attr, perr, sizeof(perr)) < 0) {
 		const struct arch_model *owner = hardware_owner(name);
-		if (owner && !pfm_host_hardware() && !strstr(perr, "has no PMU '"))
+		if (owner && !pfm_host_hardware(out->host) && !strstr(perr, "has no PMU '"))
 			snprintf(err, errsz, "event '%s' is a hardware event of the %s model; this "
 				 "host has no hardware PMU (software events only)", name, owner->name);
 		else
@@ -497,7 +498,7 @@ static int add_preset(struct ev_list *out, const char *name, char *err, size_t e
  * (not under an Arm model, which names a PMU as a forced x86 model does). */
 static const char *fallback(struct ev_list *out, const char *name)
 {
-	if (!out->exact && !pfm_host_hardware() && !own_encoding(out->model) && (strcasecmp(name, "cycles") == 0 ||
+	if (!out->exact && !pfm_host_hardware(out->host) && !own_encoding(out->model) && (strcasecmp(name, "cycles") == 0 ||
 				strcasecmp(name, "cpu-cycles") == 0)) {
 		snprintf(out->notice, sizeof(out->notice),
 			 "no hardware PMU on this host: counting cpu-clock instead of %s", name);
@@ -640,11 +641,12 @@ static int parse_item(char *item, void *arg, char *err, size_t errsz)
 	return parse_one(arg, item, err, errsz);
 }
 
-static int parse_list(const char *list, const struct arch_model *model, bool exact,
-		      struct ev_list *out, char *err, size_t errsz)
+static int parse_list(const char *list, const struct arch_model *model, struct pfm_host *host,
+		      bool exact, struct ev_list *out, char *err, size_t errsz)
 {
 	memset(out, 0, sizeof(*out));
 	out->model = model;
+	out->host = host;
 	out->exact = exact;
 	if (events_foreach(list, parse_item, out, err, errsz) < 0)
 		return -1;
@@ -655,14 +657,14 @@ static int parse_list(const char *list, const struct arch_model *model, bool exa
 	return 0;
 }
 
-int events_parse(const char *list, const struct arch_model *model, struct ev_list *out,
-		 char *err, size_t errsz)
+int events_parse(const char *list, const struct arch_model *model, struct pfm_host *host,
+		 struct ev_list *out, char *err, size_t errsz)
 {
-	return parse_list(list, model, false, out, err, errsz);
+	return parse_list(list, model, host, false, out, err, errsz);
 }
 
-int events_encode(const char *list, const struct arch_model *model, struct ev_list *out,
-		  char *err, size_t errsz)
+int events_encode(const char *list, const struct arch_model *model, struct pfm_host *host,
+		  struct ev_list *out, char *err, size_t errsz)
 {
-	return parse_list(list, model, true, out, err, errsz);
+	return parse_list(list, model, host, true, out, err, errsz);
 }

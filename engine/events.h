@@ -23,27 +23,32 @@ struct ev_spec {
 	bool offcpu;                 /* off-cpu: context-switches, weighed in ns off the CPU */
 };
 
+struct pfm_host;
+
 struct ev_list {
 	struct ev_spec ev[EVENTS_MAX];
 	int n;
 	const struct arch_model *model;  /* the host's model ("perf" without a PMU) */
+	struct pfm_host *host;           /* what encodes them (engine/pfm.h): its owner's */
 	char notice[1024];               /* one line for the user (its notices joined by "; "), or empty */
 	bool exact;                      /* events_encode: no cpu-clock for cycles */
 };
 
-/* The host's model: its core PMU per libpfm4, or "perf" when it has none. */
-const struct arch_model *events_host_model(void);
+/* The host's model: its core PMU per libpfm4, or "perf" when it has none
+ * (HOST set up for it). */
+const struct arch_model *events_host_model(struct pfm_host *host);
 
-/* Parses LIST ("cycles,page-faults/1", "@big4", ...) for MODEL into OUT.
- * Returns 0, or -1 with one line naming the culprit in ERR. */
-int events_parse(const char *list, const struct arch_model *model, struct ev_list *out,
-		 char *err, size_t errsz);
+/* Parses LIST ("cycles,page-faults/1", "@big4", ...) for MODEL into OUT,
+ * encoded through HOST (which OUT keeps).  Returns 0, or -1 with one line
+ * naming the culprit in ERR. */
+int events_parse(const char *list, const struct arch_model *model, struct pfm_host *host,
+		 struct ev_list *out, char *err, size_t errsz);
 
 /* As events_parse, but each event as asked: cycles stays the hardware
  * event (type 0, config 0) on a host without a PMU, where a watch counts
  * cpu-clock instead.  The attrs cyctop encode and cyctop list show. */
-int events_encode(const char *list, const struct arch_model *model, struct ev_list *out,
-		  char *err, size_t errsz);
+int events_encode(const char *list, const struct arch_model *model, struct pfm_host *host,
+		  struct ev_list *out, char *err, size_t errsz);
 
 /* Calls FN on each item of the comma-separated LIST (commas inside perf's
  * PMU syntax "cpu/event=0xb1,umask=0x1/" belong to the item) (a writable copy, item

@@ -32,21 +32,48 @@
  * hardware events exist at all (engine/host.c), libpfm4 only names them.
  * A LIBPFM_FORCE_PMU set by the user stands for the CPUID libpfm4 sees (its
  * documented meaning), so the case can be tried on any machine. */
-/* What libpfm4 and the kernel tell of this host: one a process, as
- * libpfm4's own state is (pfm_initialize, its environment variables).
- * Probed once, at the first pfm_setup (or pfm_encode). */
+/* What libpfm4 itself holds is process-wide (pfm_initialize, its
+ * environment variables, 4.13's PMUs left active), so what it detects of
+ * this CPU is probed once a process, unforced, before anything is forced,
+ * and it is initialized for one host at a time: ACTIVE, the host whose
+ * pfm_setup ran last (an encoding for another host sets libpfm4 up for
+ * that one first). */
+static struct {
+	bool probed, initialized;
+	const struct pfm_host *active;
+	bool has[PFM_PMU_MAX];  /* PMUs libpfm4 detected on this host */
+	char core[64];          /* libpfm4's core PMU for this CPUID, "" if none */
+	char user_cpuid[64];    /* the user's LIBPFM_FORCE_PMU, "" if unset */
+} lib;
+
+/* What libpfm4 and the kernel tell of this host, made by its owner (the
+ * session, the command: pfm_host_new) and passed to who encodes or asks. */
 struct pfm_host {
-	bool initialized, probed, forced;
-	bool libpfm_has[PFM_PMU_MAX]; /* PMUs libpfm4 detected on this host */
-	bool opens[PFM_PMU_MAX];      /* ...of which the kernel can open */
-	char libpfm_core[64];         /* libpfm4's core PMU for this CPUID, "" if none */
+	bool set_up, forced;          /* pfm_setup succeeded; with a forced model */
+	bool opens[PFM_PMU_MAX];      /* libpfm4's PMUs the kernel can open */
 	char core[64];                /* the host's core PMU, "" if none or no kernel PMU */
 	char pmu[64];                 /* the active core PMU: forced or core */
-	char user_cpuid[64];          /* the user's LIBPFM_FORCE_PMU, "" if unset */
 	struct host_pmus kernel;      /* the kernel's core PMUs */
 	int counters;                 /* pfm_host_counters' probe, -1 before it */
 };
-static struct pfm_host host = { .counters = -1 };
+/* What a host nobody set up tells: no PMU (a recorded session's). */
+static const struct pfm_host none = { .counters = -1 };
+
+struct pfm_host *pfm_host_new(void)
+{
+	struct pfm_host *h = calloc(1, sizeof(*h));
+
+	if (h)
+		h->counters = -1;
+	return h;
+}
+
+void pfm_host_free(struct pfm_host *h)
+{
+	if (h && lib.active == h)
+		lib.active = NULL;
+	free(h);
+}
 
 static bool pmu_info(int p, pfm_pmu_info_t *info)
 {
@@ -60,16 +87,16 @@ static void probe_libpfm(void)
 	pfm_pmu_info_t info;
 	const char *env = getenv("LIBPFM_FORCE_PMU");
 
-	host.probed = true;
-	snprintf(host.user_cpuid, sizeof(host.user_cpuid), "%s", env ? env : "");
+	lib.probed = true;
+	snprintf(lib.user_cpuid, sizeof(lib.user_cpuid), "%s", env ? env : "");
 	if (pfm_initialize() == PFM_SUCCESS) {
 		for (int p = 0; p < PFM_PMU_MAX; p++) {
 			if (!pmu_info(p, &info))
 				continue;
-			host.libpfm_has[p] = true;
-			if (!host.libpfm_core[0] && info.type == PFM_PMU_TYPE_CORE &&
+			lib.has[p] = true;
+			if (!lib.core[0] && info.type == PFM_PMU_TYPE_CORE &&
 			    strncmp(info.name, "perf", 4) != 0)
-				snprintf(host.libpfm_core, sizeof(host.libpfm_core), "%s", info.name);
+				snprintf(lib.core, sizeof(lib.core), "%s", info.name);
 		}
 		pfm_terminate();
 	}
@@ -78,15 +105,15 @@ static void probe_libpfm(void)
 
 /* What can be opened: the kernel's generic PMUs always; libpfm4's hardware
  * PMUs only when the kernel has a core PMU. */
-static void probe_kernel(void)
+static void probe_kernel(struct pfm_host *h)
 {
 	pfm_pmu_info_t info;
 
-	host_pmus_read(&host.kernel);
+	host_pmus_read(&h->kernel);
 	for (int p = 0; p < PFM_PMU_MAX; p++)
-		host.opens[p] = (pmu_info(p, &info) && info.type == PFM_PMU_TYPE_OS_GENERIC) ||
-			(host.libpfm_has[p] && host.kernel.ncore > 0);
-	snprintf(host.core, sizeof(host.core), "%s", host.kernel.ncore > 0 ? host.libpfm_core : "");
+		h->opens[p] = (pmu_info(p, &info) && info.type == PFM_PMU_TYPE_OS_GENERIC) ||
+			(lib.has[p] && h->kernel.ncore > 0);
+	snprintf(h->core, sizeof(h->core), "%s", h->kernel.ncore > 0 ? lib.core : "");
 }
 
 /* Whether libpfm4 now has a PMU named exactly NAME. */
@@ -100,25 +127,31 @@ static bool pmu_present(const char *name)
 	return false;
 }
 
-int pfm_setup(const char *force, char *err, size_t errsz)
+int pfm_setup(struct pfm_host *h, const char *force, char *err, size_t errsz)
 {
-	if (!host.probed)
+	if (!h) {
+		snprintf(err, errsz, "out of memory");  /* pfm_host_new's NULL */
+		return -1;
+	}
+	if (!lib.probed)
 		probe_libpfm();
-	if (host.initialized)
+	if (lib.initialized)
 		pfm_terminate();
 	if (force)
 		setenv("LIBPFM_FORCE_PMU", force, 1);
 	else
 		unsetenv("LIBPFM_FORCE_PMU");
-	if (!force && host.user_cpuid[0])  /* the CPUID's PMU, by name, though not detected */
+	if (!force && lib.user_cpuid[0])  /* the CPUID's PMU, by name, though not detected */
 		setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
-	else if (host.user_cpuid[0])
+	else if (lib.user_cpuid[0])
 		unsetenv("LIBPFM_ENCODE_INACTIVE");
 	int rc = pfm_initialize();
-	host.initialized = rc == PFM_SUCCESS;
-	host.forced = force != NULL;
-	host.pmu[0] = '\0';
-	if (!host.initialized) {
+	lib.initialized = rc == PFM_SUCCESS;
+	lib.active = h;
+	h->set_up = false;
+	h->forced = force != NULL;
+	h->pmu[0] = '\0';
+	if (!lib.initialized) {
 		snprintf(err, errsz, "libpfm4 initialization failed%s%s: %s",
 			 force ? " for model " : "", force ? force : "", pfm_strerror(rc));
 		return -1;
@@ -126,13 +159,28 @@ int pfm_setup(const char *force, char *err, size_t errsz)
 	if (force && !pmu_present(force)) {
 		snprintf(err, errsz, "libpfm4 does not know the PMU model '%s'", force);
 		pfm_terminate();
-		host.initialized = false;
+		lib.initialized = false;
 		return -1;
 	}
 	if (!force)
-		probe_kernel();  /* after initializing: the generic PMUs' types are known */
-	snprintf(host.pmu, sizeof(host.pmu), "%s", force ? force : host.core);
+		probe_kernel(h);  /* after initializing: the generic PMUs' types are known */
+	snprintf(h->pmu, sizeof(h->pmu), "%s", force ? force : h->core);
+	h->set_up = true;
 	return 0;
+}
+
+/* H's libpfm4: set up unforced on first use, or again for H's model where
+ * another host's setup ran since. */
+static int use_host(struct pfm_host *h, char *err, size_t errsz)
+{
+	char force[sizeof(h->pmu)];
+
+	if (!h->set_up)
+		return pfm_setup(h, NULL, err, errsz);
+	if (lib.active == h)
+		return 0;
+	snprintf(force, sizeof(force), "%s", h->pmu);
+	return pfm_setup(h, h->forced ? force : NULL, err, errsz);
 }
 
 /* The PMU an encoded event belongs to, -1 if unknown. */
@@ -147,7 +195,7 @@ static int event_pmu(int idx)
 
 /* arch/pfm-fix.c's value FIX, counted in user space as libpfm4's PFM_PLM3
  * would; GOT is what this libpfm4 gave ("0x200", "unknown"). */
-static void encode_fixed(const struct pfm_fix *fix, const char *got, struct perf_event_attr *attr,
+static void encode_fixed(const struct pfm_host *h, const struct pfm_fix *fix, const char *got, struct perf_event_attr *attr,
 			 char *fstr, size_t fstrsz)
 {
 	memset(attr, 0, sizeof(*attr));
@@ -158,46 +206,50 @@ static void encode_fixed(const struct pfm_fix *fix, const char *got, struct perf
 	attr->exclude_kernel = 1;
 	attr->exclude_hv = 1;
 	if (fstr)
-		snprintf(fstr, fstrsz, "%s::%s (cyctop correction: libpfm4 %s)", host.pmu,
+		snprintf(fstr, fstrsz, "%s::%s (cyctop correction: libpfm4 %s)", h->pmu,
 			 fix->event, got);
 }
 
-static int encode_libpfm(const char *event, struct perf_event_attr *attr, char *fstr,
+static int encode_libpfm(struct pfm_host *h, const char *event, struct perf_event_attr *attr, char *fstr,
 			 size_t fstrsz, char *err, size_t errsz);
 
 /* A correction applies where this libpfm4 is wrong (or lacks the event) and
  * is a no-op where it is right: libpfm4 snapshots fix rows upstream (Debian
  * 13's 4.13.0+git99 has SPR's and ICL's TOPDOWN umasks right), and the
  * encoding is then libpfm4's own, as for any other event. */
-int pfm_encode(const char *event, struct perf_event_attr *attr, char *fstr,
+int pfm_encode(struct pfm_host *h, const char *event, struct perf_event_attr *attr, char *fstr,
 	       size_t fstrsz, char *err, size_t errsz)
 {
 	const struct pfm_fix *fix;
 	char got[32] = "unknown", ignored[256];
 
-	if (!host.initialized && pfm_setup(NULL, err, errsz) < 0)
+	if (!h) {
+		snprintf(err, errsz, "event '%s': no host to encode it for", event);
 		return -1;
-	fix = pfm_fix_find(host.pmu[0] ? host.pmu : NULL, event);
+	}
+	if (use_host(h, err, errsz) < 0)
+		return -1;
+	fix = pfm_fix_find(h->pmu[0] ? h->pmu : NULL, event);
 	if (!fix)
-		return encode_libpfm(event, attr, fstr, fstrsz, err, errsz);
-	if (encode_libpfm(event, attr, fstr, fstrsz, ignored, sizeof(ignored)) == 0) {
+		return encode_libpfm(h, event, attr, fstr, fstrsz, err, errsz);
+	if (encode_libpfm(h, event, attr, fstr, fstrsz, ignored, sizeof(ignored)) == 0) {
 		if (attr->type == PERF_TYPE_RAW && attr->config == fix->config)
 			return 0;
 		snprintf(got, sizeof(got), "0x%llx", (unsigned long long)attr->config);
 	}
-	encode_fixed(fix, got, attr, fstr, fstrsz);
+	encode_fixed(h, fix, got, attr, fstr, fstrsz);
 	return 0;
 }
 
-static int encode_libpfm(const char *event, struct perf_event_attr *attr, char *fstr,
+static int encode_libpfm(struct pfm_host *h, const char *event, struct perf_event_attr *attr, char *fstr,
 			 size_t fstrsz, char *err, size_t errsz)
 {
 	pfm_perf_encode_arg_t arg;
 	char *fs = NULL, qualified[512];
 	const char *ev = event;
 
-	if (host.forced && !strstr(event, "::")) {
-		if ((size_t)snprintf(qualified, sizeof(qualified), "%s::%s", host.pmu, event) >=
+	if (h->forced && !strstr(event, "::")) {
+		if ((size_t)snprintf(qualified, sizeof(qualified), "%s::%s", h->pmu, event) >=
 		    sizeof(qualified)) {
 			snprintf(err, errsz, "event '%s': too long", event);
 			return -1;
@@ -214,29 +266,29 @@ static int encode_libpfm(const char *event, struct perf_event_attr *attr, char *
 	 * override it (the session falls back to user space only where the
 	 * kernel is not permitted) */
 	int rc = pfm_get_os_event_encoding(ev, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
-	if (rc == PFM_ERR_NOTFOUND && !host.forced && host.user_cpuid[0] && !strstr(event, "::") &&
+	if (rc == PFM_ERR_NOTFOUND && !h->forced && lib.user_cpuid[0] && !strstr(event, "::") &&
 	    (size_t)snprintf(qualified, sizeof(qualified), "%.*s::%s",
-			     (int)strcspn(host.user_cpuid, ","), host.user_cpuid, event) < sizeof(qualified))
+			     (int)strcspn(lib.user_cpuid, ","), lib.user_cpuid, event) < sizeof(qualified))
 		rc = pfm_get_os_event_encoding(qualified, PFM_PLM0 | PFM_PLM3,
 					       PFM_OS_PERF_EVENT_EXT, &arg);
 	attr->size = sizeof(*attr);
-	if (rc == PFM_SUCCESS && !host.forced) {
+	if (rc == PFM_SUCCESS && !h->forced) {
 		int p = event_pmu(arg.idx);
-		if (p >= 0 && p < PFM_PMU_MAX && host.libpfm_has[p] && !host.opens[p]) {
+		if (p >= 0 && p < PFM_PMU_MAX && lib.has[p] && !h->opens[p]) {
 			free(fs);
 			snprintf(err, errsz, "event '%s' is a hardware event of %s (libpfm4, by "
 				 "CPUID), but the kernel has no PMU for it: software events only",
-				 event, host.libpfm_core);
+				 event, lib.core);
 			return -1;
 		}
-		if (p < 0 || p >= PFM_PMU_MAX || !host.opens[p])
+		if (p < 0 || p >= PFM_PMU_MAX || !h->opens[p])
 			rc = PFM_ERR_NOTFOUND;  /* a PMU left active by an earlier forced model */
 	}
 	if (rc != PFM_SUCCESS) {
 		free(fs);
 		snprintf(err, errsz, "event '%s': %s (libpfm4, model %s; cyctop list events)",
 			 event, rc == PFM_ERR_NOTFOUND ? "unknown event" : pfm_strerror(rc),
-			 host.pmu[0] ? host.pmu : "perf, no hardware PMU");
+			 h->pmu[0] ? h->pmu : "perf, no hardware PMU");
 		return -1;
 	}
 	if (fstr) {
@@ -246,38 +298,43 @@ static int encode_libpfm(const char *event, struct perf_event_attr *attr, char *
 	return 0;
 }
 
-const char *pfm_host_pmu(void)
+const char *pfm_host_pmu(const struct pfm_host *h)
 {
-	return host.pmu[0] ? host.pmu : NULL;
+	h = h ? h : &none;
+	return h->pmu[0] ? h->pmu : NULL;
 }
 
-bool pfm_host_hardware(void)
+bool pfm_host_hardware(const struct pfm_host *h)
 {
-	return host.forced || host.kernel.ncore > 0;
+	h = h ? h : &none;
+	return h->forced || h->kernel.ncore > 0;
 }
 
 /* Whether the kernel's core PMU is an arm64 PMUv3 (armv8_*, armv9_*). */
-static bool arm_core(void)
+static bool arm_core(const struct pfm_host *h)
 {
-	return host.kernel.ncore > 0 && strncmp(host.kernel.core[0].dev, "armv", 4) == 0;
+	return h->kernel.ncore > 0 && strncmp(h->kernel.core[0].dev, "armv", 4) == 0;
 }
 
-const struct arch_model *pfm_host_midr_model(void)
+const struct arch_model *pfm_host_midr_model(const struct pfm_host *h)
 {
-	return arm_core() && host.kernel.midr ?
-		model_from_midr(host.kernel.implementer, host.kernel.part) : NULL;
+	h = h ? h : &none;
+	return arm_core(h) && h->kernel.midr ?
+		model_from_midr(h->kernel.implementer, h->kernel.part) : NULL;
 }
 
-const struct arm_threshold *pfm_host_threshold(void)
+const struct arm_threshold *pfm_host_threshold(const struct pfm_host *h)
 {
-	return host.forced || !arm_core() ? NULL : &host.kernel.core[0].threshold;
+	h = h ? h : &none;
+	return h->forced || !arm_core(h) ? NULL : &h->kernel.core[0].threshold;
 }
 
-bool pfm_host_core_type(uint32_t *type)
+bool pfm_host_core_type(const struct pfm_host *h, uint32_t *type)
 {
-	if (host.forced || !arm_core())
+	h = h ? h : &none;
+	if (h->forced || !arm_core(h))
 		return false;
-	*type = host.kernel.core[0].type;
+	*type = h->kernel.core[0].type;
 	return true;
 }
 
@@ -309,40 +366,42 @@ static int probe_counters(uint32_t type)
 	return n < PROBE_MAX ? n : 0;
 }
 
-const char *pfm_host_kernel_pmu(void)
+const char *pfm_host_kernel_pmu(const struct pfm_host *h)
 {
-	return host.kernel.ncore > 0 ? host.kernel.core[0].dev : NULL;
+	h = h ? h : &none;
+	return h->kernel.ncore > 0 ? h->kernel.core[0].dev : NULL;
 }
 
-int pfm_host_counters(void)
+int pfm_host_counters(struct pfm_host *h)
 {
-	if (host.forced || !arm_core())
+	if (!h || h->forced || !arm_core(h))
 		return 0;
-	if (host.counters < 0)
-		host.counters = probe_counters(host.kernel.core[0].type);
-	return host.counters;
+	if (h->counters < 0)
+		h->counters = probe_counters(h->kernel.core[0].type);
+	return h->counters;
 }
 
-void pfm_host_describe(char *out, size_t outsz)
+void pfm_host_describe(const struct pfm_host *h, char *out, size_t outsz)
 {
 	const struct arch_model *m;
 
-	if (host.pmu[0] && arm_core() && !host.forced)
+	h = h ? h : &none;
+	if (h->pmu[0] && arm_core(h) && !h->forced)
 		/* arm64: the kernel's PMU and the model ("armv8_pmuv3_0 arm_n1") */
-		snprintf(out, outsz, "%s %s", host.kernel.core[0].dev, host.pmu);
-	else if (host.pmu[0])
-		snprintf(out, outsz, "%s", host.pmu);
-	else if (arm_core() && (m = pfm_host_midr_model()))
-		snprintf(out, outsz, "%s %s", host.kernel.core[0].dev, m->name);
-	else if (arm_core() && host.kernel.midr)
+		snprintf(out, outsz, "%s %s", h->kernel.core[0].dev, h->pmu);
+	else if (h->pmu[0])
+		snprintf(out, outsz, "%s", h->pmu);
+	else if (arm_core(h) && (m = pfm_host_midr_model(h)))
+		snprintf(out, outsz, "%s %s", h->kernel.core[0].dev, m->name);
+	else if (arm_core(h) && h->kernel.midr)
 		/* short: the header's PMU field holds 63 characters */
-		snprintf(out, outsz, "%s (model unknown, MIDR 0x%02x:0x%03x)", host.kernel.core[0].dev,
-			 host.kernel.implementer, host.kernel.part);
-	else if (arm_core())
-		snprintf(out, outsz, "%s (model unknown)", host.kernel.core[0].dev);
-	else if (host.kernel.ncore > 0)
-		snprintf(out, outsz, "%s%s%s (generic events only)", host.kernel.core[0].dev,
-			 host.kernel.core[0].pmu_name[0] ? " " : "", host.kernel.core[0].pmu_name);
+		snprintf(out, outsz, "%s (model unknown, MIDR 0x%02x:0x%03x)", h->kernel.core[0].dev,
+			 h->kernel.implementer, h->kernel.part);
+	else if (arm_core(h))
+		snprintf(out, outsz, "%s (model unknown)", h->kernel.core[0].dev);
+	else if (h->kernel.ncore > 0)
+		snprintf(out, outsz, "%s%s%s (generic events only)", h->kernel.core[0].dev,
+			 h->kernel.core[0].pmu_name[0] ? " " : "", h->kernel.core[0].pmu_name);
 	else
 		snprintf(out, outsz, "none (software events only)");
 }

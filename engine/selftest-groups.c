@@ -34,7 +34,7 @@ static int preset_groups(struct selftest_ctx *c, const char *events, char *err, 
 
 	if (!evl || !plan)
 		snprintf(err, errsz, "out of memory");
-	else if (events_parse(events, c->model, evl, err, errsz) == 0)
+	else if (events_parse(events, c->model, c->pfm, evl, err, errsz) == 0)
 		n = mux_plan(evl, 0, plan, group, err, errsz);
 	free(evl);
 	free(plan);
@@ -247,7 +247,7 @@ static void mux_software(struct selftest_ctx *c, struct st_outcome *o, struct ev
 	struct snapshot *snap = NULL;
 
 	if (st_loop_speed(c, err, sizeof(err)) < 0 ||
-	    events_parse(w.events, c->model, evl, err, sizeof(err)) < 0 ||
+	    events_parse(w.events, c->model, c->pfm, evl, err, sizeof(err)) < 0 ||
 	    (snprintf(work, sizeof(work), "loop:%lu", st_iters_for(c, 0.2, 10000000)),
 	     !(snap = st_watch_run(c, &w, err, sizeof(err))))) {
 		st_set(o, ST_FAIL, "%s", err);
@@ -288,7 +288,7 @@ void st_check_mux(struct selftest_ctx *c, struct st_outcome *o)
 		goto out;
 	}
 	if (st_loop_speed(c, err, sizeof(err)) < 0 ||
-	    events_parse(mux.events, c->model, evl, err, sizeof(err)) < 0) {
+	    events_parse(mux.events, c->model, c->pfm, evl, err, sizeof(err)) < 0) {
 		st_set(o, ST_FAIL, "%s", err);
 		goto out;
 	}

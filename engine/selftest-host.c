@@ -166,11 +166,11 @@ void st_host_read(struct selftest_ctx *c)
 		append(h->kernel_pmu, sizeof(h->kernel_pmu), pmus.core[i].dev);
 	if (pmus.ncore)
 		read_caps(pmus.core[0].dev, h->caps, sizeof(h->caps));
-	snprintf(h->pfm_pmu, sizeof(h->pfm_pmu), "%s", pfm_host_pmu() ? pfm_host_pmu() : "");
+	snprintf(h->pfm_pmu, sizeof(h->pfm_pmu), "%s", pfm_host_pmu(c->pfm) ? pfm_host_pmu(c->pfm) : "");
 	read_pfm_version(h);
 	snprintf(h->model_name, sizeof(h->model_name), "%s", c->model->name);
-	pfm_host_describe(h->describe, sizeof(h->describe));
-	h->counters = c->model->n_generic ? c->model->n_generic : pfm_host_counters();
+	pfm_host_describe(c->pfm, h->describe, sizeof(h->describe));
+	h->counters = c->model->n_generic ? c->model->n_generic : pfm_host_counters(c->pfm);
 	h->fixed = c->model->n_fixed;
 	h->nmi_watchdog = read_int("/proc/sys/kernel/nmi_watchdog", -1);
 	h->paranoid = read_int("/proc/sys/kernel/perf_event_paranoid", 2);
@@ -193,7 +193,7 @@ void st_check_host(struct selftest_ctx *c, struct st_outcome *o)
 	if (!kernel_pmu && hw_model)
 		st_set(o, ST_FAIL, "model %s is hardware but the kernel has no core PMU: its "
 		       "events would not open", h->model_name);
-	else if (kernel_pmu && !pfm_host_hardware())
+	else if (kernel_pmu && !pfm_host_hardware(c->pfm))
 		st_set(o, ST_FAIL, "the kernel has core PMU %s but cyctop opens software events "
 		       "only", h->kernel_pmu);
 	else if (!kernel_pmu)

@@ -46,10 +46,14 @@ int selftest_init(struct selftest_ctx *c, const char *self, char *err, size_t er
 				 "counters, split, method, host, member)", c->fault);
 			return -1;
 		}
-	if (pfm_setup(NULL, err, errsz) < 0)
+	if (!(c->pfm = pfm_host_new())) {
+		snprintf(err, errsz, "out of memory");
 		return -1;
-	c->model = events_host_model();
-	c->hardware = pfm_host_kernel_pmu() != NULL;
+	}
+	if (pfm_setup(c->pfm, NULL, err, errsz) < 0)
+		return -1;
+	c->model = events_host_model(c->pfm);
+	c->hardware = pfm_host_kernel_pmu(c->pfm) != NULL;
 	st_host_read(c);
 	return 0;
 }

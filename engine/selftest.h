@@ -65,6 +65,7 @@ struct selftest_ctx {
 	const char *fault;       /* CYCTOP_SELFTEST_FAULT, or NULL */
 	struct st_host host;
 	const struct arch_model *model;
+	struct pfm_host *pfm;    /* the host's libpfm4 and PMU (selftest_init's; the caller frees) */
 	bool hardware;           /* the kernel has a core PMU */
 	double ns_per_iter;      /* the loop's speed (task-clock), 0: not measured */
 };

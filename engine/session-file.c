@@ -153,7 +153,7 @@ static void event_name(const struct perf_event_attr *a, const char *desc,
 	}
 }
 
-static const struct arch_model *file_model(const struct session_file *f,
+static const struct arch_model *file_model(const struct session_file *f, struct pfm_host *host,
 					   const char *want, char *err, size_t errsz)
 {
 	const struct arch_model *m = NULL;
@@ -171,7 +171,7 @@ static const struct arch_model *file_model(const struct session_file *f,
 		m = model_find(perfdata_pmu(f->pd));
 	if (!m && cpuid)
 		m = model_from_cpuid(cpuid);
-	return m ? m : events_host_model();
+	return m ? m : events_host_model(host);
 }
 
 /* Whether event A of F's samples weigh their own periods, as perf report
@@ -233,7 +233,7 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 			 EVENTS_MAX);
 		return -1;
 	}
-	s->events.model = file_model(f, want_model, err, errsz);
+	s->events.model = file_model(f, s->pfm, want_model, err, errsz);
 	if (!s->events.model)
 		return -1;
 	s->events.n = (int)n;

@@ -222,11 +222,11 @@ static void open_error(struct session *s, const struct ev_spec *ev, pid_t pid, i
 		snprintf(err, errsz, "cannot watch pid %d: %s", (int)pid, sys_perf_strerror(e));
 	else if (e == ESRCH)
 		snprintf(err, errsz, "pid %d: %s", (int)pid, sys_perf_strerror(e));
-	else if (pfm_host_kernel_pmu() && (e == ENOENT || e == EINVAL || e == EOPNOTSUPP))
+	else if (pfm_host_kernel_pmu(s->events.host) && (e == ENOENT || e == EINVAL || e == EOPNOTSUPP))
 		/* a hardware PMU that lacks the event (QEMU's has no BR_MIS_PRED;
 		 * arm_pmuv3 refuses CHAIN, 0x1e, on its own) */
 		snprintf(err, errsz, "event '%s' (model %s): the kernel's PMU %s does not take it: %s",
-			 ev->name, s->events.model->name, pfm_host_kernel_pmu(),
+			 ev->name, s->events.model->name, pfm_host_kernel_pmu(s->events.host),
 			 e == ENOENT ? "no such event on this PMU" : sys_perf_strerror(e));
 	else
 		snprintf(err, errsz, "event '%s' (model %s): %s", ev->name, s->events.model->name,
@@ -431,7 +431,7 @@ static int plan_events(struct session *s, int max_counters, char *err, size_t er
 	/* A hardware PMU the model has no inventory for (arm64, a core without
 	 * tables): the kernel's counters per group, as if --counters said so */
 	if (!max_counters && !s->events.model->n_generic && !s->events.model->n_fixed)
-		max_counters = pfm_host_counters();
+		max_counters = pfm_host_counters(s->events.host);
 	return mux_plan(&s->events, max_counters, s->plan, live_of(s)->group, err, errsz);
 }
 
@@ -444,7 +444,7 @@ static int encode_reference(struct session *s, char *err, size_t errsz)
 
 	if (!tmp)
 		snprintf(err, errsz, "out of memory");
-	else if (events_parse(s->events.model->cycles, s->events.model, tmp, err, errsz) == 0) {
+	else if (events_parse(s->events.model->cycles, s->events.model, s->events.host, tmp, err, errsz) == 0) {
 		live_of(s)->ref_spec = tmp->ev[0];
 		rc = 0;
 	}
@@ -688,8 +688,8 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 		return NULL;
 	}
 	ordered_set_release(s->queue, live_release);
-	if (events_parse(o->events ? o->events : "cycles", events_host_model(), &s->events, err,
-			 errsz) < 0)
+	if (events_parse(o->events ? o->events : "cycles", events_host_model(s->pfm), s->pfm,
+			 &s->events, err, errsz) < 0)
 		goto fail;
 	if (!pages && (o->call_graph == CALL_GRAPH_DWARF || offcpu_wanted(s)))
 		pages = sys_geteuid() != 0 ? CG_DWARF_RING_PAGES_USER

@@ -143,6 +143,7 @@ struct session_tap {
 struct session {
 	struct target target;
 	struct ev_list events;
+	struct pfm_host *pfm;        /* this host's libpfm4 and PMU: the events encode through it */
 	struct profile *prof;
 	int ncpus;
 	struct mux_fd *fds;      /* sorted by id once all are open */

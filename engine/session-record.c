@@ -451,7 +451,7 @@ int session_record_finish(struct session *s, char *err, size_t errsz)
 	memset(&pm, 0, sizeof(pm));
 	pm.cmdline = (const char *const *)r->cmdline;
 	pm.cpudesc = cpudesc;
-	pm.pmu = pfm_host_pmu() ? pfm_host_pmu() : "perf";
+	pm.pmu = pfm_host_pmu(s->pfm) ? pfm_host_pmu(s->pfm) : "perf";
 	pm.nr_cpus = (uint32_t)s->ncpus;
 	pm.build_ids = r->ids;
 	pm.nr_build_ids = r->n_ids;

@@ -611,7 +611,8 @@ struct session *session_alloc(const struct session_source *src)
 	if (!s)
 		return NULL;
 	s->src = src;
-	if (!(s->queue = ordered_new(deliver, s, 0))) {
+	if (!(s->pfm = pfm_host_new()) || !(s->queue = ordered_new(deliver, s, 0))) {
+		pfm_host_free(s->pfm);
 		free(s);
 		return NULL;
 	}
@@ -655,7 +656,7 @@ struct snapshot *session_snapshot(struct session *s)
 	snprintf(snap->command, sizeof(snap->command), "%s", s->target.comm);
 	snap->ended = s->target.ended;
 	snap->exit_status = s->target.status_known ? s->target.status : -1;
-	pfm_host_describe(snap->pmu, sizeof(snap->pmu));
+	pfm_host_describe(s->pfm, snap->pmu, sizeof(snap->pmu));
 	snprintf(snap->notice, sizeof(snap->notice), "%s", s->events.notice);
 	snap->cg = cg;
 	snap->stacks_skipped = s->stacks_skipped;
@@ -770,6 +771,7 @@ void session_close(struct session *s)
 	side_close(s->side);
 	ksymtab_free(s->ksyms);
 	callgraph_free(s->cg);
+	pfm_host_free(s->pfm);
 	if (s->tap)
 		s->tap->free(s->tap_state);
 	free(s->fds);

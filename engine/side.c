@@ -43,11 +43,11 @@ int side_specs(const struct ev_list *events, struct ev_spec *out, int max)
 	char err[256];
 	int n = 0;
 
-	if (pfm_host_hardware() || !(one = malloc(sizeof(*one))))
+	if (pfm_host_hardware(events->host) || !(one = malloc(sizeof(*one))))
 		return 0;
 	for (size_t i = 0; i < sizeof(sw_side) / sizeof(sw_side[0]) && n < max; i++)
 		if (!in_list(events, sw_side[i]) &&
-		    events_parse(sw_side[i], events->model, one, err, sizeof(err)) == 0)
+		    events_parse(sw_side[i], events->model, events->host, one, err, sizeof(err)) == 0)
 			out[n++] = one->ev[0];
 	free(one);
 	return n;

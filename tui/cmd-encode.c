@@ -43,6 +43,7 @@ static void print_rows(const struct ev_list *l)
 struct encode_state {
 	const struct arch_model *model;
 	bool host;         /* no --model: the host's, which may lack a PMU */
+	struct pfm_host *pfm;
 	int failed;
 	struct ev_list l;  /* the item's events */
 };
@@ -51,7 +52,7 @@ struct encode_state {
  * what perf would open; that it cannot count here goes to stderr. */
 static void say_uncountable(const struct encode_state *st)
 {
-	for (int i = 0; st->host && !pfm_host_hardware() && i < st->l.n; i++) {
+	for (int i = 0; st->host && !pfm_host_hardware(st->pfm) && i < st->l.n; i++) {
 		const struct ev_spec *ev = &st->l.ev[i];
 		uint32_t t = ev->attr.type;
 		const char *name = ev->asked[0] ? ev->asked : ev->name;
@@ -66,7 +67,7 @@ static int encode_item(char *item, void *arg, char *err, size_t errsz)
 {
 	struct encode_state *st = arg;
 
-	if (events_encode(item, st->model, &st->l, err, errsz) < 0) {
+	if (events_encode(item, st->model, st->pfm, &st->l, err, errsz) < 0) {
 		cmd_error("%s", err);
 		st->failed++;
 		return 0;
@@ -79,15 +80,47 @@ static int encode_item(char *item, void *arg, char *err, size_t errsz)
 
 /* --model must give libpfm4 a PMU (the host's when not given), or encode
  * from its own table (Arm). */
-static const struct arch_model *encode_model(const struct arch_model *m)
+static const struct arch_model *encode_model(const struct arch_model *m, struct pfm_host *pfm)
 {
 	if (!m)
-		return events_host_model();
+		return events_host_model(pfm);
 	if (!model_is_hardware(m) && strcmp(m->name, "perf") != 0) {
 		cmd_error("model %s has no encodings: libpfm4 has no PMU for it", m->name);
 		return NULL;
 	}
 	return m;
+}
+
+/* The rows of each of the N events of ARGV under MODEL (the host's when
+ * NULL), encoded through PFM.  The exit status. */
+static int encode_all(const struct arch_model *model, struct pfm_host *pfm, int n, char **argv)
+{
+	char err[512];
+	const struct arch_model *m = encode_model(model, pfm);
+
+	if (!m)
+		return EXIT_USAGE;
+	if (pfm_setup(pfm, m->pfm_force, err, sizeof(err)) < 0) {
+		cmd_error("%s", err);
+		return 1;
+	}
+	struct encode_state *st = calloc(1, sizeof(*st));  /* an ev_list is 20 KB */
+	if (!st) {
+		cmd_error("out of memory");
+		return 1;
+	}
+	printf("event,type,config,config1\n");
+	st->model = m;
+	st->host = model == NULL;
+	st->pfm = pfm;
+	for (int i = 0; i < n; i++)
+		if (events_foreach(argv[i], encode_item, st, err, sizeof(err)) < 0) {
+			cmd_error("%s", err);  /* an empty item in a comma list */
+			st->failed++;
+		}
+	int rc = st->failed ? 1 : 0;
+	free(st);
+	return rc;
 }
 
 static int cmd_encode_exec(int argc, char **argv)
@@ -104,7 +137,6 @@ static int cmd_encode_exec(int argc, char **argv)
 				     "Each event is encoded as asked: cycles is the hardware event (type 0,\n"
 				     "config 0) even where a watch counts cpu-clock for it, and a hardware\n"
 				     "event on a host without a PMU is said on stderr (exit status 0).\n", false };
-	char err[512];
 
 	int first = opt_parse(&cmd, argc, argv, 1);
 	if (first < 0)
@@ -113,28 +145,13 @@ static int cmd_encode_exec(int argc, char **argv)
 		cmd_error("encode: which events? (cyctop encode [--model PMU] EVENT...)");
 		return EXIT_USAGE;
 	}
-	const struct arch_model *m = encode_model(model);
-	if (!m)
-		return EXIT_USAGE;
-	if (pfm_setup(m->pfm_force, err, sizeof(err)) < 0) {
-		cmd_error("%s", err);
-		return 1;
-	}
-	struct encode_state *st = calloc(1, sizeof(*st));  /* an ev_list is 20 KB */
-	if (!st) {
+	struct pfm_host *pfm = pfm_host_new();
+	if (!pfm) {
 		cmd_error("out of memory");
 		return 1;
 	}
-	printf("event,type,config,config1\n");
-	st->model = m;
-	st->host = model == NULL;
-	for (int i = first; i < argc; i++)
-		if (events_foreach(argv[i], encode_item, st, err, sizeof(err)) < 0) {
-			cmd_error("%s", err);  /* an empty item in a comma list */
-			st->failed++;
-		}
-	int rc = st->failed ? 1 : 0;
-	free(st);
+	int rc = encode_all(model, pfm, argc - first, argv + first);
+	pfm_host_free(pfm);
 	return rc;
 }
 

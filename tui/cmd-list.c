@@ -24,6 +24,7 @@ struct list_opts {
 	const char *events;   /* -e LIST, for groups */
 	int counters;         /* --counters N, 0 = the inventory */
 	int smt;              /* --smt: 1 on (the default), 0 off */
+	struct pfm_host *pfm; /* the host's libpfm4, this command's */
 };
 
 /* PATTERN matches as a case-insensitive substring or shell glob. */
@@ -43,19 +44,19 @@ static int matches(const char *pattern, const char *s)
 	return 0;
 }
 
-static const struct arch_model *host_model(void)
+static const struct arch_model *host_model(struct pfm_host *h)
 {
 	char err[256];
 	const struct arch_model *m = NULL;
 
-	if (pfm_setup(NULL, err, sizeof(err)) == 0 && pfm_host_pmu())
-		m = model_find(pfm_host_pmu());
+	if (pfm_setup(h, NULL, err, sizeof(err)) == 0 && pfm_host_pmu(h))
+		m = model_find(pfm_host_pmu(h));
 	return m ? m : model_find("perf");
 }
 
 static int list_models(const struct list_opts *o)
 {
-	const struct arch_model *m, *host = host_model();
+	const struct arch_model *m, *host = host_model(o->pfm);
 
 	printf("%-17s %-7s %-5s %-7s %-22s %s\n", "MODEL", "GENERIC", "FIXED", "TREE",
 	       "LIBPFM4 PMU", "DESCRIPTION");
@@ -98,6 +99,7 @@ static void print_constraint(const struct arch_event *ev, const struct arch_mode
 
 struct event_walk {
 	const struct arch_model *model;
+	struct pfm_host *pfm;
 	const char *pattern;
 	int shown;
 	struct ev_list *l;  /* events_encode's scratch */
@@ -109,7 +111,7 @@ static int print_attr(struct event_walk *w, const char *name)
 {
 	char err[512];
 
-	if (events_encode(name, w->model, w->l, err, sizeof(err)) < 0 || w->l->n != 1)
+	if (events_encode(name, w->model, w->pfm, w->l, err, sizeof(err)) < 0 || w->l->n != 1)
 		return -1;
 	const struct perf_event_attr *a = &w->l->ev[0].attr;
 	printf(" -> type=%u config=0x%llx", a->type, (unsigned long long)a->config);
@@ -178,16 +180,16 @@ static int list_perf_events(const struct arch_model *m, const char *pattern)
 
 static int list_events(const struct list_opts *o)
 {
-	const struct arch_model *m = o->model ? o->model : host_model();
+	const struct arch_model *m = o->model ? o->model : host_model(o->pfm);
 	char err[512];
-	struct event_walk w = { m, o->pattern, 0, calloc(1, sizeof(struct ev_list)) };
+	struct event_walk w = { m, o->pfm, o->pattern, 0, calloc(1, sizeof(struct ev_list)) };
 	int rc = 0;
 
 	if (!w.l) {
 		cmd_error("out of memory");
 		return 1;
 	}
-	if (pfm_setup(m->pfm_force, err, sizeof(err)) < 0) {
+	if (pfm_setup(o->pfm, m->pfm_force, err, sizeof(err)) < 0) {
 		cmd_error("%s", err);
 		free(w.l);
 		return 1;
@@ -197,7 +199,7 @@ static int list_events(const struct list_opts *o)
 	w.shown += list_perf_events(m, o->pattern);
 	/* A pattern that is no row may be a libpfm4 string: show its encoding. */
 	if (w.shown == 0 && o->pattern) {
-		if (events_encode(o->pattern, m, w.l, err, sizeof(err)) < 0) {
+		if (events_encode(o->pattern, m, o->pfm, w.l, err, sizeof(err)) < 0) {
 			cmd_error("%s", err);
 			rc = 1;
 		} else {
@@ -293,7 +295,7 @@ static void add_request(struct group_requests *g, const struct arch_model *m,
 }
 
 /* Events libpfm4 can encode (engine/events.c: presets, paper names, /SAV). */
-static int pfm_requests(const char *list, const struct arch_model *m,
+static int pfm_requests(const char *list, const struct arch_model *m, struct pfm_host *pfm,
 			struct group_requests *g, char *err, size_t errsz)
 {
 	struct ev_list *evl = calloc(1, sizeof(*evl));  /* 20 KB */
@@ -301,8 +303,8 @@ static int pfm_requests(const char *list, const struct arch_model *m,
 
 	if (!evl)
 		snprintf(err, errsz, "out of memory");
-	else if (pfm_setup(m->pfm_force, err, errsz) == 0 &&
-		 events_parse(list, m, evl, err, errsz) == 0) {
+	else if (pfm_setup(pfm, m->pfm_force, err, errsz) == 0 &&
+		 events_parse(list, m, pfm, evl, err, errsz) == 0) {
 		for (int i = 0; i < evl->n; i++)
 			add_request(g, m, evl->ev[i].name, evl->ev[i].software);
 		snprintf(g->notice, sizeof(g->notice), "%s", evl->notice);
@@ -436,7 +438,7 @@ static const struct arch_model *smt_off(const struct arch_model *m, struct arch_
  * frame, called once. */
 static int list_groups(const struct list_opts *o)
 {
-	const struct arch_model *m = o->model ? o->model : host_model();
+	const struct arch_model *m = o->model ? o->model : host_model(o->pfm);
 	struct arch_model copy;
 
 	if (!o->smt)
@@ -452,7 +454,7 @@ static int list_groups(const struct list_opts *o)
 	}
 	memset(&g, 0, sizeof(g));
 	memset(&pl, 0, sizeof(pl));
-	rc = model_in_libpfm(m) ? pfm_requests(o->events, m, &g, err, sizeof(err))
+	rc = model_in_libpfm(m) ? pfm_requests(o->events, m, o->pfm, &g, err, sizeof(err))
 				: table_requests(o->events, m, &g, err, sizeof(err));
 	if (rc < 0 || plan_build(m, g.req, g.n, o->counters, &pl, err, sizeof(err)) < 0) {
 		cmd_error("%s", err);
@@ -516,7 +518,7 @@ static const char list_prose[] =
 
 static int cmd_list_exec(int argc, char **argv)
 {
-	struct list_opts o = { NULL, TREE_NONE, NULL, NULL, 0, 1 };
+	struct list_opts o = { NULL, TREE_NONE, NULL, NULL, 0, 1, NULL };
 	const struct opt opts[] = {
 		OPT_MODEL(&o.model, "the model to list (default: the host's)"),
 		OPT_ARCH(&o.tree, "presets, metrics: only this tree's"),
@@ -559,7 +561,13 @@ static int cmd_list_exec(int argc, char **argv)
 		cmd_error("list %s: -e, --counters and --smt are for 'cyctop list groups'", kind);
 		return EXIT_USAGE;
 	}
-	return find_kind(kind)->fn(&o);
+	if (!(o.pfm = pfm_host_new())) {
+		cmd_error("out of memory");
+		return 1;
+	}
+	int rc = find_kind(kind)->fn(&o);
+	pfm_host_free(o.pfm);
+	return rc;
 }
 
 const struct cmd_entry cmd_list_entry = {

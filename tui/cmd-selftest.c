@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/pfm.h"
 #include "engine/selftest.h"
 #include "engine/sys.h"
 #include "tui/cmd.h"
@@ -217,6 +218,8 @@ static int cmd_selftest_exec(int argc, char **argv)
 	rc = run_tests(c, run, res, n, format, report);
 out:
 	free(res);
+	if (c)
+		pfm_host_free(c->pfm);
 	free(c);
 	return rc;
 }

@@ -117,7 +117,7 @@ static bool host_without_pmu(const struct tui *t)
  * sweep (-e @ilp) gives the histogram the model's no_ilp line denies. */
 static bool live_threshold(const struct tui *t)
 {
-	return t->sess && !session_is_recorded(t->sess) && arm_th_usable(pfm_host_threshold());
+	return t->sess && !session_is_recorded(t->sess) && arm_th_usable(pfm_host_threshold(session_events(t->sess)->host));
 }
 
 /* Why there is no histogram, in one line. */

@@ -15,6 +15,9 @@
 
 #include "engine/pfm.h"
 
+/* The host libpfm4 encodes for (engine/pfm.h): this process's, made in main. */
+static struct pfm_host *pfmh;
+
 #define START 0x401000u
 #define NI 7   /* instructions of code[] */
 
@@ -80,9 +83,9 @@ static void parse_events(const char *force, const char *model, const char *list,
 {
 	char err[256] = "";
 
-	if (pfm_setup(force, err, sizeof(err)) != 0)
+	if (pfm_setup(pfmh, force, err, sizeof(err)) != 0)
 		fail_msg("pfm_setup(%s): %s", force ? force : "NULL", err);
-	if (events_parse(list, model_find(model), evs, err, sizeof(err)) != 0)
+	if (events_parse(list, model_find(model), pfmh, evs, err, sizeof(err)) != 0)
 		fail_msg("events_parse(%s): %s", list, err);
 }
 
@@ -555,6 +558,7 @@ static void test_modern_models(void **state)
 
 int main(void)
 {
+	pfmh = pfm_host_new();
 	const struct CMUnitTest core[] = {
 		cmocka_unit_test(test_modern_models),
 		cmocka_unit_test(test_fixture),

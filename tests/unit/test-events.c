@@ -18,6 +18,9 @@
 #include "engine/pfm.h"
 #include "fake-sysfs.h"
 
+/* The host libpfm4 encodes for (engine/pfm.h): this process's, made in main. */
+static struct pfm_host *pfmh;
+
 static const struct arch_model *host;
 
 static int group_setup(void **state)
@@ -26,18 +29,18 @@ static int group_setup(void **state)
 
 	(void)state;
 	fake_sysfs_install(fake_sysfs_make(NULL, NULL));
-	if (pfm_setup(NULL, err, sizeof(err)) != 0) {
+	if (pfm_setup(pfmh, NULL, err, sizeof(err)) != 0) {
 		fprintf(stderr, "pfm_setup: %s\n", err);
 		return -1;
 	}
-	host = events_host_model();
+	host = events_host_model(pfmh);
 	return host ? 0 : -1;
 }
 
 static void need_pmu_less_host(void)
 {
-	assert_null(pfm_host_pmu());
-	assert_false(pfm_host_hardware());
+	assert_null(pfm_host_pmu(pfmh));
+	assert_false(pfm_host_hardware(pfmh));
 	assert_string_equal(host->name, "perf");
 }
 
@@ -45,7 +48,7 @@ static void parse_ok(const char *list, struct ev_list *l)
 {
 	char err[256] = "";
 
-	if (events_parse(list, host, l, err, sizeof(err)) != 0) {
+	if (events_parse(list, host, pfmh, l, err, sizeof(err)) != 0) {
 		fprintf(stderr, "events_parse(\"%s\"): %s\n", list, err);
 		fail();
 	}
@@ -60,7 +63,7 @@ static void parse_fails(const char *list, ...)
 	va_list ap;
 	const char *what;
 
-	if (events_parse(list, host, &l, err, sizeof(err)) == 0) {
+	if (events_parse(list, host, pfmh, &l, err, sizeof(err)) == 0) {
 		fprintf(stderr, "events_parse(\"%s\") accepted (%d events)\n", list, l.n);
 		fail();
 	}
@@ -397,8 +400,8 @@ static void test_hybrid_pmus_apart(void **state)
 
 	(void)state;
 	fake_sysfs_install(fake_sysfs_make("cpu_core,cpu_atom", ""));
-	assert_int_equal(pfm_setup(NULL, err, sizeof(err)), 0);
-	assert_int_equal(events_parse("cpu_core/event=0x3c/,cpu_atom/event=0x3c/", host, &l, err,
+	assert_int_equal(pfm_setup(pfmh, NULL, err, sizeof(err)), 0);
+	assert_int_equal(events_parse("cpu_core/event=0x3c/,cpu_atom/event=0x3c/", host, pfmh, &l, err,
 				      sizeof(err)), 0);
 	assert_int_equal(l.n, 2);
 	assert_string_equal(l.ev[0].name, "cpu_core/event=0x3c/");
@@ -409,12 +412,13 @@ static void test_hybrid_pmus_apart(void **state)
 	assert_int_equal(l.ev[1].attr.type, 5);
 	assert_int_equal(l.ev[0].attr.exclude_kernel, 1);
 	fake_sysfs_install(fake_sysfs_make(NULL, NULL));
-	assert_int_equal(pfm_setup(NULL, err, sizeof(err)), 0);
+	assert_int_equal(pfm_setup(pfmh, NULL, err, sizeof(err)), 0);
 	parse_fails("cpu_core/event=0x3c/", "cpu_core", "no PMU", NULL);
 }
 
 int main(void)
 {
+	pfmh = pfm_host_new();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_clock),
 		cmocka_unit_test(test_privilege_levels),

@@ -24,11 +24,14 @@
 #include "engine/pfm.h"
 #include "fake-sysfs.h"
 
+/* The host libpfm4 encodes for (engine/pfm.h): this process's, made in main. */
+static struct pfm_host *pfmh;
+
 static void setup_or_fail(void)
 {
 	char err[256] = "";
 
-	if (pfm_setup(NULL, err, sizeof(err)) != 0)
+	if (pfm_setup(pfmh, NULL, err, sizeof(err)) != 0)
 		fail_msg("pfm_setup: %s", err);
 }
 
@@ -36,7 +39,7 @@ static void parse_or_fail(const char *list, struct ev_list *l)
 {
 	char err[256] = "";
 
-	if (events_parse(list, events_host_model(), l, err, sizeof(err)) != 0)
+	if (events_parse(list, events_host_model(pfmh), pfmh, l, err, sizeof(err)) != 0)
 		fail_msg("events_parse(%s): %s", list, err);
 }
 
@@ -196,7 +199,7 @@ static void test_encode_threshold(void **state)
 	for (int k = 1; k <= 8; k++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%sOP_RETIRED:th=%d",
 			 k > 1 ? "," : "", k);
-	if (events_parse(list, v2, &l, err, sizeof(err)) != 0)
+	if (events_parse(list, v2, pfmh, &l, err, sizeof(err)) != 0)
 		fail_msg("events_parse(%s): %s", list, err);
 	assert_int_equal(l.n, 8);
 	for (int k = 1; k <= 8; k++) {
@@ -204,23 +207,23 @@ static void test_encode_threshold(void **state)
 		assert_int_equal(l.ev[k - 1].attr.config1, (uint64_t)k << 5 | 2 << 3 | 1 << 2);
 	}
 	/* N1 thresholds INST_RETIRED (0x08); a plain event has no config1 */
-	if (events_parse("INST_RETIRED:th=3,INST_RETIRED", n1, &l, err, sizeof(err)) != 0)
+	if (events_parse("INST_RETIRED:th=3,INST_RETIRED", n1, pfmh, &l, err, sizeof(err)) != 0)
 		fail_msg("events_parse: %s", err);
 	assert_int_equal(l.n, 2);
 	assert_int_equal(l.ev[0].attr.config, 0x08);
 	assert_int_equal(l.ev[0].attr.config1, 3 << 5 | 2 << 3 | 1 << 2);
 	assert_int_equal(l.ev[1].attr.config1, 0);
-	assert_int_not_equal(events_parse("OP_RETIRED:th=256", v2, &l, err, sizeof(err)), 0);
+	assert_int_not_equal(events_parse("OP_RETIRED:th=256", v2, pfmh, &l, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "outside 1..255"));
 	/* @ilp: CPU_CYCLES and the sweep to the model's width (N2: 5 slots; N1
 	 * has none in the tables: the arm tree's 8 steps) */
-	if (events_parse("@ilp", model_find("arm_n2"), &l, err, sizeof(err)) != 0)
+	if (events_parse("@ilp", model_find("arm_n2"), pfmh, &l, err, sizeof(err)) != 0)
 		fail_msg("@ilp: %s", err);
 	assert_int_equal(l.n, 6);
 	assert_string_equal(l.ev[0].name, "CPU_CYCLES");
 	assert_string_equal(l.ev[5].name, "OP_RETIRED:th=5");
 	assert_int_equal(l.ev[5].attr.config1, 5 << 5 | 2 << 3 | 1 << 2);
-	if (events_parse("@ilp", n1, &l, err, sizeof(err)) != 0)
+	if (events_parse("@ilp", n1, pfmh, &l, err, sizeof(err)) != 0)
 		fail_msg("@ilp: %s", err);
 	assert_int_equal(l.n, 9);
 	assert_string_equal(l.ev[8].name, "INST_RETIRED:th=8");
@@ -229,13 +232,13 @@ static void test_encode_threshold(void **state)
 	root = fake_sysfs_make("armv8_pmuv3_0", NULL);
 	make_threshold(root, "armv8_pmuv3_0", "0x00000000\n");
 	fake_sysfs_install(root);
-	assert_int_not_equal(events_parse("OP_RETIRED:th=1", v2, &l, err, sizeof(err)), 0);
+	assert_int_not_equal(events_parse("OP_RETIRED:th=1", v2, pfmh, &l, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "no counter threshold on armv8_pmuv3_0"));
 	assert_null(strchr(err, '\n'));
-	assert_int_not_equal(events_parse("@ilp", v2, &l, err, sizeof(err)), 0);
+	assert_int_not_equal(events_parse("@ilp", v2, pfmh, &l, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, v2->no_ilp));  /* the model's line: why there is none */
 	fake_sysfs_install(fake_sysfs_make("armv8_pmuv3_0", NULL));  /* before Linux 6.8 */
-	assert_int_not_equal(events_parse("OP_RETIRED:th=1", v2, &l, err, sizeof(err)), 0);
+	assert_int_not_equal(events_parse("OP_RETIRED:th=1", v2, pfmh, &l, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "FEAT_PMUv3_TH"));
 	fake_sysfs_install(NULL);
 }
@@ -295,11 +298,11 @@ static void test_cpuid_without_kernel_pmu(void **state)
 	(void)state;
 	fake_sysfs_install(fake_sysfs_make(NULL, NULL));
 	setup_or_fail();
-	assert_null(pfm_host_pmu());
-	assert_false(pfm_host_hardware());
-	pfm_host_describe(desc, sizeof(desc));
+	assert_null(pfm_host_pmu(pfmh));
+	assert_false(pfm_host_hardware(pfmh));
+	pfm_host_describe(pfmh, desc, sizeof(desc));
 	assert_string_equal(desc, "none (software events only)");
-	assert_string_equal(events_host_model()->name, "perf");
+	assert_string_equal(events_host_model(pfmh)->name, "perf");
 	/* the README's promise: cycles -> cpu-clock, with the one-line notice */
 	parse_or_fail("cycles", &l);
 	assert_int_equal(l.n, 1);
@@ -309,7 +312,7 @@ static void test_cpuid_without_kernel_pmu(void **state)
 	parse_or_fail("page-faults,task-clock", &l);
 	assert_int_equal(l.n, 2);
 	/* icl's own events: refused, naming the reason */
-	assert_int_equal(pfm_encode("INST_RETIRED:ANY", &attr, NULL, 0, err, sizeof(err)), -1);
+	assert_int_equal(pfm_encode(pfmh, "INST_RETIRED:ANY", &attr, NULL, 0, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "INST_RETIRED:ANY"));
 	assert_non_null(strstr(err, "kernel has no PMU"));
 	fake_sysfs_install(NULL);
@@ -325,13 +328,13 @@ static void test_cpuid_with_kernel_pmu(void **state)
 	(void)state;
 	fake_sysfs_install(fake_sysfs_make("cpu", "icelake\n"));
 	setup_or_fail();
-	assert_non_null(pfm_host_pmu());
-	assert_string_equal(pfm_host_pmu(), "icl");
-	assert_true(pfm_host_hardware());
+	assert_non_null(pfm_host_pmu(pfmh));
+	assert_string_equal(pfm_host_pmu(pfmh), "icl");
+	assert_true(pfm_host_hardware(pfmh));
 	parse_or_fail("cycles", &l);
 	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_HARDWARE);
 	assert_string_equal(l.notice, "");
-	assert_int_equal(pfm_encode("INST_RETIRED:ANY_P", &attr, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(pfm_encode(pfmh, "INST_RETIRED:ANY_P", &attr, NULL, 0, err, sizeof(err)), 0);
 	assert_int_equal(attr.type, PERF_TYPE_RAW);
 	assert_int_equal(attr.config & 0xffff, 0xc0);
 	fake_sysfs_install(NULL);
@@ -350,8 +353,8 @@ static void test_host_model_by_cpuid(void **state)
 	fake_sysfs_cpuinfo(root, "GenuineIntel", 6, 173);
 	fake_sysfs_install(root);
 	setup_or_fail();
-	assert_string_equal(events_host_model()->name, "gnr");
-	assert_string_equal(pfm_host_pmu(), "spr");
+	assert_string_equal(events_host_model(pfmh)->name, "gnr");
+	assert_string_equal(pfm_host_pmu(pfmh), "spr");
 	parse_or_fail("INT_MISC.UNKNOWN_BRANCH_CYCLES,topdown-retiring", &l);
 	assert_int_equal(l.ev[0].attr.config, 0x40ad);
 	assert_int_equal(l.ev[0].attr.config1, 0x7);
@@ -361,7 +364,7 @@ static void test_host_model_by_cpuid(void **state)
 	fake_sysfs_cpuinfo(root, "AuthenticAMD", 26, 2);
 	fake_sysfs_install(root);
 	setup_or_fail();
-	assert_string_equal(events_host_model()->name, "amd64_fam1ah_zen5");
+	assert_string_equal(events_host_model(pfmh)->name, "amd64_fam1ah_zen5");
 	parse_or_fail("ex_ret_ops,ls_not_halted_cyc:c=1:i=1", &l);
 	assert_int_equal(l.ev[0].attr.config, 0xc1);
 	assert_int_equal(l.ev[1].attr.config, 0x1800076);
@@ -370,7 +373,7 @@ static void test_host_model_by_cpuid(void **state)
 	fake_sysfs_cpuinfo(root, "AuthenticAMD", 26, 2);
 	fake_sysfs_install(root);
 	setup_or_fail();
-	assert_string_equal(events_host_model()->name, "perf");
+	assert_string_equal(events_host_model(pfmh)->name, "perf");
 	fake_sysfs_install(NULL);
 }
 
@@ -387,7 +390,7 @@ static void assert_host_trees(const char *root, const char *model, const char *t
 
 	fake_sysfs_install(root);
 	setup_or_fail();
-	m = events_host_model();
+	m = events_host_model(pfmh);
 	assert_string_equal(m->name, model);
 	int n = tree_model_trees(m, ids);
 	for (int k = 0; k < n; k++)
@@ -436,11 +439,11 @@ static void test_kernel_pmu_unknown_cpu(void **state)
 	(void)state;
 	fake_sysfs_install(fake_sysfs_make("cpu", "sapphire_rapids\n"));
 	setup_or_fail();
-	assert_null(pfm_host_pmu());
-	assert_true(pfm_host_hardware());
-	pfm_host_describe(desc, sizeof(desc));
+	assert_null(pfm_host_pmu(pfmh));
+	assert_true(pfm_host_hardware(pfmh));
+	pfm_host_describe(pfmh, desc, sizeof(desc));
 	assert_string_equal(desc, "cpu sapphire_rapids (generic events only)");
-	assert_string_equal(events_host_model()->name, "perf");
+	assert_string_equal(events_host_model(pfmh)->name, "perf");
 	/* generic hardware events stay what they are: the kernel opens them */
 	parse_or_fail("cycles,instructions", &l);
 	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_HARDWARE);
@@ -461,8 +464,8 @@ static void test_no_pmu_unknown_cpu(void **state)
 	(void)state;
 	fake_sysfs_install(fake_sysfs_make(NULL, NULL));
 	setup_or_fail();
-	assert_null(pfm_host_pmu());
-	assert_false(pfm_host_hardware());
+	assert_null(pfm_host_pmu(pfmh));
+	assert_false(pfm_host_hardware(pfmh));
 	parse_or_fail("cpu-cycles", &l);
 	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_SOFTWARE);
 	assert_non_null(strstr(l.notice, "cpu-clock"));
@@ -480,12 +483,12 @@ static void test_host_threshold(void **state)
 	make_threshold(root, "armv8_pmuv3_0", "0x000000ff\n");
 	fake_sysfs_install(root);
 	setup_or_fail();
-	assert_non_null(pfm_host_threshold());
-	assert_true(arm_th_usable(pfm_host_threshold()));
-	assert_int_equal(pfm_host_threshold()->max, 255);
+	assert_non_null(pfm_host_threshold(pfmh));
+	assert_true(arm_th_usable(pfm_host_threshold(pfmh)));
+	assert_int_equal(pfm_host_threshold(pfmh)->max, 255);
 	fake_sysfs_install(fake_sysfs_make("cpu", NULL));
 	setup_or_fail();
-	assert_null(pfm_host_threshold());
+	assert_null(pfm_host_threshold(pfmh));
 	fake_sysfs_install(NULL);
 }
 
@@ -538,6 +541,7 @@ static int run_child(const char *self, const char *name, const char *force)
 
 int main(int argc, char **argv)
 {
+	pfmh = pfm_host_new();
 	if (argc > 1)
 		return run_case(argv[1]);
 	int failed = run_case("reader");

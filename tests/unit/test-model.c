@@ -1059,6 +1059,60 @@ static void test_model_from_midr(void **state)
 	assert_null(model_from_cpuid("0x00000000410fd0c1,x"));
 }
 
+/* Each '|' spelling of S, as written, lower-cased, in event_canon's form
+ * and with its event and unit mask joined by '.', through the walk
+ * (model_lookup) and through IX: the same row, or both none. */
+static void same_both_ways(struct model_index *ix, const struct arch_model *m, const char *s,
+			   int *n)
+{
+	char one[256], low[256], canon[256], dotted[256];
+
+	for (const char *p = s; p && *p;) {
+		size_t len = strcspn(p, "|");
+		snprintf(one, sizeof(one), "%.*s", (int)len, p);
+		for (size_t k = 0; k <= strlen(one); k++)
+			low[k] = (char)(one[k] >= 'A' && one[k] <= 'Z' ? one[k] + 32 : one[k]);
+		snprintf(dotted, sizeof(dotted), "%s", one);
+		char *colon = strchr(dotted, ':');
+		if (colon)
+			*colon = '.';
+		const char *forms[] = { one, low, event_canon(one, canon, sizeof(canon)) ? canon : one,
+					dotted };
+		for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+			const struct arch_event *a = model_lookup(m, forms[f]);
+			const struct arch_event *b = model_index_lookup(ix, m, forms[f]);
+			if (a != b) {
+				fprintf(stderr, "%s: '%s': walk %s, index %s\n", m->name, forms[f],
+					a ? a->name : "none", b ? b->name : "none");
+				fail();
+			}
+			(*n)++;
+		}
+		p = p[len] ? p + len + 1 : NULL;
+	}
+}
+
+/* model_lookup walks a model's rows (arch/ keeps no index); an index its
+ * caller keeps (model_index_lookup) gives the same row for every spelling
+ * of every row of every model. */
+static void test_index_same_as_walk(void **state)
+{
+	struct model_index *ix = model_index_new();
+	int n = 0;
+
+	(void)state;
+	assert_non_null(ix);
+	for (size_t i = 0; model_at(i); i++)
+		for (const struct arch_event *const *t = model_at(i)->tables; *t; t++)
+			for (const struct arch_event *ev = *t; ev->name; ev++) {
+				same_both_ways(ix, model_at(i), ev->name, &n);
+				if (ev->pfm)
+					same_both_ways(ix, model_at(i), ev->pfm, &n);
+			}
+	assert_true(n > 1000);
+	model_index_free(ix);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1080,6 +1134,7 @@ int main(void)
 		cmocka_unit_test(test_lookup_alternate_names),
 		cmocka_unit_test(test_lookup_libpfm4_strings),
 		cmocka_unit_test(test_lookup_raw_codes),
+		cmocka_unit_test(test_index_same_as_walk),
 		cmocka_unit_test(test_inventories),
 		cmocka_unit_test(test_core2_constraints),
 		cmocka_unit_test(test_constraint_tables),

@@ -31,6 +31,9 @@
 #include "engine/runs.h"
 #include "engine/sys.h"
 
+/* The host libpfm4 encodes for (engine/pfm.h): this process's, made in main. */
+static struct pfm_host *pfmh;
+
 #define NCPUS 2
 #define FAKE_FD0 1000
 #define MAX_FAKE (EVENTS_MAX * NCPUS + NCPUS)
@@ -179,7 +182,7 @@ static int setup_core(void **state)
 	char err[256];
 
 	(void)state;
-	if (pfm_setup("core", err, sizeof(err)) != 0) {
+	if (pfm_setup(pfmh, "core", err, sizeof(err)) != 0) {
 		fprintf(stderr, "pfm_setup(core): %s\n", err);
 		return -1;
 	}
@@ -192,7 +195,7 @@ static int teardown_core(void **state)
 
 	(void)state;
 	sys_set_ops(NULL);
-	return pfm_setup(NULL, err, sizeof(err)) == 0 ? 0 : -1;
+	return pfm_setup(pfmh, NULL, err, sizeof(err)) == 0 ? 0 : -1;
 }
 
 /* Opens LIST like the session does: one fd per event and CPU, the rotated
@@ -205,7 +208,7 @@ static int open_session(const char *list)
 
 	assert_non_null(core);
 	memset(&evl, 0, sizeof(evl));
-	if (events_parse(list, core, &evl, err, sizeof(err)) != 0) {
+	if (events_parse(list, core, pfmh, &evl, err, sizeof(err)) != 0) {
 		fprintf(stderr, "events_parse: %s\n", err);
 		fail();
 	}
@@ -441,7 +444,7 @@ static void test_merge(void **state)
 
 	(void)state;
 	assert_int_equal(events_parse("cpu-clock,page-faults,context-switches",
-				      model_find("perf"), &l, err, sizeof(err)), 0);
+				      model_find("perf"), pfmh, &l, err, sizeof(err)), 0);
 	for (int k = 0; k < 4; k++) {
 		snaps[k] = run_snapshot(&l, k / 2, work[k], refs[k], groups);
 		assert_non_null(snaps[k]);
@@ -500,6 +503,7 @@ static void test_spread(void **state)
 
 int main(void)
 {
+	pfmh = pfm_host_new();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_ilp_preset, setup_core, teardown_core),
 		cmocka_unit_test_setup_teardown(test_ilp_sweep_added_reference, setup_core,

@@ -26,6 +26,9 @@
 #include "engine/events.h"
 #include "engine/pfm.h"
 
+/* The host libpfm4 encodes for (engine/pfm.h): this process's, made in main. */
+static struct pfm_host *pfmh;
+
 struct sample_row {
 	const char *table, *name;
 	unsigned long long config, config1;
@@ -40,7 +43,7 @@ static bool setup_model(const struct arch_model *m)
 {
 	char err[256] = "";
 
-	if (pfm_setup(m->pfm_force, err, sizeof(err)) != 0) {
+	if (pfm_setup(pfmh, m->pfm_force, err, sizeof(err)) != 0) {
 		fprintf(stderr, "pfm_setup(%s): %s\n", m->name, err);
 		return false;
 	}
@@ -53,7 +56,7 @@ static bool encode(const struct arch_model *m, const char *name, struct perf_eve
 	static struct ev_list l;
 	char err[512] = "";
 
-	if (events_parse(name, m, &l, err, sizeof(err)) != 0) {
+	if (events_parse(name, m, pfmh, &l, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s: %s\n", m->name, name, err);
 		return false;
 	}
@@ -236,7 +239,7 @@ static void test_libpfm4_agrees_with_perf(void **state)
 			char *dot = strchr(name, '.');
 			if (dot)
 				*dot = ':';
-			if (pfm_encode(name, &a, NULL, 0, err, sizeof(err)) != 0 ||
+			if (pfm_encode(pfmh, name, &a, NULL, 0, err, sizeof(err)) != 0 ||
 			    !model_perf_code(m, perf_event_name(r), &code, &config1, NULL))
 				continue;  /* libpfm4 does not know the name */
 			/* jevents.py real_event() rewrites these to the architectural
@@ -354,6 +357,7 @@ static void test_table_lookup(void **state)
 
 int main(void)
 {
+	pfmh = pfm_host_new();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_lookup),
 		cmocka_unit_test(test_issue_cases),

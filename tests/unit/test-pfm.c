@@ -23,6 +23,9 @@
 #include "engine/pfm.h"
 #include "fake-sysfs.h"
 
+/* The host libpfm4 encodes for (engine/pfm.h): this process's, made in main. */
+static struct pfm_host *pfmh;
+
 static const struct arch_model *must_find(const char *name)
 {
 	const struct arch_model *m = model_find(name);
@@ -35,7 +38,7 @@ static void setup_or_fail(const char *force)
 {
 	char err[256] = "";
 
-	if (pfm_setup(force, err, sizeof(err)) != 0) {
+	if (pfm_setup(pfmh, force, err, sizeof(err)) != 0) {
 		fprintf(stderr, "pfm_setup(%s): %s\n", force ? force : "NULL", err);
 		fail();
 	}
@@ -45,7 +48,7 @@ static void encode_or_fail(const char *event, struct perf_event_attr *attr)
 {
 	char err[256] = "";
 
-	if (pfm_encode(event, attr, NULL, 0, err, sizeof(err)) != 0) {
+	if (pfm_encode(pfmh, event, attr, NULL, 0, err, sizeof(err)) != 0) {
 		fprintf(stderr, "pfm_encode(%s): %s\n", event, err);
 		fail();
 	}
@@ -103,7 +106,7 @@ static void check_row(const struct arch_event *ev, void *arg)
 	if (!ev->pfm)
 		return;
 	rc->rows++;
-	if (pfm_encode(ev->pfm, &attr, fstr, sizeof(fstr), err, sizeof(err)) != 0) {
+	if (pfm_encode(pfmh, ev->pfm, &attr, fstr, sizeof(fstr), err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s does not encode: %s\n", rc->pmu, ev->name, err);
 		fail();
 	}
@@ -145,8 +148,8 @@ static int check_model(const char *model, const char *force)
 
 	assert_string_equal(m->pfm_force, force);
 	setup_or_fail(force);
-	assert_non_null(pfm_host_pmu());
-	assert_string_equal(pfm_host_pmu(), force);
+	assert_non_null(pfm_host_pmu(pfmh));
+	assert_string_equal(pfm_host_pmu(pfmh), force);
 	model_foreach(m, check_row, &rc);
 	assert_true(rc.rows > 0);
 	return rc.diffs;
@@ -193,7 +196,7 @@ static void test_fam10h_dtlb_unit_masks(void **state)
 	assert_int_equal(attr.config, 0x746);
 
 	setup_or_fail("amd64_fam10h_shanghai");
-	assert_string_equal(pfm_host_pmu(), "amd64_fam10h_shanghai");
+	assert_string_equal(pfm_host_pmu(pfmh), "amd64_fam10h_shanghai");
 	encode_or_fail(hit->pfm, &attr);
 	assert_int_equal(attr.config, 0x745);
 	assert_int_equal(decode_config(attr.config).umask, hit->code.umask);
@@ -239,7 +242,7 @@ static void test_attr_fields(void **state)
 	(void)state;
 	setup_or_fail("core");
 	memset(&attr, 0xff, sizeof(attr));
-	assert_int_equal(pfm_encode("INST_RETIRED:ANY_P", &attr, fstr, sizeof(fstr), err,
+	assert_int_equal(pfm_encode(pfmh, "INST_RETIRED:ANY_P", &attr, fstr, sizeof(fstr), err,
 				    sizeof(err)), 0);
 	assert_int_equal(attr.size, sizeof(struct perf_event_attr));
 	assert_int_equal(attr.type, PERF_TYPE_RAW);
@@ -272,16 +275,16 @@ static void test_unknown_event(void **state)
 
 	(void)state;
 	setup_or_fail("core");
-	assert_int_equal(pfm_encode("NO_SUCH_EVENT_XYZ", &attr, NULL, 0, err, sizeof(err)), -1);
+	assert_int_equal(pfm_encode(pfmh, "NO_SUCH_EVENT_XYZ", &attr, NULL, 0, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "NO_SUCH_EVENT_XYZ"));
 	/* a known event with an unknown unit mask */
 	err[0] = '\0';
-	assert_int_equal(pfm_encode("INST_RETIRED:NO_SUCH_UMASK", &attr, NULL, 0, err,
+	assert_int_equal(pfm_encode(pfmh, "INST_RETIRED:NO_SUCH_UMASK", &attr, NULL, 0, err,
 				    sizeof(err)), -1);
 	assert_non_null(strstr(err, "INST_RETIRED:NO_SUCH_UMASK"));
 	/* an AMD event is not a Core2 event */
 	err[0] = '\0';
-	assert_int_equal(pfm_encode("RETIRED_INSTRUCTIONS", &attr, NULL, 0, err, sizeof(err)), -1);
+	assert_int_equal(pfm_encode(pfmh, "RETIRED_INSTRUCTIONS", &attr, NULL, 0, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "RETIRED_INSTRUCTIONS"));
 }
 
@@ -290,16 +293,16 @@ static void test_unknown_pmu(void **state)
 	char err[256] = "";
 
 	(void)state;
-	assert_int_equal(pfm_setup("no_such_pmu", err, sizeof(err)), -1);
+	assert_int_equal(pfm_setup(pfmh, "no_such_pmu", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no_such_pmu"));
 	/* a name prefix is not a model */
 	err[0] = '\0';
-	assert_int_equal(pfm_setup("amd64_fam10h", err, sizeof(err)), -1);
+	assert_int_equal(pfm_setup(pfmh, "amd64_fam10h", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "amd64_fam10h"));
 	/* and it must not fail only because another PMU was forced before */
 	setup_or_fail("core");
 	err[0] = '\0';
-	assert_int_equal(pfm_setup("no_such_pmu", err, sizeof(err)), -1);
+	assert_int_equal(pfm_setup(pfmh, "no_such_pmu", err, sizeof(err)), -1);
 	assert_true(err[0] != '\0');
 }
 
@@ -315,11 +318,11 @@ static void test_switch_models(void **state)
 	encode_or_fail("CPU_CLK_UNHALTED", &attr);
 	assert_int_equal(attr.config & 0xff, 0x3c);
 	setup_or_fail("amd64_k8_revg");
-	assert_string_equal(pfm_host_pmu(), "amd64_k8_revg");
+	assert_string_equal(pfm_host_pmu(pfmh), "amd64_k8_revg");
 	encode_or_fail("CPU_CLK_UNHALTED", &attr);
 	assert_int_equal(attr.config, 0x76);
 	setup_or_fail("core");
-	assert_string_equal(pfm_host_pmu(), "core");
+	assert_string_equal(pfm_host_pmu(pfmh), "core");
 	encode_or_fail("CPU_CLK_UNHALTED", &attr);
 	assert_int_equal(attr.config & 0xff, 0x3c);
 	/* an event only AMD has, after Core2 was active */
@@ -340,7 +343,7 @@ static void test_unforced_host(void **state)
 	fake_sysfs_install(fake_sysfs_make(NULL, NULL));
 	for (int round = 0; round < 2; round++) {
 		setup_or_fail(NULL);
-		assert_null(pfm_host_pmu());
+		assert_null(pfm_host_pmu(pfmh));
 		encode_or_fail("cpu-clock", &attr);
 		assert_int_equal(attr.type, PERF_TYPE_SOFTWARE);
 		assert_int_equal(attr.config, PERF_COUNT_SW_CPU_CLOCK);
@@ -351,14 +354,57 @@ static void test_unforced_host(void **state)
 		{
 			/* the PMUs forced earlier are not this host's */
 			err[0] = '\0';
-			assert_int_equal(pfm_encode("RS_UOPS_DISPATCHED:c=1:i=1", &attr, NULL, 0,
+			assert_int_equal(pfm_encode(pfmh, "RS_UOPS_DISPATCHED:c=1:i=1", &attr, NULL, 0,
 						    err, sizeof(err)), -1);
 			assert_non_null(strstr(err, "RS_UOPS_DISPATCHED"));
-			assert_int_equal(pfm_encode("CPU_CLK_UNHALTED", &attr, NULL, 0, err,
+			assert_int_equal(pfm_encode(pfmh, "CPU_CLK_UNHALTED", &attr, NULL, 0, err,
 						    sizeof(err)), -1);
 		}
 		setup_or_fail("core");
 	}
+	fake_sysfs_install(NULL);
+}
+
+/* Two hosts, each its owner's: one forced to Core2, one unforced on a
+ * kernel without a PMU.  libpfm4 is set up for one at a time, so each
+ * encoding goes through its own host's model, whichever was set up last,
+ * and a host that is freed leaves the other working. */
+static void test_two_hosts(void **state)
+{
+	struct pfm_host *core = pfm_host_new(), *none = pfm_host_new();
+	struct perf_event_attr attr;
+	char err[256];
+
+	(void)state;
+	assert_non_null(core);
+	assert_non_null(none);
+	fake_sysfs_install(fake_sysfs_make(NULL, NULL));
+	assert_int_equal(pfm_setup(core, "core", err, sizeof(err)), 0);
+	assert_int_equal(pfm_setup(none, NULL, err, sizeof(err)), 0);
+	assert_string_equal(pfm_host_pmu(core), "core");
+	assert_null(pfm_host_pmu(none));
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(pfm_encode(core, "CPU_CLK_UNHALTED", &attr, NULL, 0, err,
+					    sizeof(err)), 0);
+		assert_int_equal(attr.config & 0xff, 0x3c);
+		assert_int_equal(pfm_encode(none, "CPU_CLK_UNHALTED", &attr, NULL, 0, err,
+					    sizeof(err)), -1);
+		assert_int_equal(pfm_encode(none, "cpu-clock", &attr, NULL, 0, err,
+					    sizeof(err)), 0);
+		assert_int_equal(attr.type, PERF_TYPE_SOFTWARE);
+	}
+	pfm_host_free(none);
+	assert_int_equal(pfm_encode(core, "CPU_CLK_UNHALTED", &attr, NULL, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(attr.config & 0xff, 0x3c);
+	pfm_host_free(core);
+	/* a host nobody made tells of no PMU and encodes nothing */
+	assert_int_equal(pfm_setup(NULL, NULL, err, sizeof(err)), -1);
+	assert_int_equal(pfm_encode(NULL, "cpu-clock", &attr, NULL, 0, err, sizeof(err)), -1);
+	assert_null(pfm_host_pmu(NULL));
+	assert_false(pfm_host_hardware(NULL));
+	pfm_host_describe(NULL, err, sizeof(err));
+	assert_string_equal(err, "none (software events only)");
 	fake_sysfs_install(NULL);
 }
 
@@ -393,6 +439,7 @@ static void test_perf_rows(void **state)
 
 int main(void)
 {
+	pfmh = pfm_host_new();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_core2_rows),
 		cmocka_unit_test(test_k8_rows),
@@ -404,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_pmu),
 		cmocka_unit_test(test_switch_models),
 		cmocka_unit_test(test_unforced_host),
+		cmocka_unit_test(test_two_hosts),
 		cmocka_unit_test(test_perf_rows),
 	};
 

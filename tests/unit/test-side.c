@@ -20,6 +20,9 @@
 #include "engine/side.h"
 #include "fake-sysfs.h"
 
+/* The host libpfm4 encodes for (engine/pfm.h): this process's, made in main. */
+static struct pfm_host *pfmh;
+
 #define FAKE_FD0 1000
 #define MAX_OPENS 64
 
@@ -86,12 +89,12 @@ static int group_setup(void **state)
 
 	(void)state;
 	fake_sysfs_install(fake_sysfs_make(NULL, NULL));
-	if (pfm_setup(NULL, err, sizeof(err)) != 0) {
+	if (pfm_setup(pfmh, NULL, err, sizeof(err)) != 0) {
 		fprintf(stderr, "pfm_setup: %s\n", err);
 		return -1;
 	}
-	host = events_host_model();
-	return host && !pfm_host_hardware() ? 0 : -1;
+	host = events_host_model(pfmh);
+	return host && !pfm_host_hardware(pfmh) ? 0 : -1;
 }
 
 static int fake_kernel(void **state)
@@ -121,7 +124,7 @@ static void parse(const char *list, struct ev_list *l)
 {
 	char err[256] = "";
 
-	if (events_parse(list, host, l, err, sizeof(err)) != 0) {
+	if (events_parse(list, host, pfmh, l, err, sizeof(err)) != 0) {
 		fprintf(stderr, "events_parse(\"%s\"): %s\n", list, err);
 		fail();
 	}
@@ -297,6 +300,7 @@ static void test_none(void **state)
 
 int main(void)
 {
+	pfmh = pfm_host_new();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_specs, fake_kernel, real_kernel),
 		cmocka_unit_test_setup_teardown(test_launched, fake_kernel, real_kernel),

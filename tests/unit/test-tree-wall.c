@@ -130,12 +130,65 @@ static void test_nothing_to_join(void **state)
 	assert_wall(&r);
 }
 
+/* The input rows of HOST (the first spelling of each, value 1000) after
+ * the wall's into TEXT. */
+static void host_rows(const struct tree_def *host, char *text, size_t sz)
+{
+	size_t used = (size_t)snprintf(text, sz, "%s", WALL);
+
+	for (int k = 1; k < host->n_inputs && used < sz; k++)
+		if (host->inputs[k].name && !host->inputs[k].derived)
+			used += (size_t)snprintf(text + used, sz - used, "%.*s,1000\n",
+						 (int)strcspn(host->inputs[k].name, "|"),
+						 host->inputs[k].name);
+}
+
+/* Every tree definition (variants too) hangs under wall.on_cpu, given its
+ * model and its inputs, and the joined definition is each result's own:
+ * two results of one host tree hold equal definitions, neither shared
+ * (arch/ keeps no cache; main's was one a host tree, shared by all). */
+static void test_every_host_joins(void **state)
+{
+	const struct tree_def *d;
+	struct tree_result *r = malloc(sizeof(*r)), *r2 = malloc(sizeof(*r2));
+	static char text[16384];
+	int joined = 0;
+
+	(void)state;
+	assert_non_null(r);
+	assert_non_null(r2);
+	for (size_t i = 0; (d = tree_def_at(i)) != NULL; i++) {
+		const struct arch_model *m = d->models ? model_find(d->models[0])
+						       : tree_default_model(d);
+		if (!m || m->tree != d->id ||
+		    tree_def_get(TREE_WALL)->n_nodes + d->n_nodes > TREE_MAX_NODES)
+			continue;
+		host_rows(d, text, sizeof(text));
+		eval_with(r, NULL, m->name, text);
+		eval_with(r2, NULL, m->name, text);
+		if (r->def == tree_def_get(TREE_WALL) ||
+		    strncmp(r->def->nodes[2].id, "wall.on_cpu.", 12) != 0) {
+			fprintf(stderr, "model %s: tree %s is not joined\n", m->name, d->name);
+			fail();
+		}
+		assert_true(r->def != r2->def);
+		assert_int_equal(r->def->n_nodes, r2->def->n_nodes);
+		for (int k = 0; k < r->def->n_nodes; k++)
+			assert_string_equal(r->def->nodes[k].id, r2->def->nodes[k].id);
+		joined++;
+	}
+	assert_true(joined >= 10);
+	free(r2);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hardware_model),
 		cmocka_unit_test(test_software_tree),
 		cmocka_unit_test(test_nothing_to_join),
+		cmocka_unit_test(test_every_host_joins),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
