@@ -63,8 +63,8 @@ struct callgraph {
 	uint64_t stacks[CG_EVENTS_MAX], stacks_truncated[CG_EVENTS_MAX];  /* not weighed */
 	/* The last function seen through each pair of string pointers: the
 	 * symbolizer hands out the same pointers for a function again and
-	 * again, so a frame is found without hashing or reading its strings
-	 * (emptied by callgraph_symbols_freed, before a pointer is reused). */
+	 * again, so a frame is found without hashing its strings (a hit is
+	 * still checked by comparing them: a pointer may be reused). */
 	struct fn_memo {
 		const char *name, *module;
 		uint32_t fid;

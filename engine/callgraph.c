@@ -135,23 +135,15 @@ static uint32_t fn_get(struct callgraph *cg, const char *name, const char *modul
 {
 	struct fn_memo *m = memo_slot(cg, name, module);
 
-	/* two pointers compared: the strings stay until callgraph_symbols_freed,
-	 * but for a process's name, renamed in place */
 	if (m->name == name && m->module == module && m->fid < cg->n_fns &&
-	    (module[0] != '[' || strcmp(module, CG_PROCESS_MODULE) != 0 ||
-	     strcmp(cg_fn(cg, m->fid)->name, name) == 0))
+	    strcmp(cg_fn(cg, m->fid)->name, name) == 0 &&
+	    strcmp(cg_fn(cg, m->fid)->module, module) == 0)
 		return m->fid;
 	uint32_t f = intern ? fn_intern(cg, name, module)
 			    : cg_fn_lookup(cg->store->fn_chunks, &cg->fn_index, name, module);
 	if (f != NONE)
 		*m = (struct fn_memo){ name, module, f };
 	return f;
-}
-
-void callgraph_symbols_freed(struct callgraph *cg)
-{
-	if (cg)
-		memset(cg->memo, 0, sizeof(cg->memo));
 }
 
 /* ---- the trie ------------------------------------------------------------ */

@@ -54,12 +54,6 @@ void callgraph_set_max_nodes(struct callgraph *cg, size_t max);
  * when out of memory (the sample is then counted as an overflow). */
 int callgraph_add(struct callgraph *cg, int ev, const struct cg_frame *frames, size_t n,
 		  bool truncated, uint64_t weight);
-/* The graph remembers which function the addresses of a frame's NAME and
- * MODULE found: their text must stay as it is until callgraph_symbols_freed
- * (a symbol table's strings do while the table lives; a string literal
- * always).  A process frame's (CG_PROCESS_MODULE) name may change in place:
- * it is read each time.  CG may be NULL. */
-void callgraph_symbols_freed(struct callgraph *cg);
 
 /* An immutable snapshot with everything below precomputed: O(nodes x
  * events) plus sorting the edges.  It shares the graph's functions and

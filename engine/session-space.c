@@ -69,7 +69,6 @@ static void spaces_evict_exited(struct session *s, uint64_t before)
 	}
 	if (kept < s->nspaces) {  /* the names they were given may be gone */
 		profile_symbols_freed(s->prof);
-		callgraph_symbols_freed(s->cg);
 		memset(s->canon_hints, 0, sizeof(s->canon_hints));
 	}
 	s->nspaces = kept;

@@ -37,9 +37,7 @@ static int add_path(struct callgraph *cg, int ev, const char *path, bool truncat
 		fr[i].name = name;
 		fr[i].module = at ? at + 1 : MOD;
 	}
-	int rc = callgraph_add(cg, ev, fr, n, truncated, weight);
-	callgraph_symbols_freed(cg);  /* the names were BUF's, reused next time */
-	return rc;
+	return callgraph_add(cg, ev, fr, n, truncated, weight);
 }
 
 static void add(struct callgraph *cg, int ev, const char *path, uint64_t weight)
@@ -425,38 +423,6 @@ static void test_folded(void **state)
 	expect_folded(s, 1, "main;b 9\n");
 	cg_snapshot_free(s);
 	callgraph_free(cg);
-}
-
-/* A frame is found again by the addresses of its strings alone, until the
- * symbol tables that gave them are freed (callgraph_symbols_freed): then
- * the same addresses may hold other names.  A process's name may change in
- * place (a COMM record) and is read each time. */
-static void test_symbols_freed(void **state)
-{
-	struct callgraph *cg = callgraph_new(1);
-	char *leaf = strdup("first"), *comm = strdup("sh");
-	struct cg_frame fr[3] = { { leaf, MOD }, { "main", MOD }, { comm, CG_PROCESS_MODULE } };
-
-	(void)state;
-	assert_non_null(leaf);
-	assert_non_null(comm);
-	assert_int_equal(callgraph_add(cg, 0, fr, 2, false, 1), 0);
-	assert_int_equal(callgraph_add(cg, 0, fr, 2, false, 2), 0);
-	callgraph_symbols_freed(cg);
-	strcpy(leaf, "other");  /* a new table's name at the freed one's address */
-	assert_int_equal(callgraph_add(cg, 0, fr, 2, false, 4), 0);
-	assert_int_equal(callgraph_add(cg, 0, fr, 3, false, 8), 0);
-	strcpy(comm, "ls");     /* renamed: no table freed */
-	assert_int_equal(callgraph_add(cg, 0, fr, 3, false, 16), 0);
-	struct cg_snapshot *s = callgraph_snapshot(cg);
-	expect_fn(s, "first", 0, 3, 3);
-	expect_fn(s, "other", 0, 28, 28);
-	expect_fn(s, "main", 0, 0, 31);
-	expect_folded(s, 0, "ls;main;other 16\nmain;first 3\nmain;other 4\nsh;main;other 8\n");
-	cg_snapshot_free(s);
-	callgraph_free(cg);
-	free(leaf);
-	free(comm);
 }
 
 static int no_process_frame(void *arg, const struct cg_frame *frames, size_t n,
@@ -897,7 +863,6 @@ int main(void)
 		cmocka_unit_test(test_unknown_frames),
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_process_frames),
-		cmocka_unit_test(test_symbols_freed),
 		cmocka_unit_test(test_folded_write_error),
 		cmocka_unit_test(test_caller_tree),
 		cmocka_unit_test(test_caller_tree_limits),
