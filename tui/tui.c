@@ -380,7 +380,9 @@ static void cycle_theme(struct tui *t)
 
 void tui_switch_view(struct tui *t, enum view_id v)
 {
-	if (t->view != v)
+	/* the help comes and goes without changing where Esc leads (it keeps
+	 * its own way back) */
+	if (t->view != v && v != VIEW_HELP && t->view != VIEW_HELP)
 		t->prev = t->view;
 	t->view = v;
 }
@@ -401,7 +403,7 @@ static void global_key(struct tui *t, int key)
 	switch (key) {
 	case 'q': t->quit = true; break;
 	case 27: tui_switch_view(t, tui_home(t)); break;
-	case '?': case 'h': case KEY_F(1): tui_switch_view(t, VIEW_HELP); break;
+	case '?': case 'h': case KEY_F(1): tui_open_view(t, VIEW_HELP, NULL, NULL); break;
 	case 't': case KEY_F(5): tui_switch_view(t, VIEW_TREE); break;
 	case 'i': tui_switch_view(t, VIEW_ILP); break;
 	case 'T': cycle_theme(t); break;

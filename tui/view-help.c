@@ -13,7 +13,8 @@ static const char *const help_lines[] = {
 	"",
 	"  q F10           quit (a launched command is terminated, an attached one left running;",
 	"                  after the program ended, cyctop exits with its status)",
-	"  ? h F1          this help;  Esc  back to the hotspots;  Ctrl-L  repaint the screen",
+	"  ? h F1          this help (Esc: back where it came from);  Esc  back to the hotspots;",
+	"                  Ctrl-L  repaint the screen",
 	"  Up Down j k     move;  PgUp PgDn  page;  Home End g G  first / last",
 	"  < > , . F6      hotspots, processes: sort by the previous / next column",
 	"  I               hotspots, processes: reverse the sort",
@@ -120,9 +121,26 @@ static void write_help_line(void *ctx, int row, int y, bool selected)
 }
 
 /* The view's state: the text's scroll (its selection unshown). */
+/* The help's state: its scroll, and the view it was opened from (Esc goes
+ * back there, as F1 and Esc do in htop). */
+struct help_view {
+	struct browser b;  /* first: hp() */
+	enum view_id from;
+};
+
 static struct browser *hp(const struct tui *t)
 {
 	return tui_view_data(t, VIEW_HELP);
+}
+
+static bool open_help(struct tui *t, const char *name, const char *module)
+{
+	struct help_view *h = tui_view_data(t, VIEW_HELP);
+
+	(void)name, (void)module;
+	if (t->view != VIEW_HELP)
+		h->from = t->view;
+	return true;
 }
 
 static void draw_help(struct tui *t, int y, int rows)
@@ -150,6 +168,11 @@ static bool key_help(struct tui *t, int key)
 {
 	struct browser *b = hp(t);
 
+	if (key == 27) {  /* back where the help was asked for, not home */
+		tui_switch_view(t, ((struct help_view *)b)->from);
+		return true;
+	}
+
 	if (key == KEY_DOWN || key == 'j' || key == KEY_NPAGE)
 		b->sel = b->top + b->height - 1;
 	else if (key == KEY_UP || key == 'k' || key == KEY_PPAGE)
@@ -161,7 +184,7 @@ static void *init_help(struct tui *t, const struct tui_opts *o)
 {
 	(void)t;
 	(void)o;
-	return calloc(1, sizeof(struct browser));
+	return calloc(1, sizeof(struct help_view));
 }
 
 const struct view_ops view_help = {
@@ -169,6 +192,7 @@ const struct view_ops view_help = {
 	.hints = "Up Down PgUp PgDn Home End scroll  Esc back  q quit",
 	.init = init_help,
 	.free = free,
+	.open = open_help,
 	.draw = draw_help,
 	.key = key_help,
 };

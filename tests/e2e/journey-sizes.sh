@@ -3,7 +3,8 @@
 # 39).  Under tmux, on the real binary, at 80x24: the status line holds
 # the method's views (t tree, i ILP) and ends on a whole key; the help
 # wraps, no word of it cut; htop's keys (F5 tree, F4 filter narrowing as it
-# is typed, F6 sort, I reverse, F1 help, F10 quit), perf top's percent floor
+# is typed, F6 sort, I reverse, F1 help and Esc back to the view it was
+# opened from, F10 quit), perf top's percent floor
 # (%) and P (the table to cyctop.hist.N, named in the status line); grown
 # to 200x60 and shrunk back in the middle of it; at 50 columns the header
 # lines end after a whole field with an ellipsis.  Then a counts file: Esc
@@ -61,6 +62,13 @@ ok
 # F5: the tree; F4: the filter narrows while typed; Esc restores it
 T send-keys -t main F5
 wait_for '! head1 | grep -q "^cyctop  pid"' 10 "F5: the tree view"
+ok
+# the help from the tree, and Esc back to the tree (not home)
+tree_head=$(head1)
+T send-keys -t main F1
+wait_screen "cyctop keys" "F1 over the tree: the help"
+T send-keys -t main Escape
+wait_for '[ "$(head1)" = "$tree_head" ]' 10 "Esc from the help: back to the tree"
 ok
 T send-keys -t main Escape F4 w o r k _ 3
 wait_for '[ "$(rows | tr "\n" " ")" = "work_30 " ]' 10 "F4: work_30 alone while typing"
