@@ -165,17 +165,26 @@ static bool key_hotspots(struct tui *t, int key)
 	}
 }
 
+#define HOT_CG_HINTS \
+	"q quit  ? help  Enter asm  t tree  i ILP  f flame  c callers  / filter  < > sort  " \
+	"m module  H threads  C children  space pause  w window  s samples  P save  " \
+	"% floor  F3 search"
+
 /* The hints, the most important first (the status line shows those that
- * fit): with call stacks the flame graph and the callers come first. */
+ * fit): with call stacks the flame graph and the callers come first.
+ * Zoomed, a note first: the call graph is the whole session's (its stacks
+ * carry no thread), so the pure callers have no rows there. */
 static const char *status_hotspots(struct tui *t)
 {
 	if (hv(t)->picker.open)
 		return "Enter zoom  Esc H back  q quit  ? help";
 	if (!t->snap || !t->snap->cg)
 		return NULL;
-	return "q quit  ? help  Enter asm  t tree  i ILP  f flame  c callers  / filter  < > sort  "
-	       "m module  H threads  C children  space pause  w window  s samples  P save  "
-	       "% floor  F3 search";
+	if (t->snap->thread)
+		return "callers-only rows: not per thread  " HOT_CG_HINTS;
+	if (t->snap->process >= 0)
+		return "callers-only rows: not per process  " HOT_CG_HINTS;
+	return HOT_CG_HINTS;
 }
 
 /* --percent-limit's range, and the floor prompt's */
