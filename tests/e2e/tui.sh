@@ -50,12 +50,12 @@ T resize-window -t main -x 120 -y 20
 wait_for '! screen | grep -q "whose events are missing"' 10 "a 20-line help cut at the bottom"
 T send-keys -t main End
 wait_screen "whose events are missing" "End scrolls the help to its last line"
-screen | grep -q "this help;" && fail "the help's top still shown after End"
+screen | grep -q "this help (" && fail "the help's top still shown after End"
 ok
 T send-keys -t main Up
 wait_for '! screen | grep -q "whose events are missing"' 10 "Up scrolls the last line out"
 T send-keys -t main Home
-wait_screen "this help;" "Home: the top again"
+wait_screen "this help (" "Home: the top again"
 T resize-window -t main -x 120 -y 40
 T send-keys -t main Escape
 wait_screen "FUNCTION" "back to hotspots"
