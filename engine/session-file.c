@@ -678,6 +678,17 @@ static int file_callgraph(struct session *s)
 	return 0;
 }
 
+/* perf record -a or -C: perf asks for each sample's CPU with a CPU target
+ * (evsel__config: target__has_cpu, or --sample-cpu) and enables the events
+ * on exec only when it launches the command without a target
+ * (target__none).  cyctop's own files say nothing of it: -a -i. */
+static bool file_system_wide(const struct session *s)
+{
+	const struct perf_event_attr *a = &s->events.ev[0].attr;
+
+	return !file_of(s)->ours && (a->sample_type & PERF_SAMPLE_CPU) && !a->enable_on_exec;
+}
+
 /* cyctop's metadata, NUL-terminated here whatever the file holds. */
 static void file_meta(struct session_file *f)
 {
@@ -807,7 +818,7 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 		snprintf(err, errsz, "out of memory");
 		goto fail;
 	}
-	if (o->processes) {
+	if (o->processes || file_system_wide(s)) {
 		profile_track_processes(s->prof);
 		s->system_wide = true;
 	}
@@ -838,8 +849,13 @@ static void file_snapshot(struct session *s, struct snapshot *snap)
 
 	snap->time = f->meta.duration > 0 ? f->meta.duration : span;
 	snap->window_seconds = snap->time;
-	snap->pid = f->pid;
-	if (f->command[0])
+	if (s->system_wide) {  /* the machine, as a live -a names it */
+		snap->pid = -1;
+		snprintf(snap->command, sizeof(snap->command), "all CPUs");
+	} else {
+		snap->pid = f->pid;
+	}
+	if (f->command[0] && !s->system_wide)
 		snprintf(snap->command, sizeof(snap->command), "%s", f->command);
 	snap->ended = s->target.ended;
 	snap->recorded = true;
