@@ -42,6 +42,10 @@ struct session_file {
 	/* each event's record format, made once (file_events) rather than
 	 * from its attr for every record decoded */
 	struct rec_format fmt[EVENTS_MAX];
+	/* each event's attr, and each attr's event (-1: perf's dummy, hidden) */
+	int attr_of[EVENTS_MAX];
+	int ev_of[EVENTS_MAX];
+	int nattrs;                   /* the attrs read (cyctop's reference left out) */
 	double periods[EVENTS_MAX];   /* sum of the samples' periods */
 	uint64_t nsamples[EVENTS_MAX]; /* how many samples (frequency mode: not their weight) */
 	uint64_t t_first, t_last;     /* sample times (ns) */
@@ -207,6 +211,33 @@ static bool freq_events(const struct session *s, char *out, size_t outsz)
 	return out[0] != '\0';
 }
 
+/* perf's dummy event (PERF_COUNT_SW_DUMMY: dummy:HG, dummy:u), which
+ * carries a recording's side-band records and never samples: perf report
+ * shows no column for it, nor does cyctop. */
+static bool is_dummy(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+}
+
+/* The events: the attrs but perf's dummies (all of them when nothing else).
+ * Returns how many. */
+static int file_event_attrs(struct session_file *f, size_t n)
+{
+	size_t shown = 0;
+
+	for (size_t i = 0; i < n; i++)
+		shown += !is_dummy(perfdata_attr(f->pd, i));
+	f->nattrs = (int)n;
+	int e = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool hide = shown > 0 && is_dummy(perfdata_attr(f->pd, i));
+		f->ev_of[i] = hide ? -1 : e;
+		if (!hide)
+			f->attr_of[e++] = (int)i;
+	}
+	return e;
+}
+
 /* Records of A and B decode alike. */
 static bool same_format(const struct perf_event_attr *a, const struct perf_event_attr *b)
 {
@@ -236,11 +267,14 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 	s->events.model = file_model(f, s->pfm, want_model, err, errsz);
 	if (!s->events.model)
 		return -1;
-	s->events.n = (int)n;
+	s->events.n = file_event_attrs(f, n);
 	f->same_type = true;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
+		f->same_type &= same_format(perfdata_attr(f->pd, i), perfdata_attr(f->pd, 0));
+	for (int e = 0; e < s->events.n; e++) {
+		size_t i = (size_t)f->attr_of[e];
 		const struct perf_event_attr *a = perfdata_attr(f->pd, i);
-		struct ev_spec *ev = &s->events.ev[i];
+		struct ev_spec *ev = &s->events.ev[e];
 		event_name(a, perfdata_attr_name(f->pd, i), s->events.model,
 			   perfdata_is_pipe(f->pd), ev->name, sizeof(ev->name));
 		snprintf(ev->pfm, sizeof(ev->pfm), "%s", ev->name);
@@ -252,16 +286,15 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 		/* perf record --off-cpu's offcpu-time: the same off-cpu */
 		if (session_offcpu_perf_event(a, ev->name))
 			snprintf(ev->name, sizeof(ev->name), "off-cpu");
-		f->same_type &= same_format(a, perfdata_attr(f->pd, 0));
 	}
 	if (freq_events(s, note, sizeof(note)))
 		snprintf(s->events.notice, sizeof(s->events.notice),
 			 "%s: samples weighed by their periods", note);
 	f->first_type = perfdata_attr(f->pd, 0)->sample_type;
 	f->sid_all = perfdata_attr(f->pd, 0)->sample_id_all;
-	for (size_t i = 0; i < n; i++) {
-		record_format_of(perfdata_attr(f->pd, i), &f->fmt[i]);
-		f->fmt[i].sample_id_all = f->sid_all;
+	for (int e = 0; e < s->events.n; e++) {
+		record_format_of(perfdata_attr(f->pd, (size_t)f->attr_of[e]), &f->fmt[e]);
+		f->fmt[e].sample_id_all = f->sid_all;
 	}
 	if (!f->same_type && !(f->first_type & PERF_SAMPLE_IDENTIFIER)) {
 		snprintf(err, errsz, "%s: events of different sample types without identifiers",
@@ -276,7 +309,8 @@ static int file_ids(struct session *s, char *err, size_t errsz)
 {
 	for (int e = 0; e < s->events.n; e++) {
 		size_t nids;
-		const uint64_t *ids = perfdata_attr_ids(file_of(s)->pd, (size_t)e, &nids);
+		const uint64_t *ids = perfdata_attr_ids(file_of(s)->pd,
+							(size_t)file_of(s)->attr_of[e], &nids);
 		/* a lone event's samples may carry no id (perf record -e E) */
 		if (s->events.n == 1 && session_add_id(s, 0, 0) < 0) {
 			snprintf(err, errsz, "out of memory");
@@ -385,7 +419,7 @@ static const struct perf_event_attr *format_attr(const struct session *s,
 
 	if (f->same_type || h->type != PERF_RECORD_SAMPLE)
 		return perfdata_attr(f->pd, 0);
-	return ev >= 0 ? perfdata_attr(f->pd, (size_t)ev) : NULL;
+	return ev >= 0 ? perfdata_attr(f->pd, (size_t)f->attr_of[ev]) : NULL;
 }
 
 /* The file's [kernel.kallsyms] build id, which says whose kallsyms name its
@@ -443,8 +477,8 @@ static int file_decode(const struct session *s, const struct perf_event_header *
 }
 
 /* A sample's event is the attr its id names (the one attr of a file of
- * one, as perf's evlist__id2evsel); the file's internal reference, or an
- * id of no attr, is none of the session's. */
+ * one, as perf's evlist__id2evsel); the file's internal reference, perf's
+ * dummy, or an id of no attr, is none of the session's. */
 static void file_stamp(const struct session *s, const struct perf_event_header *h,
 		       struct rec_stamp *st)
 {
@@ -452,8 +486,8 @@ static void file_stamp(const struct session *s, const struct perf_event_header *
 
 	st->ev = -1;
 	if (h->type == PERF_RECORD_SAMPLE) {
-		int ev = perfdata_record_attr(f->pd, h);
-		st->ev = ev < s->events.n ? ev : -1;
+		int i = perfdata_record_attr(f->pd, h);
+		st->ev = i >= 0 && i < f->nattrs ? f->ev_of[i] : -1;
 	}
 	const struct perf_event_attr *a = format_attr(s, h, st->ev);
 	st->timed = a && record_time(h, a->sample_type, f->sid_all, &st->time);
@@ -462,7 +496,8 @@ static void file_stamp(const struct session *s, const struct perf_event_header *
 static bool file_stack_attr(const struct session *s, int ev, uint64_t *sample_type,
 			    uint32_t *stack_user)
 {
-	const struct perf_event_attr *a = perfdata_attr(file_of(s)->pd, (size_t)ev);
+	const struct perf_event_attr *a = perfdata_attr(file_of(s)->pd,
+							(size_t)file_of(s)->attr_of[ev]);
 
 	if (!(a->sample_type & PERF_SAMPLE_STACK_USER))
 		return false;
@@ -643,6 +678,17 @@ static int file_callgraph(struct session *s)
 	return 0;
 }
 
+/* perf record -a or -C: perf asks for each sample's CPU with a CPU target
+ * (evsel__config: target__has_cpu, or --sample-cpu) and enables the events
+ * on exec only when it launches the command without a target
+ * (target__none).  cyctop's own files say nothing of it: -a -i. */
+static bool file_system_wide(const struct session *s)
+{
+	const struct perf_event_attr *a = &s->events.ev[0].attr;
+
+	return !file_of(s)->ours && (a->sample_type & PERF_SAMPLE_CPU) && !a->enable_on_exec;
+}
+
 /* cyctop's metadata, NUL-terminated here whatever the file holds. */
 static void file_meta(struct session_file *f)
 {
@@ -772,7 +818,7 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 		snprintf(err, errsz, "out of memory");
 		goto fail;
 	}
-	if (o->processes) {
+	if (o->processes || file_system_wide(s)) {
 		profile_track_processes(s->prof);
 		s->system_wide = true;
 	}
@@ -803,8 +849,13 @@ static void file_snapshot(struct session *s, struct snapshot *snap)
 
 	snap->time = f->meta.duration > 0 ? f->meta.duration : span;
 	snap->window_seconds = snap->time;
-	snap->pid = f->pid;
-	if (f->command[0])
+	if (s->system_wide) {  /* the machine, as a live -a names it */
+		snap->pid = -1;
+		snprintf(snap->command, sizeof(snap->command), "all CPUs");
+	} else {
+		snap->pid = f->pid;
+	}
+	if (f->command[0] && !s->system_wide)
 		snprintf(snap->command, sizeof(snap->command), "%s", f->command);
 	snap->ended = s->target.ended;
 	snap->recorded = true;
