@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/profile.h"
+
 const char *fmt_grouped(char *buf, size_t sz, double v)
 {
 	char digits[64];
@@ -304,5 +306,59 @@ const char *fmt_target(char *buf, size_t sz, int pid, const char *command, bool 
 		snprintf(buf, sz, "%s", command);
 	else
 		snprintf(buf, sz, "pid %d (%s)", pid, command);
+	return buf;
+}
+
+uint64_t fmt_event_samples(const struct snap_event *ev)
+{
+	return ev->nsamples ? ev->nsamples : ev->samples;
+}
+
+const char *fmt_event_unit(const struct snap_event *ev)
+{
+	size_t n = strcspn(ev->name, ":/");
+
+	if (!ev->nsamples)
+		return "samples";
+	return (n == 9 && !strncmp(ev->name, "cpu-clock", n)) ||
+		       (n == 10 && !strncmp(ev->name, "task-clock", n)) ||
+		       (n == 7 && !strncmp(ev->name, "off-cpu", n))
+		       ? "ns"
+		       : "events";
+}
+
+/* A window has no count of its samples, only their weighed sum. */
+const char *fmt_event_total(const struct snap_event *ev, bool window, uint64_t *value)
+{
+	*value = window ? ev->window : fmt_event_samples(ev);
+	return window ? fmt_event_unit(ev) : "samples";
+}
+
+const char *fmt_heading(char *buf, size_t sz, const char *name, const char *suffix, int width)
+{
+	int room = width - (int)strlen(suffix);
+
+	if (room < 1)
+		room = 1;
+	if ((int)strlen(name) <= room)
+		snprintf(buf, sz, "%s%s", name, suffix);
+	else
+		snprintf(buf, sz, "%.*s~%s", room - 1, name, suffix);
+	return buf;
+}
+
+const char *fmt_event_heading(char *buf, size_t sz, const struct snap_event *ev, char mark,
+			      bool samples, int width)
+{
+	const char *unit = fmt_event_unit(ev);
+	char suffix[16], cut[sizeof(ev->name) + sizeof(suffix)];
+
+	if (!samples)
+		snprintf(suffix, sizeof(suffix), "%%");
+	else if (strcmp(unit, "samples") == 0)
+		suffix[0] = '\0';
+	else
+		snprintf(suffix, sizeof(suffix), ":%s", unit);
+	snprintf(buf, sz, "%c%s", mark, fmt_heading(cut, sizeof(cut), ev->name, suffix, width - 1));
 	return buf;
 }

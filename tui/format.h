@@ -68,4 +68,26 @@ const char *fmt_module_short(const char *module);
 const char *fmt_target(char *buf, size_t sz, int pid, const char *command, bool system_wide);
 const char *fmt_rate(char *buf, size_t sz, const char *event, uint64_t sav, unsigned freq_hz);
 
+struct snap_event;
+/* An event's samples as headers give them: how many there are, also when
+ * each weighs its period (frequency mode: the rows' figures are the
+ * periods' sums, in fmt_event_unit's unit). */
+uint64_t fmt_event_samples(const struct snap_event *ev);
+/* What the rows' figures of EV are: "samples", or when each sample weighs
+ * its period (nsamples: frequency mode) the periods' unit, "ns" for the
+ * clocks and "events" otherwise. */
+const char *fmt_event_unit(const struct snap_event *ev);
+/* The event's figure of a header, cumulative or WINDOW, in *VALUE, and its
+ * label: "samples" (how many), or the unit of a window's weighed sum. */
+const char *fmt_event_total(const struct snap_event *ev, bool window, uint64_t *value);
+/* A column heading of at most WIDTH bytes: NAME then SUFFIX ("%", ":ns"),
+ * NAME cut and ended with '~' when both do not fit (never cut silently);
+ * returns BUF. */
+const char *fmt_heading(char *buf, size_t sz, const char *name, const char *suffix, int width);
+/* An event column's heading in a view, WIDTH bytes at most: MARK ('>' the
+ * sort, else ' '), the name, then "%" for shares or, with SAMPLES (s: the
+ * figures), the periods' unit when the samples weigh them (":ns"). */
+const char *fmt_event_heading(char *buf, size_t sz, const struct snap_event *ev, char mark,
+			      bool samples, int width);
+
 #endif

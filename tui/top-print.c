@@ -16,30 +16,6 @@
 #include "tui/json.h"
 #include "tui/top.h"
 
-/* An event's samples as the header and JSON give them: how many there are,
- * also when each weighs its period (a frequency-mode recording: the rows'
- * shares and the count are the periods'). */
-static uint64_t snap_event_samples(const struct snap_event *ev)
-{
-	return ev->nsamples ? ev->nsamples : ev->samples;
-}
-
-/* What the rows' counts of EV are: "samples", or when each sample weighs
- * its period (nsamples: frequency mode) the periods' unit, "ns" for the
- * clocks and "events" otherwise (a column called samples counts them). */
-static const char *row_unit(const struct snap_event *ev)
-{
-	size_t n = strcspn(ev->name, ":/");
-
-	if (!ev->nsamples)
-		return "samples";
-	return (n == 9 && !strncmp(ev->name, "cpu-clock", n)) ||
-		       (n == 10 && !strncmp(ev->name, "task-clock", n)) ||
-		       (n == 7 && !strncmp(ev->name, "off-cpu", n))
-		       ? "ns"
-		       : "events";
-}
-
 static uint64_t row_samples(const struct snap_func *f, int ev, int window)
 {
 	return window ? f->window[ev] : f->samples[ev];
@@ -137,9 +113,10 @@ static void print_text_procs(FILE *out, const struct snapshot *s, int window)
 {
 	const struct snap_thread **order = ordered_procs(s, window);
 
-	for (int e = 0; e < s->n_events; e++) {
-		char name[12 * FMT_ESCAPE_MAX];
-		fprintf(out, "%11.11s%% ", fmt_escape(name, sizeof(name), s->ev[e].name));
+	for (int e = 0; e < s->n_events; e++) {  /* a long name ends with ~ */
+		char name[EV_TEXT_MAX], cell[EV_TEXT_MAX + 2];
+		fmt_heading(cell, sizeof(cell), ev_text(name, s, e), "%", 12);
+		fprintf(out, "%12s ", cell);
 	}
 	fprintf(out, "  %7s %-12s %s\n", "PID", "USER", "COMMAND");
 	for (size_t i = 0; order && i < s->n_procs; i++) {
@@ -208,7 +185,7 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 		fmt_put_escaped(out, ev->name, 24);
 		fprintf(out, " sav %-10llu samples %-10llu count %-17s coverage %5.1f%%\n",
 			(unsigned long long)ev->sav,
-			(unsigned long long)(window ? ev->window : snap_event_samples(ev)), count,
+			(unsigned long long)(window ? ev->window : fmt_event_samples(ev)), count,
 			100.0 * ev->coverage);
 	}
 	if (s->n_side > 0) {
@@ -222,9 +199,10 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 		print_text_procs(out, s, window);
 	/* a header cell is as wide as a row's "%12.2f ", its space included,
 	 * so that long event names never run into each other */
-	for (int e = 0; e < s->n_events; e++) {
-		char name[12 * FMT_ESCAPE_MAX];
-		fprintf(out, "%11.11s%% ", fmt_escape(name, sizeof(name), s->ev[e].name));
+	for (int e = 0; e < s->n_events; e++) {  /* a long name ends with ~ */
+		char name[EV_TEXT_MAX], cell[EV_TEXT_MAX + 2];
+		fmt_heading(cell, sizeof(cell), ev_text(name, s, e), "%", 12);
+		fprintf(out, "%12s ", cell);
 	}
 	if (has_cg(s, 0))
 		fprintf(out, "%11s%% ", "children");
@@ -267,7 +245,7 @@ static void print_csv(FILE *out, const struct snapshot *s, int window, int first
 		char name[EV_TEXT_MAX];
 		for (int e = 0; e < s->n_events; e++) {
 			ev_text(name, s, e);
-			fprintf(out, ",%s:%s,%s:percent", name, row_unit(&s->ev[e]), name);
+			fprintf(out, ",%s:%s,%s:percent", name, fmt_event_unit(&s->ev[e]), name);
 		}
 		for (int e = 0; has_cg(s, e) && e < s->n_events; e++)
 			fprintf(out, ",%s:children", ev_text(name, s, e));
@@ -319,8 +297,8 @@ static void json_events(struct json *j, const struct snapshot *s, int window)
 		json_object_begin(j);
 		json_kstr(j, "name", ev->name);
 		json_ku64(j, "sav", ev->sav);
-		json_ku64(j, "samples", window ? ev->window : snap_event_samples(ev));
-		json_kstr(j, "unit", row_unit(ev));
+		json_ku64(j, "samples", window ? ev->window : fmt_event_samples(ev));
+		json_kstr(j, "unit", fmt_event_unit(ev));
 		if (window)
 			json_ku64(j, "cumulative", ev->samples);
 		json_knum(j, "count", ev->counted ? ev->count : NAN);

@@ -296,6 +296,15 @@ static void draw_insn(struct tui *t, int y, size_t i, bool selected)
 	ui_text(y, x, COLS - x, buf, true);
 }
 
+/* " ns" or " events" after a sum of event E's samples that weigh their
+ * periods (frequency mode); "" after a count of samples. */
+static const char *weighed_unit(const struct tui *t, int e)
+{
+	if (!t->snap || e >= t->snap->n_events || !t->snap->ev[e].nsamples)
+		return "";
+	return strcmp(fmt_event_unit(&t->snap->ev[e]), "ns") == 0 ? " ns" : " events";
+}
+
 static void draw_block(struct tui *t, int y, size_t i)
 {
 	const struct asm_view *v = av(t);
@@ -310,8 +319,10 @@ static void draw_block(struct tui *t, int y, size_t i)
 		uint64_t s = 0;
 		for (size_t k = blk->first; k <= blk->last; k++)
 			s += annotation_samples(a, k, e);
-		n += snprintf(line + n, sizeof(line) - (size_t)n, "  %.12s %" PRIu64,
-			      session_events(t->sess)->ev[e].name, s);
+		char name[16];  /* a long name ends with ~ */
+		fmt_heading(name, sizeof(name), session_events(t->sess)->ev[e].name, "", 12);
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "  %s %" PRIu64 "%s", name, s,
+			      weighed_unit(t, e));
 	}
 	if (stall_columns(a) && n < (int)sizeof(line))
 		n += snprintf(line + n, sizeof(line) - (size_t)n, "  stall %s  penalty %s  %s",
@@ -390,12 +401,18 @@ static void draw_source(struct tui *t, int y, size_t i)
 }
 
 /* What the event cells show, as s and o chose it. */
-static const char *cells_name(const struct asm_view *v)
+static const char *cells_name(const struct tui *t, const struct asm_view *v)
 {
+	/* frequency mode: each sample weighs its period, the cells sum them */
+	const char *unit = t->snap && t->snap->n_events ? fmt_event_unit(&t->snap->ev[0])
+							: "samples";
+	bool weighed = strcmp(unit, "samples") != 0;
+
 	if (v->unit == ASM_SAMPLES)
-		return "samples";
+		return !weighed ? "samples" : strcmp(unit, "ns") == 0 ? "periods summed: ns"
+								     : "periods summed: events";
 	if (v->unit == ASM_COUNTS)
-		return "counts: samples x SAV";
+		return !weighed ? "counts: samples x SAV" : "counts: periods summed";
 	return v->of_total ? "% of total" : "% of function";
 }
 
@@ -417,7 +434,9 @@ static int draw_asm_header(struct tui *t, int y)
 	ui_set(EL_COLUMN);
 	ui_text(y, 0, COLS, "", true);
 	for (int e = 0; e < a->n_events; e++, x += EVCOL) {
-		snprintf(line, sizeof(line), " %.*s", EVCOL - 1, evs->ev[e].name);
+		char cut[sizeof(evs->ev[e].name) + 2];  /* a long name ends with ~ */
+		fmt_heading(cut, sizeof(cut), evs->ev[e].name, "", EVCOL - 1);
+		snprintf(line, sizeof(line), " %s", cut);
 		ui_text(y, x, EVCOL, line, true);
 	}
 	if (stall_columns(a)) {
@@ -426,7 +445,7 @@ static int draw_asm_header(struct tui *t, int y)
 		ui_text(y, x + 2 * CYCOL, 7, "mark", true);
 		x += 2 * CYCOL + 7;
 	}
-	snprintf(line, sizeof(line), "    address:  instruction    [%s]%s", cells_name(v),
+	snprintf(line, sizeof(line), "    address:  instruction    [%s]%s", cells_name(t, v),
 		 !tui_baseline_shown(t) ? "" : t->base_mode == BASE_DELTA_PCT
 		 ? "  [source lines: delta % of counts against the baseline]"
 		 : "  [source lines: delta of counts against the baseline]");

@@ -14,6 +14,7 @@
 
 #include "lib/hashtab.h"
 #include "engine/callgraph.h"
+#include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
 
@@ -48,6 +49,7 @@ struct callers_view {
 	const struct cg_edge *callees;
 	size_t ncallees;
 	uint64_t self, total, stacks, truncated;
+	const char *unit;             /* the figures': "samples", "ns" (unit_of) */
 	/* the lines shown, their keys (a row's call path, a callee's name) */
 	int *line;
 	uint64_t *key;
@@ -198,7 +200,7 @@ static void ensure_built(struct tui *t)
 	if (g && cv->fn.name && t->snap->n_events > 0) {
 		cg_function(g, cv->fn.name, cv->fn.module, 0, &cv->self, &cv->total);
 		cv->stacks = cg_samples(g, 0);
-		cv->truncated = cg_truncated(g, 0);
+		cv->truncated = cg_stacks_truncated(g, 0);  /* a count, as "stacks" */
 		build_tree(cv, g);
 		cv->ncallees = cg_callees(g, cv->fn.name, cv->fn.module, 0, &cv->callees);
 	}
@@ -322,6 +324,27 @@ static enum theme_el heat(double pct)
 	return pct >= 20 ? EL_HOT : pct >= 5 ? EL_WARM : EL_DEFAULT;
 }
 
+/* The first event's figures: "samples", or their unit when each sample
+ * weighs its period (frequency mode). */
+static const char *unit_of(const struct tui *t)
+{
+	return fmt_event_unit(&t->snap->ev[0]);
+}
+
+/* "N samples", or the periods' sum and how many samples ("992750000 ns
+ * (3971 samples)") when each weighs its period. */
+static void stacks_of(const struct tui *t, char *buf, size_t sz)
+{
+	const struct callers_view *cv = cvw(t);
+	const char *unit = unit_of(t);
+
+	if (strcmp(unit, "samples") == 0)
+		snprintf(buf, sz, "%llu samples", (unsigned long long)cv->stacks);
+	else
+		snprintf(buf, sz, "%llu %s (%llu samples)", (unsigned long long)cv->stacks, unit,
+			 (unsigned long long)cg_stacks(t->snap->cg, 0));
+}
+
 static int draw_header(struct tui *t, int y, int rows)
 {
 	const struct callers_view *cv = cvw(t);
@@ -332,18 +355,20 @@ static int draw_header(struct tui *t, int y, int rows)
 	snprintf(line, sizeof(line), "callers and callees of %s  %s", cv->fn.name, cv->fn.module);
 	ui_header(y++, line);
 	if (y < rows) {
+		char of[96];
+		stacks_of(t, of, sizeof(of));
 		snprintf(line, sizeof(line),
-			 "  %s: self %.2f%%  total %.2f%% of %llu samples with a stack  "
+			 "  %s: self %.2f%%  total %.2f%% of %s with a stack  "
 			 "truncated %llu  skipped %llu%s", s->ev[0].name,
 			 pct_of(cv->self, cv->stacks), pct_of(cv->total, cv->stacks),
-			 (unsigned long long)cv->stacks, (unsigned long long)cv->truncated,
+			 of, (unsigned long long)cv->truncated,
 			 (unsigned long long)s->stacks_skipped, cv->depth ? "  (Esc: back)" : "");
 		ui_set(EL_HEADER_VALUE);
 		ui_text(y++, 0, COLS, line, true);
 	}
 	if (y < rows) {
 		snprintf(line, sizeof(line), "%*s%*s  CALLERS (percent of the function's total)%s",
-			 PCTCOL, "percent", NCOL, "samples",
+			 PCTCOL, "percent", NCOL, unit_of(t),
 			 cv->all_rows > cv->nrows ? "  (tree cut: too many paths)" : "");
 		ui_set(EL_COLUMN);
 		ui_text(y++, 0, COLS, line, true);
@@ -396,7 +421,7 @@ static void draw_line(void *ctx, int i, int y, bool selected)
 	if (l >= 0) {
 		draw_tree_row(cv, y, &cv->rows[l], cv->key[i], selected);
 	} else if (l == LINE_CALLEES) {
-		snprintf(text, sizeof(text), "%*s%*s  CALLEES%s", PCTCOL, "percent", NCOL, "samples",
+		snprintf(text, sizeof(text), "%*s%*s  CALLEES%s", PCTCOL, "percent", NCOL, cv->unit,
 			 cv->ncallees ? "" : ": none (all its samples are its own)");
 		ui_set(selected ? EL_SELECTED : EL_COLUMN);
 		ui_text(y, 0, COLS, text, true);
@@ -424,6 +449,7 @@ static void draw_callers(struct tui *t, int y, int rows)
 		ui_text(y++, 0, COLS, "no sample with a stack holds this function yet", true);
 	}
 	cv->br.nr = cv->nlines;
+	cv->unit = unit_of(t);
 	browser_draw(&cv->br, y, rows, draw_line, cv);
 	ui_set(EL_DEFAULT);
 }

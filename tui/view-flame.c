@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tui/flame.h"
+#include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
 
@@ -382,8 +383,10 @@ static void draw_flame(struct tui *t, int y, int rows)
 		return;
 	}
 	ensure_layout(v, COLS, PATH_DEPTH);
-	snprintf(line, sizeof(line), "flame graph of %s: %llu samples with a stack%s%s",
+	/* frequency mode: the widths are the periods' sums, in their unit */
+	snprintf(line, sizeof(line), "flame graph of %s: %llu %s with a stack%s%s",
 		 t->snap->ev[0].name, (unsigned long long)flame_total(v->fl, 0, 0),
+		 fmt_event_unit(&t->snap->ev[0]),
 		 v->zoom ? "  zoomed: " : "", v->zoom ? v->fl->nodes[v->zoom].name : "");
 	ui_set(EL_HEADER);
 	ui_header(y, line);

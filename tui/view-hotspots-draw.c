@@ -92,8 +92,10 @@ static int draw_header(struct tui *t, int y, int rows)
 				 ev->group + 1);
 		char rate[32];
 		fmt_rate(rate, sizeof(rate), ev->name, ev->sav, ev->nsamples ? EVENTS_DEFAULT_FREQ : 0);
-		snprintf(line, sizeof(line), "  %-22s %-13s samples %-9llu coverage %5.1f%%%s%s",
-			 ev->name, rate, (unsigned long long)(t->window ? ev->window : ev->samples),
+		uint64_t n;
+		const char *what = fmt_event_total(ev, t->window, &n);
+		snprintf(line, sizeof(line), "  %-22s %-13s %s %-9llu coverage %5.1f%%%s%s",
+			 ev->name, rate, what, (unsigned long long)n,
 			 100.0 * ev->coverage, grp, ev->counted || s->n_groups <= 1 ? ""
 			 : "  not counted");
 		ui_header(y++, line);
@@ -145,8 +147,8 @@ static void draw_columns(struct tui *t, int y, const struct shown_col *dc, int n
 		if (tui_baseline_heading(t, e, delta, sizeof(delta)))
 			snprintf(buf, sizeof(buf), "%c%s", h->sort == e ? '>' : ' ', delta);
 		else
-			snprintf(buf, sizeof(buf), "%c%.9s%s", h->sort == e ? '>' : ' ',
-				 t->snap->ev[e].name, t->show_samples ? "" : "%");
+			fmt_event_heading(buf, sizeof(buf), &t->snap->ev[e], h->sort == e ? '>' : ' ',
+					  t->show_samples, ev_w);
 		ui_text(y, x, ev_w, buf, true);
 	}
 	if (hot_children_shown(t) && x + EVCOL < COLS) {

@@ -135,9 +135,10 @@ static int draw_procs_header(struct tui *t, int y, int rows, int nrows)
 		char rate[32];
 		fmt_rate(rate, sizeof(rate), s->ev[e].name, s->ev[e].sav,
 			 s->ev[e].nsamples ? EVENTS_DEFAULT_FREQ : 0);
-		snprintf(line, sizeof(line), "  %-22s %-13s samples %-9llu coverage %5.1f%%",
-			 s->ev[e].name, rate,
-			 (unsigned long long)(t->window ? s->ev[e].window : s->ev[e].samples),
+		uint64_t n;
+		const char *what = fmt_event_total(&s->ev[e], t->window, &n);
+		snprintf(line, sizeof(line), "  %-22s %-13s %s %-9llu coverage %5.1f%%",
+			 s->ev[e].name, rate, what, (unsigned long long)n,
 			 100.0 * s->ev[e].coverage);
 		ui_header(y++, line);
 	}
@@ -162,8 +163,8 @@ static void draw_procs_columns(struct tui *t, int y, const struct shown_col *dc,
 	ui_set(EL_COLUMN);
 	ui_text(y, 0, COLS, "", true);
 	for (int e = 0; e < ne && x + EVCOL < COLS; e++, x += EVCOL) {
-		snprintf(buf, sizeof(buf), "%c%.9s%s", k == e ? '>' : ' ', t->snap->ev[e].name,
-			 t->show_samples ? "" : "%");
+		fmt_event_heading(buf, sizeof(buf), &t->snap->ev[e], k == e ? '>' : ' ',
+				  t->show_samples, EVCOL);
 		ui_text(y, x, EVCOL, buf, true);
 	}
 	for (int d = 0; d < nd && x + EVCOL < COLS; d++, x += EVCOL) {

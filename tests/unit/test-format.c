@@ -16,6 +16,7 @@
 #include "arch/model.h"
 #include "arch/penalty.h"
 #include "arch/tree.h"
+#include "engine/profile.h"
 #include "tui/format.h"
 
 static void assert_grouped(double v, const char *want)
@@ -426,6 +427,31 @@ static void test_markers_and_short_modules(void **state)
 	assert_string_equal(fmt_rate(buf, sizeof(buf), "page-faults", 1, 0), "sav 1");
 }
 
+/* A frequency-mode event's figures: the samples counted, the sums' unit;
+ * a heading cut ends with ~, never silently. */
+static void test_event_samples_and_headings(void **state)
+{
+	(void)state;
+	struct snap_event ev = { .name = "cpu-clock:ppp", .samples = 992750000, .nsamples = 3971 };
+	char buf[64];
+	uint64_t n;
+
+	assert_int_equal(fmt_event_samples(&ev), 3971);
+	assert_string_equal(fmt_event_unit(&ev), "ns");
+	assert_string_equal(fmt_event_total(&ev, false, &n), "samples");
+	assert_int_equal(n, 3971);
+	assert_string_equal(fmt_heading(buf, sizeof(buf), ev.name, "%", 12), "cpu-clock:~%");
+	assert_string_equal(fmt_event_heading(buf, sizeof(buf), &ev, '>', false, 11), ">cpu-cloc~%");
+	assert_string_equal(fmt_event_heading(buf, sizeof(buf), &ev, ' ', true, 11), " cpu-cl~:ns");
+	snprintf(ev.name, sizeof(ev.name), "cycles");
+	assert_string_equal(fmt_event_unit(&ev), "events");
+	assert_string_equal(fmt_event_heading(buf, sizeof(buf), &ev, ' ', false, 11), " cycles%");
+	ev.nsamples = 0;  /* period mode: the figures are the samples */
+	assert_int_equal(fmt_event_samples(&ev), 992750000);
+	assert_string_equal(fmt_event_unit(&ev), "samples");
+	assert_string_equal(fmt_event_heading(buf, sizeof(buf), &ev, ' ', true, 11), " cycles");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -444,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_markers_and_short_modules),
 		cmocka_unit_test(test_escape_cut),
 		cmocka_unit_test(test_put_escaped_and_csv),
+		cmocka_unit_test(test_event_samples_and_headings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
