@@ -198,19 +198,6 @@ static bool weighs_more(const struct session_file *f, const struct perf_event_at
 	return (a->sample_type & PERF_SAMPLE_READ) || weighs_periods(f, a);
 }
 
-/* The names of the events whose samples weigh their periods, joined. */
-static bool freq_events(const struct session *s, char *out, size_t outsz)
-{
-	size_t len = 0;
-
-	out[0] = '\0';
-	for (int e = 0; e < s->events.n && len < outsz; e++)
-		if (weighs_periods(file_of(s), &s->events.ev[e].attr))
-			len += (size_t)snprintf(out + len, outsz - len, "%s%s", len ? ", " : "",
-						s->events.ev[e].name);
-	return out[0] != '\0';
-}
-
 /* perf's dummy event (PERF_COUNT_SW_DUMMY: dummy:HG, dummy:u), which
  * carries a recording's side-band records and never samples: perf report
  * shows no column for it, nor does cyctop. */
@@ -254,7 +241,6 @@ static bool same_format(const struct perf_event_attr *a, const struct perf_event
 static int file_events(struct session *s, const char *want_model, char *err, size_t errsz)
 {
 	struct session_file *f = file_of(s);
-	char note[160];
 	size_t n = perfdata_nr_attrs(f->pd);
 
 	if (f->meta.internal_reference && n > 1)
@@ -287,9 +273,6 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 		if (session_offcpu_perf_event(a, ev->name))
 			snprintf(ev->name, sizeof(ev->name), "off-cpu");
 	}
-	if (freq_events(s, note, sizeof(note)))
-		snprintf(s->events.notice, sizeof(s->events.notice),
-			 "%s: samples weighed by their periods", note);
 	f->first_type = perfdata_attr(f->pd, 0)->sample_type;
 	f->sid_all = perfdata_attr(f->pd, 0)->sample_id_all;
 	for (int e = 0; e < s->events.n; e++) {

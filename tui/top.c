@@ -596,22 +596,6 @@ static int watch(struct top_opts *o)
 	return rc;
 }
 
-/* What a session's NOTICE says on stderr: a recording's frequency-mode
- * events ("cpu-clock: samples weighed by their periods", the notice's
- * first clause) change nothing the user reads, since every header counts
- * the samples and names the unit of their weighed sums. */
-static const char *past_weighed(const char *notice)
-{
-	static const char weighed[] = ": samples weighed by their periods";
-	const char *w = strstr(notice, weighed);
-	const char *next = strstr(notice, "; ");
-
-	if (!w || (next && next < w))
-		return notice;
-	w += sizeof(weighed) - 1;
-	return strncmp(w, "; ", 2) == 0 ? w + 2 : w;
-}
-
 static int watch_session(struct top_opts *o, FILE *pprof_out)
 {
 	char err[512];
@@ -647,8 +631,8 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 	}
 	char said[sizeof(session_events(s)->notice)];
 	snprintf(said, sizeof(said), "%s", session_events(s)->notice);
-	if (past_weighed(said)[0])
-		cmd_error("%s", past_weighed(said));
+	if (said[0])
+		cmd_error("%s", said);
 	session_set_thread_filter(s, o->tid);
 	session_set_process_filter(s, o->process);
 	struct top_folded folded = { .svg = o->format == OUT_FLAME, .metric = o->flame_metric };
