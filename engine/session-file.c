@@ -664,12 +664,15 @@ static int file_callgraph(struct session *s)
 /* perf record -a or -C: perf asks for each sample's CPU with a CPU target
  * (evsel__config: target__has_cpu, or --sample-cpu) and enables the events
  * on exec only when it launches the command without a target
- * (target__none).  cyctop's own files say nothing of it: -a -i. */
+ * (target__none).  cyctop record -a says so in its metadata. */
 static bool file_system_wide(const struct session *s)
 {
+	const struct session_file *f = file_of(s);
 	const struct perf_event_attr *a = &s->events.ev[0].attr;
 
-	return !file_of(s)->ours && (a->sample_type & PERF_SAMPLE_CPU) && !a->enable_on_exec;
+	if (f->ours)
+		return f->meta.system_wide;
+	return (a->sample_type & PERF_SAMPLE_CPU) && !a->enable_on_exec;
 }
 
 /* cyctop's metadata, NUL-terminated here whatever the file holds. */

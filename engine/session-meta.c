@@ -45,6 +45,8 @@ static void parse_line(const char *line, struct session_meta *m)
 		parse_event(v, m);
 	else if (!strcmp(key, "internal_reference"))
 		m->internal_reference = atoi(v) == 1;
+	else if (!strcmp(key, "system_wide"))
+		m->system_wide = atoi(v) == 1;
 }
 
 bool session_meta_parse(const char *blob, struct session_meta *m)
@@ -96,6 +98,8 @@ int session_meta_format(const struct session_meta *m, char *buf, size_t bufsz)
 		PUT("reference %s %.17g\n", m->reference, m->reference_count);
 	if (m->internal_reference)
 		PUT("internal_reference 1\n");
+	if (m->system_wide)
+		PUT("system_wide 1\n");
 	for (int e = 0; e < m->n_events && e < EVENTS_MAX; e++)
 		if (m->ev[e].present)
 			PUT("event %d group %d counted %d coverage %.17g count %.17g\n", e,

@@ -36,6 +36,7 @@ struct session_meta {
 	struct meta_event ev[EVENTS_MAX];
 	bool internal_reference;  /* the file's last attr is cyctop's internal
 				   * multiplexing reference, not an event */
+	bool system_wide;         /* recorded with -a: the whole machine */
 };
 
 /* Parses BLOB (NUL-terminated, or NULL) into M (zeroed first).  Returns

@@ -388,6 +388,7 @@ static void fill_meta(struct session *s, const struct snapshot *snap, struct ses
 	snprintf(m->model, sizeof(m->model), "%s", s->events.model->name);
 	snprintf(m->command, sizeof(m->command), "%s", snap->command);
 	m->duration = snap->time;
+	m->system_wide = snap->system_wide;
 	m->has_exit = snap->ended && snap->exit_status >= 0;
 	m->exit_status = snap->exit_status;
 	m->n_groups = snap->n_groups;

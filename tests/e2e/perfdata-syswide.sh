@@ -2,7 +2,8 @@
 # A perf record -a file opens as the whole machine, as cyctop -a -i does:
 # the JSON target is "all CPUs" (pid -1), the processes come with it, and
 # perf's dummy:HG event (side-band records only, never a sample) is no
-# column.  A per-process recording of the same perf stays the process's.
+# column.  A per-process recording of the same perf stays the process's,
+# and a cyctop record -a file opens as the whole machine too.
 . "$SRCDIR/tests/e2e/lib.sh"
 
 if ! command -v perf >/dev/null 2>&1; then
@@ -45,6 +46,14 @@ run "$CYCTOP" -a -b -n 1 --format json -i "$TMP/sw.data"
 expect_rc 0 "cyctop -a -i sw.data"
 expect_true "$(json_last "$TMP/out" "o['target']['pid'] == -1 and 'processes' in o")" \
 	"-a -i: the whole machine"
+
+# cyctop record -a says so in its own metadata, and its file opens alike
+run "$CYCTOP" record -a -e cpu-clock -d 1 -o "$TMP/cy.data"
+expect_rc 0 "cyctop record -a"
+run "$CYCTOP" -b -n 1 --format json -i "$TMP/cy.data"
+expect_rc 0 "cyctop -i cy.data"
+expect_true "$(json_last "$TMP/out" "o['target'] == {'pid': -1, 'command': 'all CPUs'} and 'processes' in o")" \
+	"the target of a cyctop record -a file: $(json_last "$TMP/out" "o['target']")"
 
 # a per-process recording: its process, no processes list
 perf record -q -o "$TMP/p.data" -- "$BUSY" 0.3 >/dev/null 2>&1 || fail "perf record -- mix: $?"

@@ -26,6 +26,7 @@ static void test_round_trip(void **state)
 	m.ev[0] = (struct meta_event){ true, 0, true, 0.25, 123456789.0 };
 	m.ev[1] = (struct meta_event){ true, -1, false, 0, 0 };
 	m.internal_reference = true;
+	m.system_wide = true;
 	assert_true(session_meta_format(&m, buf, sizeof(buf)) > 0);
 	assert_true(session_meta_parse(buf, &back));
 	assert_string_equal(back.model, "core");
@@ -44,6 +45,7 @@ static void test_round_trip(void **state)
 	assert_true(back.ev[1].present && !back.ev[1].counted);
 	assert_int_equal(back.ev[1].group, -1);
 	assert_true(back.internal_reference);
+	assert_true(back.system_wide);
 }
 
 static void test_short_buffer(void **state)
