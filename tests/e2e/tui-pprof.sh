@@ -9,7 +9,7 @@
 start 120 40
 type_line "'$CYCTOP' -i '$SRCDIR/tests/fuzz/corpus/pprof/go-cpu.pb.gz'; echo EXIT-\$?"
 wait_screen "PMU pprof profile" "the header names a pprof profile"
-wait_screen "cpu/nanos%" "the default type (cpu/nanoseconds) is the first column"
+wait_screen "cpu/nano~%" "the default type (cpu/nanoseconds) is the first column, its cut marked"
 wait_screen "children%" "stacks: the children column"
 wait_for 'screen | grep -Eq "^>? *[0-9.]+% .* main\.spin "' 10 "main.spin's row"
 ok
