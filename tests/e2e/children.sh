@@ -10,13 +10,7 @@
 . "$SRCDIR/tests/e2e/lib.sh"
 . "$SRCDIR/tests/e2e/tmux-lib.sh"
 
-command -v perf >/dev/null 2>&1 || { echo "SKIP: no perf"; exit 77; }
-command -v cc >/dev/null 2>&1 || { echo "SKIP: no C compiler"; exit 77; }
-cc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
-	-fno-inline-functions-called-once -I"$SRCDIR" -o "$TMP/callfp" \
-	"$SRCDIR/workloads/callers.c" || fail "building callers with frame pointers"
-perf record -q -g -e cpu-clock -o "$TMP/fp.data" -- "$TMP/callfp" 1 >/dev/null 2>&1 ||
-	{ echo "SKIP: perf record -g -e cpu-clock failed"; exit 77; }
+callers_fp_recording
 perf report -i "$TMP/fp.data" --children -g none --stdio 2>/dev/null >"$TMP/perf.txt" ||
 	fail "perf report --children"
 

@@ -196,3 +196,16 @@ offcpu_or_skip() {
 		exit 77
 	fi
 }
+
+# callers_fp_recording: workloads/callers built here with frame pointers
+# (the installed one omits them for the DWARF tests) as $TMP/callfp, and
+# a second of it recorded by perf record -g into $TMP/fp.data; or SKIP
+callers_fp_recording() {
+	command -v perf >/dev/null 2>&1 || { echo "SKIP: no perf"; exit 77; }
+	command -v cc >/dev/null 2>&1 || { echo "SKIP: no C compiler"; exit 77; }
+	cc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+		-fno-inline-functions-called-once -I"$SRCDIR" -o "$TMP/callfp" \
+		"$SRCDIR/workloads/callers.c" || fail "building callers with frame pointers"
+	perf record -q -g -e cpu-clock -o "$TMP/fp.data" -- "$TMP/callfp" 1 >/dev/null 2>&1 ||
+		{ echo "SKIP: perf record -g -e cpu-clock failed"; exit 77; }
+}
