@@ -127,6 +127,7 @@ struct snapshot {
 	char command[64];
 	bool ended;
 	int exit_status;         /* valid when ended: shell-style (128+sig on a signal) */
+	int exit_signal;         /* valid when ended: the signal that ended it; 0: none */
 	char pmu[64];
 	char notice[1024];
 	/* Multiplexing: the plan's groups; time slices, or one run per group. */

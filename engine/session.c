@@ -656,6 +656,7 @@ struct snapshot *session_snapshot(struct session *s)
 	snprintf(snap->command, sizeof(snap->command), "%s", s->target.comm);
 	snap->ended = s->target.ended;
 	snap->exit_status = s->target.status_known ? s->target.status : -1;
+	snap->exit_signal = s->target.status_known ? s->target.term_signal : 0;
 	pfm_host_describe(s->pfm, snap->pmu, sizeof(snap->pmu));
 	snprintf(snap->notice, sizeof(snap->notice), "%s", s->events.notice);
 	snap->cg = cg;

@@ -261,6 +261,7 @@ static void set_status(struct target *t, int st)
 	t->ended = true;
 	t->status_known = true;
 	t->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	t->term_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 }
 
 /* An attached process is not our child: its exit code can be read from

@@ -15,6 +15,7 @@ struct target {
 	bool ended;
 	bool status_known;
 	int status;         /* shell-style: exit code, or 128 + signal */
+	int term_signal;    /* the signal that ended it; 0: it exited */
 	uint64_t kill_next_ns;  /* attached: not looked for before (CLOCK_MONOTONIC) */
 	uint64_t stat_next_ns;  /* attached: /proc/PID/stat not read again before (CLOCK_MONOTONIC) */
 	char comm[64];

@@ -309,6 +309,17 @@ const char *fmt_target(char *buf, size_t sz, int pid, const char *command, bool 
 	return buf;
 }
 
+const char *fmt_signal(char *buf, size_t sz, int sig)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, sz, "SIG%s", abbrev);
+	else
+		snprintf(buf, sz, "signal %d", sig);
+	return buf;
+}
+
 uint64_t fmt_event_samples(const struct snap_event *ev)
 {
 	return ev->nsamples ? ev->nsamples : ev->samples;

@@ -60,12 +60,15 @@ const char *fmt_space_marker(const char *module);
 /* The module's short name: a path's file name ("libc.so.6"); "[vdso]" and
  * other bracketed names as they are. */
 const char *fmt_module_short(const char *module);
-/* How often an event samples, as perf top says it: "4000 Hz" for the
- * clocks (their SAV is a period in ns) and frequency mode (FREQ_HZ, 0:
- * not), else "sav N" (every N events). */
 /* The watched target for a header: "pid PID (COMMAND)", or COMMAND alone
  * when system-wide ("all CPUs", "CPUs 0-3"); COMMAND as it is. */
 const char *fmt_target(char *buf, size_t sz, int pid, const char *command, bool system_wide);
+/* A signal's name as kill -l and the kernel's headers spell it
+ * ("SIGKILL"), or "signal N" for one without a name. */
+const char *fmt_signal(char *buf, size_t sz, int sig);
+/* How often an event samples, as perf top says it: "4000 Hz" for the
+ * clocks (their SAV is a period in ns) and frequency mode (FREQ_HZ, 0:
+ * not), else "sav N" (every N events). */
 const char *fmt_rate(char *buf, size_t sz, const char *event, uint64_t sav, unsigned freq_hz);
 
 struct snap_event;

@@ -228,7 +228,12 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 	}
 	free(order);
 	if (s->ended) {
-		if (s->exit_status >= 0)
+		char sig[32];
+
+		if (s->exit_signal > 0)
+			fprintf(out, "target %d killed by %s (status %d)\n", s->pid,
+				fmt_signal(sig, sizeof(sig), s->exit_signal), s->exit_status);
+		else if (s->exit_status >= 0)
 			fprintf(out, "target %d exited with status %d\n", s->pid, s->exit_status);
 		else if (s->recorded)
 			fprintf(out, "recorded target %d (exit status not recorded)\n", s->pid);
@@ -658,6 +663,11 @@ static void print_json(FILE *out, const struct snapshot *s, int window)
 			json_int(&j, s->exit_status);
 		else
 			json_null(&j);
+		if (s->exit_signal > 0) {
+			char sig[32];
+
+			json_kstr(&j, "exit_signal", fmt_signal(sig, sizeof(sig), s->exit_signal));
+		}
 	}
 	json_end(&j);
 	fputc('\n', out);

@@ -13,6 +13,7 @@
 
 #include "engine/counts-file.h"
 #include "tui/cmd.h"
+#include "tui/format.h"
 #include "tui/top.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
@@ -559,6 +560,7 @@ static void note_end(struct tui *t)
 	t->end.ended = true;
 	t->end.after = t->snap->time;
 	t->end.status = t->snap->exit_status;
+	t->end.signal = t->snap->exit_signal;
 	t->paused = false;
 	if (t->child_log && t->end.status != 0) {
 		read_tail(t->child_log, t->end.output, sizeof(t->end.output), TUI_OUTPUT_LINES);
@@ -568,8 +570,13 @@ static void note_end(struct tui *t)
 
 const char *tui_time_label(const struct tui *t, char *buf, size_t sz)
 {
+	char sig[32];
+
 	if (!t->end.ended)
 		snprintf(buf, sz, "%.1fs", t->snap ? t->snap->time : 0.0);
+	else if (t->end.signal > 0)
+		snprintf(buf, sz, "killed by %s after %.1f s",
+			 fmt_signal(sig, sizeof(sig), t->end.signal), t->end.after);
 	else if (t->end.status >= 0)
 		snprintf(buf, sz, "exited (status %d) after %.1f s", t->end.status, t->end.after);
 	else

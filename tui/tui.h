@@ -94,6 +94,7 @@ struct tui {
 		bool ended;
 		double after;            /* the snapshot's time at the end (s) */
 		int status;              /* shell-style; -1 unknown (attached) */
+		int signal;              /* the signal that ended it; 0: none */
 		char output[TUI_OUTPUT_MAX]; /* failed: its output's last lines */
 	} end;
 	struct baseline *baseline;   /* --baseline FILE or B (tui/baseline.h), or NULL */

@@ -30,8 +30,8 @@ ok
 # the program ends while watched: the view stays
 kill "$victim"
 wait "$victim" 2>/dev/null
-wait_for 'head1 | grep -q "exited (status 143) after [0-9.]* s\|exited after [0-9.]* s"' 30 \
-	"the header says the program exited"
+wait_for 'head1 | grep -q "killed by SIGTERM after [0-9.]* s\|exited after [0-9.]* s"' 30 \
+	"the header says how the program ended"
 ok
 screen | grep -q "ATTACH-" && { screen_dump >&2; fail "cyctop left with the program"; }
 ok
@@ -42,7 +42,7 @@ T send-keys -t main Escape Enter
 wait_for 'head1 | grep -q "^work_60 .*mix"' 10 "Enter after the end: work_60's asm"
 ok
 T send-keys -t main Escape
-wait_for 'head1 | grep -q "exited"' 10 "back in the ended hotspots"
+wait_for 'head1 | grep -q "killed by\|exited"' 10 "back in the ended hotspots"
 ok
 T send-keys -t main q
 wait_screen "ATTACH-0" "q: status 0 after attaching"

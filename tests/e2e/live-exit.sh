@@ -90,4 +90,15 @@ expect_rc 1 "--child-output in a missing directory"
 expect_err "--child-output $TMP/no/such/dir" "the file named"
 run "$CYCTOP" -b --child-output null -p $$
 expect_rc 2 "--child-output with -p"
+# a program a signal ends: the shell's status (128 + 9), and which signal
+run "$CYCTOP" -b -d 0.2 -- sh -c 'kill -KILL $$'
+expect_rc 137 "a program killed by SIGKILL: cyctop's status is the shell's"
+expect_out "killed by SIGKILL (status 137)" "the table says which signal ended it"
+run "$CYCTOP" -b -d 0.2 --format json -- sh -c 'kill -TERM $$'
+expect_rc 143 "SIGTERM"
+expect_true "$(json_last "$TMP/out" 'o["exit_status"] == 143 and o["exit_signal"] == "SIGTERM"')" \
+	"the JSON's exit_status and exit_signal"
+run "$CYCTOP" -b -d 0.2 --format json -- sh -c 'exit 3'
+expect_true "$(json_last "$TMP/out" 'o["exit_status"] == 3 and "exit_signal" not in o')" \
+	"an exit has no exit_signal"
 done_ok
