@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tui/browser.h"
 #include "tui/tui.h"
@@ -76,57 +77,123 @@ static const char *const help_lines[] = {
 
 /* The help wrapped to the screen's width: a line too long goes on under
  * its description column (a key line's) or its first words, cut between
- * words, never in one. */
+ * words, never in one.  Narrower than the text is laid out for, a key's
+ * description and a paragraph of prose are joined first and wrapped as
+ * one (not each line on its own, which left a word or two a line). */
 #define HELP_ROWS_MAX 256
+#define HELP_TEXT_MAX 8192
+#define HELP_KEY_COL 18  /* where a key line's description starts */
 
 struct help_row {
-	short line, indent;
-	int off, len;
+	short indent;
+	int off, len;  /* in struct help_view's text */
 };
 
+/* The help's state: its scroll, the view it was opened from (Esc goes back
+ * there, as F1 and Esc do in htop), and the text laid out for the width
+ * last drawn. */
+struct help_view {
+	struct browser b;  /* first: hp() */
+	enum view_id from;
+	char text[HELP_TEXT_MAX];
+	struct help_row rows[HELP_ROWS_MAX];
+};
+
+/* Where a wrapped line of S goes on: a key line's description column; a
+ * view's line of keys ("asm view:  H hottest", "           Enter follow")
+ * under its keys; 2 on a narrow screen. */
 static int help_indent(const char *s, int cols)
 {
-	int in = s[0] == ' ' ? 18 : 4;
+	int lead = (int)strspn(s, " "), in = lead;
 
+	if (lead == 2)
+		in = HELP_KEY_COL;
+	else if (lead == 0 && strcspn(s, ":") < 16)
+		in = (int)strcspn(s, ":") + 1 + (int)strspn(s + strcspn(s, ":") + 1, " ");
+	else if (lead == 0)
+		in = 4;
 	return in * 3 > cols ? 2 : in;
 }
 
-static int wrap_help(struct help_row *rows, int cols)
+/* Whether help line NEXT goes on from PREV: a key's description carried
+ * to the next line, or a sentence of the prose at the end. */
+static bool help_continues(const char *prev, const char *next)
 {
-	int n = 0;
+	bool key = prev[0] == ' ' && prev[1] == ' ' && prev[2] != ' ';
+	bool key_cont = strspn(prev, " ") == HELP_KEY_COL;
+	size_t n = strlen(prev);
 
-	for (int l = 1; l < HELP_LINES && n < HELP_ROWS_MAX; l++) {
-		const char *s = help_lines[l];
+	size_t lead = strspn(prev, " ");
+
+	if (strspn(next, " ") == HELP_KEY_COL && next[HELP_KEY_COL])
+		return key || key_cont;
+	if (lead > 2 && lead != HELP_KEY_COL && strspn(next, " ") == lead)
+		return prev[n - 1] == ',';  /* a view's key described on two lines */
+	return prev[0] && prev[0] != ' ' && next[0] && next[0] != ' ' && prev[n - 1] != '.';
+}
+
+static int help_width(void)
+{
+	int w = 0;
+
+	for (int l = 1; l < HELP_LINES; l++)
+		if ((int)strlen(help_lines[l]) > w)
+			w = (int)strlen(help_lines[l]);
+	return w;
+}
+
+/* Help line L, and when JOIN the lines that go on from it, into TEXT at
+ * OFF (NUL-terminated, cut at the buffer's end); the index of the last
+ * line taken. */
+static int help_paragraph(struct help_view *h, int l, bool join, int off)
+{
+	size_t room = HELP_TEXT_MAX - (size_t)off;
+	size_t n = (size_t)snprintf(h->text + off, room, "%s", help_lines[l]);
+
+	while (join && l + 1 < HELP_LINES && help_continues(help_lines[l], help_lines[l + 1])) {
+		l++;
+		if (n < room)
+			n += (size_t)snprintf(h->text + off + n, room - n, " %s",
+					      help_lines[l] + strspn(help_lines[l], " "));
+	}
+	return l;
+}
+
+static int wrap_help(struct help_view *h, int cols)
+{
+	bool join = cols < help_width();
+	int n = 0, len = 0;
+
+	for (int l = 1; l < HELP_LINES && n < HELP_ROWS_MAX && len < HELP_TEXT_MAX - 1; l++) {
+		int start = len;
+		int last = help_paragraph(h, l, join, len);
+		const char *s = h->text + start;
 		int off = 0, indent = 0;
+
+		len += (int)strlen(s) + 1;
 		do {
-			size_t len = ui_wrap_len(s + off, cols - indent);
-			rows[n++] = (struct help_row){ (short)l, (short)indent, off, (int)len };
-			off += (int)len;
+			size_t cut = ui_wrap_len(s + off, cols - indent);
+			h->rows[n++] = (struct help_row){ (short)indent, start + off, (int)cut };
+			off += (int)cut;
 			while (s[off] == ' ')
 				off++;
-			indent = help_indent(s, cols);
+			indent = s[0] != ' ' && last > l ? 0 : help_indent(s, cols);  /* prose: flush left */
 		} while (s[off] && n < HELP_ROWS_MAX);
+		l = last;
 	}
 	return n;
 }
 
 static void write_help_line(void *ctx, int row, int y, bool selected)
 {
-	const struct help_row *r = (const struct help_row *)ctx + row;
-	char text[256];
+	const struct help_view *h = ctx;
+	const struct help_row *r = &h->rows[row];
+	char text[512];
 
 	(void)selected;  /* a text scrolls: no line is highlighted */
-	snprintf(text, sizeof(text), "%*s%.*s", r->indent, "", r->len, help_lines[r->line] + r->off);
+	snprintf(text, sizeof(text), "%*s%.*s", r->indent, "", r->len, h->text + r->off);
 	ui_text(y, 0, COLS, text, true);
 }
-
-/* The view's state: the text's scroll (its selection unshown). */
-/* The help's state: its scroll, and the view it was opened from (Esc goes
- * back there, as F1 and Esc do in htop). */
-struct help_view {
-	struct browser b;  /* first: hp() */
-	enum view_id from;
-};
 
 static struct browser *hp(const struct tui *t)
 {
@@ -146,7 +213,7 @@ static bool open_help(struct tui *t, const char *name, const char *module)
 static void draw_help(struct tui *t, int y, int rows)
 {
 	char line[PATH_MAX + 64];
-	struct help_row wrapped[HELP_ROWS_MAX];
+	struct help_view *h = tui_view_data(t, VIEW_HELP);
 
 	ui_set(EL_HEADER_VALUE);
 	ui_text(y++, 0, COLS, help_lines[0], true);
@@ -157,9 +224,9 @@ static void draw_help(struct tui *t, int y, int rows)
 		snprintf(line, sizeof(line), "The command's output (stdout, stderr): %s", t->child_log);
 		ui_text(y++, 0, COLS, line, true);
 	}
-	hp(t)->nr = wrap_help(wrapped, COLS);
+	h->b.nr = wrap_help(h, COLS);
 	if (y < rows)
-		browser_draw(hp(t), y, rows, write_help_line, wrapped);
+		browser_draw(&h->b, y, rows, write_help_line, h);
 }
 
 /* The browser moves a selection and scrolls to keep it shown: put it on

@@ -2,7 +2,7 @@
 # Journey: a small and a large terminal, resized during the watch (issue
 # 39).  Under tmux, on the real binary, at 80x24: the status line holds
 # the method's views (t tree, i ILP) and ends on a whole key; the help
-# wraps, no word of it cut; htop's keys (F5 tree, F4 filter narrowing as it
+# wraps, no word of it cut, a key's lines one paragraph; htop's keys (F5 tree, F4 filter narrowing as it
 # is typed, F6 sort, I reverse, F1 help and Esc back to the view it was
 # opened from, F10 quit), perf top's percent floor
 # (%) and P (the table to cyctop.hist.N, named in the status line); grown
@@ -45,6 +45,11 @@ body() { screen | sed -n 2,3p; }
 T send-keys -t main F1
 wait_screen "cyctop keys" "F1: the help"
 check_help first
+# a key's description flows as one paragraph, not each source line wrapped
+# on its own (which left "running;" alone on a row)
+screen | grep -q "^ *running; after the program ended, cyctop exits with its" ||
+	{ screen_dump >&2; fail "80 columns: q's description is not one paragraph"; }
+ok
 was=$(body)
 T send-keys -t main PageDown
 wait_for '[ "$(body)" != "$was" ]' 10 "PgDn: the help's second page"
