@@ -465,10 +465,13 @@ static void draw_title(struct tui *t, int y, const struct tree_delta *d)
 	snprintf(delta, sizeof(delta), "%s%s%s", d->on ? "  " : "",
 		 d->on ? (t->base_mode == BASE_DELTA_PCT ? "d% " : "d ") : "",
 		 d->on ? baseline_label(t->baseline) : "");
+	int present = tree_inputs_present(&t->tres);
+	const char *events = present == 1 ? "event" : "events";  /* "1 event present" */
+
 	snprintf(tail[0], sizeof(tail[0]), "  (model %s; %s; %d of its events present)%s",
-		 m ? m->name : "none", source, tree_inputs_present(&t->tres), delta);
-	snprintf(tail[1], sizeof(tail[1]), "  (model %s; %d events present)%s",
-		 m ? m->name : "none", tree_inputs_present(&t->tres), delta);
+		 m ? m->name : "none", source, present, delta);
+	snprintf(tail[1], sizeof(tail[1]), "  (model %s; %d %s present)%s",
+		 m ? m->name : "none", present, events, delta);
 	snprintf(tail[2], sizeof(tail[2]), "  (model %s)%s", m ? m->name : "none", delta);
 	snprintf(title, sizeof(title), "%s", t->tres.def->title);
 	int k = 0;
