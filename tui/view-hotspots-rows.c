@@ -287,8 +287,9 @@ void hot_find(struct tui *t, const char *text)
 	snprintf(t->message, sizeof(t->message), "find: no function shown holds '%s'", text);
 }
 
-/* The rows as shown, to OUT: a title, the events' columns, the function
- * with its space marker and its module's whole path. */
+/* The rows as shown, to OUT: a title, the events' columns (and the
+ * children's when shown), the function with its space marker and its
+ * module's whole path. */
 static void write_rows(struct tui *t, FILE *out)
 {
 	struct hot_view *h = hv(t);
@@ -299,14 +300,20 @@ static void write_rows(struct tui *t, FILE *out)
 		fmt_target(target, sizeof(target), s->pid, s->command, s->system_wide),
 		tui_time_label(t, when, sizeof(when)), t->window ? "window" : "cumulative",
 		t->filter[0] ? "  filter: " : "", t->filter);
+	bool children = hot_children_shown(t);
+
 	for (int e = 0; e < s->n_events; e++)
 		fprintf(out, "%10.10s%% ", s->ev[e].name);
+	if (children)
+		fprintf(out, " children%% ");
 	fprintf(out, "    FUNCTION  MODULE\n");
 	for (int i = 0; i < h->nrows; i++) {
 		const struct snap_func *f = &s->funcs[h->rows[i]];
 		fprintf(out, "  ");
 		for (int e = 0; e < s->n_events; e++)
 			fprintf(out, "%9.2f%% ", snapshot_percent(s, f, e, t->window));
+		if (children)
+			fprintf(out, "%9.2f%% ", hot_children_pct(t, hot_children_of(t, f)));
 		fprintf(out, "%s ", fmt_space_marker(f->module));
 		fmt_put_escaped(out, f->name, 0);
 		fprintf(out, "  ");

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The call-stack views under tmux (tests/e2e/tui.sh's way: a tmux server per
 # socket, capture-pane, polling): with -g the hotspot table's children
-# column (C hides it, < > sort by it), c on leaf_work opens its callers view
+# column (C hides it, < > sort by it, P writes it), c on leaf_work opens its callers view
 # with caller_a and caller_b at 2:1 (workloads/callers), Right / Left unfold
 # and fold a caller, c follows a caller, q goes back, q in the hotspots
 # quits and restores the terminal.  Without -g, c says to run with -g.
@@ -30,7 +30,7 @@ start 120 40
 # 30.1PID seconds: an argument no other test's callers has, for the pgrep
 # below (tests/e2e/tui-flame.sh runs callers 30 too, maybe at the same time)
 SECS=30.1$$
-type_line "'$CYCTOP' -g -d 0.5 -e cpu-clock/250000 -- '$CALLERS' $SECS; echo EXIT-\$?"
+type_line "cd '$TMP' && '$CYCTOP' -g -d 0.5 -e cpu-clock/250000 -- '$CALLERS' $SECS; echo EXIT-\$?"
 wait_for 'screen | grep -Eq "^ +[0-9.]+% +[0-9.]+% \[\.\] leaf_work"' 20 "hotspot table, leaf_work's row"
 ok
 wait_screen "children%" "children column with -g"
@@ -48,6 +48,13 @@ T send-keys -t main '>'
 wait_screen ">children%" "> sorts by children"
 T send-keys -t main '<'
 wait_screen ">cpu-clock%" "< back to the event"
+# P writes the table as shown, the children column with it
+T send-keys -t main P
+wait_screen "written to cyctop.hist.0" "P names its file"
+grep -q "cpu-clock% *children% *FUNCTION" "$TMP/cyctop.hist.0" &&
+	grep -Eq "^ +[0-9.]+% +[0-9.]+% \[\.\] leaf_work " "$TMP/cyctop.hist.0" ||
+	fail "P's file lacks the children column: $(head -n 4 "$TMP/cyctop.hist.0")"
+ok
 
 # c on leaf_work (the filter leaves it alone in the table)
 T send-keys -t main / l e a f _ w o r k Enter
