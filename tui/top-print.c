@@ -177,15 +177,18 @@ static void print_text(FILE *out, const struct snapshot *s, int window)
 	for (int e = 0; e < s->n_events; e++) {
 		const struct snap_event *ev = &s->ev[e];
 		char count[40];
+		uint64_t total;
+		/* a window of a frequency-mode event has its samples' weight only */
+		const char *what = fmt_event_total(ev, window, &total);
+
 		if (ev->counted)  /* an integer in groups of three, as perf stat's */
 			fmt_grouped(count, sizeof(count), ev->count);
 		else
 			snprintf(count, sizeof(count), "not counted");
 		fputs("  ", out);
 		fmt_put_escaped(out, ev->name, 24);
-		fprintf(out, " sav %-10llu samples %-10llu count %-17s coverage %5.1f%%\n",
-			(unsigned long long)ev->sav,
-			(unsigned long long)(window ? ev->window : fmt_event_samples(ev)), count,
+		fprintf(out, " sav %-10llu %s %-10llu count %-17s coverage %5.1f%%\n",
+			(unsigned long long)ev->sav, what, (unsigned long long)total, count,
 			100.0 * ev->coverage);
 	}
 	if (s->n_side > 0) {

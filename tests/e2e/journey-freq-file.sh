@@ -28,6 +28,12 @@ ok
 run "$CYCTOP" -b -i "$TMP/a.data"
 expect_rc 0 "cyctop -b -i (text)"
 expect_out " samples $n " "the text header counts the samples"
+# a window has the samples' weight only: named by its unit, never "samples"
+run "$CYCTOP" -b -i "$TMP/a.data" --window
+expect_rc 0 "cyctop -b -i --window (text)"
+grep -q "^  $ev  *sav [0-9]*  *ns [0-9]" "$TMP/out" ||
+	fail "--window: the weight not named ns: $(grep "sav" "$TMP/out" | head -n 1)"
+ok
 ! grep -q "weighed" "$TMP/err" || fail "stderr speaks of the weighing: $(cat "$TMP/err")"
 ok
 # whole_or_marked HEADING WHERE: the event's column heading is its name
