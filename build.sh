@@ -68,8 +68,9 @@ deps() {
 	[ -z "$v" ] || install_missing "libclang-rt-$v-dev"
 }
 
-. "$top/tests/arm64/stage.sh"
-
+# Configures DIR, again once configure is newer than it (and runs
+# autoreconf once configure.ac or Makefile.am is newer; dash has -nt).
+# shellcheck disable=SC2015,SC3013
 configure_in() { # DIR [configure options]
 	dir=$1
 	shift
@@ -84,126 +85,6 @@ configure_in() { # DIR [configure options]
 build() {
 	configure_in build --enable-werror
 	make -s -C build -j"$JOBS"
-}
-
-# Runs make check in DIR; tests/summary.sh prints failed tests' logs, the
-# skipped parts and a summary line, and its last line the three counts.
-run_tests() { # DIR LABEL
-	rm -f "$1/test-suite.log"
-	rc=0
-	make -s -C "$1" -j"$JOBS" check >"$1/check.out" 2>&1 || rc=$?
-	sh tests/summary.sh "$1" "$2" "$rc" >"$1/summary.out"
-	sed '$d' "$1/summary.out"
-	cat "$1/failed.txt" >>"$FAILED" 2>/dev/null || true
-	# shellcheck disable=SC2046
-	add_totals $(tail -n 1 "$1/summary.out")
-}
-
-add_totals() { # PASSED FAILED SKIPPED
-	TOTAL_PASS=$((TOTAL_PASS + $1))
-	TOTAL_FAIL=$((TOTAL_FAIL + $2))
-	TOTAL_SKIP=$((TOTAL_SKIP + $3))
-}
-
-# Runs one stage of check (a function) and says how long it took.
-stage() { # NAME FUNCTION
-	stage_t0=$(date +%s)
-	"$2"
-	say "stage $1: $(($(date +%s) - stage_t0)) s"
-}
-
-# The libFuzzer targets (Makefile.am's `make fuzz`: each target from a copy
-# of its seed corpus for FUZZ_SECONDS, 15 here, make fuzz's default 30),
-# with clang's libFuzzer (Debian 12: clang-14 -> libclang-common-14-dev ->
-# libclang-rt-14-dev).
-fuzz() {
-	if ! command -v clang >/dev/null 2>&1; then
-		say "fuzz: no clang, skipped"
-		return 0
-	fi
-	FUZZ_SECONDS=${FUZZ_SECONDS:-15} make -s -C build fuzz >build/fuzz.out 2>&1 || true
-	grep -v '^fuzz: [0-9]* passed' build/fuzz.out | grep -E '^fuzz: ' || true
-	p=$(sed -n 's/^fuzz: \([0-9]*\) passed, [0-9]* failed$/\1/p' build/fuzz.out)
-	f=$(sed -n 's/^fuzz: [0-9]* passed, \([0-9]*\) failed$/\1/p' build/fuzz.out)
-	if [ -z "$p" ]; then
-		tail -n 40 build/fuzz.out
-		say "fuzz: make fuzz FAILED (build/fuzz.out)"
-		p=0 f=1
-	fi
-	add_totals "$p" "$f" 0
-}
-
-# The Debian package built from the dist tarball and installed into a root
-# of its own (tests/package.sh): one test in the totals.
-package_check() {
-	if sh tests/package.sh build >build/package.out 2>&1; then
-		grep '^package:' build/package.out
-		add_totals 1 0 0
-	else
-		tail -n 40 build/package.out
-		say "package: FAILED (build/package.out)"
-		add_totals 0 1 0
-	fi
-}
-
-tests_werror() {
-	build
-	run_tests build "tests (-Werror)"
-}
-
-tests_sanitized() {
-	configure_in build-san --enable-werror --enable-sanitizers
-	make -s -C build-san -j"$JOBS"
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		run_tests build-san "tests (ASan+UBSan)"
-}
-
-# make distcheck with Makefile.am's DISTCHECK_TESTS (the whole suite ran
-# twice already), and every file git tracks in the tarball it made.
-distcheck() {
-	# VERBOSE: a failing test's log is printed (the tree is removed)
-	if make -s -C build distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror \
-		TESTS='$(DISTCHECK_TESTS)' VERBOSE=yes >build/distcheck.out 2>&1 &&
-		dist_holds_tracked_files; then
-		say "make distcheck: ok"
-	else
-		tail -n 150 build/distcheck.out
-		say "make distcheck: FAILED"
-		add_totals 0 1 0
-	fi
-}
-
-# The files git tracks that the tarball lacks, into build/distcheck.out
-# (none but .gitignore and m4/.keep); true without git.
-dist_holds_tracked_files() {
-	git rev-parse --git-dir >/dev/null 2>&1 || return 0
-	tgz=$(ls build/cyctop-*.tar.gz 2>/dev/null | head -n 1)
-	[ -n "$tgz" ] || { echo "distcheck: no tarball in build/" >>build/distcheck.out; return 1; }
-	tar tzf "$tgz" | sed 's|^[^/]*/||' | sort >build/dist-files.txt
-	missing=$(git ls-files | grep -vx '.gitignore\|m4/.keep' | sort | comm -23 - build/dist-files.txt)
-	[ -z "$missing" ] && return 0
-	printf 'distcheck: tracked files not in %s:\n%s\n' "$tgz" "$missing" >>build/distcheck.out
-	return 1
-}
-
-check() {
-	TOTAL_PASS=0 TOTAL_FAIL=0 TOTAL_SKIP=0
-	check_t0=$(date +%s)
-	FAILED=$(mktemp)  # the failed tests' complaints, printed last
-	# the arm64 packages first: make check's tests/e2e/annotate-arm64.sh decodes
-	# the arm64 glibc (a failure here fails the arm64 stage below)
-	[ "${SKIP_ARM64:-0}" = 1 ] || (arm64_deps) >/dev/null 2>&1 || true
-	stage "tests (-Werror)" tests_werror
-	stage "tests (ASan+UBSan)" tests_sanitized
-	[ "${SKIP_DISTCHECK:-0}" = 1 ] || stage distcheck distcheck
-	[ "${SKIP_FUZZ:-0}" = 1 ] || stage fuzz fuzz
-	[ "${SKIP_PACKAGE:-0}" = 1 ] || stage package package_check
-	[ "${SKIP_ARM64:-0}" = 1 ] || stage arm64 arm64_check
-	say "total: $(($(date +%s) - check_t0)) s"
-	printf 'all: %s passed, %s failed, %s skipped\n' "$TOTAL_PASS" "$TOTAL_FAIL" "$TOTAL_SKIP"
-	[ ! -s "$FAILED" ] || { echo "failed:"; cat "$FAILED"; }
-	rm -f "$FAILED"
-	[ "$TOTAL_FAIL" -eq 0 ]
 }
 
 # After the live part, one tree per method, measured rows only (each run of
@@ -224,6 +105,47 @@ demo() {
 	done
 	echo
 	say "every tree (Intel, Zen, Arm...): cyctop list trees; the examples: cyctop tree examples/*.counts"
+}
+
+# The stages' bodies: tests/stages.sh (make check twice, distcheck, the
+# fuzzers, the package) and tests/arm64/stage.sh (the arm64 build and guest).
+. "$top/tests/stages.sh"
+. "$top/tests/arm64/stage.sh"
+
+# Runs one stage of check (a function) and says how long it took.
+stage() { # NAME FUNCTION
+	stage_t0=$(date +%s)
+	"$2"
+	say "stage $1: $(($(date +%s) - stage_t0)) s"
+}
+
+add_totals() { # PASSED FAILED SKIPPED
+	TOTAL_PASS=$((TOTAL_PASS + $1))
+	TOTAL_FAIL=$((TOTAL_FAIL + $2))
+	TOTAL_SKIP=$((TOTAL_SKIP + $3))
+}
+
+# Each stage prints its verdict and adds its counts to the totals; the
+# failed tests' complaints come after them, where a cut log's reader looks.
+check() {
+	TOTAL_PASS=0 TOTAL_FAIL=0 TOTAL_SKIP=0
+	check_t0=$(date +%s)
+	FAILED=$(mktemp)  # the failed tests' complaints, printed last
+	# the arm64 packages first: make check's tests/e2e/annotate-arm64.sh decodes
+	# the arm64 glibc (a failure here fails the arm64 stage below)
+	[ "${SKIP_ARM64:-0}" = 1 ] || (arm64_deps) >/dev/null 2>&1 || true
+	# the stages in order: NAME, FUNCTION
+	stage "tests (-Werror)" tests_werror
+	stage "tests (ASan+UBSan)" tests_sanitized
+	[ "${SKIP_DISTCHECK:-0}" = 1 ] || stage distcheck distcheck
+	[ "${SKIP_FUZZ:-0}" = 1 ]      || stage fuzz fuzz
+	[ "${SKIP_PACKAGE:-0}" = 1 ]   || stage package package_check
+	[ "${SKIP_ARM64:-0}" = 1 ]     || stage arm64 arm64_check
+	say "total: $(($(date +%s) - check_t0)) s"
+	printf 'all: %s passed, %s failed, %s skipped\n' "$TOTAL_PASS" "$TOTAL_FAIL" "$TOTAL_SKIP"
+	[ ! -s "$FAILED" ] || { echo "failed:"; cat "$FAILED"; }
+	rm -f "$FAILED"
+	[ "$TOTAL_FAIL" -eq 0 ]
 }
 
 cmd=${1:-demo}

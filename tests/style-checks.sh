@@ -365,7 +365,7 @@ tests_loose() {
 		-name '*.py' \) ! -path './data/*' ! -path './arm64/*') | sed 's|^\./||' |
 		while read -r f; do
 			case $f in
-			style-checks.sh | package.sh | distro.sh | summary.sh) ;;
+			style-checks.sh | package.sh | distro.sh | summary.sh | stages.sh) ;;
 			unit/test-*.c | unit/*.h | unit/*.inc) ;;
 			*test-*.c | unit/*) echo "tests/$f" ;;
 			fuzz/fuzz-*.c | fuzz/fuzz-*.sh | fuzz/*.py) ;;
