@@ -1512,6 +1512,85 @@ static void test_kallsyms_edges(void **state)
 	unlink(parsed);
 }
 
+/* This kernel's table, when its addresses are readable: searched in place
+ * (its addresses never go down without modules) and parsed whole (its
+ * last line moved to the front), both name every symbol's first, second
+ * and last byte alike. */
+static char *read_whole(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	size_t room = 1 << 20, got;
+	char *buf = malloc(room);
+
+	assert_non_null(f);
+	assert_non_null(buf);
+	*len = 0;
+	while ((got = fread(buf + *len, 1, room - *len, f)) > 0)
+		if ((*len += got) == room)
+			assert_non_null(buf = realloc(buf, room *= 2));
+	fclose(f);
+	return buf;
+}
+
+static void compare_at(struct ksymtab *k, struct ksymtab *p, uint64_t addr)
+{
+	struct sym_info a, b;
+	bool in_k = ksymtab_lookup(k, addr, &a), in_p = ksymtab_lookup(p, addr, &b);
+
+	assert_int_equal(in_k, in_p);
+	if (!in_k)
+		return;
+	assert_string_equal(a.name, b.name);
+	assert_int_equal(a.start, b.start);
+	assert_int_equal(a.size, b.size);
+	assert_string_equal(a.module, b.module);
+}
+
+static void test_kallsyms_real(void **state)
+{
+	char kept[64], parsed[64], err[256];
+	size_t len, last;
+	char *text = read_whole("/proc/kallsyms", &len), *down;
+	unsigned long long addr;
+
+	(void)state;
+	if (len < 2 || strncmp(text, "0000000000000000", 16) == 0) {
+		free(text);
+		print_message("skipped: /proc/kallsyms hides its addresses\n");
+		skip();
+	}
+	for (last = len - 1; last > 0 && text[last - 1] != '\n'; last--)
+		;
+	assert_non_null(down = malloc(len));
+	memcpy(down, text + last, len - last);
+	memcpy(down + len - last, text, last);
+	strcpy(kept, write_fixture(text, len));
+	strcpy(parsed, write_fixture(down, len));
+	struct ksymtab *k = ksymtab_load(kept, "/nonexistent", err, sizeof(err));
+	struct ksymtab *p = ksymtab_load(parsed, "/nonexistent", err, sizeof(err));
+	assert_non_null(k);
+	assert_non_null(p);
+	for (const char *line = text; line < text + len; line = strchr(line, '\n') + 1) {
+		char *digits_end;
+		/* strtoull, not sscanf: sscanf measures the whole rest of the text */
+		addr = strtoull(line, &digits_end, 16);
+		if (digits_end > line) {
+			compare_at(k, p, addr);
+			compare_at(k, p, addr + 1);
+			compare_at(k, p, addr - 1);
+		}
+		if (!strchr(line, '\n'))
+			break;
+	}
+	compare_at(k, p, UINT64_MAX);
+	ksymtab_free(k);
+	ksymtab_free(p);
+	unlink(kept);
+	unlink(parsed);
+	free(text);
+	free(down);
+}
+
 /* kernel.kptr_restrict: every address 0, so no symbol table, whatever
  * lines that are no symbols' follow; an empty file or one of no symbol
  * line has none; a missing file says which. */
@@ -1652,6 +1731,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_many),
 		cmocka_unit_test(test_kallsyms_kept_text),
 		cmocka_unit_test(test_kallsyms_edges),
+		cmocka_unit_test(test_kallsyms_real),
 		cmocka_unit_test(test_kallsyms_live),
 		cmocka_unit_test_setup_teardown(test_srcline, setup_self, teardown),
 		cmocka_unit_test_setup_teardown(test_bias_and_split, setup_empty, teardown),
