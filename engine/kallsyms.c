@@ -505,9 +505,9 @@ static inline bool usual_line(const char *p, const char *end, struct addr_key *k
 	uint64_t w[2];
 	uint32_t sep;
 
-	if (end - p < 19)
+	if (end - p < 20)
 		return false;
-	memcpy(&sep, p + 16, sizeof(sep));  /* " T " as one word: both spaces at once */
+	memcpy(&sep, p + 16, sizeof(sep));  /* " T n": both spaces at once */
 	if ((sep & 0xff00ff) != 0x200020 || !ksym_kinds[(unsigned char)p[17]])
 		return false;
 	bytes16 v = load16(p);

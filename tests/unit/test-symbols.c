@@ -1600,7 +1600,8 @@ static void test_kallsyms_hidden(void **state)
 				     "0000000000000000 t e1000_clean\t[e1000]\n"
 				     "ffffffff8100004g T junk\n";
 	static const char *const none[] = { "", "garbage\n", "ffffffff8100004g T junk\n",
-					    "ffffffff81000000 T\nffffffff81000000 A abs\n" };
+					    "ffffffff81000000 T\nffffffff81000000 A abs\n",
+					    "ffffffff81000000 T " };
 	char path[64], err[256];
 
 	(void)state;
