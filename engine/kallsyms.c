@@ -16,16 +16,19 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define KSYM_CHUNK (1024 * 1024)  /* /proc/kallsyms: room for this much a read */
 #define KSYM_MODULE_MAX 256        /* a module's name is shorter */
-#define LINE_FUNC (UINT32_C(1) << 31)  /* a kept line's start: a function's */
+#define KSYM_TEXT_MAX (UINT32_C(1) << 31)  /* a kept text's lines, by offset */
 
 /* One kallsyms entry in 32 bytes (some 120,000 when the text is parsed
  * whole).  While reading, IDX and BIND choose among aliases; once sorted,
  * only the functions stay, each with its SIZE, to the next symbol (a data
  * symbol's too).  From the kept text: a function named, IDX its line's
- * place among the symbol lines. */
+ * offset in the text. */
 struct ksym {
 	uint64_t start;
 	const char *name;  /* in the name blocks; NULL: a data symbol, only the
@@ -51,7 +54,8 @@ struct ksymtab {
 	 * down, as in every kernel's kallsyms seen): the functions named so
 	 * far, in the order they were first looked up. */
 	struct ksym *syms;
-	size_t n, room, nfuncs;  /* N: the addresses, for the kept text */
+	size_t n, room, nfuncs;  /* N: the addresses; for the kept text 0, 1 or
+				  * 2 for more */
 	uint32_t lines;     /* lines read: the next one's index */
 	struct name_block *blocks;  /* the newest first */
 	struct strpool names;       /* module names, few and repeated */
@@ -62,14 +66,12 @@ struct ksymtab {
 	 * functions take most kernel samples (the idle loop, interrupt
 	 * exits), each then found without a search.  Index + 1; 0 none. */
 	uint32_t recent[256];
-	/* The text kept: the file's lines, mapped or read (/proc), and each
-	 * symbol line's start, bit 31 set for a function's; the functions named
-	 * so far by their line's place among these (SYMS[i].idx). */
+	/* The text kept: the file's lines, mapped or read (/proc), searched
+	 * in place; the functions named so far by their line's offset
+	 * (SYMS[i].idx). */
 	char *text;
 	size_t text_len;
 	bool mapped;
-	uint32_t *lines_at;
-	size_t nlines, lines_room;
 	struct hashtab named;
 	uint8_t build_id[64];
 	size_t build_id_len;
@@ -279,11 +281,48 @@ static bool parse_kallsyms_line(struct ksymtab *k, const char *line, const char 
 	return ks->name && module >= 0;
 }
 
-/* The end of the line at P: its newline, or END. */
-static const char *line_end(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
+/* Sixteen bytes as one vector: GCC's and clang's vector extensions, SSE2
+ * on x86-64 and NEON on arm64 (both little-endian: the first byte is the
+ * lowest of the first word, as words_key has it too). */
+typedef unsigned char bytes16 __attribute__((vector_size(16)));
+typedef signed char signed_bytes16 __attribute__((vector_size(16)));
 
+static inline bytes16 load16(const char *p)
+{
+	bytes16 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* The bits of a comparison's result M (each byte 0 or 0xff), the first
+ * byte's lowest: SSE2 gathers them in one instruction; elsewhere each
+ * word's bytes are gathered by a multiplication. */
+static inline unsigned mask16(bytes16 m)
+{
+#ifdef __SSE2__
+	return (unsigned)_mm_movemask_epi8((__m128i)m);
+#else
+	const uint64_t gather = 0x0102040810204080ull;  /* byte i's low bit to bit 56 + i */
+	uint64_t w[2];
+
+	memcpy(w, &m, sizeof(w));
+	return (unsigned)((w[0] & ONES) * gather >> 56 | ((w[1] & ONES) * gather >> 56) << 8);
+#endif
+}
+
+/* The end of the line at P: its newline, or END.  Thirty-two bytes
+ * compared at once, the length of most lines past their address (some 44
+ * bytes in all): memchr's call cost a line was a fifth of the pass. */
+static inline const char *line_end(const char *p, const char *end)
+{
+	for (; end - p >= 32; p += 32) {
+		uint32_t m = mask16((bytes16)(load16(p) == '\n')) |
+			     mask16((bytes16)(load16(p + 16) == '\n')) << 16;
+		if (m)
+			return p + __builtin_ctz(m);
+	}
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	return nl ? nl : end;
 }
 
@@ -364,7 +403,9 @@ static void finish_kallsyms(struct ksymtab *k)
 }
 
 /* A regular file (the build-id cache's copy) is mapped: its pages come
- * from the page cache, none copied.  0, or 1 when F is no such file. */
+ * from the page cache, none copied, all mapped at once since check_order
+ * reads them all (some 1,300; a fault each 16 of them cost 0.5 ms more
+ * here).  0, or 1 when F is no such file. */
 static int map_text(struct ksymtab *k, FILE *f)
 {
 	struct stat st;
@@ -372,7 +413,8 @@ static int map_text(struct ksymtab *k, FILE *f)
 	void *map;
 
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (map = sys_mmap((size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+	    (map = sys_mmap((size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
+				    0)) == MAP_FAILED)
 		return 1;
 	k->text = map;
 	k->text_len = (size_t)st.st_size;
@@ -415,16 +457,15 @@ static void drop_text(struct ksymtab *k)
 	k->mapped = false;
 }
 
-/* Whether LINE (to EOL) is a line parse_kallsyms_line takes, found
- * without copying anything: its address's key, and whether it is a
- * function's. */
-static bool symbol_line(const char *line, const char *eol, struct addr_key *key, bool *func)
+/* Whether the line from P (past its address) to EOL is one
+ * parse_kallsyms_line takes, found without copying anything, and whether
+ * it is a function's. */
+static bool symbol_rest(const char *p, const char *eol, bool *func)
 {
-	const char *p = line, *name, *tab;
+	const char *name, *tab;
 	uint8_t bind;
 
-	if (!parse_key(&p, eol, key) || eol - p < 4 || p[0] != ' ' || p[2] != ' ' ||
-	    !ksym_kind(p[1], func, &bind))
+	if (eol - p < 4 || p[0] != ' ' || p[2] != ' ' || !ksym_kind(p[1], func, &bind))
 		return false;
 	name = p + 3;
 	if (name[0] == '\t' || name[0] == '\0')
@@ -436,38 +477,136 @@ static bool symbol_line(const char *line, const char *eol, struct addr_key *key,
 	       (!tab || eol - tab - 1 < KSYM_MODULE_MAX);
 }
 
-/* One pass over K's text: each symbol line's start and the number of
- * addresses, nothing parsed further nor copied.  1 as soon as an address
- * goes down (the text must then be parsed and sorted), 0, or -1 when out
- * of memory. */
-static int index_lines(struct ksymtab *k)
+/* symbol_rest of LINE, with its address's key. */
+static bool symbol_line(const char *line, const char *eol, struct addr_key *key, bool *func)
+{
+	const char *p = line;
+
+	return parse_key(&p, eol, key) && symbol_rest(p, eol, func);
+}
+
+/* symbol_rest of LINE, with its address. */
+static bool symbol_addr(const char *line, const char *eol, uint64_t *addr, bool *func)
+{
+	const char *p = line;
+
+	return parse_hex16(&p, eol, addr) && symbol_rest(p, eol, func);
+}
+
+/* The key of the line at P (before END) when its first 16 bytes are no
+ * blank nor control byte, then come a space, a type letter kept and a
+ * space: then, if it is a symbol line at all, they are its address (a
+ * shorter one would end at a space).  A line so taken that is none (no name, a digit not
+ * hexadecimal) only makes the order's check stricter; absolute symbols
+ * (A, kallsyms' per-CPU ones at 0) are not taken.  False for any other
+ * line, left to symbol_line: 16 bytes checked at once, no value computed. */
+static inline bool usual_line(const char *p, const char *end, struct addr_key *key)
+{
+	uint64_t w[2];
+	uint32_t sep;
+
+	if (end - p < 20)
+		return false;
+	memcpy(&sep, p + 16, sizeof(sep));  /* " T n": both spaces at once */
+	if ((sep & 0xff00ff) != 0x200020 || !ksym_kinds[(unsigned char)p[17]])
+		return false;
+	bytes16 v = load16(p);
+	/* signed: a byte from 0x80 up (UTF-8) is below too, and left to symbol_line */
+	if (mask16((bytes16)((signed_bytes16)v > ' ')) != 0xffff)
+		return false;
+	v |= 0x20;  /* lower case; digits keep their value */
+	memcpy(w, &v, sizeof(w));
+	*key = (struct addr_key){ __builtin_bswap64(w[0]), __builtin_bswap64(w[1]) };
+	return true;
+}
+
+/* The key of the line at P and its end *NL; false (*NL still set) for a
+ * line that is no symbol's.  Past a usual line's address and type there
+ * is no newline to look for before its 20th byte. */
+static inline bool line_key(const char *p, const char *end, const char **nl,
+			    struct addr_key *key)
+{
+	bool func;
+
+	if (usual_line(p, end, key)) {
+		*nl = line_end(p + 19, end);
+		return true;
+	}
+	*nl = line_end(p, end);
+	return symbol_line(p, *nl, key, &func);
+}
+
+/* One pass over K's text, nothing kept: whether the addresses of its
+ * symbol lines never go down, so that a lookup can search the text
+ * itself.  1 as soon as one goes down (the text must then be parsed and
+ * sorted), else 0.  Each address is compared with the last as two words. */
+static int check_order(struct ksymtab *k)
 {
 	const char *p = k->text, *end = k->text + k->text_len, *nl;
 	struct addr_key key, prev = { 0, 0 };
-	bool func;
 
-	if (k->text_len >= LINE_FUNC)
-		return 1;  /* no room for the flag: parsed whole */
+	if (k->text_len >= KSYM_TEXT_MAX)
+		return 1;  /* lines named by a 32-bit offset: parsed whole */
 	for (; p < end; p = nl + (nl < end)) {
-		nl = line_end(p, end);
-		if (!symbol_line(p, nl, &key, &func))
+		if (!line_key(p, end, &nl, &key))
 			continue;
-		bool same = key.hi == prev.hi && key.lo == prev.lo;
-		if (k->nlines && !same && (key.hi < prev.hi || (key.hi == prev.hi && key.lo < prev.lo)))
+		if (key.hi < prev.hi || (key.hi == prev.hi && key.lo < prev.lo))
 			return 1;
-		if (k->nlines == k->lines_room &&
-		    GROW(k->lines_at, k->nlines + 1, k->lines_room) < 0)
-			return -1;
-		k->n += !k->nlines || !same;
-		k->lines_at[k->nlines++] = (uint32_t)(p - k->text) | (func ? LINE_FUNC : 0);
 		prev = key;
 	}
 	return 0;
 }
 
-/* The text is kept and only indexed when no address goes down (as in the
- * kallsyms of every kernel seen): some 120,000 lines, of which a session
- * names a few hundred functions.  Else it is parsed whole and sorted. */
+/* The first symbol line from LINE (a line start) on, before END (a line
+ * start or the text's end): its start, address and kind; END when none. */
+static const char *symbol_from(const char *line, const char *end, uint64_t *addr, bool *func)
+{
+	const char *nl;
+
+	for (; line < end; line = nl + 1) {
+		nl = line_end(line, end);
+		if (symbol_addr(line, nl, addr, func))
+			return line;
+		if (nl == end)
+			break;
+	}
+	return end;
+}
+
+/* The last symbol line before LINE (a line start, or the text's end after
+ * a last line without a newline), from TEXT on: its start, address and
+ * kind; NULL when none. */
+static const char *symbol_before(const char *text, const char *line, uint64_t *addr, bool *func)
+{
+	while (line > text) {
+		const char *eol = line[-1] == '\n' ? line - 1 : line;
+		const char *nl = memrchr(text, '\n', (size_t)(eol - text));
+		line = nl ? nl + 1 : text;
+		if (symbol_addr(line, eol, addr, func))
+			return line;
+	}
+	return NULL;
+}
+
+/* How many addresses the kept text's symbol lines have, as ksymtab_load
+ * wants to know: 0, 1, or 2 for more (they never go down: its first and
+ * last symbol lines' differ). */
+static size_t text_addresses(const struct ksymtab *k)
+{
+	const char *end = k->text + k->text_len;
+	uint64_t first, last;
+	bool func;
+
+	if (symbol_from(k->text, end, &first, &func) == end)
+		return 0;
+	symbol_before(k->text, end, &last, &func);
+	return first == last ? 1 : 2;
+}
+
+/* The text is kept and searched in place when no address goes down (as
+ * in the kallsyms of a kernel without modules): some 120,000 lines, of
+ * which a session names a few hundred functions.  Else it is parsed whole
+ * and sorted. */
 static int read_kallsyms(struct ksymtab *k, FILE *f)
 {
 	int rc;
@@ -476,12 +615,10 @@ static int read_kallsyms(struct ksymtab *k, FILE *f)
 	k->last_module = -1;
 	if (map_text(k, f) != 0 && read_text(k, f) < 0)
 		return -1;
-	if ((rc = index_lines(k)) <= 0)
-		return rc;
-	free(k->lines_at);
-	k->lines_at = NULL;
-	k->nlines = k->lines_room = 0;
-	k->n = 0;
+	if (check_order(k) == 0) {
+		k->n = text_addresses(k);
+		return 0;
+	}
 	rc = parse_lines(k);
 	drop_text(k);
 	if (rc == 0)
@@ -521,7 +658,6 @@ void ksymtab_free(struct ksymtab *k)
 	if (!k)
 		return;
 	free(k->syms);
-	free(k->lines_at);
 	hashtab_free(&k->named);
 	drop_text(k);
 	for (struct name_block *b = k->blocks, *next; b; b = next) {
@@ -549,16 +685,6 @@ static ssize_t ksym_find(const struct ksymtab *k, uint64_t addr)
 	return (ssize_t)(lo - 1);
 }
 
-/* Kept line I's address (a symbol line's: it parses). */
-static uint64_t line_addr(const struct ksymtab *k, size_t i)
-{
-	const char *p = k->text + (k->lines_at[i] & ~LINE_FUNC);
-	uint64_t addr;
-
-	parse_hex16(&p, k->text + k->text_len, &addr);
-	return addr;
-}
-
 static bool named_eq(const void *key, uint32_t idx, const void *ctx)
 {
 	const struct ksymtab *k = ctx;
@@ -566,13 +692,12 @@ static bool named_eq(const void *key, uint32_t idx, const void *ctx)
 	return k->syms[idx].idx == *(const uint32_t *)key;
 }
 
-/* The function of kept line I (START, SIZE) in K->syms, named on its
- * first lookup: its index, or -1 when out of memory. */
-static ssize_t ksym_named(struct ksymtab *k, size_t i, uint64_t start, uint32_t size)
+/* The function of the kept text's line at LINE (START, SIZE) in K->syms,
+ * named on its first lookup: its index, or -1 when out of memory. */
+static ssize_t ksym_named(struct ksymtab *k, const char *line, uint64_t start, uint32_t size)
 {
-	uint32_t key = (uint32_t)i, found;
+	uint32_t key = (uint32_t)(line - k->text), found;
 	uint64_t h = hash_mix(key);
-	const char *line = k->text + (k->lines_at[i] & ~LINE_FUNC);
 
 	if ((found = hashtab_find(&k->named, h, &key, named_eq, k)) != HASHTAB_NONE)
 		return found;
@@ -588,32 +713,52 @@ static ssize_t ksym_named(struct ksymtab *k, size_t i, uint64_t start, uint32_t 
 	return (ssize_t)k->nfuncs++;
 }
 
+/* The start of the first symbol line in K's text whose address is above
+ * ADDR (the text's end when none), searched in the text itself: its
+ * symbol lines' addresses never go down (check_order).  A probe goes
+ * back to its line's start, then on to the first symbol line. */
+static const char *first_above(const struct ksymtab *k, uint64_t addr)
+{
+	const char *lo = k->text, *hi = k->text + k->text_len, *end = hi, *line, *s;
+	uint64_t at;
+	bool func;
+
+	while (lo < hi) {
+		const char *mid = lo + (hi - lo) / 2, *nl = memrchr(lo, '\n', (size_t)(mid - lo));
+		line = nl ? nl + 1 : lo;
+		if ((s = symbol_from(line, hi, &at, &func)) == hi) {
+			hi = line;
+		} else if (at <= addr) {
+			nl = line_end(s, end);
+			lo = nl < end ? nl + 1 : end;
+		} else {
+			hi = s;
+		}
+	}
+	return lo;
+}
+
 /* The function holding ADDR in the kept text, or -1: what finish_kallsyms
  * would make of it.  The symbols at the last address at or below ADDR end
  * at the next address (the last a page after its page); the function
  * among them last in the file is the one (none: data, naming nothing). */
 static ssize_t ksym_find_text(struct ksymtab *k, uint64_t addr)
 {
-	size_t lo = 0, hi = k->nlines, i;
+	const char *end = k->text + k->text_len, *above = first_above(k, addr), *line;
+	uint64_t start, next, at;
+	bool func, next_func;
 
-	while (lo < hi) {  /* first line starting after addr */
-		size_t mid = lo + (hi - lo) / 2;
-		if (line_addr(k, mid) <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	if (!(line = symbol_before(k->text, above, &start, &func)))
 		return -1;
-	uint64_t start = line_addr(k, i = lo - 1);
-	uint64_t end = lo < k->nlines ? line_addr(k, lo) : (start | 4095) + 1 + 4096;
-	uint32_t size = end - start < UINT32_MAX ? (uint32_t)(end - start) : UINT32_MAX;
+	if (symbol_from(above, end, &next, &next_func) == end)
+		next = (start | 4095) + 1 + 4096;
+	uint32_t size = next - start < UINT32_MAX ? (uint32_t)(next - start) : UINT32_MAX;
 	if (addr - start >= size)
 		return -1;
-	while (!(k->lines_at[i] & LINE_FUNC))
-		if (i == 0 || line_addr(k, --i) != start)
+	while (!func)
+		if (!(line = symbol_before(k->text, line, &at, &func)) || at != start)
 			return -1;
-	return ksym_named(k, i, start, size);
+	return ksym_named(k, line, start, size);
 }
 
 bool ksymtab_lookup(struct ksymtab *k, uint64_t addr, struct sym_info *out)

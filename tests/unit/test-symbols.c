@@ -1413,6 +1413,11 @@ static void test_kallsyms_kept_text(void **state)
 			r = r * 1103515245u + 12345u;
 			len += kept_line(text + len, LINE, i, j, (r >> 8) % 4096);
 		}
+		/* 16 bytes, a space and a type, but no address (its last digit
+		 * a g, between this address and the next): no symbol */
+		if (i % 23 == 11)
+			len += (size_t)snprintf(text + len, LINE, "%015llxg T junk_%u\n",
+						(0xffffffff81000000ull + 0x40ull * i) >> 4, i);
 	}
 	/* the last line a function alone at its address, moved to the front */
 	last_len = (size_t)snprintf(last, sizeof(last), "ffffffff82000000 t the_end\n");
@@ -1450,12 +1455,153 @@ static void test_kallsyms_kept_text(void **state)
 	free(down);
 }
 
-/* kernel.kptr_restrict: every address 0, so no symbol table; a missing
- * file says which. */
+/* A sorted table searched in place: short and upper-case addresses, lines
+ * that look like symbols' and are none (16 bytes that are not all digits,
+ * a UTF-8 start, no name, a type no reader keeps), and a last line
+ * without a newline whose name is one letter.  Parsed whole (the last
+ * line moved to the front), it names every address alike. */
+static const char kallsyms_edges[] =
+	"1000 t low_a\n"
+	"2000 T low_b\n"
+	"0000000000003000 d low_data\n"
+	"0000000000003000 A abs_at_data\n"
+	"FFFFFFFF81000000 T Upper\n"
+	"ffffffff8100004g T junk_g\n"
+	"\xc3\xa9" "ffffffff8100004 T utf8\n"
+	"ffffffff81000080 t lower\n"
+	"ffffffff810000c0 T \n"
+	"ffffffff810000c0 ? odd\n"
+	"ffffffff81000100 t x";
+
+static void expect_edges(struct ksymtab *k)
+{
+	struct sym_info si;
+
+	assert_false(ksymtab_lookup(k, 0xfff, &si));
+	expect_ksym(k, 0x1000, "low_a", 0x1000, 0x1000, "[kernel.kallsyms]");
+	expect_ksym(k, 0x2fff, "low_b", 0x2000, 0x1000, "[kernel.kallsyms]");
+	assert_false(ksymtab_lookup(k, 0x3000, &si));
+	expect_ksym(k, 0xffffffff8100007f, "Upper", 0xffffffff81000000, 0x80, "[kernel.kallsyms]");
+	expect_ksym(k, 0xffffffff810000ff, "lower", 0xffffffff81000080, 0x80, "[kernel.kallsyms]");
+	expect_ksym(k, 0xffffffff81001fff, "x", 0xffffffff81000100, 0x1f00, "[kernel.kallsyms]");
+	assert_false(ksymtab_lookup(k, 0xffffffff81002000, &si));
+	assert_false(ksymtab_lookup(k, UINT64_MAX, &si));
+}
+
+static void test_kallsyms_edges(void **state)
+{
+	const size_t n = sizeof(kallsyms_edges) - 1, last = strlen("ffffffff81000100 t x");
+	char kept[64], parsed[64], err[256], down[sizeof(kallsyms_edges) + 1];
+
+	(void)state;
+	memcpy(down, kallsyms_edges + n - last, last);
+	down[last] = '\n';
+	memcpy(down + last + 1, kallsyms_edges, n - last);
+	strcpy(kept, write_fixture(kallsyms_edges, n));
+	strcpy(parsed, write_fixture(down, n + 1));
+	struct ksymtab *k = ksymtab_load(kept, "/nonexistent", err, sizeof(err));
+	struct ksymtab *p = ksymtab_load(parsed, "/nonexistent", err, sizeof(err));
+	assert_non_null(k);
+	assert_non_null(p);
+	expect_edges(k);
+	expect_edges(p);
+	expect_edges(k);  /* from the names kept */
+	ksymtab_free(k);
+	ksymtab_free(p);
+	unlink(kept);
+	unlink(parsed);
+}
+
+/* This kernel's table, when its addresses are readable: searched in place
+ * (its addresses never go down without modules) and parsed whole (its
+ * last line moved to the front), both name every symbol's first, second
+ * and last byte alike. */
+static char *read_whole(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	size_t room = 1 << 20, got;
+	char *buf = malloc(room);
+
+	assert_non_null(f);
+	assert_non_null(buf);
+	*len = 0;
+	while ((got = fread(buf + *len, 1, room - *len, f)) > 0)
+		if ((*len += got) == room)
+			assert_non_null(buf = realloc(buf, room *= 2));
+	fclose(f);
+	return buf;
+}
+
+static void compare_at(struct ksymtab *k, struct ksymtab *p, uint64_t addr)
+{
+	struct sym_info a, b;
+	bool in_k = ksymtab_lookup(k, addr, &a), in_p = ksymtab_lookup(p, addr, &b);
+
+	assert_int_equal(in_k, in_p);
+	if (!in_k)
+		return;
+	assert_string_equal(a.name, b.name);
+	assert_int_equal(a.start, b.start);
+	assert_int_equal(a.size, b.size);
+	assert_string_equal(a.module, b.module);
+}
+
+static void test_kallsyms_real(void **state)
+{
+	char kept[64], parsed[64], err[256];
+	size_t len, last;
+	char *text = read_whole("/proc/kallsyms", &len), *down;
+	unsigned long long addr;
+
+	(void)state;
+	if (len < 2 || strncmp(text, "0000000000000000", 16) == 0) {
+		free(text);
+		print_message("skipped: /proc/kallsyms hides its addresses\n");
+		skip();
+	}
+	for (last = len - 1; last > 0 && text[last - 1] != '\n'; last--)
+		;
+	assert_non_null(down = malloc(len));
+	memcpy(down, text + last, len - last);
+	memcpy(down + len - last, text, last);
+	strcpy(kept, write_fixture(text, len));
+	strcpy(parsed, write_fixture(down, len));
+	struct ksymtab *k = ksymtab_load(kept, "/nonexistent", err, sizeof(err));
+	struct ksymtab *p = ksymtab_load(parsed, "/nonexistent", err, sizeof(err));
+	assert_non_null(k);
+	assert_non_null(p);
+	for (const char *line = text; line < text + len; line = strchr(line, '\n') + 1) {
+		char *digits_end;
+		/* strtoull, not sscanf: sscanf measures the whole rest of the text */
+		addr = strtoull(line, &digits_end, 16);
+		if (digits_end > line) {
+			compare_at(k, p, addr);
+			compare_at(k, p, addr + 1);
+			compare_at(k, p, addr - 1);
+		}
+		if (!strchr(line, '\n'))
+			break;
+	}
+	compare_at(k, p, UINT64_MAX);
+	ksymtab_free(k);
+	ksymtab_free(p);
+	unlink(kept);
+	unlink(parsed);
+	free(text);
+	free(down);
+}
+
+/* kernel.kptr_restrict: every address 0, so no symbol table, whatever
+ * lines that are no symbols' follow; an empty file or one of no symbol
+ * line has none; a missing file says which. */
 static void test_kallsyms_hidden(void **state)
 {
 	static const char hidden[] = "0000000000000000 T _stext\n0000000000000000 T schedule\n"
-				     "0000000000000000 t e1000_clean\t[e1000]\n";
+				     "0000000000000000 t e1000_clean\t[e1000]\n"
+				     "ffffffff8100004g T junk\n";
+	static const char *const none[] = { "", "garbage\n", "ffffffff8100004g T junk\n",
+					    "ffffffff81000000 T\nffffffff81000000 A abs\n",
+					    "ffffffff81000000 T " };
 	char path[64], err[256];
 
 	(void)state;
@@ -1464,6 +1610,12 @@ static void test_kallsyms_hidden(void **state)
 	assert_non_null(strstr(err, "kptr_restrict"));
 	assert_non_null(strstr(err, path));
 	unlink(path);
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		strcpy(path, write_fixture(none[i], strlen(none[i])));
+		assert_null(ksymtab_load(path, "/nonexistent", err, sizeof(err)));
+		assert_non_null(strstr(err, "no symbols"));
+		unlink(path);
+	}
 	assert_null(ksymtab_load("/nonexistent/kallsyms", NULL, err, sizeof(err)));
 	assert_string_equal(err, "/nonexistent/kallsyms: No such file or directory");
 	assert_int_equal(symbols_kernel_build_id("/nonexistent", (uint8_t[20]){ 0 }, 20), 0);
@@ -1579,6 +1731,8 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_hidden),
 		cmocka_unit_test(test_kallsyms_many),
 		cmocka_unit_test(test_kallsyms_kept_text),
+		cmocka_unit_test(test_kallsyms_edges),
+		cmocka_unit_test(test_kallsyms_real),
 		cmocka_unit_test(test_kallsyms_live),
 		cmocka_unit_test_setup_teardown(test_srcline, setup_self, teardown),
 		cmocka_unit_test_setup_teardown(test_bias_and_split, setup_empty, teardown),
