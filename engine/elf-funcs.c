@@ -1,6 +1,7 @@
 /* A module's function table (see engine/symbols-priv.h): its ELF function
  * symbols, the alias perf names at each address, demangled names, the
- * images shared by every address space that maps the same file, and code
+ * images shared by every address space that maps the same file (struct
+ * func_images, made and passed by its owner: a session), and code
  * no symbol covers, named by the FDE that does. */
 #include "engine/symbols-priv.h"
 
@@ -13,19 +14,6 @@
 
 /* ---- names ---------------------------------------------------------- */
 
-static bool demangle_names = true;
-static int demangle_opts = DMGL_NO_OPTS;  /* DMGL_PARAMS | DMGL_ANSI: --demangle-params */
-
-void symbols_set_demangle(bool on)
-{
-	demangle_names = on;
-}
-
-void symbols_set_demangle_params(bool on)
-{
-	demangle_opts = on ? DMGL_PARAMS | DMGL_ANSI : DMGL_NO_OPTS;
-}
-
 /* The name shown for the ELF symbol name RAW: without its version suffix
  * (a .symtab's "_IO_file_write@@GLIBC_2.2.5"), demangled (C++, Rust legacy
  * and v0) as perf report prints it: perf up to 6.3 (and any built with
@@ -35,7 +23,7 @@ void symbols_set_demangle_params(bool on)
  * abi::__cxa_demangle, which writes them ("ns::Box<long>::spin(long)
  * [clone .isra.0]"): --demangle-params, libiberty's DMGL_PARAMS | DMGL_ANSI.
  * RAW itself when neither applies; NULL when out of memory. */
-const char *display_name(struct strpool *pool, const char *raw)
+const char *display_name(const struct func_images *fi, struct strpool *pool, const char *raw)
 {
 	size_t n = strcspn(raw, "@");
 	char *base = NULL, *dem = NULL;
@@ -46,7 +34,7 @@ const char *display_name(struct strpool *pool, const char *raw)
 			return NULL;
 		out = base;
 	}
-	if (demangle_names && (dem = cplus_demangle(out, demangle_opts)) != NULL)
+	if (fi->demangle && (dem = cplus_demangle(out, fi->demangle_opts)) != NULL)
 		out = dem;
 	if (out != raw)
 		out = strpool_intern(pool, out);
@@ -233,14 +221,14 @@ static size_t shared_names(struct named_func *v, size_t n)
  * [clone .cold]") and, when that is no different (two static functions of
  * one name, two JIT code objects), by its address in the file: "helper
  * [0x1139]".  PASS 0 gives the parameters, pass 1 the addresses. */
-static void tell_apart(struct strpool *pool, struct named_func *v, size_t i, size_t j,
-		       int pass, uint64_t bias)
+static void tell_apart(const struct func_images *fi, struct strpool *pool,
+		       struct named_func *v, size_t i, size_t j, int pass, uint64_t bias)
 {
 	for (size_t k = i; k < j; k++) {
 		struct func *f = v[k].f;
 		char *dem = NULL, buf[4096];
 		const char *to = NULL;
-		if (pass == 0 && !f->named && demangle_names && !(demangle_opts & DMGL_PARAMS)) {
+		if (pass == 0 && !f->named && fi->demangle && !(fi->demangle_opts & DMGL_PARAMS)) {
 			size_t n = strcspn(v[k].raw, "@");
 			snprintf(buf, sizeof(buf), "%.*s", (int)n, v[k].raw);
 			if ((dem = cplus_demangle(buf, DMGL_PARAMS | DMGL_ANSI)) != NULL)
@@ -260,8 +248,8 @@ static void tell_apart(struct strpool *pool, struct named_func *v, size_t i, siz
  * that shares its display name with another is renamed by tell_apart.
  * RAW holds their ELF names; BIAS is the module's (image addresses minus
  * BIAS are the file's). */
-static void distinct_names(struct strpool *pool, struct func *f, const char **raw, size_t n,
-			   uint64_t bias)
+static void distinct_names(const struct func_images *fi, struct strpool *pool, struct func *f,
+			   const char **raw, size_t n, uint64_t bias)
 {
 	struct named_func *v = malloc(n * sizeof(*v));
 
@@ -270,7 +258,7 @@ static void distinct_names(struct strpool *pool, struct func *f, const char **ra
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < n; i++)
 			v[i] = (struct named_func){ &f[i], raw[i] };
-		tell_apart(pool, v, 0, shared_names(v, n), pass, bias);
+		tell_apart(fi, pool, v, 0, shared_names(v, n), pass, bias);
 	}
 	free(v);
 }
@@ -279,8 +267,8 @@ static void distinct_names(struct strpool *pool, struct func *f, const char **ra
  * apart from another function's of the same name, distinct_names), and
  * extends size-0 symbols to the next symbol (or their section's or the
  * module's end).  BIAS: the module's load bias. */
-size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod_end,
-		    uint64_t bias)
+size_t finish_funcs(const struct func_images *fi, struct strpool *pool, struct func *f, size_t n,
+		    uint64_t mod_end, uint64_t bias)
 {
 	size_t k = 0;
 	const char **raw;
@@ -294,7 +282,7 @@ size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod
 	raw = malloc(k * sizeof(*raw));
 	for (size_t i = 0; i < k; i++) {
 		uint64_t next = i + 1 < k ? f[i + 1].start : mod_end;
-		const char *shown = f[i].named ? f[i].name : display_name(pool, f[i].name);
+		const char *shown = f[i].named ? f[i].name : display_name(fi, pool, f[i].name);
 		if (raw)
 			raw[i] = f[i].name;
 		if (shown)
@@ -305,18 +293,34 @@ size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod
 			f[i].end = next > f[i].start ? next : f[i].start + 1;
 	}
 	if (raw)
-		distinct_names(pool, f, raw, k, bias);
+		distinct_names(fi, pool, f, raw, k, bias);
 	free(raw);
 	return k;
 }
 
-/* Images of files with a build id, kept for the life of the process (one
- * per distinct binary: bounded by what the machine has installed), found
- * by build id and path in a table (a list walked with strcmp took 3.5% of
- * a system-wide watch). */
-static struct func_image **images;
-static size_t nimages, images_room;
-static struct hashtab image_index;
+/* ---- the images of a session's binaries --------------------------------- */
+
+struct func_images *func_images_new(const struct sym_naming *how)
+{
+	struct func_images *fi = calloc(1, sizeof(*fi));
+
+	if (!fi)
+		return NULL;
+	fi->demangle = !how || !how->mangled;
+	fi->demangle_opts = how && how->params ? DMGL_PARAMS | DMGL_ANSI : DMGL_NO_OPTS;
+	return fi;
+}
+
+void func_images_free(struct func_images *fi)
+{
+	if (!fi)
+		return;
+	for (size_t i = 0; i < fi->n; i++)
+		image_free(fi->v[i]);
+	free(fi->v);
+	hashtab_free(&fi->index);
+	free(fi);
+}
 
 struct image_key {
 	const char *path;
@@ -332,24 +336,22 @@ static uint64_t image_hash(const struct image_key *k)
 static bool image_eq(const void *key, uint32_t idx, const void *ctx)
 {
 	const struct image_key *k = key;
-	const struct func_image *img = images[idx];
+	const struct func_image *img = ((const struct func_images *)ctx)->v[idx];
 
-	(void)ctx;
 	return img->idlen == k->idlen && memcmp(img->id, k->id, (size_t)k->idlen) == 0 &&
-	       img->demangled == demangle_names && img->demangle_opts == demangle_opts &&
 	       strcmp(img->path, k->path) == 0;
 }
 
-/* IMG (with its build id) kept and found from now on; false when out of
- * memory. */
-static bool image_keep(struct func_image *img)
+/* IMG (with its build id) kept in FI and found from now on; false when
+ * out of memory. */
+static bool image_keep(struct func_images *fi, struct func_image *img)
 {
 	struct image_key k = { img->path, img->id, img->idlen };
 
-	if (nimages >= HASHTAB_NONE || GROW(images, nimages + 1, images_room) < 0 ||
-	    hashtab_add(&image_index, image_hash(&k), (uint32_t)nimages) < 0)
+	if (fi->n >= HASHTAB_NONE || GROW(fi->v, fi->n + 1, fi->room) < 0 ||
+	    hashtab_add(&fi->index, image_hash(&k), (uint32_t)fi->n) < 0)
 		return false;
-	images[nimages++] = img;
+	fi->v[fi->n++] = img;
 	return true;
 }
 
@@ -366,17 +368,18 @@ void image_free(struct func_image *img)
 	free(img);
 }
 
-struct func_image *image_find(const char *path, const unsigned char *id, int idlen)
+struct func_image *image_find(const struct func_images *fi, const char *path,
+			      const unsigned char *id, int idlen)
 {
 	struct image_key k = { path, id, idlen };
-	uint32_t i = hashtab_find(&image_index, image_hash(&k), &k, image_eq, NULL);
+	uint32_t i = hashtab_find(&fi->index, image_hash(&k), &k, image_eq, fi);
 
-	return i == HASHTAB_NONE ? NULL : images[i];
+	return i == HASHTAB_NONE ? NULL : fi->v[i];
 }
 
 /* The table read from MOD's ELF (NULL when out of memory); every name
  * interned in the image, as libdw's strings go with MOD's Dwfl. */
-static struct func_image *image_build(struct module *mod)
+static struct func_image *image_build(const struct func_images *fi, struct module *mod)
 {
 	Dwarf_Addr lo, hi, bias = 0;
 	Elf *elf = dwfl_module_getelf(mod->dwmod, &bias);
@@ -389,15 +392,13 @@ static struct func_image *image_build(struct module *mod)
 		return NULL;
 	}
 	img->bias = mod->bias;
-	img->demangled = demangle_names;
-	img->demangle_opts = demangle_opts;
 	if (cap == 0 || !(img->funcs = malloc(cap * sizeof(*img->funcs))))
 		return img;
 	img->n = nsyms > 0 ? collect_funcs(mod->dwmod, nsyms, img->funcs) : 0;
 	if (elf)
-		img->n += add_plt_funcs(&img->names, elf, bias, img->funcs + img->n);
+		img->n += add_plt_funcs(fi, &img->names, elf, bias, img->funcs + img->n);
 	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
-	img->n = finish_funcs(&img->names, img->funcs, img->n, hi, bias);
+	img->n = finish_funcs(fi, &img->names, img->funcs, img->n, hi, bias);
 	for (size_t i = 0; i < img->n; i++)
 		img->funcs[i].name = strpool_intern(&img->names, img->funcs[i].name);
 	if (img->n > 0) {  /* most symbols are not functions: give back */
@@ -420,17 +421,17 @@ void build_funcs(struct module *mod)
 		return;
 	idlen = dwfl_module_build_id(mod->dwmod, &id, &id_vaddr);
 	if (idlen > 0 && idlen <= (int)sizeof(img->id))
-		img = image_find(mod->path, id, idlen);
+		img = image_find(mod->st->images, mod->path, id, idlen);
 	else
 		idlen = 0;
 	if (!img) {
-		if (!(img = image_build(mod)))
+		if (!(img = image_build(mod->st->images, mod)))
 			return;
 		if (idlen > 0) {
 			memcpy(img->id, id, (size_t)idlen);
 			img->idlen = idlen;
 		}
-		if (idlen == 0 || !image_keep(img))
+		if (idlen == 0 || !image_keep(mod->st->images, img))
 			mod->own = img;
 	}
 	mod->img = img;
