@@ -32,26 +32,49 @@ static bool maybe_mangled(const char *name)
  * on built without libbfd (Debian's: 6.12 in Debian 13) demangles with
  * abi::__cxa_demangle, which writes them ("ns::Box<long>::spin(long)
  * [clone .isra.0]"): --demangle-params, libiberty's DMGL_PARAMS | DMGL_ANSI.
- * RAW itself when neither applies; NULL when out of memory. */
-const char *display_name(const struct func_images *fi, struct strpool *pool, const char *raw)
+ * RAW itself when neither applies, else *BASE or *DEM, which the caller
+ * frees; NULL when out of memory. */
+static const char *shown_name(const struct func_images *fi, const char *raw, char **base,
+			      char **dem)
 {
 	size_t n = strcspn(raw, "@");
-	char *base = NULL, *dem = NULL;
 	const char *out = raw;
 
+	*base = *dem = NULL;
 	if (raw[n] && n > 0) {
-		if (!(base = strndup(raw, n)))
+		if (!(*base = strndup(raw, n)))
 			return NULL;
-		out = base;
+		out = *base;
 	}
 	if (fi->demangle && maybe_mangled(out) &&
-	    (dem = cplus_demangle(out, fi->demangle_opts)) != NULL)
-		out = dem;
-	if (out != raw)
+	    (*dem = cplus_demangle(out, fi->demangle_opts)) != NULL)
+		out = *dem;
+	return out;
+}
+
+const char *display_name(const struct func_images *fi, struct strpool *pool, const char *raw)
+{
+	char *base, *dem;
+	const char *out = shown_name(fi, raw, &base, &dem);
+
+	if (out && out != raw)
 		out = strpool_intern(pool, out);
 	free(base);
 	free(dem);
 	return out;
+}
+
+/* RAW's display name interned in POOL: its number there; -1 when out of
+ * memory. */
+static int64_t display_id(const struct func_images *fi, struct strpool *pool, const char *raw)
+{
+	char *base, *dem;
+	const char *out = shown_name(fi, raw, &base, &dem);
+	int64_t id = out ? strpool_id(pool, out) : -1;
+
+	free(base);
+	free(dem);
+	return id;
 }
 
 /* ---- function tables ------------------------------------------------ */
@@ -255,123 +278,112 @@ static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func *f)
 
 /* ---- one name, two functions ------------------------------------------ */
 
-/* A function's display name beside its ELF one (RAW), while names are
- * compared. */
-struct named_func {
-	struct func *f;
-	const char *raw;
-};
+/* While names are compared, each function's display name is its number in
+ * the image's pool (ID[i] of F[i]: one name, one number), which finds two
+ * functions of one name without hashing a string (a table of the names
+ * hashed each name twice more: 1.8M instructions of libc's table; a sort
+ * by name took a third of reading it). */
 
-static bool same_name(const void *key, uint32_t idx, const void *ctx)
+/* The functions IDX (N indices into ID) whose name another has too, moved
+ * to its front in their order; how many.  NIDS: the pool's count. */
+static size_t shared_names(const uint32_t *id, uint32_t *idx, size_t n, size_t nids)
 {
-	const struct named_func *v = ctx;
-
-	return strcmp(key, v[idx].f->name) == 0;
-}
-
-/* The functions of V (N) that share their display name with another, moved
- * to its front in their order; how many.  A table of names finds them (a
- * sort by name took a third of reading libc's table). */
-static size_t shared_names(struct named_func *v, size_t n)
-{
-	struct hashtab names = { 0 };
-	bool *shared = calloc(n, sizeof(*shared));
+	uint32_t *count = calloc(nids, sizeof(*count));
 	size_t k = 0;
 
-	for (size_t i = 0; shared && i < n; i++) {
-		uint64_t h = hash_str(v[i].f->name);
-		uint32_t j = hashtab_find(&names, h, v[i].f->name, same_name, v);
-		if (j != HASHTAB_NONE)
-			shared[i] = shared[j] = true;
-		else if (hashtab_add(&names, h, (uint32_t)i) < 0)
-			break;  /* out of memory: the names found so far */
-	}
-	for (size_t i = 0; shared && i < n; i++)
-		if (shared[i])
-			v[k++] = v[i];
-	hashtab_free(&names);
-	free(shared);
+	for (size_t i = 0; count && i < n; i++)
+		count[id[idx[i]]]++;
+	for (size_t i = 0; count && i < n; i++)
+		if (count[id[idx[i]]] > 1)
+			idx[k++] = idx[i];
+	free(count);
 	return k;
 }
 
-/* Each of V[I, J) shares its name with another: each is named by what tells it
- * apart, as perf report -v does: a C++ function by its parameters
- * (overloads, "ns::spin(long)" and "ns::spin(double)"; a clone, "ns::spin(long)
- * [clone .cold]") and, when that is no different (two static functions of
- * one name, two JIT code objects), by its address in the file: "helper
- * [0x1139]".  PASS 0 gives the parameters, pass 1 the addresses. */
-static void tell_apart(const struct func_images *fi, struct strpool *pool,
-		       struct named_func *v, size_t i, size_t j, int pass, uint64_t bias)
+/* Each of the functions IDX (N) of F shares its name with another: each is
+ * named by what tells it apart, as perf report -v does: a C++ function by
+ * its parameters (overloads, "ns::spin(long)" and "ns::spin(double)"; a
+ * clone, "ns::spin(long) [clone .cold]") and, when that is no different
+ * (two static functions of one name, two JIT code objects), by its address
+ * in the file: "helper [0x1139]".  PASS 0 gives the parameters (from RAW,
+ * the ELF names), pass 1 the addresses; ID follows. */
+static void tell_apart(const struct func_images *fi, struct strpool *pool, struct func *f,
+		       const char **raw, uint32_t *id, const uint32_t *idx, size_t n, int pass,
+		       uint64_t bias)
 {
-	for (size_t k = i; k < j; k++) {
-		struct func *f = v[k].f;
+	for (size_t k = 0; k < n; k++) {
+		struct func *g = &f[idx[k]];
 		char *dem = NULL, buf[4096];
-		const char *to = NULL;
-		if (pass == 0 && !f->named && fi->demangle && !(fi->demangle_opts & DMGL_PARAMS)) {
-			size_t n = strcspn(v[k].raw, "@");
-			snprintf(buf, sizeof(buf), "%.*s", (int)n, v[k].raw);
+		int64_t to = -1;
+		if (pass == 0 && !g->named && fi->demangle && !(fi->demangle_opts & DMGL_PARAMS)) {
+			size_t len = strcspn(raw[idx[k]], "@");
+			snprintf(buf, sizeof(buf), "%.*s", (int)len, raw[idx[k]]);
 			if (maybe_mangled(buf) &&
 			    (dem = cplus_demangle(buf, DMGL_PARAMS | DMGL_ANSI)) != NULL)
-				to = strpool_intern(pool, dem);
+				to = strpool_id(pool, dem);
 		} else if (pass == 1) {
-			snprintf(buf, sizeof(buf), "%s [%#" PRIx64 "]", f->name, f->start - bias);
-			to = strpool_intern(pool, buf);
+			snprintf(buf, sizeof(buf), "%s [%#" PRIx64 "]", g->name, g->start - bias);
+			to = strpool_id(pool, buf);
 		}
-		if (to)
-			f->name = to;
+		if (to >= 0) {
+			g->name = pool->strs[to];
+			id[idx[k]] = (uint32_t)to;
+		}
 		free(dem);
 	}
 }
 
 /* Two functions of one module named alike are two functions (perf report
  * keeps them apart by address, util/sort.c sort__sym_cmp): each of F (N)
- * that shares its display name with another is renamed by tell_apart.
- * RAW holds their ELF names; BIAS is the module's (image addresses minus
- * BIAS are the file's). */
+ * that shares its display name (number ID) with another is renamed by
+ * tell_apart.  RAW holds their ELF names; BIAS is the module's (image
+ * addresses minus BIAS are the file's). */
 static void distinct_names(const struct func_images *fi, struct strpool *pool, struct func *f,
-			   const char **raw, size_t n, uint64_t bias)
+			   const char **raw, uint32_t *id, size_t n, uint64_t bias)
 {
-	struct named_func *v = malloc(n * sizeof(*v));
+	uint32_t *idx = malloc(n * sizeof(*idx));
 
-	if (!v)
-		return;
-	for (int pass = 0; pass < 2; pass++) {
+	for (int pass = 0; idx && pass < 2; pass++) {
 		for (size_t i = 0; i < n; i++)
-			v[i] = (struct named_func){ &f[i], raw[i] };
-		tell_apart(fi, pool, v, 0, shared_names(v, n), pass, bias);
+			idx[i] = (uint32_t)i;
+		tell_apart(fi, pool, f, raw, id, idx, shared_names(id, idx, n, pool->n), pass,
+			   bias);
 	}
-	free(v);
+	free(idx);
 }
 
 /* Sorts, keeps the best alias per address with its display name (told
  * apart from another function's of the same name, distinct_names), and
  * extends size-0 symbols to the next symbol (or their section's or the
- * module's end).  BIAS: the module's load bias. */
+ * module's end).  Every name ends interned in POOL (none left in libdw's
+ * strings); none when out of memory.  BIAS: the module's load bias. */
 size_t finish_funcs(const struct func_images *fi, struct strpool *pool, struct func *f, size_t n,
 		    uint64_t mod_end, uint64_t bias)
 {
-	size_t k = 0;
-	const char **raw;
+	size_t k = n ? best_by_start(f, n) : 0, i;
+	const char **raw = k ? malloc(k * sizeof(*raw)) : NULL;
+	uint32_t *id = k ? malloc(k * sizeof(*id)) : NULL;
 
-	if (n == 0)
-		return 0;
-	k = best_by_start(f, n);
-	raw = malloc(k * sizeof(*raw));
-	for (size_t i = 0; i < k; i++) {
+	for (i = 0; raw && id && i < k; i++) {
 		uint64_t next = i + 1 < k ? f[i + 1].start : mod_end;
-		const char *shown = f[i].named ? f[i].name : display_name(fi, pool, f[i].name);
-		if (raw)
-			raw[i] = f[i].name;
-		if (shown)
-			f[i].name = shown;
+		int64_t d = f[i].named ? strpool_id(pool, f[i].name)
+				       : display_id(fi, pool, f[i].name);
+		if (d < 0)
+			break;
+		raw[i] = f[i].name;
+		id[i] = (uint32_t)d;
+		f[i].name = pool->strs[d];
 		if (f[i].limit > f[i].start && f[i].limit < next)
 			next = f[i].limit;
 		if (f[i].end == f[i].start)
 			f[i].end = next > f[i].start ? next : f[i].start + 1;
 	}
-	if (raw)
-		distinct_names(fi, pool, f, raw, k, bias);
+	if (k && i == k)
+		distinct_names(fi, pool, f, raw, id, k, bias);
+	else
+		k = 0;  /* out of memory: no table rather than names libdw frees */
 	free(raw);
+	free(id);
 	return k;
 }
 
@@ -455,7 +467,8 @@ struct func_image *image_find(const struct func_images *fi, const char *path,
 }
 
 /* The table read from MOD's ELF (NULL when out of memory); every name
- * interned in the image, as libdw's strings go with MOD's Dwfl. */
+ * interned in the image (finish_funcs), as libdw's strings go with MOD's
+ * Dwfl. */
 static struct func_image *image_build(const struct func_images *fi, struct module *mod)
 {
 	Dwarf_Addr lo, hi, bias = 0;
@@ -476,8 +489,6 @@ static struct func_image *image_build(const struct func_images *fi, struct modul
 		img->n += add_plt_funcs(fi, &img->names, elf, bias, img->funcs + img->n);
 	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
 	img->n = finish_funcs(fi, &img->names, img->funcs, img->n, hi, bias);
-	for (size_t i = 0; i < img->n; i++)
-		img->funcs[i].name = strpool_intern(&img->names, img->funcs[i].name);
 	if (img->n > 0) {  /* most symbols are not functions: give back */
 		struct func *f = realloc(img->funcs, img->n * sizeof(*f));
 		if (f)
