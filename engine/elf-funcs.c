@@ -259,6 +259,12 @@ static uint64_t section_end(Elf *elf, GElf_Word shndx, Dwarf_Addr bias)
 static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func *f)
 {
 	size_t k = 0;
+	/* the section of the function before: a file's functions follow one
+	 * another in .text (two libelf lookups a function, 0.35M
+	 * instructions of libc's table, now one in 70) */
+	Elf *last_elf = NULL;
+	GElf_Word last_shndx = 0;
+	uint64_t last_end = 0;
 
 	for (int i = 0; i < nsyms; i++) {
 		GElf_Sym sym;
@@ -269,8 +275,13 @@ static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func *f)
 		const char *name = dwfl_module_getsym_info(dm, i, &sym, &addr, &shndx, &elf, &bias);
 		if (!is_function(&sym, name, shndx, elf))
 			continue;
+		if (!last_elf || elf != last_elf || shndx != last_shndx) {
+			last_elf = elf;
+			last_shndx = shndx;
+			last_end = section_end(elf, shndx, bias);
+		}
 		f[k++] = (struct func){ .start = addr, .end = addr + sym.st_size, .name = name,
-					.limit = section_end(elf, shndx, bias), .idx = (uint32_t)i,
+					.limit = last_end, .idx = (uint32_t)i,
 					.bind = (uint8_t)GELF_ST_BIND(sym.st_info) };
 	}
 	return k;
