@@ -19,7 +19,7 @@ static double now_ms(void)
 
 int main(int argc, char **argv)
 {
-	struct symtab *st = symtab_new();
+	struct symtab *st = symtab_new(NULL);
 	struct asm_cache *c = asm_cache_new();
 	struct sym_info si;
 	const struct asm_func *fn;

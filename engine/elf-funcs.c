@@ -1,6 +1,7 @@
 /* A module's function table (see engine/symbols-priv.h): its ELF function
  * symbols, the alias perf names at each address, demangled names, the
- * images shared by every address space that maps the same file, and code
+ * images shared by every address space that maps the same file (struct
+ * func_images, made and passed by its owner: a session), and code
  * no symbol covers, named by the FDE that does. */
 #include "engine/symbols-priv.h"
 
@@ -13,17 +14,14 @@
 
 /* ---- names ---------------------------------------------------------- */
 
-static bool demangle_names = true;
-static int demangle_opts = DMGL_NO_OPTS;  /* DMGL_PARAMS | DMGL_ANSI: --demangle-params */
-
-void symbols_set_demangle(bool on)
+/* Whether libiberty's cplus_demangle may demangle NAME: with no DMGL_TYPES
+ * nor a style, it tries Rust's manglings (_R, _ZN) and the C++ ABI's (_Z,
+ * _GLOBAL_[._$][DI]_) and gives NULL for any other name (checked on the
+ * 115,000 names of libc6-dbg, libstdc++ and libLLVM), after a call:
+ * 0.9M instructions of libc's and ld.so's tables, asked of C names. */
+static bool maybe_mangled(const char *name)
 {
-	demangle_names = on;
-}
-
-void symbols_set_demangle_params(bool on)
-{
-	demangle_opts = on ? DMGL_PARAMS | DMGL_ANSI : DMGL_NO_OPTS;
+	return name[0] == '_' && (name[1] == 'Z' || name[1] == 'R' || name[1] == 'G');
 }
 
 /* The name shown for the ELF symbol name RAW: without its version suffix
@@ -34,25 +32,49 @@ void symbols_set_demangle_params(bool on)
  * on built without libbfd (Debian's: 6.12 in Debian 13) demangles with
  * abi::__cxa_demangle, which writes them ("ns::Box<long>::spin(long)
  * [clone .isra.0]"): --demangle-params, libiberty's DMGL_PARAMS | DMGL_ANSI.
- * RAW itself when neither applies; NULL when out of memory. */
-const char *display_name(struct strpool *pool, const char *raw)
+ * RAW itself when neither applies, else *BASE or *DEM, which the caller
+ * frees; NULL when out of memory. */
+static const char *shown_name(const struct func_images *fi, const char *raw, char **base,
+			      char **dem)
 {
 	size_t n = strcspn(raw, "@");
-	char *base = NULL, *dem = NULL;
 	const char *out = raw;
 
+	*base = *dem = NULL;
 	if (raw[n] && n > 0) {
-		if (!(base = strndup(raw, n)))
+		if (!(*base = strndup(raw, n)))
 			return NULL;
-		out = base;
+		out = *base;
 	}
-	if (demangle_names && (dem = cplus_demangle(out, demangle_opts)) != NULL)
-		out = dem;
-	if (out != raw)
+	if (fi->demangle && maybe_mangled(out) &&
+	    (*dem = cplus_demangle(out, fi->demangle_opts)) != NULL)
+		out = *dem;
+	return out;
+}
+
+const char *display_name(const struct func_images *fi, struct strpool *pool, const char *raw)
+{
+	char *base, *dem;
+	const char *out = shown_name(fi, raw, &base, &dem);
+
+	if (out && out != raw)
 		out = strpool_intern(pool, out);
 	free(base);
 	free(dem);
 	return out;
+}
+
+/* RAW's display name interned in POOL: its number there; -1 when out of
+ * memory. */
+static int64_t display_id(const struct func_images *fi, struct strpool *pool, const char *raw)
+{
+	char *base, *dem;
+	const char *out = shown_name(fi, raw, &base, &dem);
+	int64_t id = out ? strpool_id(pool, out) : -1;
+
+	free(base);
+	free(dem);
+	return id;
 }
 
 /* ---- function tables ------------------------------------------------ */
@@ -102,6 +124,74 @@ static int func_cmp(const void *a, const void *b)
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	return alias_cmp(x, y);
+}
+
+/* A function's start and its place in the table, as sort_by_start sorts. */
+struct start_pos {
+	uint64_t start;
+	uint32_t pos;
+};
+
+/* V (N) sorted by start, stably, through TMP (N more): a byte of the key
+ * a pass, from the lowest, skipping the bytes every start shares (libc's
+ * starts differ in their low three).  qsort with func_cmp took 3.2M
+ * instructions of libc's and ld.so's tables (a 40-byte copy and a call a
+ * comparison); this, 0.2M.  Returns the sorted array (V or TMP). */
+static struct start_pos *sort_by_start(struct start_pos *v, struct start_pos *tmp, size_t n)
+{
+	uint64_t differ = 0;
+
+	for (size_t i = 1; i < n; i++)
+		differ |= v[i].start ^ v[0].start;
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = { 0 };
+		if (!((differ >> shift) & 0xff))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			count[((v[i].start >> shift) & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(v[i].start >> shift) & 0xff]++] = v[i];
+		struct start_pos *t = v;
+		v = tmp;
+		tmp = t;
+	}
+	return v;
+}
+
+/* F (N) in order of start, the best alias (alias_cmp; the first in F of
+ * two alike) at each: as qsort with func_cmp and keeping the first of
+ * each start (glibc's qsort is a stable merge sort).  Their count. */
+static size_t best_by_start(struct func *f, size_t n)
+{
+	struct start_pos *v = malloc(2 * n * sizeof(*v)), *by;
+	struct func *out = malloc(n * sizeof(*out));
+	size_t k = 0;
+
+	if (!v || !out || n > UINT32_MAX) {
+		free(v);
+		free(out);
+		qsort(f, n, sizeof(*f), func_cmp);
+		for (size_t i = 0; i < n; i++)
+			if (k == 0 || f[k - 1].start != f[i].start)
+				f[k++] = f[i];
+		return k;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct start_pos){ f[i].start, (uint32_t)i };
+	by = sort_by_start(v, v + n, n);
+	for (size_t i = 0, j; i < n; i = j) {
+		const struct func *best = &f[by[i].pos];
+		for (j = i + 1; j < n && by[j].start == by[i].start; j++)
+			if (alias_cmp(&f[by[j].pos], best) < 0)
+				best = &f[by[j].pos];
+		out[k++] = *best;
+	}
+	memcpy(f, out, k * sizeof(*f));
+	free(out);
+	free(v);
+	return k;
 }
 
 /* An Arm mapping symbol ($x, $d, $a, $t, optionally ".suffix"): marks the
@@ -169,6 +259,12 @@ static uint64_t section_end(Elf *elf, GElf_Word shndx, Dwarf_Addr bias)
 static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func *f)
 {
 	size_t k = 0;
+	/* the section of the function before: a file's functions follow one
+	 * another in .text (two libelf lookups a function, 0.35M
+	 * instructions of libc's table, now one in 70) */
+	Elf *last_elf = NULL;
+	GElf_Word last_shndx = 0;
+	uint64_t last_end = 0;
 
 	for (int i = 0; i < nsyms; i++) {
 		GElf_Sym sym;
@@ -179,8 +275,13 @@ static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func *f)
 		const char *name = dwfl_module_getsym_info(dm, i, &sym, &addr, &shndx, &elf, &bias);
 		if (!is_function(&sym, name, shndx, elf))
 			continue;
+		if (!last_elf || elf != last_elf || shndx != last_shndx) {
+			last_elf = elf;
+			last_shndx = shndx;
+			last_end = section_end(elf, shndx, bias);
+		}
 		f[k++] = (struct func){ .start = addr, .end = addr + sym.st_size, .name = name,
-					.limit = section_end(elf, shndx, bias), .idx = (uint32_t)i,
+					.limit = last_end, .idx = (uint32_t)i,
 					.bind = (uint8_t)GELF_ST_BIND(sym.st_info) };
 	}
 	return k;
@@ -188,135 +289,138 @@ static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func *f)
 
 /* ---- one name, two functions ------------------------------------------ */
 
-/* A function's display name beside its ELF one (RAW), while names are
- * compared. */
-struct named_func {
-	struct func *f;
-	const char *raw;
-};
+/* While names are compared, each function's display name is its number in
+ * the image's pool (ID[i] of F[i]: one name, one number), which finds two
+ * functions of one name without hashing a string (a table of the names
+ * hashed each name twice more: 1.8M instructions of libc's table; a sort
+ * by name took a third of reading it). */
 
-static bool same_name(const void *key, uint32_t idx, const void *ctx)
+/* The functions IDX (N indices into ID) whose name another has too, moved
+ * to its front in their order; how many.  NIDS: the pool's count. */
+static size_t shared_names(const uint32_t *id, uint32_t *idx, size_t n, size_t nids)
 {
-	const struct named_func *v = ctx;
-
-	return strcmp(key, v[idx].f->name) == 0;
-}
-
-/* The functions of V (N) that share their display name with another, moved
- * to its front in their order; how many.  A table of names finds them (a
- * sort by name took a third of reading libc's table). */
-static size_t shared_names(struct named_func *v, size_t n)
-{
-	struct hashtab names = { 0 };
-	bool *shared = calloc(n, sizeof(*shared));
+	uint32_t *count = calloc(nids, sizeof(*count));
 	size_t k = 0;
 
-	for (size_t i = 0; shared && i < n; i++) {
-		uint64_t h = hash_str(v[i].f->name);
-		uint32_t j = hashtab_find(&names, h, v[i].f->name, same_name, v);
-		if (j != HASHTAB_NONE)
-			shared[i] = shared[j] = true;
-		else if (hashtab_add(&names, h, (uint32_t)i) < 0)
-			break;  /* out of memory: the names found so far */
-	}
-	for (size_t i = 0; shared && i < n; i++)
-		if (shared[i])
-			v[k++] = v[i];
-	hashtab_free(&names);
-	free(shared);
+	for (size_t i = 0; count && i < n; i++)
+		count[id[idx[i]]]++;
+	for (size_t i = 0; count && i < n; i++)
+		if (count[id[idx[i]]] > 1)
+			idx[k++] = idx[i];
+	free(count);
 	return k;
 }
 
-/* Each of V[I, J) shares its name with another: each is named by what tells it
- * apart, as perf report -v does: a C++ function by its parameters
- * (overloads, "ns::spin(long)" and "ns::spin(double)"; a clone, "ns::spin(long)
- * [clone .cold]") and, when that is no different (two static functions of
- * one name, two JIT code objects), by its address in the file: "helper
- * [0x1139]".  PASS 0 gives the parameters, pass 1 the addresses. */
-static void tell_apart(struct strpool *pool, struct named_func *v, size_t i, size_t j,
-		       int pass, uint64_t bias)
+/* Each of the functions IDX (N) of F shares its name with another: each is
+ * named by what tells it apart, as perf report -v does: a C++ function by
+ * its parameters (overloads, "ns::spin(long)" and "ns::spin(double)"; a
+ * clone, "ns::spin(long) [clone .cold]") and, when that is no different
+ * (two static functions of one name, two JIT code objects), by its address
+ * in the file: "helper [0x1139]".  PASS 0 gives the parameters (from RAW,
+ * the ELF names), pass 1 the addresses; ID follows. */
+static void tell_apart(const struct func_images *fi, struct strpool *pool, struct func *f,
+		       const char **raw, uint32_t *id, const uint32_t *idx, size_t n, int pass,
+		       uint64_t bias)
 {
-	for (size_t k = i; k < j; k++) {
-		struct func *f = v[k].f;
+	for (size_t k = 0; k < n; k++) {
+		struct func *g = &f[idx[k]];
 		char *dem = NULL, buf[4096];
-		const char *to = NULL;
-		if (pass == 0 && !f->named && demangle_names && !(demangle_opts & DMGL_PARAMS)) {
-			size_t n = strcspn(v[k].raw, "@");
-			snprintf(buf, sizeof(buf), "%.*s", (int)n, v[k].raw);
-			if ((dem = cplus_demangle(buf, DMGL_PARAMS | DMGL_ANSI)) != NULL)
-				to = strpool_intern(pool, dem);
+		int64_t to = -1;
+		if (pass == 0 && !g->named && fi->demangle && !(fi->demangle_opts & DMGL_PARAMS)) {
+			size_t len = strcspn(raw[idx[k]], "@");
+			snprintf(buf, sizeof(buf), "%.*s", (int)len, raw[idx[k]]);
+			if (maybe_mangled(buf) &&
+			    (dem = cplus_demangle(buf, DMGL_PARAMS | DMGL_ANSI)) != NULL)
+				to = strpool_id(pool, dem);
 		} else if (pass == 1) {
-			snprintf(buf, sizeof(buf), "%s [%#" PRIx64 "]", f->name, f->start - bias);
-			to = strpool_intern(pool, buf);
+			snprintf(buf, sizeof(buf), "%s [%#" PRIx64 "]", g->name, g->start - bias);
+			to = strpool_id(pool, buf);
 		}
-		if (to)
-			f->name = to;
+		if (to >= 0) {
+			g->name = pool->strs[to];
+			id[idx[k]] = (uint32_t)to;
+		}
 		free(dem);
 	}
 }
 
 /* Two functions of one module named alike are two functions (perf report
  * keeps them apart by address, util/sort.c sort__sym_cmp): each of F (N)
- * that shares its display name with another is renamed by tell_apart.
- * RAW holds their ELF names; BIAS is the module's (image addresses minus
- * BIAS are the file's). */
-static void distinct_names(struct strpool *pool, struct func *f, const char **raw, size_t n,
-			   uint64_t bias)
+ * that shares its display name (number ID) with another is renamed by
+ * tell_apart.  RAW holds their ELF names; BIAS is the module's (image
+ * addresses minus BIAS are the file's). */
+static void distinct_names(const struct func_images *fi, struct strpool *pool, struct func *f,
+			   const char **raw, uint32_t *id, size_t n, uint64_t bias)
 {
-	struct named_func *v = malloc(n * sizeof(*v));
+	uint32_t *idx = malloc(n * sizeof(*idx));
 
-	if (!v)
-		return;
-	for (int pass = 0; pass < 2; pass++) {
+	for (int pass = 0; idx && pass < 2; pass++) {
 		for (size_t i = 0; i < n; i++)
-			v[i] = (struct named_func){ &f[i], raw[i] };
-		tell_apart(pool, v, 0, shared_names(v, n), pass, bias);
+			idx[i] = (uint32_t)i;
+		tell_apart(fi, pool, f, raw, id, idx, shared_names(id, idx, n, pool->n), pass,
+			   bias);
 	}
-	free(v);
+	free(idx);
 }
 
 /* Sorts, keeps the best alias per address with its display name (told
  * apart from another function's of the same name, distinct_names), and
  * extends size-0 symbols to the next symbol (or their section's or the
- * module's end).  BIAS: the module's load bias. */
-size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod_end,
-		    uint64_t bias)
+ * module's end).  Every name ends interned in POOL (none left in libdw's
+ * strings); none when out of memory.  BIAS: the module's load bias. */
+size_t finish_funcs(const struct func_images *fi, struct strpool *pool, struct func *f, size_t n,
+		    uint64_t mod_end, uint64_t bias)
 {
-	size_t k = 0;
-	const char **raw;
+	size_t k = n ? best_by_start(f, n) : 0, i;
+	const char **raw = k ? malloc(k * sizeof(*raw)) : NULL;
+	uint32_t *id = k ? malloc(k * sizeof(*id)) : NULL;
 
-	if (n == 0)
-		return 0;
-	qsort(f, n, sizeof(*f), func_cmp);
-	for (size_t i = 0; i < n; i++)
-		if (k == 0 || f[k - 1].start != f[i].start)
-			f[k++] = f[i];
-	raw = malloc(k * sizeof(*raw));
-	for (size_t i = 0; i < k; i++) {
+	for (i = 0; raw && id && i < k; i++) {
 		uint64_t next = i + 1 < k ? f[i + 1].start : mod_end;
-		const char *shown = f[i].named ? f[i].name : display_name(pool, f[i].name);
-		if (raw)
-			raw[i] = f[i].name;
-		if (shown)
-			f[i].name = shown;
+		int64_t d = f[i].named ? strpool_id(pool, f[i].name)
+				       : display_id(fi, pool, f[i].name);
+		if (d < 0)
+			break;
+		raw[i] = f[i].name;
+		id[i] = (uint32_t)d;
+		f[i].name = pool->strs[d];
 		if (f[i].limit > f[i].start && f[i].limit < next)
 			next = f[i].limit;
 		if (f[i].end == f[i].start)
 			f[i].end = next > f[i].start ? next : f[i].start + 1;
 	}
-	if (raw)
-		distinct_names(pool, f, raw, k, bias);
+	if (k && i == k)
+		distinct_names(fi, pool, f, raw, id, k, bias);
+	else
+		k = 0;  /* out of memory: no table rather than names libdw frees */
 	free(raw);
+	free(id);
 	return k;
 }
 
-/* Images of files with a build id, kept for the life of the process (one
- * per distinct binary: bounded by what the machine has installed), found
- * by build id and path in a table (a list walked with strcmp took 3.5% of
- * a system-wide watch). */
-static struct func_image **images;
-static size_t nimages, images_room;
-static struct hashtab image_index;
+/* ---- the images of a session's binaries --------------------------------- */
+
+struct func_images *func_images_new(const struct sym_naming *how)
+{
+	struct func_images *fi = calloc(1, sizeof(*fi));
+
+	if (!fi)
+		return NULL;
+	fi->demangle = !how || !how->mangled;
+	fi->demangle_opts = how && how->params ? DMGL_PARAMS | DMGL_ANSI : DMGL_NO_OPTS;
+	return fi;
+}
+
+void func_images_free(struct func_images *fi)
+{
+	if (!fi)
+		return;
+	for (size_t i = 0; i < fi->n; i++)
+		image_free(fi->v[i]);
+	free(fi->v);
+	hashtab_free(&fi->index);
+	free(fi);
+}
 
 struct image_key {
 	const char *path;
@@ -332,24 +436,22 @@ static uint64_t image_hash(const struct image_key *k)
 static bool image_eq(const void *key, uint32_t idx, const void *ctx)
 {
 	const struct image_key *k = key;
-	const struct func_image *img = images[idx];
+	const struct func_image *img = ((const struct func_images *)ctx)->v[idx];
 
-	(void)ctx;
 	return img->idlen == k->idlen && memcmp(img->id, k->id, (size_t)k->idlen) == 0 &&
-	       img->demangled == demangle_names && img->demangle_opts == demangle_opts &&
 	       strcmp(img->path, k->path) == 0;
 }
 
-/* IMG (with its build id) kept and found from now on; false when out of
- * memory. */
-static bool image_keep(struct func_image *img)
+/* IMG (with its build id) kept in FI and found from now on; false when
+ * out of memory. */
+static bool image_keep(struct func_images *fi, struct func_image *img)
 {
 	struct image_key k = { img->path, img->id, img->idlen };
 
-	if (nimages >= HASHTAB_NONE || GROW(images, nimages + 1, images_room) < 0 ||
-	    hashtab_add(&image_index, image_hash(&k), (uint32_t)nimages) < 0)
+	if (fi->n >= HASHTAB_NONE || GROW(fi->v, fi->n + 1, fi->room) < 0 ||
+	    hashtab_add(&fi->index, image_hash(&k), (uint32_t)fi->n) < 0)
 		return false;
-	images[nimages++] = img;
+	fi->v[fi->n++] = img;
 	return true;
 }
 
@@ -366,17 +468,19 @@ void image_free(struct func_image *img)
 	free(img);
 }
 
-struct func_image *image_find(const char *path, const unsigned char *id, int idlen)
+struct func_image *image_find(const struct func_images *fi, const char *path,
+			      const unsigned char *id, int idlen)
 {
 	struct image_key k = { path, id, idlen };
-	uint32_t i = hashtab_find(&image_index, image_hash(&k), &k, image_eq, NULL);
+	uint32_t i = hashtab_find(&fi->index, image_hash(&k), &k, image_eq, fi);
 
-	return i == HASHTAB_NONE ? NULL : images[i];
+	return i == HASHTAB_NONE ? NULL : fi->v[i];
 }
 
 /* The table read from MOD's ELF (NULL when out of memory); every name
- * interned in the image, as libdw's strings go with MOD's Dwfl. */
-static struct func_image *image_build(struct module *mod)
+ * interned in the image (finish_funcs), as libdw's strings go with MOD's
+ * Dwfl. */
+static struct func_image *image_build(const struct func_images *fi, struct module *mod)
 {
 	Dwarf_Addr lo, hi, bias = 0;
 	Elf *elf = dwfl_module_getelf(mod->dwmod, &bias);
@@ -389,17 +493,13 @@ static struct func_image *image_build(struct module *mod)
 		return NULL;
 	}
 	img->bias = mod->bias;
-	img->demangled = demangle_names;
-	img->demangle_opts = demangle_opts;
 	if (cap == 0 || !(img->funcs = malloc(cap * sizeof(*img->funcs))))
 		return img;
 	img->n = nsyms > 0 ? collect_funcs(mod->dwmod, nsyms, img->funcs) : 0;
 	if (elf)
-		img->n += add_plt_funcs(&img->names, elf, bias, img->funcs + img->n);
+		img->n += add_plt_funcs(fi, &img->names, elf, bias, img->funcs + img->n);
 	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
-	img->n = finish_funcs(&img->names, img->funcs, img->n, hi, bias);
-	for (size_t i = 0; i < img->n; i++)
-		img->funcs[i].name = strpool_intern(&img->names, img->funcs[i].name);
+	img->n = finish_funcs(fi, &img->names, img->funcs, img->n, hi, bias);
 	if (img->n > 0) {  /* most symbols are not functions: give back */
 		struct func *f = realloc(img->funcs, img->n * sizeof(*f));
 		if (f)
@@ -420,17 +520,17 @@ void build_funcs(struct module *mod)
 		return;
 	idlen = dwfl_module_build_id(mod->dwmod, &id, &id_vaddr);
 	if (idlen > 0 && idlen <= (int)sizeof(img->id))
-		img = image_find(mod->path, id, idlen);
+		img = image_find(mod->st->images, mod->path, id, idlen);
 	else
 		idlen = 0;
 	if (!img) {
-		if (!(img = image_build(mod)))
+		if (!(img = image_build(mod->st->images, mod)))
 			return;
 		if (idlen > 0) {
 			memcpy(img->id, id, (size_t)idlen);
 			img->idlen = idlen;
 		}
-		if (idlen == 0 || !image_keep(img))
+		if (idlen == 0 || !image_keep(mod->st->images, img))
 			mod->own = img;
 	}
 	mod->img = img;

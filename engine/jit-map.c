@@ -66,7 +66,7 @@ static FILE *open_perf_map(long pid)
 	return f;
 }
 
-static struct func_image *perf_map_image(const char *name, FILE *f)
+static struct func_image *perf_map_image(const struct func_images *fi, const char *name, FILE *f)
 {
 	struct func_image *img = calloc(1, sizeof(*img));
 	char *line = NULL;
@@ -90,7 +90,7 @@ static struct func_image *perf_map_image(const char *name, FILE *f)
 		}
 	}
 	free(line);
-	img->n = finish_funcs(&img->names, img->funcs, img->n, 0, 0);
+	img->n = finish_funcs(fi, &img->names, img->funcs, img->n, 0, 0);
 	return img;
 }
 
@@ -105,7 +105,7 @@ struct module *module_from_perf_map(struct symtab *st, const char *name)
 
 	if (mod || sscanf(name, "[JIT] tid %ld", &pid) != 1 || !(f = open_perf_map(pid)))
 		return mod;
-	img = perf_map_image(name, f);
+	img = perf_map_image(st->images, name, f);
 	fclose(f);
 	if (!img || !(mod = module_from_image(st, name, 0, img))) {
 		image_free(img);
@@ -146,7 +146,7 @@ bool jit_map_reread(struct symtab *st, struct mapping *m)
 	if (!mod->own || !(f = open_perf_map(pid)))
 		return false;
 	img = fstat(fileno(f), &sb) == 0 && (uint64_t)sb.st_size != mod->own->map_bytes ?
-		      perf_map_image(m->name, f) : NULL;
+		      perf_map_image(st->images, m->name, f) : NULL;
 	fclose(f);
 	if (!img)
 		return false;

@@ -156,9 +156,10 @@ static bool plt_entry_got(uint16_t machine, const uint8_t *p, size_t len, uint64
 }
 
 /* "NAME@plt" (NAME demangled like any symbol), interned. */
-static const char *plt_name(struct strpool *pool, const struct got_slot *slot)
+static const char *plt_name(const struct func_images *fi, struct strpool *pool,
+			    const struct got_slot *slot)
 {
-	const char *base = slot->name ? display_name(pool, slot->name) : NULL;
+	const char *base = slot->name ? display_name(fi, pool, slot->name) : NULL;
 	char *s;
 	const char *out;
 
@@ -171,9 +172,9 @@ static const char *plt_name(struct strpool *pool, const struct got_slot *slot)
 }
 
 /* The entries of PLT section SCN named by SLOTS, appended to F. */
-static size_t plt_funcs(struct strpool *pool, uint16_t machine, Elf_Scn *scn,
-			const GElf_Shdr *sh, Dwarf_Addr bias, const struct got_slot *slots,
-			size_t nslots, struct func *f)
+static size_t plt_funcs(const struct func_images *fi, struct strpool *pool, uint16_t machine,
+			Elf_Scn *scn, const GElf_Shdr *sh, Dwarf_Addr bias,
+			const struct got_slot *slots, size_t nslots, struct func *f)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	uint64_t ent = sh->sh_entsize ? sh->sh_entsize : 16, got;
@@ -186,7 +187,7 @@ static size_t plt_funcs(struct strpool *pool, uint16_t machine, Elf_Scn *scn,
 		const char *name;
 		if (!plt_entry_got(machine, (const uint8_t *)d->d_buf + off, ent, sh->sh_addr + off,
 				   &got) ||
-		    !(slot = find_slot(slots, nslots, got)) || !(name = plt_name(pool, slot)))
+		    !(slot = find_slot(slots, nslots, got)) || !(name = plt_name(fi, pool, slot)))
 			continue;
 		uint64_t start = sh->sh_addr + off + bias;
 		f[k++] = (struct func){ .start = start, .end = start + ent, .name = name,
@@ -216,7 +217,8 @@ size_t plt_capacity(Elf *elf)
  * AArch64 one (.plt, as perf's dso__synthesize_plt_symbols names them):
  * each entry is matched to the dynamic relocation of the GOT slot it jumps
  * through.  Appended to F, which has room for plt_capacity(ELF) more. */
-size_t add_plt_funcs(struct strpool *pool, Elf *elf, Dwarf_Addr bias, struct func *f)
+size_t add_plt_funcs(const struct func_images *fi, struct strpool *pool, Elf *elf,
+		     Dwarf_Addr bias, struct func *f)
 {
 	GElf_Ehdr eh;
 	size_t shstrndx, nslots, k = 0;
@@ -230,7 +232,8 @@ size_t add_plt_funcs(struct strpool *pool, Elf *elf, Dwarf_Addr bias, struct fun
 		GElf_Shdr sh;
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
 		    is_plt_section(elf_strptr(elf, shstrndx, sh.sh_name)))
-			k += plt_funcs(pool, eh.e_machine, scn, &sh, bias, slots, nslots, f + k);
+			k += plt_funcs(fi, pool, eh.e_machine, scn, &sh, bias, slots, nslots,
+				       f + k);
 	}
 	free(slots);
 	return k;

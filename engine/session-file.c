@@ -789,6 +789,7 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 	snprintf(file_of(s)->symfs, sizeof(file_of(s)->symfs), "%s", o->symfs ? o->symfs : "");
 	file_of(s)->stream_fd = -1;
 	ordered_set_release(s->queue, file_release);
+	session_spaces_naming(s, &o->naming, o->images);
 	file_of(s)->pd = perfdata_open(o->path, err, errsz);
 	if (!file_of(s)->pd)
 		goto fail;

@@ -688,6 +688,7 @@ struct session *session_open(const struct session_opts *o, char *err, size_t err
 		return NULL;
 	}
 	ordered_set_release(s->queue, live_release);
+	session_spaces_naming(s, &o->naming, NULL);
 	if (events_parse(o->events ? o->events : "cycles", events_host_model(s->pfm), s->pfm,
 			 &s->events, err, errsz) < 0)
 		goto fail;

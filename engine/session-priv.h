@@ -158,6 +158,10 @@ struct session {
 	struct hashtab space_index;  /* pid -> index into spaces */
 	struct space *space_last;   /* space_find's last answer (most samples follow one
 				     * of the same process); NULL once the spaces move */
+	struct sym_naming naming;   /* how the spaces' functions are named */
+	struct func_images *images; /* the spaces' function tables: made with the first
+				     * space, or lent by the opener (images_lent) */
+	bool images_lent;
 	const struct session_source *src;
 	void *src_state;         /* the source's own (session-live.c, -file.c, -pprof.c) */
 	const struct session_sink *sink;  /* NULL: none */
@@ -221,6 +225,11 @@ void session_cpus_online(bool *online, int ncpus);
 void session_space_refresh(struct space *sp);
 /* A FORK: the child starts with its parent's mappings. */
 void session_fork_space(struct session *s, pid_t pid, pid_t ppid);
+/* The spaces' functions named as HOW says (NULL: as perf report), their
+ * tables kept in LENT (outliving S) or, NULL, in S's own (made with the
+ * first space).  Before any space is made. */
+void session_spaces_naming(struct session *s, const struct sym_naming *how,
+			   struct func_images *lent);
 /* Frees every space (session_close). */
 void session_spaces_free(struct session *s);
 /* Takes record HDR in: to the sink, then into the time-ordered queue. */

@@ -143,11 +143,12 @@ struct space *space_get(struct session *s, pid_t pid)
 	if (s->nspaces == MAX_SPACES)
 		return NULL;
 	s->space_last = NULL;   /* the array may move */
-	if (GROW(s->spaces, (size_t)s->nspaces + 1, s->capspaces) < 0)
+	if (GROW(s->spaces, (size_t)s->nspaces + 1, s->capspaces) < 0 ||
+	    (!s->images && !(s->images = func_images_new(&s->naming))))
 		return NULL;
 	sp = &s->spaces[s->nspaces];
 	sp->pid = pid;
-	sp->st = symtab_new();
+	sp->st = symtab_new(s->images);
 	sp->last_refresh = 0;
 	sp->uw = NULL;
 	sp->exited = false;
@@ -200,7 +201,21 @@ void session_fork_space(struct session *s, pid_t pid, pid_t ppid)
 		symtab_copy_maps(child->st, parent->st);
 }
 
-/* Frees every space (session_close). */
+void session_spaces_naming(struct session *s, const struct sym_naming *how,
+			   struct func_images *lent)
+{
+	s->naming = how ? *how : (struct sym_naming){ 0 };
+	s->images = lent;
+	s->images_lent = lent != NULL;
+}
+
+const struct sym_naming *session_naming(const struct session *s)
+{
+	return &s->naming;
+}
+
+/* Frees every space (session_close), then their function tables (names
+ * the profile copied). */
 void session_spaces_free(struct session *s)
 {
 	for (int i = 0; i < s->nspaces; i++)
@@ -208,6 +223,9 @@ void session_spaces_free(struct session *s)
 	free(s->spaces);
 	s->space_last = NULL;
 	hashtab_free(&s->space_index);
+	if (!s->images_lent)
+		func_images_free(s->images);
+	s->images = NULL;
 }
 
 /* --- walks for the writers (pprof-write.c, session-record.c) ------------- */

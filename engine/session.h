@@ -10,6 +10,7 @@
 
 #include "engine/events.h"
 #include "engine/profile.h"
+#include "engine/symbols.h"
 #include "engine/target.h"
 
 struct session;
@@ -39,6 +40,7 @@ struct session_opts {
 	const char *cpus;      /* -C LIST: these CPUs only ("0,2-3"; implies all_cpus) */
 	const char *cgroup;    /* the processes of this cgroup v2 directory only, on
 				* every CPU (perf -G: PERF_FLAG_PID_CGROUP) */
+	struct sym_naming naming; /* --no-demangle, --demangle-params */
 };
 
 /* Parses a CPU list ("0-3,6") into ON[0..NCPUS-1].  Returns 0, or -1 with
@@ -77,6 +79,11 @@ struct session_file_opts {
 	const char *model;
 	bool keep_threads;     /* session_keep_threads before the file is read */
 	bool processes;        /* -a: rows per process (a system-wide recording) */
+	struct sym_naming naming; /* --no-demangle, --demangle-params */
+	/* The function tables of the binaries, shared with other sessions
+	 * (cyctop diff's runs: each reads libc's once) and outliving them,
+	 * named as they were made (naming unused); NULL: the session's own. */
+	struct func_images *images;
 };
 struct session *session_open_file(const struct session_file_opts *o, char *err, size_t errsz);
 /* --format pprof: from now on every sample's address is also kept per
@@ -88,6 +95,8 @@ int session_keep_threads(struct session *s);
 bool session_is_perfdata(const char *path);
 /* Whether S watches (or was opened as) every process: -a. */
 bool session_is_system_wide(const struct session *s);
+/* How S names functions (--no-demangle, --demangle-params). */
+const struct sym_naming *session_naming(const struct session *s);
 /* Whether S was read from a file (it never ends: it has ended already). */
 bool session_is_recorded(const struct session *s);
 /* cyctop record: writes every record into O->record (a perf.data file):

@@ -59,8 +59,6 @@ struct func_image {
 	char *path;
 	unsigned char id[64];
 	int idlen;             /* 0: no build id: owned by one module */
-	bool demangled;
-	int demangle_opts;
 	uint64_t bias;
 	struct func *funcs;
 	size_t n;
@@ -72,6 +70,20 @@ struct func_image {
 	size_t nfde, fde_alloc;
 	struct func_image *next;  /* a JIT's: the table it replaced */
 	uint64_t map_bytes;    /* a perf map's size when it was read */
+};
+
+/* The images of files with a build id (struct func_images, symbols.h),
+ * kept as long as their owner, the session whose address spaces map them
+ * (a busy machine's thousands of processes map a few hundred binaries),
+ * found by build id and path in a table (a list walked with strcmp took
+ * 3.5% of a system-wide watch); and how every image's functions are
+ * named. */
+struct func_images {
+	struct func_image **v;
+	size_t n, room;
+	struct hashtab index;  /* build id and path -> v */
+	bool demangle;         /* false: --no-demangle, the ELF names */
+	int demangle_opts;     /* libiberty's: DMGL_PARAMS | DMGL_ANSI with --demangle-params */
 };
 
 struct module {
@@ -106,6 +118,8 @@ struct mapping {
 
 struct symtab {
 	Dwfl *dwfl;
+	struct func_images *images;      /* where its modules' tables are kept */
+	struct func_images *own_images;  /* made by symtab_new(NULL), freed with it */
 	struct mapping *maps;
 	size_t nmaps, maps_alloc;
 	struct module *mods;
@@ -144,17 +158,19 @@ struct module *module_from_image(struct symtab *st, const char *path, uint64_t b
 
 /* --- elf-funcs.c ---------------------------------------------------------- */
 
-/* The name shown for the ELF symbol name RAW, interned in POOL. */
-const char *display_name(struct strpool *pool, const char *raw);
+/* The name shown for the ELF symbol name RAW as FI names functions,
+ * interned in POOL. */
+const char *display_name(const struct func_images *fi, struct strpool *pool, const char *raw);
 /* Sorts F (N functions), keeps the best alias per address, names them
  * (two functions of one name told apart by their parameters or their
  * address in the file: F's addresses minus BIAS), gives size-0 ones their
  * extent (MOD_END: the module's end); the count. */
-size_t finish_funcs(struct strpool *pool, struct func *f, size_t n, uint64_t mod_end,
-		    uint64_t bias);
+size_t finish_funcs(const struct func_images *fi, struct strpool *pool, struct func *f, size_t n,
+		    uint64_t mod_end, uint64_t bias);
 void image_free(struct func_image *img);
-/* The shared image of the file PATH with build id ID, if read already. */
-struct func_image *image_find(const char *path, const unsigned char *id, int idlen);
+/* FI's image of the file PATH with build id ID, if read already. */
+struct func_image *image_find(const struct func_images *fi, const char *path,
+			      const unsigned char *id, int idlen);
 /* MOD's function table, read (or found shared) once. */
 void build_funcs(struct module *mod);
 /* The function of MOD holding IP (a runtime address), or NULL. */
@@ -169,8 +185,9 @@ const struct func *fde_find_name(const struct func_image *img, const char *name)
 /* How many entries the ELF's PLT sections have at most. */
 size_t plt_capacity(Elf *elf);
 /* NAME@plt functions of ELF's PLT stubs appended to F (room for
- * plt_capacity); their count. */
-size_t add_plt_funcs(struct strpool *pool, Elf *elf, Dwarf_Addr bias, struct func *f);
+ * plt_capacity), NAME as FI names functions; their count. */
+size_t add_plt_funcs(const struct func_images *fi, struct strpool *pool, Elf *elf,
+		     Dwarf_Addr bias, struct func *f);
 /* Whether IP lies in a PLT section of DM. */
 bool in_plt(Dwfl_Module *dm, uint64_t ip);
 

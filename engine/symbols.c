@@ -320,7 +320,7 @@ static struct module *module_from_fd(struct symtab *st, const struct mapping *m,
 		close(fd);
 		return mod;
 	}
-	struct func_image *img = idlen ? image_find(path, id, (int)idlen) : NULL;
+	struct func_image *img = idlen ? image_find(st->images, path, id, (int)idlen) : NULL;
 	if (img) {
 		close(fd);
 		return module_from_image(st, path, bias, img);
@@ -533,7 +533,7 @@ static void maps_punch(struct symtab *st, uint64_t start, uint64_t end)
 
 /* ---- public API ----------------------------------------------------- */
 
-struct symtab *symtab_new(void)
+struct symtab *symtab_new(struct func_images *fi)
 {
 	struct symtab *st;
 
@@ -543,8 +543,10 @@ struct symtab *symtab_new(void)
 	if (!st)
 		return NULL;
 	st->vdso_fd = -1;
-	st->dwfl = dwfl_begin(&dwfl_callbacks);
+	st->images = fi ? fi : (st->own_images = func_images_new(NULL));
+	st->dwfl = st->images ? dwfl_begin(&dwfl_callbacks) : NULL;
 	if (!st->dwfl) {
+		func_images_free(st->own_images);
 		free(st);
 		return NULL;
 	}
@@ -570,6 +572,7 @@ void symtab_free(struct symtab *st)
 		close(st->vdso_fd);
 	free(st->maps);
 	strpool_free(&st->names);
+	func_images_free(st->own_images);
 	free(st);
 }
 

@@ -25,7 +25,25 @@ struct sym_info {
 			      * it (symtab_lookup); start is that address, size 0 */
 };
 
-struct symtab *symtab_new(void);
+/* How functions are named (see Names below); zeroed: as perf report. */
+struct sym_naming {
+	bool mangled;  /* --no-demangle: the ELF names */
+	bool params;   /* --demangle-params: C++ names with their parameters */
+};
+
+/* The function tables of the binaries some address spaces map, one a
+ * binary (by path and build id), read once and shared by every symtab
+ * made with it (a busy machine runs the same libc in thousands of
+ * processes), each named as HOW says (NULL: as perf report).  Its owner
+ * (a session) frees it after every such symtab.  NULL when out of
+ * memory. */
+struct func_images;
+struct func_images *func_images_new(const struct sym_naming *how);
+void func_images_free(struct func_images *fi);
+
+/* An address space's symbols, its modules' tables kept in FI (NULL: its
+ * own, named as perf report, freed with it). */
+struct symtab *symtab_new(struct func_images *fi);
 void symtab_free(struct symtab *st);
 
 /* Records that PATH is mapped executable at [START, END) from file offset
@@ -122,12 +140,9 @@ bool symtab_mapping(struct symtab *st, uint64_t addr, struct symtab_map *out);
  * leading underscores, the longer name, the first); no version suffix
  * ("@@GLIBC_2.2.5"); C++ and Rust names demangled with libiberty, without
  * parameters; PLT stubs NAME@plt as objdump names them (.plt, .plt.sec,
- * .plt.got).  symbols_set_demangle(false) (--no-demangle) keeps the ELF
- * names; it applies to symtabs whose modules are read afterwards. */
-void symbols_set_demangle(bool on);
-/* C++ names with their parameters and qualifiers, as perf 6.4 and later
- * (abi::__cxa_demangle) print them: --demangle-params. */
-void symbols_set_demangle_params(bool on);
+ * .plt.got).  struct sym_naming's mangled (--no-demangle) keeps the ELF
+ * names; params (--demangle-params) gives C++ names their parameters and
+ * qualifiers, as perf 6.4 and later (abi::__cxa_demangle) print them. */
 
 /* Whether the module mapped from PATH is WANT: the same path, a path
  * ending with WANT, or its soname (DT_SONAME of the file, or for a file

@@ -187,11 +187,14 @@ static struct baseline *open_counts(const char *path, char *err, size_t errsz)
 	return b;
 }
 
-struct baseline *baseline_open(const char *path, char *err, size_t errsz)
+struct baseline *baseline_open(const char *path, const struct sym_naming *how, char *err,
+			       size_t errsz)
 {
 	struct session_file_opts o = { .path = path };
 	bool pprof = session_is_pprof(path);
 
+	if (how)
+		o.naming = *how;
 	if (!pprof && !session_is_perfdata(path))
 		return open_counts(path, err, errsz);
 	struct session *s = pprof ? session_open_pprof(path, err, errsz)
@@ -508,7 +511,8 @@ int tui_open_baseline(struct tui *t, const char *path)
 {
 	char err[512];
 
-	t->baseline = baseline_open(path, err, sizeof(err));
+	t->baseline = baseline_open(path, t->sess ? session_naming(t->sess) : NULL, err,
+				    sizeof(err));
 	if (!t->baseline) {
 		cmd_error("%s", err);
 		return -1;

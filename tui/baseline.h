@@ -23,10 +23,13 @@ enum base_mode { BASE_ABSOLUTE, BASE_DELTA, BASE_DELTA_PCT, BASE_MODES };
 
 struct baseline;
 
-/* A recorded session (perf.data, pprof) read whole as the baseline, or
+/* A recorded session (perf.data, pprof) read whole as the baseline, its
+ * functions named as HOW says (the watch's: NULL, as perf report), or
  * counts files (the tree's only: no functions); NULL with one line in
  * ERR. */
-struct baseline *baseline_open(const char *path, char *err, size_t errsz);
+struct sym_naming;
+struct baseline *baseline_open(const char *path, const struct sym_naming *how, char *err,
+			       size_t errsz);
 /* The live profile S as the baseline (rates); NULL when out of memory. */
 struct baseline *baseline_mark(const struct snapshot *s);
 void baseline_free(struct baseline *b);

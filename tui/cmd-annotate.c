@@ -71,8 +71,9 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 			     "stop watching after SECS (default: when the target ends)"),
 		OPT_STRING(0, "module", &o->module, "PATH",
 			   "the module holding FUNCTION (a path, its end or a soname)"),
-		OPT_NO_DEMANGLE("C++ and Rust functions by their ELF (mangled) names"),
-		OPT_DEMANGLE_PARAMS("C++ names with their parameters, as perf 6.4 and later"),
+		OPT_NO_DEMANGLE(&o->s.naming, "C++ and Rust functions by their ELF (mangled) names"),
+		OPT_DEMANGLE_PARAMS(&o->s.naming,
+				    "C++ names with their parameters, as perf 6.4 and later"),
 		OPT_STRING(0, "stall", &o->stall, "EVENT",
 			   "the stall-cycle column (default: the model's)"),
 		OPT_FORMAT(&o->format, opt_formats_text, "text, csv or json"),
@@ -97,6 +98,7 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o)
 	first = opt_parse(&cmd, argc, argv, first);
 	if (first < 0)
 		return -1;
+	o->in.naming = o->s.naming;
 	return parse_target(argc, argv, first, o);
 }
 

@@ -122,12 +122,14 @@ static void scan_file(const char *path, uint32_t pid, struct file_scan *fs)
 	perfdata_close(pd);
 }
 
-static int open_run(struct run_in *r, const struct diff_opts *o)
+/* Run R read, its binaries' function tables kept in IMAGES (every run's). */
+static int open_run(struct run_in *r, const struct diff_opts *o, struct func_images *images)
 {
 	char err[512];
 	struct session_file_opts in = o->in;
 
 	in.path = r->path;
+	in.images = images;
 	r->s = session_is_pprof(r->path) ? session_open_pprof(r->path, err, sizeof(err))
 					 : session_open_file(&in, err, sizeof(err));
 	if (!r->s) {
@@ -371,7 +373,7 @@ static int run_rows(const struct diff_ctx *d, struct run_in *r, int n_events)
 	return 0;
 }
 
-static int open_side(struct side *sd, const struct diff_opts *o)
+static int open_side(struct side *sd, const struct diff_opts *o, struct func_images *images)
 {
 	sd->runs = calloc((size_t)sd->n, sizeof(*sd->runs));
 	if (!sd->runs) {
@@ -380,7 +382,7 @@ static int open_side(struct side *sd, const struct diff_opts *o)
 	}
 	for (int r = 0; r < sd->n; r++) {
 		sd->runs[r].path = sd->paths[r];
-		if (open_run(&sd->runs[r], o) < 0)
+		if (open_run(&sd->runs[r], o, images) < 0)
 			return -1;
 	}
 	return 0;
@@ -704,16 +706,24 @@ static int diff_sessions(const struct diff_opts *o)
 	struct diff_ctx d = { .o = o };
 	struct tree_diff td = { 0 };
 	int rc = 1;
+	/* libc's table read once for every run that maps it */
+	struct func_images *images = func_images_new(&o->in.naming);
 
 	d.base = (struct side){ "base", o->base, o->nb, NULL };
 	d.new_ = (struct side){ "new", o->new_, o->nn, NULL };
 	if (o->nb != o->nn && (o->nb == 1 || o->nn == 1)) {
 		cmd_error("diff: %d run(s) of the base against %d of the new: one a side, or two "
 			  "or more a side", o->nb, o->nn);
+		func_images_free(images);
 		return 1;
 	}
 	ui_install_signals();
-	if (open_side(&d.base, o) < 0 || open_side(&d.new_, o) < 0 || common_events(&d) < 0)
+	if (!images) {
+		cmd_error("out of memory");
+		return 1;
+	}
+	if (open_side(&d.base, o, images) < 0 || open_side(&d.new_, o, images) < 0 ||
+	    common_events(&d) < 0)
 		goto out;
 	d.sort_ev = 0;
 	if (o->sort) {
@@ -766,6 +776,7 @@ out:
 	strpool_free(&d.pool);
 	close_side(&d.base);
 	close_side(&d.new_);
+	func_images_free(images);  /* after every run's session */
 	return rc;
 }
 

@@ -473,14 +473,14 @@ int opt_arch(void *value, const char *arg)
 
 int opt_no_demangle(void *value, const char *arg)
 {
-	(void)value, (void)arg;
-	symbols_set_demangle(false);
+	(void)arg;
+	((struct sym_naming *)value)->mangled = true;
 	return 0;
 }
 
 int opt_demangle_params(void *value, const char *arg)
 {
-	(void)value, (void)arg;
-	symbols_set_demangle_params(true);
+	(void)arg;
+	((struct sym_naming *)value)->params = true;
 	return 0;
 }

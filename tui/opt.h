@@ -92,9 +92,10 @@ struct opt_cmd {
 #define OPT_ARCH(p, h) OPT_CALLBACK('A', "arch", p, opt_arch, "TREE", h)
 /* --format F into an enum out_format; W: the formats the command writes */
 #define OPT_FORMAT(p, w, h) OPT_ENUM(0, "format", p, w, "F", h)
-#define OPT_NO_DEMANGLE(h) OPT_CALLBACK(0, "no-demangle", NULL, opt_no_demangle, NULL, h)
-#define OPT_DEMANGLE_PARAMS(h) \
-	OPT_CALLBACK(0, "demangle-params", NULL, opt_demangle_params, NULL, h)
+/* --no-demangle and --demangle-params into a struct sym_naming */
+#define OPT_NO_DEMANGLE(p, h) OPT_CALLBACK(0, "no-demangle", p, opt_no_demangle, NULL, h)
+#define OPT_DEMANGLE_PARAMS(p, h) \
+	OPT_CALLBACK(0, "demangle-params", p, opt_demangle_params, NULL, h)
 #define OPT_SMT(p, h) OPT_ENUM(0, "smt", p, opt_off_on, "on|off", h)
 
 extern const char *const opt_off_on[];        /* off, on: --smt's 0 and 1 */

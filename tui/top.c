@@ -369,8 +369,9 @@ static int parse_top_options(int argc, char **argv, struct top_opts *o, const ch
 		OPT_INT(0, "process", &o->process, 0, INT_MAX, "PID",
 			"-a: the functions of process PID only (Enter in the\n"
 			"processes view)"),
-		OPT_NO_DEMANGLE("C++ and Rust functions by their ELF (mangled) names"),
-		OPT_DEMANGLE_PARAMS("C++ names with their parameters, as perf 6.4 and later"),
+		OPT_NO_DEMANGLE(&o->s.naming, "C++ and Rust functions by their ELF (mangled) names"),
+		OPT_DEMANGLE_PARAMS(&o->s.naming,
+				    "C++ names with their parameters, as perf 6.4 and later"),
 		OPT_STRING(0, "theme", &o->theme, "NAME",
 			   "a theme (default, light, mono, high-contrast) or a path"),
 		OPT_STRING(0, "child-output", &o->child_output, "F",
@@ -411,6 +412,7 @@ static int parse_top_args(int argc, char **argv, struct top_opts *o)
 	int first = parse_top_options(argc, argv, o, &input);
 	if (first < 0)
 		return -1;
+	o->in.naming = o->s.naming;  /* -i's functions named as a watch's */
 	o->slice_given = o->s.slice_ms != 0;
 	struct top_pprof_opts po = { o->format, o->output, o->batch, o->window, o->mux_runs,
 				     o->tid };
@@ -637,8 +639,8 @@ static int watch_session(struct top_opts *o, FILE *pprof_out)
 	session_set_process_filter(s, o->process);
 	struct top_folded folded = { .svg = o->format == OUT_FLAME, .metric = o->flame_metric };
 	/* --format flame's baseline-delta colours */
-	struct baseline *base = o->batch && o->baseline ? baseline_open(o->baseline, err,
-									 sizeof(err)) : NULL;
+	struct baseline *base = o->batch && o->baseline
+				? baseline_open(o->baseline, &o->s.naming, err, sizeof(err)) : NULL;
 	folded.baseline = base;
 	if (o->batch && o->baseline && !base) {
 		cmd_error("%s", err);

@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 	}
 	/* symtab opens absolute paths only (as /proc/PID/maps gives them). */
 	path = realpath(argv[1], NULL);
-	st = symtab_new();
+	st = symtab_new(NULL);
 	if (!path || !st || map_file(st, path) < 0) {
 		fprintf(stderr, "disasm-dump: %s: no executable segment to read\n", argv[1]);
 		symtab_free(st);

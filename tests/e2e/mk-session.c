@@ -206,7 +206,7 @@ static bool counting_only(const char *name, char **list, int n)
 /* The binary mapped at MAP_BASE, as the session's MMAP2 says. */
 static struct symtab *map_binary(const char *binary, uint64_t *maplen)
 {
-	struct symtab *st = symtab_new();
+	struct symtab *st = symtab_new(NULL);
 	struct stat sb;
 
 	if (!st || stat(binary, &sb) < 0) {

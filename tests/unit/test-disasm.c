@@ -646,7 +646,7 @@ static uint64_t target_ip(void)
 
 static int setup_self(void **state)
 {
-	struct symtab *st = symtab_new();
+	struct symtab *st = symtab_new(NULL);
 
 	if (!st || symtab_add_proc_maps(st, getpid()) != 0)
 		return -1;
@@ -810,7 +810,7 @@ static void test_unmapped(void **state)
 static void test_anonymous_code(void **state)
 {
 	/* An executable mapping without a file: no bytes to decode. */
-	struct symtab *st = symtab_new();
+	struct symtab *st = symtab_new(NULL);
 	long page = sysconf(_SC_PAGESIZE);
 	char err[256] = "";
 	uint64_t a = 0x10000000;

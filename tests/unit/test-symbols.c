@@ -77,7 +77,7 @@ static void self_mapping(uint64_t addr, uint64_t *start, uint64_t *end, uint64_t
 
 static int setup_self(void **state)
 {
-	struct symtab *st = symtab_new();
+	struct symtab *st = symtab_new(NULL);
 
 	if (!st || symtab_add_proc_maps(st, getpid()) != 0)
 		return -1;
@@ -87,7 +87,7 @@ static int setup_self(void **state)
 
 static int setup_empty(void **state)
 {
-	*state = symtab_new();
+	*state = symtab_new(NULL);
 	return *state ? 0 : -1;
 }
 
@@ -646,20 +646,35 @@ static void test_synthetic_symbols(void **state)
 	unlink(path);
 }
 
+/* A symtab whose functions are named as HOW says, its tables in *FI. */
+static struct symtab *named_symtab(const struct sym_naming *how, struct func_images **fi)
+{
+	struct symtab *st;
+
+	*fi = func_images_new(how);
+	assert_non_null(*fi);
+	st = symtab_new(*fi);
+	assert_non_null(st);
+	return st;
+}
+
 /* --no-demangle: the ELF names, still without version suffixes. */
 static void test_no_demangle(void **state)
 {
-	struct symtab *st = *state;
+	struct sym_naming how = { .mangled = true };
+	struct func_images *fi;
+	struct symtab *st = named_symtab(&how, &fi);
 	char path[64];
 	uint64_t a = 0x300000;
 
+	(void)state;
 	make_temp(path, TEMP_SYM_ELF);
-	symbols_set_demangle(false);
 	assert_int_equal(symtab_add_map(st, path, a, a + 0x2000, 0), 0);
 	expect_func(st, a + 0x1480, "_ZNK2ns3BoxIlE4spinEl.isra.0", a + 0x1480, 0x10);
 	expect_func(st, a + 0x14c0, "_RNvCs1234_7mycrate4main", a + 0x14c0, 0x10);
 	expect_func(st, a + 0x1440, "_IO_file_write", a + 0x1440, 0x10);
-	symbols_set_demangle(true);
+	symtab_free(st);
+	func_images_free(fi);
 	unlink(path);
 }
 
@@ -667,18 +682,54 @@ static void test_no_demangle(void **state)
  * 6.4 and later (abi::__cxa_demangle) write them. */
 static void test_demangle_params(void **state)
 {
-	struct symtab *st = *state;
+	struct sym_naming how = { .params = true };
+	struct func_images *fi;
+	struct symtab *st = named_symtab(&how, &fi);
 	char path[64];
 	uint64_t a = 0x300000;
 
+	(void)state;
 	make_temp(path, TEMP_SYM_ELF);
-	symbols_set_demangle_params(true);
 	assert_int_equal(symtab_add_map(st, path, a, a + 0x2000, 0), 0);
 	expect_func(st, a + 0x1480, "ns::Box<long>::spin(long) const [clone .isra.0]", a + 0x1480,
 		    0x10);
 	expect_func(st, a + 0x1440, "_IO_file_write", a + 0x1440, 0x10);
-	symbols_set_demangle_params(false);
+	symtab_free(st);
+	func_images_free(fi);
 	unlink(path);
+}
+
+/* Symtabs made with one func_images read a binary (with a build id) once:
+ * both name its function with the image's one string, each at its own
+ * bias; a symtab with tables of its own reads it again.  The tables
+ * outlive the symtab that read them. */
+static void test_images_shared(void **state)
+{
+	struct func_images *fi = func_images_new(NULL);
+	struct symtab *a = symtab_new(fi), *b = symtab_new(fi), *own = symtab_new(NULL);
+	uint64_t start, end, pgoff, ip = target_ip(), fake = 0x10000000000ULL;
+	struct sym_info sa, sb, so;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(own);
+	self_mapping(ip, &start, &end, &pgoff);
+	assert_int_equal(symtab_add_map(a, self_exe(), start, end, pgoff), 0);
+	assert_int_equal(symtab_add_map(b, self_exe(), fake, fake + (end - start), pgoff), 0);
+	assert_int_equal(symtab_add_map(own, self_exe(), start, end, pgoff), 0);
+	assert_true(symtab_lookup(a, ip, &sa));
+	symtab_free(a);
+	assert_true(symtab_lookup(b, ip - start + fake, &sb));
+	assert_true(symtab_lookup(own, ip, &so));
+	assert_string_equal(sb.name, "symtest_target");
+	assert_int_equal(sb.start, ip - start + fake);
+	assert_ptr_equal(sa.name, sb.name);
+	assert_string_equal(so.name, "symtest_target");
+	assert_ptr_not_equal(so.name, sb.name);
+	symtab_free(b);
+	symtab_free(own);
+	func_images_free(fi);
 }
 
 /* A file's build id is read before any symtab exists (a pprof session's
@@ -754,7 +805,7 @@ static bool same_function(const struct sym_info *a, const struct sym_info *b)
  * mapping start, and the part of a mapping split by a later one keeps it. */
 static void test_bias_and_split(void **state)
 {
-	struct symtab *ref = *state, *cut = symtab_new();
+	struct symtab *ref = *state, *cut = symtab_new(NULL);
 	uint64_t start, end, pgoff, ip = target_ip(), fake = 0x10000000000ULL;
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), hole = fake + page, delta;
 	struct sym_info a, b;
@@ -810,7 +861,7 @@ static void test_overlap(void **state)
 
 static void test_copy_clear(void **state)
 {
-	struct symtab *st = *state, *child = symtab_new();
+	struct symtab *st = *state, *child = symtab_new(NULL);
 	struct sym_info before, copied, after;
 
 	assert_non_null(child);
@@ -860,7 +911,7 @@ static void test_cache(void **state)
  * the first pass and answers the second as a fresh lookup would. */
 static void test_cache_growth(void **state)
 {
-	struct symtab *st = *state, *fresh = symtab_new();
+	struct symtab *st = *state, *fresh = symtab_new(NULL);
 	uint64_t start, end, pgoff, step = 4;
 	struct sym_info a, b;
 	const char *f1, *f2;
@@ -1015,7 +1066,7 @@ static void check_plt0(struct symtab *st, const char *path, uint64_t base)
 
 static void expect_plt_names(const char *flags, const char *section, int min_stubs)
 {
-	struct symtab *st = symtab_new();
+	struct symtab *st = symtab_new(NULL);
 	char exe[64];
 	uint64_t base = 0x500000;
 
@@ -1668,7 +1719,7 @@ static int count_fds(void)
 static void test_no_fd_leak(void **state)
 {
 	int before = count_fds();
-	struct symtab *st = symtab_new();
+	struct symtab *st = symtab_new(NULL);
 	struct sym_info si;
 	void *vdso = open_vdso();
 	const char *file;
@@ -1721,6 +1772,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_synthetic_symbols, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_no_demangle, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_demangle_params, setup_empty, teardown),
+		cmocka_unit_test(test_images_shared),
 		cmocka_unit_test(test_plt_classic),
 		cmocka_unit_test(test_plt_sec),
 		cmocka_unit_test_setup_teardown(test_module_matches, setup_self, teardown),

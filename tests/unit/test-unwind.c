@@ -55,7 +55,7 @@ static int setup(void **state)
 {
 	(void)state;
 	cap = calloc(1, sizeof(*cap));
-	syms = symtab_new();
+	syms = symtab_new(NULL);
 	uw_maps_load(&maps);
 	if (!cap || !syms || maps.n == 0 || symtab_add_proc_maps(syms, getpid()) < 0)
 		return -1;
