@@ -42,6 +42,7 @@ struct session_file {
 	/* each event's record format, made once (file_events) rather than
 	 * from its attr for every record decoded */
 	struct rec_format fmt[EVENTS_MAX];
+	struct rec_format fmt_first;  /* the first attr's: where the others' TIME lies */
 	/* each event's attr, and each attr's event (-1: perf's dummy, hidden) */
 	int attr_of[EVENTS_MAX];
 	int ev_of[EVENTS_MAX];
@@ -275,6 +276,7 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 	}
 	f->first_type = perfdata_attr(f->pd, 0)->sample_type;
 	f->sid_all = perfdata_attr(f->pd, 0)->sample_id_all;
+	record_format_of(perfdata_attr(f->pd, 0), &f->fmt_first);
 	for (int e = 0; e < s->events.n; e++) {
 		record_format_of(perfdata_attr(f->pd, (size_t)f->attr_of[e]), &f->fmt[e]);
 		f->fmt[e].sample_id_all = f->sid_all;
@@ -391,20 +393,6 @@ static void file_space_init(struct session *s, struct space *sp)
 
 /* --- records ------------------------------------------------------------ */
 
-/* The attr whose format record H has: a sample's own event's (EV, the
- * stamp's), the first's for the others (perf makes their trailers alike);
- * NULL for a sample of no event of the file whose format is not the
- * first's. */
-static const struct perf_event_attr *format_attr(const struct session *s,
-						 const struct perf_event_header *h, int ev)
-{
-	const struct session_file *f = file_of(s);
-
-	if (f->same_type || h->type != PERF_RECORD_SAMPLE)
-		return perfdata_attr(f->pd, 0);
-	return ev >= 0 ? perfdata_attr(f->pd, (size_t)f->attr_of[ev]) : NULL;
-}
-
 /* The file's [kernel.kallsyms] build id, which says whose kallsyms name its
  * kernel samples. */
 static size_t file_kernel_build_id(const struct session *s, uint8_t *id, size_t max)
@@ -445,7 +433,7 @@ static bool file_recorded_here(const struct session *s, char *why, size_t whysz)
 }
 
 /* The format of record H: a sample's own event's (EV, the stamp's), the
- * first's for the others, as format_attr's. */
+ * first event's for the others (perf makes their trailers alike). */
 static int file_decode(const struct session *s, const struct perf_event_header *h, int ev,
 		       struct record *r)
 {
@@ -461,19 +449,25 @@ static int file_decode(const struct session *s, const struct perf_event_header *
 
 /* A sample's event is the attr its id names (the one attr of a file of
  * one, as perf's evlist__id2evsel); the file's internal reference, perf's
- * dummy, or an id of no attr, is none of the session's. */
+ * dummy, or an id of no attr, is none of the session's.  Its time is where
+ * its format has it: a sample's own event's, the first attr's for the
+ * others (perf makes their trailers alike), and none for a sample of no
+ * event of the file whose format is not the first's.  The formats know
+ * where (record_time_fmt: no bits counted). */
 static void file_stamp(const struct session *s, const struct perf_event_header *h,
 		       struct rec_stamp *st)
 {
 	const struct session_file *f = file_of(s);
+	const struct rec_format *fmt = &f->fmt_first;
 
 	st->ev = -1;
 	if (h->type == PERF_RECORD_SAMPLE) {
 		int i = perfdata_record_attr(f->pd, h);
 		st->ev = i >= 0 && i < f->nattrs ? f->ev_of[i] : -1;
+		if (!f->same_type)
+			fmt = st->ev >= 0 ? &f->fmt[st->ev] : NULL;
 	}
-	const struct perf_event_attr *a = format_attr(s, h, st->ev);
-	st->timed = a && record_time(h, a->sample_type, f->sid_all, &st->time);
+	st->timed = fmt && record_time_fmt(h, fmt, &st->time);
 }
 
 static bool file_stack_attr(const struct session *s, int ev, uint64_t *sample_type,
