@@ -457,22 +457,29 @@ static void decode_mmap(struct cursor *c, uint32_t type, struct rec_mmap *m)
 	m->filename = take_string(c);
 }
 
-int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_format *f,
-		      struct record *out)
+/* The record's own fields but the body's: a SAMPLE's, no trailer. */
+static void sample_start(const struct perf_event_header *hdr, struct record *out)
+{
+	out->type = hdr->type;
+	out->misc = hdr->misc;
+	out->cpumode = hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	out->sid_id = out->sid_time = 0;
+	out->sid_pid = out->sid_tid = out->sid_cpu = 0;
+	out->u.sample.cpumode = out->cpumode;
+}
+
+/* record_decode_fmt but a SAMPLE of F's layout: a function of its own,
+ * so that the layout's path saves none of the registers it needs. */
+static __attribute__((noinline)) int decode_general(const struct perf_event_header *hdr,
+						    const struct rec_format *f,
+						    struct record *out)
 {
 	uint64_t st = f->sample_type;
 	struct cursor c = { (const unsigned char *)(hdr + 1),
 			    (const unsigned char *)hdr + hdr->size, false };
 
 	if (f->head_only && hdr->type == PERF_RECORD_SAMPLE && hdr->size >= sizeof(*hdr)) {
-		out->type = hdr->type;
-		out->misc = hdr->misc;
-		out->cpumode = hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		out->sid_id = out->sid_time = 0;
-		out->sid_pid = out->sid_tid = out->sid_cpu = 0;
-		out->u.sample.cpumode = out->cpumode;
-		if (f->at.end && hdr->size >= f->at.end)
-			return decode_sample_fixed(hdr, f, &out->u.sample);
+		sample_start(hdr, out);
 		return decode_sample_short(&c, st, &out->u.sample);
 	}
 	memset(out, 0, sizeof(*out));
@@ -545,6 +552,16 @@ int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_form
 	if (hdr->type == PERF_RECORD_LOST_SAMPLES)
 		out->u.lost.id = out->sid_id;
 	return c.bad ? -1 : 0;
+}
+
+int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_format *f,
+		      struct record *out)
+{
+	if (f->at.end && hdr->type == PERF_RECORD_SAMPLE && hdr->size >= f->at.end) {
+		sample_start(hdr, out);
+		return decode_sample_fixed(hdr, f, &out->u.sample);
+	}
+	return decode_general(hdr, f, out);
 }
 
 int record_decode(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all,
