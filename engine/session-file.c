@@ -47,6 +47,10 @@ struct session_file {
 	int attr_of[EVENTS_MAX];
 	int ev_of[EVENTS_MAX];
 	int nattrs;                   /* the attrs read (cyctop's reference left out) */
+	/* each event's weighing (file_weigh), found once from its attr: its
+	 * samples carry their period (else the attr's), and weigh it */
+	bool own_period[EVENTS_MAX], weighs_more[EVENTS_MAX];
+	uint64_t attr_period[EVENTS_MAX];
 	double periods[EVENTS_MAX];   /* sum of the samples' periods */
 	uint64_t nsamples[EVENTS_MAX]; /* how many samples (frequency mode: not their weight) */
 	uint64_t t_first, t_last;     /* sample times (ns) */
@@ -278,8 +282,16 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 	f->sid_all = perfdata_attr(f->pd, 0)->sample_id_all;
 	record_format_of(perfdata_attr(f->pd, 0), &f->fmt_first);
 	for (int e = 0; e < s->events.n; e++) {
-		record_format_of(perfdata_attr(f->pd, (size_t)f->attr_of[e]), &f->fmt[e]);
+		const struct perf_event_attr *a = &s->events.ev[e].attr;
+		record_format_of(a, &f->fmt[e]);
 		f->fmt[e].sample_id_all = f->sid_all;
+		/* a counter read by a sample weighs what it counted since its
+		 * last read: the session passes that as the period
+		 * (add_read_values); a fixed period (perf record -c) is in the
+		 * attr, not in the samples */
+		f->own_period[e] = a->sample_type & (PERF_SAMPLE_READ | PERF_SAMPLE_PERIOD);
+		f->attr_period[e] = a->sample_period;
+		f->weighs_more[e] = weighs_more(f, a);
 	}
 	if (!f->same_type && !(f->first_type & PERF_SAMPLE_IDENTIFIER)) {
 		snprintf(err, errsz, "%s: events of different sample types without identifiers",
@@ -496,13 +508,7 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 			   uint64_t sample_period)
 {
 	struct session_file *f = file_of(s);
-	const struct perf_event_attr *a = &s->events.ev[ev].attr;
-	/* a counter read by a sample weighs what it counted since its last
-	 * read: the session passes that as the period (add_read_values) */
-	bool read = a->sample_type & PERF_SAMPLE_READ;
-	/* a fixed period (perf record -c) is in the attr, not in the samples */
-	uint64_t period = read || a->sample_type & PERF_SAMPLE_PERIOD ? sample_period
-								       : a->sample_period;
+	uint64_t period = f->own_period[ev] ? sample_period : f->attr_period[ev];
 
 	f->periods[ev] += (double)period;
 	f->nsamples[ev]++;
@@ -512,7 +518,7 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 		f->t_last = smp->time;
 	if (!f->pid)
 		f->pid = (pid_t)smp->pid;
-	return weighs_more(f, a) ? period : 1;
+	return f->weighs_more[ev] ? period : 1;
 }
 
 /* perf's own record types (>= PERF_RECORD_USER_TYPE_START: build ids,
@@ -545,6 +551,7 @@ static bool copies_stack(const struct session *s, const struct perf_event_header
 	size_t at;
 
 	return h->type == PERF_RECORD_SAMPLE && ev >= 0 &&
+	       (file_of(s)->fmt[ev].sample_type & PERF_SAMPLE_STACK_USER) &&
 	       file_stack_attr(s, ev, &type, &stack_user) &&
 	       record_stack_kept(h, type, stack_user, &at) != h->size;
 }
