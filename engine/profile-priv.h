@@ -90,6 +90,17 @@ struct tid_memo {
 };
 #define TID_MEMOS 64
 
+/* A recent (address, name, module) -> rows lookup: a sample's address
+ * found without hashing its function's strings nor the address; the
+ * caller's pointers, as the hints'.  ROW NULL: the slot is empty. */
+struct ip_hint {
+	uint64_t ip;
+	const char *name, *module;
+	struct func_row *row;
+	struct ip_row *ip_row;
+};
+#define IP_HINTS 512
+
 /* The profile's interned strings (function names, module paths), shared
  * with the snapshots whose rows point into them: freed with the last of
  * them (a snapshot outlives its session in runs mode, engine/runs.c, and
@@ -125,6 +136,7 @@ struct profile {
 	/* each thread's last sample (samples of two busy threads interleave:
 	 * one memo for all missed at nearly every sample) */
 	struct tid_memo memo[TID_MEMOS];
+	struct ip_hint ip_hints[IP_HINTS];
 	uint32_t epoch;              /* snapshots taken: older windows are empty */
 	uint32_t filter;             /* the thread snapshots show; 0: all */
 	int64_t pfilter;             /* the process snapshots show; -1: all */

@@ -175,6 +175,7 @@ void profile_symbols_freed(struct profile *p)
 	if (p) {
 		memset(p->hints, 0, sizeof(p->hints));
 		memset(p->memo, 0, sizeof(p->memo));
+		memset(p->ip_hints, 0, sizeof(p->ip_hints));
 	}
 }
 
@@ -389,6 +390,30 @@ static inline void count_in(struct profile *p, uint64_t *n, uint32_t *epoch, int
 	window_of(p, n, epoch)[ev] += k;
 }
 
+/* The function row *R and address row *IR (NULL: none kept) of a sample
+ * at IP in NAME of MODULE, from the hints when they have them; false
+ * when out of memory. */
+static bool ip_rows(struct profile *p, uint64_t ip, const char *name, const char *module,
+		    struct func_row **r, struct ip_row **ir)
+{
+	/* each process has strings of its own: the same address of one file
+	 * in two processes takes two slots */
+	struct ip_hint *h = &p->ip_hints[hash_mix(ip ^ (uintptr_t)module) % IP_HINTS];
+
+	if (h->row && h->ip == ip && h->name == name && h->module == module) {
+		*r = h->row;
+		*ir = h->ip_row;
+		return true;
+	}
+	*r = row_get(p, name ? name : "[unknown]", module ? module : "[unknown]");
+	if (!*r)
+		return false;
+	*ir = ip_get(p, ip, *r);
+	if (*ir)   /* none refused kept: memory may come back */
+		*h = (struct ip_hint){ ip, name, module, *r, *ir };
+	return true;
+}
+
 /* The memo of TID's samples, made anew when its slot held another
  * thread's; out of memory (no row for the thread), SPARE emptied. */
 static struct tid_memo *memo_of(struct profile *p, uint32_t tid, struct tid_memo *spare)
@@ -455,10 +480,8 @@ void profile_add_pid(struct profile *p, int ev, uint32_t pid, uint32_t tid, uint
 	r = m->row;
 	ir = m->ip_row;
 	if (!r || ip != m->ip || name != m->name || module != m->module) {
-		r = row_get(p, name ? name : "[unknown]", module ? module : "[unknown]");
-		if (!r)
+		if (!ip_rows(p, ip, name, module, &r, &ir))
 			return;
-		ir = ip_get(p, ip, r);
 		m->row = ir ? r : NULL;   /* none refused kept: memory may come back */
 		m->ip_row = ir;
 		m->ip = ip;
