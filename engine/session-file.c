@@ -47,6 +47,8 @@ struct session_file {
 	int attr_of[EVENTS_MAX];
 	int ev_of[EVENTS_MAX];
 	int nattrs;                   /* the attrs read (cyctop's reference left out) */
+	bool one_attr;                /* the file has one (and no more can come):
+				       * every sample is its */
 	/* each event's weighing (file_weigh), found once from its attr: its
 	 * samples carry their period (else the attr's), and weigh it */
 	bool own_period[EVENTS_MAX], weighs_more[EVENTS_MAX];
@@ -259,6 +261,8 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 	if (!s->events.model)
 		return -1;
 	s->events.n = file_event_attrs(f, n);
+	/* a stream may send more attrs later */
+	f->one_attr = perfdata_nr_attrs(f->pd) == 1 && !perfdata_is_pipe(f->pd);
 	f->same_type = true;
 	for (size_t i = 0; i < n; i++)
 		f->same_type &= same_format(perfdata_attr(f->pd, i), perfdata_attr(f->pd, 0));
@@ -474,7 +478,7 @@ static void file_stamp(const struct session *s, const struct perf_event_header *
 
 	st->ev = -1;
 	if (h->type == PERF_RECORD_SAMPLE) {
-		int i = perfdata_record_attr(f->pd, h);
+		int i = f->one_attr ? 0 : perfdata_record_attr(f->pd, h);
 		st->ev = i >= 0 && i < f->nattrs ? f->ev_of[i] : -1;
 		if (!f->same_type)
 			fmt = st->ev >= 0 ? &f->fmt[st->ev] : NULL;
