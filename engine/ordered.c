@@ -208,7 +208,7 @@ static void merge_runs(struct ordered *q)
 	for (size_t r = 0; r < q->nruns; r++)
 		end[r] = at[r + 1] = q->e + q->run_at[r];
 	end[k - 1] = q->e + q->n;
-	while (k > 1) {
+	while (k > 2) {
 		size_t best = 0;
 		for (size_t r = 1; r < k; r++)
 			if (before(at[r], at[best]))
@@ -218,6 +218,15 @@ static void merge_runs(struct ordered *q)
 			k--;
 			at[best] = at[k];
 			end[best] = end[k];
+		}
+	}
+	while (k == 2) {   /* the last two: one compare a step */
+		size_t b = before(at[1], at[0]);
+		q->tmp[i++] = *at[b]++;
+		if (at[b] == end[b]) {
+			k = 1;
+			at[0] = at[!b];
+			end[0] = end[!b];
 		}
 	}
 	while (at[0] < end[0])
