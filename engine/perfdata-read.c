@@ -537,8 +537,34 @@ static int decompress(struct perfdata *pd, const struct perf_event_header *rec, 
 static int raw_next(struct perfdata *pd, const struct perf_event_header **rec,
 		    uint64_t *offset, char *err, size_t errsz);
 
-int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
-		  uint64_t *offset, char *err, size_t errsz)
+/* The next record of a file read whole when it is a plain one, whole and
+ * aligned where it lies (no payload, not compressed, nothing unpacked
+ * waiting): 1; else 0 and raw_next's checks say what it is.  Three in
+ * four instructions of reading a record went to the general path. */
+static int plain_next(struct perfdata *pd, const struct perf_event_header **rec,
+		      uint64_t *offset)
+{
+	struct perf_event_header h;
+	const unsigned char *p = pd->buf + pd->pos;
+
+	if (pd->pipe || pd->failed || pd->dpos < pd->dlen || pd->pos >= pd->data_end ||
+	    pd->data_end - pd->pos < sizeof(h) || (uintptr_t)p % 8)
+		return 0;
+	memcpy(&h, p, sizeof(h));
+	if (h.size < sizeof(h) || h.size > pd->data_end - pd->pos ||
+	    (h.type >= REC_HEADER_TRACING_DATA && h.type != REC_FINISHED_ROUND))
+		return 0;
+	*rec = (const struct perf_event_header *)(const void *)p;
+	*offset = pd->pos;
+	pd->pos += h.size;
+	return 1;
+}
+
+/* perfdata_next's every other case: a function of its own, so that the
+ * plain path saves none of the registers it needs. */
+static __attribute__((noinline)) int general_next(struct perfdata *pd,
+						  const struct perf_event_header **rec,
+						  uint64_t *offset, char *err, size_t errsz)
 {
 	int rc;
 
@@ -560,6 +586,12 @@ int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
 	return rc;
 }
 
+int perfdata_next(struct perfdata *pd, const struct perf_event_header **rec,
+		  uint64_t *offset, char *err, size_t errsz)
+{
+	return plain_next(pd, rec, offset) ? 1 : general_next(pd, rec, offset, err, errsz);
+}
+
 /* The next record of the file or stream, COMPRESSED ones included. */
 static int raw_next(struct perfdata *pd, const struct perf_event_header **rec,
 		    uint64_t *offset, char *err, size_t errsz)
@@ -577,7 +609,11 @@ again:
 			return rc;
 	}
 	left = pd->data_end - pd->pos;
-	memcpy(&h, pd->buf + pd->pos, left < sizeof(h) ? left : sizeof(h));
+	/* a constant size: one load, where a variable one is a byte loop */
+	if (left >= sizeof(h))
+		memcpy(&h, pd->buf + pd->pos, sizeof(h));
+	else
+		memcpy(&h, pd->buf + pd->pos, left);
 	if ((pd->unfinished || pd->part_map) && (left < sizeof(h) || h.size > left)) {
 		/* the writer was stopped in the middle of a record */
 		pd->cut += left;

@@ -73,6 +73,34 @@ struct row_hint {
 };
 #define ROW_HINTS 512
 
+/* The rows a thread's last sample found, by its tid's slot: a loop's
+ * samples repeat its address and function (29% of a busy mix's), and
+ * its thread's and process's rows and cells always.  Every pointer is a
+ * lookup's result kept (rows live as long as the profile); NAME and
+ * MODULE are the caller's, as the hints' (emptied with them by
+ * profile_symbols_freed).  THREAD NULL: the slot is empty. */
+struct tid_memo {
+	uint32_t tid, pid;
+	struct thread_row *thread, *proc;
+	struct cell *cell, *pcell;
+	uint64_t ip;
+	const char *name, *module;
+	struct func_row *row;         /* NULL: the address's rows not known */
+	struct ip_row *ip_row;
+};
+#define TID_MEMOS 64
+
+/* A recent (address, name, module) -> rows lookup: a sample's address
+ * found without hashing its function's strings nor the address; the
+ * caller's pointers, as the hints'.  ROW NULL: the slot is empty. */
+struct ip_hint {
+	uint64_t ip;
+	const char *name, *module;
+	struct func_row *row;
+	struct ip_row *ip_row;
+};
+#define IP_HINTS 512
+
 /* The profile's interned strings (function names, module paths), shared
  * with the snapshots whose rows point into them: freed with the last of
  * them (a snapshot outlives its session in runs mode, engine/runs.c, and
@@ -105,15 +133,10 @@ struct profile {
 	struct cell **cells;
 	size_t ncells, cells_alloc, max_cells;
 	struct hashtab cell_index;   /* (function, key) -> cells */
-	struct thread_row *last_thread; /* samples come in runs of one thread */
-	struct cell *last_cell, *last_pcell;
-	/* the last sample's address and strings (the caller's pointers, as the
-	 * hints) and their rows: a loop's samples repeat them (29% of a busy
-	 * mix's); last_row NULL: none */
-	uint64_t last_ip;
-	const char *last_name, *last_module;
-	struct func_row *last_row;
-	struct ip_row *last_ip_row;
+	/* each thread's last sample (samples of two busy threads interleave:
+	 * one memo for all missed at nearly every sample) */
+	struct tid_memo memo[TID_MEMOS];
+	struct ip_hint ip_hints[IP_HINTS];
 	uint32_t epoch;              /* snapshots taken: older windows are empty */
 	uint32_t filter;             /* the thread snapshots show; 0: all */
 	int64_t pfilter;             /* the process snapshots show; -1: all */

@@ -174,7 +174,8 @@ void profile_symbols_freed(struct profile *p)
 {
 	if (p) {
 		memset(p->hints, 0, sizeof(p->hints));
-		p->last_row = NULL;
+		memset(p->memo, 0, sizeof(p->memo));
+		memset(p->ip_hints, 0, sizeof(p->ip_hints));
 	}
 }
 
@@ -389,35 +390,79 @@ static inline void count_in(struct profile *p, uint64_t *n, uint32_t *epoch, int
 	window_of(p, n, epoch)[ev] += k;
 }
 
-static void add_to_thread(struct profile *p, struct func_row *fn, uint32_t pid, uint32_t tid,
-			  int ev, uint64_t n)
+/* The function row *R and address row *IR (NULL: none kept) of a sample
+ * at IP in NAME of MODULE, from the hints when they have them; false
+ * when out of memory. */
+static bool ip_rows(struct profile *p, uint64_t ip, const char *name, const char *module,
+		    struct func_row **r, struct ip_row **ir)
 {
-	struct thread_row *t = p->last_thread;
-	struct cell *c = p->last_cell;
+	/* each process has strings of its own: the same address of one file
+	 * in two processes takes two slots */
+	struct ip_hint *h = &p->ip_hints[hash_mix(ip ^ (uintptr_t)module) % IP_HINTS];
 
-	if (!t || t->tid != tid)
-		t = p->last_thread = thread_get(p, tid);
+	if (h->row && h->ip == ip && h->name == name && h->module == module) {
+		*r = h->row;
+		*ir = h->ip_row;
+		return true;
+	}
+	*r = row_get(p, name ? name : "[unknown]", module ? module : "[unknown]");
+	if (!*r)
+		return false;
+	*ir = ip_get(p, ip, *r);
+	if (*ir)   /* none refused kept: memory may come back */
+		*h = (struct ip_hint){ ip, name, module, *r, *ir };
+	return true;
+}
+
+/* The memo of TID's samples, made anew when its slot held another
+ * thread's; out of memory (no row for the thread), SPARE emptied. */
+static struct tid_memo *memo_of(struct profile *p, uint32_t tid, struct tid_memo *spare)
+{
+	struct tid_memo *m = &p->memo[tid % TID_MEMOS];
+	struct thread_row *t;
+
+	if (m->thread && m->tid == tid)
+		return m;
+	if (!(t = thread_get(p, tid))) {
+		*spare = (struct tid_memo){ .tid = tid };
+		return spare;
+	}
+	*m = (struct tid_memo){ .tid = tid, .thread = t };
+	return m;
+}
+
+static void add_to_thread(struct profile *p, struct tid_memo *m, struct func_row *fn,
+			  uint32_t pid, int ev, uint64_t n)
+{
+	struct thread_row *t = m->thread;
+	struct cell *c = m->cell;
+
 	if (!t)
 		return;
 	t->pid = pid;
 	count_in(p, t->n, &t->epoch, ev, n);
-	if (!c || c->fn != fn || c->key != t->tid)
-		c = p->last_cell = cell_get(p, fn, t->tid);
+	if (!c || c->fn != fn)
+		c = m->cell = cell_get(p, fn, t->tid);
 	if (c)
 		count_in(p, c->n, &c->epoch, ev, n);
 }
 
-static void add_to_process(struct profile *p, struct func_row *fn, uint32_t pid, int ev,
-			   uint64_t n)
+static void add_to_process(struct profile *p, struct tid_memo *m, struct func_row *fn,
+			   uint32_t pid, int ev, uint64_t n)
 {
-	struct thread_row *pr = profile_table_get(p, &p->procs, pid);
-	struct cell *c = p->last_pcell;
+	struct thread_row *pr = m->proc;
+	struct cell *c = m->pcell;
 
+	if (!pr || m->pid != pid) {
+		pr = m->proc = profile_table_get(p, &p->procs, pid);
+		m->pid = pid;
+		c = m->pcell = NULL;
+	}
 	if (!pr)
 		return;
 	count_in(p, pr->n, &pr->epoch, ev, n);
-	if (!c || c->fn != fn || c->key != PROC_KEY(pr->tid))
-		c = p->last_pcell = cell_get(p, fn, PROC_KEY(pr->tid));
+	if (!c || c->fn != fn)
+		c = m->pcell = cell_get(p, fn, PROC_KEY(pr->tid));
 	if (c)
 		count_in(p, c->n, &c->epoch, ev, n);
 }
@@ -425,21 +470,23 @@ static void add_to_process(struct profile *p, struct func_row *fn, uint32_t pid,
 void profile_add_pid(struct profile *p, int ev, uint32_t pid, uint32_t tid, uint64_t ip,
 		     const char *name, const char *module, uint64_t n)
 {
-	struct func_row *r = p->last_row;
-	struct ip_row *ir = p->last_ip_row;
+	struct tid_memo spare, *m;
+	struct func_row *r;
+	struct ip_row *ir;
 
 	if (ev < 0 || ev >= p->n_events)
 		return;
-	if (!r || ip != p->last_ip || name != p->last_name || module != p->last_module) {
-		r = row_get(p, name ? name : "[unknown]", module ? module : "[unknown]");
-		if (!r)
+	m = memo_of(p, tid, &spare);
+	r = m->row;
+	ir = m->ip_row;
+	if (!r || ip != m->ip || name != m->name || module != m->module) {
+		if (!ip_rows(p, ip, name, module, &r, &ir))
 			return;
-		ir = ip_get(p, ip, r);
-		p->last_row = ir ? r : NULL;   /* none refused kept: memory may come back */
-		p->last_ip_row = ir;
-		p->last_ip = ip;
-		p->last_name = name;
-		p->last_module = module;
+		m->row = ir ? r : NULL;   /* none refused kept: memory may come back */
+		m->ip_row = ir;
+		m->ip = ip;
+		m->name = name;
+		m->module = module;
 	}
 	if (ir) {
 		ir->n[ev] += n;
@@ -449,9 +496,9 @@ void profile_add_pid(struct profile *p, int ev, uint32_t pid, uint32_t tid, uint
 	r->n[p->n_events + ev] += n;
 	p->ev[ev].samples += n;
 	p->ev[ev].window += n;
-	add_to_thread(p, r, pid, tid, ev, n);
+	add_to_thread(p, m, r, pid, ev, n);
 	if (p->by_process)
-		add_to_process(p, r, pid, ev, n);
+		add_to_process(p, m, r, pid, ev, n);
 }
 
 void profile_add(struct profile *p, int ev, uint32_t tid, uint64_t ip, const char *name,

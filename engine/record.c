@@ -360,6 +360,47 @@ static int decode_sample_short(struct cursor *c, uint64_t st, struct rec_sample 
 	return c->bad ? -1 : 0;
 }
 
+static uint64_t field(const unsigned char *b, uint8_t at)
+{
+	uint64_t v = 0;
+
+	if (at)
+		memcpy(&v, b + at, 8);
+	return v;
+}
+
+/* decode_sample_short of a record holding every field of F's layout: each
+ * read at its offset, no bit tested nor bound checked but the chain's. */
+static int decode_sample_fixed(const struct perf_event_header *hdr, const struct rec_format *f,
+			       struct rec_sample *s)
+{
+	const unsigned char *b = (const unsigned char *)hdr;
+	uint64_t tid = field(b, f->at.tid);
+
+	memset(&s->read, 0, sizeof(*s) - offsetof(struct rec_sample, read));
+	s->id = field(b, f->at.id);
+	s->ip = field(b, f->at.ip);
+	s->time = field(b, f->at.time);
+	s->addr = field(b, f->at.addr);
+	s->period = field(b, f->at.period);
+	s->stream_id = field(b, f->at.stream_id);
+	s->pid = (uint32_t)tid;   /* little-endian pair, as take2x32 */
+	s->tid = (uint32_t)(tid >> 32);
+	s->cpu = (uint32_t)field(b, f->at.cpu);
+	s->nr_ips = field(b, f->at.chain);
+	s->ips = NULL;
+	if (!f->at.chain)
+		return 0;
+	if (s->nr_ips > (uint64_t)(hdr->size - f->at.end) / 8) {
+		uint8_t mode = s->cpumode;   /* no pointer into a record we refuse */
+		memset(s, 0, sizeof(*s));
+		s->cpumode = mode;
+		return -1;
+	}
+	s->ips = (const uint64_t *)(const void *)(b + f->at.end);
+	return 0;
+}
+
 /* The bytes of the sample_id_all trailer for ST. */
 static unsigned trailer_size(uint64_t st)
 {
@@ -416,20 +457,29 @@ static void decode_mmap(struct cursor *c, uint32_t type, struct rec_mmap *m)
 	m->filename = take_string(c);
 }
 
-int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_format *f,
-		      struct record *out)
+/* The record's own fields but the body's: a SAMPLE's, no trailer. */
+static void sample_start(const struct perf_event_header *hdr, struct record *out)
+{
+	out->type = hdr->type;
+	out->misc = hdr->misc;
+	out->cpumode = hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	out->sid_id = out->sid_time = 0;
+	out->sid_pid = out->sid_tid = out->sid_cpu = 0;
+	out->u.sample.cpumode = out->cpumode;
+}
+
+/* record_decode_fmt but a SAMPLE of F's layout: a function of its own,
+ * so that the layout's path saves none of the registers it needs. */
+static __attribute__((noinline)) int decode_general(const struct perf_event_header *hdr,
+						    const struct rec_format *f,
+						    struct record *out)
 {
 	uint64_t st = f->sample_type;
 	struct cursor c = { (const unsigned char *)(hdr + 1),
 			    (const unsigned char *)hdr + hdr->size, false };
 
 	if (f->head_only && hdr->type == PERF_RECORD_SAMPLE && hdr->size >= sizeof(*hdr)) {
-		out->type = hdr->type;
-		out->misc = hdr->misc;
-		out->cpumode = hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		out->sid_id = out->sid_time = 0;
-		out->sid_pid = out->sid_tid = out->sid_cpu = 0;
-		out->u.sample.cpumode = out->cpumode;
+		sample_start(hdr, out);
 		return decode_sample_short(&c, st, &out->u.sample);
 	}
 	memset(out, 0, sizeof(*out));
@@ -504,12 +554,56 @@ int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_form
 	return c.bad ? -1 : 0;
 }
 
+int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_format *f,
+		      struct record *out)
+{
+	if (f->at.end && hdr->type == PERF_RECORD_SAMPLE && hdr->size >= f->at.end) {
+		sample_start(hdr, out);
+		return decode_sample_fixed(hdr, f, &out->u.sample);
+	}
+	return decode_general(hdr, f, out);
+}
+
 int record_decode(const struct perf_event_header *hdr, uint64_t st, bool sample_id_all,
 		  struct record *out)
 {
 	const struct rec_format f = { .sample_type = st, .sample_id_all = sample_id_all };
 
 	return record_decode_fmt(hdr, &f, out);
+}
+
+/* The offset of the next field of BIT of ST at *OFF (0 when ST lacks it). */
+static uint8_t field_at(uint64_t st, uint64_t bit, unsigned *off)
+{
+	unsigned at = st & bit ? *off : 0;
+
+	*off += st & bit ? 8 : 0;
+	return (uint8_t)at;
+}
+
+/* The fixed offsets of F's SAMPLE fields up to PERIOD (decode_sample_head's
+ * order), of a head_only format's chain count, and of the trailer's TIME. */
+static void format_layout(struct rec_format *f)
+{
+	uint64_t st = f->sample_type;
+	unsigned off = sizeof(struct perf_event_header);
+	uint8_t identifier = field_at(st, PERF_SAMPLE_IDENTIFIER, &off);
+
+	f->at.ip = field_at(st, PERF_SAMPLE_IP, &off);
+	f->at.tid = field_at(st, PERF_SAMPLE_TID, &off);
+	f->at.time = field_at(st, PERF_SAMPLE_TIME, &off);
+	f->at.addr = field_at(st, PERF_SAMPLE_ADDR, &off);
+	f->at.id = field_at(st, PERF_SAMPLE_ID, &off);
+	if (!f->at.id)
+		f->at.id = identifier;
+	f->at.stream_id = field_at(st, PERF_SAMPLE_STREAM_ID, &off);
+	f->at.cpu = field_at(st, PERF_SAMPLE_CPU, &off);
+	f->at.period = field_at(st, PERF_SAMPLE_PERIOD, &off);
+	f->at.chain = field_at(st, PERF_SAMPLE_CALLCHAIN, &off);
+	f->at.end = f->head_only ? (uint8_t)off : 0;
+	f->at.sid_size = (uint8_t)trailer_size(st);
+	f->at.sid_time = st & PERF_SAMPLE_TIME ? (uint8_t)(f->at.sid_size -
+							   8 * !!(st & PERF_SAMPLE_TID)) : 0;
 }
 
 void record_format_of(const struct perf_event_attr *a, struct rec_format *f)
@@ -523,6 +617,7 @@ void record_format_of(const struct perf_event_attr *a, struct rec_format *f)
 		.regs_intr = a->sample_regs_intr,
 		.head_only = !(a->sample_type & ~(uint64_t)HEAD_ONLY_TYPES),
 	};
+	format_layout(f);
 }
 
 bool record_cpumode_kernel(uint8_t cpumode)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <linux/perf_event.h>
 
 #define RECORD_MAX_PATH 4096
@@ -154,6 +155,17 @@ struct rec_format {
 	 * record's without -b, --call-graph dwarf, --data...): decoded by a
 	 * shorter path; false always works */
 	bool head_only;
+	/* record_format_of: the byte offsets in a SAMPLE of the fields up to
+	 * PERIOD, fixed whatever follows (0: not in the format; ID is
+	 * IDENTIFIER's when the format has no ID), of a head_only format's
+	 * call chain count, and END, the bytes up to its last (0: no layout:
+	 * every field decoded by its bits, as formats made by hand are);
+	 * SID_TIME the offset of TIME back from the end of a record's
+	 * sample_id_all trailer (0: no TIME), SID_SIZE the trailer's bytes */
+	struct {
+		uint8_t id, ip, tid, time, addr, stream_id, cpu, period, chain, end;
+		uint8_t sid_time, sid_size;
+	} at;
 };
 
 /* The format of ATTR's records. */
@@ -187,6 +199,26 @@ int record_decode(const struct perf_event_header *hdr, uint64_t sample_type,
  * False when the format carries none or the record is too short. */
 bool record_time(const struct perf_event_header *hdr, uint64_t sample_type,
 		 bool sample_id_all, uint64_t *time);
+/* record_time of a format record_format_of made (its layout, no bits
+ * counted): inline, the ordering stamps every record with it. */
+static inline bool record_time_fmt(const struct perf_event_header *hdr,
+				   const struct rec_format *f, uint64_t *time)
+{
+	size_t off;
+
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		off = f->at.time;
+	} else {
+		if (!f->sample_id_all || !f->at.sid_time || hdr->type >= PERF_RECORD_MAX ||
+		    hdr->size < sizeof(*hdr) + f->at.sid_size)
+			return false;
+		off = hdr->size - f->at.sid_time;
+	}
+	if (!off || off + 8 > hdr->size)
+		return false;
+	memcpy(time, (const unsigned char *)hdr + off, 8);
+	return true;
+}
 
 /* A SAMPLE whose last field is STACK_USER (SAMPLE_TYPE has none of the
  * fields after it) of the attr's STACK_USER bytes holds the kernel's copy

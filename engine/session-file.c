@@ -42,10 +42,17 @@ struct session_file {
 	/* each event's record format, made once (file_events) rather than
 	 * from its attr for every record decoded */
 	struct rec_format fmt[EVENTS_MAX];
+	struct rec_format fmt_first;  /* the first attr's: where the others' TIME lies */
 	/* each event's attr, and each attr's event (-1: perf's dummy, hidden) */
 	int attr_of[EVENTS_MAX];
 	int ev_of[EVENTS_MAX];
 	int nattrs;                   /* the attrs read (cyctop's reference left out) */
+	bool one_attr;                /* the file has one (and no more can come):
+				       * every sample is its */
+	/* each event's weighing (file_weigh), found once from its attr: its
+	 * samples carry their period (else the attr's), and weigh it */
+	bool own_period[EVENTS_MAX], weighs_more[EVENTS_MAX];
+	uint64_t attr_period[EVENTS_MAX];
 	double periods[EVENTS_MAX];   /* sum of the samples' periods */
 	uint64_t nsamples[EVENTS_MAX]; /* how many samples (frequency mode: not their weight) */
 	uint64_t t_first, t_last;     /* sample times (ns) */
@@ -254,6 +261,8 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 	if (!s->events.model)
 		return -1;
 	s->events.n = file_event_attrs(f, n);
+	/* a stream may send more attrs later */
+	f->one_attr = perfdata_nr_attrs(f->pd) == 1 && !perfdata_is_pipe(f->pd);
 	f->same_type = true;
 	for (size_t i = 0; i < n; i++)
 		f->same_type &= same_format(perfdata_attr(f->pd, i), perfdata_attr(f->pd, 0));
@@ -275,9 +284,18 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 	}
 	f->first_type = perfdata_attr(f->pd, 0)->sample_type;
 	f->sid_all = perfdata_attr(f->pd, 0)->sample_id_all;
+	record_format_of(perfdata_attr(f->pd, 0), &f->fmt_first);
 	for (int e = 0; e < s->events.n; e++) {
-		record_format_of(perfdata_attr(f->pd, (size_t)f->attr_of[e]), &f->fmt[e]);
+		const struct perf_event_attr *a = &s->events.ev[e].attr;
+		record_format_of(a, &f->fmt[e]);
 		f->fmt[e].sample_id_all = f->sid_all;
+		/* a counter read by a sample weighs what it counted since its
+		 * last read: the session passes that as the period
+		 * (add_read_values); a fixed period (perf record -c) is in the
+		 * attr, not in the samples */
+		f->own_period[e] = a->sample_type & (PERF_SAMPLE_READ | PERF_SAMPLE_PERIOD);
+		f->attr_period[e] = a->sample_period;
+		f->weighs_more[e] = weighs_more(f, a);
 	}
 	if (!f->same_type && !(f->first_type & PERF_SAMPLE_IDENTIFIER)) {
 		snprintf(err, errsz, "%s: events of different sample types without identifiers",
@@ -391,20 +409,6 @@ static void file_space_init(struct session *s, struct space *sp)
 
 /* --- records ------------------------------------------------------------ */
 
-/* The attr whose format record H has: a sample's own event's (EV, the
- * stamp's), the first's for the others (perf makes their trailers alike);
- * NULL for a sample of no event of the file whose format is not the
- * first's. */
-static const struct perf_event_attr *format_attr(const struct session *s,
-						 const struct perf_event_header *h, int ev)
-{
-	const struct session_file *f = file_of(s);
-
-	if (f->same_type || h->type != PERF_RECORD_SAMPLE)
-		return perfdata_attr(f->pd, 0);
-	return ev >= 0 ? perfdata_attr(f->pd, (size_t)f->attr_of[ev]) : NULL;
-}
-
 /* The file's [kernel.kallsyms] build id, which says whose kallsyms name its
  * kernel samples. */
 static size_t file_kernel_build_id(const struct session *s, uint8_t *id, size_t max)
@@ -445,7 +449,7 @@ static bool file_recorded_here(const struct session *s, char *why, size_t whysz)
 }
 
 /* The format of record H: a sample's own event's (EV, the stamp's), the
- * first's for the others, as format_attr's. */
+ * first event's for the others (perf makes their trailers alike). */
 static int file_decode(const struct session *s, const struct perf_event_header *h, int ev,
 		       struct record *r)
 {
@@ -461,19 +465,25 @@ static int file_decode(const struct session *s, const struct perf_event_header *
 
 /* A sample's event is the attr its id names (the one attr of a file of
  * one, as perf's evlist__id2evsel); the file's internal reference, perf's
- * dummy, or an id of no attr, is none of the session's. */
+ * dummy, or an id of no attr, is none of the session's.  Its time is where
+ * its format has it: a sample's own event's, the first attr's for the
+ * others (perf makes their trailers alike), and none for a sample of no
+ * event of the file whose format is not the first's.  The formats know
+ * where (record_time_fmt: no bits counted). */
 static void file_stamp(const struct session *s, const struct perf_event_header *h,
 		       struct rec_stamp *st)
 {
 	const struct session_file *f = file_of(s);
+	const struct rec_format *fmt = &f->fmt_first;
 
 	st->ev = -1;
 	if (h->type == PERF_RECORD_SAMPLE) {
-		int i = perfdata_record_attr(f->pd, h);
+		int i = f->one_attr ? 0 : perfdata_record_attr(f->pd, h);
 		st->ev = i >= 0 && i < f->nattrs ? f->ev_of[i] : -1;
+		if (!f->same_type)
+			fmt = st->ev >= 0 ? &f->fmt[st->ev] : NULL;
 	}
-	const struct perf_event_attr *a = format_attr(s, h, st->ev);
-	st->timed = a && record_time(h, a->sample_type, f->sid_all, &st->time);
+	st->timed = fmt && record_time_fmt(h, fmt, &st->time);
 }
 
 static bool file_stack_attr(const struct session *s, int ev, uint64_t *sample_type,
@@ -502,13 +512,7 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 			   uint64_t sample_period)
 {
 	struct session_file *f = file_of(s);
-	const struct perf_event_attr *a = &s->events.ev[ev].attr;
-	/* a counter read by a sample weighs what it counted since its last
-	 * read: the session passes that as the period (add_read_values) */
-	bool read = a->sample_type & PERF_SAMPLE_READ;
-	/* a fixed period (perf record -c) is in the attr, not in the samples */
-	uint64_t period = read || a->sample_type & PERF_SAMPLE_PERIOD ? sample_period
-								       : a->sample_period;
+	uint64_t period = f->own_period[ev] ? sample_period : f->attr_period[ev];
 
 	f->periods[ev] += (double)period;
 	f->nsamples[ev]++;
@@ -518,7 +522,7 @@ static uint64_t file_weigh(struct session *s, int ev, const struct rec_sample *s
 		f->t_last = smp->time;
 	if (!f->pid)
 		f->pid = (pid_t)smp->pid;
-	return weighs_more(f, a) ? period : 1;
+	return f->weighs_more[ev] ? period : 1;
 }
 
 /* perf's own record types (>= PERF_RECORD_USER_TYPE_START: build ids,
@@ -551,6 +555,7 @@ static bool copies_stack(const struct session *s, const struct perf_event_header
 	size_t at;
 
 	return h->type == PERF_RECORD_SAMPLE && ev >= 0 &&
+	       (file_of(s)->fmt[ev].sample_type & PERF_SAMPLE_STACK_USER) &&
 	       file_stack_attr(s, ev, &type, &stack_user) &&
 	       record_stack_kept(h, type, stack_user, &at) != h->size;
 }

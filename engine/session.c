@@ -305,7 +305,7 @@ static void add_weighed(struct session *s, struct space *sp, int ev, const struc
 
 /* System-wide, process PID's name and owner when it has none yet: live
  * from /proc; recorded, the idle task's only (perf's name). */
-static void name_if_new(struct session *s, uint32_t pid)
+static inline void name_if_new(struct session *s, uint32_t pid)
 {
 	if (s->system_wide && (!s->src->recorded || pid == 0) &&
 	    !profile_process_named(s->prof, pid))

@@ -126,6 +126,31 @@ static void test_many_rounds(void **state)
 	(void)state;
 	many_rounds(1);
 	many_rounds(2);
+	many_rounds(5);    /* runs merged at once */
+	many_rounds(10);
+	many_rounds(25);   /* more runs than merged at once: pairwise */
+}
+
+/* Equal times in several runs come out in the order they came, whether
+ * the runs are merged at once or pairwise. */
+static void test_equal_times_across_runs(void **state)
+{
+	(void)state;
+	for (uint64_t rings = 2; rings <= 30; rings += 7) {
+		struct got g = { .n = 0 };
+		struct ordered *q = ordered_new(collect, &g, 0);
+		for (uint64_t ring = 0; ring < rings; ring++)
+			for (uint64_t t = 0; t < 8; t++)
+				push(q, t / 2, ring * 8 + t, 32);
+		ordered_flush(q);
+		assert_int_equal(g.n, rings * 8);
+		for (size_t i = 0, t = 0; t < 4; t++)
+			for (uint64_t ring = 0; ring < rings; ring++, i += 2) {
+				assert_int_equal(g.tag[i], ring * 8 + 2 * t);
+				assert_int_equal(g.tag[i + 1], ring * 8 + 2 * t + 1);
+			}
+		ordered_free(q);
+	}
 }
 
 static void test_equal_times_keep_order(void **state)
@@ -316,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_many_rounds),
 		cmocka_unit_test(test_equal_times_keep_order),
+		cmocka_unit_test(test_equal_times_across_runs),
 		cmocka_unit_test(test_late_record),
 		cmocka_unit_test(test_memory_bound),
 		cmocka_unit_test(test_rings_on_one_clock),

@@ -1261,10 +1261,116 @@ static void test_record_id(void **state)
 	free(h);
 }
 
+/* The head fields' bits, in the kernel's order (the head_only formats). */
+static const uint64_t head_bits[] = {
+	PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME,
+	PERF_SAMPLE_ADDR, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
+	PERF_SAMPLE_PERIOD, PERF_SAMPLE_CALLCHAIN,
+};
+#define NHEAD (sizeof(head_bits) / sizeof(head_bits[0]))
+
+/* A sample of ST, each field a value of its own, a chain of NR (of which
+ * HAVE are there). */
+static struct perf_event_header *head_sample(uint64_t st, uint64_t nr, uint64_t have)
+{
+	struct rb b;
+
+	rb_start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	for (size_t i = 0; i + 1 < NHEAD; i++)
+		if (st & head_bits[i])
+			put64(&b, 0x1000000100ull * (i + 1) + i);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		put64(&b, nr);
+		for (uint64_t k = 0; k < have; k++)
+			put64(&b, 0x400000 + k);
+	}
+	return rb_finish(&b);
+}
+
+/* Decodes H (and every prefix of it) with the layout record_format_of
+ * made and field by field (a format made by hand): the same records. */
+static void check_layout(const struct perf_event_header *h, uint64_t st)
+{
+	struct perf_event_attr a = { .sample_type = st, .sample_id_all = 1 };
+	struct rec_format laid, plain = { .sample_type = st, .sample_id_all = true };
+
+	record_format_of(&a, &laid);
+	plain.head_only = laid.head_only;
+	for (size_t sz = sizeof(*h); sz <= h->size; sz++) {
+		struct perf_event_header *t = malloc(sz);
+		struct record x, y;
+		uint64_t tx = 1, ty = 2;
+		assert_non_null(t);
+		memcpy(t, h, sz);
+		t->size = (uint16_t)sz;
+		memset(&x, 0x5a, sizeof(x));
+		memset(&y, 0x5a, sizeof(y));   /* padding alike */
+		assert_int_equal(record_decode_fmt(t, &laid, &x), record_decode_fmt(t, &plain, &y));
+		assert_memory_equal(&x.u.sample, &y.u.sample, sizeof(x.u.sample));
+		assert_int_equal(record_time_fmt(t, &laid, &tx), record_time(t, st, true, &ty));
+		assert_true(tx == ty || tx == 1);
+		free(t);
+	}
+}
+
+static void test_sample_layout(void **state)
+{
+	(void)state;
+	for (uint64_t m = 0; m < (1u << NHEAD); m++) {
+		uint64_t st = 0;
+		for (size_t i = 0; i < NHEAD; i++)
+			if (m & (1u << i))
+				st |= head_bits[i];
+		struct perf_event_header *h = head_sample(st, 3, 3);
+		check_layout(h, st);
+		free(h);
+		if (st & PERF_SAMPLE_CALLCHAIN) {   /* a chain longer than its record */
+			h = head_sample(st, 4, 3);
+			check_layout(h, st);
+			free(h);
+		}
+	}
+}
+
+/* Another record's time from its trailer: as record_time, whatever the
+ * trailer's fields, with and without sample_id_all. */
+static void test_trailer_time_layout(void **state)
+{
+	(void)state;
+	for (uint64_t m = 0; m < (1u << NHEAD); m++) {
+		uint64_t st = 0;
+		for (size_t i = 0; i < NHEAD; i++)
+			if (m & (1u << i))
+				st |= head_bits[i];
+		for (int sid = 0; sid < 2; sid++) {
+			struct perf_event_attr a = { .sample_type = st, .sample_id_all = sid };
+			struct rec_format f;
+			struct rb b;
+			record_format_of(&a, &f);
+			rb_start(&b, PERF_RECORD_COMM, 0);
+			put32x2(&b, 1, 2);
+			put_str(&b, "comm");
+			for (int k = 0; k < 6; k++)
+				put64(&b, 0x7700 + (uint64_t)k);
+			struct perf_event_header *h = rb_finish(&b);
+			for (uint16_t sz = sizeof(*h); sz <= h->size; sz++) {
+				uint64_t tx = 1, ty = 2;
+				h->size = sz;
+				assert_int_equal(record_time_fmt(h, &f, &tx),
+						 record_time(h, st, sid, &ty));
+				assert_true(tx == ty || tx == 1);
+			}
+			free(h);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sample_basic),
+		cmocka_unit_test(test_sample_layout),
+		cmocka_unit_test(test_trailer_time_layout),
 		cmocka_unit_test(test_sample_all_fields),
 		cmocka_unit_test(test_sample_variants),
 		cmocka_unit_test(test_sample_callchain_too_long),
