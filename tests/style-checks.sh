@@ -150,8 +150,9 @@ ok
 #     written nowhere
 #   engine/symbols.c:debuginfo_*: libdwfl's Dwfl_Callbacks.debuginfo_path
 #     is a char **; written nowhere
-#   engine/pfm.c:lib: libpfm4's own state is process-wide (pfm_initialize,
-#     its environment variables, 4.13's PMUs left active): what it detects
+#   engine/pfm.c:lib: libpfm4's own state is process-wide (the library
+#     image loaded on first use, pfm_initialize, its environment
+#     variables, 4.13's PMUs left active): what it detects
 #     of the CPU, probed once a process, and which host it is set up for;
 #     the host itself (struct pfm_host) is made and passed by its owner
 #   engine/elf-funcs.c: the image cache (one function table a binary,
