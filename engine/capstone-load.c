@@ -3,26 +3,26 @@
  * that maps it some 77,000 relocations and 3 MB of dirty pages (capstone 4
  * on Debian 12), a sixth of a watcher's resident memory, whether or not an
  * asm view of arm64 code is ever opened; an x86 watch never opens one.
- * perf loads libcapstone the same way.  The soname is the one of the
- * headers built against, so the structures agree. */
+ * perf loads libcapstone the same way (engine/lib-load.c).  The soname
+ * is the one of the headers built against, so the structures agree. */
 #include "config.h"
 
 #include "engine/capstone-load.h"
 
-#include <dlfcn.h>
 #include <stddef.h>
+
+#include "engine/lib-load.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
 #define SONAME "libcapstone.so." STR(CS_API_MAJOR)
 
 static struct capstone_api api;
-static enum { UNTRIED, LOADED, MISSING } state;
+static struct lib_image image = { .soname = SONAME };
 
-static bool load(void)
+const struct capstone_api *capstone_api(void)
 {
-	void *h = dlopen(SONAME, RTLD_NOW | RTLD_LOCAL);
-	struct { void **fn; const char *name; } sym[] = {
+	const struct lib_sym sym[] = {
 		{ (void **)&api.open, "cs_open" },
 		{ (void **)&api.option, "cs_option" },
 		{ (void **)&api.malloc, "cs_malloc" },
@@ -31,21 +31,8 @@ static bool load(void)
 		{ (void **)&api.close, "cs_close" },
 	};
 
-	if (!h)
-		return false;
-	for (size_t i = 0; i < sizeof(sym) / sizeof(sym[0]); i++)
-		if (!(*sym[i].fn = dlsym(h, sym[i].name))) {
-			dlclose(h);
-			return false;
-		}
-	return true;  /* kept loaded: the asm cache's functions use it again */
-}
-
-const struct capstone_api *capstone_api(void)
-{
-	if (state == UNTRIED)
-		state = load() ? LOADED : MISSING;
-	return state == LOADED ? &api : NULL;
+	/* kept loaded: the asm cache's functions use it again */
+	return lib_load(&image, sym, sizeof(sym) / sizeof(sym[0]), NULL, 0) == 0 ? &api : NULL;
 }
 
 const char *capstone_soname(void)

@@ -1,6 +1,11 @@
 /* cyctop serve's HTTP side (engine/http.h): libmicrohttpd parses and
  * answers; this file checks the method and the token and turns a handler's
- * reply into a response.  No other file talks HTTP. */
+ * reply into a response.  No other file talks HTTP.  libmicrohttpd is
+ * loaded by the first http_start (engine/lib-load.c): linked, it and the
+ * TLS libraries it needs cost every start of cyctop 5 ms of CPU, and only
+ * cyctop serve listens. */
+#include "config.h"
+
 #include <netdb.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +16,40 @@
 #include <microhttpd.h>
 
 #include "engine/http.h"
+#include "engine/lib-load.h"
+
+/* libmicrohttpd's entry points: one library image a process, loaded once
+ * and kept (its threads call back into this file until http_stop). */
+static struct {
+	struct lib_image image;
+	LIB_FN(MHD_start_daemon);
+	LIB_FN(MHD_stop_daemon);
+	LIB_FN(MHD_get_daemon_info);
+	LIB_FN(MHD_is_feature_supported);
+	LIB_FN(MHD_lookup_connection_value);
+	LIB_FN(MHD_create_response_from_buffer);
+	LIB_FN(MHD_add_response_header);
+	LIB_FN(MHD_queue_response);
+	LIB_FN(MHD_destroy_response);
+} mhd = { .image = { .soname = MHD_SONAME } };
+
+/* 0, or -1 with the line that says the library cannot be loaded. */
+static int load_mhd(char *err, size_t errsz)
+{
+	const struct lib_sym sym[] = {
+		LIB_SYM(mhd, MHD_start_daemon),
+		LIB_SYM(mhd, MHD_stop_daemon),
+		LIB_SYM(mhd, MHD_get_daemon_info),
+		LIB_SYM(mhd, MHD_is_feature_supported),
+		LIB_SYM(mhd, MHD_lookup_connection_value),
+		LIB_SYM(mhd, MHD_create_response_from_buffer),
+		LIB_SYM(mhd, MHD_add_response_header),
+		LIB_SYM(mhd, MHD_queue_response),
+		LIB_SYM(mhd, MHD_destroy_response),
+	};
+
+	return lib_load(&mhd.image, sym, sizeof(sym) / sizeof(sym[0]), err, errsz);
+}
 
 struct http {
 	struct MHD_Daemon *d;
@@ -21,7 +60,7 @@ struct http {
 
 const char *http_query(const struct http_request *r, const char *key)
 {
-	return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key);
+	return mhd.MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key);
 }
 
 static enum MHD_Result queue(struct MHD_Connection *c, int status, const char *type,
@@ -30,20 +69,20 @@ static enum MHD_Result queue(struct MHD_Connection *c, int status, const char *t
 	if (!resp)
 		return MHD_NO;
 	if (type)
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	enum MHD_Result rc = MHD_queue_response(c, (unsigned)status, resp);
-	MHD_destroy_response(resp);
+		mhd.MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	enum MHD_Result rc = mhd.MHD_queue_response(c, (unsigned)status, resp);
+	mhd.MHD_destroy_response(resp);
 	return rc;
 }
 
 static enum MHD_Result text(struct MHD_Connection *c, int status, const char *msg)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(msg), (void *)msg,
-								 MHD_RESPMEM_PERSISTENT);
+	struct MHD_Response *r = mhd.MHD_create_response_from_buffer(strlen(msg), (void *)msg,
+								     MHD_RESPMEM_PERSISTENT);
 	if (r && status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+		mhd.MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	if (r && status == MHD_HTTP_UNAUTHORIZED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+		mhd.MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
 	return queue(c, status, "text/plain; charset=utf-8", r);
 }
 
@@ -53,8 +92,8 @@ static bool authorized(const struct http *h, struct MHD_Connection *c)
 {
 	if (!h->token)
 		return true;
-	const char *a = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						    MHD_HTTP_HEADER_AUTHORIZATION);
+	const char *a = mhd.MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						        MHD_HTTP_HEADER_AUTHORIZATION);
 	if (!a || strncmp(a, "Bearer ", 7) != 0)
 		return false;
 	a += 7;
@@ -78,7 +117,7 @@ static struct MHD_Response *response(struct http_reply *r)
 			return NULL;
 		}
 	}
-	return MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
+	return mhd.MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
 }
 
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
@@ -95,14 +134,14 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 	}
 	if (!authorized(h, c))
 		return text(c, MHD_HTTP_UNAUTHORIZED, "a bearer token is wanted\n");
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-							 MHD_HTTP_HEADER_ACCEPT);
+	const char *accept = mhd.MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							     MHD_HTTP_HEADER_ACCEPT);
 	struct http_request req = { method, url, accept ? accept : "", c };
 	struct http_reply r = { .status = MHD_HTTP_NOT_FOUND };
 	h->handler(h->arg, &req, &r);
 	struct MHD_Response *resp = response(&r);
 	if (resp && r.disposition)
-		MHD_add_response_header(resp, "Content-Disposition", r.disposition);
+		mhd.MHD_add_response_header(resp, "Content-Disposition", r.disposition);
 	return queue(c, r.status, r.type, resp);
 }
 
@@ -138,7 +177,9 @@ struct http *http_start(const struct http_opts *o, char *err, size_t errsz)
 	struct addrinfo *ai;
 	bool tls = o->tls_cert && o->tls_key;
 
-	if (tls && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+	if (load_mhd(err, errsz) < 0)
+		return NULL;
+	if (tls && mhd.MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
 		snprintf(err, errsz, "--tls-cert: this libmicrohttpd was built without TLS");
 		return NULL;
 	}
@@ -165,8 +206,8 @@ struct http *http_start(const struct http_opts *o, char *err, size_t errsz)
 		{ tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, (void *)o->tls_key },
 		{ MHD_OPTION_END, 0, NULL },
 	};
-	h->d = MHD_start_daemon(flags, 0, NULL, NULL, answer, h, MHD_OPTION_ARRAY, opts,
-				MHD_OPTION_END);
+	h->d = mhd.MHD_start_daemon(flags, 0, NULL, NULL, answer, h, MHD_OPTION_ARRAY, opts,
+				    MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (!h->d) {
 		snprintf(err, errsz, "--listen %s: cannot listen there (in use, or not this "
@@ -180,7 +221,7 @@ struct http *http_start(const struct http_opts *o, char *err, size_t errsz)
 
 int http_port(const struct http *h)
 {
-	const union MHD_DaemonInfo *i = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
+	const union MHD_DaemonInfo *i = mhd.MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
 
 	return i ? i->port : 0;
 }
@@ -189,7 +230,7 @@ void http_stop(struct http *h)
 {
 	if (!h)
 		return;
-	MHD_stop_daemon(h->d);
+	mhd.MHD_stop_daemon(h->d);
 	free(h->token);
 	free(h);
 }

@@ -1,5 +1,13 @@
+/* libpfm4: event strings to perf_event_attr under the host's or a forced
+ * model, the host's PMU (engine/pfm.h).  libpfm4 is loaded by the first
+ * pfm_setup (engine/lib-load.c), not linked: its PMU tables' relocations
+ * cost every start of cyctop some 4 ms of CPU, and reading a recording
+ * asks libpfm4 nothing unless the file names no CPU (an old perf's). */
+#include "config.h"
+
 #include "engine/pfm.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +16,7 @@
 #include "arch/model.h"
 #include "arch/pfm-fix.h"
 #include "engine/host.h"
+#include "engine/lib-load.h"
 #include "engine/sys.h"
 
 /* The largest group the counter probe tries (pfm_host_counters). */
@@ -39,12 +48,36 @@
  * pfm_setup ran last (an encoding for another host sets libpfm4 up for
  * that one first). */
 static struct {
+	struct lib_image image;  /* libpfm4 itself, loaded once, and its entry points */
+	LIB_FN(pfm_initialize);
+	LIB_FN(pfm_terminate);
+	LIB_FN(pfm_get_pmu_info);
+	LIB_FN(pfm_get_event_info);
+	LIB_FN(pfm_get_os_event_encoding);
+	LIB_FN(pfm_strerror);
+	LIB_FN(pfm_get_version);
 	bool probed, initialized;
 	const struct pfm_host *active;
 	bool has[PFM_PMU_MAX];  /* PMUs libpfm4 detected on this host */
 	char core[64];          /* libpfm4's core PMU for this CPUID, "" if none */
 	char user_cpuid[64];    /* the user's LIBPFM_FORCE_PMU, "" if unset */
-} lib;
+} lib = { .image = { .soname = PFM_SONAME } };
+
+/* 0, or -1 with the line that says libpfm4 cannot be loaded. */
+static int load_libpfm(char *err, size_t errsz)
+{
+	const struct lib_sym sym[] = {
+		LIB_SYM(lib, pfm_initialize),
+		LIB_SYM(lib, pfm_terminate),
+		LIB_SYM(lib, pfm_get_pmu_info),
+		LIB_SYM(lib, pfm_get_event_info),
+		LIB_SYM(lib, pfm_get_os_event_encoding),
+		LIB_SYM(lib, pfm_strerror),
+		LIB_SYM(lib, pfm_get_version),
+	};
+
+	return lib_load(&lib.image, sym, sizeof(sym) / sizeof(sym[0]), err, errsz);
+}
 
 /* What libpfm4 and the kernel tell of this host, made by its owner (the
  * session, the command: pfm_host_new) and passed to who encodes or asks. */
@@ -79,7 +112,7 @@ static bool pmu_info(int p, pfm_pmu_info_t *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->size = sizeof(*info);
-	return pfm_get_pmu_info((pfm_pmu_t)p, info) == PFM_SUCCESS && info->is_present;
+	return lib.pfm_get_pmu_info((pfm_pmu_t)p, info) == PFM_SUCCESS && info->is_present;
 }
 
 static void probe_libpfm(void)
@@ -89,7 +122,7 @@ static void probe_libpfm(void)
 
 	lib.probed = true;
 	snprintf(lib.user_cpuid, sizeof(lib.user_cpuid), "%s", env ? env : "");
-	if (pfm_initialize() == PFM_SUCCESS) {
+	if (lib.pfm_initialize() == PFM_SUCCESS) {
 		for (int p = 0; p < PFM_PMU_MAX; p++) {
 			if (!pmu_info(p, &info))
 				continue;
@@ -98,7 +131,7 @@ static void probe_libpfm(void)
 			    strncmp(info.name, "perf", 4) != 0)
 				snprintf(lib.core, sizeof(lib.core), "%s", info.name);
 		}
-		pfm_terminate();
+		lib.pfm_terminate();
 	}
 	unsetenv("LIBPFM_FORCE_PMU");
 }
@@ -133,10 +166,12 @@ int pfm_setup(struct pfm_host *h, const char *force, char *err, size_t errsz)
 		snprintf(err, errsz, "out of memory");  /* pfm_host_new's NULL */
 		return -1;
 	}
+	if (load_libpfm(err, errsz) < 0)
+		return -1;
 	if (!lib.probed)
 		probe_libpfm();
 	if (lib.initialized)
-		pfm_terminate();
+		lib.pfm_terminate();
 	if (force)
 		setenv("LIBPFM_FORCE_PMU", force, 1);
 	else
@@ -145,7 +180,7 @@ int pfm_setup(struct pfm_host *h, const char *force, char *err, size_t errsz)
 		setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
 	else if (lib.user_cpuid[0])
 		unsetenv("LIBPFM_ENCODE_INACTIVE");
-	int rc = pfm_initialize();
+	int rc = lib.pfm_initialize();
 	lib.initialized = rc == PFM_SUCCESS;
 	lib.active = h;
 	h->set_up = false;
@@ -153,12 +188,12 @@ int pfm_setup(struct pfm_host *h, const char *force, char *err, size_t errsz)
 	h->pmu[0] = '\0';
 	if (!lib.initialized) {
 		snprintf(err, errsz, "libpfm4 initialization failed%s%s: %s",
-			 force ? " for model " : "", force ? force : "", pfm_strerror(rc));
+			 force ? " for model " : "", force ? force : "", lib.pfm_strerror(rc));
 		return -1;
 	}
 	if (force && !pmu_present(force)) {
 		snprintf(err, errsz, "libpfm4 does not know the PMU model '%s'", force);
-		pfm_terminate();
+		lib.pfm_terminate();
 		lib.initialized = false;
 		return -1;
 	}
@@ -190,7 +225,7 @@ static int event_pmu(int idx)
 
 	memset(&info, 0, sizeof(info));
 	info.size = sizeof(info);
-	return pfm_get_event_info(idx, PFM_OS_NONE, &info) == PFM_SUCCESS ? (int)info.pmu : -1;
+	return lib.pfm_get_event_info(idx, PFM_OS_NONE, &info) == PFM_SUCCESS ? (int)info.pmu : -1;
 }
 
 /* arch/pfm-fix.c's value FIX, counted in user space as libpfm4's PFM_PLM3
@@ -265,11 +300,11 @@ static int encode_libpfm(struct pfm_host *h, const char *event, struct perf_even
 	/* user and kernel, as perf counts by default; ":u" or ":k" in EVENT
 	 * override it (the session falls back to user space only where the
 	 * kernel is not permitted) */
-	int rc = pfm_get_os_event_encoding(ev, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	int rc = lib.pfm_get_os_event_encoding(ev, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	if (rc == PFM_ERR_NOTFOUND && !h->forced && lib.user_cpuid[0] && !strstr(event, "::") &&
 	    (size_t)snprintf(qualified, sizeof(qualified), "%.*s::%s",
 			     (int)strcspn(lib.user_cpuid, ","), lib.user_cpuid, event) < sizeof(qualified))
-		rc = pfm_get_os_event_encoding(qualified, PFM_PLM0 | PFM_PLM3,
+		rc = lib.pfm_get_os_event_encoding(qualified, PFM_PLM0 | PFM_PLM3,
 					       PFM_OS_PERF_EVENT_EXT, &arg);
 	attr->size = sizeof(*attr);
 	if (rc == PFM_SUCCESS && !h->forced) {
@@ -287,7 +322,7 @@ static int encode_libpfm(struct pfm_host *h, const char *event, struct perf_even
 	if (rc != PFM_SUCCESS) {
 		free(fs);
 		snprintf(err, errsz, "event '%s': %s (libpfm4, model %s; cyctop list events)",
-			 event, rc == PFM_ERR_NOTFOUND ? "unknown event" : pfm_strerror(rc),
+			 event, rc == PFM_ERR_NOTFOUND ? "unknown event" : lib.pfm_strerror(rc),
 			 h->pmu[0] ? h->pmu : "perf, no hardware PMU");
 		return -1;
 	}
@@ -404,4 +439,28 @@ void pfm_host_describe(const struct pfm_host *h, char *out, size_t outsz)
 			 h->kernel.core[0].pmu_name[0] ? " " : "", h->kernel.core[0].pmu_name);
 	else
 		snprintf(out, outsz, "none (software events only)");
+}
+
+/* The release is the name the soname links to (libpfm.so.4 ->
+ * libpfm.so.4.13.0); the API version (pfm_get_version, 4.0 since 2010)
+ * says little. */
+void pfm_lib_version(char *out, size_t outsz)
+{
+	Dl_info info;
+	char target[256];
+
+	out[0] = '\0';
+	if (load_libpfm(NULL, 0) < 0)
+		return;
+	int v = lib.pfm_get_version();
+	snprintf(out, outsz, "API %d.%d", PFM_MAJ_VERSION(v), PFM_MIN_VERSION(v));
+	if (!dladdr((void *)lib.pfm_get_version, &info) || !info.dli_fname)
+		return;
+	ssize_t n = sys_readlink(info.dli_fname, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	const char *ver = strstr(target, ".so.");
+	if (ver)
+		snprintf(out, outsz, "%s", ver + 4);
 }

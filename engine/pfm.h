@@ -1,5 +1,6 @@
 /* libpfm4: event strings to perf_event_attr, forced models for hosts that
- * lack them, and the host's PMU. */
+ * lack them, and the host's PMU.  libpfm4 is loaded by the first
+ * pfm_setup (or pfm_encode, pfm_lib_version): nothing else here calls it. */
 #ifndef ENGINE_PFM_H
 #define ENGINE_PFM_H
 
@@ -71,5 +72,9 @@ const char *pfm_host_kernel_pmu(const struct pfm_host *h);
  * (a core cyctop has no tables for).  Probed once.  0 on x86, under a
  * forced model, or when the probe opens nothing. */
 int pfm_host_counters(struct pfm_host *h);
+
+/* libpfm4's release ("4.13.0"), else its API version ("API 4.0"), in OUT;
+ * "" where it cannot be loaded. */
+void pfm_lib_version(char *out, size_t outsz);
 
 #endif

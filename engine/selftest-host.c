@@ -6,12 +6,9 @@
 #include "engine/selftest.h"
 
 #include <dirent.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <perfmon/pfmlib.h>
 
 #include "arch/preset.h"
 #include "arch/tree.h"
@@ -110,28 +107,6 @@ static void read_trees_presets(struct selftest_ctx *c)
 			append(c->host.presets, sizeof(c->host.presets), p->name);
 }
 
-/* libpfm4's release: the name the loaded library's soname links to
- * (libpfm.so.4 -> libpfm.so.4.13.0); its API version (pfm_get_version,
- * 4.0 since 2010) says little. */
-static void read_pfm_version(struct st_host *h)
-{
-	Dl_info info;
-	char target[256];
-	int v = pfm_get_version();
-
-	snprintf(h->pfm_version, sizeof(h->pfm_version), "API %d.%d", PFM_MAJ_VERSION(v),
-		 PFM_MIN_VERSION(v));
-	if (!dladdr((void *)pfm_get_version, &info) || !info.dli_fname)
-		return;
-	ssize_t n = sys_readlink(info.dli_fname, target, sizeof(target) - 1);
-	if (n <= 0)
-		return;
-	target[n] = '\0';
-	const char *ver = strstr(target, ".so.");
-	if (ver)
-		snprintf(h->pfm_version, sizeof(h->pfm_version), "%.31s", ver + 4);
-}
-
 static void read_perf_version(struct st_host *h)
 {
 	char *argv[] = { "perf", "--version", NULL };
@@ -167,7 +142,7 @@ void st_host_read(struct selftest_ctx *c)
 	if (pmus.ncore)
 		read_caps(pmus.core[0].dev, h->caps, sizeof(h->caps));
 	snprintf(h->pfm_pmu, sizeof(h->pfm_pmu), "%s", pfm_host_pmu(c->pfm) ? pfm_host_pmu(c->pfm) : "");
-	read_pfm_version(h);
+	pfm_lib_version(h->pfm_version, sizeof(h->pfm_version));
 	snprintf(h->model_name, sizeof(h->model_name), "%s", c->model->name);
 	pfm_host_describe(c->pfm, h->describe, sizeof(h->describe));
 	h->counters = c->model->n_generic ? c->model->n_generic : pfm_host_counters(c->pfm);

@@ -142,22 +142,24 @@ ok
 #   tui/ui.c: the curses singleton (one terminal a process: its SCREEN, tty,
 #     colours, and the flag its signal handlers set)
 #   engine/sys.c:ops: the syscall seam, substituted by tests (sys_set_ops)
-#   engine/capstone-load.c: one library image a process (dlopen counts
-#     references; its entry points are the image's, not an owner's): loaded
-#     once, on first use, and kept for the asm cache
+#   engine/capstone-load.c, engine/http.c:mhd: one library image a process
+#     (dlopen counts references; its entry points are the image's, not an
+#     owner's), loaded once, on first use (engine/lib-load.c), and kept:
+#     capstone for the asm cache, libmicrohttpd for cyctop serve's threads
 #   engine/unwind.c:accessors: libunwind takes a non-const unw_accessors_t *;
 #     written nowhere
 #   engine/symbols.c:debuginfo_*: libdwfl's Dwfl_Callbacks.debuginfo_path
 #     is a char **; written nowhere
-#   engine/pfm.c:lib: libpfm4's own state is process-wide (pfm_initialize,
-#     its environment variables, 4.13's PMUs left active): what it detects
+#   engine/pfm.c:lib: libpfm4's own state is process-wide (the library
+#     image loaded on first use, pfm_initialize, its environment
+#     variables, 4.13's PMUs left active): what it detects
 #     of the CPU, probed once a process, and which host it is set up for;
 #     the host itself (struct pfm_host) is made and passed by its owner
 #   engine/selftest-run.c:seam: the self-test wraps the sys seam, whose
 #     callbacks take no context: its one watch's state (one at a time, one
 #     thread) lives beside the wrappers, set and cleared around the watch
 allowed='tui/ui.c:active tui/ui.c:screen tui/ui.c:tty tui/ui.c:utf8 tui/ui.c:el_attr
-tui/ui.c:pending engine/sys.c:ops engine/capstone-load.c:api engine/capstone-load.c:state
+tui/ui.c:pending engine/sys.c:ops engine/capstone-load.c:api engine/capstone-load.c:image engine/http.c:mhd
 engine/unwind.c:accessors engine/symbols.c:debuginfo_dirs engine/symbols.c:debuginfo_path
 engine/pfm.c:lib engine/selftest-run.c:seam'
 for f in tui/*.c engine/*.c arch/*.c; do

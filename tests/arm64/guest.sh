@@ -89,14 +89,16 @@ for f in "$b/cyctop" "$b/workloads/spin" "$b/workloads/callers" "$g/root/usr/bin
 	cp -L "$f" "$r/bin/"
 	addlibs "$f"
 done
-# capstone: loaded by cyctop when it first decodes AArch64 code (dlopen, no
-# DT_NEEDED entry names it), the soname of the headers it was built with
-for d in $libdirs; do
-	for so in "$d"/libcapstone.so.[0-9]; do
-		[ -e "$so" ] || continue
-		cp -L "$so" "$r/lib/aarch64-linux-gnu/"
-		addlibs "$so"
-		break 2
+# capstone and libpfm4: loaded by cyctop on first use (dlopen, no DT_NEEDED
+# entry names them: engine/lib-load.c), the sonames it was built with
+for pat in 'libcapstone.so.[0-9]' 'libpfm.so.4'; do
+	for d in $libdirs; do
+		for so in "$d"/$pat; do
+			[ -e "$so" ] || continue
+			cp -L "$so" "$r/lib/aarch64-linux-gnu/"
+			addlibs "$so"
+			break 2
+		done
 	done
 done
 cp "$src/tests/arm64/init" "$r/init"
