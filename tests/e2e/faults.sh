@@ -116,7 +116,7 @@ expect_true "$(json_last "$TMP/bg.json" 'o["ended"] and o["exit_status"] == 137'
 expect_true "$(json_last "$TMP/bg.json" 'samples("work_60","cpu-clock") > 0')" "final table has the samples"
 run "$CYCTOP" -b -e cpu-clock -d 0.3 -- sh -c 'kill -KILL $$'
 expect_rc 137 "text run of a killed target: its status"
-expect_out "exited with status 137" "text says the status"
+expect_out "killed by SIGKILL (status 137)" "text says the signal and the status"
 gone "mix 60.04$TAG" "killed target left behind"
 
 # 5. A thread storm (hundreds of threads a second, each living a few ms):

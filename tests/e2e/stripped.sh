@@ -99,7 +99,9 @@ done <funcs.txt
 # named by its address in the file (0x%016x: the mapping's file offset plus
 # the distance from its start, which in the executable is not the ELF
 # address 0x401...); cyctop must list the same rows, named alike, with the
-# same shares (the same file: exact, up to perf's rounding of 0.01).
+# same shares (the same file: exact, up to one step of the two decimals
+# both print; compared in hundredths, since 2.64 - 2.63 is a hair over
+# 0.01 in floating point and failed a row one rounding step apart).
 cat >"$TMP/exe.c" <<'C'
 #include <stdlib.h>
 static volatile double sink;
@@ -143,7 +145,7 @@ json_last n.json "'\\n'.join('%s %s %.2f' % (f['module'].rsplit('/', 1)[1], f['n
 	sort >cyctop.txt
 join -j1 -a1 -a2 -e none -o 0,1.2,2.2 \
 	"$(sed 's/ /:/' perf.txt >p.j && echo p.j)" "$(sed 's/ /:/' cyctop.txt >c.j && echo c.j)" |
-	awk '{ d = $2 - $3; if ($2 == "none" || $3 == "none" || d > 0.01 || d < -0.01) {
+	awk '{ d = ($2 - $3) * 100; if ($2 == "none" || $3 == "none" || d > 1.5 || d < -1.5) {
 		print "  " $1 ": perf " $2 " %, cyctop " $3 " %"; bad = 1 } } END { exit bad }' >diff.txt ||
 	fail "rows of code without symbol or FDE differ from perf report's:
 $(cat diff.txt)"
