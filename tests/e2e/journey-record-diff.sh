@@ -32,11 +32,16 @@ record() {
 	fi
 	expect_rc 0 "record $1"
 	# none lost but under a sanitizer, whose reader (3 times slower, on
-	# a loaded machine) once let 678 of 2,176 go; the diff below holds
-	grep -q "^cyctop record: [0-9]* samples, 0 lost," "$TMP/err" || [ -n "$ASAN" ] ||
-		fail "record -g $1 lost samples: $(cat "$TMP/err")"
+	# a loaded machine) once let 678 of 2,176 go, and 19% in a check: the
+	# counts of a recording that lost samples are short by as much, so
+	# the comparisons of equal work below need both whole (LOST)
+	if ! grep -q "^cyctop record: [0-9]* samples, 0 lost," "$TMP/err"; then
+		[ -n "$ASAN" ] || fail "record -g $1 lost samples: $(cat "$TMP/err")"
+		LOST="$LOST $1: $(sed -n 's/^cyctop record: \([0-9]* samples, [0-9]* lost\),.*/\1/p' "$TMP/err")"
+	fi
 	ok
 }
+LOST=""
 
 cp "$W/diffwork" "$TMP/prog.old"
 cp "$W/half/diffwork" "$TMP/prog"
@@ -69,6 +74,7 @@ def near_zero(name):
         sys.exit("%s: delta %g, beyond twice the half-width %g of its interval" %
                  (name, s["delta"], half))
 EVENT = [e for e in d["base"]["events"]][0]
+LOST = "$LOST"
 $2
 EOF
 	ok
@@ -85,10 +91,12 @@ for f in ("work_a", "work_b", "work_half"):
         "%s not paired across the builds: %s" % (f, r)
 s = ev("work_half")
 z = (s["delta"] + 0.5 * s["base"]) / s["sd"]
-assert s["significant"] and abs(z) < 4, "work_half: delta %g of base %g (sd %g)" % (
-    s["delta"], s["base"], s["sd"])
-near_zero("work_a")
-near_zero("work_b")'
+assert s["significant"], "work_half: delta %g of base %g not significant" % (s["delta"], s["base"])
+if not LOST:
+    assert abs(z) < 4, "work_half: delta %g of base %g (sd %g)" % (s["delta"], s["base"], s["sd"])
+    near_zero("work_a")
+    near_zero("work_b")'
+[ -z "$LOST" ] || skip_part "the shares against the work done: the sanitized reader lost samples ($LOST)"
 run "$CYCTOP" diff "$TMP/prog.old.data" "$TMP/prog.data"
 expect_rc 0 "cyctop diff (text)"
 expect_out "# compared: counts: both sides are whole runs" "the text says it compared counts"
