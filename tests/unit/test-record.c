@@ -1313,14 +1313,22 @@ static void check_layout(const struct perf_event_header *h, uint64_t st)
 	}
 }
 
+/* The sample_type of mask M over head_bits[]: bit i of M takes head_bits[i]. */
+static uint64_t head_type(uint64_t m)
+{
+	uint64_t st = 0;
+
+	for (size_t i = 0; i < NHEAD; i++)
+		if (m & (1u << i))
+			st |= head_bits[i];
+	return st;
+}
+
 static void test_sample_layout(void **state)
 {
 	(void)state;
 	for (uint64_t m = 0; m < (1u << NHEAD); m++) {
-		uint64_t st = 0;
-		for (size_t i = 0; i < NHEAD; i++)
-			if (m & (1u << i))
-				st |= head_bits[i];
+		uint64_t st = head_type(m);
 		struct perf_event_header *h = head_sample(st, 3, 3);
 		check_layout(h, st);
 		free(h);
@@ -1338,10 +1346,7 @@ static void test_trailer_time_layout(void **state)
 {
 	(void)state;
 	for (uint64_t m = 0; m < (1u << NHEAD); m++) {
-		uint64_t st = 0;
-		for (size_t i = 0; i < NHEAD; i++)
-			if (m & (1u << i))
-				st |= head_bits[i];
+		uint64_t st = head_type(m);
 		for (int sid = 0; sid < 2; sid++) {
 			struct perf_event_attr a = { .sample_type = st, .sample_id_all = sid };
 			struct rec_format f;
