@@ -11,8 +11,11 @@
 /* A member FN of the library's own type, named as the library names it:
  * struct { LIB_FN(MHD_start_daemon); } m; m.MHD_start_daemon(...). */
 #define LIB_FN(fn) __typeof__(fn) *fn
-/* The table's row of member FN of API: where dlsym's address goes. */
-#define LIB_SYM(api, fn) { (void **)&(api).fn, #fn }
+/* The table's row of member FN of API: where dlsym's address goes.  FN is
+ * expanded first: libunwind's unw_step is a macro for the symbol
+ * _Ux86_64_step, which LIB_FN names the member too. */
+#define LIB_SYM(api, fn) LIB_SYM_(api, fn)
+#define LIB_SYM_(api, fn) { (void **)&(api).fn, #fn }
 
 struct lib_sym {
 	void **fn;
