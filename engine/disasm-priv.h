@@ -25,6 +25,10 @@ void disasm_fill_bad(struct asm_insn *in, uint64_t addr, const uint8_t *bytes, s
 
 int disasm_x86_64(const uint8_t *code, size_t len, uint64_t start, uint64_t bias,
 		  asm_namer namer, void *arg, struct insn_vec *iv);
+/* Whether Zydis is loaded (the first call loads it: engine/lib-load.c),
+ * and its file name, "libZydis.so.4.0", for an error. */
+bool disasm_x86_64_loaded(void);
+const char *disasm_x86_64_soname(void);
 int disasm_aarch64(const uint8_t *code, size_t len, uint64_t start, uint64_t bias,
 		   asm_namer namer, void *arg, struct insn_vec *iv);
 

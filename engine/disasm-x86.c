@@ -4,7 +4,11 @@
  * (AVX-512) nor mask-register instructions, which glibc's *_evex string
  * functions run on every AVX-512 host.  Zydis decodes every instruction
  * objdump 2.40 does there; its Intel text is brought to objdump's
- * mnemonics and operand forms below (cyctop(1), THE ASM VIEW, lists what differs). */
+ * mnemonics and operand forms below (cyctop(1), THE ASM VIEW, lists what differs).
+ *
+ * Zydis is loaded when x86-64 code is first decoded (engine/lib-load.c),
+ * not when cyctop starts: its tables' 2,527 relative relocations went to
+ * every start, and only annotate and the asm view decode. */
 #include "config.h"
 
 #include "engine/disasm-priv.h"
@@ -15,6 +19,47 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "engine/lib-load.h"
+
+/* The Zydis image (ZYDIS_SONAME, configure's) and the calls made of it. */
+static struct {
+	struct lib_image image;
+	LIB_FN(ZydisDecoderInit);
+	LIB_FN(ZydisDecoderDecodeFull);
+	LIB_FN(ZydisFormatterInit);
+	LIB_FN(ZydisFormatterSetProperty);
+	LIB_FN(ZydisFormatterSetHook);
+	LIB_FN(ZydisFormatterFormatInstruction);
+	LIB_FN(ZydisCalcAbsoluteAddress);
+	LIB_FN(ZydisMnemonicGetString);
+	LIB_FN(ZydisRegisterGetClass);
+	LIB_FN(ZydisRegisterGetString);
+} lib = { .image = { .soname = ZYDIS_SONAME } };
+
+bool disasm_x86_64_loaded(void)
+{
+	const struct lib_sym sym[] = {
+		LIB_SYM(lib, ZydisDecoderInit),
+		LIB_SYM(lib, ZydisDecoderDecodeFull),
+		LIB_SYM(lib, ZydisFormatterInit),
+		LIB_SYM(lib, ZydisFormatterSetProperty),
+		LIB_SYM(lib, ZydisFormatterSetHook),
+		LIB_SYM(lib, ZydisFormatterFormatInstruction),
+		LIB_SYM(lib, ZydisCalcAbsoluteAddress),
+		LIB_SYM(lib, ZydisMnemonicGetString),
+		LIB_SYM(lib, ZydisRegisterGetClass),
+		LIB_SYM(lib, ZydisRegisterGetString),
+	};
+
+	/* kept loaded: the asm cache decodes again */
+	return lib_load(&lib.image, sym, sizeof(sym) / sizeof(sym[0]), NULL, 0) == 0;
+}
+
+const char *disasm_x86_64_soname(void)
+{
+	return ZYDIS_SONAME;
+}
 
 /* Room for Zydis's text before it is cut to ASM_TEXT_MAX with the name. */
 #define RAW_TEXT_MAX 256
@@ -66,16 +111,17 @@ static bool decoder_init(struct decoder *d)
 		{ ZYDIS_FORMATTER_PROP_DISP_PADDING, ZYDIS_PADDING_DISABLED },
 	};
 
-	if (ZYAN_FAILED(ZydisDecoderInit(&d->dec, ZYDIS_MACHINE_MODE_LONG_64,
-					 ZYDIS_STACK_WIDTH_64)) ||
-	    ZYAN_FAILED(ZydisFormatterInit(&d->fmt, ZYDIS_FORMATTER_STYLE_INTEL)))
+	if (ZYAN_FAILED(lib.ZydisDecoderInit(&d->dec, ZYDIS_MACHINE_MODE_LONG_64,
+					     ZYDIS_STACK_WIDTH_64)) ||
+	    ZYAN_FAILED(lib.ZydisFormatterInit(&d->fmt, ZYDIS_FORMATTER_STYLE_INTEL)))
 		return false;
 	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++)
-		if (ZYAN_FAILED(ZydisFormatterSetProperty(&d->fmt, props[i].prop, props[i].value)))
+		if (ZYAN_FAILED(lib.ZydisFormatterSetProperty(&d->fmt, props[i].prop,
+							      props[i].value)))
 			return false;
 	d->print_size = print_size_hook;
-	return ZYAN_SUCCESS(ZydisFormatterSetHook(&d->fmt, ZYDIS_FORMATTER_FUNC_PRINT_TYPECAST,
-						  (const void **)&d->print_size));
+	return ZYAN_SUCCESS(lib.ZydisFormatterSetHook(&d->fmt, ZYDIS_FORMATTER_FUNC_PRINT_TYPECAST,
+						      (const void **)&d->print_size));
 }
 
 static bool decode(const struct decoder *dc, const uint8_t *p, size_t left, uint64_t addr,
@@ -84,7 +130,7 @@ static bool decode(const struct decoder *dc, const uint8_t *p, size_t left, uint
 	d->addr = addr;
 	d->bytes = p;
 	d->dec = &dc->dec;
-	return ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dc->dec, p, left, &d->in, d->op));
+	return ZYAN_SUCCESS(lib.ZydisDecoderDecodeFull(&dc->dec, p, left, &d->in, d->op));
 }
 
 static bool is_branch(const struct decoded *d)
@@ -109,7 +155,7 @@ static uint64_t imm_target(const struct decoded *d)
 	for (uint8_t i = 0; i < d->in.operand_count_visible; i++) {
 		const ZydisDecodedOperand *op = &d->op[i];
 		if (op->type == ZYDIS_OPERAND_TYPE_IMMEDIATE && op->imm.is_relative &&
-		    ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&d->in, op, d->addr, &abs)))
+		    ZYAN_SUCCESS(lib.ZydisCalcAbsoluteAddress(&d->in, op, d->addr, &abs)))
 			return abs;
 	}
 	return 0;
@@ -139,7 +185,7 @@ static unsigned vector_bits(const struct decoded *d)
 		const ZydisDecodedOperand *op = &d->op[i];
 		if (op->type != ZYDIS_OPERAND_TYPE_REGISTER)
 			continue;
-		switch (ZydisRegisterGetClass(op->reg.value)) {
+		switch (lib.ZydisRegisterGetClass(op->reg.value)) {
 		case ZYDIS_REGCLASS_XMM:
 		case ZYDIS_REGCLASS_YMM:
 		case ZYDIS_REGCLASS_ZMM:
@@ -430,9 +476,9 @@ static void objdump_x87(const struct decoded *d, char *text, size_t size)
 		const char *name;
 		char to[16];
 		if (op->type != ZYDIS_OPERAND_TYPE_REGISTER ||
-		    ZydisRegisterGetClass(op->reg.value) != ZYDIS_REGCLASS_X87)
+		    lib.ZydisRegisterGetClass(op->reg.value) != ZYDIS_REGCLASS_X87)
 			continue;
-		name = ZydisRegisterGetString(op->reg.value);  /* "st1" */
+		name = lib.ZydisRegisterGetString(op->reg.value);  /* "st1" */
 		if (!name || strlen(name) != 3)
 			return;
 		if (op->encoding == ZYDIS_OPERAND_ENCODING_MODRM_RM)
@@ -472,7 +518,7 @@ static bool same_insn(const struct decoded *d, const uint8_t *bytes, size_t n)
 	ZydisDecodedInstruction in;
 	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
 
-	if (ZYAN_FAILED(ZydisDecoderDecodeFull(d->dec, bytes, n, &in, op)) ||
+	if (ZYAN_FAILED(lib.ZydisDecoderDecodeFull(d->dec, bytes, n, &in, op)) ||
 	    in.length != n || in.mnemonic != d->in.mnemonic ||
 	    in.operand_count_visible != d->in.operand_count_visible)
 		return false;
@@ -576,12 +622,12 @@ static void objdump_prefix_words(const struct decoded *d, char *text, size_t siz
 static size_t string_operand(const ZydisDecodedOperand *op, char *out, size_t size)
 {
 	static const char *const sizes[] = { "byte", "word", "dword", "qword" };
-	const char *seg = ZydisRegisterGetString(op->mem.segment);
-	const char *base = ZydisRegisterGetString(op->mem.base);
+	const char *seg = lib.ZydisRegisterGetString(op->mem.segment);
+	const char *base = lib.ZydisRegisterGetString(op->mem.base);
 	unsigned k = op->size == 8 ? 0 : op->size == 16 ? 1 : op->size == 32 ? 2 : 3;
 
 	if (op->type == ZYDIS_OPERAND_TYPE_REGISTER)
-		return (size_t)snprintf(out, size, "%s", ZydisRegisterGetString(op->reg.value));
+		return (size_t)snprintf(out, size, "%s", lib.ZydisRegisterGetString(op->reg.value));
 	return (size_t)snprintf(out, size, "%s ptr %s:[%s]", sizes[k], seg ? seg : "ds",
 				base ? base : "?");
 }
@@ -617,7 +663,7 @@ static void objdump_string_op(const struct decoded *d, const char *m, char *text
  * without its register operand. */
 static void objdump_spelling(const struct decoded *d, char *text, size_t size)
 {
-	const char *m = ZydisMnemonicGetString(d->in.mnemonic);
+	const char *m = lib.ZydisMnemonicGetString(d->in.mnemonic);
 	long imm = last_imm(d);
 	char alias[32];
 
@@ -652,7 +698,7 @@ static uint64_t rip_address(const struct decoded *d)
 	for (uint8_t i = 0; i < d->in.operand_count_visible; i++)
 		if (d->op[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
 		    d->op[i].mem.base == ZYDIS_REGISTER_RIP &&
-		    ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&d->in, &d->op[i], d->addr, &abs)))
+		    ZYAN_SUCCESS(lib.ZydisCalcAbsoluteAddress(&d->in, &d->op[i], d->addr, &abs)))
 			return abs;
 	return 0;
 }
@@ -667,10 +713,10 @@ static void format_text(struct asm_insn *in, const struct decoder *dc, const str
 	uint64_t rip = rip_address(d);
 	ZydisFormatterFunc print_size = dc->print_size;
 
-	if (ZYAN_FAILED(ZydisFormatterFormatInstruction(&dc->fmt, &d->in, d->op,
-							d->in.operand_count_visible, raw,
-							sizeof(raw), d->addr, &print_size)))
-		snprintf(raw, sizeof(raw), "%s", ZydisMnemonicGetString(d->in.mnemonic));
+	if (ZYAN_FAILED(lib.ZydisFormatterFormatInstruction(&dc->fmt, &d->in, d->op,
+							    d->in.operand_count_visible, raw,
+							    sizeof(raw), d->addr, &print_size)))
+		snprintf(raw, sizeof(raw), "%s", lib.ZydisMnemonicGetString(d->in.mnemonic));
 	objdump_spelling(d, raw, sizeof(raw));
 	if (rip) {
 		disasm_name_of(rip + bias, namer, arg, name, sizeof(name));
@@ -703,7 +749,7 @@ int disasm_x86_64(const uint8_t *code, size_t len, uint64_t start, uint64_t bias
 	uint64_t addr = start - bias;  /* the text shows ELF addresses, as objdump */
 	size_t off = 0;
 
-	if (!decoder_init(&dc))
+	if (!disasm_x86_64_loaded() || !decoder_init(&dc))
 		return -1;
 	while (off < len) {
 		struct asm_insn *in = disasm_vec_push(iv);

@@ -123,7 +123,7 @@ bool disasm_supported(uint16_t machine)
 	switch (machine) {
 #ifdef HAVE_ZYDIS
 	case EM_X86_64:
-		return true;
+		return disasm_x86_64_loaded();
 #endif
 	case EM_AARCH64:
 		return capstone_api() != NULL;
@@ -135,8 +135,15 @@ bool disasm_supported(uint16_t machine)
 /* Why this cyctop lacks the decoder of a machine it knows, or "". */
 static const char *decoder_missing(uint16_t machine, char *buf, size_t size)
 {
+#ifdef HAVE_ZYDIS
+	if (machine == EM_X86_64) {
+		snprintf(buf, size, " (%s cannot be loaded)", disasm_x86_64_soname());
+		return buf;
+	}
+#else
 	if (machine == EM_X86_64)
 		return " (built without Zydis)";
+#endif
 	if (machine != EM_AARCH64)
 		return "";
 	snprintf(buf, size, " (%s cannot be loaded)", capstone_soname());

@@ -89,9 +89,10 @@ for f in "$b/cyctop" "$b/workloads/spin" "$b/workloads/callers" "$g/root/usr/bin
 	cp -L "$f" "$r/bin/"
 	addlibs "$f"
 done
-# capstone and libpfm4: loaded by cyctop on first use (dlopen, no DT_NEEDED
-# entry names them: engine/lib-load.c), the sonames it was built with
-for pat in 'libcapstone.so.[0-9]' 'libpfm.so.4'; do
+# capstone, libpfm4 and Zydis: loaded by cyctop on first use (dlopen, no
+# DT_NEEDED entry names them: engine/lib-load.c), the sonames it was built
+# with
+for pat in 'libcapstone.so.[0-9]' 'libpfm.so.4' 'libZydis.so.[0-9].[0-9]'; do
 	for d in $libdirs; do
 		for so in "$d"/$pat; do
 			[ -e "$so" ] || continue
