@@ -29,6 +29,7 @@
 #include "engine/session-meta.h"
 #include "engine/symbols.h"
 #include "engine/sys.h"
+#include "engine/unwind.h"
 
 #define BUILD_ID_MAX 20
 #define BLOB_MAX (64u << 10)
@@ -649,8 +650,9 @@ static void file_totals(struct session *s)
 }
 
 /* Files recorded with stacks (cyctop record -g, perf record -g or
- * --call-graph dwarf) keep them: they are unwound as they are read. */
-static int file_callgraph(struct session *s)
+ * --call-graph dwarf) keep them: they are unwound as they are read, dwarf
+ * ones with libunwind (loaded here, or a line naming it). */
+static int file_callgraph(struct session *s, char *err, size_t errsz)
 {
 	for (int e = 0; e < s->events.n; e++) {
 		uint64_t st = s->events.ev[e].attr.sample_type;
@@ -660,8 +662,12 @@ static int file_callgraph(struct session *s)
 			   /* newer perf's off-cpu: its chain in the raw data */
 			   : e == s->offcpu_ev ? CALL_GRAPH_FP
 					       : CALL_GRAPH_NONE;
-		if (session_enable_callgraph(s, mode) < 0)
+		if (mode == CALL_GRAPH_DWARF && unwind_load(err, errsz) < 0)
 			return -1;
+		if (session_enable_callgraph(s, mode) < 0) {
+			snprintf(err, errsz, "out of memory");
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -814,7 +820,9 @@ struct session *session_open_file(const struct session_file_opts *o, char *err, 
 		profile_track_processes(s->prof);
 		s->system_wide = true;
 	}
-	if (file_callgraph(s) < 0 || (o->keep_threads && session_keep_threads(s) < 0)) {
+	if (file_callgraph(s, err, errsz) < 0)
+		goto fail;
+	if (o->keep_threads && session_keep_threads(s) < 0) {
 		snprintf(err, errsz, "out of memory");
 		goto fail;
 	}

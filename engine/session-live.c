@@ -21,6 +21,7 @@
 #include "engine/ring.h"
 #include "engine/sys.h"
 #include "engine/target.h"
+#include "engine/unwind.h"
 
 /* The ring (data pages per CPU) with -g dwarf when -m was not given: each
  * sample carries the stack copy (8 KB by default), so the 64-page (256 KB)
@@ -548,6 +549,8 @@ static int setup_call_graph(struct session *s, const struct session_opts *o, cha
 				 ls->stack_size, CALL_GRAPH_STACK_MAX);
 			return -1;
 		}
+		if (unwind_load(err, errsz) < 0)   /* libunwind: a line naming it */
+			return -1;
 		s->fmt.sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				      PERF_SAMPLE_STACK_USER;
 		s->fmt.regs_user = CG_REGS_USER;

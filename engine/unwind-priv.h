@@ -12,6 +12,7 @@
 
 #include "engine/unwind.h"
 
+#include "engine/lib-load.h"
 #include "lib/hashtab.h"
 
 #include <asm/perf_regs.h>
@@ -44,6 +45,26 @@
 #define UW_REGIONS 64
 #define UW_SEGS 16
 #define UW_RULES_CACHE 4096   /* libunwind's rule cache, in IPs */
+
+/* libunwind's entry points, loaded on first use (unwind.c's unwind_load).
+ * The unw_ names are its headers' macros for the host's symbols
+ * (unw_step: _Ux86_64_step), the members' names and dlsym's alike. */
+struct uw_lib {
+	struct lib_image image;
+	LIB_FN(unw_create_addr_space);
+	LIB_FN(unw_destroy_addr_space);
+	LIB_FN(unw_set_caching_policy);
+	LIB_FN(unw_set_cache_size);
+	LIB_FN(unw_flush_cache);
+	LIB_FN(unw_init_remote);
+	LIB_FN(unw_step);
+	LIB_FN(unw_get_reg);
+	LIB_FN(unw_is_signal_frame);
+	/* exported but declared in none of its headers (unwind.c) */
+	int (*UNW_OBJ(dwarf_search_unwind_table))(unw_addr_space_t as, unw_word_t ip,
+						  unw_dyn_info_t *di, unw_proc_info_t *pi,
+						  int need_unwind_info, void *arg);
+};
 
 struct uw_seg {              /* a PT_LOAD segment */
 	uint64_t vaddr, memsz, offset, filesz;
@@ -88,6 +109,7 @@ struct uw_steps {
 };
 
 struct unwinder {
+	const struct uw_lib *lib;    /* libunwind, loaded: unwind-steps.c's way to it */
 	unw_addr_space_t as;
 	uint64_t page, clock;
 	bool flush_pending;          /* libunwind's rules may name forgotten memory */

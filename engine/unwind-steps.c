@@ -115,21 +115,21 @@ static void probe_one(const struct uw_ctx *real, uint64_t ip, uint64_t sp, uint6
 	s.stack = stack + (sp - PROBE_BASE);
 	s.stack_size = PROBE_BASE + PROBE_SIZE - sp;
 	*p = (struct probe){ .sp = sp, .bp = bp };
-	if (unw_init_remote(&cu, c.u->as, &c) < 0)
+	if (c.u->lib->unw_init_remote(&cu, c.u->as, &c) < 0)
 		return;
-	int ret = unw_step(&cu);
+	int ret = c.u->lib->unw_step(&cu);
 	if (c.noinfo || ret < 0)
 		return;
 	if (ret == 0) {
 		p->ok = p->end = true;
 		return;
 	}
-	if (unw_get_reg(&cu, UNW_X86_64_RSP, &v) < 0)
+	if (c.u->lib->unw_get_reg(&cu, UNW_X86_64_RSP, &v) < 0)
 		return;
 	p->cfa = v;
-	if (unw_get_reg(&cu, UNW_REG_IP, &v) < 0 || !(p->ra_at = probe_where(v)))
+	if (c.u->lib->unw_get_reg(&cu, UNW_REG_IP, &v) < 0 || !(p->ra_at = probe_where(v)))
 		return;
-	if (unw_get_reg(&cu, UNW_X86_64_RBP, &v) < 0)
+	if (c.u->lib->unw_get_reg(&cu, UNW_X86_64_RBP, &v) < 0)
 		return;
 	if (v != bp && !(p->bp_at = probe_where(v)))
 		return;

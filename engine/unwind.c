@@ -25,17 +25,39 @@
  * dwarf_find_debug_frame, and its UNW_INFO_FORMAT_TABLE path wants a private
  * struct (unw_debug_frame_list) in local memory; code with .debug_frame but
  * no .eh_frame (rare: -fno-asynchronous-unwind-tables) ends the stack, as
- * "no unwind info", truncated. */
+ * "no unwind info", truncated.
+ *
+ * libunwind (libunwind-ARCH.so.8 and libunwind.so.8) is loaded when the
+ * first unwinder is made (engine/lib-load.c), not when cyctop starts: only
+ * dwarf stacks (and aarch64's leaf fixup) use it. */
+#include "config.h"
+
 #include "engine/unwind-priv.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Exported by libunwind but declared in none of its headers. */
-extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip,
-					      unw_dyn_info_t *di, unw_proc_info_t *pi,
-					      int need_unwind_info, void *arg);
+/* The library image, one a process, kept loaded (unwinders come and go). */
+static struct uw_lib lib = { .image = { .soname = UNWIND_SONAME } };
+
+int unwind_load(char *err, size_t errsz)
+{
+	const struct lib_sym sym[] = {
+		LIB_SYM(lib, unw_create_addr_space),
+		LIB_SYM(lib, unw_destroy_addr_space),
+		LIB_SYM(lib, unw_set_caching_policy),
+		LIB_SYM(lib, unw_set_cache_size),
+		LIB_SYM(lib, unw_flush_cache),
+		LIB_SYM(lib, unw_init_remote),
+		LIB_SYM(lib, unw_step),
+		LIB_SYM(lib, unw_get_reg),
+		LIB_SYM(lib, unw_is_signal_frame),
+		LIB_SYM(lib, UNW_OBJ(dwarf_search_unwind_table)),
+	};
+
+	return lib_load(&lib.image, sym, sizeof(sym) / sizeof(sym[0]), err, errsz);
+}
 
 /* ---- libunwind accessors -------------------------------------------- */
 
@@ -59,7 +81,7 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *p
 	di.u.rti.segbase = r->file->hdr_vaddr + r->bias;
 	di.u.rti.table_data = r->file->table_vaddr + r->bias;
 	di.u.rti.table_len = r->file->fde_count * 8 / sizeof(unw_word_t);
-	ret = UNW_OBJ(dwarf_search_unwind_table)(as, ip, &di, pi, need_unwind_info, c);
+	ret = lib.UNW_OBJ(dwarf_search_unwind_table)(as, ip, &di, pi, need_unwind_info, c);
 	if (ret < 0)
 		c->noinfo = true;  /* else libunwind guesses from the frame pointer */
 	return ret;
@@ -217,19 +239,21 @@ struct unwinder *unwinder_new(void)
 {
 	struct unwinder *u;
 
-	if (elf_version(EV_CURRENT) == EV_NONE || !(u = calloc(1, sizeof(*u))))
+	if (unwind_load(NULL, 0) < 0 || elf_version(EV_CURRENT) == EV_NONE ||
+	    !(u = calloc(1, sizeof(*u))))
 		return NULL;
+	u->lib = &lib;
 	u->page = (uint64_t)sysconf(_SC_PAGESIZE);
 	u->steps.on = uw_steps_wanted();
-	u->as = unw_create_addr_space(&accessors, 0);
+	u->as = lib.unw_create_addr_space(&accessors, 0);
 	if (!u->as) {
 		free(u);
 		return NULL;
 	}
-	unw_set_caching_policy(u->as, UNW_CACHE_GLOBAL);
+	lib.unw_set_caching_policy(u->as, UNW_CACHE_GLOBAL);
 	/* libunwind's default, 128 IPs, is too few for a program's hot code;
 	 * a failure (libunwind built with __thread) keeps it. */
-	(void)unw_set_cache_size(u->as, UW_RULES_CACHE, 0);
+	(void)lib.unw_set_cache_size(u->as, UW_RULES_CACHE, 0);
 	return u;
 }
 
@@ -239,7 +263,7 @@ void unwinder_free(struct unwinder *u)
 		return;
 	for (unsigned i = 0; i < UW_FILES; i++)
 		uw_file_close(u, &u->files[i]);
-	unw_destroy_addr_space(u->as);
+	lib.unw_destroy_addr_space(u->as);
 	free(u->steps.rules);
 	hashtab_free(&u->steps.index);
 	free(u);
@@ -249,7 +273,7 @@ void unwinder_flush(struct unwinder *u)
 {
 	for (unsigned i = 0; i < UW_FILES; i++)
 		uw_file_close(u, &u->files[i]);
-	unw_flush_cache(u->as, 0, 0);
+	lib.unw_flush_cache(u->as, 0, 0);
 	uw_steps_clear(&u->steps);
 	u->flush_pending = false;
 }
@@ -264,7 +288,7 @@ void unwinder_flush_path(struct unwinder *u, const char *path)
 			uw_file_close(u, f);
 	}
 	/* the rules are cached by IP alone: which belong to PATH is unknown */
-	unw_flush_cache(u->as, 0, 0);
+	lib.unw_flush_cache(u->as, 0, 0);
 	uw_steps_clear(&u->steps);
 	u->flush_pending = false;
 }
@@ -274,12 +298,12 @@ static uint64_t frame_ip(unw_cursor_t *cu)
 {
 	unw_word_t ip = 0;
 
-	unw_get_reg(cu, UNW_REG_IP, &ip);
+	lib.unw_get_reg(cu, UNW_REG_IP, &ip);
 	/* After a step, unw_is_signal_frame says whether the frame stepped from
 	 * was a signal trampoline (x86_64/Gos-linux.c; aarch64/Gis_signal_frame.c
 	 * matches the vDSO's __kernel_rt_sigreturn, mov x8, #139; svc #0): then
 	 * IP is where the signal interrupted, not a return address. */
-	if (ip != 0 && unw_is_signal_frame(cu) <= 0)
+	if (ip != 0 && lib.unw_is_signal_frame(cu) <= 0)
 		ip--;
 	return ip;
 }
@@ -289,7 +313,7 @@ static uint64_t frame_reg(unw_cursor_t *cu, unw_regnum_t reg)
 {
 	unw_word_t v = 0;
 
-	return unw_get_reg(cu, reg, &v) < 0 ? 0 : v;
+	return lib.unw_get_reg(cu, reg, &v) < 0 ? 0 : v;
 }
 
 /* Code no CFI covers (JIT code, hand-written assembly) is left through its
@@ -316,7 +340,7 @@ static bool fp_step(struct uw_ctx *c, unw_cursor_t *cu, uint64_t fp, uint64_t sp
 	c->fp_ip = ret;
 	c->fp_sp = fp + 16;
 	c->fp_fp = saved;
-	if (unw_init_remote(cu, c->u->as, c) < 0)
+	if (lib.unw_init_remote(cu, c->u->as, c) < 0)
 		return false;
 	*ip = ret - 1;
 	return true;
@@ -332,7 +356,7 @@ static bool walk(struct uw_ctx *c, unw_cursor_t *cu, uint64_t *ips, size_t *n, s
 		uint64_t fp = frame_reg(cu, UNW_FP), sp = frame_reg(cu, UNW_SP);
 
 		c->noinfo = false;
-		ret = unw_step(cu);
+		ret = lib.unw_step(cu);
 		if (c->noinfo) {
 			if (!fp_step(c, cu, fp, sp, &ip))
 				return false;
@@ -369,7 +393,7 @@ size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find
 		return 0;
 	ips[n++] = s->ip;
 	if (u->flush_pending) {   /* from a previous unwind: never inside a step */
-		unw_flush_cache(u->as, 0, 0);
+		lib.unw_flush_cache(u->as, 0, 0);
 		uw_steps_clear(&u->steps);
 		u->flush_pending = false;
 	}
@@ -379,7 +403,7 @@ size_t unwind_sample(struct unwinder *u, const struct rec_sample *s, unwind_find
 	if (u->steps.on && uw_replay(&c, ips, &n, max, truncated))
 		return n;
 	n = 1;
-	if (unw_init_remote(&cu, u->as, &c) < 0)
+	if (lib.unw_init_remote(&cu, u->as, &c) < 0)
 		return n;
 	*truncated = !walk(&c, &cu, ips, &n, max);
 	if (u->steps.on)

@@ -48,7 +48,14 @@ typedef const struct unwind_map *(*unwind_find_map_fn)(void *arg, uint64_t addr)
 
 struct unwinder;
 
-/* An address space with the global caching policy; NULL when out of memory. */
+/* Loads libunwind (the host's libunwind-ARCH.so.8) on the first call and
+ * keeps it; every later call answers as the first did.  0, or -1 with one
+ * line in ERR naming the library (engine/lib-load.h).  A session that
+ * unwinds calls it first, for that line; unwinder_new loads it too. */
+int unwind_load(char *err, size_t errsz);
+
+/* An address space with the global caching policy; NULL when out of memory
+ * or without libunwind (unwind_load). */
 struct unwinder *unwinder_new(void);
 void unwinder_free(struct unwinder *u);
 /* Recorded sessions: OPEN(ARG, PATH) gives a descriptor of the binary
