@@ -3,8 +3,11 @@
  * unpacked), and the accessors of the attrs.  The feature sections are
  * perfdata-feat.c's, pipe mode perfdata-pipe.c's; the format is in
  * engine/perfdata-priv.h. */
+#include "config.h"
+
 #include "engine/perfdata-priv.h"
 #include "lib/hashtab.h"
+#include "engine/lib-load.h"
 #include "engine/record.h"
 
 #include <dirent.h>
@@ -18,6 +21,34 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* libzstd, loaded at the first COMPRESSED record (engine/lib-load.c): few
+ * files are perf record -z's, and linked it went to every start. */
+static struct {
+	struct lib_image image;
+	LIB_FN(ZSTD_createDStream);
+	LIB_FN(ZSTD_initDStream);
+	LIB_FN(ZSTD_freeDStream);
+	LIB_FN(ZSTD_DStreamOutSize);
+	LIB_FN(ZSTD_decompressStream);
+	LIB_FN(ZSTD_isError);
+	LIB_FN(ZSTD_getErrorName);
+} zstd_lib = { .image = { .soname = ZSTD_SONAME } };
+
+static int zstd_load(char *err, size_t errsz)
+{
+	const struct lib_sym sym[] = {
+		LIB_SYM(zstd_lib, ZSTD_createDStream),
+		LIB_SYM(zstd_lib, ZSTD_initDStream),
+		LIB_SYM(zstd_lib, ZSTD_freeDStream),
+		LIB_SYM(zstd_lib, ZSTD_DStreamOutSize),
+		LIB_SYM(zstd_lib, ZSTD_decompressStream),
+		LIB_SYM(zstd_lib, ZSTD_isError),
+		LIB_SYM(zstd_lib, ZSTD_getErrorName),
+	};
+
+	return lib_load(&zstd_lib.image, sym, sizeof(sym) / sizeof(sym[0]), err, errsz);
+}
 
 int pd_fail(struct perfdata *pd, const char *fmt, ...)
 {
@@ -434,7 +465,8 @@ void perfdata_close(struct perfdata *pd)
 	if (pd->own_fd)
 		close(pd->fd);
 	free(pd->rbuf);
-	ZSTD_freeDStream(pd->zstd);
+	if (pd->zstd)   /* made: the library is loaded */
+		zstd_lib.ZSTD_freeDStream(pd->zstd);
 	free(pd->dbuf);
 	free(pd->copy);
 	free(pd->name);
@@ -516,19 +548,23 @@ static int decompress(struct perfdata *pd, const struct perf_event_header *rec, 
 	pd->dlen -= pd->dpos;
 	pd->dpos = 0;
 	pd->doff = off;
-	if (!pd->zstd && (!(pd->zstd = ZSTD_createDStream()) || ZSTD_isError(ZSTD_initDStream(pd->zstd))))
+	char why[256];
+	if (!pd->zstd && zstd_load(why, sizeof(why)) < 0)
+		return next_fail(pd, err, errsz, "%s", why);
+	if (!pd->zstd && (!(pd->zstd = zstd_lib.ZSTD_createDStream()) ||
+			  zstd_lib.ZSTD_isError(zstd_lib.ZSTD_initDStream(pd->zstd))))
 		return next_fail(pd, err, errsz, "zstd: cannot make a decompression stream");
 	ZSTD_inBuffer in = { data, len, 0 };
 	while (in.pos < in.size) {
-		size_t need = pd->dlen + ZSTD_DStreamOutSize();
+		size_t need = pd->dlen + zstd_lib.ZSTD_DStreamOutSize();
 		if (need > DECOMP_MAX || GROW(pd->dbuf, need, pd->dcap) < 0)
 			return next_fail(pd, err, errsz, "compressed record at offset %" PRIu64
 					 ": unpacks to more than %u bytes", off, DECOMP_MAX);
 		ZSTD_outBuffer out = { pd->dbuf, pd->dcap, pd->dlen };
-		size_t rc = ZSTD_decompressStream(pd->zstd, &out, &in);
-		if (ZSTD_isError(rc))
+		size_t rc = zstd_lib.ZSTD_decompressStream(pd->zstd, &out, &in);
+		if (zstd_lib.ZSTD_isError(rc))
 			return next_fail(pd, err, errsz, "compressed record at offset %" PRIu64
-					 ": zstd: %s", off, ZSTD_getErrorName(rc));
+					 ": zstd: %s", off, zstd_lib.ZSTD_getErrorName(rc));
 		pd->dlen = out.pos;
 	}
 	return 0;
@@ -686,7 +722,7 @@ void perfdata_rewind(struct perfdata *pd)
 	}
 	pd->dlen = pd->dpos = 0;
 	if (pd->zstd)
-		ZSTD_initDStream(pd->zstd);
+		zstd_lib.ZSTD_initDStream(pd->zstd);
 	pd->pos = pd->data_off;
 	pd->failed = false;
 	pd->cut = 0;

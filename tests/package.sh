@@ -28,9 +28,10 @@ lintian --fail-on error "$deb" >"$tmp/lintian.log" 2>&1 ||
 	{ cat "$tmp/lintian.log"; fail "lintian reports errors"; }
 echo "package: $(basename "$deb"), lintian: $(grep -c '^E:' "$tmp/lintian.log") errors, $(grep -c '^W:' "$tmp/lintian.log") warnings"
 
-# capstone, libmicrohttpd, libpfm4, Zydis and libunwind are loaded at run
-# time (dlopen): the package depends on them by name
-for lib in 'libcapstone[0-9]' 'libmicrohttpd[0-9]' 'libpfm4' 'libzydis[0-9]' 'libunwind[0-9]'; do
+# capstone, libmicrohttpd, libpfm4, Zydis, libunwind and libzstd are
+# loaded at run time (dlopen): the package depends on them by name
+for lib in 'libcapstone[0-9]' 'libmicrohttpd[0-9]' 'libpfm4' 'libzydis[0-9]' 'libunwind[0-9]' \
+	'libzstd[0-9]'; do
 	dpkg-deb -f "$deb" Depends | grep -q "$lib" ||
 		fail "Depends names no $lib: $(dpkg-deb -f "$deb" Depends)"
 done

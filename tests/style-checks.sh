@@ -143,11 +143,12 @@ ok
 #     colours, and the flag its signal handlers set)
 #   engine/sys.c:ops: the syscall seam, substituted by tests (sys_set_ops)
 #   engine/capstone-load.c, engine/http.c:mhd, engine/disasm-x86.c:lib,
-#     engine/unwind.c:lib: one library image a process (dlopen counts
-#     references; its entry points are the image's, not an owner's),
-#     loaded once, on first use (engine/lib-load.c), and kept: capstone
-#     and Zydis for the asm cache, libmicrohttpd for cyctop serve's
-#     threads, libunwind for every unwinder
+#     engine/unwind.c:lib, engine/perfdata-read.c:zstd_lib: one library
+#     image a process (dlopen counts references; its entry points are the
+#     image's, not an owner's), loaded once, on first use
+#     (engine/lib-load.c), and kept: capstone and Zydis for the asm cache,
+#     libmicrohttpd for cyctop serve's threads, libunwind for every
+#     unwinder, libzstd for every perf record -z file read
 #   engine/unwind.c:accessors: libunwind takes a non-const unw_accessors_t *;
 #     written nowhere
 #   engine/symbols.c:debuginfo_*: libdwfl's Dwfl_Callbacks.debuginfo_path
@@ -162,7 +163,7 @@ ok
 #     thread) lives beside the wrappers, set and cleared around the watch
 allowed='tui/ui.c:active tui/ui.c:screen tui/ui.c:tty tui/ui.c:utf8 tui/ui.c:el_attr
 tui/ui.c:pending engine/sys.c:ops engine/capstone-load.c:api engine/capstone-load.c:image engine/http.c:mhd
-engine/disasm-x86.c:lib engine/unwind.c:lib
+engine/disasm-x86.c:lib engine/unwind.c:lib engine/perfdata-read.c:zstd_lib
 engine/unwind.c:accessors engine/symbols.c:debuginfo_dirs engine/symbols.c:debuginfo_path
 engine/pfm.c:lib engine/selftest-run.c:seam'
 for f in tui/*.c engine/*.c arch/*.c; do

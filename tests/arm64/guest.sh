@@ -89,11 +89,11 @@ for f in "$b/cyctop" "$b/workloads/spin" "$b/workloads/callers" "$g/root/usr/bin
 	cp -L "$f" "$r/bin/"
 	addlibs "$f"
 done
-# capstone, libpfm4, Zydis and libunwind: loaded by cyctop on first use
-# (dlopen, no DT_NEEDED entry names them: engine/lib-load.c), the sonames
-# it was built with
+# capstone, libpfm4, Zydis, libunwind and libzstd: loaded by cyctop on
+# first use (dlopen, no DT_NEEDED entry names them: engine/lib-load.c), the
+# sonames it was built with
 for pat in 'libcapstone.so.[0-9]' 'libpfm.so.4' 'libZydis.so.[0-9].[0-9]' \
-	'libunwind-aarch64.so.[0-9]'; do
+	'libunwind-aarch64.so.[0-9]' 'libzstd.so.[0-9]'; do
 	for d in $libdirs; do
 		for so in "$d"/$pat; do
 			[ -e "$so" ] || continue
