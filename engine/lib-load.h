@@ -1,8 +1,9 @@
 /* Libraries loaded on first use (engine/lib-load.c): capstone (the AArch64
- * decoder), libmicrohttpd (cyctop serve) and libpfm4 (naming and encoding
- * events).  Each user keeps its library's entry points in a struct of
- * function pointers typed by the library's own headers (LIB_FN), and a
- * struct lib_image, and calls lib_load before the first of them. */
+ * decoder), Zydis (the x86-64 one), libunwind (dwarf stacks), libzstd
+ * (perf record -z files), libmicrohttpd (cyctop serve) and libpfm4 (naming
+ * and encoding events).  Each user keeps its library's entry points in a
+ * struct of function pointers typed by the library's own headers (LIB_FN),
+ * and a struct lib_image, and calls lib_load before the first of them. */
 #ifndef CYCTOP_LIB_LOAD_H
 #define CYCTOP_LIB_LOAD_H
 
