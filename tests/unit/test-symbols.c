@@ -1760,6 +1760,10 @@ static void test_kallsyms_order(void **state)
 	order_cases("c1000000 T startup_32\nc1000000 T _stext\nc1000010 t zzz\n"
 		    "c1000010 t aaa\nc1000020 d data\nc1000030 T f\n", true);
 	order_cases("c1000000 T startup_32\nc1000020 t b\nc1000010 t a\n", false);
+	/* shorter addresses among 16 digits, above 32 bits and with letters */
+	order_cases("0000000100000000 t a\n200000000 t b\n00000002000000a0 t c\n2000000a8 t d\n"
+		    "2000000b0 t e\n", true);
+	order_cases("200000000 t b\n100000010 t a\n", false);
 	/* modules: in order, then one going down */
 	order_cases("ffffffff81000000 T _stext\nffffffffc0001000 t e1000_clean\t[e1000]\n"
 		    "ffffffffc0001080 T e1000_xmit\t[e1000]\n"
