@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,12 +188,24 @@ static struct addr_key words_key(uint64_t hi, uint64_t lo)
 	return (struct addr_key){ __builtin_bswap64(hi | lower), __builtin_bswap64(lo | lower) };
 }
 
+/* The 8 digits of V in lower case, as words_key has them: each nibble
+ * spread to its byte, then made a digit ('a' - '0' - 10 more from 10 up). */
+static uint64_t digits8(uint32_t v)
+{
+	uint64_t x = v;
+
+	x = (x | x << 16) & 0x0000ffff0000ffffull;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+	return x + '0' * ONES + ((x + 6 * ONES) >> 4 & ONES) * ('a' - '0' - 10);
+}
+
 /* The address at *P as a key, *P moved past it: converted only when it is
- * not the usual 16 digits. */
+ * not the usual 16 digits (a 32-bit kernel's 8: snprintf took 750
+ * instructions a line). */
 static bool parse_key(const char **p, const char *end, struct addr_key *key)
 {
 	uint64_t hi, lo, addr;
-	char digits[17];
 
 	if (hex16_words(*p, end, &hi, &lo)) {
 		*key = words_key(hi, lo);
@@ -203,10 +214,7 @@ static bool parse_key(const char **p, const char *end, struct addr_key *key)
 	}
 	if (!parse_hex(p, end, &addr))
 		return false;
-	snprintf(digits, sizeof(digits), "%016" PRIx64, addr);
-	memcpy(&hi, digits, 8);
-	memcpy(&lo, digits + 8, 8);
-	*key = words_key(hi, lo);
+	*key = (struct addr_key){ digits8((uint32_t)(addr >> 32)), digits8((uint32_t)addr) };
 	return true;
 }
 
@@ -493,66 +501,81 @@ static bool symbol_addr(const char *line, const char *eol, uint64_t *addr, bool 
 	return parse_hex16(&p, eol, addr) && symbol_rest(p, eol, func);
 }
 
-/* The key of the line at P (before END) when its first 16 bytes are no
- * blank nor control byte, then come a space, a type letter kept and a
- * space: then, if it is a symbol line at all, they are its address (a
- * shorter one would end at a space).  A line so taken that is none (no name, a digit not
- * hexadecimal) only makes the order's check stricter; absolute symbols
- * (A, kallsyms' per-CPU ones at 0) are not taken.  False for any other
- * line, left to symbol_line: 16 bytes checked at once, no value computed. */
-static inline bool usual_line(const char *p, const char *end, struct addr_key *key)
+/* Whether KEY is below PREV: the address went down. */
+static inline bool key_below(struct addr_key key, struct addr_key prev)
 {
-	uint64_t w[2];
-	uint32_t sep;
-
-	if (end - p < 20)
-		return false;
-	memcpy(&sep, p + 16, sizeof(sep));  /* " T n": both spaces at once */
-	if ((sep & 0xff00ff) != 0x200020 || !ksym_kinds[(unsigned char)p[17]])
-		return false;
-	bytes16 v = load16(p);
-	/* signed: a byte from 0x80 up (UTF-8) is below too, and left to symbol_line */
-	if (mask16((bytes16)((signed_bytes16)v > ' ')) != 0xffff)
-		return false;
-	v |= 0x20;  /* lower case; digits keep their value */
-	memcpy(w, &v, sizeof(w));
-	*key = (struct addr_key){ __builtin_bswap64(w[0]), __builtin_bswap64(w[1]) };
-	return true;
+	return key.hi < prev.hi || (key.hi == prev.hi && key.lo < prev.lo);
 }
 
-/* The key of the line at P and its end *NL; false (*NL still set) for a
- * line that is no symbol's.  Past a usual line's address and type there
- * is no newline to look for before its 20th byte. */
-static inline bool line_key(const char *p, const char *end, const char **nl,
-			    struct addr_key *key)
+/* The lines from P on whose first 16 bytes are all from 0x21 to 0x7f (no
+ * blank, newline, control byte nor UTF-8), compared by those bytes while
+ * they do not go down from *PREV (then the last's key) and 64 bytes
+ * remain: where the first line not so taken starts.  A symbol line's
+ * address ends at a space, so a line so taken is either one of 16 digits,
+ * whose bytes in lower case read as two big-endian words order as its
+ * address (as words_key has it: no digit checked nor converted), or no
+ * symbol line at all (a longer number, bytes that are no digits), which
+ * only makes the check stricter.  Any other symbol line (a shorter
+ * address, as a 32-bit kernel's 8 digits) has a blank among its first 16
+ * bytes: left to the caller.  One load gives the key and tells that the
+ * first 16 bytes hold no newline; the next 32 bytes hold most lines' end
+ * (some 44 bytes long), the next 48 all but 2% of them. */
+static const char *raw_run(const char *p, const char *end, struct addr_key *prev)
 {
-	bool func;
+	struct addr_key key = *prev;
+	uint64_t w[2];
+	const char *last;
 
-	if (usual_line(p, end, key)) {
-		*nl = line_end(p + 19, end);
-		return true;
+	if (end - p < 64)
+		return p;
+	for (last = end - 64; p <= last;) {
+		bytes16 v = load16(p);
+		/* signed: a byte from 0x80 up (UTF-8) is below too */
+		if (mask16((bytes16)((signed_bytes16)v > ' ')) != 0xffff)
+			break;
+		v |= 0x20;  /* lower case */
+		memcpy(w, &v, sizeof(w));
+		struct addr_key k = { __builtin_bswap64(w[0]), __builtin_bswap64(w[1]) };
+		if (key_below(k, key))
+			break;
+		key = k;
+		uint32_t nl = mask16((bytes16)(load16(p + 16) == '\n')) |
+			      mask16((bytes16)(load16(p + 32) == '\n')) << 16;
+		if (nl) {
+			p += 17 + (unsigned)__builtin_ctz(nl);
+		} else if ((nl = mask16((bytes16)(load16(p + 48) == '\n')))) {
+			p += 49 + (unsigned)__builtin_ctz(nl);
+		} else {
+			const char *eol = line_end(p + 64, end);
+			p = eol + (eol < end);
+		}
 	}
-	*nl = line_end(p, end);
-	return symbol_line(p, *nl, key, &func);
+	*prev = key;
+	return p;
 }
 
 /* One pass over K's text, nothing kept: whether the addresses of its
  * symbol lines never go down, so that a lookup can search the text
  * itself.  1 as soon as one goes down (the text must then be parsed and
- * sorted), else 0.  Each address is compared with the last as two words. */
+ * sorted), else 0.  The lines raw_run does not take are parsed: one that
+ * is no symbol line is left out (one raw_run stopped at, going down: an
+ * absolute symbol at 0, a line without a name). */
 static int check_order(struct ksymtab *k)
 {
 	const char *p = k->text, *end = k->text + k->text_len, *nl;
 	struct addr_key key, prev = { 0, 0 };
+	bool func;
 
 	if (k->text_len >= KSYM_TEXT_MAX)
 		return 1;  /* lines named by a 32-bit offset: parsed whole */
-	for (; p < end; p = nl + (nl < end)) {
-		if (!line_key(p, end, &nl, &key))
-			continue;
-		if (key.hi < prev.hi || (key.hi == prev.hi && key.lo < prev.lo))
-			return 1;
-		prev = key;
+	while ((p = raw_run(p, end, &prev)) < end) {
+		nl = line_end(p, end);
+		if (symbol_line(p, nl, &key, &func)) {
+			if (key_below(key, prev))
+				return 1;
+			prev = key;
+		}
+		p = nl + (nl < end);
 	}
 	return 0;
 }

@@ -1642,6 +1642,143 @@ static void test_kallsyms_real(void **state)
 	free(down);
 }
 
+/* The order check: a text whose symbol lines' addresses never go down is
+ * kept (its mapping stays until ksymtab_free), any other is parsed whole
+ * (the mapping dropped at once), and both name every address as the
+ * parsed text does.  Each case is read twice: followed by 75 bytes of
+ * higher lines (compared by their first 16 bytes as they are) and
+ * without them (the last 64 bytes, parsed line by line); both end with a
+ * data line at the top, which the reference (parsed: a copy of that line
+ * put first) has twice. */
+static int order_unmaps;
+
+static int order_munmap(void *p, size_t len)
+{
+	order_unmaps++;
+	return munmap(p, len);
+}
+
+/* TEXT loaded through a seam that counts unmaps: whether it was kept. */
+static struct ksymtab *order_load(const char *text, bool *kept)
+{
+	struct sys_ops ops = *sys_real_ops();
+	char path[64], err[256];
+	struct ksymtab *k;
+
+	strcpy(path, write_fixture(text, strlen(text)));
+	ops.munmap = order_munmap;
+	sys_set_ops(&ops);
+	order_unmaps = 0;
+	k = ksymtab_load(path, "/nonexistent", err, sizeof(err));
+	sys_set_ops(NULL);
+	unlink(path);
+	assert_non_null(k);
+	*kept = order_unmaps == 0;
+	return k;
+}
+
+#define ORDER_PAD "fffffffff0000000 t pad_a\nfffffffff0000100 t pad_b\nfffffffff0000200 t pad_c\n"
+#define ORDER_TOP "ffffffffff000000 d pad_top"
+
+static void order_case(const char *lines, bool pad, const char *tail, bool want_kept)
+{
+	char text[2048], ref[sizeof(text) + sizeof(ORDER_TOP)];
+	bool kept, ref_kept;
+
+	snprintf(text, sizeof(text), "%s%s" ORDER_TOP "%s", lines, pad ? ORDER_PAD : "", tail);
+	snprintf(ref, sizeof(ref), ORDER_TOP "\n%s", text);
+	struct ksymtab *k = order_load(text, &kept), *p = order_load(ref, &ref_kept);
+	if (kept != want_kept)
+		fail_msg("%s %s:\n%s", want_kept ? "parsed" : "kept", pad ? "padded" : "", text);
+	assert_false(ref_kept);
+	for (const char *line = text; *line; line++) {
+		char *digits_end;
+		uint64_t addr = strtoull(line, &digits_end, 16);
+		if (digits_end > line)
+			for (uint64_t d = 0; d < 4; d++) {
+				compare_at(k, p, addr + d * 0x3f);
+				compare_at(k, p, addr - d);
+			}
+		if (!(line = strchr(line, '\n')))
+			break;
+	}
+	compare_at(k, p, 0);
+	compare_at(k, p, UINT64_MAX);
+	ksymtab_free(k);
+	ksymtab_free(p);
+}
+
+/* LINES kept or parsed as WANT_KEPT says, wherever they stand: before
+ * higher lines or among the last 64 bytes, the text ending with a newline
+ * or not, or with a line going down after it. */
+static void order_cases(const char *lines, bool want_kept)
+{
+	for (int pad = 0; pad < 2; pad++) {
+		order_case(lines, pad, "\n", want_kept);
+		order_case(lines, pad, "", want_kept);
+		order_case(lines, pad, "\nffffffff80000000 t low_last", false);
+	}
+}
+
+static void test_kallsyms_order(void **state)
+{
+	(void)state;
+	/* sorted: aliases, data, weak, absolute and odd types kept in place */
+	order_cases("0000000000000000 A fixed_percpu_data\n"
+		    "ffffffff81000000 T _stext\nffffffff81000000 T startup_64\n"
+		    "ffffffff81000100 t a\nffffffff81000100 W a_weak\n"
+		    "ffffffff81000200 d data\nffffffff81000300 r ro\nffffffff81000380 ? odd\n"
+		    "ffffffff81000400 t b\nffffffff81000500 T c\n", true);
+	/* equal addresses: names going down */
+	order_cases("ffffffff81000000 t zz\nffffffff81000000 t yy\nffffffff81000000 T b\n"
+		    "ffffffff81000000 T a\nffffffff81000000 d d\n", true);
+	/* one going down: at the start, in the middle, at the end */
+	order_cases("ffffffff81000100 t a\nffffffff81000000 t b\nffffffff81000200 t c\n"
+		    "ffffffff81000300 t d\n", false);
+	order_cases("ffffffff81000000 t a\nffffffff81000100 t b\nffffffff81000200 t c\n"
+		    "ffffffff810001ff t c_alias\nffffffff81000300 t d\nffffffff81000400 t e\n",
+		    false);
+	order_cases("ffffffff81000000 t a\nffffffff81000100 t b\nffffffff81000200 t c\n"
+		    "ffffffff81000300 t d\nffffffff810002ff t d_low\n", false);
+	order_cases("ffffffff81000000 t a\nffffffff81000100 t b\nffffffff81000101 t b2\n"
+		    "ffffffff81000100 t b_after\n", false);
+	/* no symbol lines, going down or not: short, blank, garbage, no
+	 * name, 17 digits, a type no reader keeps, a tab, UTF-8 */
+	order_cases("ffffffff81000000 t a\n\n \nx\ngarbage line\nffffffff\n"
+		    "ffffffff81000040 T\n0000000000000000 A abs_low\n"
+		    "0ffffffff81000000 t seventeen\nffffffff80000000 ? odd_low\n"
+		    "ffffffff\t80000000 t tab\n\xc3\xa9" "ffffffff8000000 t utf8\n"
+		    "ffffffff81000100 t b\n"
+		    "ffffffff8100004g T junk_g\nffffffff81000200 T c\n", true);
+	/* one that is no symbol line but reads higher: the next ones go down */
+	order_cases("ffffffff81000000 t a\nzzzzzzzzzzzzzzzz t junk\n"
+		    "ffffffff81000100 t b\n", false);
+	order_cases("ffffffff81000000 t a\n\x7f" "fffffff81000000 t del\n"
+		    "ffffffff81000100 t b\n", false);
+	/* a 32-bit kernel's 8 digits, each parsed: equal addresses whose
+	 * bytes go down are kept; one address going down is not */
+	order_cases("c1000000 T startup_32\nc1000000 T _stext\nc1000010 t zzz\n"
+		    "c1000010 t aaa\nc1000020 d data\nc1000030 T f\n", true);
+	order_cases("c1000000 T startup_32\nc1000020 t b\nc1000010 t a\n", false);
+	/* shorter addresses among 16 digits, above 32 bits and with letters */
+	order_cases("0000000100000000 t a\n200000000 t b\n00000002000000a0 t c\n2000000a8 t d\n"
+		    "2000000b0 t e\n", true);
+	order_cases("200000000 t b\n100000010 t a\n", false);
+	/* modules: in order, then one going down */
+	order_cases("ffffffff81000000 T _stext\nffffffffc0001000 t e1000_clean\t[e1000]\n"
+		    "ffffffffc0001080 T e1000_xmit\t[e1000]\n"
+		    "ffffffffc0002000 t ixgbe_poll\t[ixgbe]\n", true);
+	order_cases("ffffffff81000000 T _stext\nffffffffc0002000 t ixgbe_poll\t[ixgbe]\n"
+		    "ffffffffc0001000 t e1000_clean\t[e1000]\n", false);
+	/* bytes in order, addresses not: shorter addresses, and upper case
+	 * (the first 16 bytes compared as they are would pass) */
+	order_cases("10 t aaaaaaaaaaaaaaaa\n2 t bbbbbbbbbbbbbbbbbb\n", false);
+	order_cases("1000000000000000 t long16\n200000000000000 t short15\n", false);
+	order_cases("000000000000000B t upper_b\n000000000000000a t lower_a\n", false);
+	order_cases("000000000000000A t upper_a\n000000000000000b t lower_b\n"
+		    "000000000000000C t upper_c\n", true);
+}
+
 /* kernel.kptr_restrict: every address 0, so no symbol table, whatever
  * lines that are no symbols' follow; an empty file or one of no symbol
  * line has none; a missing file says which. */
@@ -1784,6 +1921,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_many),
 		cmocka_unit_test(test_kallsyms_kept_text),
 		cmocka_unit_test(test_kallsyms_edges),
+		cmocka_unit_test(test_kallsyms_order),
 		cmocka_unit_test(test_kallsyms_real),
 		cmocka_unit_test(test_kallsyms_live),
 		cmocka_unit_test_setup_teardown(test_srcline, setup_self, teardown),
