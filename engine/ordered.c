@@ -14,6 +14,12 @@
 #define RUNS_MAX 16
 /* The src of an entry whose record is a copy in a chunk: not held. */
 #define SRC_COPY UINT32_MAX
+/* Entries come in segments of 32 KB, kept for reuse, never moved: in
+ * perf's cpu-clock profile most of the queue's time went to the first
+ * writes to a grown array's fresh pages and to reading its entries again
+ * after realloc had moved its pages (mremap). */
+#define SEG_SHIFT 10
+#define SEG_ENTRIES ((size_t)1 << SEG_SHIFT)
 
 struct chunk {
 	struct chunk *next;
@@ -22,9 +28,8 @@ struct chunk {
 	unsigned char data[];
 };
 
-/* 32 bytes, written once when queued and read once when delivered: the
- * queue's time went to its memory traffic (a 48-byte entry, copied by a
- * merge before delivery, was read and written four times). */
+/* 32 bytes, written once when queued and read once when delivered (a
+ * 48-byte entry was copied to a second array by a merge before). */
 struct entry {
 	uint64_t time;
 	const struct perf_event_header *h;
@@ -36,17 +41,26 @@ struct entry {
 	int ev;                   /* the caller's number for it, handed back */
 };
 
-/* Queued entries e[at, end), in (time, arrival) order. */
+/* Queued entries at positions [at, end), in (time, arrival) order. */
 struct run {
 	size_t at, end;
+	uint64_t head;            /* the time at AT: the delivery compares them */
 };
 
 struct ordered {
 	ordered_deliver_fn deliver;
 	ordered_release_fn release;
 	void *arg;
-	struct entry *e;          /* e[0, n) appended, in arrival order */
-	size_t n, cap;
+	/* Positions [0, n) were appended, in arrival order; position p is
+	 * entry p % SEG_ENTRIES of segment p / SEG_ENTRIES, seg[that -
+	 * seg_first] (those wholly delivered go back to the pool). */
+	struct entry **seg;
+	size_t seg_first, nseg, seg_cap;
+	struct entry *pool;       /* segments for reuse, linked through their first */
+	struct entry *tail;       /* position n's segment */
+	size_t n;
+	bool open;                /* the last run ends at n ... */
+	uint64_t tail_time;       /* ... and this is its newest time */
 	/* The queued entries: runs in arrival order (every entry of a run
 	 * came before every entry of the next), none empty, merged as they
 	 * are delivered; between them the entries delivered.  Equal times
@@ -77,6 +91,29 @@ struct ordered *ordered_new(ordered_deliver_fn fn, void *arg, size_t max_bytes)
 	return q;
 }
 
+/* The entry at position P. */
+static inline struct entry *at(const struct ordered *q, size_t p)
+{
+	return &q->seg[(p >> SEG_SHIFT) - q->seg_first][p & (SEG_ENTRIES - 1)];
+}
+
+static void seg_put(struct ordered *q, struct entry *sg)
+{
+	memcpy(sg, &q->pool, sizeof(q->pool));
+	q->pool = sg;
+}
+
+/* A segment from the pool (NULL when empty: ordered_free's end), or a new one. */
+static struct entry *seg_get(struct ordered *q)
+{
+	struct entry *sg = q->pool;
+
+	if (!sg)
+		return malloc(SEG_ENTRIES * sizeof(*sg));
+	memcpy(&q->pool, sg, sizeof(q->pool));
+	return sg;
+}
+
 static void chunk_release(struct ordered *q, struct chunk *c)
 {
 	if (--c->live || c == q->cur)
@@ -95,13 +132,17 @@ void ordered_free(struct ordered *q)
 		return;
 	for (size_t r = 0; r < q->nruns; r++)
 		for (size_t i = q->run[r].at; i < q->run[r].end; i++) {
-			struct chunk *c = q->e[i].u.c;
-			if (q->e[i].src == SRC_COPY && --c->live == 0 && c != q->cur)
-				free(c);
+			struct entry *e = at(q, i);
+			if (e->src == SRC_COPY && --e->u.c->live == 0 && e->u.c != q->cur)
+				free(e->u.c);
 		}
+	while (q->nseg)
+		seg_put(q, q->seg[--q->nseg]);
+	while (q->pool)
+		free(seg_get(q));
 	free(q->cur);
 	free(q->spare);
-	free(q->e);
+	free(q->seg);
 	free(q->tmp);
 	free(q);
 }
@@ -161,20 +202,28 @@ static void deliver_one(struct ordered *q, const struct entry *e)
 static inline size_t first_run(const struct ordered *q)
 {
 	size_t best = 0;
-	uint64_t t = q->e[q->run[0].at].time;
 
 	for (size_t r = 1; r < q->nruns; r++)
-		if (q->e[q->run[r].at].time < t) {
+		if (q->run[r].head < q->run[best].head)
 			best = r;
-			t = q->e[q->run[r].at].time;
-		}
 	return best;
+}
+
+/* The last run's newest time, after its entries moved (a merge, a
+ * compaction): an entry after it continues the run when not older. */
+static void last_moved(struct ordered *q)
+{
+	q->open = q->nruns && q->run[q->nruns - 1].end == q->n;
+	if (q->open)
+		q->tail_time = at(q, q->n - 1)->time;
 }
 
 static void drop_run(struct ordered *q, size_t r)
 {
 	q->nruns--;
 	memmove(&q->run[r], &q->run[r + 1], (q->nruns - r) * sizeof(q->run[0]));
+	if (r == q->nruns)
+		q->open = false;
 }
 
 /* Delivers up to K entries in order, while their time is at most LIMIT:
@@ -184,17 +233,19 @@ static void deliver_some(struct ordered *q, size_t k, uint64_t limit)
 {
 	for (; k && q->nruns; k--) {
 		size_t r = first_run(q);
-		struct entry e = q->e[q->run[r].at];  /* taken first: the queue may move */
+		struct run *run = &q->run[r];
 
-		if (e.time > limit)
+		if (run->head > limit)
 			break;
-		if (++q->run[r].at == q->run[r].end)
+		const struct entry *p = at(q, run->at);
+		struct entry e = *p;  /* taken first: the queue may move */
+		if (++run->at == run->end)
 			drop_run(q, r);
+		else
+			run->head = run->at & (SEG_ENTRIES - 1) ? p[1].time : at(q, run->at)->time;
 		q->queued--;
 		deliver_one(q, &e);
 	}
-	if (!q->nruns)
-		q->n = 0;
 }
 
 static void deliver_half(struct ordered *q)
@@ -213,14 +264,23 @@ static bool merge_pair(struct ordered *q, size_t r)
 
 	if (GROW(q->tmp, n, q->tmp_cap) < 0)
 		return false;
-	while (i < a->end && j < b->end)
-		q->tmp[k++] = q->e[j].time < q->e[i].time ? q->e[j++] : q->e[i++];
-	memcpy(q->tmp + k, q->e + i, (a->end - i) * sizeof(*q->e));
-	k += a->end - i;
-	memcpy(q->tmp + k, q->e + j, (b->end - j) * sizeof(*q->e));
-	memcpy(q->e + a->at, q->tmp, n * sizeof(*q->e));
+	while (i < a->end && j < b->end) {
+		const struct entry *x = at(q, i), *y = at(q, j);
+		if (y->time < x->time)
+			q->tmp[k++] = *y, j++;
+		else
+			q->tmp[k++] = *x, i++;
+	}
+	while (i < a->end)
+		q->tmp[k++] = *at(q, i++);
+	while (j < b->end)
+		q->tmp[k++] = *at(q, j++);
+	for (k = 0; k < n; k++)
+		*at(q, a->at + k) = q->tmp[k];
 	a->end = a->at + n;
+	a->head = q->tmp[0].time;
 	drop_run(q, r + 1);
+	last_moved(q);
 	return true;
 }
 
@@ -244,53 +304,96 @@ static void fewer_runs(struct ordered *q)
 	}
 }
 
-/* Moves the queued entries to the front, the runs with them. */
+/* Gives the segments before the first queued entry's back to the pool. */
+static void release_front(struct ordered *q)
+{
+	size_t first = (q->nruns ? q->run[0].at : q->n) >> SEG_SHIFT;
+	size_t k = first - q->seg_first;
+
+	if (k > q->nseg)
+		k = q->nseg;
+	if (k) {
+		for (size_t i = 0; i < k; i++)
+			seg_put(q, q->seg[i]);
+		memmove(q->seg, q->seg + k, (q->nseg - k) * sizeof(*q->seg));
+	}
+	q->nseg -= k;
+	q->seg_first = q->nseg ? q->seg_first + k : first;
+}
+
+/* Moves the queued entries together, down to the first one: one entry
+ * whose time lies far ahead would keep every segment after it. */
 static void compact(struct ordered *q)
 {
-	size_t to = 0;
+	size_t to = q->run[0].at;
 
 	for (size_t r = 0; r < q->nruns; r++) {
 		size_t len = q->run[r].end - q->run[r].at;
-		memmove(q->e + to, q->e + q->run[r].at, len * sizeof(*q->e));
+		if (q->run[r].at != to)
+			for (size_t i = 0; i < len; i++)
+				*at(q, to + i) = *at(q, q->run[r].at + i);
 		q->run[r].at = to;
 		q->run[r].end = to += len;
 	}
 	q->n = to;
+	last_moved(q);
+	while (q->nseg > (to >> SEG_SHIFT) - q->seg_first + 1)
+		seg_put(q, q->seg[--q->nseg]);
 }
 
-/* Room for one more entry: the queued moved to the front, and the array
- * doubled when they fill more than half of it (each entry moved once
- * for every entry appended at most). */
-static bool grow_entries(struct ordered *q)
+/* A segment for position n: the delivered ones given back first, the
+ * queued moved together when the delivered between them take four times
+ * their room (each moved once for every three appended at most). */
+static bool seg_room(struct ordered *q)
 {
-	if (q->queued < q->n)
+	struct entry *sg;
+
+	release_front(q);
+	if (q->nruns && q->n - q->run[0].at > 4 * q->queued + SEG_ENTRIES)
 		compact(q);
-	if (q->n < q->cap / 2)
+	if ((q->n >> SEG_SHIFT) - q->seg_first >= q->nseg) {
+		if (GROW(q->seg, q->nseg + 1, q->seg_cap) < 0 || !(sg = seg_get(q)))
+			return false;
+		q->seg[q->nseg++] = sg;
+	}
+	q->tail = q->seg[(q->n >> SEG_SHIFT) - q->seg_first];
+	return true;
+}
+
+/* The rare part of append: a segment for position n, once a segment;
+ * a new run, for an entry older than the last run's newest.  False when
+ * out of memory even after delivering the older half. */
+static bool append_room(struct ordered *q, uint64_t time)
+{
+	if (!(q->n & (SEG_ENTRIES - 1)) && !seg_room(q)) {
+		deliver_half(q);
+		if (!seg_room(q))
+			return false;
+	}
+	if (q->open && time >= q->tail_time)
 		return true;
-	return GROW(q->e, q->cap + 1, q->cap) == 0 || q->n < q->cap;
+	if (q->nruns == RUNS_MAX)
+		fewer_runs(q);
+	q->run[q->nruns].at = q->n;
+	q->run[q->nruns++].head = time;
+	return true;
 }
 
 /* The next entry, stamped TIME and numbered EV (its record and owner the
  * caller's), or NULL when out of memory even after delivering the older
- * half.  It goes at the end of the last run when not older than its last
- * entry, else starts a run. */
+ * half.  It goes at the end of the last run when not older than its
+ * newest, else starts a run. */
 static inline struct entry *append(struct ordered *q, uint64_t time, int ev)
 {
-	/* the room checked here first: grow_entries is the rare case */
-	if (q->n == q->cap && !grow_entries(q)) {
-		deliver_half(q);
-		if (!grow_entries(q))
-			return NULL;
-	}
-	if (!q->nruns || q->run[q->nruns - 1].end != q->n || time < q->e[q->n - 1].time) {
-		if (q->nruns == RUNS_MAX)
-			fewer_runs(q);
-		q->run[q->nruns++].at = q->n;
-	}
+	if ((!(q->n & (SEG_ENTRIES - 1)) || !q->open || time < q->tail_time) &&
+	    !append_room(q, time))
+		return NULL;
 	if (time < q->last_flush)
 		q->late++;
-	struct entry *e = &q->e[q->n++];
+	struct entry *e = &q->tail[q->n++ & (SEG_ENTRIES - 1)];
 	q->run[q->nruns - 1].end = q->n;
+	q->open = true;
+	q->tail_time = time;
 	q->queued++;
 	e->time = time;
 	e->ev = ev;
@@ -353,7 +456,7 @@ bool ordered_detach(struct ordered *q, uint32_t src)
 {
 	for (size_t r = 0; r < q->nruns; r++)
 		for (size_t i = q->run[r].at; i < q->run[r].end; i++) {
-			struct entry *e = &q->e[i];
+			struct entry *e = at(q, i);
 			struct chunk *c;
 			if (e->src != src || src == SRC_COPY)
 				continue;
