@@ -8,9 +8,18 @@
 
 #define CHUNK_BYTES (256u * 1024u)
 #define DEFAULT_MAX_BYTES (64u * 1024u * 1024u)
-/* A file's round is a run per CPU's ring plus what the round before left:
- * up to this many runs are merged at once, in one pass. */
+/* A file's round is a run per CPU's ring, and the round before leaves
+ * one more each: past this many runs queued, the two shortest neighbours
+ * are merged into one (the delivery compares every run's first entry). */
 #define RUNS_MAX 16
+/* The src of an entry whose record is a copy in a chunk: not held. */
+#define SRC_COPY UINT32_MAX
+/* Entries come in segments of 32 KB, kept for reuse, never moved: in
+ * perf's cpu-clock profile most of the queue's time went to the first
+ * writes to a grown array's fresh pages and to reading its entries again
+ * after realloc had moved its pages (mremap). */
+#define SEG_SHIFT 10
+#define SEG_ENTRIES ((size_t)1 << SEG_SHIFT)
 
 struct chunk {
 	struct chunk *next;
@@ -19,36 +28,53 @@ struct chunk {
 	unsigned char data[];
 };
 
+/* 32 bytes, written once when queued and read once when delivered (a
+ * 48-byte entry was copied to a second array by a merge before). */
 struct entry {
-	uint64_t time, seq;       /* seq keeps arrival order among equal times */
+	uint64_t time;
 	const struct perf_event_header *h;
-	struct chunk *c;          /* the copy's; NULL: held in place */
-	uint64_t end;             /* held: the release's SRC and END */
-	uint32_t src;
+	union {
+		struct chunk *c;  /* a copy's chunk (src SRC_COPY) */
+		uint64_t end;     /* held: the release's END */
+	} u;
+	uint32_t src;             /* held: the release's SRC */
 	int ev;                   /* the caller's number for it, handed back */
+};
+
+/* Queued entries at positions [at, end), in (time, arrival) order. */
+struct run {
+	size_t at, end;
+	uint64_t head;            /* the time at AT: the delivery compares them */
 };
 
 struct ordered {
 	ordered_deliver_fn deliver;
 	ordered_release_fn release;
 	void *arg;
-	struct entry *e;
-	size_t head, n, cap;      /* e[head, n) are queued: delivery moves head,
-				   * not the rest (a file's rounds leave half) */
-	struct entry *tmp;        /* the merge's other half */
-	size_t tmp_cap;
-	bool sorted;              /* e[] is in (time, seq) order */
-	/* where each run in order after the first starts in e[] (appended
-	 * older than the entry before); nruns past RUNS_MAX: too many to
-	 * keep, found again by sort_entries */
-	size_t run_at[RUNS_MAX];
+	/* Positions [0, n) were appended, in arrival order; position p is
+	 * entry p % SEG_ENTRIES of segment p / SEG_ENTRIES, seg[that -
+	 * seg_first] (those wholly delivered go back to the pool). */
+	struct entry **seg;
+	size_t seg_first, nseg, seg_cap;
+	struct entry *pool;       /* segments for reuse, linked through their first */
+	struct entry *tail;       /* position n's segment */
+	size_t n;
+	bool open;                /* the last run ends at n ... */
+	uint64_t tail_time;       /* ... and this is its newest time */
+	/* The queued entries: runs in arrival order (every entry of a run
+	 * came before every entry of the next), none empty, merged as they
+	 * are delivered; between them the entries delivered.  Equal times
+	 * go in the order of their runs, so no entry needs a sequence. */
+	struct run run[RUNS_MAX];
 	size_t nruns;
+	size_t queued;
+	struct entry *tmp;        /* two runs being merged into one */
+	size_t tmp_cap;
 	struct chunk *cur;        /* being filled */
 	struct chunk *spare;      /* one emptied chunk kept for reuse */
 	size_t bytes, max_bytes;  /* record bytes queued; the bound */
-	uint64_t seq;
-	uint64_t round_max;       /* newest time pushed in this round */
-	uint64_t prev_round_max;  /* ... in the round before */
+	uint64_t round_max;       /* newest time pushed */
+	uint64_t prev_round_max;  /* ... when the round before ended */
 	uint64_t last_flush;      /* newest time delivered */
 	uint64_t late;
 };
@@ -62,8 +88,30 @@ struct ordered *ordered_new(ordered_deliver_fn fn, void *arg, size_t max_bytes)
 	q->deliver = fn;
 	q->arg = arg;
 	q->max_bytes = max_bytes ? max_bytes : DEFAULT_MAX_BYTES;
-	q->sorted = true;
 	return q;
+}
+
+/* The entry at position P. */
+static inline struct entry *at(const struct ordered *q, size_t p)
+{
+	return &q->seg[(p >> SEG_SHIFT) - q->seg_first][p & (SEG_ENTRIES - 1)];
+}
+
+static void seg_put(struct ordered *q, struct entry *sg)
+{
+	memcpy(sg, &q->pool, sizeof(q->pool));
+	q->pool = sg;
+}
+
+/* A segment from the pool (NULL when empty: ordered_free's end), or a new one. */
+static struct entry *seg_get(struct ordered *q)
+{
+	struct entry *sg = q->pool;
+
+	if (!sg)
+		return malloc(SEG_ENTRIES * sizeof(*sg));
+	memcpy(&q->pool, sg, sizeof(q->pool));
+	return sg;
 }
 
 static void chunk_release(struct ordered *q, struct chunk *c)
@@ -82,12 +130,19 @@ void ordered_free(struct ordered *q)
 {
 	if (!q)
 		return;
-	for (size_t i = q->head; i < q->n; i++)
-		if (q->e[i].c && --q->e[i].c->live == 0 && q->e[i].c != q->cur)
-			free(q->e[i].c);
+	for (size_t r = 0; r < q->nruns; r++)
+		for (size_t i = q->run[r].at; i < q->run[r].end; i++) {
+			struct entry *e = at(q, i);
+			if (e->src == SRC_COPY && --e->u.c->live == 0 && e->u.c != q->cur)
+				free(e->u.c);
+		}
+	while (q->nseg)
+		seg_put(q, q->seg[--q->nseg]);
+	while (q->pool)
+		free(seg_get(q));
 	free(q->cur);
 	free(q->spare);
-	free(q->e);
+	free(q->seg);
 	free(q->tmp);
 	free(q);
 }
@@ -130,205 +185,218 @@ static struct perf_event_header *chunk_take(struct chunk *c, size_t size)
 	return h;
 }
 
-static int by_time(const void *a, const void *b)
+static void deliver_one(struct ordered *q, const struct entry *e)
 {
-	const struct entry *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	q->deliver(e->h, e->ev, q->arg);
+	if (e->time > q->last_flush)
+		q->last_flush = e->time;
+	q->bytes -= e->h->size;
+	if (e->src == SRC_COPY)
+		chunk_release(q, e->u.c);
+	else
+		q->release(e->src, e->u.end, q->arg);
 }
 
-/* X before Y, as by_time: inline, the merge's and append's every step. */
-static inline bool before(const struct entry *x, const struct entry *y)
+/* The run whose first entry comes first: the oldest, of equal times the
+ * first run (it came first). */
+static inline size_t first_run(const struct ordered *q)
 {
-	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+	size_t best = 0;
+
+	for (size_t r = 1; r < q->nruns; r++)
+		if (q->run[r].head < q->run[best].head)
+			best = r;
+	return best;
 }
 
-/* Delivers the first K entries (in order) and keeps the rest. */
-static void deliver_first(struct ordered *q, size_t k)
+/* The last run's newest time, after its entries moved (a merge, a
+ * compaction): an entry after it continues the run when not older. */
+static void last_moved(struct ordered *q)
 {
-	for (size_t i = 0; i < k; i++) {
-		struct entry e = q->e[q->head++];  /* taken first: the queue may move */
-		q->deliver(e.h, e.ev, q->arg);
-		if (e.time > q->last_flush)
-			q->last_flush = e.time;
-		q->bytes -= e.h->size;
-		if (!e.c) {
-			q->release(e.src, e.end, q->arg);
-			continue;
-		}
-		chunk_release(q, e.c);
+	q->open = q->nruns && q->run[q->nruns - 1].end == q->n;
+	if (q->open)
+		q->tail_time = at(q, q->n - 1)->time;
+}
+
+static void drop_run(struct ordered *q, size_t r)
+{
+	q->nruns--;
+	memmove(&q->run[r], &q->run[r + 1], (q->nruns - r) * sizeof(q->run[0]));
+	if (r == q->nruns)
+		q->open = false;
+}
+
+/* Delivers up to K entries in order, while their time is at most LIMIT:
+ * straight from the runs, each entry read once, the rest left where it
+ * is. */
+static void deliver_some(struct ordered *q, size_t k, uint64_t limit)
+{
+	for (; k && q->nruns; k--) {
+		size_t r = first_run(q);
+		struct run *run = &q->run[r];
+
+		if (run->head > limit)
+			break;
+		const struct entry *p = at(q, run->at);
+		struct entry e = *p;  /* taken first: the queue may move */
+		if (++run->at == run->end)
+			drop_run(q, r);
+		else
+			run->head = run->at & (SEG_ENTRIES - 1) ? p[1].time : at(q, run->at)->time;
+		q->queued--;
+		deliver_one(q, &e);
 	}
-	if (q->head == q->n)
-		q->head = q->n = 0;
-}
-
-/* The end of the run in order that starts at I. */
-static size_t run_end(const struct entry *e, size_t i, size_t n)
-{
-	while (i + 1 < n && by_time(&e[i], &e[i + 1]) < 0)
-		i++;
-	return i + 1;
-}
-
-/* Merges the runs [a, m) and [m, b) of SRC into DST at A. */
-static void merge(const struct entry *src, struct entry *dst, size_t a, size_t m, size_t b)
-{
-	size_t i = a, j = m, k = a;
-
-	while (i < m && j < b)
-		dst[k++] = by_time(&src[i], &src[j]) < 0 ? src[i++] : src[j++];
-	while (i < m)
-		dst[k++] = src[i++];
-	while (j < b)
-		dst[k++] = src[j++];
-}
-
-/* Swaps the entries for the merge's copy of them, N from tmp[0]. */
-static void take_merged(struct ordered *q, size_t n)
-{
-	struct entry *t = q->e;
-	size_t c = q->cap;
-
-	q->e = q->tmp, q->cap = q->tmp_cap;
-	q->tmp = t, q->tmp_cap = c;
-	q->head = 0, q->n = n;
-}
-
-/* Merges the runs append saw (run_at) into tmp in one pass: each entry
- * the first of the runs' heads (their order does not matter: entries
- * compare as by_time, never equal), a run dropped when it is done. */
-static void merge_runs(struct ordered *q)
-{
-	const struct entry *at[RUNS_MAX + 1], *end[RUNS_MAX + 1];
-	size_t k = q->nruns + 1, n = q->n - q->head, i = 0;
-
-	at[0] = q->e + q->head;
-	for (size_t r = 0; r < q->nruns; r++)
-		end[r] = at[r + 1] = q->e + q->run_at[r];
-	end[k - 1] = q->e + q->n;
-	while (k > 2) {
-		size_t best = 0;
-		for (size_t r = 1; r < k; r++)
-			if (before(at[r], at[best]))
-				best = r;
-		q->tmp[i++] = *at[best]++;
-		if (at[best] == end[best]) {
-			k--;
-			at[best] = at[k];
-			end[best] = end[k];
-		}
-	}
-	while (k == 2) {   /* the last two: one compare a step */
-		size_t b = before(at[1], at[0]);
-		q->tmp[i++] = *at[b]++;
-		if (at[b] == end[b]) {
-			k = 1;
-			at[0] = at[!b];
-			end[0] = end[!b];
-		}
-	}
-	while (at[0] < end[0])
-		q->tmp[i++] = *at[0]++;
-	take_merged(q, n);
-}
-
-/* The entries are a few runs already in order (each ring's records, each
- * round's): merged in one pass when append kept where they start, else
- * pairwise, bottom up: O(n log runs), where a general sort took a tenth
- * of reading a file. */
-static void sort_entries(struct ordered *q)
-{
-	size_t runs, n = q->n - q->head;
-
-	if (q->sorted)
-		return;
-	if (q->nruns <= RUNS_MAX) {
-		merge_runs(q);
-		q->sorted = true;
-		q->nruns = 0;
-		return;
-	}
-	do {  /* the first pass from e[head] to tmp[0] */
-		const struct entry *src = q->e + q->head;
-		runs = 0;
-		for (size_t a = 0; a < n; runs++) {
-			size_t m = run_end(src, a, n);
-			size_t b = m < n ? run_end(src, m, n) : m;
-			merge(src, q->tmp, a, m, b);
-			a = b;
-		}
-		take_merged(q, n);
-	} while (runs > 1);
-	q->sorted = true;
-	q->nruns = 0;
-}
-
-/* Delivers every entry with time <= LIMIT. */
-static void deliver_upto(struct ordered *q, uint64_t limit)
-{
-	size_t k = 0;
-
-	sort_entries(q);
-	while (q->head + k < q->n && q->e[q->head + k].time <= limit)
-		k++;
-	deliver_first(q, k);
 }
 
 static void deliver_half(struct ordered *q)
 {
-	sort_entries(q);
-	deliver_first(q, (q->n - q->head + 1) / 2);
+	deliver_some(q, (q->queued + 1) / 2, UINT64_MAX);
 }
 
-/* Room for one more entry, and the merge's room for all of them: the
- * queued ones moved to the front when the delivered fill half the array
- * (each entry moved once for every entry delivered at most), else more. */
-static bool grow_entries(struct ordered *q)
+/* Merges run R and the next into one where R starts, through tmp: R's
+ * entries first among equal times (they came first).  False when out of
+ * memory. */
+static bool merge_pair(struct ordered *q, size_t r)
 {
-	if (q->n < q->cap && q->n < q->tmp_cap)
-		return true;
-	if (q->head && q->head >= q->cap / 2) {
-		memmove(q->e, q->e + q->head, (q->n - q->head) * sizeof(*q->e));
-		for (size_t r = 0; r < q->nruns && r < RUNS_MAX; r++)
-			q->run_at[r] -= q->head;
-		q->n -= q->head;
-		q->head = 0;
+	struct run *a = &q->run[r], *b = &q->run[r + 1];
+	size_t i = a->at, j = b->at, k = 0;
+	size_t n = (a->end - a->at) + (b->end - b->at);
+
+	if (GROW(q->tmp, n, q->tmp_cap) < 0)
+		return false;
+	while (i < a->end && j < b->end) {
+		const struct entry *x = at(q, i), *y = at(q, j);
+		if (y->time < x->time)
+			q->tmp[k++] = *y, j++;
+		else
+			q->tmp[k++] = *x, i++;
 	}
-	return GROW(q->e, q->n + 1, q->cap) == 0 && GROW(q->tmp, q->n + 1, q->tmp_cap) == 0;
+	while (i < a->end)
+		q->tmp[k++] = *at(q, i++);
+	while (j < b->end)
+		q->tmp[k++] = *at(q, j++);
+	for (k = 0; k < n; k++)
+		*at(q, a->at + k) = q->tmp[k];
+	a->end = a->at + n;
+	a->head = q->tmp[0].time;
+	drop_run(q, r + 1);
+	last_moved(q);
+	return true;
 }
 
-/* The entry appended last starts a run: the queue is no longer sorted. */
-static void new_run(struct ordered *q)
+/* Room for one more run: the two neighbours of fewest entries merged (so
+ * that many rings' runs merge as a binary counter does: each entry
+ * log(runs) times), or with no memory for that, the older half delivered
+ * until some run is done. */
+static void fewer_runs(struct ordered *q)
 {
-	q->sorted = false;
-	if (q->nruns < RUNS_MAX)
-		q->run_at[q->nruns] = q->n;
-	if (q->nruns <= RUNS_MAX)
-		q->nruns++;
+	while (q->nruns == RUNS_MAX) {
+		size_t best = 0, len = SIZE_MAX;
+		for (size_t r = 0; r + 1 < q->nruns; r++) {
+			size_t l = q->run[r].end - q->run[r].at + q->run[r + 1].end - q->run[r + 1].at;
+			if (l <= len) {
+				best = r;
+				len = l;
+			}
+		}
+		if (!merge_pair(q, best))
+			deliver_half(q);
+	}
+}
+
+/* Gives the segments before the first queued entry's back to the pool. */
+static void release_front(struct ordered *q)
+{
+	size_t first = (q->nruns ? q->run[0].at : q->n) >> SEG_SHIFT;
+	size_t k = first - q->seg_first;
+
+	if (k > q->nseg)
+		k = q->nseg;
+	if (k) {
+		for (size_t i = 0; i < k; i++)
+			seg_put(q, q->seg[i]);
+		memmove(q->seg, q->seg + k, (q->nseg - k) * sizeof(*q->seg));
+	}
+	q->nseg -= k;
+	q->seg_first = q->nseg ? q->seg_first + k : first;
+}
+
+/* Moves the queued entries together, down to the first one: one entry
+ * whose time lies far ahead would keep every segment after it. */
+static void compact(struct ordered *q)
+{
+	size_t to = q->run[0].at;
+
+	for (size_t r = 0; r < q->nruns; r++) {
+		size_t len = q->run[r].end - q->run[r].at;
+		if (q->run[r].at != to)
+			for (size_t i = 0; i < len; i++)
+				*at(q, to + i) = *at(q, q->run[r].at + i);
+		q->run[r].at = to;
+		q->run[r].end = to += len;
+	}
+	q->n = to;
+	last_moved(q);
+	while (q->nseg > (to >> SEG_SHIFT) - q->seg_first + 1)
+		seg_put(q, q->seg[--q->nseg]);
+}
+
+/* A segment for position n: the delivered ones given back first, the
+ * queued moved together when the delivered between them take four times
+ * their room (each moved once for every three appended at most). */
+static bool seg_room(struct ordered *q)
+{
+	struct entry *sg;
+
+	release_front(q);
+	if (q->nruns && q->n - q->run[0].at > 4 * q->queued + SEG_ENTRIES)
+		compact(q);
+	if ((q->n >> SEG_SHIFT) - q->seg_first >= q->nseg) {
+		if (GROW(q->seg, q->nseg + 1, q->seg_cap) < 0 || !(sg = seg_get(q)))
+			return false;
+		q->seg[q->nseg++] = sg;
+	}
+	q->tail = q->seg[(q->n >> SEG_SHIFT) - q->seg_first];
+	return true;
+}
+
+/* The rare part of append: a segment for position n, once a segment;
+ * a new run, for an entry older than the last run's newest.  False when
+ * out of memory even after delivering the older half. */
+static bool append_room(struct ordered *q, uint64_t time)
+{
+	if (!(q->n & (SEG_ENTRIES - 1)) && !seg_room(q)) {
+		deliver_half(q);
+		if (!seg_room(q))
+			return false;
+	}
+	if (q->open && time >= q->tail_time)
+		return true;
+	if (q->nruns == RUNS_MAX)
+		fewer_runs(q);
+	q->run[q->nruns].at = q->n;
+	q->run[q->nruns++].head = time;
+	return true;
 }
 
 /* The next entry, stamped TIME and numbered EV (its record and owner the
  * caller's), or NULL when out of memory even after delivering the older
- * half. */
+ * half.  It goes at the end of the last run when not older than its
+ * newest, else starts a run. */
 static inline struct entry *append(struct ordered *q, uint64_t time, int ev)
 {
-	/* the room checked here first: grow_entries is the rare case */
-	if ((q->n >= q->cap || q->n >= q->tmp_cap) && !grow_entries(q)) {
-		deliver_half(q);
-		if (!grow_entries(q))
-			return NULL;
-	}
+	if ((!(q->n & (SEG_ENTRIES - 1)) || !q->open || time < q->tail_time) &&
+	    !append_room(q, time))
+		return NULL;
 	if (time < q->last_flush)
 		q->late++;
-	struct entry *e = &q->e[q->n];
+	struct entry *e = &q->tail[q->n++ & (SEG_ENTRIES - 1)];
+	q->run[q->nruns - 1].end = q->n;
+	q->open = true;
+	q->tail_time = time;
+	q->queued++;
 	e->time = time;
 	e->ev = ev;
-	e->seq = q->seq++;
-	if (q->n > q->head && before(e, &q->e[q->n - 1]))
-		new_run(q);
-	q->n++;
 	if (time > q->round_max)
 		q->round_max = time;
 	return e;
@@ -339,7 +407,7 @@ struct perf_event_header *ordered_reserve(struct ordered *q, size_t size, uint64
 	struct chunk *c;
 	struct entry *e;
 
-	if (q->bytes + size > q->max_bytes && q->n > q->head)
+	if (q->bytes + size > q->max_bytes && q->queued)
 		deliver_half(q);
 	if (!(c = chunk_for(q, size))) {
 		deliver_half(q);
@@ -349,7 +417,8 @@ struct perf_event_header *ordered_reserve(struct ordered *q, size_t size, uint64
 	if (!(e = append(q, time, ev)))
 		return NULL;
 	struct perf_event_header *h = chunk_take(c, size);
-	e->c = c;
+	e->u.c = c;
+	e->src = SRC_COPY;
 	e->h = h;
 	q->bytes += size;
 	return h;
@@ -365,37 +434,42 @@ bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t
 {
 	struct entry *e;
 
-	if (!q->release)
+	if (!q->release || src == SRC_COPY)
 		return false;
 	/* the bound is on the window, wherever its records lie: a file's
 	 * records held in its mapping are ordered as their copies were */
-	if (q->bytes + h->size > q->max_bytes && q->n > q->head)
+	if (q->bytes + h->size > q->max_bytes && q->queued)
 		deliver_half(q);
 	if (!(e = append(q, time, ev)))
 		return false;
 	q->bytes += h->size;
 	e->h = h;
-	e->c = NULL;
 	e->src = src;
-	e->end = end;
+	e->u.end = end;
 	return true;
 }
 
+/* The held records of SRC in the runs' order: of one source that is the
+ * order held (runs come in arrival order, and a merge of two keeps the
+ * order of one source's records, whose times do not go back). */
 bool ordered_detach(struct ordered *q, uint32_t src)
 {
-	for (size_t i = q->head; i < q->n; i++) {
-		struct entry *e = &q->e[i];
-		struct chunk *c;
-		if (e->c || e->src != src)
-			continue;
-		if (!(c = chunk_for(q, e->h->size)))
-			return false;
-		struct perf_event_header *h = chunk_take(c, e->h->size);
-		memcpy(h, e->h, e->h->size);
-		e->c = c;
-		e->h = h;
-		q->release(src, e->end, q->arg);
-	}
+	for (size_t r = 0; r < q->nruns; r++)
+		for (size_t i = q->run[r].at; i < q->run[r].end; i++) {
+			struct entry *e = at(q, i);
+			struct chunk *c;
+			if (e->src != src || src == SRC_COPY)
+				continue;
+			if (!(c = chunk_for(q, e->h->size)))
+				return false;
+			struct perf_event_header *h = chunk_take(c, e->h->size);
+			uint64_t end = e->u.end;
+			memcpy(h, e->h, e->h->size);
+			e->h = h;
+			e->src = SRC_COPY;
+			e->u.c = c;
+			q->release(src, end, q->arg);
+		}
 	return true;
 }
 
@@ -411,14 +485,13 @@ void ordered_push(struct ordered *q, const struct perf_event_header *h, uint64_t
 
 void ordered_round(struct ordered *q)
 {
-	deliver_upto(q, q->prev_round_max);
+	deliver_some(q, SIZE_MAX, q->prev_round_max);
 	q->prev_round_max = q->round_max;
 }
 
 void ordered_flush(struct ordered *q)
 {
-	sort_entries(q);
-	deliver_first(q, q->n - q->head);
+	deliver_some(q, SIZE_MAX, UINT64_MAX);
 	q->prev_round_max = q->round_max;
 }
 
@@ -429,5 +502,5 @@ uint64_t ordered_late(const struct ordered *q)
 
 size_t ordered_queued(const struct ordered *q)
 {
-	return q->n - q->head;
+	return q->queued;
 }

@@ -41,9 +41,9 @@ void ordered_set_release(struct ordered *q, ordered_release_fn fn);
 
 /* Queues H itself, stamped TIME and numbered EV, not a copy: H must stay
  * where it is until the queue has delivered it and called the release
- * function with SRC and END.  Records of one SRC are delivered in the order
- * held when their times do not go back (the caller's to see).  False when
- * out of memory: nothing was queued. */
+ * function with SRC (below UINT32_MAX) and END.  Records of one SRC are
+ * delivered in the order held when their times do not go back (the
+ * caller's to see).  False when out of memory: nothing was queued. */
 bool ordered_hold(struct ordered *q, const struct perf_event_header *h, uint64_t time, int ev,
 		  uint32_t src, uint64_t end);
 

@@ -335,6 +335,212 @@ static void test_detach(void **state)
 	ordered_free(q);
 }
 
+/* A model of the queue, for long random mixes of every path at once:
+ * the queued records in arrival order, each delivery the stable sort of
+ * them by time (up to a time, or the older half past the bound).  Enough
+ * records for the entries' room to be taken back many times, runs left
+ * queued across rounds, rings that make more runs a round than are
+ * merged at once, equal times, records held from three sources and
+ * detached, the memory bound, and with no rounds a record far ahead that
+ * stays while the rest after it comes and goes (moved together). */
+#define MODEL_MAX 12000
+
+struct small_rec {
+	struct perf_event_header h;
+	uint64_t time, tag;
+	unsigned char pad[24];
+};
+
+static struct {
+	struct small_rec rec[MODEL_MAX];   /* record TAG; held ones stay here */
+	uint64_t time[MODEL_MAX];
+	uint16_t size[MODEL_MAX];
+	uint32_t src[MODEL_MAX];           /* held from 0-2, else 3 */
+	bool gone[MODEL_MAX];
+	size_t q[MODEL_MAX], nq, bytes;    /* queued tags, in arrival order */
+	uint64_t round_max, prev_round_max, last_flush, late, held_time[3];
+	uint64_t want[MODEL_MAX], got[MODEL_MAX];
+	size_t nwant, ngot;
+	uint64_t released[3];              /* each source's last end, plus one */
+	bool torn, misreleased;
+} m;
+
+static void model_collect(const struct perf_event_header *h, int ev, void *arg)
+{
+	const struct small_rec *r = (const void *)h;
+
+	(void)arg;
+	for (size_t i = 0; i + sizeof(*h) + 16 < h->size; i++)
+		if (r->pad[i] != (unsigned char)r->tag)
+			m.torn = true;
+	if (ev != (int)r->tag || m.ngot == MODEL_MAX)
+		m.torn = true;
+	else
+		m.got[m.ngot++] = r->tag;
+}
+
+/* Held records are released in the order held: each source's ends rise. */
+static void model_release(uint32_t src, uint64_t end, void *arg)
+{
+	(void)arg;
+	if (src >= 3 || end + 1 <= m.released[src])
+		m.misreleased = true;
+	else
+		m.released[src] = end + 1;
+}
+
+static int by_model_time(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (m.time[x] != m.time[y])
+		return m.time[x] < m.time[y] ? -1 : 1;
+	return x < y ? -1 : x > y;  /* tags are the arrival order */
+}
+
+/* The model delivers up to K records, oldest first, while not past LIMIT. */
+static void model_deliver(size_t k, uint64_t limit)
+{
+	static size_t sorted[MODEL_MAX];
+	size_t keep = 0;
+
+	memcpy(sorted, m.q, m.nq * sizeof(*sorted));
+	qsort(sorted, m.nq, sizeof(*sorted), by_model_time);
+	for (size_t d = 0; d < k && d < m.nq && m.time[sorted[d]] <= limit; d++) {
+		size_t t = sorted[d];
+		m.want[m.nwant++] = t;
+		m.bytes -= m.size[t];
+		if (m.time[t] > m.last_flush)
+			m.last_flush = m.time[t];
+		m.gone[t] = true;
+	}
+	for (size_t i = 0; i < m.nq; i++)
+		if (!m.gone[m.q[i]])
+			m.q[keep++] = m.q[i];
+	m.nq = keep;
+}
+
+/* Queues record TAG at TIME, held from SRC (0-2: when its times do not go
+ * back, as a live ring's) or copied (3). */
+static void model_queue(struct ordered *q, size_t max_bytes, size_t tag, uint64_t time,
+			uint32_t src)
+{
+	struct small_rec *r = &m.rec[tag];
+
+	memset(r, (int)(unsigned char)tag, sizeof(*r));
+	r->h.type = PERF_RECORD_SAMPLE;
+	r->h.misc = 0;
+	r->h.size = (uint16_t)(32 + 8 * (tag % 3));
+	r->time = time;
+	r->tag = tag;
+	if (src < 3 && time < m.held_time[src])
+		src = 3;
+	m.time[tag] = time;
+	m.size[tag] = r->h.size;
+	m.src[tag] = src;
+	if (m.bytes + r->h.size > max_bytes && m.nq)
+		model_deliver((m.nq + 1) / 2, UINT64_MAX);
+	m.late += time < m.last_flush;
+	m.q[m.nq++] = tag;
+	m.bytes += r->h.size;
+	if (time > m.round_max)
+		m.round_max = time;
+	if (src == 3) {
+		ordered_push(q, &r->h, time, (int)tag);
+		return;
+	}
+	m.held_time[src] = time;
+	assert_true(ordered_hold(q, &r->h, time, (int)tag, src, tag));
+}
+
+/* Source SRC's held records are copied out: their room is scribbled on. */
+static void model_detach(struct ordered *q, uint32_t src)
+{
+	assert_true(ordered_detach(q, src));
+	for (size_t i = 0; i < m.nq; i++)
+		if (m.src[m.q[i]] == src) {
+			memset(&m.rec[m.q[i]], 0xee, sizeof(m.rec[0]));
+			m.src[m.q[i]] = 3;
+		}
+}
+
+static void model_run(unsigned seed, int rings, uint64_t tie, size_t max_bytes, bool far)
+{
+	struct ordered *q = ordered_new(model_collect, NULL, max_bytes);
+	size_t tag = 0;
+	uint64_t now = 1000;
+
+	memset(&m, 0, sizeof(m));
+	srand(seed);
+	ordered_set_release(q, model_release);
+	if (far)
+		model_queue(q, max_bytes ? max_bytes : SIZE_MAX, tag++, UINT64_MAX / 2, 3);
+	while (tag + 600 < MODEL_MAX) {
+		/* a round: each ring's records in its time order, ring after ring */
+		size_t per = 1 + (size_t)rand() % (600 / (size_t)rings);
+		for (int ring = 0; ring < rings; ring++) {
+			uint64_t t = now + (uint64_t)(rand() % 300);
+			for (size_t i = 0; i < per; i++, t += 1 + (uint64_t)(rand() % 7))
+				model_queue(q, max_bytes ? max_bytes : SIZE_MAX, tag++, t / tie,
+					    ring < 3 ? (uint32_t)ring : 3);
+		}
+		now += 250;
+		if (rand() % 6 == 0)
+			model_detach(q, (uint32_t)(rand() % 3));
+		if (far) {
+			/* no rounds (a pipe of old perf's): the bound alone */
+		} else if (rand() % 40 == 0) {
+			ordered_flush(q);
+			model_deliver(SIZE_MAX, UINT64_MAX);
+		} else {
+			ordered_round(q);
+			model_deliver(SIZE_MAX, m.prev_round_max);
+		}
+		m.prev_round_max = m.round_max;
+		assert_int_equal(ordered_queued(q), m.nq);
+		assert_int_equal(m.ngot, m.nwant);
+	}
+	ordered_flush(q);
+	model_deliver(SIZE_MAX, UINT64_MAX);
+	assert_int_equal(m.ngot, tag);
+	assert_int_equal(m.nwant, tag);
+	assert_memory_equal(m.got, m.want, tag * sizeof(m.got[0]));
+	assert_int_equal(ordered_late(q), m.late);
+	assert_false(m.torn);
+	assert_false(m.misreleased);
+	ordered_free(q);
+}
+
+static void test_model(void **state)
+{
+	(void)state;
+	model_run(1, 2, 1, 0, false);      /* a file of two CPUs */
+	model_run(2, 25, 1, 0, false);     /* more runs a round than merged at once */
+	model_run(3, 40, 8, 0, false);     /* ... with equal times */
+	model_run(4, 5, 8, 4096, false);   /* the bound delivers the older half */
+	model_run(5, 3, 1, 4096, true);    /* no rounds, one record far ahead */
+	model_run(107, 20, 4, 2048, true); /* ... with many runs, equal times */
+}
+
+/* Freed with records queued, in several segments, copied and held: every
+ * chunk and segment goes (the sanitizers' leak check sees it). */
+static void test_free_queued(void **state)
+{
+	static struct rec held;
+	struct got g = { .n = 0 };
+	struct ordered *q = ordered_new(collect, &g, 0);
+
+	(void)state;
+	ordered_set_release(q, on_release);
+	make(&held, 5, 1, 64);
+	for (uint64_t i = 0; i < 3000; i++)
+		push(q, 3000 - i, 2, 48);  /* each a run of its own, merged */
+	assert_true(ordered_hold(q, &held.h, 5, 1, 0, 100));
+	assert_int_equal(ordered_queued(q), 3001);
+	assert_int_equal(g.n, 0);
+	ordered_free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +553,8 @@ int main(void)
 		cmocka_unit_test(test_rings_on_one_clock),
 		cmocka_unit_test(test_held_records),
 		cmocka_unit_test(test_detach),
+		cmocka_unit_test(test_model),
+		cmocka_unit_test(test_free_queued),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
