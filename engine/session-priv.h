@@ -140,6 +140,15 @@ struct session_tap {
  * canon_index): enough for the libraries of a few busy processes. */
 #define CANON_HINTS 64
 
+/* Processes whose spaces space_find finds without hashing: the samples of
+ * two busy processes on two CPUs alternate (one remembered space missed at
+ * nearly every sample of such a file), a few more share a machine. */
+#define SPACE_HINTS 16
+struct space_hint {
+	pid_t pid;
+	int k;   /* its index in spaces */
+};
+
 struct session {
 	struct target target;
 	struct ev_list events;
@@ -156,8 +165,10 @@ struct session {
 	int nspaces;
 	size_t capspaces;
 	struct hashtab space_index;  /* pid -> index into spaces */
-	struct space *space_last;   /* space_find's last answer (most samples follow one
-				     * of the same process); NULL once the spaces move */
+	/* the spaces recent samples found, by pid (space_find): each an index
+	 * checked against its space's pid, so spaces that move (GROW, an
+	 * eviction) leave a hint that misses, never a wrong one */
+	struct space_hint space_hints[SPACE_HINTS];
 	struct sym_naming naming;   /* how the spaces' functions are named */
 	struct func_images *images; /* the spaces' function tables: made with the first
 				     * space, or lent by the opener (images_lent) */
