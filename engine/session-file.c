@@ -470,6 +470,8 @@ static int file_decode(const struct session *s, const struct perf_event_header *
  * others (perf makes their trailers alike), and none for a sample of no
  * event of the file whose format is not the first's.  The formats know
  * where (record_time_fmt: no bits counted). */
+static inline void file_stamp(const struct session *s, const struct perf_event_header *h,
+			      struct rec_stamp *st);   /* inline in file_collect: once a record */
 static void file_stamp(const struct session *s, const struct perf_event_header *h,
 		       struct rec_stamp *st)
 {
