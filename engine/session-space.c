@@ -29,13 +29,24 @@ static bool space_is(const void *key, uint32_t idx, const void *ctx)
 	return ((const struct session *)ctx)->spaces[idx].pid == *(const pid_t *)key;
 }
 
-struct space *space_find(struct session *s, pid_t pid)
+/* The space of PID if its hint holds it, else NULL. */
+static inline struct space *space_hinted(struct session *s, pid_t pid)
 {
-	struct space_hint *h = &s->space_hints[(uint32_t)pid % SPACE_HINTS];
-	uint32_t k;
+	const struct space_hint *h = &s->space_hints[(uint32_t)pid % SPACE_HINTS];
 
 	if (h->pid == pid && h->k < s->nspaces && s->spaces[h->k].pid == pid)
 		return &s->spaces[h->k];
+	return NULL;
+}
+
+struct space *space_find(struct session *s, pid_t pid)
+{
+	struct space_hint *h = &s->space_hints[(uint32_t)pid % SPACE_HINTS];
+	struct space *sp = space_hinted(s, pid);
+	uint32_t k;
+
+	if (sp)
+		return sp;
 	k = hashtab_find(&s->space_index, hash_mix((uint32_t)pid), &pid, space_is, s);
 	if (k == HASHTAB_NONE)
 		return NULL;
@@ -134,9 +145,9 @@ void session_spaces_reap(struct session *s)
 	}
 }
 
-/* The space of process PID, made if new.  It may move the spaces: a pointer
- * to another space taken before is invalid after. */
-struct space *space_get(struct session *s, pid_t pid)
+/* space_get when PID's hint misses: found, or made.  A function of its
+ * own, so that the hint's path saves none of the registers it needs. */
+static __attribute__((noinline)) struct space *space_find_or_add(struct session *s, pid_t pid)
 {
 	struct space *sp = space_find(s, pid);
 
@@ -164,6 +175,16 @@ struct space *space_get(struct session *s, pid_t pid)
 		s->src->space_init(s, sp);
 	s->nspaces++;
 	return sp;
+}
+
+/* The space of process PID, made if new.  It may move the spaces: a pointer
+ * to another space taken before is invalid after.  Once a sample: the hint
+ * checked first, without the frame of the rest. */
+struct space *space_get(struct session *s, pid_t pid)
+{
+	struct space *sp = space_hinted(s, pid);
+
+	return sp ? sp : space_find_or_add(s, pid);
 }
 
 /* A sample outside every known mapping: the mapping record may be in another
