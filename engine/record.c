@@ -366,14 +366,18 @@ static int decode_sample_short(struct cursor *c, uint64_t st, struct rec_sample 
 /* decode_sample_short of a record holding every field of F's layout: the
  * format's own fields copied from their offsets (F->head), the others
  * zeroed, no bit tested nor bound checked but the chain's.  Reading all ten
- * fields of the head, present or not, was half of decoding a sample. */
-static int decode_sample_fixed(const struct perf_event_header *hdr, const struct rec_format *f,
-			       struct rec_sample *s)
+ * fields of the head, present or not, was half of decoding a sample.
+ * TAIL_ZERO: S's fields from READ on are zero already (record_decode_head),
+ * not written again. */
+static inline int decode_sample_fixed(const struct perf_event_header *hdr,
+				      const struct rec_format *f, struct rec_sample *s,
+				      bool tail_zero)
 {
 	const unsigned char *b = (const unsigned char *)hdr;
+	size_t end = tail_zero ? offsetof(struct rec_sample, read) : sizeof(*s);
 
 	memset(s, 0, offsetof(struct rec_sample, cpumode));
-	memset(&s->nr_ips, 0, sizeof(*s) - offsetof(struct rec_sample, nr_ips));
+	memset(&s->nr_ips, 0, end - offsetof(struct rec_sample, nr_ips));
 	for (unsigned i = 0; i < f->nhead; i++)
 		memcpy((unsigned char *)s + f->head[i].to, b + f->head[i].from, 8);
 	if (f->at.cpu)
@@ -549,7 +553,17 @@ int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_form
 {
 	if (f->at.end && hdr->type == PERF_RECORD_SAMPLE && hdr->size >= f->at.end) {
 		sample_start(hdr, out);
-		return decode_sample_fixed(hdr, f, &out->u.sample);
+		return decode_sample_fixed(hdr, f, &out->u.sample, false);
+	}
+	return decode_general(hdr, f, out);
+}
+
+int record_decode_head(const struct perf_event_header *hdr, const struct rec_format *f,
+		       struct record *out)
+{
+	if (f->at.end && hdr->type == PERF_RECORD_SAMPLE && hdr->size >= f->at.end) {
+		sample_start(hdr, out);
+		return decode_sample_fixed(hdr, f, &out->u.sample, true);
 	}
 	return decode_general(hdr, f, out);
 }

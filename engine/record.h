@@ -197,6 +197,14 @@ bool record_cpumode_kernel(uint8_t cpumode);
 int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_format *f,
 		      struct record *out);
 
+/* record_decode_fmt with a head_only format into OUT whose SAMPLE fields
+ * from READ on are zero, as a zeroed record has them and as decoding any
+ * record with a head_only format leaves them: a SAMPLE of F's layout then
+ * writes only the fields before them.  Zeroing the others was a third of
+ * decoding it. */
+int record_decode_head(const struct perf_event_header *hdr, const struct rec_format *f,
+		       struct record *out);
+
 /* record_decode_fmt without user registers (regs_user 0). */
 int record_decode(const struct perf_event_header *hdr, uint64_t sample_type,
 		  bool sample_id_all, struct record *out);

@@ -76,7 +76,9 @@ struct session_source {
 	 * once a record, the time-ordered queue keeping the event with it. */
 	void (*stamp)(const struct session *s, const struct perf_event_header *h,
 		      struct rec_stamp *st);
-	/* Decodes H, numbered EV by stamp, with the format of its event. */
+	/* Decodes H, numbered EV by stamp, with the format of its event, into
+	 * R: deliver's s->decoded, which holds the last record this op
+	 * decoded there (file_decode writes only what changes), or another. */
 	int (*decode)(const struct session *s, const struct perf_event_header *h, int ev,
 		      struct record *r);
 	/* For the samples of event EV if it copies user stacks: their sample
@@ -180,6 +182,8 @@ struct session {
 	const struct session_tap *tap;    /* NULL: none */
 	void *tap_state;
 	struct ordered *queue;   /* records in time order (engine/ordered.h) */
+	struct record decoded;   /* the record deliver hands on: only the source's
+				  * decode writes it (record_decode_head) */
 	double t0, last_snap;
 	bool hup;
 	bool system_wide;        /* -a / -C: pid -1 on each CPU of cpu_on */

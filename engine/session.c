@@ -495,18 +495,18 @@ static __attribute__((noinline)) void handle_other(struct session *s, const stru
 static void deliver(const struct perf_event_header *h, int ev, void *arg)
 {
 	struct session *s = arg;
-	struct record r;
+	struct record *r = &s->decoded;
 
-	if (s->src->decode(s, h, ev, &r) < 0) {
+	if (s->src->decode(s, h, ev, r) < 0) {
 		profile_add_undecodable(s->prof);
 		return;
 	}
-	if (s->offcpu && session_offcpu_record(s, h, ev, &r))
+	if (s->offcpu && session_offcpu_record(s, h, ev, r))
 		return;
-	if (r.type == PERF_RECORD_SAMPLE)
-		handle_sample(s, ev, &r.u.sample, r.misc);
+	if (r->type == PERF_RECORD_SAMPLE)
+		handle_sample(s, ev, &r->u.sample, r->misc);
 	else
-		handle_other(s, &r);
+		handle_other(s, r);
 }
 
 /* A sample's copy of the user stack is 8 KB whatever the thread's depth;
