@@ -335,6 +335,9 @@ static int decode_sample(struct cursor *c, const struct rec_format *f, struct re
 			 PERF_SAMPLE_CALLCHAIN)
 _Static_assert(offsetof(struct rec_sample, read) == 80 && sizeof(struct rec_sample) == 312,
 	       "decode_sample_short sets the fields before READ one by one");
+_Static_assert(offsetof(struct rec_sample, tid) == offsetof(struct rec_sample, pid) + 4 &&
+	       offsetof(struct rec_sample, nr_ips) > offsetof(struct rec_sample, cpumode),
+	       "decode_sample_fixed copies TID's pair whole and keeps cpumode");
 
 /* decode_sample of a HEAD_ONLY_TYPES format: the fields past the call
  * chain zeroed in one stroke, the others set one by one.  Zeroing the
@@ -360,37 +363,28 @@ static int decode_sample_short(struct cursor *c, uint64_t st, struct rec_sample 
 	return c->bad ? -1 : 0;
 }
 
-static uint64_t field(const unsigned char *b, uint8_t at)
-{
-	uint64_t v = 0;
-
-	if (at)
-		memcpy(&v, b + at, 8);
-	return v;
-}
-
-/* decode_sample_short of a record holding every field of F's layout: each
- * read at its offset, no bit tested nor bound checked but the chain's. */
-static int decode_sample_fixed(const struct perf_event_header *hdr, const struct rec_format *f,
-			       struct rec_sample *s)
+/* decode_sample_short of a record holding every field of F's layout: the
+ * format's own fields copied from their offsets (F->head), the others
+ * zeroed, no bit tested nor bound checked but the chain's.  Reading all ten
+ * fields of the head, present or not, was half of decoding a sample.
+ * TAIL_ZERO: S's fields from READ on are zero already (record_decode_head),
+ * not written again. */
+static inline int decode_sample_fixed(const struct perf_event_header *hdr,
+				      const struct rec_format *f, struct rec_sample *s,
+				      bool tail_zero)
 {
 	const unsigned char *b = (const unsigned char *)hdr;
-	uint64_t tid = field(b, f->at.tid);
+	size_t end = tail_zero ? offsetof(struct rec_sample, read) : sizeof(*s);
 
-	memset(&s->read, 0, sizeof(*s) - offsetof(struct rec_sample, read));
-	s->id = field(b, f->at.id);
-	s->ip = field(b, f->at.ip);
-	s->time = field(b, f->at.time);
-	s->addr = field(b, f->at.addr);
-	s->period = field(b, f->at.period);
-	s->stream_id = field(b, f->at.stream_id);
-	s->pid = (uint32_t)tid;   /* little-endian pair, as take2x32 */
-	s->tid = (uint32_t)(tid >> 32);
-	s->cpu = (uint32_t)field(b, f->at.cpu);
-	s->nr_ips = field(b, f->at.chain);
-	s->ips = NULL;
+	memset(s, 0, offsetof(struct rec_sample, cpumode));
+	memset(&s->nr_ips, 0, end - offsetof(struct rec_sample, nr_ips));
+	for (unsigned i = 0; i < f->nhead; i++)
+		memcpy((unsigned char *)s + f->head[i].to, b + f->head[i].from, 8);
+	if (f->at.cpu)
+		memcpy(&s->cpu, b + f->at.cpu, sizeof(s->cpu));
 	if (!f->at.chain)
 		return 0;
+	memcpy(&s->nr_ips, b + f->at.chain, 8);
 	if (s->nr_ips > (uint64_t)(hdr->size - f->at.end) / 8) {
 		uint8_t mode = s->cpumode;   /* no pointer into a record we refuse */
 		memset(s, 0, sizeof(*s));
@@ -559,7 +553,17 @@ int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_form
 {
 	if (f->at.end && hdr->type == PERF_RECORD_SAMPLE && hdr->size >= f->at.end) {
 		sample_start(hdr, out);
-		return decode_sample_fixed(hdr, f, &out->u.sample);
+		return decode_sample_fixed(hdr, f, &out->u.sample, false);
+	}
+	return decode_general(hdr, f, out);
+}
+
+int record_decode_head(const struct perf_event_header *hdr, const struct rec_format *f,
+		       struct record *out)
+{
+	if (f->at.end && hdr->type == PERF_RECORD_SAMPLE && hdr->size >= f->at.end) {
+		sample_start(hdr, out);
+		return decode_sample_fixed(hdr, f, &out->u.sample, true);
 	}
 	return decode_general(hdr, f, out);
 }
@@ -581,24 +585,35 @@ static uint8_t field_at(uint64_t st, uint64_t bit, unsigned *off)
 	return (uint8_t)at;
 }
 
+/* The next u64 field of F's head, BIT of its sample_type, at *OFF: copied
+ * to byte TO of struct rec_sample (decode_sample_fixed). */
+static uint8_t head_field(struct rec_format *f, uint64_t bit, size_t to, unsigned *off)
+{
+	uint8_t at = field_at(f->sample_type, bit, off);
+
+	if (at)
+		f->head[f->nhead++] = (struct rec_field_copy){ at, (uint8_t)to };
+	return at;
+}
+
 /* The fixed offsets of F's SAMPLE fields up to PERIOD (decode_sample_head's
- * order), of a head_only format's chain count, and of the trailer's TIME. */
+ * order: an ID after IDENTIFIER is the one kept), of a head_only format's
+ * chain count, and of the trailer's TIME. */
 static void format_layout(struct rec_format *f)
 {
 	uint64_t st = f->sample_type;
 	unsigned off = sizeof(struct perf_event_header);
-	uint8_t identifier = field_at(st, PERF_SAMPLE_IDENTIFIER, &off);
 
-	f->at.ip = field_at(st, PERF_SAMPLE_IP, &off);
-	f->at.tid = field_at(st, PERF_SAMPLE_TID, &off);
-	f->at.time = field_at(st, PERF_SAMPLE_TIME, &off);
-	f->at.addr = field_at(st, PERF_SAMPLE_ADDR, &off);
-	f->at.id = field_at(st, PERF_SAMPLE_ID, &off);
-	if (!f->at.id)
-		f->at.id = identifier;
-	f->at.stream_id = field_at(st, PERF_SAMPLE_STREAM_ID, &off);
+	f->nhead = 0;
+	head_field(f, PERF_SAMPLE_IDENTIFIER, offsetof(struct rec_sample, id), &off);
+	head_field(f, PERF_SAMPLE_IP, offsetof(struct rec_sample, ip), &off);
+	head_field(f, PERF_SAMPLE_TID, offsetof(struct rec_sample, pid), &off);
+	f->at.time = head_field(f, PERF_SAMPLE_TIME, offsetof(struct rec_sample, time), &off);
+	head_field(f, PERF_SAMPLE_ADDR, offsetof(struct rec_sample, addr), &off);
+	head_field(f, PERF_SAMPLE_ID, offsetof(struct rec_sample, id), &off);
+	head_field(f, PERF_SAMPLE_STREAM_ID, offsetof(struct rec_sample, stream_id), &off);
 	f->at.cpu = field_at(st, PERF_SAMPLE_CPU, &off);
-	f->at.period = field_at(st, PERF_SAMPLE_PERIOD, &off);
+	head_field(f, PERF_SAMPLE_PERIOD, offsetof(struct rec_sample, period), &off);
 	f->at.chain = field_at(st, PERF_SAMPLE_CALLCHAIN, &off);
 	f->at.end = f->head_only ? (uint8_t)off : 0;
 	f->at.sid_size = (uint8_t)trailer_size(st);

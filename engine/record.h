@@ -155,17 +155,24 @@ struct rec_format {
 	 * record's without -b, --call-graph dwarf, --data...): decoded by a
 	 * shorter path; false always works */
 	bool head_only;
-	/* record_format_of: the byte offsets in a SAMPLE of the fields up to
-	 * PERIOD, fixed whatever follows (0: not in the format; ID is
-	 * IDENTIFIER's when the format has no ID), of a head_only format's
-	 * call chain count, and END, the bytes up to its last (0: no layout:
-	 * every field decoded by its bits, as formats made by hand are);
-	 * SID_TIME the offset of TIME back from the end of a record's
+	/* record_format_of: the byte offsets in a SAMPLE of TIME and CPU,
+	 * fixed whatever follows (0: not in the format), of a head_only
+	 * format's call chain count, and END, the bytes up to its last (0: no
+	 * layout: every field decoded by its bits, as formats made by hand
+	 * are); SID_TIME the offset of TIME back from the end of a record's
 	 * sample_id_all trailer (0: no TIME), SID_SIZE the trailer's bytes */
 	struct {
-		uint8_t id, ip, tid, time, addr, stream_id, cpu, period, chain, end;
+		uint8_t time, cpu, chain, end;
 		uint8_t sid_time, sid_size;
 	} at;
+	/* record_format_of, with a layout: the format's u64 fields up to
+	 * PERIOD but CPU (a u32 and a reserved one), in the record's order,
+	 * each copied from byte FROM of a SAMPLE to byte TO of struct
+	 * rec_sample (TID's pair onto pid and tid) */
+	uint8_t nhead;
+	struct rec_field_copy {
+		uint8_t from, to;
+	} head[8];
 };
 
 /* The format of ATTR's records. */
@@ -189,6 +196,14 @@ bool record_cpumode_kernel(uint8_t cpumode);
  * type, misc, cpumode and the trailer set. */
 int record_decode_fmt(const struct perf_event_header *hdr, const struct rec_format *f,
 		      struct record *out);
+
+/* record_decode_fmt with a head_only format into OUT whose SAMPLE fields
+ * from READ on are zero, as a zeroed record has them and as decoding any
+ * record with a head_only format leaves them: a SAMPLE of F's layout then
+ * writes only the fields before them.  Zeroing the others was a third of
+ * decoding it. */
+int record_decode_head(const struct perf_event_header *hdr, const struct rec_format *f,
+		       struct record *out);
 
 /* record_decode_fmt without user registers (regs_user 0). */
 int record_decode(const struct perf_event_header *hdr, uint64_t sample_type,

@@ -50,6 +50,8 @@ struct session_file {
 	int nattrs;                   /* the attrs read (cyctop's reference left out) */
 	bool one_attr;                /* the file has one (and no more can come):
 				       * every sample is its */
+	bool heads_only;              /* every format head_only: no record decoded
+				       * writes a sample's fields from READ on */
 	/* each event's weighing (file_weigh), found once from its attr: its
 	 * samples carry their period (else the attr's), and weigh it */
 	bool own_period[EVENTS_MAX], weighs_more[EVENTS_MAX];
@@ -286,10 +288,12 @@ static int file_events(struct session *s, const char *want_model, char *err, siz
 	f->first_type = perfdata_attr(f->pd, 0)->sample_type;
 	f->sid_all = perfdata_attr(f->pd, 0)->sample_id_all;
 	record_format_of(perfdata_attr(f->pd, 0), &f->fmt_first);
+	f->heads_only = true;
 	for (int e = 0; e < s->events.n; e++) {
 		const struct perf_event_attr *a = &s->events.ev[e].attr;
 		record_format_of(a, &f->fmt[e]);
 		f->fmt[e].sample_id_all = f->sid_all;
+		f->heads_only &= f->fmt[e].head_only;
 		/* a counter read by a sample weighs what it counted since its
 		 * last read: the session passes that as the period
 		 * (add_read_values); a fixed period (perf record -c) is in the
@@ -455,13 +459,18 @@ static int file_decode(const struct session *s, const struct perf_event_header *
 		       struct record *r)
 {
 	const struct session_file *f = file_of(s);
+	const struct rec_format *fmt = &f->fmt[0];
 
 	if (!f->same_type && h->type == PERF_RECORD_SAMPLE) {
 		if (ev < 0)
 			return -1;
-		return record_decode_fmt(h, &f->fmt[ev], r);
+		fmt = &f->fmt[ev];
 	}
-	return record_decode_fmt(h, &f->fmt[0], r);
+	/* the session's record holds the last this decoded there: with only
+	 * head_only formats, the fields past a sample's head are zero */
+	if (f->heads_only && r == &s->decoded)
+		return record_decode_head(h, fmt, r);
+	return record_decode_fmt(h, fmt, r);
 }
 
 /* A sample's event is the attr its id names (the one attr of a file of
@@ -471,6 +480,8 @@ static int file_decode(const struct session *s, const struct perf_event_header *
  * others (perf makes their trailers alike), and none for a sample of no
  * event of the file whose format is not the first's.  The formats know
  * where (record_time_fmt: no bits counted). */
+static inline void file_stamp(const struct session *s, const struct perf_event_header *h,
+			      struct rec_stamp *st);   /* inline in file_collect: once a record */
 static void file_stamp(const struct session *s, const struct perf_event_header *h,
 		       struct rec_stamp *st)
 {

@@ -76,7 +76,9 @@ struct session_source {
 	 * once a record, the time-ordered queue keeping the event with it. */
 	void (*stamp)(const struct session *s, const struct perf_event_header *h,
 		      struct rec_stamp *st);
-	/* Decodes H, numbered EV by stamp, with the format of its event. */
+	/* Decodes H, numbered EV by stamp, with the format of its event, into
+	 * R: deliver's s->decoded, which holds the last record this op
+	 * decoded there (file_decode writes only what changes), or another. */
 	int (*decode)(const struct session *s, const struct perf_event_header *h, int ev,
 		      struct record *r);
 	/* For the samples of event EV if it copies user stacks: their sample
@@ -140,6 +142,15 @@ struct session_tap {
  * canon_index): enough for the libraries of a few busy processes. */
 #define CANON_HINTS 64
 
+/* Processes whose spaces space_find finds without hashing: the samples of
+ * two busy processes on two CPUs alternate (one remembered space missed at
+ * nearly every sample of such a file), a few more share a machine. */
+#define SPACE_HINTS 16
+struct space_hint {
+	pid_t pid;
+	int k;   /* its index in spaces */
+};
+
 struct session {
 	struct target target;
 	struct ev_list events;
@@ -156,8 +167,10 @@ struct session {
 	int nspaces;
 	size_t capspaces;
 	struct hashtab space_index;  /* pid -> index into spaces */
-	struct space *space_last;   /* space_find's last answer (most samples follow one
-				     * of the same process); NULL once the spaces move */
+	/* the spaces recent samples found, by pid (space_find): each an index
+	 * checked against its space's pid, so spaces that move (GROW, an
+	 * eviction) leave a hint that misses, never a wrong one */
+	struct space_hint space_hints[SPACE_HINTS];
 	struct sym_naming naming;   /* how the spaces' functions are named */
 	struct func_images *images; /* the spaces' function tables: made with the first
 				     * space, or lent by the opener (images_lent) */
@@ -169,6 +182,8 @@ struct session {
 	const struct session_tap *tap;    /* NULL: none */
 	void *tap_state;
 	struct ordered *queue;   /* records in time order (engine/ordered.h) */
+	struct record decoded;   /* the record deliver hands on: only the source's
+				  * decode writes it (record_decode_head) */
 	double t0, last_snap;
 	bool hup;
 	bool system_wide;        /* -a / -C: pid -1 on each CPU of cpu_on */

@@ -29,14 +29,30 @@ static bool space_is(const void *key, uint32_t idx, const void *ctx)
 	return ((const struct session *)ctx)->spaces[idx].pid == *(const pid_t *)key;
 }
 
+/* The space of PID if its hint holds it, else NULL. */
+static inline struct space *space_hinted(struct session *s, pid_t pid)
+{
+	const struct space_hint *h = &s->space_hints[(uint32_t)pid % SPACE_HINTS];
+
+	if (h->pid == pid && h->k < s->nspaces && s->spaces[h->k].pid == pid)
+		return &s->spaces[h->k];
+	return NULL;
+}
+
 struct space *space_find(struct session *s, pid_t pid)
 {
+	struct space_hint *h = &s->space_hints[(uint32_t)pid % SPACE_HINTS];
+	struct space *sp = space_hinted(s, pid);
 	uint32_t k;
 
-	if (s->space_last && s->space_last->pid == pid)
-		return s->space_last;
+	if (sp)
+		return sp;
 	k = hashtab_find(&s->space_index, hash_mix((uint32_t)pid), &pid, space_is, s);
-	return k == HASHTAB_NONE ? NULL : (s->space_last = &s->spaces[k]);
+	if (k == HASHTAB_NONE)
+		return NULL;
+	h->pid = pid;
+	h->k = (int)k;
+	return &s->spaces[k];
 }
 
 static int index_space(struct session *s, int k)
@@ -59,7 +75,6 @@ static void spaces_evict_exited(struct session *s, uint64_t before)
 {
 	int kept = 0;
 
-	s->space_last = NULL;
 	for (int k = 0; k < s->nspaces; k++) {
 		if (s->spaces[k].exited && s->spaces[k].exit_ns <= before &&
 		    (s->system_wide || s->spaces[k].pid != s->target.pid))
@@ -130,9 +145,9 @@ void session_spaces_reap(struct session *s)
 	}
 }
 
-/* The space of process PID, made if new.  It may move the spaces: a pointer
- * to another space taken before is invalid after. */
-struct space *space_get(struct session *s, pid_t pid)
+/* space_get when PID's hint misses: found, or made.  A function of its
+ * own, so that the hint's path saves none of the registers it needs. */
+static __attribute__((noinline)) struct space *space_find_or_add(struct session *s, pid_t pid)
 {
 	struct space *sp = space_find(s, pid);
 
@@ -142,7 +157,6 @@ struct space *space_get(struct session *s, pid_t pid)
 		spaces_evict_exited(s, UINT64_MAX);
 	if (s->nspaces == MAX_SPACES)
 		return NULL;
-	s->space_last = NULL;   /* the array may move */
 	if (GROW(s->spaces, (size_t)s->nspaces + 1, s->capspaces) < 0 ||
 	    (!s->images && !(s->images = func_images_new(&s->naming))))
 		return NULL;
@@ -161,6 +175,16 @@ struct space *space_get(struct session *s, pid_t pid)
 		s->src->space_init(s, sp);
 	s->nspaces++;
 	return sp;
+}
+
+/* The space of process PID, made if new.  It may move the spaces: a pointer
+ * to another space taken before is invalid after.  Once a sample: the hint
+ * checked first, without the frame of the rest. */
+struct space *space_get(struct session *s, pid_t pid)
+{
+	struct space *sp = space_hinted(s, pid);
+
+	return sp ? sp : space_find_or_add(s, pid);
 }
 
 /* A sample outside every known mapping: the mapping record may be in another
@@ -221,7 +245,8 @@ void session_spaces_free(struct session *s)
 	for (int i = 0; i < s->nspaces; i++)
 		space_free(&s->spaces[i]);
 	free(s->spaces);
-	s->space_last = NULL;
+	s->spaces = NULL;
+	s->nspaces = 0;
 	hashtab_free(&s->space_index);
 	if (!s->images_lent)
 		func_images_free(s->images);

@@ -74,8 +74,9 @@ static bool kernel_sample(uint16_t misc)
 
 /* The function and module at IP in SP (NULL: a process past the spaces'
  * cap); a miss live re-reads /proc/PID/maps (the mapping may predate the
- * watch), rate-limited. */
-static void user_symbol(struct session *s, struct space *sp, uint64_t ip, struct sym_info *si)
+ * watch), rate-limited.  Inline: once a sample. */
+static inline void user_symbol(struct session *s, struct space *sp, uint64_t ip,
+			       struct sym_info *si)
 {
 	if (sp && symtab_lookup(sp->st, ip, si))
 		return;
@@ -248,19 +249,13 @@ static void name_process(struct session *s, pid_t pid)
 		session_name_threads(s, pid, tids, n);
 }
 
-/* The number of SI's module path among canon_mods, its base recorded when
- * new; -1 when out of memory.  The symbol tables' strings are stable while
- * their module lives, so most samples find the number in the hints without
- * hashing the path (as the profile finds its rows, profile.c row_cached); a
- * hit is two pointers compared: the hints are emptied when spaces are freed
- * (spaces_evict_exited), before a freed string's address can come round. */
-static int64_t canon_index(struct session *s, const struct sym_info *si)
+/* canon_index's miss, out of line: the hint's path inline in a sample's. */
+static __attribute__((noinline)) int64_t canon_add(struct session *s, const struct sym_info *si,
+						   size_t slot)
 {
-	size_t slot = hash_mix((uintptr_t)si->module) % CANON_HINTS, n = s->canon_mods.n;
+	size_t n = s->canon_mods.n;
 	int64_t k;
 
-	if (s->canon_hints[slot].module == si->module)
-		return s->canon_hints[slot].k;
 	if (GROW(s->canon_base, n + 1, s->canon_alloc) < 0 ||
 	    (k = strpool_id(&s->canon_mods, si->module)) < 0)
 		return -1;
@@ -269,6 +264,21 @@ static int64_t canon_index(struct session *s, const struct sym_info *si)
 	s->canon_hints[slot].module = si->module;
 	s->canon_hints[slot].k = (uint32_t)k;
 	return k;
+}
+
+/* The number of SI's module path among canon_mods, its base recorded when
+ * new; -1 when out of memory.  The symbol tables' strings are stable while
+ * their module lives, so most samples find the number in the hints without
+ * hashing the path (as the profile finds its rows, profile.c row_cached); a
+ * hit is two pointers compared: the hints are emptied when spaces are freed
+ * (spaces_evict_exited), before a freed string's address can come round. */
+static inline int64_t canon_index(struct session *s, const struct sym_info *si)
+{
+	size_t slot = hash_mix((uintptr_t)si->module) % CANON_HINTS;
+
+	if (s->canon_hints[slot].module == si->module)
+		return s->canon_hints[slot].k;
+	return canon_add(s, si, slot);
 }
 
 /* A file several processes map (libc under make, g++'s driver and its
@@ -300,8 +310,19 @@ bool session_canonical_base(struct session *s, const char *module, uint64_t *bas
 	return true;
 }
 
-static void add_weighed(struct session *s, struct space *sp, int ev, const struct rec_sample *smp,
-			uint64_t n, const struct sym_info *si, bool stack);
+/* SMP of event EV weighing N, with its stack if STACK (inline: once a
+ * sample, its call's frame and seven arguments were a third of it). */
+static inline void add_weighed(struct session *s, struct space *sp, int ev,
+			       const struct rec_sample *smp, uint64_t n,
+			       const struct sym_info *si, bool stack)
+{
+	profile_add_pid(s->prof, ev, smp->pid, smp->tid, canonical_ip(s, smp->ip, si), si->name,
+			si->module, n);
+	if (s->tap)
+		s->tap->sample(s->tap_state, ev, smp, si, n);
+	if (s->cg && sp && stack)
+		session_add_stack(s, sp, ev, smp, si, n);
+}
 
 /* System-wide, process PID's name and owner when it has none yet: live
  * from /proc; recorded, the idle task's only (perf's name). */
@@ -319,18 +340,6 @@ static void add_sample(struct session *s, struct space *sp, int ev, const struct
 		       uint64_t period, const struct sym_info *si)
 {
 	add_weighed(s, sp, ev, smp, s->src->weigh(s, ev, smp, period), si, true);
-}
-
-/* SMP of event EV weighing N, with its stack if STACK. */
-static void add_weighed(struct session *s, struct space *sp, int ev, const struct rec_sample *smp,
-			uint64_t n, const struct sym_info *si, bool stack)
-{
-	profile_add_pid(s->prof, ev, smp->pid, smp->tid, canonical_ip(s, smp->ip, si), si->name,
-			si->module, n);
-	if (s->tap)
-		s->tap->sample(s->tap_state, ev, smp, si, n);
-	if (s->cg && sp && stack)
-		session_add_stack(s, sp, ev, smp, si, n);
 }
 
 void session_add_weighed(struct session *s, int ev, const struct rec_sample *smp, uint64_t n,
@@ -420,7 +429,8 @@ static void handle_task(struct session *s, const struct record *r)
 		session_fork_space(s, (pid_t)t->pid, (pid_t)t->ppid);
 }
 
-static void handle_other(struct session *s, const struct record *r)
+/* Records but samples: out of line, deliver's path for samples kept small. */
+static __attribute__((noinline)) void handle_other(struct session *s, const struct record *r)
 {
 	struct space *sp;
 	char jit[32];
@@ -485,18 +495,18 @@ static void handle_other(struct session *s, const struct record *r)
 static void deliver(const struct perf_event_header *h, int ev, void *arg)
 {
 	struct session *s = arg;
-	struct record r;
+	struct record *r = &s->decoded;
 
-	if (s->src->decode(s, h, ev, &r) < 0) {
+	if (s->src->decode(s, h, ev, r) < 0) {
 		profile_add_undecodable(s->prof);
 		return;
 	}
-	if (s->offcpu && session_offcpu_record(s, h, ev, &r))
+	if (s->offcpu && session_offcpu_record(s, h, ev, r))
 		return;
-	if (r.type == PERF_RECORD_SAMPLE)
-		handle_sample(s, ev, &r.u.sample, r.misc);
+	if (r->type == PERF_RECORD_SAMPLE)
+		handle_sample(s, ev, &r->u.sample, r->misc);
 	else
-		handle_other(s, &r);
+		handle_other(s, r);
 }
 
 /* A sample's copy of the user stack is 8 KB whatever the thread's depth;

@@ -1340,6 +1340,53 @@ static void test_sample_layout(void **state)
 	}
 }
 
+/* Records of one head_only format decoded in turn into one record by
+ * record_decode_head (a COMM, whole samples, a chain longer than its
+ * record, a cut head): each as record_decode_fmt decodes it afresh. */
+static void test_decode_head(void **state)
+{
+	const size_t mode = offsetof(struct rec_sample, cpumode) + 1;
+	const size_t chain = offsetof(struct rec_sample, nr_ips);
+	struct record x;
+
+	(void)state;
+	for (uint64_t m = 0; m < (1u << NHEAD); m++) {
+		uint64_t st = head_type(m);
+		struct perf_event_attr a = { .sample_type = st, .sample_id_all = 1 };
+		struct perf_event_header *h[5];
+		struct rec_format f;
+		struct rb b;
+		record_format_of(&a, &f);
+		rb_start(&b, PERF_RECORD_COMM, 0);
+		put32x2(&b, 1, 2);
+		put_str(&b, "comm");
+		for (int k = 0; k < 6; k++)
+			put64(&b, 0x7700 + (uint64_t)k);
+		h[0] = rb_finish(&b);
+		h[1] = head_sample(st, 3, 3);
+		h[2] = head_sample(st, 4, 3);
+		h[3] = head_sample(st, 3, 3);
+		h[3]->size = sizeof(*h[3]) + 8 * (h[3]->size > sizeof(*h[3]) + 8);
+		h[4] = head_sample(st, 2, 2);
+		memset(&x, 0, sizeof(x));
+		for (int i = 0; i < 5; i++) {
+			struct record y;
+			memset(&y, 0x5a, sizeof(y));
+			assert_int_equal(record_decode_head(h[i], &f, &x), record_decode_fmt(h[i], &f, &y));
+			assert_int_equal(x.type, y.type);
+			assert_int_equal(x.misc, y.misc);
+			assert_int_equal(x.cpumode, y.cpumode);
+			if (x.type != PERF_RECORD_SAMPLE)
+				continue;
+			assert_memory_equal(&x.u.sample, &y.u.sample, mode);
+			assert_memory_equal((char *)&x.u.sample + chain, (char *)&y.u.sample + chain,
+					    sizeof(x.u.sample) - chain);
+		}
+		for (int i = 0; i < 5; i++)
+			free(h[i]);
+	}
+}
+
 /* Another record's time from its trailer: as record_time, whatever the
  * trailer's fields, with and without sample_id_all. */
 static void test_trailer_time_layout(void **state)
@@ -1375,6 +1422,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sample_basic),
 		cmocka_unit_test(test_sample_layout),
+		cmocka_unit_test(test_decode_head),
 		cmocka_unit_test(test_trailer_time_layout),
 		cmocka_unit_test(test_sample_all_fields),
 		cmocka_unit_test(test_sample_variants),
