@@ -28,9 +28,10 @@ static bool maybe_mangled(const char *name)
  * "_IO_file_write@@GLIBC_2.2.5"); all of it when it starts with '@'. */
 static size_t base_len(const char *raw)
 {
-	size_t n = strcspn(raw, "@");
+	size_t n = strlen(raw);  /* and memchr: strcspn took twice as long */
+	const char *at = memchr(raw, '@', n);
 
-	return n > 0 ? n : strlen(raw);
+	return at && at > raw ? (size_t)(at - raw) : n;
 }
 
 /* BASE, an ELF name without its version, as shown: demangled (C++, Rust
@@ -68,8 +69,11 @@ static const char *plain_name(const struct func_images *fi, const struct func *f
 		*own = dem;
 		return name;
 	}
-	if (asprintf(&plt, "%s@plt", name) < 0)
-		plt = NULL;
+	size_t len = strlen(name);  /* asprintf: 1,000 instructions */
+	if ((plt = malloc(len + sizeof("@plt")))) {
+		memcpy(plt, name, len);
+		memcpy(plt + len, "@plt", sizeof("@plt"));
+	}
 	free(dem);
 	return *own = plt;
 }
@@ -83,7 +87,8 @@ static char *params_name(const struct func_images *fi, const struct func *f)
 {
 	char buf[4096];
 
-	if (f->kind != FUNC_ELF || !fi->demangle || (fi->demangle_opts & DMGL_PARAMS))
+	if (f->kind != FUNC_ELF || !fi->demangle || (fi->demangle_opts & DMGL_PARAMS) ||
+	    !maybe_mangled(f->name))
 		return NULL;
 	snprintf(buf, sizeof(buf), "%s", f->name);
 	return maybe_mangled(buf) ? cplus_demangle(buf, DMGL_PARAMS | DMGL_ANSI) : NULL;
@@ -219,30 +224,33 @@ static struct start_pos *sort_by_start(struct start_pos *v, struct start_pos *tm
 	return v;
 }
 
-/* S (N) in order of start, the best alias (alias_cmp; the first in S of
- * two alike) at each: as a stable sort by start and alias_cmp keeping the
- * first of each start.  Their count; 0 when out of memory. */
-static size_t best_by_start(const struct func_images *fi, struct func_sym *s, size_t n)
+/* The indices into S (N) of the best alias (alias_cmp; the first in S of
+ * two alike) at each start, in order of start: as a stable sort by start
+ * and alias_cmp keeping the first of each start.  Their count in *K;
+ * NULL when out of memory. */
+static uint32_t *best_by_start(const struct func_images *fi, const struct func_sym *s,
+			       size_t n, size_t *k)
 {
-	struct start_pos *v = malloc(2 * n * sizeof(*v)), *by;
-	struct func_sym *out = malloc(n * sizeof(*out));
-	size_t k = 0;
+	struct start_pos *v = n <= UINT32_MAX ? malloc(2 * n * sizeof(*v)) : NULL, *by;
+	uint32_t *best = v ? malloc(n * sizeof(*best)) : NULL;
 
-	for (size_t i = 0; v && out && n <= UINT32_MAX && i < n; i++)
-		v[i] = (struct start_pos){ s[i].start, (uint32_t)i };
-	by = v && out && n <= UINT32_MAX ? sort_by_start(v, v + n, n) : NULL;
-	for (size_t i = 0, j; by && i < n; i = j) {
-		const struct func_sym *best = &s[by[i].pos];
-		for (j = i + 1; j < n && by[j].start == by[i].start; j++)
-			if (alias_cmp(fi, &s[by[j].pos], best) < 0)
-				best = &s[by[j].pos];
-		out[k++] = *best;
+	*k = 0;
+	if (!best) {
+		free(v);
+		return NULL;
 	}
-	if (k)
-		memcpy(s, out, k * sizeof(*s));
-	free(out);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct start_pos){ s[i].start, (uint32_t)i };
+	by = sort_by_start(v, v + n, n);
+	for (size_t i = 0, j; i < n; i = j) {
+		uint32_t b = by[i].pos;
+		for (j = i + 1; j < n && by[j].start == by[i].start; j++)
+			if (alias_cmp(fi, &s[by[j].pos], &s[b]) < 0)
+				b = by[j].pos;
+		best[(*k)++] = b;
+	}
 	free(v);
-	return k;
+	return best;
 }
 
 /* An Arm mapping symbol ($x, $d, $a, $t, optionally ".suffix"): marks the
@@ -343,6 +351,10 @@ struct sym_section {
 	Elf *elf;
 	Elf_Data *syms, *strs;
 	Dwarf_Addr bias;
+	/* a 64-bit ELF's symbols as libelf holds them, read in place
+	 * (gelf_getsym's copy: 30 instructions a symbol) */
+	const Elf64_Sym *sym64;
+	size_t n64;
 };
 
 /* Whether libdwfl's symbol I of DM is symbol I of T: its name the same
@@ -389,6 +401,10 @@ static bool sym_section_of(Dwfl_Module *dm, int nsyms, struct sym_section *t)
 			t->strs = elf_getdata(elf_getscn(t->elf, sh.sh_link), NULL);
 		}
 	}
+	if (t->syms && gelf_getclass(t->elf) == ELFCLASS64 && t->syms->d_type == ELF_T_SYM) {
+		t->sym64 = t->syms->d_buf;
+		t->n64 = t->sym64 ? t->syms->d_size / sizeof(*t->sym64) : 0;
+	}
 	return t->syms && t->strs && t->strs->d_buf && same_sym(dm, t, 0) &&
 	       same_sym(dm, t, nsyms / 2) && same_sym(dm, t, nsyms - 1) &&
 	       (nsyms < 2 || same_sym(dm, t, 1));
@@ -407,7 +423,9 @@ static bool collect_section(const struct sym_section *t, int nsyms, struct colle
 		GElf_Sym sym;
 		GElf_Shdr sh;
 		int type;
-		if (!gelf_getsym(t->syms, i, &sym))
+		if (t->sym64 && (size_t)i < t->n64)
+			sym = t->sym64[i];
+		else if (t->sym64 || !gelf_getsym(t->syms, i, &sym))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
 		if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
@@ -459,6 +477,26 @@ static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func_sym *f)
 
 /* ---- one name, two functions ------------------------------------------ */
 
+/* NAME's hash for flag_alike, 8 bytes at a time (hash_str, FNV-1a a byte
+ * at a time, took 120 instructions a name). */
+static uint32_t name_hash(const char *name)
+{
+	size_t n = strlen(name);
+	const char *end = name + n;
+	uint64_t h = n, w = 0;
+
+	for (; end - name > 8; name += 8) {
+		memcpy(&w, name, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	}
+	if (n >= 8)
+		memcpy(&w, end - 8, 8);  /* the last 8, overlapping the word before */
+	else
+		while (name < end)
+			w = w << 8 | (unsigned char)*name++;
+	return (uint32_t)hash_mix(h ^ w);
+}
+
 /* Flags FLAG each of F (N) whose NAME another has too (an open-addressed
  * table of the names' hashes: one hash a name, strings compared only when
  * two hashes are equal); -1 when out of memory. */
@@ -471,7 +509,7 @@ static int flag_alike(struct func *f, const char *const *name, size_t n, uint8_t
 	uint32_t *slot = calloc(size, sizeof(*slot)), *h = malloc(n * sizeof(*h));
 	for (size_t i = 0; slot && h && i < n; i++) {
 		size_t j;
-		h[i] = (uint32_t)hash_str(name[i]);
+		h[i] = name_hash(name[i]);
 		for (j = h[i] & (size - 1); slot[j]; j = (j + 1) & (size - 1)) {
 			size_t o = slot[j] - 1;
 			if (h[o] == h[i] && strcmp(name[o], name[i]) == 0) {
@@ -505,7 +543,9 @@ static int tell_apart(const struct func_images *fi, struct func *f, size_t n)
 	int rc = -1;
 
 	for (size_t i = 0; own && name && i < n; i++)
-		if (!(name[i] = plain_name(fi, &f[i], &own[i])))
+		if (f[i].kind == FUNC_ELF && !maybe_mangled(f[i].name))
+			name[i] = f[i].name;  /* plain_name's most common answer, sooner */
+		else if (!(name[i] = plain_name(fi, &f[i], &own[i])))
 			goto out;
 	if (!own || !name || flag_alike(f, name, n, FUNC_PARAMS) < 0)
 		goto out;
@@ -521,52 +561,63 @@ static int tell_apart(const struct func_images *fi, struct func *f, size_t n)
 	rc = renamed ? flag_alike(f, name, n, FUNC_ADDR) : 0;
 out:
 	for (size_t i = 0; own && i < n; i++)
-		free(own[i]);
+		if (own[i])
+			free(own[i]);
 	free(own);
 	free(name);
 	return rc;
 }
 
-/* IMG's table of the N functions S (best_by_start's), their ELF names
- * without versions copied (libdw's go with the Dwfl that read them; the
- * table lives as long as the session); size-0 ones extended to the next
- * (or their section's or MOD_END). */
-static bool keep_funcs(struct func_image *img, const struct func_sym *s, size_t n,
-		       uint64_t mod_end)
+/* IMG's table of the N functions S[BEST[i]] (best_by_start's), their ELF
+ * names without versions copied (libdw's go with the Dwfl that read
+ * them; the table lives as long as the session); size-0 ones extended to
+ * the next (or their section's or MOD_END). */
+static bool keep_funcs(struct func_image *img, const struct func_sym *s, const uint32_t *best,
+		       size_t n, uint64_t mod_end)
 {
 	size_t bytes = 0, at = 0;
+	uint32_t *len = malloc(n * sizeof(*len));
 
-	for (size_t i = 0; i < n; i++)
-		bytes += s[i].kind == FUNC_NAMED ? 0 : base_len(s[i].name) + 1;
-	if (!(img->funcs = malloc(n * sizeof(*img->funcs))) ||
-	    (bytes && !(img->elf_names = malloc(bytes))))
+	for (size_t i = 0; len && i < n; i++) {
+		const struct func_sym *x = &s[best[i]];
+		len[i] = x->kind == FUNC_NAMED ? 0 : (uint32_t)base_len(x->name);
+		bytes += x->kind == FUNC_NAMED ? 0 : len[i] + 1;
+	}
+	if (!len || bytes > UINT32_MAX || !(img->funcs = malloc(n * sizeof(*img->funcs))) ||
+	    (bytes && !(img->elf_names = malloc(bytes)))) {
+		free(len);
 		return false;
+	}
 	for (size_t i = 0; i < n; i++) {
+		const struct func_sym *x = &s[best[i]];
 		struct func *f = &img->funcs[i];
-		uint64_t next = i + 1 < n ? s[i + 1].start : mod_end;
-		*f = (struct func){ s[i].start, s[i].end, s[i].name, s[i].kind, 0 };
-		if (s[i].kind != FUNC_NAMED) {
-			size_t len = base_len(s[i].name);
-			memcpy(img->elf_names + at, s[i].name, len);
-			img->elf_names[at + len] = '\0';
+		uint64_t next = i + 1 < n ? s[best[i + 1]].start : mod_end;
+		*f = (struct func){ x->start, x->end, x->name, x->kind, 0 };
+		if (x->kind != FUNC_NAMED) {
+			memcpy(img->elf_names + at, x->name, len[i]);
+			img->elf_names[at + len[i]] = '\0';
 			f->name = img->elf_names + at;
-			at += len + 1;
+			at += len[i] + 1;
 		}
-		if (s[i].limit > s[i].start && s[i].limit < next)
-			next = s[i].limit;
+		if (x->limit > x->start && x->limit < next)
+			next = x->limit;
 		if (f->end == f->start)
 			f->end = next > f->start ? next : f->start + 1;
 	}
+	free(len);
 	return true;
 }
 
-size_t finish_funcs(const struct func_images *fi, struct func_image *img, struct func_sym *s,
-		    size_t n, uint64_t mod_end, uint64_t bias)
+size_t finish_funcs(const struct func_images *fi, struct func_image *img,
+		    const struct func_sym *s, size_t n, uint64_t mod_end, uint64_t bias)
 {
-	size_t k = n ? best_by_start(fi, s, n) : 0;
+	size_t k = 0;
+	uint32_t *best = n ? best_by_start(fi, s, n, &k) : NULL;
+	bool ok = k && keep_funcs(img, s, best, k, mod_end) && tell_apart(fi, img->funcs, k) == 0;
 
+	free(best);
 	img->file_bias = bias;
-	if (k && keep_funcs(img, s, k, mod_end) && tell_apart(fi, img->funcs, k) == 0)
+	if (ok)
 		return img->n = k;
 	free(img->funcs);  /* out of memory: no table */
 	free(img->elf_names);

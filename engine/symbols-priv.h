@@ -190,8 +190,8 @@ struct module *module_from_image(struct symtab *st, const char *path, uint64_t b
  * them would be alike found now; gives size-0 ones their extent (MOD_END:
  * the module's end).  BIAS: IMG's addresses minus the file's.  The count;
  * 0 when out of memory. */
-size_t finish_funcs(const struct func_images *fi, struct func_image *img, struct func_sym *s,
-		    size_t n, uint64_t mod_end, uint64_t bias);
+size_t finish_funcs(const struct func_images *fi, struct func_image *img,
+		    const struct func_sym *s, size_t n, uint64_t mod_end, uint64_t bias);
 /* F, of IMG's table, with its name as shown (worked out the first time);
  * NULL when out of memory. */
 const struct func *func_shown(const struct func_images *fi, struct func_image *img,
