@@ -24,57 +24,106 @@ static bool maybe_mangled(const char *name)
 	return name[0] == '_' && (name[1] == 'Z' || name[1] == 'R' || name[1] == 'G');
 }
 
-/* The name shown for the ELF symbol name RAW: without its version suffix
- * (a .symtab's "_IO_file_write@@GLIBC_2.2.5"), demangled (C++, Rust legacy
- * and v0) as perf report prints it: perf up to 6.3 (and any built with
- * libbfd) uses libiberty without DMGL_PARAMS, which it passes only with -v,
- * so "ns::Box<long>::spin", not its parameters and clone suffix; perf 6.4
- * on built without libbfd (Debian's: 6.12 in Debian 13) demangles with
- * abi::__cxa_demangle, which writes them ("ns::Box<long>::spin(long)
- * [clone .isra.0]"): --demangle-params, libiberty's DMGL_PARAMS | DMGL_ANSI.
- * RAW itself when neither applies, else *BASE or *DEM, which the caller
- * frees; NULL when out of memory. */
-static const char *shown_name(const struct func_images *fi, const char *raw, char **base,
-			      char **dem)
+/* The length of the ELF name RAW without its version suffix (a .symtab's
+ * "_IO_file_write@@GLIBC_2.2.5"); all of it when it starts with '@'. */
+static size_t base_len(const char *raw)
 {
-	size_t n = strcspn(raw, "@");
-	const char *out = raw;
+	size_t n = strlen(raw);  /* and memchr: strcspn took twice as long */
+	const char *at = memchr(raw, '@', n);
 
-	*base = *dem = NULL;
-	if (raw[n] && n > 0) {
-		if (!(*base = strndup(raw, n)))
-			return NULL;
-		out = *base;
-	}
-	if (fi->demangle && maybe_mangled(out) &&
-	    (*dem = cplus_demangle(out, fi->demangle_opts)) != NULL)
-		out = *dem;
-	return out;
+	return at && at > raw ? (size_t)(at - raw) : n;
 }
 
-const char *display_name(const struct func_images *fi, struct strpool *pool, const char *raw)
+/* BASE, an ELF name without its version, as shown: demangled (C++, Rust
+ * legacy and v0) as perf report prints it: perf up to 6.3 (and any built
+ * with libbfd) uses libiberty without DMGL_PARAMS, which it passes only
+ * with -v, so "ns::Box<long>::spin", not its parameters and clone suffix;
+ * perf 6.4 on built without libbfd (Debian's: 6.12 in Debian 13)
+ * demangles with abi::__cxa_demangle, which writes them
+ * ("ns::Box<long>::spin(long) [clone .isra.0]"): --demangle-params,
+ * libiberty's DMGL_PARAMS | DMGL_ANSI.  BASE itself when neither
+ * applies, else *DEM, which the caller frees. */
+static const char *demangled(const struct func_images *fi, const char *base, char **dem)
 {
-	char *base, *dem;
-	const char *out = shown_name(fi, raw, &base, &dem);
-
-	if (out && out != raw)
-		out = strpool_intern(pool, out);
-	free(base);
-	free(dem);
-	return out;
+	*dem = NULL;
+	if (fi->demangle && maybe_mangled(base) &&
+	    (*dem = cplus_demangle(base, fi->demangle_opts)) != NULL)
+		return *dem;
+	return base;
 }
 
-/* RAW's display name interned in POOL: its number there; -1 when out of
+/* F's name (not shown yet: F's name is its ELF name without its version)
+ * before another of the same is told apart: demangled, a PLT stub's
+ * NAME@plt.  F's name or *OWN, which the caller frees; NULL when out of
  * memory. */
-static int64_t display_id(const struct func_images *fi, struct strpool *pool, const char *raw)
+static const char *plain_name(const struct func_images *fi, const struct func *f, char **own)
 {
-	char *base, *dem;
-	const char *out = shown_name(fi, raw, &base, &dem);
-	int64_t id = out ? strpool_id(pool, out) : -1;
+	const char *name;
+	char *dem, *plt;
 
-	free(base);
+	*own = NULL;
+	if (f->kind == FUNC_NAMED)
+		return f->name;
+	name = demangled(fi, f->name, &dem);
+	if (f->kind == FUNC_ELF) {
+		*own = dem;
+		return name;
+	}
+	size_t len = strlen(name);  /* asprintf: 1,000 instructions */
+	if ((plt = malloc(len + sizeof("@plt")))) {
+		memcpy(plt, name, len);
+		memcpy(plt + len, "@plt", sizeof("@plt"));
+	}
 	free(dem);
-	return id;
+	return *own = plt;
+}
+
+/* F's name told apart from another's by its parameters, as perf report
+ * -v does: a C++ function's overloads ("ns::spin(long)" and
+ * "ns::spin(double)"), a clone ("ns::spin(long) [clone .cold]").  NULL
+ * when it has none to add (not a C++ name, or shown with them already);
+ * else the caller frees it. */
+static char *params_name(const struct func_images *fi, const struct func *f)
+{
+	char buf[4096];
+
+	if (f->kind != FUNC_ELF || !fi->demangle || (fi->demangle_opts & DMGL_PARAMS) ||
+	    !maybe_mangled(f->name))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s", f->name);
+	return maybe_mangled(buf) ? cplus_demangle(buf, DMGL_PARAMS | DMGL_ANSI) : NULL;
+}
+
+/* A function's name is worked out when a lookup first lands on it: the
+ * table keeps its ELF name (finish_funcs), and which two functions would
+ * be named alike (tell_apart).  Interning, demangling and telling apart
+ * every function of a table, when a process samples some tens of them,
+ * took 3.8M instructions of the 7.9M that read the tables of a shell's
+ * images (libc's 6,818 functions of its debuginfo among them). */
+const struct func *func_shown(const struct func_images *fi, struct func_image *img,
+			      struct func *f)
+{
+	char *own, *params = NULL, buf[4096];
+	const char *name;
+
+	if (f->flags & FUNC_SHOWN)
+		return f;
+	name = plain_name(fi, f, &own);
+	if (name && (f->flags & FUNC_PARAMS) && (params = params_name(fi, f)))
+		name = params;
+	if (name && (f->flags & FUNC_ADDR)) {
+		snprintf(buf, sizeof(buf), "%s [%#" PRIx64 "]", name, f->start - img->file_bias);
+		name = buf;
+	}
+	if (name && name != f->name)
+		name = strpool_intern(&img->names, name);
+	free(own);
+	free(params);
+	if (!name)
+		return NULL;
+	f->name = name;
+	f->flags |= FUNC_SHOWN;
+	return f;
 }
 
 /* ---- function tables ------------------------------------------------ */
@@ -88,16 +137,35 @@ static int leading_underscores(const char *s)
 	return n;
 }
 
+/* The name X is compared by as an alias: its ELF name, version suffix
+ * included; a PLT stub's NAME@plt as shown (*OWN, which the caller
+ * frees: no symbol shares a stub's address but another stub's). */
+static const char *alias_name(const struct func_images *fi, const struct func_sym *x,
+			      char **own)
+{
+	char *base;
+
+	*own = NULL;
+	if (x->kind != FUNC_PLT || !(base = strndup(x->name, base_len(x->name))))
+		return x->name;
+	struct func f = { .name = base, .kind = FUNC_PLT };
+	const char *name = plain_name(fi, &f, own);
+	free(base);
+	return name ? name : x->name;
+}
+
 /* Which alias names an address, as perf report chooses (util/symbol.c
  * choose_best_symbol): a real size beats a size-0 label, non-weak beats
  * weak, global beats local, fewer leading underscores, the longer name,
  * then the first in the symbol table.  So libc's strcoll_l (weak) shows as
  * __strcoll_l (global) and write (weak) as __GI___libc_write (local).
  * Names compare raw, version suffix included. */
-static int alias_cmp(const struct func *x, const struct func *y)
+static int alias_cmp(const struct func_images *fi, const struct func_sym *x,
+		     const struct func_sym *y)
 {
 	bool xs = x->end > x->start, ys = y->end > y->start;
-	int ux, uy;
+	char *ox, *oy;
+	int ux, uy, cmp;
 	size_t nx, ny;
 
 	if (xs != ys)
@@ -106,24 +174,20 @@ static int alias_cmp(const struct func *x, const struct func *y)
 		return x->bind == STB_WEAK ? 1 : -1;
 	if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL))
 		return x->bind == STB_GLOBAL ? -1 : 1;
-	ux = leading_underscores(x->name);
-	uy = leading_underscores(y->name);
+	const char *a = alias_name(fi, x, &ox), *b = alias_name(fi, y, &oy);
+	ux = leading_underscores(a);
+	uy = leading_underscores(b);
+	nx = strlen(a);
+	ny = strlen(b);
+	free(ox);
+	free(oy);
 	if (ux != uy)
-		return ux < uy ? -1 : 1;
-	nx = strlen(x->name);
-	ny = strlen(y->name);
-	if (nx != ny)
-		return nx > ny ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static int func_cmp(const void *a, const void *b)
-{
-	const struct func *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return alias_cmp(x, y);
+		cmp = ux < uy ? -1 : 1;
+	else if (nx != ny)
+		cmp = nx > ny ? -1 : 1;
+	else
+		cmp = x->idx < y->idx ? -1 : x->idx > y->idx;
+	return cmp;
 }
 
 /* A function's start and its place in the table, as sort_by_start sorts. */
@@ -134,7 +198,7 @@ struct start_pos {
 
 /* V (N) sorted by start, stably, through TMP (N more): a byte of the key
  * a pass, from the lowest, skipping the bytes every start shares (libc's
- * starts differ in their low three).  qsort with func_cmp took 3.2M
+ * starts differ in their low three).  qsort with alias_cmp took 3.2M
  * instructions of libc's and ld.so's tables (a 40-byte copy and a call a
  * comparison); this, 0.2M.  Returns the sorted array (V or TMP). */
 static struct start_pos *sort_by_start(struct start_pos *v, struct start_pos *tmp, size_t n)
@@ -160,38 +224,33 @@ static struct start_pos *sort_by_start(struct start_pos *v, struct start_pos *tm
 	return v;
 }
 
-/* F (N) in order of start, the best alias (alias_cmp; the first in F of
- * two alike) at each: as qsort with func_cmp and keeping the first of
- * each start (glibc's qsort is a stable merge sort).  Their count. */
-static size_t best_by_start(struct func *f, size_t n)
+/* The indices into S (N) of the best alias (alias_cmp; the first in S of
+ * two alike) at each start, in order of start: as a stable sort by start
+ * and alias_cmp keeping the first of each start.  Their count in *K;
+ * NULL when out of memory. */
+static uint32_t *best_by_start(const struct func_images *fi, const struct func_sym *s,
+			       size_t n, size_t *k)
 {
-	struct start_pos *v = malloc(2 * n * sizeof(*v)), *by;
-	struct func *out = malloc(n * sizeof(*out));
-	size_t k = 0;
+	struct start_pos *v = n <= UINT32_MAX ? malloc(2 * n * sizeof(*v)) : NULL, *by;
+	uint32_t *best = v ? malloc(n * sizeof(*best)) : NULL;
 
-	if (!v || !out || n > UINT32_MAX) {
+	*k = 0;
+	if (!best) {
 		free(v);
-		free(out);
-		qsort(f, n, sizeof(*f), func_cmp);
-		for (size_t i = 0; i < n; i++)
-			if (k == 0 || f[k - 1].start != f[i].start)
-				f[k++] = f[i];
-		return k;
+		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)
-		v[i] = (struct start_pos){ f[i].start, (uint32_t)i };
+		v[i] = (struct start_pos){ s[i].start, (uint32_t)i };
 	by = sort_by_start(v, v + n, n);
 	for (size_t i = 0, j; i < n; i = j) {
-		const struct func *best = &f[by[i].pos];
+		uint32_t b = by[i].pos;
 		for (j = i + 1; j < n && by[j].start == by[i].start; j++)
-			if (alias_cmp(&f[by[j].pos], best) < 0)
-				best = &f[by[j].pos];
-		out[k++] = *best;
+			if (alias_cmp(fi, &s[by[j].pos], &s[b]) < 0)
+				b = by[j].pos;
+		best[(*k)++] = b;
 	}
-	memcpy(f, out, k * sizeof(*f));
-	free(out);
 	free(v);
-	return k;
+	return best;
 }
 
 /* An Arm mapping symbol ($x, $d, $a, $t, optionally ".suffix"): marks the
@@ -253,19 +312,157 @@ static uint64_t section_end(Elf *elf, GElf_Word shndx, Dwarf_Addr bias)
 	return sh.sh_addr + sh.sh_size + bias;
 }
 
+/* Where collect_funcs is: the functions so far, and the section of the
+ * one before (a file's functions follow one another in .text: two libelf
+ * lookups a function, 0.35M instructions of libc's table, now one in 70). */
+struct collect {
+	struct func_sym *f;
+	size_t k;
+	Elf *elf;
+	GElf_Word shndx;
+	uint64_t end;
+};
+
+/* Symbol I (SYM named NAME at ADDR, in section SHNDX of ELF loaded at
+ * BIAS, as dwfl_module_getsym_info gives them) appended if a function. */
+static void collect_sym(struct collect *c, int i, const GElf_Sym *sym, const char *name,
+			GElf_Addr addr, GElf_Word shndx, Elf *elf, Dwarf_Addr bias)
+{
+	if (!is_function(sym, name, shndx, elf))
+		return;
+	if (!c->elf || elf != c->elf || shndx != c->shndx) {
+		c->elf = elf;
+		c->shndx = shndx;
+		c->end = section_end(elf, shndx, bias);
+	}
+	c->f[c->k++] = (struct func_sym){ .start = addr, .end = addr + sym->st_size,
+					  .limit = c->end, .name = name, .idx = (uint32_t)i,
+					  .bind = (uint8_t)GELF_ST_BIND(sym->st_info),
+					  .kind = FUNC_ELF };
+}
+
+/* The symbol table libdwfl chose for a module (collect_funcs), when it is
+ * one section of one ELF: the file's .symtab or .dynsym, or its
+ * debuginfo's; not .gnu_debugdata's merged with .dynsym, nor one found
+ * from the dynamic segment.  Its symbols are then read there, doing once
+ * what dwfl_module_getsym_info does for each (280 instructions a symbol:
+ * 3.0M of a shell's images' 10,838). */
+struct sym_section {
+	Elf *elf;
+	Elf_Data *syms, *strs;
+	Dwarf_Addr bias;
+	/* a 64-bit ELF's symbols as libelf holds them, read in place
+	 * (gelf_getsym's copy: 30 instructions a symbol) */
+	const Elf64_Sym *sym64;
+	size_t n64;
+};
+
+/* Whether libdwfl's symbol I of DM is symbol I of T: its name the same
+ * bytes in memory, its value the same. */
+static bool same_sym(Dwfl_Module *dm, const struct sym_section *t, int i)
+{
+	GElf_Sym a, b;
+	GElf_Addr addr;
+	GElf_Word shndx;
+	Elf *elf = NULL;
+	Dwarf_Addr bias = 0;
+	const char *name = dwfl_module_getsym_info(dm, i, &a, &addr, &shndx, &elf, &bias);
+
+	return name && elf == t->elf && bias == t->bias && gelf_getsym(t->syms, i, &b) &&
+	       b.st_name < t->strs->d_size && name == (const char *)t->strs->d_buf + b.st_name &&
+	       a.st_value == b.st_value && a.st_info == b.st_info;
+}
+
+/* T, the section of DM's NSYMS symbols; false when libdwfl's table is
+ * not one section's, or its values need more than a bias (an Arm
+ * Thumb bit, PowerPC descriptors, a section index past 65,279). */
+static bool sym_section_of(Dwfl_Module *dm, int nsyms, struct sym_section *t)
+{
+	GElf_Sym sym;
+	GElf_Addr addr;
+	GElf_Word shndx;
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
+
+	*t = (struct sym_section){ 0 };
+	if (!dwfl_module_getsym_info(dm, nsyms - 1, &sym, &addr, &shndx, &t->elf, &t->bias) ||
+	    !t->elf || !gelf_getehdr(t->elf, &eh) ||
+	    (eh.e_machine != EM_X86_64 && eh.e_machine != EM_AARCH64 && eh.e_machine != EM_386))
+		return false;
+	while ((scn = elf_nextscn(t->elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB_SHNDX)
+			return false;
+		if (!t->syms && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
+		    sh.sh_entsize && sh.sh_size / sh.sh_entsize == (uint64_t)nsyms) {
+			t->syms = elf_getdata(scn, NULL);
+			t->strs = elf_getdata(elf_getscn(t->elf, sh.sh_link), NULL);
+		}
+	}
+	if (t->syms && gelf_getclass(t->elf) == ELFCLASS64 && t->syms->d_type == ELF_T_SYM) {
+		t->sym64 = t->syms->d_buf;
+		t->n64 = t->sym64 ? t->syms->d_size / sizeof(*t->sym64) : 0;
+	}
+	return t->syms && t->strs && t->strs->d_buf && same_sym(dm, t, 0) &&
+	       same_sym(dm, t, nsyms / 2) && same_sym(dm, t, nsyms - 1) &&
+	       (nsyms < 2 || same_sym(dm, t, 1));
+}
+
+/* T's symbols into C as dwfl_module_getsym_info gives them (libdwfl's
+ * __libdwfl_getsym): a non-allocated section's index is -1, and only
+ * values in an allocated section are biased (not SHN_ABS, SHN_COMMON
+ * nor SHN_UNDEF ones).  False on a symbol read otherwise (SHN_XINDEX). */
+static bool collect_section(const struct sym_section *t, int nsyms, struct collect *c)
+{
+	GElf_Word last = SHN_UNDEF;
+	bool alloc = true;
+
+	for (int i = 0; i < nsyms; i++) {
+		GElf_Sym sym;
+		GElf_Shdr sh;
+		int type;
+		if (t->sym64 && (size_t)i < t->n64)
+			sym = t->sym64[i];
+		else if (t->sym64 || !gelf_getsym(t->syms, i, &sym))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
+			continue;   /* is_function's first test */
+		if (sym.st_shndx == SHN_XINDEX)
+			return false;
+		if (sym.st_name >= t->strs->d_size)
+			continue;
+		GElf_Word shndx = sym.st_shndx;
+		GElf_Addr addr = sym.st_value;
+		bool in_sec = shndx != SHN_UNDEF && shndx < SHN_LORESERVE;
+		if (in_sec && shndx != last) {
+			last = shndx;
+			alloc = !gelf_getshdr(elf_getscn(t->elf, shndx), &sh) ||
+				(sh.sh_flags & SHF_ALLOC);
+		}
+		if (in_sec && !alloc)
+			shndx = (GElf_Word)-1;
+		else if (shndx != SHN_UNDEF && shndx != SHN_ABS && shndx != SHN_COMMON)
+			addr += t->bias;
+		collect_sym(c, i, &sym, (const char *)t->strs->d_buf + sym.st_name, addr, shndx,
+			    t->elf, t->bias);
+	}
+	return true;
+}
+
 /* Appends the module's function symbols to F (room for all of them):
  * .symtab of the file or of its separate debuginfo, else .dynsym (libdwfl
  * picks). */
-static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func *f)
+static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func_sym *f)
 {
-	size_t k = 0;
-	/* the section of the function before: a file's functions follow one
-	 * another in .text (two libelf lookups a function, 0.35M
-	 * instructions of libc's table, now one in 70) */
-	Elf *last_elf = NULL;
-	GElf_Word last_shndx = 0;
-	uint64_t last_end = 0;
+	struct collect c = { .f = f };
+	struct sym_section t;
 
+	if (sym_section_of(dm, nsyms, &t) && collect_section(&t, nsyms, &c))
+		return c.k;
+	c = (struct collect){ .f = f };
 	for (int i = 0; i < nsyms; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -273,129 +470,160 @@ static size_t collect_funcs(Dwfl_Module *dm, int nsyms, struct func *f)
 		Elf *elf = NULL;
 		Dwarf_Addr bias = 0;
 		const char *name = dwfl_module_getsym_info(dm, i, &sym, &addr, &shndx, &elf, &bias);
-		if (!is_function(&sym, name, shndx, elf))
-			continue;
-		if (!last_elf || elf != last_elf || shndx != last_shndx) {
-			last_elf = elf;
-			last_shndx = shndx;
-			last_end = section_end(elf, shndx, bias);
-		}
-		f[k++] = (struct func){ .start = addr, .end = addr + sym.st_size, .name = name,
-					.limit = last_end, .idx = (uint32_t)i,
-					.bind = (uint8_t)GELF_ST_BIND(sym.st_info) };
+		collect_sym(&c, i, &sym, name, addr, shndx, elf, bias);
 	}
-	return k;
+	return c.k;
 }
 
 /* ---- one name, two functions ------------------------------------------ */
 
-/* While names are compared, each function's display name is its number in
- * the image's pool (ID[i] of F[i]: one name, one number), which finds two
- * functions of one name without hashing a string (a table of the names
- * hashed each name twice more: 1.8M instructions of libc's table; a sort
- * by name took a third of reading it). */
-
-/* The functions IDX (N indices into ID) whose name another has too, moved
- * to its front in their order; how many.  NIDS: the pool's count. */
-static size_t shared_names(const uint32_t *id, uint32_t *idx, size_t n, size_t nids)
+/* NAME's hash for flag_alike, 8 bytes at a time (hash_str, FNV-1a a byte
+ * at a time, took 120 instructions a name). */
+static uint32_t name_hash(const char *name)
 {
-	uint32_t *count = calloc(nids, sizeof(*count));
-	size_t k = 0;
+	size_t n = strlen(name);
+	const char *end = name + n;
+	uint64_t h = n, w = 0;
 
-	for (size_t i = 0; count && i < n; i++)
-		count[id[idx[i]]]++;
-	for (size_t i = 0; count && i < n; i++)
-		if (count[id[idx[i]]] > 1)
-			idx[k++] = idx[i];
-	free(count);
-	return k;
+	for (; end - name > 8; name += 8) {
+		memcpy(&w, name, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	}
+	if (n >= 8)
+		memcpy(&w, end - 8, 8);  /* the last 8, overlapping the word before */
+	else
+		while (name < end)
+			w = w << 8 | (unsigned char)*name++;
+	return (uint32_t)hash_mix(h ^ w);
 }
 
-/* Each of the functions IDX (N) of F shares its name with another: each is
- * named by what tells it apart, as perf report -v does: a C++ function by
- * its parameters (overloads, "ns::spin(long)" and "ns::spin(double)"; a
- * clone, "ns::spin(long) [clone .cold]") and, when that is no different
- * (two static functions of one name, two JIT code objects), by its address
- * in the file: "helper [0x1139]".  PASS 0 gives the parameters (from RAW,
- * the ELF names), pass 1 the addresses; ID follows. */
-static void tell_apart(const struct func_images *fi, struct strpool *pool, struct func *f,
-		       const char **raw, uint32_t *id, const uint32_t *idx, size_t n, int pass,
-		       uint64_t bias)
+/* Flags FLAG each of F (N) whose NAME another has too (an open-addressed
+ * table of the names' hashes: one hash a name, strings compared only when
+ * two hashes are equal); -1 when out of memory. */
+static int flag_alike(struct func *f, const char *const *name, size_t n, uint8_t flag)
 {
-	for (size_t k = 0; k < n; k++) {
-		struct func *g = &f[idx[k]];
-		char *dem = NULL, buf[4096];
-		int64_t to = -1;
-		if (pass == 0 && !g->named && fi->demangle && !(fi->demangle_opts & DMGL_PARAMS)) {
-			size_t len = strcspn(raw[idx[k]], "@");
-			snprintf(buf, sizeof(buf), "%.*s", (int)len, raw[idx[k]]);
-			if (maybe_mangled(buf) &&
-			    (dem = cplus_demangle(buf, DMGL_PARAMS | DMGL_ANSI)) != NULL)
-				to = strpool_id(pool, dem);
-		} else if (pass == 1) {
-			snprintf(buf, sizeof(buf), "%s [%#" PRIx64 "]", g->name, g->start - bias);
-			to = strpool_id(pool, buf);
+	size_t size = 16;  /* a power of two, twice N at least */
+
+	while (size < 2 * n)
+		size <<= 1;
+	uint32_t *slot = calloc(size, sizeof(*slot)), *h = malloc(n * sizeof(*h));
+	for (size_t i = 0; slot && h && i < n; i++) {
+		size_t j;
+		h[i] = name_hash(name[i]);
+		for (j = h[i] & (size - 1); slot[j]; j = (j + 1) & (size - 1)) {
+			size_t o = slot[j] - 1;
+			if (h[o] == h[i] && strcmp(name[o], name[i]) == 0) {
+				f[o].flags |= flag;
+				f[i].flags |= flag;
+				break;
+			}
 		}
-		if (to >= 0) {
-			g->name = pool->strs[to];
-			id[idx[k]] = (uint32_t)to;
-		}
-		free(dem);
+		if (!slot[j])
+			slot[j] = (uint32_t)i + 1;
 	}
+	int rc = slot && h ? 0 : -1;
+	free(slot);
+	free(h);
+	return rc;
 }
 
 /* Two functions of one module named alike are two functions (perf report
  * keeps them apart by address, util/sort.c sort__sym_cmp): each of F (N)
- * that shares its display name (number ID) with another is renamed by
- * tell_apart.  RAW holds their ELF names; BIAS is the module's (image
- * addresses minus BIAS are the file's). */
-static void distinct_names(const struct func_images *fi, struct strpool *pool, struct func *f,
-			   const char **raw, uint32_t *id, size_t n, uint64_t bias)
+ * that shares its name (plain_name) with another is told apart, as perf
+ * report -v does: a C++ function by its parameters (FUNC_PARAMS,
+ * params_name) and, when that is no different (two static functions of
+ * one name, two JIT code objects), by its address in the file (FUNC_ADDR):
+ * "helper [0x1139]".  Only flagged here; func_shown names.  -1 when out
+ * of memory. */
+static int tell_apart(const struct func_images *fi, struct func *f, size_t n)
 {
-	uint32_t *idx = malloc(n * sizeof(*idx));
+	char **own = calloc(n, sizeof(*own)), *p;
+	const char **name = malloc(n * sizeof(*name));
+	bool renamed = false;
+	int rc = -1;
 
-	for (int pass = 0; idx && pass < 2; pass++) {
-		for (size_t i = 0; i < n; i++)
-			idx[i] = (uint32_t)i;
-		tell_apart(fi, pool, f, raw, id, idx, shared_names(id, idx, n, pool->n), pass,
-			   bias);
-	}
-	free(idx);
+	for (size_t i = 0; own && name && i < n; i++)
+		if (f[i].kind == FUNC_ELF && !maybe_mangled(f[i].name))
+			name[i] = f[i].name;  /* plain_name's most common answer, sooner */
+		else if (!(name[i] = plain_name(fi, &f[i], &own[i])))
+			goto out;
+	if (!own || !name || flag_alike(f, name, n, FUNC_PARAMS) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if ((f[i].flags & FUNC_PARAMS) && (p = params_name(fi, &f[i]))) {
+			free(own[i]);
+			name[i] = own[i] = p;
+			renamed = true;
+		}
+	for (size_t i = 0; !renamed && i < n; i++)  /* the same names: the same twins */
+		if (f[i].flags & FUNC_PARAMS)
+			f[i].flags |= FUNC_ADDR;
+	rc = renamed ? flag_alike(f, name, n, FUNC_ADDR) : 0;
+out:
+	for (size_t i = 0; own && i < n; i++)
+		if (own[i])
+			free(own[i]);
+	free(own);
+	free(name);
+	return rc;
 }
 
-/* Sorts, keeps the best alias per address with its display name (told
- * apart from another function's of the same name, distinct_names), and
- * extends size-0 symbols to the next symbol (or their section's or the
- * module's end).  Every name ends interned in POOL (none left in libdw's
- * strings); none when out of memory.  BIAS: the module's load bias. */
-size_t finish_funcs(const struct func_images *fi, struct strpool *pool, struct func *f, size_t n,
-		    uint64_t mod_end, uint64_t bias)
+/* IMG's table of the N functions S[BEST[i]] (best_by_start's), their ELF
+ * names without versions copied (libdw's go with the Dwfl that read
+ * them; the table lives as long as the session); size-0 ones extended to
+ * the next (or their section's or MOD_END). */
+static bool keep_funcs(struct func_image *img, const struct func_sym *s, const uint32_t *best,
+		       size_t n, uint64_t mod_end)
 {
-	size_t k = n ? best_by_start(f, n) : 0, i;
-	const char **raw = k ? malloc(k * sizeof(*raw)) : NULL;
-	uint32_t *id = k ? malloc(k * sizeof(*id)) : NULL;
+	size_t bytes = 0, at = 0;
+	uint32_t *len = malloc(n * sizeof(*len));
 
-	for (i = 0; raw && id && i < k; i++) {
-		uint64_t next = i + 1 < k ? f[i + 1].start : mod_end;
-		int64_t d = f[i].named ? strpool_id(pool, f[i].name)
-				       : display_id(fi, pool, f[i].name);
-		if (d < 0)
-			break;
-		raw[i] = f[i].name;
-		id[i] = (uint32_t)d;
-		f[i].name = pool->strs[d];
-		if (f[i].limit > f[i].start && f[i].limit < next)
-			next = f[i].limit;
-		if (f[i].end == f[i].start)
-			f[i].end = next > f[i].start ? next : f[i].start + 1;
+	for (size_t i = 0; len && i < n; i++) {
+		const struct func_sym *x = &s[best[i]];
+		len[i] = x->kind == FUNC_NAMED ? 0 : (uint32_t)base_len(x->name);
+		bytes += x->kind == FUNC_NAMED ? 0 : len[i] + 1;
 	}
-	if (k && i == k)
-		distinct_names(fi, pool, f, raw, id, k, bias);
-	else
-		k = 0;  /* out of memory: no table rather than names libdw frees */
-	free(raw);
-	free(id);
-	return k;
+	if (!len || bytes > UINT32_MAX || !(img->funcs = malloc(n * sizeof(*img->funcs))) ||
+	    (bytes && !(img->elf_names = malloc(bytes)))) {
+		free(len);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct func_sym *x = &s[best[i]];
+		struct func *f = &img->funcs[i];
+		uint64_t next = i + 1 < n ? s[best[i + 1]].start : mod_end;
+		*f = (struct func){ x->start, x->end, x->name, x->kind, 0 };
+		if (x->kind != FUNC_NAMED) {
+			memcpy(img->elf_names + at, x->name, len[i]);
+			img->elf_names[at + len[i]] = '\0';
+			f->name = img->elf_names + at;
+			at += len[i] + 1;
+		}
+		if (x->limit > x->start && x->limit < next)
+			next = x->limit;
+		if (f->end == f->start)
+			f->end = next > f->start ? next : f->start + 1;
+	}
+	free(len);
+	return true;
+}
+
+size_t finish_funcs(const struct func_images *fi, struct func_image *img,
+		    const struct func_sym *s, size_t n, uint64_t mod_end, uint64_t bias)
+{
+	size_t k = 0;
+	uint32_t *best = n ? best_by_start(fi, s, n, &k) : NULL;
+	bool ok = k && keep_funcs(img, s, best, k, mod_end) && tell_apart(fi, img->funcs, k) == 0;
+
+	free(best);
+	img->file_bias = bias;
+	if (ok)
+		return img->n = k;
+	free(img->funcs);  /* out of memory: no table */
+	free(img->elf_names);
+	img->funcs = NULL;
+	img->elf_names = NULL;
+	return img->n = 0;
 }
 
 /* ---- the images of a session's binaries --------------------------------- */
@@ -460,6 +688,7 @@ void image_free(struct func_image *img)
 	if (!img)
 		return;
 	free(img->funcs);
+	free(img->elf_names);
 	for (size_t i = 0; i < img->nfde; i++)
 		free(img->fde[i]);
 	free(img->fde);
@@ -477,34 +706,29 @@ struct func_image *image_find(const struct func_images *fi, const char *path,
 	return i == HASHTAB_NONE ? NULL : fi->v[i];
 }
 
-/* The table read from MOD's ELF (NULL when out of memory); every name
- * interned in the image (finish_funcs), as libdw's strings go with MOD's
- * Dwfl. */
+/* The table read from MOD's ELF (NULL when out of memory). */
 static struct func_image *image_build(const struct func_images *fi, struct module *mod)
 {
 	Dwarf_Addr lo, hi, bias = 0;
 	Elf *elf = dwfl_module_getelf(mod->dwmod, &bias);
 	int nsyms = dwfl_module_getsymtab(mod->dwmod);
-	size_t cap = (nsyms > 0 ? (size_t)nsyms : 0) + (elf ? plt_capacity(elf) : 0);
+	size_t cap = (nsyms > 0 ? (size_t)nsyms : 0) + (elf ? plt_capacity(elf) : 0), n;
 	struct func_image *img = calloc(1, sizeof(*img));
+	struct func_sym *s;
 
 	if (!img || !(img->path = strdup(mod->path))) {
 		free(img);
 		return NULL;
 	}
 	img->bias = mod->bias;
-	if (cap == 0 || !(img->funcs = malloc(cap * sizeof(*img->funcs))))
+	if (cap == 0 || !(s = malloc(cap * sizeof(*s))))
 		return img;
-	img->n = nsyms > 0 ? collect_funcs(mod->dwmod, nsyms, img->funcs) : 0;
+	n = nsyms > 0 ? collect_funcs(mod->dwmod, nsyms, s) : 0;
 	if (elf)
-		img->n += add_plt_funcs(fi, &img->names, elf, bias, img->funcs + img->n);
+		n += add_plt_funcs(&img->names, elf, bias, s + n);
 	dwfl_module_info(mod->dwmod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
-	img->n = finish_funcs(fi, &img->names, img->funcs, img->n, hi, bias);
-	if (img->n > 0) {  /* most symbols are not functions: give back */
-		struct func *f = realloc(img->funcs, img->n * sizeof(*f));
-		if (f)
-			img->funcs = f;
-	}
+	finish_funcs(fi, img, s, n, hi, bias);
+	free(s);
 	return img;
 }
 
@@ -556,7 +780,12 @@ const struct func *find_func(struct module *mod, uint64_t ip)
 	}
 	if (lo == 0 || ip >= mod->funcs[lo - 1].end)
 		return NULL;
-	return &mod->funcs[lo - 1];
+	return module_func(mod, lo - 1);
+}
+
+const struct func *module_func(struct module *mod, size_t k)
+{
+	return func_shown(mod->st->images, mod->img, &mod->img->funcs[k]);
 }
 
 /* ---- code without a symbol: the function its FDE covers --------------- */
@@ -740,10 +969,9 @@ const struct func *fde_func(struct module *mod, uint64_t ip)
 		return NULL;
 	}
 	f->start = start + mod->fdelta;
-	f->end = f->limit = end + mod->fdelta;
-	f->idx = UINT32_MAX;
-	f->bind = STB_LOCAL;
-	f->named = true;
+	f->end = end + mod->fdelta;
+	f->kind = FUNC_NAMED;
+	f->flags = FUNC_SHOWN;
 	k = fde_after(img, f->start);  /* kept sorted by start */
 	memmove(img->fde + k + 1, img->fde + k, (img->nfde - k) * sizeof(*img->fde));
 	img->fde[k] = f;
@@ -751,11 +979,17 @@ const struct func *fde_func(struct module *mod, uint64_t ip)
 	return f;
 }
 
-/* The FDE function of IMG named NAME, if one was found. */
-const struct func *fde_find_name(const struct func_image *img, const char *name)
+const struct func *find_func_name(struct module *mod, const char *name)
 {
-	for (size_t i = 0; img && i < img->nfde; i++)
-		if (strcmp(img->fde[i]->name, name) == 0)
-			return img->fde[i];
+	const struct func *f;
+
+	if (!mod->funcs_built)
+		build_funcs(mod);
+	for (size_t i = 0; i < mod->nfuncs; i++)  /* names each, once */
+		if ((f = module_func(mod, i)) && strcmp(f->name, name) == 0)
+			return f;
+	for (size_t i = 0; mod->img && i < mod->img->nfde; i++)
+		if (strcmp(mod->img->fde[i]->name, name) == 0)
+			return mod->img->fde[i];
 	return NULL;
 }

@@ -29,7 +29,7 @@ const char *symbols_map_name(const char *path, long pid, char *buf, size_t size)
 
 /* One "START SIZE NAME" line of a perf map (tools/perf/Documentation/
  * jit-interface.txt), hexadecimal without 0x or with it. */
-static bool parse_perf_map_line(struct strpool *pool, char *line, struct func *f)
+static bool parse_perf_map_line(struct strpool *pool, char *line, struct func_sym *f)
 {
 	char *end;
 	uint64_t start = strtoull(line, &end, 16), size;
@@ -41,8 +41,8 @@ static bool parse_perf_map_line(struct strpool *pool, char *line, struct func *f
 	if (end == line || *end != ' ' || size == 0 || start + size < start)
 		return false;
 	end[strcspn(end, "\n")] = '\0';
-	*f = (struct func){ .start = start, .end = start + size, .bind = STB_GLOBAL,
-			    .named = true };
+	*f = (struct func_sym){ .start = start, .end = start + size, .bind = STB_GLOBAL,
+				.kind = FUNC_NAMED };
 	return (f->name = strpool_intern(pool, end + 1)) != NULL;
 }
 
@@ -69,8 +69,9 @@ static FILE *open_perf_map(long pid)
 static struct func_image *perf_map_image(const struct func_images *fi, const char *name, FILE *f)
 {
 	struct func_image *img = calloc(1, sizeof(*img));
+	struct func_sym *syms = NULL;
 	char *line = NULL;
-	size_t cap = 0, room = 0;
+	size_t cap = 0, room = 0, n = 0;
 	struct stat sb;
 
 	if (!img || !(img->path = strdup(name))) {
@@ -80,17 +81,18 @@ static struct func_image *perf_map_image(const struct func_images *fi, const cha
 	if (fstat(fileno(f), &sb) == 0)
 		img->map_bytes = (uint64_t)sb.st_size;
 	while (getline(&line, &cap, f) > 0) {
-		if (GROW(img->funcs, img->n + 1, room) < 0)
+		if (GROW(syms, n + 1, room) < 0)
 			break;
-		if (parse_perf_map_line(&img->names, line, &img->funcs[img->n])) {
+		if (parse_perf_map_line(&img->names, line, &syms[n])) {
 			/* a runtime writes a function again when it recompiles
 			 * it: of two at one address the later wins a tie */
-			img->funcs[img->n].idx = UINT32_MAX - (uint32_t)img->n;
-			img->n++;
+			syms[n].idx = UINT32_MAX - (uint32_t)n;
+			n++;
 		}
 	}
 	free(line);
-	img->n = finish_funcs(fi, &img->names, img->funcs, img->n, 0, 0);
+	finish_funcs(fi, img, syms, n, 0, 0);
+	free(syms);
 	return img;
 }
 
@@ -152,6 +154,7 @@ bool jit_map_reread(struct symtab *st, struct mapping *m)
 		return false;
 	img->next = mod->own;
 	mod->own = img;
+	mod->img = img;
 	mod->funcs = img->funcs;
 	mod->nfuncs = img->n;
 	mod->cache_n = 0;  /* the addresses it missed may be named now */

@@ -155,26 +155,27 @@ static bool plt_entry_got(uint16_t machine, const uint8_t *p, size_t len, uint64
 				     : plt_entry_got_x86(p, len, addr, got);
 }
 
-/* "NAME@plt" (NAME demangled like any symbol), interned. */
-static const char *plt_name(const struct func_images *fi, struct strpool *pool,
-			    const struct got_slot *slot)
+/* SLOT's PLT entry [START, START + SIZE): NAME@plt of its symbol (named
+ * on its first lookup, func_shown), or "*ABS*+0xADDEND@plt" interned in
+ * POOL; false when out of memory. */
+static bool plt_func(struct strpool *pool, const struct got_slot *slot, uint64_t start,
+		     uint64_t size, struct func_sym *s)
 {
-	const char *base = slot->name ? display_name(fi, pool, slot->name) : NULL;
-	char *s;
-	const char *out;
+	char abs[64];
 
-	if (slot->name ? !base || asprintf(&s, "%s@plt", base) < 0
-		       : asprintf(&s, "*ABS*+0x%" PRIx64 "@plt", slot->addend) < 0)
-		return NULL;
-	out = strpool_intern(pool, s);
-	free(s);
-	return out;
+	*s = (struct func_sym){ .start = start, .end = start + size, .name = slot->name,
+				.idx = UINT32_MAX, .bind = STB_LOCAL, .kind = FUNC_PLT };
+	if (slot->name)
+		return true;
+	snprintf(abs, sizeof(abs), "*ABS*+0x%" PRIx64 "@plt", slot->addend);
+	s->kind = FUNC_NAMED;
+	return (s->name = strpool_intern(pool, abs)) != NULL;
 }
 
-/* The entries of PLT section SCN named by SLOTS, appended to F. */
-static size_t plt_funcs(const struct func_images *fi, struct strpool *pool, uint16_t machine,
-			Elf_Scn *scn, const GElf_Shdr *sh, Dwarf_Addr bias,
-			const struct got_slot *slots, size_t nslots, struct func *f)
+/* The entries of PLT section SCN named by SLOTS, appended to S. */
+static size_t plt_funcs(struct strpool *pool, uint16_t machine, Elf_Scn *scn,
+			const GElf_Shdr *sh, Dwarf_Addr bias, const struct got_slot *slots,
+			size_t nslots, struct func_sym *s)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	uint64_t ent = sh->sh_entsize ? sh->sh_entsize : 16, got;
@@ -184,14 +185,11 @@ static size_t plt_funcs(const struct func_images *fi, struct strpool *pool, uint
 		return 0;
 	for (uint64_t off = 0; off + ent <= d->d_size; off += ent) {
 		const struct got_slot *slot;
-		const char *name;
-		if (!plt_entry_got(machine, (const uint8_t *)d->d_buf + off, ent, sh->sh_addr + off,
-				   &got) ||
-		    !(slot = find_slot(slots, nslots, got)) || !(name = plt_name(fi, pool, slot)))
-			continue;
-		uint64_t start = sh->sh_addr + off + bias;
-		f[k++] = (struct func){ .start = start, .end = start + ent, .name = name,
-					.idx = UINT32_MAX, .bind = STB_LOCAL, .named = true };
+		if (plt_entry_got(machine, (const uint8_t *)d->d_buf + off, ent, sh->sh_addr + off,
+				  &got) &&
+		    (slot = find_slot(slots, nslots, got)) &&
+		    plt_func(pool, slot, sh->sh_addr + off + bias, ent, &s[k]))
+			k++;
 	}
 	return k;
 }
@@ -216,9 +214,8 @@ size_t plt_capacity(Elf *elf)
  * objdump names them (.plt, .plt.sec of IBT builds, .plt.got), or of an
  * AArch64 one (.plt, as perf's dso__synthesize_plt_symbols names them):
  * each entry is matched to the dynamic relocation of the GOT slot it jumps
- * through.  Appended to F, which has room for plt_capacity(ELF) more. */
-size_t add_plt_funcs(const struct func_images *fi, struct strpool *pool, Elf *elf,
-		     Dwarf_Addr bias, struct func *f)
+ * through.  Appended to S, which has room for plt_capacity(ELF) more. */
+size_t add_plt_funcs(struct strpool *pool, Elf *elf, Dwarf_Addr bias, struct func_sym *s)
 {
 	GElf_Ehdr eh;
 	size_t shstrndx, nslots, k = 0;
@@ -232,8 +229,7 @@ size_t add_plt_funcs(const struct func_images *fi, struct strpool *pool, Elf *el
 		GElf_Shdr sh;
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
 		    is_plt_section(elf_strptr(elf, shstrndx, sh.sh_name)))
-			k += plt_funcs(fi, pool, eh.e_machine, scn, &sh, bias, slots, nslots,
-				       f + k);
+			k += plt_funcs(pool, eh.e_machine, scn, &sh, bias, slots, nslots, s + k);
 	}
 	free(slots);
 	return k;

@@ -33,13 +33,38 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
-struct func {
-	uint64_t start, end;  /* at its image's bias (struct func_image), [start, end) */
-	const char *name;     /* libdw's (the ELF's string table) or interned */
+/* A function as read (collect_funcs, add_plt_funcs, a perf map), before
+ * finish_funcs keeps the best alias at each address in a struct func. */
+struct func_sym {
+	uint64_t start, end;  /* at the image's bias, [start, end) */
 	uint64_t limit;       /* end of the symbol's section, 0 if unknown */
+	const char *name;     /* the ELF's (libdw's strings) name of a FUNC_ELF or
+			       * FUNC_PLT; a FUNC_NAMED's, kept in the image */
 	uint32_t idx;         /* index in the symbol table: the last tie-break */
 	uint8_t bind;         /* STB_* */
-	bool named;           /* shown as it is: a synthetic NAME@plt, a JIT's name */
+	uint8_t kind;         /* enum func_kind */
+};
+
+enum func_kind {
+	FUNC_ELF,    /* an ELF symbol: shown demangled, without its version */
+	FUNC_PLT,    /* a PLT stub: NAME@plt of the symbol of its GOT slot */
+	FUNC_NAMED,  /* shown as it is: a JIT's name, *ABS*+0xADDR@plt, an FDE's */
+};
+
+/* struct func's flags. */
+#define FUNC_SHOWN 1   /* name is the one shown (func_shown) */
+#define FUNC_PARAMS 2  /* its name is another's: told apart by its parameters */
+#define FUNC_ADDR 4    /* ... and still another's: by its address in the file */
+
+/* A function of an image's table.  Its name is worked out (demangled, told
+ * apart) on the first lookup that lands on it (func_shown): a process
+ * samples some tens of its libc's thousands of functions. */
+struct func {
+	uint64_t start, end;  /* at its image's bias (struct func_image), [start, end) */
+	const char *name;     /* FUNC_SHOWN: as shown; else a FUNC_NAMED's or the
+			       * ELF name without its version, in the image */
+	uint8_t kind;         /* enum func_kind */
+	uint8_t flags;        /* FUNC_* */
 };
 
 /* The cached answer for one IP of a module. */
@@ -62,7 +87,9 @@ struct func_image {
 	uint64_t bias;
 	struct func *funcs;
 	size_t n;
-	struct strpool names;
+	char *elf_names;       /* the ELF names of funcs (without versions) */
+	uint64_t file_bias;    /* image address - file address (FUNC_ADDR's) */
+	struct strpool names;  /* names as shown, FDEs' and addresses' */
 	/* Code no symbol covers, named by the .eh_frame / .debug_frame FDE that
 	 * does (fde_func): found as sampled, each allocated once (the cache
 	 * and the callers keep pointers). */
@@ -91,7 +118,7 @@ struct module {
 	struct strpool *names;  /* the symtab's: display names */
 	uint64_t bias;
 	Dwfl_Module *dwmod;
-	const struct func *funcs;  /* the image's, at its bias (see fdelta) */
+	const struct func *funcs;  /* img's, at its bias (see fdelta) */
 	size_t nfuncs;
 	uint64_t fdelta;   /* image address = runtime address + fdelta */
 	struct func_image *own;  /* an image of a file without a build id */
@@ -158,36 +185,43 @@ struct module *module_from_image(struct symtab *st, const char *path, uint64_t b
 
 /* --- elf-funcs.c ---------------------------------------------------------- */
 
-/* The name shown for the ELF symbol name RAW as FI names functions,
- * interned in POOL. */
-const char *display_name(const struct func_images *fi, struct strpool *pool, const char *raw);
-/* Sorts F (N functions), keeps the best alias per address, names them
- * (two functions of one name told apart by their parameters or their
- * address in the file: F's addresses minus BIAS), gives size-0 ones their
- * extent (MOD_END: the module's end); the count. */
-size_t finish_funcs(const struct func_images *fi, struct strpool *pool, struct func *f, size_t n,
-		    uint64_t mod_end, uint64_t bias);
+/* Keeps the best alias of S (N functions) at each address, in order, as
+ * IMG's table, its names left to work out (func_shown) but which two of
+ * them would be alike found now; gives size-0 ones their extent (MOD_END:
+ * the module's end).  BIAS: IMG's addresses minus the file's.  The count;
+ * 0 when out of memory. */
+size_t finish_funcs(const struct func_images *fi, struct func_image *img,
+		    const struct func_sym *s, size_t n, uint64_t mod_end, uint64_t bias);
+/* F, of IMG's table, with its name as shown (worked out the first time);
+ * NULL when out of memory. */
+const struct func *func_shown(const struct func_images *fi, struct func_image *img,
+			      struct func *f);
 void image_free(struct func_image *img);
 /* FI's image of the file PATH with build id ID, if read already. */
 struct func_image *image_find(const struct func_images *fi, const char *path,
 			      const unsigned char *id, int idlen);
 /* MOD's function table, read (or found shared) once. */
 void build_funcs(struct module *mod);
-/* The function of MOD holding IP (a runtime address), or NULL. */
+/* The function of MOD holding IP (a runtime address), or NULL; named
+ * (func_shown). */
 const struct func *find_func(struct module *mod, uint64_t ip);
+/* Function K of MOD's table (built), named (func_shown); NULL when out of
+ * memory. */
+const struct func *module_func(struct module *mod, size_t k);
 /* The function an FDE makes of code no symbol covers, or NULL. */
 const struct func *fde_func(struct module *mod, uint64_t ip);
-/* The FDE function of IMG named NAME, if one was found. */
-const struct func *fde_find_name(const struct func_image *img, const char *name);
+/* The function of MOD named NAME (every name worked out), or the FDE
+ * function of that name found so far; NULL if none. */
+const struct func *find_func_name(struct module *mod, const char *name);
 
 /* --- plt.c ---------------------------------------------------------------- */
 
 /* How many entries the ELF's PLT sections have at most. */
 size_t plt_capacity(Elf *elf);
-/* NAME@plt functions of ELF's PLT stubs appended to F (room for
- * plt_capacity), NAME as FI names functions; their count. */
-size_t add_plt_funcs(const struct func_images *fi, struct strpool *pool, Elf *elf,
-		     Dwarf_Addr bias, struct func *f);
+/* The functions of ELF's PLT stubs appended to S (room for
+ * plt_capacity): FUNC_PLT of their GOT slot's symbol, or FUNC_NAMED
+ * "*ABS*+0xADDR@plt" interned in POOL; their count. */
+size_t add_plt_funcs(struct strpool *pool, Elf *elf, Dwarf_Addr bias, struct func_sym *s);
 /* Whether IP lies in a PLT section of DM. */
 bool in_plt(Dwfl_Module *dm, uint64_t ip);
 

@@ -833,16 +833,6 @@ uint16_t symtab_machine(struct symtab *st, uint64_t addr)
 
 /* ---- lookup by name ------------------------------------------------- */
 
-static const struct func *module_find_name(struct module *mod, const char *name)
-{
-	if (!mod->funcs_built)
-		build_funcs(mod);
-	for (size_t i = 0; i < mod->nfuncs; i++)
-		if (strcmp(mod->funcs[i].name, name) == 0)
-			return &mod->funcs[i];
-	return fde_find_name(mod->img, name);
-}
-
 /* The address named NAME (perf's "0x" and 16 hex digits of an address in
  * the file) of code no symbol and no FDE covers in a module MODULE
  * matches, when a mapping holds it. */
@@ -878,7 +868,7 @@ bool symtab_find(struct symtab *st, const char *name, const char *module,
 			continue;
 		if (!m->resolved)
 			resolve_mapping(st, m);
-		if (!m->mod || !(f = module_find_name(m->mod, name)))
+		if (!m->mod || !(f = find_func_name(m->mod, name)))
 			continue;
 		/* The function must lie in a mapping (a module maps in parts). */
 		if (symtab_lookup(st, func_start(m->mod, f), out) && out->name == f->name)
