@@ -538,7 +538,7 @@ static int flag_alike(struct func *f, const char *const *name, size_t n, uint8_t
 static int tell_apart(const struct func_images *fi, struct func *f, size_t n)
 {
 	char **own = calloc(n, sizeof(*own)), *p;
-	const char **name = malloc(n * sizeof(*name));
+	const char **name = calloc(n, sizeof(*name));
 	bool renamed = false;
 	int rc = -1;
 
