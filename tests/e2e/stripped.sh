@@ -153,6 +153,9 @@ for m, kind, a, b in (l.split() for l in open(sys.argv[2])):
 	(load if kind == "load" else fde).setdefault(m, []).append((int(a, 16), int(b, 16)))
 for line in open(sys.argv[1]):
 	m, addr, pct = line.split()
+	if not addr.startswith("0x"):  # a named row (foo_run): no address
+		print(line, end="")
+		continue
 	va = int(addr, 16) - load[m][0][0] + load[m][0][1]  # file offset to ELF address
 	if not any(lo <= va < hi for lo, hi in fde.get(m, [])):
 		print(line, end="")
