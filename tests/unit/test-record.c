@@ -1340,6 +1340,20 @@ static void test_sample_layout(void **state)
 	}
 }
 
+/* A COMM of pid 1, tid 2, "comm", followed by six words a trailer of any
+ * sample_id_all layout reads (0x7700..0x7705). */
+static struct perf_event_header *comm_with_trailer(void)
+{
+	struct rb b;
+
+	rb_start(&b, PERF_RECORD_COMM, 0);
+	put32x2(&b, 1, 2);
+	put_str(&b, "comm");
+	for (int k = 0; k < 6; k++)
+		put64(&b, 0x7700 + (uint64_t)k);
+	return rb_finish(&b);
+}
+
 /* Records of one head_only format decoded in turn into one record by
  * record_decode_head (a COMM, whole samples, a chain longer than its
  * record, a cut head): each as record_decode_fmt decodes it afresh. */
@@ -1355,14 +1369,8 @@ static void test_decode_head(void **state)
 		struct perf_event_attr a = { .sample_type = st, .sample_id_all = 1 };
 		struct perf_event_header *h[5];
 		struct rec_format f;
-		struct rb b;
 		record_format_of(&a, &f);
-		rb_start(&b, PERF_RECORD_COMM, 0);
-		put32x2(&b, 1, 2);
-		put_str(&b, "comm");
-		for (int k = 0; k < 6; k++)
-			put64(&b, 0x7700 + (uint64_t)k);
-		h[0] = rb_finish(&b);
+		h[0] = comm_with_trailer();
 		h[1] = head_sample(st, 3, 3);
 		h[2] = head_sample(st, 4, 3);
 		h[3] = head_sample(st, 3, 3);
@@ -1397,14 +1405,8 @@ static void test_trailer_time_layout(void **state)
 		for (int sid = 0; sid < 2; sid++) {
 			struct perf_event_attr a = { .sample_type = st, .sample_id_all = sid };
 			struct rec_format f;
-			struct rb b;
 			record_format_of(&a, &f);
-			rb_start(&b, PERF_RECORD_COMM, 0);
-			put32x2(&b, 1, 2);
-			put_str(&b, "comm");
-			for (int k = 0; k < 6; k++)
-				put64(&b, 0x7700 + (uint64_t)k);
-			struct perf_event_header *h = rb_finish(&b);
+			struct perf_event_header *h = comm_with_trailer();
 			for (uint16_t sz = sizeof(*h); sz <= h->size; sz++) {
 				uint64_t tx = 1, ty = 2;
 				h->size = sz;
